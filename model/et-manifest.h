@@ -1,0 +1,97 @@
+/* et-manifest.h — EventSource manifests carried inside the trace.
+ *
+ * Pipeline: manifest events (Id 0xFFFE) → EtManifestAssembler (chunks per
+ * provider/process/thread) → et_manifest_parse (XML via GMarkup) → an
+ * EtManifest, the event-class table of one provider. Payloads of that
+ * provider's events are then decoded with et_manifest_decode into EtFields.
+ */
+#pragma once
+
+#include <glib.h>
+#include "et-guid.h"
+#include "et-fields.h"
+
+G_BEGIN_DECLS
+
+typedef struct _EtManifest EtManifest;
+typedef struct _EtManifestTemplate EtManifestTemplate;
+
+typedef struct
+{
+  guint16     id;
+  guint8      version;
+  guint8      level;
+  guint8      opcode;
+  guint16     task;
+  guint64     keywords;
+  const char *name;        /* symbol=, else the X of message="$(string.event_X)",
+                              else "Task/Opcode", "Task", or "Event <id>" */
+  const char *task_name;   /* NULL when the event has no task */
+  const char *opcode_name; /* "win:Start", a custom opcode's name, or NULL */
+  const char *level_name;  /* "win:Informational" etc., or NULL */
+  const char *message;     /* resolved message with %1…%N, or NULL */
+  const EtManifestTemplate *template_; /* NULL: the event has no payload */
+} EtManifestEvent;
+
+/* Parses one whole manifest. On error returns NULL with an ET_ETL_ERROR
+ * whose message gives the byte offset in the XML. */
+EtManifest   *et_manifest_parse           (const char      *xml,
+                                           gsize            len,
+                                           GError         **error);
+void          et_manifest_free            (EtManifest      *manifest);
+
+const char   *et_manifest_get_provider_name (const EtManifest *manifest);
+/* The guid= of the provider element (zero GUID if absent). */
+const EtGuid *et_manifest_get_provider_guid (const EtManifest *manifest);
+guint         et_manifest_get_n_events      (const EtManifest *manifest);
+
+/* Exact (id, version) match, else the highest version with that id, else NULL. */
+const EtManifestEvent *et_manifest_lookup   (const EtManifest *manifest,
+                                             guint16           id,
+                                             guint8            version);
+const char   *et_manifest_task_name         (const EtManifest *manifest,
+                                             guint16           task);
+const char   *et_manifest_opcode_name       (const EtManifest *manifest,
+                                             guint16           task,
+                                             guint8            opcode);
+/* Appends the names of the keywords set in @keywords, joined by "|". */
+void          et_manifest_keyword_names     (const EtManifest *manifest,
+                                             guint64           keywords,
+                                             GString          *out);
+
+/* Decodes @payload with the event's template into @fields (appending
+ * top-level entries). @pointer_size is 4 or 8, from the record's header
+ * type. Value maps set labels; bit maps set "A|B" labels. Returns FALSE with
+ * an error naming the field and the payload offset when the payload is too
+ * short or a count/length is impossible; what was decoded before stays. */
+gboolean      et_manifest_decode            (const EtManifest      *manifest,
+                                             const EtManifestEvent *event,
+                                             const guint8          *payload,
+                                             gsize                  len,
+                                             guint                  pointer_size,
+                                             EtFields              *fields,
+                                             gsize                 *consumed,
+                                             GError               **error);
+
+/* Chunk reassembly ("Chunk envelope" in etl-format.md §9). */
+typedef struct _EtManifestAssembler EtManifestAssembler;
+
+EtManifestAssembler *et_manifest_assembler_new  (void);
+void                 et_manifest_assembler_free (EtManifestAssembler *assembler);
+/* Feeds one manifest event payload (envelope + chunk). Returns a complete
+ * XML document (transfer full, @len set) when this chunk completes one,
+ * else NULL. A malformed envelope sets @error (payload offset in the
+ * message) and returns NULL. */
+char                *et_manifest_assembler_add  (EtManifestAssembler *assembler,
+                                                 const EtGuid        *provider,
+                                                 guint32              pid,
+                                                 guint32              tid,
+                                                 const guint8        *payload,
+                                                 gsize                payload_len,
+                                                 gsize               *len,
+                                                 GError             **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtManifest, et_manifest_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtManifestAssembler, et_manifest_assembler_free)
+
+G_END_DECLS

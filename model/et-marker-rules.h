@@ -1,0 +1,100 @@
+/* et-marker-rules.h — one decoded event → one Concurrency Visualizer marker.
+ *
+ * The rules of seeds/000 as settled in docs/markers.md: kind, importance,
+ * series, category, text, and the cv* overrides. Pure functions of the
+ * event; the trace calls them while loading and the details view calls them
+ * again to say which rule decided what.
+ */
+#pragma once
+
+#include <glib.h>
+#include "et-fields.h"
+
+G_BEGIN_DECLS
+
+/* What an event is on the timeline (a span is a start/end pair). */
+typedef enum
+{
+  ET_ROLE_MESSAGE,
+  ET_ROLE_SPAN_START,
+  ET_ROLE_SPAN_END,
+  ET_ROLE_FLAG,
+} EtMarkerRole;
+
+/* Ordered: a larger value is more important. */
+typedef enum
+{
+  ET_IMPORTANCE_LOW,
+  ET_IMPORTANCE_NORMAL,
+  ET_IMPORTANCE_HIGH,
+  ET_IMPORTANCE_CRITICAL,
+} EtImportance;
+
+#define ET_CATEGORY_ALERT (-1)
+
+/* Which rule decided a property (for the details view). */
+typedef enum
+{
+  ET_RULE_CV_FIELD,        /* a cv* field */
+  ET_RULE_OPCODE,          /* kind from Opcode 1/2 */
+  ET_RULE_LEVEL,           /* kind, importance or category from Level */
+  ET_RULE_TASK_NAME,       /* series from the task name */
+  ET_RULE_EMPTY,           /* series empty: no task name */
+  ET_RULE_MESSAGE_STRING,  /* text from the manifest message */
+  ET_RULE_EVENT_NAME,      /* text from event name and payload fields */
+} EtRuleSource;
+
+/* Bits for cv fields that were present but of the wrong kind (ignored). */
+typedef enum
+{
+  ET_CV_TYPE       = 1 << 0,
+  ET_CV_IMPORTANCE = 1 << 1,
+  ET_CV_SERIES     = 1 << 2,
+  ET_CV_CATEGORY   = 1 << 3,
+  ET_CV_TEXT       = 1 << 4,
+  ET_CV_SPAN_ID    = 1 << 5,
+} EtCvField;
+
+typedef struct
+{
+  guint8          level;
+  guint8          opcode;
+  const char     *event_name;  /* never NULL */
+  const char     *task_name;   /* NULL when unknown (TraceLogging, no manifest) */
+  const char     *message;     /* manifest message with %N, or NULL */
+  const EtFields *fields;      /* the decoded payload (may be empty) */
+} EtRuleInput;
+
+typedef struct
+{
+  EtMarkerRole role;
+  EtImportance importance;
+  gint16       category;       /* -1 alert, else 0…255 */
+  gboolean     has_span_id;
+  gint64       span_id;
+  GString     *series;         /* caller-owned, overwritten */
+  GString     *text;           /* caller-owned, overwritten */
+  EtRuleSource role_rule;
+  EtRuleSource importance_rule;
+  EtRuleSource series_rule;
+  EtRuleSource category_rule;
+  EtRuleSource text_rule;
+  guint        ignored_cv;     /* EtCvField bits */
+} EtRuleResult;
+
+void        et_rule_result_init       (EtRuleResult      *result);
+void        et_rule_result_clear      (EtRuleResult      *result);
+void        et_marker_rules_apply     (const EtRuleInput *input,
+                                       EtRuleResult      *result);
+
+/* Text rule 2: expand %1…%N, %%, %n, %t of a manifest message. */
+void        et_format_message         (const char        *message,
+                                       const EtFields    *fields,
+                                       GString           *out);
+
+const char *et_importance_to_string   (EtImportance       importance); /* "critical"… */
+gboolean    et_importance_from_string (const char        *text,
+                                       EtImportance      *importance);
+const char *et_rule_source_to_string  (EtRuleSource       source);
+
+G_END_DECLS

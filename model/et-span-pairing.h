@@ -1,0 +1,54 @@
+/* et-span-pairing.h — pairs span starts with span ends.
+ *
+ * Input: every span start and end of the trace, in time order (ties in file
+ * order). Output: for each start its end (or none) and a status; for each
+ * end whether it closed something; and the lane (depth) of every span on
+ * its start thread. Rules: docs/markers.md "Spans".
+ */
+#pragma once
+
+#include <glib.h>
+#include "et-guid.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  ET_SPAN_OK,
+  ET_SPAN_NESTED,
+  ET_SPAN_OVERLAPPING,
+  ET_SPAN_CROSS_THREAD,
+  ET_SPAN_UNMATCHED_START,
+  ET_SPAN_UNMATCHED_END,
+} EtSpanStatus;
+
+typedef struct
+{
+  gint64   time;        /* any monotonic unit; only the order matters */
+  guint32  pid;
+  guint32  tid;
+  guint32  provider;    /* an index: equal means the same provider */
+  guint16  task;
+  gboolean is_end;
+  gboolean has_span_id;
+  gint64   span_id;
+  EtGuid   activity_id; /* zero when the event has none */
+} EtSpanEvent;
+
+typedef struct
+{
+  guint        partner; /* for a start: index of its end; for an end: of its start;
+                           G_MAXUINT when none */
+  EtSpanStatus status;  /* for starts: the span's status; for ends: OK when
+                           matched, UNMATCHED_END otherwise */
+  guint        depth;   /* lane on the start's thread; 0 for ends */
+} EtSpanResult;
+
+/* @results has @n entries. */
+void        et_span_pair              (const EtSpanEvent *events,
+                                       guint              n,
+                                       EtSpanResult      *results);
+
+const char *et_span_status_to_string  (EtSpanStatus       status); /* "ok", "nested", … */
+
+G_END_DECLS

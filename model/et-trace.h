@@ -1,0 +1,272 @@
+/* et-trace.h — the trace model: what a loaded .etl file is to the rest of
+ * the program.
+ *
+ * Pipeline: file → et-etl-reader (buffers, records, header) → time-ordered
+ * record index → manifests and TraceLogging schemas (event classes per
+ * provider) → marker rules → span pairing → this model:
+ *
+ *   EtTrace ─ providers[]          (GUID, name, kind, event count)
+ *           ─ processes[] ─ threads[] ─ channels[] ─ markers[] (sorted by start)
+ *
+ * A channel is one provider × series on one thread, as Concurrency
+ * Visualizer draws it. Markers are small flat structs; strings live in the
+ * trace's string pool and are looked up by id. Payloads are not kept: the
+ * details of an event are decoded again from the mapped file on demand.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include "et-guid.h"
+#include "et-fields.h"
+#include "et-marker-rules.h"
+#include "et-span-pairing.h"
+
+G_BEGIN_DECLS
+
+#define ET_TYPE_TRACE (et_trace_get_type ())
+G_DECLARE_FINAL_TYPE (EtTrace, et_trace, ET, TRACE, GObject)
+
+#define ET_NO_INDEX G_MAXUINT32
+
+typedef enum
+{
+  ET_MARKER_FLAG,
+  ET_MARKER_MESSAGE,
+  ET_MARKER_SPAN,
+} EtMarkerKind;
+
+typedef enum
+{
+  ET_PROVIDER_KERNEL,        /* system/perfinfo records, by group */
+  ET_PROVIDER_CLASSIC,       /* EVENT_TRACE_HEADER / instance records (MOF) */
+  ET_PROVIDER_MANIFEST,      /* EVENT_HEADER records without a manifest in the trace */
+  ET_PROVIDER_EVENTSOURCE,   /* an EventSource manifest is in the trace */
+  ET_PROVIDER_TRACELOGGING,  /* self-describing events */
+  ET_PROVIDER_CV_MARKERS,    /* Concurrency Visualizer markers provider */
+  ET_PROVIDER_MESSAGE,       /* TraceMessage / WPP (not decodable without TMF) */
+} EtProviderKind;
+
+typedef struct
+{
+  EtGuid         guid;
+  const char    *name;          /* never NULL; may be empty */
+  EtProviderKind kind;
+  guint64        n_events;      /* every record attributed to it */
+  gboolean       default_on;    /* its events become markers by default */
+} EtProvider;
+
+typedef struct
+{
+  gint64  start_ns;    /* ns from t0; for unmatched ends, the end's time */
+  gint64  end_ns;      /* spans: end time; unmatched starts: end of trace; else = start */
+  guint32 text;        /* string id */
+  guint32 series;      /* string id */
+  guint32 event;       /* event index of the (start) event */
+  guint32 end_event;   /* event index of the end event, or ET_NO_INDEX */
+  guint32 end_thread;  /* thread index of a cross-thread end, or ET_NO_INDEX */
+  guint16 provider;    /* provider index */
+  gint16  category;
+  guint8  kind;        /* EtMarkerKind */
+  guint8  importance;  /* EtImportance */
+  guint8  status;      /* EtSpanStatus; OK for flags and messages */
+  guint8  depth;
+} EtMarker;
+
+typedef struct
+{
+  guint16         provider;
+  guint32         series;     /* string id */
+  const EtMarker *markers;    /* sorted by start_ns, then event index */
+  guint           n_markers;
+} EtChannel;
+
+typedef struct
+{
+  guint32     pid;
+  guint32     tid;
+  gboolean    has_ids;     /* FALSE for records without thread ids (PERFINFO) */
+  const char *name;        /* "Thread <tid>" unless the trace names it */
+  guint       process;     /* index */
+  guint64     n_events;    /* every record of this thread */
+  guint       first_channel;
+  guint       n_channels;
+} EtThread;
+
+typedef struct
+{
+  guint32     pid;
+  gboolean    has_ids;
+  const char *name;        /* image name from kernel events, else "Process <pid>" */
+  guint       first_thread;
+  guint       n_threads;
+} EtProcess;
+
+typedef enum
+{
+  ET_CLOCK_RAW = 0,
+  ET_CLOCK_QPC = 1,
+  ET_CLOCK_SYSTEM_TIME = 2,
+  ET_CLOCK_CPU_CYCLES = 3,
+} EtClockType;
+
+typedef struct
+{
+  guint32     buffer_size;
+  guint8      version[4];
+  guint32     provider_version;
+  guint32     n_processors;
+  gint64      end_time;          /* FILETIME */
+  guint32     timer_resolution;
+  guint32     maximum_file_size;
+  guint32     log_file_mode;
+  guint32     buffers_written;
+  guint32     pointer_size;
+  guint32     events_lost;
+  guint32     cpu_speed_mhz;
+  gint64      boot_time;         /* FILETIME */
+  gint64      perf_freq;
+  gint64      start_time;        /* FILETIME */
+  guint32     clock_type;        /* EtClockType (ReservedFlags) */
+  guint32     buffers_lost;
+  gint32      time_zone_bias;    /* minutes */
+  const char *logger_name;
+  const char *log_file_name;
+} EtLogfileHeader;
+
+typedef struct
+{
+  guint64 offset;                /* byte offset in the file */
+  char   *message;               /* names the file and offset */
+} EtDamage;
+
+typedef struct
+{
+  guint64 file_size;
+  guint32 buffers;
+  guint32 compressed_buffers;
+  guint32 buffers_flagged_events_lost;
+  guint32 buffers_flagged_buffer_lost;
+  guint64 records;               /* every record counted (= expected total_events) */
+  guint64 records_skipped;       /* bad records, and records in skipped buffer tails */
+  guint32 buffers_skipped;
+  guint64 damage_count;          /* all problems; only the first few keep a message */
+  gint64  t0_raw;
+  gint64  first_raw;
+  gint64  last_raw;
+  guint64 ticks_per_second;
+  guint64 markers;
+  guint64 manifests;             /* EventSource manifests decoded */
+  guint64 decode_failures;       /* payloads that did not match their schema */
+} EtTraceStats;
+
+typedef enum
+{
+  ET_LOAD_DEFAULT = 0,
+  ET_LOAD_ALL_PROVIDERS = 1 << 0,  /* markers from every provider, not just the default-on ones */
+} EtLoadFlags;
+
+/* Progress: bytes of the file processed so far and the total. Called from
+ * the loading thread. */
+typedef void (*EtProgressFunc) (guint64 done, guint64 total, gpointer user_data);
+
+/* Loads @path. Returns NULL and sets @error (ET_ETL_ERROR, naming the file
+ * and byte offset) only when nothing can be read; damage that could be
+ * skipped is in et_trace_get_damage (). */
+EtTrace *et_trace_load (const char     *path,
+                        EtLoadFlags     flags,
+                        EtProgressFunc  progress,
+                        gpointer        progress_data,
+                        GCancellable   *cancellable,
+                        GError        **error);
+
+const char            *et_trace_get_path        (EtTrace *self);
+const EtLogfileHeader *et_trace_get_header      (EtTrace *self);
+const EtTraceStats    *et_trace_get_stats       (EtTrace *self);
+/* The first damage messages (up to 100), in file order. */
+const EtDamage        *et_trace_get_damage      (EtTrace *self,
+                                                 guint   *n_damage);
+gint64                 et_trace_get_duration_ns (EtTrace *self);
+/* Wall-clock time of @t_ns as a FILETIME (StartTime + t). */
+gint64                 et_trace_ns_to_filetime  (EtTrace *self,
+                                                 gint64   t_ns);
+gint64                 et_trace_raw_to_ns       (EtTrace *self,
+                                                 gint64   raw);
+
+guint              et_trace_get_n_providers (EtTrace *self);
+const EtProvider  *et_trace_get_provider    (EtTrace *self, guint index);
+guint              et_trace_get_n_processes (EtTrace *self);
+const EtProcess   *et_trace_get_process     (EtTrace *self, guint index);
+guint              et_trace_get_n_threads   (EtTrace *self);
+const EtThread    *et_trace_get_thread      (EtTrace *self, guint index);
+guint              et_trace_get_n_channels  (EtTrace *self);
+const EtChannel   *et_trace_get_channel     (EtTrace *self, guint index);
+const char        *et_trace_get_string      (EtTrace *self, guint32 id);
+
+/* Markers of @channel that are visible in [@from_ns, @to_ns]: everything
+ * that starts at or before @to_ns and ends at or after @from_ns, including
+ * long spans that started before the range. Returns the index of the first
+ * candidate; markers from there up to *@end (exclusive) must still be tested
+ * with et_marker_overlaps (a few may end before @from_ns). */
+guint              et_channel_query         (EtTrace *self,
+                                             guint    channel,
+                                             gint64   from_ns,
+                                             gint64   to_ns,
+                                             guint   *end);
+static inline gboolean
+et_marker_overlaps (const EtMarker *m, gint64 from_ns, gint64 to_ns)
+{
+  return m->start_ns <= to_ns && m->end_ns >= from_ns;
+}
+
+/* The thread index of a channel. */
+guint              et_trace_channel_thread  (EtTrace *self, guint channel);
+
+/* One event, decoded again from the file. */
+typedef struct
+{
+  gint64       raw_time;
+  gint64       time_ns;
+  guint32      pid;
+  guint32      tid;
+  gboolean     has_ids;
+  guint        cpu;
+  guint16      provider;       /* index */
+  guint16      id;
+  guint8       version;
+  guint8       channel;
+  guint8       level;
+  guint8       opcode;
+  guint16      task;
+  guint64      keywords;
+  EtGuid       activity_id;
+  EtGuid       related_activity_id;
+  gboolean     has_related_activity_id;
+  const char  *name;           /* event name */
+  const char  *task_name;      /* NULL when unknown */
+  const char  *opcode_name;    /* NULL when unknown */
+  const char  *message;        /* manifest message, or NULL */
+  const char  *header_kind;    /* "EVENT_HEADER64", "SYSTEM64", … */
+  guint64      file_offset;    /* of the record (of the buffer for compressed buffers) */
+  gboolean     decode_failed;  /* the payload did not match its schema */
+} EtEvent;
+
+/* Number of events in time order (every record of the file). */
+guint64            et_trace_get_n_events    (EtTrace *self);
+/* Decodes event @index (0 … n_events-1) into @event and @fields (cleared
+ * first). FALSE with @error when the bytes cannot be decoded; the header
+ * fields of @event are still filled. */
+gboolean           et_trace_decode_event    (EtTrace   *self,
+                                             guint64    index,
+                                             EtEvent   *event,
+                                             EtFields  *fields,
+                                             GError   **error);
+/* Applies the marker rules to an event again (for "which rule decided"). */
+void               et_trace_explain_marker  (EtTrace            *self,
+                                             const EtEvent      *event,
+                                             const EtFields     *fields,
+                                             EtRuleResult       *result);
+
+const char *et_marker_kind_to_string   (EtMarkerKind   kind);   /* "flag", "message", "span" */
+const char *et_provider_kind_to_string (EtProviderKind kind);   /* "kernel", "eventsource", … */
+
+G_END_DECLS
