@@ -239,23 +239,12 @@ meta_parse_members (TlParser *p, guint index, guint n_members, guint depth, gsiz
   return TRUE;
 }
 
+/* InMeta, OutMeta, field tags, constant count and custom schema. */
 static gboolean
-meta_parse_field (TlParser *p, guint depth)
+meta_read_type (TlParser *p, EtTlNode *node, gsize start)
 {
-  gsize start = p->r.pos;
-  EtTlNode node = { 0 };
-  gsize name_offset;
   guint8 in_meta, out_meta = 0;
   guint32 field_tags;
-
-  if (depth > TL_MAX_DEPTH)
-    return meta_fail (p, ET_ETL_ERROR_CORRUPT, start,
-                      "structs nested deeper than %d levels", TL_MAX_DEPTH);
-  if (p->nodes->len >= TL_MAX_NODES)
-    return meta_fail (p, ET_ETL_ERROR_CORRUPT, start,
-                      "more than %d fields", TL_MAX_NODES);
-  if (!meta_read_name (p, "field name", &name_offset))
-    return FALSE;
 
   in_meta = et_reader_u8 (&p->r);
   if (in_meta & 0x80)
@@ -265,24 +254,42 @@ meta_parse_field (TlParser *p, guint depth)
   if ((out_meta & 0x80) && !meta_read_tags (p, &field_tags))
     return FALSE;
 
-  node.name = GSIZE_TO_POINTER (name_offset);
-  node.in_type = in_meta & 0x1F;
-  node.count_kind = in_meta & 0x60;
-  node.out_type = out_meta & 0x7F;
-  if (node.count_kind == TL_COUNT_CONST)
-    node.const_count = et_reader_u16 (&p->r);
-  else if (node.count_kind == TL_COUNT_CUSTOM)
+  node->in_type = in_meta & 0x1F;
+  node->count_kind = in_meta & 0x60;
+  node->out_type = out_meta & 0x7F;
+  if (node->count_kind == TL_COUNT_CONST)
+    node->const_count = et_reader_u16 (&p->r);
+  else if (node->count_kind == TL_COUNT_CUSTOM)
     et_reader_take (&p->r, et_reader_u16 (&p->r));   /* the custom schema: not ours */
   if (p->r.failed)
-    return meta_fail (p, ET_ETL_ERROR_TRUNCATED, start, "field array count or custom schema "
-                      "runs past the end");
+    return meta_fail (p, ET_ETL_ERROR_TRUNCATED, start,
+                      "field array count or custom schema runs past the end");
 
   /* A custom field is decoded as counted bytes whatever its in-type says. */
-  if (node.count_kind != TL_COUNT_CUSTOM
-      && (node.in_type == 0 || node.in_type == TL_IN_POINTER_UNSUPPORTED
-          || node.in_type > TL_IN_LAST))
+  if (node->count_kind != TL_COUNT_CUSTOM
+      && (node->in_type == 0 || node->in_type == TL_IN_POINTER_UNSUPPORTED
+          || node->in_type > TL_IN_LAST))
     return meta_fail (p, ET_ETL_ERROR_UNSUPPORTED, start, "field in-type %u is not decodable",
-                      node.in_type);
+                      node->in_type);
+  return TRUE;
+}
+
+static gboolean
+meta_parse_field (TlParser *p, guint depth)
+{
+  gsize start = p->r.pos;
+  EtTlNode node = { 0 };
+  gsize name_offset;
+
+  if (depth > TL_MAX_DEPTH)
+    return meta_fail (p, ET_ETL_ERROR_CORRUPT, start,
+                      "structs nested deeper than %d levels", TL_MAX_DEPTH);
+  if (p->nodes->len >= TL_MAX_NODES)
+    return meta_fail (p, ET_ETL_ERROR_CORRUPT, start,
+                      "more than %d fields", TL_MAX_NODES);
+  if (!meta_read_name (p, "field name", &name_offset) || !meta_read_type (p, &node, start))
+    return FALSE;
+  node.name = GSIZE_TO_POINTER (name_offset);
 
   if (node.in_type == TL_IN_STRUCT && node.count_kind != TL_COUNT_CUSTOM)
     {
@@ -524,10 +531,56 @@ add_integer (TlDecoder *d, const EtTlNode *node, guint64 raw, guint width, gbool
 }
 
 static gboolean
+is_signed_in_type (guint in_type)
+{
+  return in_type == TL_IN_INT8 || in_type == TL_IN_INT16 || in_type == TL_IN_INT32
+         || in_type == TL_IN_INT64;
+}
+
+/* Fixed-size values other than integers: floats, GUID, FILETIME, SYSTEMTIME. */
+static guint
+add_fixed_other (TlDecoder *d, const EtTlNode *node, const guint8 *p)
+{
+  guint i;
+
+  switch (node->in_type)
+    {
+    case TL_IN_FLOAT:
+      {
+        guint32 bits = et_read_u32 (p);
+        float value;
+        memcpy (&value, &bits, sizeof value);
+        return et_fields_add_float (d->fields, node->name, value);
+      }
+    case TL_IN_DOUBLE:
+      {
+        guint64 bits = et_read_u64 (p);
+        double value;
+        memcpy (&value, &bits, sizeof value);
+        return et_fields_add_float (d->fields, node->name, value);
+      }
+    case TL_IN_GUID:
+      {
+        EtGuid guid;
+        et_guid_from_bytes (&guid, p);
+        return et_fields_add_guid (d->fields, node->name, &guid);
+      }
+    case TL_IN_FILETIME:
+      i = et_fields_add (d->fields, node->name, ET_VALUE_FILETIME);
+      et_fields_entry (d->fields, i)->v.i = (gint64) et_read_u64 (p);
+      return i;
+    default:   /* TL_IN_SYSTEMTIME: 8 × u16 */
+      i = et_fields_add (d->fields, node->name, ET_VALUE_SYSTEMTIME);
+      for (guint k = 0; k < 8; k++)
+        et_fields_entry (d->fields, i)->v.st[k] = et_read_u16 (p + 2 * k);
+      return i;
+    }
+}
+
+static gboolean
 decode_fixed (TlDecoder *d, const EtTlNode *node, gsize start)
 {
   const guint8 *p = et_reader_take (&d->r, node->elem_min);
-  guint i;
 
   if (p == NULL)
     return payload_short (d, node, start);
@@ -540,46 +593,13 @@ decode_fixed (TlDecoder *d, const EtTlNode *node, gsize start)
         guint64 raw = 0;
         for (guint b = node->elem_min; b > 0; b--)
           raw = (raw << 8) | p[b - 1];
-        add_integer (d, node, raw, node->elem_min,
-                     node->in_type == TL_IN_INT8 || node->in_type == TL_IN_INT16
-                     || node->in_type == TL_IN_INT32 || node->in_type == TL_IN_INT64);
+        add_integer (d, node, raw, node->elem_min, is_signed_in_type (node->in_type));
         return TRUE;
       }
-    case TL_IN_FLOAT:
-      {
-        guint32 bits = et_read_u32 (p);
-        float value;
-        memcpy (&value, &bits, sizeof value);
-        i = et_fields_add_float (d->fields, node->name, value);
-        break;
-      }
-    case TL_IN_DOUBLE:
-      {
-        guint64 bits = et_read_u64 (p);
-        double value;
-        memcpy (&value, &bits, sizeof value);
-        i = et_fields_add_float (d->fields, node->name, value);
-        break;
-      }
-    case TL_IN_GUID:
-      {
-        EtGuid guid;
-        et_guid_from_bytes (&guid, p);
-        i = et_fields_add_guid (d->fields, node->name, &guid);
-        break;
-      }
-    case TL_IN_FILETIME:
-      i = et_fields_add (d->fields, node->name, ET_VALUE_FILETIME);
-      et_fields_entry (d->fields, i)->v.i = (gint64) et_read_u64 (p);
-      break;
-    default:   /* TL_IN_SYSTEMTIME: 8 × u16 */
-      i = et_fields_add (d->fields, node->name, ET_VALUE_SYSTEMTIME);
-      for (guint k = 0; k < 8; k++)
-        et_fields_entry (d->fields, i)->v.st[k] = et_read_u16 (p + 2 * k);
-      break;
+    default:
+      add_typed (d, add_fixed_other (d, node, p), node, ET_HINT_NONE);
+      return TRUE;
     }
-  add_typed (d, i, node, ET_HINT_NONE);
-  return TRUE;
 }
 
 static gboolean
@@ -778,6 +798,27 @@ et_tl_decode (const EtTlSchema *schema, const guint8 *payload, gsize len, EtFiel
 
 /* ---- provider traits --------------------------------------------------- */
 
+/* The traits themselves (group GUID, …) are not used, but a chain that does
+ * not add up means the item is not what it claims to be. */
+static gboolean
+traits_check_chain (EtReader *r, GError **error)
+{
+  while (et_reader_remaining (r) > 0)
+    {
+      gsize at = r->pos;
+      guint16 trait_size = et_reader_u16 (r);
+
+      if (r->failed || trait_size < 3 || et_reader_take (r, trait_size - 2) == NULL)
+        {
+          g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
+                       "TraceLogging provider traits, offset %" G_GSIZE_FORMAT
+                       ": trait size %u does not fit", at, trait_size);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 char *
 et_tl_traits_provider_name (const guint8 *traits, gsize len, GError **error)
 {
@@ -807,22 +848,8 @@ et_tl_traits_provider_name (const guint8 *traits, gsize len, GError **error)
       return NULL;
     }
   et_reader_take (&r, (gsize) (nul - name) + 1);
-
-  /* The traits themselves (group GUID, …) are not used, but a chain that
-   * does not add up means the item is not what it claims to be. */
-  while (et_reader_remaining (&r) > 0)
-    {
-      gsize at = r.pos;
-      guint16 trait_size = et_reader_u16 (&r);
-
-      if (r.failed || trait_size < 3 || et_reader_take (&r, trait_size - 2) == NULL)
-        {
-          g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
-                       "TraceLogging provider traits, offset %" G_GSIZE_FORMAT
-                       ": trait size %u does not fit", at, trait_size);
-          return NULL;
-        }
-    }
+  if (!traits_check_chain (&r, error))
+    return NULL;
   return g_utf8_make_valid ((const char *) name, nul - name);
 }
 
