@@ -161,7 +161,10 @@ et_kernel_process_name (const EtRecord *record, EtKernelName *out)
   guint type = record->hook & 0xFF;
   gboolean v4;
 
-  if ((record->klass != ET_RECORD_SYSTEM) || (record->hook >> 8) != ET_KERNEL_GROUP_PROCESS
+  /* DCStart/DCEnd rundown comes as PERFINFO records too; the pid is in the
+   * payload either way. */
+  if ((record->klass != ET_RECORD_SYSTEM && record->klass != ET_RECORD_PERFINFO)
+      || (record->hook >> 8) != ET_KERNEL_GROUP_PROCESS
       || (type != 1 && type != 3 && type != 4))
     return FALSE;
   /* Version 4 added Flags; try the layout the version says, then the other,
@@ -181,7 +184,8 @@ et_kernel_thread_name (const EtRecord *record, EtKernelName *out)
   gsize n_units = 0;
 
   /* Thread group, type 72: SetName (ProcessId, ThreadId, ThreadName). */
-  if (record->klass != ET_RECORD_SYSTEM || record->hook != ((ET_KERNEL_GROUP_THREAD << 8) | 72))
+  if ((record->klass != ET_RECORD_SYSTEM && record->klass != ET_RECORD_PERFINFO)
+      || record->hook != ((ET_KERNEL_GROUP_THREAD << 8) | 72))
     return FALSE;
   et_reader_init (&r, record->payload, record->payload_len);
   out->pid = et_reader_u32 (&r);

@@ -221,7 +221,7 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
   if (is_manifest_event (record))
     g_array_append_val (loader->manifest_refs, ref);
   count_thread (loader, record);
-  if (record->klass == ET_RECORD_SYSTEM)
+  if (record->klass == ET_RECORD_SYSTEM || record->klass == ET_RECORD_PERFINFO)
     collect_names (loader, record);
 }
 
@@ -315,8 +315,9 @@ load_manifests (Loader *loader)
   EtTrace *self = loader->self;
   g_autoptr(EtManifestAssembler) assembler = et_manifest_assembler_new ();
 
-  qsort (loader->manifest_refs->data, loader->manifest_refs->len, sizeof (EtEventRef),
-         compare_refs);
+  if (loader->manifest_refs->len > 1)
+    qsort (loader->manifest_refs->data, loader->manifest_refs->len, sizeof (EtEventRef),
+           compare_refs);
   for (guint i = 0; i < loader->manifest_refs->len; i++)
     {
       const EtEventRef *ref = &g_array_index (loader->manifest_refs, EtEventRef, i);
