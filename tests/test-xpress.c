@@ -427,7 +427,8 @@ test_status_to_string_names_every_status (void **state)
 /* Walks an .etl file's buffers (u32 BufferSize at +0, u32 Offset at +0x30 =
  * uncompressed size with the 0x48-byte header, u16 BufferFlag at +0x34) and
  * decompresses each one flagged 0x40 into exactly Offset − 0x48 bytes, as
- * the reader does. Returns the number of compressed buffers. */
+ * the reader does; the result also round-trips through the fixture encoder.
+ * Returns the number of compressed buffers. */
 static guint
 check_compressed_buffers (const char *name)
 {
@@ -458,6 +459,7 @@ check_compressed_buffers (const char *name)
                                     &out_len, &bad), ET_XPRESS_OK);
           assert_int_equal (out_len, offset - 0x48);
           assert_true (out[3] & 0x80);            /* a record marker opens the data */
+          assert_round_trip (out, out_len);       /* real data through our encoder */
           compressed++;
         }
       pos += buffer_size;
