@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "et-bytes.h"
+#include "et-error.h"
 #include "et-etl-reader.h"
 #include "et-fields.h"
 #include "et-fixture.h"
@@ -678,6 +679,105 @@ test_cases_expected_markers_are_well_formed (void **state)
   assert_true (n >= 50);
 }
 
+static void
+test_lying_tracelogging_metadata_sizes_are_caught (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, NULL, NULL);
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autoptr(EtEtlFile) file = NULL;
+  EtFixtureTlOptions lie = { 0, 40, 0, FALSE };
+  EtFixtureEvent ev;
+  Records r;
+  guint rejected = 0;
+
+  et_fixture_payload_add_u32 (p, "n", 1);
+  et_fixture_event_init (&ev);
+  et_fixture_write_tl_event (w, &ev, "Liar", "Big", p, &lie);
+  lie.meta_size_delta = -3;
+  et_fixture_write_tl_event (w, &ev, "Liar", "Small", p, &lie);
+  assert_true (et_fixture_writer_close (w, NULL));
+  file = open_file (f);
+  r = all_records (file);
+  for (guint i = 0; i < r.records->len; i++)
+    {
+      const EtRecord *rec = &g_array_index (r.records, EtRecord, i);
+      const guint8 *meta;
+      gsize len = 0;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EtTlSchema) schema = NULL;
+
+      if (rec->klass != ET_RECORD_EVENT)
+        continue;
+      meta = et_record_find_ext (rec, ET_EXT_EVENT_SCHEMA_TL, &len);
+      assert_non_null (meta);
+      /* Too big cannot be read at all; too small cuts the field list short. */
+      schema = et_tl_schema_parse (meta, len, &error);
+      if (schema == NULL)
+        assert_true (error != NULL && error->domain == ET_ETL_ERROR);
+      rejected += schema == NULL || et_tl_schema_n_fields (schema) != 1;
+    }
+  assert_int_equal (rejected, 2);
+  g_array_unref (r.records);
+}
+
+static void
+test_dropped_manifest_chunk_leaves_a_gap (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, NULL, NULL);
+  g_autoptr(EtFixtureProvider) provider = et_fixture_provider_new ("Contoso-Gap");
+  g_autoptr(EtEtlFile) file = NULL;
+  EtFixtureWhere where = { 0, 100, 1, 2 };
+  EtFixtureEventDef def = { 1, 0, "Only", 4, 0, 0, 0, NULL, NULL, 0 };
+  guint seen = 0, total = 0;
+  Records r;
+
+  et_fixture_provider_add_event (provider, &def);
+  et_fixture_write_manifest (w, provider, &where, 300, 1);
+  assert_true (et_fixture_writer_close (w, NULL));
+  file = open_file (f);
+  r = all_records (file);
+  for (guint i = 0; i < r.records->len; i++)
+    {
+      const EtRecord *rec = &g_array_index (r.records, EtRecord, i);
+      if (rec->klass == ET_RECORD_EVENT && rec->id == 0xFFFE)
+        {
+          total = et_read_u16 (rec->payload + 4);
+          assert_int_not_equal (et_read_u16 (rec->payload + 6), 1);
+          seen++;
+        }
+    }
+  assert_true (total >= 3);
+  assert_int_equal (seen, total - 1);
+  g_array_unref (r.records);
+}
+
+static void
+test_flipped_marker_bits_end_the_buffer_walk (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, NULL, NULL);
+  g_autoptr(EtFixtureLayout) layout = NULL;
+  g_autoptr(EtEtlFile) file = NULL;
+  Records r = { g_array_new (FALSE, FALSE, sizeof (EtRecord)), NULL };
+  guint bad = 0;
+
+  for (int i = 0; i < 3; i++)
+    write_one_event (w, 1, 100 + i * 100, 1);
+  assert_true (et_fixture_writer_close (w, NULL));
+  layout = et_fixture_layout_read (f->path, NULL);
+  /* Byte 3 of record 3 (the second event) loses its 0x40 bit: 0xC0 → 0x80. */
+  assert_true (et_fixture_damage_flip_bits (f->path, et_fixture_layout_record_offset (layout, 3) + 3,
+                                            0x40, NULL));
+  file = open_file (f);
+  for (guint i = 0; i < et_etl_file_n_buffers (file); i++)
+    bad += et_etl_file_walk_buffer (file, i, collect, &r);
+  assert_int_equal (bad, 1);
+  assert_int_equal (g_array_index (f->damage, guint64, 0), et_fixture_layout_record_offset (layout, 3));
+  g_array_unref (r.records);
+}
+
 int
 main (void)
 {
@@ -697,6 +797,9 @@ main (void)
     cmocka_unit_test_setup_teardown (test_damaged_record_size_names_its_offset, setup, teardown),
     cmocka_unit_test_setup_teardown (test_truncated_and_corrupt_compressed_files_are_reported, setup, teardown),
     cmocka_unit_test_setup_teardown (test_cases_expected_markers_are_well_formed, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_lying_tracelogging_metadata_sizes_are_caught, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_dropped_manifest_chunk_leaves_a_gap, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_flipped_marker_bits_end_the_buffer_walk, setup, teardown),
   };
 
   return cmocka_run_group_tests_name ("fixture-roundtrip", tests, NULL, NULL);
