@@ -177,30 +177,45 @@ et_kernel_process_name (const EtRecord *record, EtKernelName *out)
   return out->name != NULL;
 }
 
+/* A NUL-terminated UTF-16 name at the reader's position, or NULL. */
+static char *
+read_utf16_name (EtReader *r)
+{
+  gsize n_units = 0;
+  g_autofree gunichar2 *units = NULL;
+
+  while ((r->pos + 2 * n_units + 1) < r->len && et_read_u16 (r->data + r->pos + 2 * n_units) != 0)
+    n_units++;
+  if (n_units == 0)
+    return NULL;
+  units = g_new (gunichar2, n_units);
+  for (gsize i = 0; i < n_units; i++)
+    units[i] = et_read_u16 (r->data + r->pos + 2 * i);
+  return g_utf16_to_utf8 (units, (glong) n_units, NULL, NULL, NULL);
+}
+
+/* Thread events (group 5): SetName (type 72: ProcessId, ThreadId, name),
+ * or Start/End/DCStart/DCEnd (types 1–4) of version 4 and later, which end
+ * with the thread's name after seven pointers and 4 + 4 bytes of ids,
+ * priorities and flags (Thread_TypeGroup1). */
 gboolean
 et_kernel_thread_name (const EtRecord *record, EtKernelName *out)
 {
+  guint type = record->hook & 0xFF;
   EtReader r;
-  gsize n_units = 0;
 
-  /* Thread group, type 72: SetName (ProcessId, ThreadId, ThreadName). */
   if ((record->klass != ET_RECORD_SYSTEM && record->klass != ET_RECORD_PERFINFO)
-      || record->hook != ((ET_KERNEL_GROUP_THREAD << 8) | 72))
+      || (record->hook >> 8) != ET_KERNEL_GROUP_THREAD)
+    return FALSE;
+  if (type != 72 && !(type >= 1 && type <= 4 && record->version >= 4))
     return FALSE;
   et_reader_init (&r, record->payload, record->payload_len);
   out->pid = et_reader_u32 (&r);
   out->tid = et_reader_u32 (&r);
+  if (type != 72)
+    et_reader_take (&r, 7 * (gsize) record->pointer_size + 4 + 4);
   if (r.failed)
     return FALSE;
-  while ((r.pos + 2 * n_units + 1) < r.len && et_read_u16 (r.data + r.pos + 2 * n_units) != 0)
-    n_units++;
-  if (n_units == 0)
-    return FALSE;
-  {
-    g_autofree gunichar2 *units = g_new (gunichar2, n_units);
-    for (gsize i = 0; i < n_units; i++)
-      units[i] = et_read_u16 (r.data + r.pos + 2 * i);
-    out->name = g_utf16_to_utf8 (units, (glong) n_units, NULL, NULL, NULL);
-  }
+  out->name = read_utf16_name (&r);
   return out->name != NULL;
 }
