@@ -324,7 +324,7 @@ test_kernel_names_round_trip (void **state)
       EtFixtureOptions o;
       g_autoptr(EtFixtureWriter) w = NULL;
       g_autoptr(EtEtlFile) file = NULL;
-      gboolean saw_process = FALSE, saw_thread = FALSE;
+      gboolean saw_process = FALSE, saw_thread = FALSE, saw_dc_start = FALSE;
       Records r;
 
       et_fixture_options_init (&o);
@@ -347,7 +347,14 @@ test_kernel_names_round_trip (void **state)
               assert_string_equal (n.name, "Contoso.exe");
               saw_process = TRUE;
             }
-          else if (et_kernel_thread_name (rec, &n))
+          else if (et_kernel_thread_name (rec, &n) && n.tid == 4121)
+            {
+              /* the name at the end of a version-4 DCStart */
+              assert_int_equal (n.pid, 4120);
+              assert_string_equal (n.name, "Main");
+              saw_dc_start = TRUE;
+            }
+          else if (n.name != NULL)
             {
               assert_int_equal (n.tid, 4122);
               assert_string_equal (n.name, "Kestrel IO #1");
@@ -355,7 +362,7 @@ test_kernel_names_round_trip (void **state)
             }
           g_free (n.name);
         }
-      assert_true (saw_process && saw_thread);
+      assert_true (saw_process && saw_thread && saw_dc_start);
       g_array_unref (r.records);
     }
 }
