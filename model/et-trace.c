@@ -1,2 +1,555 @@
-/* placeholder: being written */
-#include <glib.h>
+/* et-trace.c — the trace model: accessors, range queries and on-demand
+ * decoding of single events.
+ *
+ * Last stage of the model pipeline (see et-trace.h). Loading lives in
+ * et-trace-load.c; this file answers questions about a loaded trace.
+ */
+#include "et-trace-private.h"
+#include "et-error.h"
+#include "et-kernel.h"
+
+G_DEFINE_FINAL_TYPE (EtTrace, et_trace, G_TYPE_OBJECT)
+
+typedef struct
+{
+  const guint8 *bytes;
+  gsize         len;
+} TlKey;
+
+static guint
+tl_key_hash (gconstpointer key)
+{
+  const TlKey *k = key;
+  guint32 h = 2166136261u;
+
+  for (gsize i = 0; i < k->len; i++)
+    h = (h ^ k->bytes[i]) * 16777619u;
+  return h;
+}
+
+static gboolean
+tl_key_equal (gconstpointer a, gconstpointer b)
+{
+  const TlKey *x = a, *y = b;
+  return x->len == y->len && memcmp (x->bytes, y->bytes, x->len) == 0;
+}
+
+static void
+provider_entry_clear (gpointer data)
+{
+  EtProviderEntry *entry = data;
+  g_clear_pointer (&entry->manifest, et_manifest_free);
+}
+
+static void
+damage_clear (gpointer data)
+{
+  g_free (((EtDamage *) data)->message);
+}
+
+static void
+et_trace_finalize (GObject *object)
+{
+  EtTrace *self = ET_TRACE (object);
+
+  g_free (self->path);
+  g_clear_pointer (&self->file, et_etl_file_free);
+  g_clear_pointer (&self->damage, g_array_unref);
+  g_clear_pointer (&self->names, g_string_chunk_free);
+  g_clear_pointer (&self->strings, et_strpool_free);
+  g_clear_pointer (&self->providers, g_array_unref);
+  g_clear_pointer (&self->provider_index, g_hash_table_unref);
+  g_clear_pointer (&self->tl_schemas, g_hash_table_unref);
+  g_free (self->events);
+  g_clear_pointer (&self->processes, g_array_unref);
+  g_clear_pointer (&self->threads, g_array_unref);
+  g_clear_pointer (&self->channels, g_array_unref);
+  g_clear_pointer (&self->channel_block0, g_array_unref);
+  g_clear_pointer (&self->blocks, g_array_unref);
+  g_clear_pointer (&self->channel_thread, g_array_unref);
+  g_free (self->markers);
+  G_OBJECT_CLASS (et_trace_parent_class)->finalize (object);
+}
+
+static void
+et_trace_class_init (EtTraceClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = et_trace_finalize;
+}
+
+static void
+et_trace_init (EtTrace *self)
+{
+  self->damage = g_array_new (FALSE, TRUE, sizeof (EtDamage));
+  g_array_set_clear_func (self->damage, damage_clear);
+  self->names = g_string_chunk_new (4096);
+  self->strings = et_strpool_new ();
+  self->providers = g_array_new (FALSE, TRUE, sizeof (EtProviderEntry));
+  g_array_set_clear_func (self->providers, provider_entry_clear);
+  self->provider_index = g_hash_table_new_full ((GHashFunc) et_guid_hash,
+                                                (GEqualFunc) et_guid_equal, g_free, NULL);
+  self->tl_schemas = g_hash_table_new_full (tl_key_hash, tl_key_equal, g_free,
+                                            (GDestroyNotify) et_tl_schema_free);
+  self->processes = g_array_new (FALSE, TRUE, sizeof (EtProcess));
+  self->threads = g_array_new (FALSE, TRUE, sizeof (EtThread));
+  self->channels = g_array_new (FALSE, TRUE, sizeof (EtChannel));
+  self->channel_block0 = g_array_new (FALSE, TRUE, sizeof (guint32));
+  self->channel_thread = g_array_new (FALSE, TRUE, sizeof (guint32));
+  self->blocks = g_array_new (FALSE, TRUE, sizeof (gint64));
+}
+
+/* ---- internals shared with loading ------------------------------------ */
+
+void
+_et_trace_add_damage (EtTrace *self, guint64 offset, const char *message)
+{
+  self->stats.damage_count++;
+  if (self->damage->len < ET_MAX_DAMAGE)
+    {
+      EtDamage d = { offset, g_strdup (message) };
+      g_array_append_val (self->damage, d);
+    }
+}
+
+guint
+_et_trace_provider_for (EtTrace *self, const EtGuid *guid, const char *name, EtProviderKind kind)
+{
+  gpointer found = g_hash_table_lookup (self->provider_index, guid);
+  EtProviderEntry entry = { 0 };
+
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  entry.pub.guid = *guid;
+  if (name == NULL)
+    name = et_known_provider_name (guid);
+  entry.pub.name = g_string_chunk_insert_const (self->names, name ? name : "");
+  entry.pub.kind = kind;
+  g_array_append_val (self->providers, entry);
+  g_hash_table_insert (self->provider_index, g_memdup2 (guid, sizeof *guid),
+                       GUINT_TO_POINTER (self->providers->len));
+  return self->providers->len - 1;
+}
+
+void
+_et_record_identity (const EtRecord *record, EtGuid *guid, const char **name,
+                     EtProviderKind *kind)
+{
+  *name = NULL;
+  switch ((EtRecordClass) record->klass)
+    {
+    case ET_RECORD_SYSTEM:
+    case ET_RECORD_PERFINFO:
+      et_kernel_class_for_hook (record->hook, guid, name);
+      *kind = ET_PROVIDER_KERNEL;
+      return;
+    case ET_RECORD_FULL:
+    case ET_RECORD_INSTANCE:
+      *guid = record->guid;
+      *kind = ET_PROVIDER_CLASSIC;
+      return;
+    case ET_RECORD_EVENT:
+      *guid = record->guid;
+      *kind = ET_PROVIDER_MANIFEST;
+      return;
+    case ET_RECORD_MESSAGE:
+    case ET_RECORD_ERROR:
+      *guid = record->guid;
+      *kind = ET_PROVIDER_MESSAGE;
+      return;
+    }
+}
+
+const EtTlSchema *
+_et_trace_tl_schema (EtTrace *self, const EtRecord *record, guint64 offset)
+{
+  TlKey key;
+  EtTlSchema *schema;
+  g_autoptr(GError) error = NULL;
+  TlKey *stored;
+
+  key.bytes = et_record_find_ext (record, ET_EXT_EVENT_SCHEMA_TL, &key.len);
+  if (key.bytes == NULL)
+    return NULL;
+  schema = g_hash_table_lookup (self->tl_schemas, &key);
+  if (schema != NULL)
+    return schema;
+  schema = et_tl_schema_parse (key.bytes, key.len, &error);
+  if (schema == NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT
+                                                  ": TraceLogging metadata: %s",
+                                                  self->path, offset, error->message);
+      _et_trace_add_damage (self, offset, message);
+      return NULL;
+    }
+  /* The key points into the mapped file or the decompressed buffers, which
+   * live as long as the trace. */
+  stored = g_new (TlKey, 1);
+  *stored = key;
+  g_hash_table_insert (self->tl_schemas, stored, schema);
+  return schema;
+}
+
+gint64
+_et_trace_raw_to_ns (EtTrace *self, gint64 raw)
+{
+  __int128 delta = (__int128) raw - self->stats.t0_raw;
+  return (gint64) (delta * 1000000000 / self->ticks_per_second);
+}
+
+/* "Event 12", "Task 3": names for what no schema names. */
+static const char *
+numbered_name (EtTrace *self, const char *word, guint value)
+{
+  char buf[64];
+
+  g_snprintf (buf, sizeof buf, "%s %u", word, value);
+  return g_string_chunk_insert_const (self->names, buf);
+}
+
+static gboolean
+decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
+               EtEvent *event, EtFields *fields, GError **error)
+{
+  gsize consumed = 0;
+
+  if (p->manifest != NULL)
+    {
+      const EtManifestEvent *me = et_manifest_lookup (p->manifest, record->id, record->version);
+
+      event->task_name = et_manifest_task_name (p->manifest, record->task);
+      event->opcode_name = et_manifest_opcode_name (p->manifest, record->task, record->opcode);
+      if (me != NULL)
+        {
+          event->name = me->name;
+          event->message = me->message;
+          event->task_name = me->task_name;
+          event->opcode_name = me->opcode_name;
+          return et_manifest_decode (p->manifest, me, record->payload, record->payload_len,
+                                     record->pointer_size, fields, &consumed, error);
+        }
+    }
+  else if (record->klass == ET_RECORD_EVENT)
+    {
+      const EtTlSchema *schema = _et_trace_tl_schema (self, record, event->file_offset);
+
+      if (schema != NULL)
+        {
+          event->name = et_tl_schema_event_name (schema);
+          return et_tl_decode (schema, record->payload, record->payload_len, fields,
+                               &consumed, error);
+        }
+      if (record->flags & 0x0004)   /* STRING_ONLY: one UTF-16 string */
+        {
+          et_fields_add_utf16 (fields, "message", record->payload, record->payload_len / 2);
+          return TRUE;
+        }
+    }
+  if (record->payload_len > 0)
+    et_fields_add_bytes (fields, "payload", ET_VALUE_BINARY, record->payload, record->payload_len);
+  return TRUE;
+}
+
+gboolean
+_et_trace_decode_record (EtTrace *self, const EtRecord *record, guint provider,
+                         guint64 offset, EtEvent *event, EtFields *fields, GError **error)
+{
+  const EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, provider);
+  gsize rel_len = 0;
+  const guint8 *rel;
+  gboolean ok;
+
+  et_fields_clear (fields);
+  memset (event, 0, sizeof *event);
+  event->raw_time = record->ts;
+  event->time_ns = _et_trace_raw_to_ns (self, record->ts);
+  event->pid = record->pid;
+  event->tid = record->tid;
+  event->has_ids = record->has_ids;
+  event->provider = (guint16) provider;
+  event->id = record->klass == ET_RECORD_EVENT || record->klass == ET_RECORD_MESSAGE
+              ? record->id : record->opcode;
+  event->version = record->version;
+  event->channel = record->channel;
+  event->level = record->level;
+  event->opcode = record->opcode;
+  event->task = record->task;
+  event->keywords = record->keywords;
+  event->activity_id = record->activity_id;
+  event->header_kind = et_record_header_name (record);
+  event->file_offset = offset;
+  rel = et_record_find_ext (record, ET_EXT_RELATED_ACTIVITYID, &rel_len);
+  if (rel != NULL && rel_len >= 16)
+    {
+      et_guid_from_bytes (&event->related_activity_id, rel);
+      event->has_related_activity_id = TRUE;
+    }
+
+  ok = decode_fields (self, record, p, event, fields, error);
+  event->decode_failed = !ok;
+  if (event->name == NULL)
+    event->name = numbered_name (self, "Event", event->id);
+  if (event->task_name == NULL && record->klass == ET_RECORD_EVENT && record->task != 0
+      && p->manifest == NULL && p->pub.kind != ET_PROVIDER_TRACELOGGING)
+    event->task_name = numbered_name (self, "Task", record->task);
+  if (event->task_name == NULL && (record->klass == ET_RECORD_SYSTEM
+                                   || record->klass == ET_RECORD_PERFINFO))
+    event->task_name = p->pub.name[0] ? p->pub.name : NULL;
+  return ok;
+}
+
+/* ---- public API ------------------------------------------------------- */
+
+const char *
+et_trace_get_path (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  return self->path;
+}
+
+const EtLogfileHeader *
+et_trace_get_header (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  return &self->header;
+}
+
+const EtTraceStats *
+et_trace_get_stats (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  return &self->stats;
+}
+
+const EtDamage *
+et_trace_get_damage (EtTrace *self, guint *n_damage)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  *n_damage = self->damage->len;
+  return (const EtDamage *) (gpointer) self->damage->data;
+}
+
+gint64
+et_trace_get_duration_ns (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  return self->n_events ? _et_trace_raw_to_ns (self, self->stats.last_raw) : 0;
+}
+
+gint64
+et_trace_raw_to_ns (EtTrace *self, gint64 raw)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  return _et_trace_raw_to_ns (self, raw);
+}
+
+gint64
+et_trace_ns_to_filetime (EtTrace *self, gint64 t_ns)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  return self->header.start_time + t_ns / 100;
+}
+
+guint
+et_trace_get_n_providers (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  return self->providers->len;
+}
+
+const EtProvider *
+et_trace_get_provider (EtTrace *self, guint index)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->providers->len, NULL);
+  return &g_array_index (self->providers, EtProviderEntry, index).pub;
+}
+
+guint
+et_trace_get_n_processes (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  return self->processes->len;
+}
+
+const EtProcess *
+et_trace_get_process (EtTrace *self, guint index)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->processes->len, NULL);
+  return &g_array_index (self->processes, EtProcess, index);
+}
+
+guint
+et_trace_get_n_threads (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  return self->threads->len;
+}
+
+const EtThread *
+et_trace_get_thread (EtTrace *self, guint index)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->threads->len, NULL);
+  return &g_array_index (self->threads, EtThread, index);
+}
+
+guint
+et_trace_get_n_channels (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  return self->channels->len;
+}
+
+const EtChannel *
+et_trace_get_channel (EtTrace *self, guint index)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  g_return_val_if_fail (index < self->channels->len, NULL);
+  return &g_array_index (self->channels, EtChannel, index);
+}
+
+guint
+et_trace_channel_thread (EtTrace *self, guint channel)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  g_return_val_if_fail (channel < self->channel_thread->len, 0);
+  return g_array_index (self->channel_thread, guint32, channel);
+}
+
+const char *
+et_trace_get_string (EtTrace *self, guint32 id)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), "");
+  return et_strpool_get (self->strings, id);
+}
+
+guint
+et_channel_query (EtTrace *self, guint channel, gint64 from_ns, gint64 to_ns, guint *end)
+{
+  const EtChannel *c;
+  const gint64 *blocks;
+  guint n_blocks, lo, hi;
+
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  g_return_val_if_fail (channel < self->channels->len, 0);
+
+  c = &g_array_index (self->channels, EtChannel, channel);
+  blocks = &g_array_index (self->blocks, gint64, g_array_index (self->channel_block0, guint32, channel));
+  n_blocks = (c->n_markers + (1u << ET_BLOCK_SHIFT) - 1) >> ET_BLOCK_SHIFT;
+
+  /* First block whose running maximum end reaches the range: every marker
+   * before it ends before from_ns. */
+  lo = 0, hi = n_blocks;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (blocks[mid] < from_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  lo <<= ET_BLOCK_SHIFT;
+  lo = MIN (lo, c->n_markers);
+
+  /* First marker that starts after to_ns. */
+  {
+    guint a = lo, b = c->n_markers;
+    while (a < b)
+      {
+        guint mid = a + (b - a) / 2;
+        if (c->markers[mid].start_ns <= to_ns)
+          a = mid + 1;
+        else
+          b = mid;
+      }
+    *end = a;
+  }
+  return lo;
+}
+
+guint64
+et_trace_get_n_events (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  return self->n_events;
+}
+
+gboolean
+et_trace_decode_event (EtTrace *self, guint64 index, EtEvent *event, EtFields *fields,
+                       GError **error)
+{
+  const EtEventRef *ref;
+  const guint8 *bytes;
+  gsize len;
+  EtRecord record;
+  const char *reason;
+  EtGuid guid;
+  const char *name;
+  EtProviderKind kind;
+  guint64 offset;
+  gboolean ok;
+
+  g_return_val_if_fail (ET_IS_TRACE (self), FALSE);
+  g_return_val_if_fail (index < self->n_events, FALSE);
+
+  ref = &self->events[index];
+  bytes = et_etl_file_buffer (self->file, ref->buffer, &len);
+  offset = et_etl_file_offset_of (self->file, ref->buffer, ref->pos);
+  /* The record parsed once while loading; it cannot fail now. */
+  if (!et_record_parse (bytes + ref->pos, len - ref->pos, &record, &reason))
+    g_assert_not_reached ();
+  _et_record_identity (&record, &guid, &name, &kind);
+  ok = _et_trace_decode_record (self, &record,
+                                GPOINTER_TO_UINT (g_hash_table_lookup (self->provider_index,
+                                                                       &guid)) - 1,
+                                offset, event, fields, error);
+  event->cpu = et_etl_file_buffer_info (self->file, ref->buffer)->cpu;
+  return ok;
+}
+
+void
+et_trace_explain_marker (EtTrace *self, const EtEvent *event, const EtFields *fields,
+                         EtRuleResult *result)
+{
+  EtRuleInput input = {
+    .level = event->level,
+    .opcode = event->opcode,
+    .event_name = event->name,
+    .task_name = event->task_name,
+    .message = event->message,
+    .fields = fields,
+  };
+
+  g_return_if_fail (ET_IS_TRACE (self));
+  et_marker_rules_apply (&input, result);
+}
+
+const char *
+et_marker_kind_to_string (EtMarkerKind kind)
+{
+  switch (kind)
+    {
+    case ET_MARKER_FLAG:    return "flag";
+    case ET_MARKER_MESSAGE: return "message";
+    case ET_MARKER_SPAN:    return "span";
+    default:                return "unknown";
+    }
+}
+
+const char *
+et_provider_kind_to_string (EtProviderKind kind)
+{
+  switch (kind)
+    {
+    case ET_PROVIDER_KERNEL:       return "kernel";
+    case ET_PROVIDER_CLASSIC:      return "classic";
+    case ET_PROVIDER_MANIFEST:     return "manifest";
+    case ET_PROVIDER_EVENTSOURCE:  return "eventsource";
+    case ET_PROVIDER_TRACELOGGING: return "tracelogging";
+    case ET_PROVIDER_CV_MARKERS:   return "cv-markers";
+    case ET_PROVIDER_MESSAGE:      return "message";
+    default:                       return "unknown";
+    }
+}

@@ -39,7 +39,7 @@ char       *et_tl_traits_provider_name (const guint8  *traits,
                                         gsize          len,
                                         GError       **error);
 
-/* Names of in-types and out-types as in the expected/*.json files
+/* Names of in-types and out-types as in the corpus's expected JSON files
  * ("UnicodeString", "UInt8", …; "Default", "String", …). */
 const char *et_tl_in_type_name      (guint             in_type);
 const char *et_tl_out_type_name     (guint             out_type);

@@ -1,2 +1,294 @@
-/* placeholder: being written */
-#include <glib.h>
+/* et-xpress.c — Plain LZ77 ("LZXpress") decompression, [MS-XCA] 2.4.
+ *
+ * Where it sits: file bytes → buffer walk (et-etl-reader) → here, for every
+ * buffer whose BufferFlag has COMPRESSED (0x40) → record walk over the
+ * decompressed bytes. Relogged traces compress nearly every buffer, so this
+ * is on the hot path of loading them: many 64 KiB buffers, each decoded once.
+ *
+ * The stream is a sequence of 32-bit little-endian flag words, each governing
+ * the next 32 items, most significant bit first: 0 = one literal byte, 1 = a
+ * match (16-bit token: distance = (token >> 3) + 1, length field = token & 7,
+ * with the longer lengths in extension fields described at
+ * read_long_length ()).
+ *
+ * The stream is untrusted: every read is checked against in_len, every write
+ * against out_cap, and a match may never reach before the output's start.
+ */
+#include "et-xpress.h"
+
+#include <string.h>
+
+#include "et-bytes.h"
+
+/* Reads the extension of a match whose 3-bit length field is 7, per [MS-XCA]
+ * 2.4: a 4-bit value shared two to a byte (the first long match takes the low
+ * nibble of a fresh byte and leaves the byte pending, the next long match
+ * takes that byte's high nibble); 15 there adds a byte; 255 there is replaced
+ * by a u16, and a u16 of 0 by a u32, either holding the whole length minus 3.
+ * On success stores the full match length and advances *ip. */
+static EtXpressStatus
+read_long_length (const guint8 *in,
+                  gsize         in_len,
+                  gsize        *ip,
+                  gsize        *half_byte_pos,
+                  guint64      *length)
+{
+  gsize p = *ip;
+  guint64 n;
+
+  if (*half_byte_pos == 0)
+    {
+      if (p >= in_len)
+        return ET_XPRESS_TRUNCATED;
+      n = in[p] & 0x0f;
+      /* Offset 0 is always a flag word, so 0 can mean "no byte pending". */
+      *half_byte_pos = p++;
+    }
+  else
+    {
+      n = in[*half_byte_pos] >> 4;
+      *half_byte_pos = 0;
+    }
+
+  if (n == 15)
+    {
+      if (p >= in_len)
+        return ET_XPRESS_TRUNCATED;
+      n = in[p++];
+      if (n == 255)
+        {
+          if (in_len - p < 2)
+            return ET_XPRESS_TRUNCATED;
+          n = et_read_u16 (in + p);
+          p += 2;
+          if (n == 0)
+            {
+              if (in_len - p < 4)
+                return ET_XPRESS_TRUNCATED;
+              n = et_read_u32 (in + p);
+              p += 4;
+            }
+          /* These forms hold length − 3; anything under 7 + 15 would have
+           * fitted a shorter form and the spec calls it an error. */
+          if (n < 15 + 7)
+            return ET_XPRESS_BAD_LENGTH;
+          *length = n + 3;
+          *ip = p;
+          return ET_XPRESS_OK;
+        }
+      n += 15;
+    }
+
+  *length = n + 7 + 3;
+  *ip = p;
+  return ET_XPRESS_OK;
+}
+
+/* Copies a match of @len bytes from @dist bytes back. When source and
+ * destination overlap, the bytes already written form a pattern of period
+ * @dist; copying from the fixed source start in chunks the size of the gap
+ * doubles the pattern each step and gives the same bytes as a byte-by-byte
+ * copy, with far fewer steps for runs. */
+static inline void
+copy_match (guint8 *dst,
+            gsize   dist,
+            gsize   len)
+{
+  const guint8 *src = dst - dist;
+
+  if (dist >= len)
+    {
+      memcpy (dst, src, len);
+      return;
+    }
+  if (dist == 1)
+    {
+      memset (dst, src[0], len);
+      return;
+    }
+  while (len > 0)
+    {
+      gsize chunk = MIN ((gsize) (dst - src), len);
+
+      memcpy (dst, src, chunk);
+      dst += chunk;
+      len -= chunk;
+    }
+}
+
+typedef struct
+{
+  const guint8 *in;
+  gsize         in_len;
+  gsize         ip;
+  guint8       *out;
+  gsize         out_cap;
+  gsize         op;
+  gsize         half_byte_pos;
+  gsize         bad_offset;
+} Decoder;
+
+/* Decodes one match item at d->ip. Returns OK with *done set when the input
+ * ended exactly where the token would start: the compressor pads the last
+ * flag word with 1 bits, so that is the normal end of a stream. */
+static EtXpressStatus
+decode_match (Decoder  *d,
+              gboolean *done)
+{
+  gsize token_pos = d->ip;
+  EtXpressStatus status;
+  guint16 token;
+  guint64 length;
+  gsize dist;
+
+  if (d->ip == d->in_len)
+    {
+      *done = TRUE;
+      return ET_XPRESS_OK;
+    }
+  d->bad_offset = token_pos;
+  if (d->in_len - d->ip < 2)
+    return ET_XPRESS_TRUNCATED;
+  token = et_read_u16 (d->in + d->ip);
+  d->ip += 2;
+
+  if ((token & 7) == 7)
+    {
+      status = read_long_length (d->in, d->in_len, &d->ip, &d->half_byte_pos, &length);
+      if (status != ET_XPRESS_OK)
+        return status;
+    }
+  else
+    length = (token & 7) + 3;
+
+  dist = (token >> 3) + 1;
+  if (dist > d->op)
+    return ET_XPRESS_BAD_DISTANCE;
+  if (length > d->out_cap - d->op)
+    return ET_XPRESS_OVERFLOW;
+
+  copy_match (d->out + d->op, dist, (gsize) length);
+  d->op += (gsize) length;
+  return ET_XPRESS_OK;
+}
+
+/* Copies a run of @run literal bytes (consecutive 0 flag bits) in one go.
+ * Input ending inside the run is the end of the stream (*done); output
+ * running out is an overflow at the first literal that does not fit. */
+static EtXpressStatus
+copy_literals (Decoder  *d,
+               guint     run,
+               gboolean *done)
+{
+  gsize avail = MIN ((gsize) run, d->in_len - d->ip);
+  gsize room = d->out_cap - d->op;
+
+  if (avail > room)
+    {
+      if (room > 0)
+        memcpy (d->out + d->op, d->in + d->ip, room);
+      d->op += room;
+      d->bad_offset = d->ip + room;
+      d->ip += room;
+      return ET_XPRESS_OVERFLOW;
+    }
+  if (avail > 0)
+    memcpy (d->out + d->op, d->in + d->ip, avail);
+  d->op += avail;
+  d->ip += avail;
+  *done = avail < run;
+  return ET_XPRESS_OK;
+}
+
+/* Decodes the up to 32 items governed by one flag word. */
+static EtXpressStatus
+decode_group (Decoder  *d,
+              guint32   flags,
+              gboolean *done)
+{
+  guint left = 32;
+  EtXpressStatus status;
+
+  while (left > 0)
+    {
+      /* Flags are kept left-aligned, so the leading zeros are the literal
+       * run; the vacated low bits are zero and count as literals too, which
+       * is right because they can only be reached when flags is 0. */
+      guint run = flags == 0 ? left : (guint) __builtin_clz (flags);
+
+      if (run > 0)
+        {
+          status = copy_literals (d, run, done);
+          if (status != ET_XPRESS_OK || *done || run == left)
+            return status;
+          flags <<= run;
+          left -= run;
+        }
+
+      flags <<= 1;
+      left--;
+      status = decode_match (d, done);
+      if (status != ET_XPRESS_OK || *done)
+        return status;
+    }
+  return ET_XPRESS_OK;
+}
+
+EtXpressStatus
+et_xpress_decompress (const guint8 *in,
+                      gsize         in_len,
+                      guint8       *out,
+                      gsize         out_cap,
+                      gsize        *out_len,
+                      gsize        *bad_offset)
+{
+  Decoder d = { in, in_len, 0, out, out_cap, 0, 0, 0 };
+  EtXpressStatus status = ET_XPRESS_OK;
+  gboolean done = FALSE;
+
+  g_return_val_if_fail (in != NULL || in_len == 0, ET_XPRESS_TRUNCATED);
+  g_return_val_if_fail (out != NULL || out_cap == 0, ET_XPRESS_OVERFLOW);
+  g_return_val_if_fail (out_len != NULL, ET_XPRESS_OVERFLOW);
+
+  while (!done && status == ET_XPRESS_OK)
+    {
+      guint32 flags;
+
+      if (d.ip == in_len)
+        break;
+      if (in_len - d.ip < 4)
+        {
+          d.bad_offset = d.ip;
+          status = ET_XPRESS_TRUNCATED;
+          break;
+        }
+      flags = et_read_u32 (in + d.ip);
+      d.ip += 4;
+      status = decode_group (&d, flags, &done);
+    }
+
+  *out_len = d.op;
+  if (status != ET_XPRESS_OK && bad_offset != NULL)
+    *bad_offset = d.bad_offset;
+  return status;
+}
+
+const char *
+et_xpress_status_to_string (EtXpressStatus status)
+{
+  switch (status)
+    {
+    case ET_XPRESS_OK:
+      return "ok";
+    case ET_XPRESS_TRUNCATED:
+      return "compressed data ends inside a flag word, match token or match length";
+    case ET_XPRESS_BAD_DISTANCE:
+      return "match refers to data before the start of the buffer";
+    case ET_XPRESS_OVERFLOW:
+      return "decompressed data exceeds the buffer's stated size";
+    case ET_XPRESS_BAD_LENGTH:
+      return "match length uses a long form for a value that needs none";
+    default:
+      return "unknown decompression status";
+    }
+}

@@ -17,11 +17,14 @@ typedef enum
   ET_XPRESS_TRUNCATED,   /* the input ends inside a flag word, token or length */
   ET_XPRESS_BAD_DISTANCE,/* a match reaches before the start of the output */
   ET_XPRESS_OVERFLOW,    /* the output would exceed out_cap */
+  ET_XPRESS_BAD_LENGTH,  /* a u16/u32 match length below 22, an error in [MS-XCA] 2.4 */
 } EtXpressStatus;
 
 /* Decompresses @in into @out (at most @out_cap bytes). Sets *@out_len to the
  * bytes written (also on failure: what was decoded before the fault) and, on
- * failure, *@bad_offset to the input offset of the faulty item. */
+ * failure, *@bad_offset (may be NULL) to the input offset of the faulty item:
+ * the flag word, the literal or the match token. The stream ends, with
+ * ET_XPRESS_OK, when the input runs out where an item would start. */
 EtXpressStatus et_xpress_decompress (const guint8 *in,
                                      gsize         in_len,
                                      guint8       *out,

@@ -1,0 +1,92 @@
+/* et-trace-private.h — what et-trace.c (accessors, queries, on-demand
+ * decoding) and et-trace-load.c (the loading pipeline) share. */
+#pragma once
+
+#include "et-trace.h"
+#include "et-etl-reader.h"
+#include "et-manifest.h"
+#include "et-tracelogging.h"
+#include "et-strpool.h"
+
+G_BEGIN_DECLS
+
+/* One record in time order; 16 bytes, no per-event allocation. */
+typedef struct
+{
+  gint64  ts;
+  guint32 buffer;
+  guint32 pos;
+} EtEventRef;
+
+typedef struct
+{
+  EtProvider  pub;
+  EtManifest *manifest;     /* EventSource manifest, or NULL */
+} EtProviderEntry;
+
+/* Markers of a channel are grouped in blocks of this many; each block keeps
+ * the largest end time of the channel up to its end, so a range query can
+ * binary-search past everything that ends before the range. */
+#define ET_BLOCK_SHIFT 6
+
+struct _EtTrace
+{
+  GObject          parent_instance;
+
+  char            *path;
+  EtEtlFile       *file;
+  EtLogfileHeader  header;
+  EtTraceStats     stats;
+  GArray          *damage;          /* EtDamage, the first ET_MAX_DAMAGE */
+  GStringChunk    *names;           /* stable names: providers, threads, events */
+  EtStrPool       *strings;         /* marker texts and series, by id */
+
+  GArray          *providers;       /* EtProviderEntry */
+  GHashTable      *provider_index;  /* EtGuid* → index + 1 */
+  GHashTable      *tl_schemas;      /* TlKey* → EtTlSchema* */
+
+  EtEventRef      *events;
+  guint64          n_events;
+
+  GArray          *processes;       /* EtProcess */
+  GArray          *threads;         /* EtThread */
+  GArray          *channels;        /* EtChannel */
+  GArray          *channel_block0;  /* guint32: first block of each channel */
+  GArray          *blocks;          /* gint64 prefix max end per block */
+  GArray          *channel_thread;  /* guint32: thread of each channel */
+  EtMarker        *markers;
+  guint            n_markers;
+
+  gint64           ticks_per_second;
+};
+
+#define ET_MAX_DAMAGE 100
+
+void            _et_trace_add_damage     (EtTrace        *self,
+                                          guint64         offset,
+                                          const char     *message);
+guint           _et_trace_provider_for   (EtTrace        *self,
+                                          const EtGuid   *guid,
+                                          const char     *name,
+                                          EtProviderKind  kind);
+const EtTlSchema *_et_trace_tl_schema    (EtTrace        *self,
+                                          const EtRecord *record,
+                                          guint64         offset);
+/* The provider GUID and name of a record, and its kind as far as the record
+ * alone tells. */
+void            _et_record_identity      (const EtRecord *record,
+                                          EtGuid         *guid,
+                                          const char    **name,
+                                          EtProviderKind *kind);
+/* Names, task name, message and fields of one record, as the rules see it. */
+gboolean        _et_trace_decode_record  (EtTrace        *self,
+                                          const EtRecord *record,
+                                          guint           provider,
+                                          guint64         offset,
+                                          EtEvent        *event,
+                                          EtFields       *fields,
+                                          GError        **error);
+gint64          _et_trace_raw_to_ns      (EtTrace        *self,
+                                          gint64          raw);
+
+G_END_DECLS

@@ -1,0 +1,198 @@
+/* Tests for et-fields: building nested payloads and formatting values as
+ * docs/markers.md ("Value formatting everywhere") says. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "et-fields.h"
+
+static char *
+format (EtFields *f, guint index)
+{
+  GString *s = g_string_new (NULL);
+  et_fields_format_value (f, index, s);
+  return g_string_free (s, FALSE);
+}
+
+#define assert_formats(f, i, text) \
+  G_STMT_START { g_autofree char *_s = format (f, i); assert_string_equal (_s, text); } G_STMT_END
+
+static void
+test_integers_decimal_and_hex (void **state)
+{
+  EtFields *f = et_fields_new ();
+  guint a = et_fields_add_int (f, "a", -204);
+  guint b = et_fields_add_uint (f, "b", G_GUINT64_CONSTANT (18446744073709551412));
+  guint c = et_fields_add_uint (f, "c", 0xBEEF);
+
+  et_fields_entry (f, c)->hint = ET_HINT_HEX;
+  assert_formats (f, a, "-204");
+  assert_formats (f, b, "18446744073709551412");
+  assert_formats (f, c, "0xbeef");
+  et_fields_free (f);
+}
+
+static void
+test_booleans_true_false (void **state)
+{
+  EtFields *f = et_fields_new ();
+  guint t = et_fields_add_bool (f, "t", 7);
+  guint n = et_fields_add_bool (f, "n", FALSE);
+
+  assert_formats (f, t, "true");
+  assert_formats (f, n, "false");
+  et_fields_free (f);
+}
+
+static void
+test_floats_shortest_round_trip (void **state)
+{
+  EtFields *f = et_fields_new ();
+  guint d = et_fields_add_float (f, "d", 0.1);
+  guint s = et_fields_add_float (f, "s", (double) 0.1f);
+  guint w = et_fields_add_float (f, "w", 1e21);
+
+  et_fields_entry (f, s)->in_type = 11;   /* Float: judged at float precision */
+  assert_formats (f, d, "0.1");
+  assert_formats (f, s, "0.1");
+  assert_formats (f, w, "1e+21");
+  et_fields_free (f);
+}
+
+static void
+test_guid_lowercase (void **state)
+{
+  EtFields *f = et_fields_new ();
+  EtGuid g = { 0x0AD614C4, 0x0EF4, 0x4225, { 0x80, 0x13, 0xF4, 0x4F, 0x37, 0xCB, 0x03, 0x97 } };
+  guint i = et_fields_add_guid (f, "g", &g);
+
+  assert_formats (f, i, "0ad614c4-0ef4-4225-8013-f44f37cb0397");
+  et_fields_free (f);
+}
+
+static void
+test_times_iso8601 (void **state)
+{
+  EtFields *f = et_fields_new ();
+  guint ft = et_fields_add (f, "ft", ET_VALUE_FILETIME);
+  guint st = et_fields_add (f, "st", ET_VALUE_SYSTEMTIME);
+  static const guint16 sys[8] = { 2021, 9, 4, 9, 14, 59, 35, 799 };
+
+  /* 2021-09-09T14:59:35.799Z in 100 ns ticks since 1601 */
+  et_fields_entry (f, ft)->v.i = G_GINT64_CONSTANT (132756731757990000);
+  memcpy (et_fields_entry (f, st)->v.st, sys, sizeof sys);
+  assert_formats (f, ft, "2021-09-09T14:59:35.799Z");
+  assert_formats (f, st, "2021-09-09T14:59:35.799");
+  et_fields_free (f);
+}
+
+static void
+test_strings_utf16_ansi_and_binary (void **state)
+{
+  EtFields *f = et_fields_new ();
+  static const guint8 utf16[] = { 'H', 0, 0xE9, 0, 0x3D, 0xD8, 0x00, 0xDE };  /* "Hé😀" */
+  static const guint8 bin[] = { 0xDE, 0xAD, 0x01 };
+  guint u = et_fields_add_utf16 (f, "u", utf16, 4);
+  guint a = et_fields_add_ansi (f, "a", "caf\xE9", 4);   /* Latin-1 */
+  guint b = et_fields_add_bytes (f, "b", ET_VALUE_BINARY, bin, 3);
+
+  assert_formats (f, u, "H\xC3\xA9\xF0\x9F\x98\x80");
+  assert_formats (f, a, "caf\xC3\xA9");
+  assert_formats (f, b, "dead01");
+  et_fields_free (f);
+}
+
+static void
+test_sid_text_form (void **state)
+{
+  EtFields *f = et_fields_new ();
+  static const guint8 sid[] = { 1, 2, 0, 0, 0, 0, 0, 5, 32, 0, 0, 0, 0x20, 0x02, 0, 0 };
+  guint s = et_fields_add_bytes (f, "s", ET_VALUE_SID, sid, sizeof sid);
+
+  assert_formats (f, s, "S-1-5-32-544");
+  et_fields_free (f);
+}
+
+static void
+test_value_map_label_wins (void **state)
+{
+  EtFields *f = et_fields_new ();
+  guint i = et_fields_add_uint (f, "op", 1);
+
+  et_fields_set_label (f, i, "ParallelFor");
+  assert_formats (f, i, "ParallelFor");
+  et_fields_free (f);
+}
+
+static void
+test_struct_and_array_nesting (void **state)
+{
+  EtFields *f = et_fields_new ();
+  g_autoptr(GString) json = g_string_new (NULL);
+  guint s, arr, after;
+
+  s = et_fields_begin (f, "a", ET_VALUE_STRUCT);
+  et_fields_add_string (f, "b", "Hello", 5);
+  et_fields_add_string (f, "c", "World!", 6);
+  et_fields_end (f);
+  arr = et_fields_begin (f, "n", ET_VALUE_ARRAY);
+  et_fields_add_int (f, "n", 1);
+  et_fields_add_int (f, "n", 2);
+  et_fields_end (f);
+  after = et_fields_add_bool (f, "z", TRUE);
+
+  assert_int_equal (et_fields_get (f, s)->n_children, 2);
+  assert_int_equal (et_fields_next (f, s), arr);
+  assert_int_equal (et_fields_next (f, arr), after);
+  assert_formats (f, s, "{b: Hello, c: World!}");
+  assert_formats (f, arr, "[1, 2]");
+  assert_int_equal (et_fields_find (f, "Z"), after);
+  assert_int_equal (et_fields_find (f, "b"), -1);   /* members are not top level */
+  et_fields_append_json_object (f, json);
+  assert_string_equal (json->str, "{\"a\":{\"b\":\"Hello\",\"c\":\"World!\"},\"n\":[1,2],\"z\":true}");
+  et_fields_free (f);
+}
+
+static void
+test_json_escapes_control_characters (void **state)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  et_json_append_string (out, "a\"b\\c\nd\x01", -1);
+  assert_string_equal (out->str, "\"a\\\"b\\\\c\\nd\\u0001\"");
+}
+
+static void
+test_clear_reuses_without_leftovers (void **state)
+{
+  EtFields *f = et_fields_new ();
+
+  et_fields_begin (f, "s", ET_VALUE_STRUCT);
+  et_fields_add_int (f, "x", 1);
+  et_fields_clear (f);
+  assert_int_equal (et_fields_len (f), 0);
+  et_fields_add_int (f, "y", 2);
+  assert_int_equal (et_fields_get (f, 0)->n_desc, 0);
+  assert_int_equal (f->open->len, 0);
+  et_fields_free (f);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_integers_decimal_and_hex),
+    cmocka_unit_test (test_booleans_true_false),
+    cmocka_unit_test (test_floats_shortest_round_trip),
+    cmocka_unit_test (test_guid_lowercase),
+    cmocka_unit_test (test_times_iso8601),
+    cmocka_unit_test (test_strings_utf16_ansi_and_binary),
+    cmocka_unit_test (test_sid_text_form),
+    cmocka_unit_test (test_value_map_label_wins),
+    cmocka_unit_test (test_struct_and_array_nesting),
+    cmocka_unit_test (test_json_escapes_control_characters),
+    cmocka_unit_test (test_clear_reuses_without_leftovers),
+  };
+  return cmocka_run_group_tests_name ("fields", tests, NULL, NULL);
+}
