@@ -218,9 +218,8 @@ text_losses (GString *s, EtTrace *trace)
   g_string_append (s, " buffers skipped\n");
   for (guint i = 0; i < MIN (n_damage, TEXT_DAMAGE_MESSAGES); i++)
     {
-      g_string_append (s, "  offset ");
-      et_cli_append_uint (s, damage[i].offset);
-      g_string_append (s, ": ");
+      /* Messages name the file and offset themselves. */
+      g_string_append (s, "  ");
       g_string_append (s, damage[i].message);
       g_string_append_c (s, '\n');
     }

@@ -109,7 +109,8 @@ gather_rows (EtTrace *trace, const EtCliFilter *filter)
             g_array_append_val (rows, row);
         }
     }
-  qsort (rows->data, rows->len, sizeof (Row), compare_rows);
+  if (rows->len > 1)
+    qsort (rows->data, rows->len, sizeof (Row), compare_rows);
   return rows;
 }
 
@@ -237,7 +238,7 @@ write_csv (GString *s, const Line *l)
   csv_int (s, TRUE, l->event->task);
 }
 
-/* For people: "  0.001500000 → 0.002000000  100/200  span  high  Provider/Series  text  (ok)". */
+/* For people: "0.001500000 - 0.002000000  100/200  span  high  Provider/Series  text  (nested)". */
 static void
 write_text (GString *s, const Line *l)
 {
@@ -250,21 +251,21 @@ write_text (GString *s, const Line *l)
     g_string_append (s, "?");
   if (m->kind == ET_MARKER_SPAN)
     {
-      g_string_append (s, " \342\206\222 ");
+      g_string_append (s, " - ");
       if (l->has_end)
         et_cli_append_seconds (s, line_end_ns (l));
       else
         g_string_append (s, "open");
     }
-  et_cli_pad_to (s, start, 34);
+  et_cli_pad_to (s, start, 30);
   et_cli_append_uint (s, l->pid);
   g_string_append_c (s, '/');
   et_cli_append_uint (s, l->tid);
-  et_cli_pad_to (s, start, 50);
+  et_cli_pad_to (s, start, 44);
   g_string_append (s, et_marker_kind_to_string (m->kind));
-  et_cli_pad_to (s, start, 58);
+  et_cli_pad_to (s, start, 52);
   g_string_append (s, et_importance_to_string (m->importance));
-  et_cli_pad_to (s, start, 67);
+  et_cli_pad_to (s, start, 61);
   g_string_append (s, *l->provider != '\0' ? l->provider : l->provider_guid);
   if (*l->series != '\0')
     {

@@ -263,6 +263,7 @@ et_cli_finish (EtTrace *trace, EtCliOut *out)
 {
   const EtTraceStats *stats = et_trace_get_stats (trace);
   const EtDamage *damage;
+  const char *path;
   guint n_damage = 0;
 
   if (out != NULL && !et_cli_out_close (out))
@@ -274,12 +275,16 @@ et_cli_finish (EtTrace *trace, EtCliOut *out)
     return ET_CLI_EXIT_OK;
 
   damage = et_trace_get_damage (trace, &n_damage);
-  if (n_damage > 0)
-    et_cli_error ("%s: damaged: %" G_GUINT64_FORMAT " problem(s), the first at offset %"
-                  G_GUINT64_FORMAT ": %s", et_trace_get_path (trace), stats->damage_count,
-                  damage[0].offset, damage[0].message);
+  path = et_trace_get_path (trace);
+  if (n_damage == 0)
+    et_cli_error ("%s: read with damage: %" G_GUINT64_FORMAT " problem(s)",
+                  path, stats->damage_count);
   else
-    et_cli_error ("%s: damaged: %" G_GUINT64_FORMAT " problem(s)",
-                  et_trace_get_path (trace), stats->damage_count);
+    /* The reader's messages name the file already; say it if one does not. */
+    et_cli_error ("%s%sread with damage: %" G_GUINT64_FORMAT " problem(s), the first at offset %"
+                  G_GUINT64_FORMAT ": %s",
+                  strstr (damage[0].message, path) != NULL ? "" : path,
+                  strstr (damage[0].message, path) != NULL ? "" : ": ",
+                  stats->damage_count, damage[0].offset, damage[0].message);
   return ET_CLI_EXIT_DAMAGE;
 }
