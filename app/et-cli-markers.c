@@ -360,6 +360,8 @@ run_parsed (const char *path, const char *format_name, EtCliFilter *filter)
   g_autoptr(GError) error = NULL;
   EtCliFormat format;
 
+  if (!et_cli_filter_check (filter, "markers"))
+    return ET_CLI_EXIT_FAILURE;
   if (!et_cli_parse_format (format_name, ET_CLI_FORMAT_TEXT | ET_CLI_FORMAT_JSONL
                             | ET_CLI_FORMAT_CSV, &format, &error))
     {

@@ -231,6 +231,15 @@ et_cli_filter_group_new (EtCliFilter *filter, const char *command, EtCliFilterUs
   return group;
 }
 
+gboolean
+et_cli_filter_check (const EtCliFilter *filter, const char *command)
+{
+  if (filter->from_ns <= filter->to_ns)
+    return TRUE;
+  et_cli_error ("%s: --from is after --to", command);
+  return FALSE;
+}
+
 static gboolean
 provider_matches (const EtProvider *provider, const char *wanted)
 {

@@ -58,6 +58,9 @@ void          et_cli_filter_clear     (EtCliFilter    *filter);
 GOptionGroup *et_cli_filter_group_new (EtCliFilter    *filter,
                                        const char     *command,
                                        EtCliFilterUse  use);
+/* FALSE (after saying why on stderr) when the options contradict. */
+gboolean      et_cli_filter_check     (const EtCliFilter *filter,
+                                       const char     *command);
 /* Matches --provider against the trace's providers; warns on stderr about
  * names that match nothing or that are off without --all-providers. */
 void          et_cli_filter_resolve   (EtCliFilter    *filter,

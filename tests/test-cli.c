@@ -425,6 +425,7 @@ test_bad_usage_exits_2 (void **state)
     { "markers", "--kind", "blob", f->cases },
     { "markers", "--min-importance", "urgent", f->cases },
     { "markers", "--pid", "12x", f->cases },
+    { "markers", "--from=2s", "--to=1s", f->cases },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
