@@ -1,2 +1,345 @@
-/* placeholder: being written */
-#include <glib.h>
+/* et-marker-rules.c — one decoded event → one marker's properties.
+ *
+ * Applies the Concurrency Visualizer rules of seeds/000 as docs/markers.md
+ * settles them: kind, importance, category, series and text from Opcode,
+ * Level, the task name and the manifest message, each overridden by its cv*
+ * field when the event has one of the right kind. Called by the loader for
+ * every marker event and by the details view to explain a marker.
+ */
+#include "et-marker-rules.h"
+
+#include <string.h>
+
+void
+et_rule_result_init (EtRuleResult *result)
+{
+  memset (result, 0, sizeof *result);
+  result->series = g_string_new (NULL);
+  result->text = g_string_new (NULL);
+}
+
+void
+et_rule_result_clear (EtRuleResult *result)
+{
+  if (result->series)
+    g_string_free (result->series, TRUE);
+  if (result->text)
+    g_string_free (result->text, TRUE);
+  result->series = result->text = NULL;
+}
+
+/* A top-level cv field: -1 when absent. */
+static gint
+cv_field (const EtFields *fields, const char *name)
+{
+  return fields != NULL ? et_fields_find (fields, name) : -1;
+}
+
+static gboolean
+is_cv_name (const char *name)
+{
+  return g_ascii_strncasecmp (name, "cv", 2) == 0
+         && (g_ascii_strcasecmp (name, "cvType") == 0
+             || g_ascii_strcasecmp (name, "cvImportance") == 0
+             || g_ascii_strcasecmp (name, "cvSeries") == 0
+             || g_ascii_strcasecmp (name, "cvCategory") == 0
+             || g_ascii_strcasecmp (name, "cvTextW") == 0
+             || g_ascii_strcasecmp (name, "cvSpanId") == 0);
+}
+
+/* An integer cv field (any integer type; markers.md "cv fields"). Booleans
+ * are not integers here: a bool cvType would be a schema mistake, so it is
+ * ignored like any other wrong kind. */
+static gboolean
+cv_integer (const EtRuleInput *in, const char *name, EtCvField bit, EtRuleResult *out,
+            gint64 *value)
+{
+  gint index = cv_field (in->fields, name);
+  const EtField *f;
+
+  if (index < 0)
+    return FALSE;
+  f = et_fields_get (in->fields, (guint) index);
+  if (f->kind == ET_VALUE_INT)
+    *value = f->v.i;
+  else if (f->kind == ET_VALUE_UINT)
+    *value = f->v.u > G_MAXINT64 ? G_MAXINT64 : (gint64) f->v.u;
+  else
+    {
+      out->ignored_cv |= bit;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+cv_string (const EtRuleInput *in, const char *name, EtCvField bit, EtRuleResult *out,
+           GString *dest)
+{
+  gint index = cv_field (in->fields, name);
+  const char *text;
+  gsize len;
+
+  if (index < 0)
+    return FALSE;
+  text = et_fields_text (in->fields, (guint) index, &len);
+  if (et_fields_get (in->fields, (guint) index)->kind != ET_VALUE_STRING)
+    {
+      out->ignored_cv |= bit;
+      return FALSE;
+    }
+  g_string_truncate (dest, 0);
+  g_string_append_len (dest, text, (gssize) len);
+  return TRUE;
+}
+
+static void
+decide_role (const EtRuleInput *in, EtRuleResult *out)
+{
+  gint64 type;
+
+  if (cv_integer (in, "cvType", ET_CV_TYPE, out, &type))
+    {
+      out->role_rule = ET_RULE_CV_FIELD;
+      switch (type)
+        {
+        case 1:  out->role = ET_ROLE_SPAN_START; break;
+        case 2:  out->role = ET_ROLE_SPAN_END; break;
+        case 3:  out->role = ET_ROLE_FLAG; break;
+        default: out->role = ET_ROLE_MESSAGE; break;   /* 0 and every other value */
+        }
+      return;
+    }
+  if (in->opcode == 1 || in->opcode == 2)
+    {
+      out->role_rule = ET_RULE_OPCODE;
+      out->role = in->opcode == 1 ? ET_ROLE_SPAN_START : ET_ROLE_SPAN_END;
+      return;
+    }
+  out->role_rule = ET_RULE_LEVEL;
+  out->role = in->level >= 5 ? ET_ROLE_MESSAGE : ET_ROLE_FLAG;
+}
+
+static void
+decide_importance (const EtRuleInput *in, EtRuleResult *out)
+{
+  gint64 value;
+
+  if (cv_integer (in, "cvImportance", ET_CV_IMPORTANCE, out, &value))
+    {
+      static const EtImportance table[] = {
+        ET_IMPORTANCE_NORMAL, ET_IMPORTANCE_CRITICAL, ET_IMPORTANCE_HIGH,
+        ET_IMPORTANCE_HIGH, ET_IMPORTANCE_NORMAL, ET_IMPORTANCE_LOW,
+      };
+      out->importance_rule = ET_RULE_CV_FIELD;
+      out->importance = value >= 0 && value < (gint64) G_N_ELEMENTS (table)
+                        ? table[value] : ET_IMPORTANCE_LOW;
+      return;
+    }
+  out->importance_rule = ET_RULE_LEVEL;
+  switch (in->level)
+    {
+    case 0:  out->importance = ET_IMPORTANCE_NORMAL; break;   /* LogAlways */
+    case 1:
+    case 2:  out->importance = ET_IMPORTANCE_CRITICAL; break; /* Critical, Error */
+    case 3:  out->importance = ET_IMPORTANCE_HIGH; break;     /* Warning */
+    case 4:  out->importance = ET_IMPORTANCE_NORMAL; break;   /* Informational */
+    default: out->importance = ET_IMPORTANCE_LOW; break;      /* Verbose and above */
+    }
+}
+
+static void
+decide_category (const EtRuleInput *in, EtRuleResult *out)
+{
+  gint64 value;
+
+  if (cv_integer (in, "cvCategory", ET_CV_CATEGORY, out, &value))
+    {
+      /* The document calls cvCategory a byte: its unsigned byte value. A
+       * wider integer contributes its low byte, as a byte field would have
+       * carried it. */
+      out->category_rule = ET_RULE_CV_FIELD;
+      out->category = (gint16) (guint8) (value & 0xFF);
+      return;
+    }
+  out->category_rule = ET_RULE_LEVEL;
+  out->category = (in->level == 1 || in->level == 2) ? ET_CATEGORY_ALERT : 0;
+}
+
+static void
+decide_series (const EtRuleInput *in, EtRuleResult *out)
+{
+  if (cv_string (in, "cvSeries", ET_CV_SERIES, out, out->series))
+    {
+      out->series_rule = ET_RULE_CV_FIELD;
+      return;
+    }
+  g_string_truncate (out->series, 0);
+  if (in->task_name != NULL && in->task_name[0] != '\0')
+    {
+      g_string_append (out->series, in->task_name);
+      out->series_rule = ET_RULE_TASK_NAME;
+    }
+  else
+    out->series_rule = ET_RULE_EMPTY;
+}
+
+/* Text rule 3: the event name, then ": name=value, …" over the payload
+ * fields other than the cv* ones. */
+static void
+text_from_fields (const EtRuleInput *in, GString *out)
+{
+  gboolean first = TRUE;
+
+  g_string_append (out, in->event_name);
+  if (in->fields == NULL)
+    return;
+  for (guint i = 0; i < et_fields_len (in->fields); i = et_fields_next (in->fields, i))
+    {
+      const EtField *f = et_fields_get (in->fields, i);
+
+      if (is_cv_name (f->name))
+        continue;
+      g_string_append (out, first ? ": " : ", ");
+      first = FALSE;
+      g_string_append (out, f->name);
+      g_string_append_c (out, '=');
+      et_fields_format_value (in->fields, i, out);
+    }
+}
+
+static void
+decide_text (const EtRuleInput *in, EtRuleResult *out)
+{
+  if (cv_string (in, "cvTextW", ET_CV_TEXT, out, out->text))
+    {
+      out->text_rule = ET_RULE_CV_FIELD;
+      return;
+    }
+  g_string_truncate (out->text, 0);
+  if (in->message != NULL)
+    {
+      out->text_rule = ET_RULE_MESSAGE_STRING;
+      et_format_message (in->message, in->fields, out->text);
+      return;
+    }
+  out->text_rule = ET_RULE_EVENT_NAME;
+  text_from_fields (in, out->text);
+}
+
+static void
+decide_span_id (const EtRuleInput *in, EtRuleResult *out)
+{
+  out->has_span_id = cv_integer (in, "cvSpanId", ET_CV_SPAN_ID, out, &out->span_id);
+  if (!out->has_span_id)
+    out->span_id = 0;
+}
+
+void
+et_marker_rules_apply (const EtRuleInput *input, EtRuleResult *result)
+{
+  g_return_if_fail (input != NULL && input->event_name != NULL);
+  g_return_if_fail (result != NULL && result->series != NULL && result->text != NULL);
+
+  result->ignored_cv = 0;
+  decide_role (input, result);
+  decide_importance (input, result);
+  decide_category (input, result);
+  decide_series (input, result);
+  decide_text (input, result);
+  decide_span_id (input, result);
+}
+
+/* The N-th top-level field (1-based), or -1. */
+static gint
+nth_field (const EtFields *fields, guint64 n)
+{
+  guint i = 0;
+
+  if (fields == NULL || n == 0)
+    return -1;
+  for (guint64 k = 1; i < et_fields_len (fields); k++, i = et_fields_next (fields, i))
+    if (k == n)
+      return (gint) i;
+  return -1;
+}
+
+void
+et_format_message (const char *message, const EtFields *fields, GString *out)
+{
+  const char *p = message;
+
+  while (*p != '\0')
+    {
+      const char *digits;
+      guint64 n = 0;
+      gint field;
+
+      if (*p != '%')
+        {
+          g_string_append_c (out, *p++);
+          continue;
+        }
+      switch (p[1])
+        {
+        case '%': g_string_append_c (out, '%'); p += 2; continue;
+        case 'n': g_string_append_c (out, '\n'); p += 2; continue;
+        case 't': g_string_append_c (out, '\t'); p += 2; continue;
+        default: break;
+        }
+      digits = p + 1;
+      while (g_ascii_isdigit (*digits) && n < G_MAXUINT32)
+        n = n * 10 + (guint64) (*digits++ - '0');
+      field = digits > p + 1 ? nth_field (fields, n) : -1;
+      if (field < 0)
+        {
+          /* Not a reference, or past the last field: stays as written. */
+          g_string_append_len (out, p, digits > p + 1 ? digits - p : 1);
+          p = digits > p + 1 ? digits : p + 1;
+          continue;
+        }
+      et_fields_format_value (fields, (guint) field, out);
+      p = digits;
+    }
+}
+
+const char *
+et_importance_to_string (EtImportance importance)
+{
+  switch (importance)
+    {
+    case ET_IMPORTANCE_LOW:      return "low";
+    case ET_IMPORTANCE_NORMAL:   return "normal";
+    case ET_IMPORTANCE_HIGH:     return "high";
+    case ET_IMPORTANCE_CRITICAL: return "critical";
+    default:                     return "unknown";
+    }
+}
+
+gboolean
+et_importance_from_string (const char *text, EtImportance *importance)
+{
+  for (guint i = ET_IMPORTANCE_LOW; i <= ET_IMPORTANCE_CRITICAL; i++)
+    if (g_ascii_strcasecmp (text, et_importance_to_string (i)) == 0)
+      {
+        *importance = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+et_rule_source_to_string (EtRuleSource source)
+{
+  switch (source)
+    {
+    case ET_RULE_CV_FIELD:       return "cv field";
+    case ET_RULE_OPCODE:         return "opcode";
+    case ET_RULE_LEVEL:          return "level";
+    case ET_RULE_TASK_NAME:      return "task name";
+    case ET_RULE_EMPTY:          return "no task name";
+    case ET_RULE_MESSAGE_STRING: return "manifest message";
+    case ET_RULE_EVENT_NAME:     return "event name and fields";
+    default:                     return "unknown";
+    }
+}

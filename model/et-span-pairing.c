@@ -1,2 +1,287 @@
-/* placeholder: being written */
-#include <glib.h>
+/* et-span-pairing.c — pairs span starts with span ends, then gives every
+ * span its status and lane.
+ *
+ * Runs after the marker rules, over all span starts and ends of the trace
+ * in time order (docs/markers.md "Spans"):
+ *
+ *   ends ─► same thread: by (provider, cvSpanId) or (provider, task)
+ *       └─► other thread of the process: by (provider, cvSpanId) or by
+ *           (provider, task, non-zero ActivityId)           → cross_thread
+ *   starts left open                                        → unmatched_start
+ *   then, per start thread, a sweep in start order gives nested /
+ *   overlapping and the lane (depth).
+ *
+ * Open starts of one key form a stack threaded through `prev` links; a
+ * matched start is marked closed and skipped when reached (lazy deletion),
+ * so each lookup is amortised O(1) and the whole pass O(n).
+ */
+#include "et-span-pairing.h"
+
+#include <string.h>
+
+enum { MAP_THREAD_ID, MAP_THREAD_TASK, MAP_PROCESS_ID, MAP_PROCESS_ACTIVITY, N_MAPS };
+
+typedef struct
+{
+  const EtSpanEvent *events;
+  EtSpanResult      *results;
+  GHashTable        *maps[N_MAPS];   /* fingerprint → top start index + 1 */
+  guint32           *prev[N_MAPS];   /* per start: next older open start of its key + 1 */
+  guint8            *closed;
+} Pairing;
+
+static guint64
+mix (guint64 h, guint64 v)
+{
+  h ^= v + G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
+  h *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  return h ^ (h >> 33);
+}
+
+/* A 64-bit fingerprint of the key. Candidates are checked field by field
+ * (same_key), so a fingerprint collision can only hide a match, never make
+ * a wrong one; at 2^-64 per pair that is accepted. */
+static guint64
+fingerprint (guint map, const EtSpanEvent *e)
+{
+  guint64 h = mix (map + 1, e->pid);
+
+  if (map == MAP_THREAD_ID || map == MAP_THREAD_TASK)
+    h = mix (h, e->tid);
+  h = mix (h, e->provider);
+  if (map == MAP_THREAD_ID || map == MAP_PROCESS_ID)
+    return mix (h, (guint64) e->span_id);
+  h = mix (h, e->task);
+  if (map == MAP_PROCESS_ACTIVITY)
+    {
+      guint64 a, b;
+      memcpy (&a, &e->activity_id, 8);
+      memcpy (&b, (const guint8 *) &e->activity_id + 8, 8);
+      h = mix (mix (h, a), b);
+    }
+  return h;
+}
+
+static gboolean
+same_key (guint map, const EtSpanEvent *a, const EtSpanEvent *b)
+{
+  if (a->pid != b->pid || a->provider != b->provider || a->has_span_id != b->has_span_id)
+    return FALSE;
+  if ((map == MAP_THREAD_ID || map == MAP_THREAD_TASK) && a->tid != b->tid)
+    return FALSE;
+  if (map == MAP_THREAD_ID || map == MAP_PROCESS_ID)
+    return a->span_id == b->span_id;
+  if (a->task != b->task)
+    return FALSE;
+  return map != MAP_PROCESS_ACTIVITY || et_guid_equal (&a->activity_id, &b->activity_id);
+}
+
+static gboolean
+in_map (guint map, const EtSpanEvent *e)
+{
+  switch (map)
+    {
+    case MAP_THREAD_ID:
+    case MAP_PROCESS_ID:
+      return e->has_span_id;
+    case MAP_THREAD_TASK:
+      return !e->has_span_id;
+    default:
+      return !e->has_span_id && !et_guid_is_zero (&e->activity_id);
+    }
+}
+
+static void
+push (Pairing *p, guint map, guint index)
+{
+  gpointer key = GSIZE_TO_POINTER (fingerprint (map, &p->events[index]));
+  guint top = GPOINTER_TO_UINT (g_hash_table_lookup (p->maps[map], key));
+
+  p->prev[map][index] = top;
+  g_hash_table_insert (p->maps[map], key, GUINT_TO_POINTER (index + 1));
+}
+
+/* The most recent open start with @end's key in @map, or G_MAXUINT. */
+static guint
+find_open (Pairing *p, guint map, guint end)
+{
+  gpointer key = GSIZE_TO_POINTER (fingerprint (map, &p->events[end]));
+  guint top = GPOINTER_TO_UINT (g_hash_table_lookup (p->maps[map], key));
+
+  while (top != 0 && p->closed[top - 1])
+    top = p->prev[map][top - 1];
+  /* Drop the closed entries we walked over, so they are not walked again. */
+  if (top == 0)
+    g_hash_table_remove (p->maps[map], key);
+  else
+    g_hash_table_insert (p->maps[map], key, GUINT_TO_POINTER (top));
+  if (top == 0 || !same_key (map, &p->events[top - 1], &p->events[end]))
+    return G_MAXUINT;
+  return top - 1;
+}
+
+static void
+close_pair (Pairing *p, guint start, guint end, gboolean cross_thread)
+{
+  p->closed[start] = 1;
+  p->results[start].partner = end;
+  p->results[end].partner = start;
+  p->results[end].status = ET_SPAN_OK;
+  if (cross_thread)
+    p->results[start].status = ET_SPAN_CROSS_THREAD;
+}
+
+static void
+match_end (Pairing *p, guint end)
+{
+  const EtSpanEvent *e = &p->events[end];
+  guint start;
+
+  if (e->has_span_id)
+    {
+      if ((start = find_open (p, MAP_THREAD_ID, end)) != G_MAXUINT)
+        close_pair (p, start, end, FALSE);
+      else if ((start = find_open (p, MAP_PROCESS_ID, end)) != G_MAXUINT)
+        close_pair (p, start, end, TRUE);
+      return;
+    }
+  if ((start = find_open (p, MAP_THREAD_TASK, end)) != G_MAXUINT)
+    close_pair (p, start, end, FALSE);
+  else if (!et_guid_is_zero (&e->activity_id)
+           && (start = find_open (p, MAP_PROCESS_ACTIVITY, end)) != G_MAXUINT)
+    close_pair (p, start, end, TRUE);
+}
+
+static void
+pair_all (Pairing *p, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      p->results[i].partner = G_MAXUINT;
+      p->results[i].depth = 0;
+      if (p->events[i].is_end)
+        {
+          p->results[i].status = ET_SPAN_UNMATCHED_END;
+          match_end (p, i);
+          continue;
+        }
+      p->results[i].status = ET_SPAN_OK;
+      for (guint map = 0; map < N_MAPS; map++)
+        if (in_map (map, &p->events[i]))
+          push (p, map, i);
+    }
+  for (guint i = 0; i < n; i++)
+    if (!p->events[i].is_end && p->results[i].partner == G_MAXUINT)
+      p->results[i].status = ET_SPAN_UNMATCHED_START;
+}
+
+typedef struct
+{
+  gint64 end;       /* G_MAXINT64 for a start left open */
+  guint  depth;
+} Active;
+
+/* Status and lane of the starts of one thread, in start order. A span that
+ * begins while others are open is nested (it ends by the time they do) or
+ * overlapping (it outlives one of them), one lane below the deepest open.
+ * Precedence: unmatched_start > cross_thread > overlapping > nested > ok. */
+static void
+sweep_thread (const EtSpanEvent *events, EtSpanResult *results, const guint *starts,
+              guint n, GArray *active)
+{
+  g_array_set_size (active, 0);
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = starts[k];
+      gint64 t = events[i].time;
+      gint64 end = results[i].partner != G_MAXUINT ? events[results[i].partner].time : G_MAXINT64;
+      gboolean outlives = FALSE;
+      guint deepest = 0, kept = 0;
+      Active a;
+
+      for (guint j = 0; j < active->len; j++)
+        {
+          Active *o = &g_array_index (active, Active, j);
+          if (o->end <= t)
+            continue;                       /* ended before this start */
+          g_array_index (active, Active, kept++) = *o;
+          deepest = MAX (deepest, o->depth + 1);
+          outlives |= o->end < end;
+        }
+      g_array_set_size (active, kept);
+      results[i].depth = deepest;
+      if (kept > 0 && results[i].status == ET_SPAN_OK)
+        results[i].status = outlives ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
+      a.end = end;
+      a.depth = deepest;
+      g_array_append_val (active, a);
+    }
+}
+
+static void
+assign_lanes (const EtSpanEvent *events, EtSpanResult *results, guint n)
+{
+  g_autoptr(GHashTable) threads = g_hash_table_new_full (NULL, NULL, NULL,
+                                                         (GDestroyNotify) g_array_unref);
+  g_autoptr(GArray) active = g_array_new (FALSE, FALSE, sizeof (Active));
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gpointer key;
+      GArray *list;
+
+      if (events[i].is_end)
+        continue;
+      key = GSIZE_TO_POINTER (((guint64) events[i].pid << 32) | events[i].tid);
+      list = g_hash_table_lookup (threads, key);
+      if (list == NULL)
+        g_hash_table_insert (threads, key, list = g_array_new (FALSE, FALSE, sizeof (guint)));
+      g_array_append_val (list, i);
+    }
+  g_hash_table_iter_init (&iter, threads);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      GArray *list = value;
+      sweep_thread (events, results, (const guint *) (gpointer) list->data, list->len, active);
+    }
+}
+
+void
+et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
+{
+  Pairing p = { events, results };
+
+  g_return_if_fail (n == 0 || (events != NULL && results != NULL));
+
+  for (guint map = 0; map < N_MAPS; map++)
+    {
+      p.maps[map] = g_hash_table_new (g_direct_hash, g_direct_equal);
+      p.prev[map] = g_new0 (guint32, MAX (n, 1));
+    }
+  p.closed = g_new0 (guint8, MAX (n, 1));
+  pair_all (&p, n);
+  assign_lanes (events, results, n);
+  for (guint map = 0; map < N_MAPS; map++)
+    {
+      g_hash_table_unref (p.maps[map]);
+      g_free (p.prev[map]);
+    }
+  g_free (p.closed);
+}
+
+const char *
+et_span_status_to_string (EtSpanStatus status)
+{
+  switch (status)
+    {
+    case ET_SPAN_OK:              return "ok";
+    case ET_SPAN_NESTED:          return "nested";
+    case ET_SPAN_OVERLAPPING:     return "overlapping";
+    case ET_SPAN_CROSS_THREAD:    return "cross_thread";
+    case ET_SPAN_UNMATCHED_START: return "unmatched_start";
+    case ET_SPAN_UNMATCHED_END:   return "unmatched_end";
+    default:                      return "unknown";
+    }
+}

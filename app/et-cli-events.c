@@ -1,0 +1,335 @@
+/* et-cli-events.c — "etlscope-cli events".
+ *
+ *   EtTrace event index (time order) ─ et_trace_decode_event ─ filter ─ line
+ *
+ * Every record of the file, decoded again from the mapped file one at a
+ * time into one reused EtEvent and EtFields, so memory stays flat however
+ * many millions of events are written.
+ */
+#include "et-cli-events.h"
+#include "et-cli-options.h"
+#include "et-cli-output.h"
+
+/* Payloads that fail to decode are reported one by one up to this many. */
+#define MAX_DECODE_NOTES 5
+
+typedef struct
+{
+  EtTrace      *trace;
+  EtCliFormat   format;
+  EtCliOut      out;
+  char        (*guids)[ET_GUID_STRING_LEN];
+  guint64       decode_failures;
+} Writer;
+
+static const char csv_header[] =
+  "index,time_ns,pid,tid,cpu,provider,provider_guid,event,id,version,level,opcode,"
+  "opcode_name,task,task_name,keywords,activity_id,related_activity_id,fields";
+
+/* "name=value, name=value" with the formatting of markers.md. */
+static void
+append_field_pairs (GString *s, const EtFields *fields)
+{
+  for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
+    {
+      if (i > 0)
+        g_string_append (s, ", ");
+      g_string_append (s, et_fields_get (fields, i)->name);
+      g_string_append_c (s, '=');
+      et_fields_format_value (fields, i, s);
+    }
+}
+
+static void
+json_guid (GString *s, const char *key, gboolean present, const EtGuid *guid)
+{
+  et_cli_json_key (s, key);
+  if (!present || et_guid_is_zero (guid))
+    {
+      g_string_append (s, "null");
+      return;
+    }
+  g_string_append_c (s, '"');
+  et_cli_append_guid (s, guid);
+  g_string_append_c (s, '"');
+}
+
+static void
+write_json (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtFields *fields)
+{
+  const EtProvider *provider = et_trace_get_provider (w->trace, e->provider);
+
+  g_string_append_c (s, '{');
+  et_cli_json_uint (s, "index", index);
+  et_cli_json_int (s, "time_ns", e->time_ns);
+  if (e->has_ids)
+    {
+      et_cli_json_uint (s, "pid", e->pid);
+      et_cli_json_uint (s, "tid", e->tid);
+    }
+  else
+    {
+      et_cli_json_null (s, "pid");
+      et_cli_json_null (s, "tid");
+    }
+  et_cli_json_uint (s, "cpu", e->cpu);
+  et_cli_json_string (s, "provider", provider->name);
+  et_cli_json_string (s, "provider_guid", w->guids[e->provider]);
+  et_cli_json_string (s, "event", e->name != NULL ? e->name : "");
+  et_cli_json_uint (s, "id", e->id);
+  et_cli_json_uint (s, "version", e->version);
+  et_cli_json_uint (s, "level", e->level);
+  et_cli_json_uint (s, "opcode", e->opcode);
+  et_cli_json_string (s, "opcode_name", e->opcode_name);
+  et_cli_json_uint (s, "task", e->task);
+  et_cli_json_string (s, "task_name", e->task_name);
+  /* A string: keyword masks use the top bits, past what JSON doubles hold. */
+  et_cli_json_key (s, "keywords");
+  g_string_append_c (s, '"');
+  et_cli_append_hex (s, e->keywords);
+  g_string_append_c (s, '"');
+  json_guid (s, "activity_id", TRUE, &e->activity_id);
+  json_guid (s, "related_activity_id", e->has_related_activity_id, &e->related_activity_id);
+  et_cli_json_string (s, "header_kind", e->header_kind);
+  et_cli_json_uint (s, "offset", e->file_offset);
+  if (e->decode_failed)
+    et_cli_json_string (s, "decode", "failed");
+  et_cli_json_key (s, "fields");
+  et_fields_append_json_object (fields, s);
+  g_string_append_c (s, '}');
+}
+
+static void
+csv_guid (GString *s, gboolean present, const EtGuid *guid)
+{
+  g_string_append_c (s, ',');
+  if (present && !et_guid_is_zero (guid))
+    et_cli_append_guid (s, guid);
+}
+
+static void
+write_csv (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtFields *fields,
+           GString *scratch)
+{
+  const guint values[] = { e->id, e->version, e->level, e->opcode };
+
+  et_cli_append_uint (s, index);
+  g_string_append_c (s, ',');
+  et_cli_append_int (s, e->time_ns);
+  g_string_append_c (s, ',');
+  if (e->has_ids)
+    {
+      et_cli_append_uint (s, e->pid);
+      g_string_append_c (s, ',');
+      et_cli_append_uint (s, e->tid);
+    }
+  else
+    g_string_append_c (s, ',');
+  g_string_append_c (s, ',');
+  et_cli_append_uint (s, e->cpu);
+  g_string_append_c (s, ',');
+  et_cli_csv_value (s, et_trace_get_provider (w->trace, e->provider)->name, -1);
+  g_string_append_c (s, ',');
+  g_string_append (s, w->guids[e->provider]);
+  g_string_append_c (s, ',');
+  et_cli_csv_value (s, e->name, -1);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_string_append_c (s, ',');
+      et_cli_append_uint (s, values[i]);
+    }
+  g_string_append_c (s, ',');
+  et_cli_csv_value (s, e->opcode_name, -1);
+  g_string_append_c (s, ',');
+  et_cli_append_uint (s, e->task);
+  g_string_append_c (s, ',');
+  et_cli_csv_value (s, e->task_name, -1);
+  g_string_append_c (s, ',');
+  et_cli_append_hex (s, e->keywords);
+  csv_guid (s, TRUE, &e->activity_id);
+  csv_guid (s, e->has_related_activity_id, &e->related_activity_id);
+  g_string_append_c (s, ',');
+  g_string_truncate (scratch, 0);
+  append_field_pairs (scratch, fields);
+  et_cli_csv_value (s, scratch->str, (gssize) scratch->len);
+}
+
+static void
+text_number (GString *s, const char *label, guint64 value, const char *name)
+{
+  g_string_append (s, label);
+  et_cli_append_uint (s, value);
+  if (name != NULL)
+    {
+      g_string_append_c (s, '(');
+      g_string_append (s, name);
+      g_string_append_c (s, ')');
+    }
+}
+
+/* "  0.000150000  100/200  Provider/Event  id 1 level 4 opcode 1(Start) …  a=1, b=x" */
+static void
+write_text (Writer *w, GString *s, const EtEvent *e, const EtFields *fields)
+{
+  const EtProvider *provider = et_trace_get_provider (w->trace, e->provider);
+  gsize start = s->len;
+
+  et_cli_append_seconds (s, e->time_ns);
+  et_cli_pad_to (s, start, 18);
+  if (e->has_ids)
+    {
+      et_cli_append_uint (s, e->pid);
+      g_string_append_c (s, '/');
+      et_cli_append_uint (s, e->tid);
+    }
+  else
+    g_string_append (s, "-");
+  et_cli_pad_to (s, start, 34);
+  g_string_append (s, *provider->name != '\0' ? provider->name : w->guids[e->provider]);
+  g_string_append_c (s, '/');
+  g_string_append (s, e->name != NULL ? e->name : "");
+  text_number (s, "  id ", e->id, NULL);
+  text_number (s, " level ", e->level, NULL);
+  text_number (s, " opcode ", e->opcode, e->opcode_name);
+  text_number (s, " task ", e->task, e->task_name);
+  g_string_append (s, " keywords ");
+  et_cli_append_hex (s, e->keywords);
+  if (!et_guid_is_zero (&e->activity_id))
+    {
+      g_string_append (s, " activity ");
+      et_cli_append_guid (s, &e->activity_id);
+    }
+  if (e->has_related_activity_id)
+    {
+      g_string_append (s, " related ");
+      et_cli_append_guid (s, &e->related_activity_id);
+    }
+  if (e->decode_failed)
+    g_string_append (s, " [payload not decoded]");
+  if (et_fields_len (fields) > 0)
+    {
+      g_string_append (s, "  ");
+      append_field_pairs (s, fields);
+    }
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+static void
+note_failure (Writer *w, guint64 index, const GError *error)
+{
+  if (++w->decode_failures <= MAX_DECODE_NOTES)
+    et_cli_error ("note: event %" G_GUINT64_FORMAT ": %s", index,
+                  error != NULL ? error->message : "could not be decoded");
+}
+
+static void
+write_events (Writer *w, const EtCliFilter *filter)
+{
+  const char *eol = w->format == ET_CLI_FORMAT_CSV ? ET_CLI_CSV_EOL : NULL;
+  guint64 n = et_trace_get_n_events (w->trace);
+  g_autoptr(GString) scratch = g_string_new (NULL);
+  EtFields *fields = et_fields_new ();
+  GString *s = w->out.line;
+  EtEvent e;
+
+  if (w->format == ET_CLI_FORMAT_CSV)
+    {
+      g_string_append (s, csv_header);
+      et_cli_out_end_line (&w->out, eol);
+    }
+  for (guint64 i = 0; i < n; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!et_trace_decode_event (w->trace, i, &e, fields, &error))
+        note_failure (w, i, error);
+      /* Time order: nothing after this one can be inside --to. */
+      if (e.time_ns > filter->to_ns)
+        break;
+      if (e.time_ns < filter->from_ns || !et_cli_filter_provider (filter, e.provider)
+          || !et_cli_filter_thread (filter, e.pid, e.tid, e.has_ids))
+        continue;
+      if (w->format == ET_CLI_FORMAT_JSONL)
+        write_json (w, s, i, &e, fields);
+      else if (w->format == ET_CLI_FORMAT_CSV)
+        write_csv (w, s, i, &e, fields, scratch);
+      else
+        write_text (w, s, &e, fields);
+      et_cli_out_end_line (&w->out, eol);
+    }
+  et_fields_free (fields);
+  if (w->decode_failures > MAX_DECODE_NOTES)
+    et_cli_error ("note: %" G_GUINT64_FORMAT " events could not be decoded",
+                  w->decode_failures);
+}
+
+static int
+run_on_trace (EtTrace *trace, EtCliFormat format, const EtCliFilter *filter)
+{
+  guint n_providers = et_trace_get_n_providers (trace);
+  Writer w = { trace, format };
+  int status;
+
+  w.guids = g_malloc0_n (MAX (n_providers, 1), ET_GUID_STRING_LEN);
+  for (guint i = 0; i < n_providers; i++)
+    et_guid_to_string (&et_trace_get_provider (trace, i)->guid, w.guids[i]);
+  et_cli_out_init (&w.out, stdout);
+  write_events (&w, filter);
+  status = et_cli_finish (trace, &w.out);
+  g_free (w.guids);
+  return status;
+}
+
+static int
+run_parsed (const char *path, const char *format_name, EtCliFilter *filter)
+{
+  g_autoptr(EtTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  EtCliFormat format;
+
+  if (!et_cli_filter_check (filter, "events"))
+    return ET_CLI_EXIT_FAILURE;
+  if (!et_cli_parse_format (format_name, ET_CLI_FORMAT_TEXT | ET_CLI_FORMAT_JSONL
+                            | ET_CLI_FORMAT_CSV, &format, &error))
+    {
+      et_cli_error ("events: %s", error->message);
+      return ET_CLI_EXIT_FAILURE;
+    }
+  trace = et_cli_load (path, ET_LOAD_DEFAULT);
+  if (trace == NULL)
+    return ET_CLI_EXIT_FAILURE;
+  et_cli_filter_resolve (filter, trace);
+  return run_on_trace (trace, format, filter);
+}
+
+int
+et_cli_events_run (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autofree char *format_name = NULL;
+  EtCliFilter filter;
+  const char *path = NULL;
+  GOptionGroup *group;
+  int status;
+  const GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
+      "Output format: text (default), jsonl or csv", "FORMAT" },
+    { NULL }
+  };
+
+  et_cli_filter_init (&filter);
+  context = g_option_context_new ("FILE");
+  g_option_context_set_summary (context,
+    "Writes every event of FILE in time order, decoded: time, thread,\n"
+    "provider, event descriptor, activity ids and payload fields.");
+  group = et_cli_filter_group_new (&filter, "events", ET_CLI_FILTER_EVENTS);
+  g_option_group_add_entries (group, entries);
+  g_option_context_set_main_group (context, group);
+
+  status = et_cli_parse_command (context, "events", &argc, &argv, &path);
+  if (status < 0)
+    status = run_parsed (path, format_name, &filter);
+  et_cli_filter_clear (&filter);
+  return status;
+}

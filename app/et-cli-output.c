@@ -1,0 +1,290 @@
+/* et-cli-output.c — loading, exit statuses and fast line output for
+ * etlscope-cli (see et-cli-output.h for where this sits).
+ */
+#include "et-cli-output.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* Lines are written once this much has been built: large enough that
+ * fwrite is rare, small enough to stay in cache. */
+#define FLUSH_THRESHOLD (64 * 1024)
+
+void
+et_cli_out_init (EtCliOut *out, FILE *stream)
+{
+  out->stream = stream;
+  out->line = g_string_sized_new (FLUSH_THRESHOLD + 4096);
+  out->failed = FALSE;
+}
+
+static void
+out_flush (EtCliOut *out)
+{
+  if (out->line->len == 0)
+    return;
+  if (!out->failed && fwrite (out->line->str, 1, out->line->len, out->stream) != out->line->len)
+    out->failed = TRUE;
+  g_string_truncate (out->line, 0);
+}
+
+void
+et_cli_out_end_line (EtCliOut *out, const char *eol)
+{
+  if (eol == NULL)
+    g_string_append_c (out->line, '\n');
+  else
+    g_string_append (out->line, eol);
+  if (out->line->len >= FLUSH_THRESHOLD)
+    out_flush (out);
+}
+
+gboolean
+et_cli_out_close (EtCliOut *out)
+{
+  if (out->line == NULL)
+    return !out->failed;
+  out_flush (out);
+  if (fflush (out->stream) != 0)
+    out->failed = TRUE;
+  g_string_free (out->line, TRUE);
+  out->line = NULL;
+  return !out->failed;
+}
+
+/* ---- numbers ---------------------------------------------------------- */
+
+void
+et_cli_append_uint (GString *s, guint64 value)
+{
+  char buf[24];
+  char *p = buf + sizeof buf;
+
+  do
+    {
+      *--p = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  while (value != 0);
+  g_string_append_len (s, p, buf + sizeof buf - p);
+}
+
+void
+et_cli_append_int (GString *s, gint64 value)
+{
+  if (value < 0)
+    {
+      g_string_append_c (s, '-');
+      /* Negate in unsigned arithmetic so G_MININT64 does not overflow. */
+      et_cli_append_uint (s, (guint64) 0 - (guint64) value);
+    }
+  else
+    et_cli_append_uint (s, (guint64) value);
+}
+
+void
+et_cli_append_hex (GString *s, guint64 value)
+{
+  static const char digits[] = "0123456789abcdef";
+  char buf[16];
+  char *p = buf + sizeof buf;
+
+  do
+    {
+      *--p = digits[value & 0xf];
+      value >>= 4;
+    }
+  while (value != 0);
+  g_string_append (s, "0x");
+  g_string_append_len (s, p, buf + sizeof buf - p);
+}
+
+void
+et_cli_append_seconds (GString *s, gint64 ns)
+{
+  guint64 magnitude = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns;
+  guint64 fraction = magnitude % G_GUINT64_CONSTANT (1000000000);
+  char digits[9];
+
+  if (ns < 0)
+    g_string_append_c (s, '-');
+  et_cli_append_uint (s, magnitude / G_GUINT64_CONSTANT (1000000000));
+  g_string_append_c (s, '.');
+  for (int i = 8; i >= 0; i--)
+    {
+      digits[i] = (char) ('0' + fraction % 10);
+      fraction /= 10;
+    }
+  g_string_append_len (s, digits, sizeof digits);
+}
+
+void
+et_cli_append_guid (GString *s, const EtGuid *guid)
+{
+  char text[ET_GUID_STRING_LEN];
+
+  et_guid_to_string (guid, text);
+  g_string_append (s, text);
+}
+
+void
+et_cli_pad_to (GString *s, gsize line_start, gsize column)
+{
+  gsize used = s->len - line_start;
+
+  if (used >= column)
+    g_string_append_c (s, ' ');
+  else
+    g_string_append_len (s, "                                                  ",
+                         (gssize) MIN (column - used, 50));
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+void
+et_cli_json_sep (GString *s)
+{
+  char last = s->len > 0 ? s->str[s->len - 1] : '\n';
+
+  if (last != '{' && last != '[' && last != '\n')
+    g_string_append_c (s, ',');
+}
+
+void
+et_cli_json_key (GString *s, const char *key)
+{
+  et_cli_json_sep (s);
+  g_string_append_c (s, '"');
+  g_string_append (s, key);
+  g_string_append (s, "\":");
+}
+
+void
+et_cli_json_string (GString *s, const char *key, const char *value)
+{
+  et_cli_json_key (s, key);
+  if (value == NULL)
+    g_string_append (s, "null");
+  else
+    et_json_append_string (s, value, -1);
+}
+
+void
+et_cli_json_int (GString *s, const char *key, gint64 value)
+{
+  et_cli_json_key (s, key);
+  et_cli_append_int (s, value);
+}
+
+void
+et_cli_json_uint (GString *s, const char *key, guint64 value)
+{
+  et_cli_json_key (s, key);
+  et_cli_append_uint (s, value);
+}
+
+void
+et_cli_json_null (GString *s, const char *key)
+{
+  et_cli_json_key (s, key);
+  g_string_append (s, "null");
+}
+
+/* ---- CSV -------------------------------------------------------------- */
+
+static gboolean
+csv_needs_quotes (const char *value, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (value[i] == ',' || value[i] == '"' || value[i] == '\r' || value[i] == '\n')
+      return TRUE;
+  return FALSE;
+}
+
+void
+et_cli_csv_value (GString *s, const char *value, gssize len)
+{
+  gsize n;
+
+  if (value == NULL)
+    return;
+  n = len < 0 ? strlen (value) : (gsize) len;
+  if (!csv_needs_quotes (value, n))
+    {
+      g_string_append_len (s, value, (gssize) n);
+      return;
+    }
+  g_string_append_c (s, '"');
+  for (gsize i = 0; i < n; i++)
+    {
+      if (value[i] == '"')
+        g_string_append_c (s, '"');
+      g_string_append_c (s, value[i]);
+    }
+  g_string_append_c (s, '"');
+}
+
+/* ---- loading and statuses --------------------------------------------- */
+
+void
+et_cli_error (const char *format, ...)
+{
+  va_list args;
+
+  fputs ("etlscope-cli: ", stderr);
+  va_start (args, format);
+  vfprintf (stderr, format, args);
+  va_end (args);
+  fputc ('\n', stderr);
+}
+
+EtTrace *
+et_cli_load (const char *path, EtLoadFlags flags)
+{
+  g_autoptr(GError) error = NULL;
+  EtTrace *trace;
+
+  trace = et_trace_load (path, flags, NULL, NULL, NULL, &error);
+  if (trace != NULL)
+    return trace;
+
+  /* The reader's messages name the file; say it ourselves if one does not. */
+  if (error == NULL)
+    et_cli_error ("%s: could not be read", path);
+  else if (strstr (error->message, path) == NULL)
+    et_cli_error ("%s: %s", path, error->message);
+  else
+    et_cli_error ("%s", error->message);
+  return NULL;
+}
+
+int
+et_cli_finish (EtTrace *trace, EtCliOut *out)
+{
+  const EtTraceStats *stats = et_trace_get_stats (trace);
+  const EtDamage *damage;
+  const char *path;
+  guint n_damage = 0;
+
+  if (out != NULL && !et_cli_out_close (out))
+    {
+      et_cli_error ("writing the output failed: %s", g_strerror (errno));
+      return ET_CLI_EXIT_FAILURE;
+    }
+  if (stats->damage_count == 0)
+    return ET_CLI_EXIT_OK;
+
+  damage = et_trace_get_damage (trace, &n_damage);
+  path = et_trace_get_path (trace);
+  if (n_damage == 0)
+    et_cli_error ("%s: read with damage: %" G_GUINT64_FORMAT " problem(s)",
+                  path, stats->damage_count);
+  else
+    /* The reader's messages name the file already; say it if one does not. */
+    et_cli_error ("%s%sread with damage: %" G_GUINT64_FORMAT " problem(s), the first at offset %"
+                  G_GUINT64_FORMAT ": %s",
+                  strstr (damage[0].message, path) != NULL ? "" : path,
+                  strstr (damage[0].message, path) != NULL ? "" : ": ",
+                  stats->damage_count, damage[0].offset, damage[0].message);
+  return ET_CLI_EXIT_DAMAGE;
+}

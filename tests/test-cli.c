@@ -1,0 +1,801 @@
+/* test-cli.c — etlscope-cli as a user runs it.
+ *
+ * Runs the built tool ($ET_CLI) with GSubprocess on traces written by the
+ * fixture tool ($ET_FIXTURE_TOOL): "cases" (every marker rule, with the
+ * markers the rules say in OUT.expected.jsonl, written from the fixture's
+ * case table) and "demo". What the markers command writes is compared with
+ * that expected file; filters are checked against the subset of the
+ * expected markers that the filter's documented meaning selects.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+#include "et-fixture.h"
+
+/* The contract's columns, in order (docs/markers.md). */
+static const char *const contract_keys[] = {
+  "kind", "start_ns", "end_ns", "pid", "tid", "end_tid", "importance", "category",
+  "series", "text", "span_id", "status", "depth", "provider", "provider_guid",
+  "event", "event_id", "level", "opcode", "task",
+};
+
+typedef struct
+{
+  char      *dir;
+  char      *demo;
+  char      *cases;
+  GPtrArray *expected;   /* JsonObject *, the cases trace's markers */
+} Fixture;
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+/* Runs etlscope-cli with the NULL-terminated arguments. */
+static Run
+run_cli_v (const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  Run run = { -1, NULL, NULL };
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("ET_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char *const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  assert_non_null (process);
+  assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, &run.out, &run.err, &error));
+  assert_true (g_subprocess_get_if_exited (process));
+  run.status = g_subprocess_get_exit_status (process);
+  return run;
+}
+
+#define run_cli(...) run_cli_v ((const char *const[]) { __VA_ARGS__, NULL })
+
+static void
+run_tool (const char *command, const char *out)
+{
+  const char *argv[] = { g_getenv ("ET_FIXTURE_TOOL"), command, out, NULL };
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error);
+  assert_non_null (process);
+  assert_true (g_subprocess_wait_check (process, NULL, &error));
+}
+
+/* ---- JSON lines ------------------------------------------------------- */
+
+static JsonObject *
+parse_object (const char *text, gssize len)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonNode *root;
+
+  if (!json_parser_load_from_data (parser, text, len, &error))
+    fail_msg ("not JSON (%s): %.*s", error->message, (int) (len < 0 ? 200 : MIN (len, 200)), text);
+  root = json_parser_get_root (parser);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    fail_msg ("not a JSON object: %.*s", (int) MIN (len, 200), text);
+  return json_object_ref (json_node_get_object (root));
+}
+
+static GPtrArray *
+parse_lines (const char *text)
+{
+  GPtrArray *objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  const char *p = text;
+
+  while (*p != '\0')
+    {
+      const char *eol = strchr (p, '\n');
+
+      assert_non_null (eol);  /* every line ends with a newline */
+      g_ptr_array_add (objects, parse_object (p, eol - p));
+      p = eol + 1;
+    }
+  return objects;
+}
+
+static char *
+node_text (JsonNode *node)
+{
+  return node == NULL ? g_strdup ("(missing)") : json_to_string (node, FALSE);
+}
+
+/* Our markers must carry exactly the contract keys in order, with the
+ * expected values; the first difference is reported with its case name. */
+static void
+assert_markers_equal (GPtrArray *actual, GPtrArray *expected)
+{
+  for (guint i = 0; i < MIN (actual->len, expected->len); i++)
+    {
+      JsonObject *a = g_ptr_array_index (actual, i);
+      JsonObject *e = g_ptr_array_index (expected, i);
+      const char *what = json_object_has_member (e, "case")
+                         ? json_object_get_string_member (e, "case") : "?";
+      g_autoptr(GList) keys = json_object_get_members (a);
+      GList *k = keys;
+
+      for (guint c = 0; c < G_N_ELEMENTS (contract_keys); c++, k = k->next)
+        {
+          JsonNode *an, *en;
+
+          if (k == NULL || strcmp (k->data, contract_keys[c]) != 0)
+            fail_msg ("marker %u (case %s): key %u is '%s', the contract says '%s'", i, what,
+                      c, k != NULL ? (char *) k->data : "(none)", contract_keys[c]);
+          an = json_object_get_member (a, contract_keys[c]);
+          en = json_object_get_member (e, contract_keys[c]);
+          if (en == NULL || !json_node_equal (an, en))
+            {
+              g_autofree char *at = node_text (an);
+              g_autofree char *et = node_text (en);
+              fail_msg ("marker %u (case %s): '%s' is %s, expected %s", i, what,
+                        contract_keys[c], at, et);
+            }
+        }
+      if (k != NULL)
+        fail_msg ("marker %u (case %s): extra key '%s'", i, what, (char *) k->data);
+    }
+  if (actual->len != expected->len)
+    fail_msg ("%u markers written, %u expected", actual->len, expected->len);
+}
+
+typedef gboolean (*MarkerTest) (JsonObject *marker, gconstpointer data);
+
+static GPtrArray *
+select_expected (const Fixture *f, MarkerTest test, gconstpointer data)
+{
+  GPtrArray *subset = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+
+  for (guint i = 0; i < f->expected->len; i++)
+    if (test (g_ptr_array_index (f->expected, i), data))
+      g_ptr_array_add (subset, json_object_ref (g_ptr_array_index (f->expected, i)));
+  assert_true (subset->len > 0);                 /* the filter must select something… */
+  assert_true (subset->len < f->expected->len);  /* …and leave something out */
+  return subset;
+}
+
+/* Runs "markers --format=jsonl ARGS… cases.etl" and compares. */
+static void
+assert_markers_selected (const Fixture *f, const char *const *filter_args,
+                         MarkerTest test, gconstpointer data)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GPtrArray) expected = select_expected (f, test, data);
+  g_autoptr(GPtrArray) actual = NULL;
+  Run run;
+
+  g_ptr_array_add (args, (gpointer) "markers");
+  g_ptr_array_add (args, (gpointer) "--format=jsonl");
+  for (guint i = 0; filter_args[i] != NULL; i++)
+    g_ptr_array_add (args, (gpointer) filter_args[i]);
+  g_ptr_array_add (args, f->cases);
+  g_ptr_array_add (args, NULL);
+  run = run_cli_v ((const char *const *) args->pdata);
+  if (run.status != 0)
+    fail_msg ("exit status %d: %s", run.status, run.err);
+  actual = parse_lines (run.out);
+  assert_markers_equal (actual, expected);
+  run_clear (&run);
+}
+
+/* ---- predicates: what each filter means (man page, docs/markers.md) ---- */
+
+static gboolean
+int_is (JsonObject *m, const char *key, gint64 *value)
+{
+  JsonNode *node = json_object_get_member (m, key);
+
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return FALSE;
+  *value = json_node_get_int (node);
+  return TRUE;
+}
+
+static gboolean
+pid_is (JsonObject *m, gconstpointer data)
+{
+  return json_object_get_int_member (m, "pid") == GPOINTER_TO_INT (data);
+}
+
+static gboolean
+tid_in (JsonObject *m, gconstpointer data)
+{
+  const gint64 *tids = data;
+  gint64 tid = json_object_get_int_member (m, "tid");
+
+  return tid == tids[0] || tid == tids[1];
+}
+
+static gboolean
+kind_in (JsonObject *m, gconstpointer data)
+{
+  const char *const *kinds = data;
+  const char *kind = json_object_get_string_member (m, "kind");
+
+  return g_str_equal (kind, kinds[0]) || g_str_equal (kind, kinds[1]);
+}
+
+static gboolean
+at_least_high (JsonObject *m, gconstpointer data)
+{
+  const char *importance = json_object_get_string_member (m, "importance");
+
+  return g_str_equal (importance, "high") || g_str_equal (importance, "critical");
+}
+
+static gboolean
+provider_is (JsonObject *m, gconstpointer data)
+{
+  return g_str_equal (json_object_get_string_member (m, "provider"), data);
+}
+
+static gboolean
+provider_guid_is (JsonObject *m, gconstpointer data)
+{
+  return g_ascii_strcasecmp (json_object_get_string_member (m, "provider_guid"), data) == 0;
+}
+
+/* Visible in [from, to]: starts at or before to, ends at or after from; a
+ * span that never ends lasts to the end of the trace. */
+static gboolean
+visible_in (JsonObject *m, gconstpointer data)
+{
+  const gint64 *range = data;
+  gint64 start = 0, end = 0;
+  gboolean has_start = int_is (m, "start_ns", &start);
+  gboolean has_end = int_is (m, "end_ns", &end);
+
+  if (!has_start)
+    start = end;
+  if (!has_end)
+    end = g_str_equal (json_object_get_string_member (m, "status"), "unmatched_start")
+          ? G_MAXINT64 : start;
+  return start <= range[1] && end >= range[0];
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static int
+setup (void **state)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected_path = NULL;
+  g_autofree char *expected_text = NULL;
+  Fixture *f = g_new0 (Fixture, 1);
+
+  if (g_getenv ("ET_CLI") == NULL || g_getenv ("ET_FIXTURE_TOOL") == NULL)
+    {
+      print_error ("ET_CLI and ET_FIXTURE_TOOL must name the built tools\n");
+      return -1;
+    }
+  f->dir = g_dir_make_tmp ("etlscope-test-cli-XXXXXX", &error);
+  if (f->dir == NULL)
+    return -1;
+  f->demo = g_build_filename (f->dir, "demo.etl", NULL);
+  f->cases = g_build_filename (f->dir, "cases.etl", NULL);
+  run_tool ("demo", f->demo);
+  run_tool ("cases", f->cases);
+
+  expected_path = g_build_filename (f->dir, "cases.expected.jsonl", NULL);
+  if (!g_file_get_contents (expected_path, &expected_text, NULL, &error))
+    {
+      print_error ("%s\n", error->message);
+      return -1;
+    }
+  f->expected = parse_lines (expected_text);
+  *state = f;
+  return 0;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      g_remove (child);
+    }
+  g_rmdir (path);
+}
+
+static int
+teardown (void **state)
+{
+  Fixture *f = *state;
+
+  if (f == NULL)
+    return 0;
+  remove_tree (f->dir);
+  g_clear_pointer (&f->expected, g_ptr_array_unref);
+  g_free (f->demo);
+  g_free (f->cases);
+  g_free (f->dir);
+  g_free (f);
+  return 0;
+}
+
+/* ---- usage and errors -------------------------------------------------- */
+
+static void
+test_help_lists_every_command (void **state)
+{
+  Run run = run_cli ("--help");
+
+  assert_int_equal (run.status, 0);
+  assert_non_null (strstr (run.out, "info"));
+  assert_non_null (strstr (run.out, "events"));
+  assert_non_null (strstr (run.out, "markers"));
+  run_clear (&run);
+}
+
+static void
+test_command_help_lists_its_options (void **state)
+{
+  const char *const expected[][2] = {
+    { "info", "--format" },
+    { "events", "--provider" },
+    { "markers", "--min-importance" },
+    { "markers", "--all-providers" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      Run run = run_cli (expected[i][0], "--help");
+
+      assert_int_equal (run.status, 0);
+      if (strstr (run.out, expected[i][1]) == NULL)
+        fail_msg ("'%s --help' does not mention %s:\n%s", expected[i][0], expected[i][1],
+                  run.out);
+      run_clear (&run);
+    }
+}
+
+static void
+test_missing_file_exits_2_naming_it (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "no-such-trace.etl", NULL);
+  const char *commands[] = { "info", "events", "markers" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      Run run = run_cli (commands[i], path);
+
+      assert_int_equal (run.status, 2);
+      assert_string_equal (run.out, "");
+      assert_non_null (strstr (run.err, path));
+      run_clear (&run);
+    }
+}
+
+static void
+test_not_etl_file_exits_2_naming_it (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "notes.etl", NULL);
+  g_autofree char *text = g_strnfill (20000, 'x');
+  Run run;
+
+  assert_true (g_file_set_contents (path, text, -1, NULL));
+  run = run_cli ("info", path);
+  assert_int_equal (run.status, 2);
+  assert_non_null (strstr (run.err, path));
+  run_clear (&run);
+  g_remove (path);
+}
+
+static void
+test_bad_usage_exits_2 (void **state)
+{
+  Fixture *f = *state;
+  const char *const bad[][5] = {
+    { "frobnicate", f->cases },
+    { "markers", NULL },
+    { "markers", f->cases, f->demo },
+    { "markers", "--format=xml", f->cases },
+    { "info", "--format=csv", f->cases },
+    { "markers", "--kind", "blob", f->cases },
+    { "markers", "--min-importance", "urgent", f->cases },
+    { "markers", "--pid", "12x", f->cases },
+    { "markers", "--from=2s", "--to=1s", f->cases },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      Run run = run_cli_v (bad[i]);
+
+      if (run.status != 2)
+        fail_msg ("case %u (%s …) exited %d", i, bad[i][1], run.status);
+      assert_string_equal (run.out, "");
+      assert_true (strlen (run.err) > 0);
+      run_clear (&run);
+    }
+}
+
+static void
+test_bad_time_is_rejected_naming_it (void **state)
+{
+  Fixture *f = *state;
+  const char *const bad[] = { "12parsecs", "1.5", "ms", "1..5ms", "0.5ns", "--3s", "" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *option = g_strconcat ("--from=", bad[i], NULL);
+      Run run = run_cli ("markers", option, f->cases);
+
+      /* "1.5" without a unit is 1.5 ns: finer than the clock, refused too. */
+      if (run.status != 2)
+        fail_msg ("--from='%s' exited %d", bad[i], run.status);
+      if (*bad[i] != '\0' && strstr (run.err, bad[i]) == NULL)
+        fail_msg ("the error does not quote '%s': %s", bad[i], run.err);
+      run_clear (&run);
+    }
+}
+
+static void
+test_damaged_file_exits_1_naming_offset (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "damaged.etl", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(EtFixtureLayout) layout = NULL;
+  g_autoptr(GRegex) offset = g_regex_new ("offset [0-9]+", 0, 0, NULL);
+  gsize len;
+  Run run;
+
+  assert_true (g_file_get_contents (f->cases, &contents, &len, NULL));
+  assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
+  layout = et_fixture_layout_read (path, NULL);
+  assert_non_null (layout);
+  /* A record in the middle claims a size of zero: the reader must skip the
+   * rest of that buffer and say where. */
+  assert_true (et_fixture_damage_record_size (path, layout->records->len / 2, 0, NULL));
+
+  run = run_cli ("markers", path);
+  assert_int_equal (run.status, 1);
+  assert_non_null (strstr (run.err, path));
+  if (!g_regex_match (offset, run.err, 0, NULL))
+    fail_msg ("no byte offset in: %s", run.err);
+  run_clear (&run);
+  g_remove (path);
+}
+
+/* ---- info ------------------------------------------------------------- */
+
+static void
+assert_members (JsonObject *object, const char *what, const char *const *keys)
+{
+  for (guint i = 0; keys[i] != NULL; i++)
+    if (!json_object_has_member (object, keys[i]))
+      fail_msg ("%s has no '%s'", what, keys[i]);
+}
+
+static void
+test_info_json_has_the_keys (void **state)
+{
+  static const char *const top[] = {
+    "events", "providers", "threads", "first_raw", "last_raw", "pointer_size",
+    "buffer_size", "buffers", "compressed_buffers", "events_lost", "buffers_lost",
+    "damage", "start_time", "duration_ns", NULL };
+  static const char *const provider_keys[] = { "guid", "name", "kind", "events", NULL };
+  static const char *const thread_keys[] = { "pid", "tid", "events", NULL };
+  static const char *const damage_keys[] = { "count", "messages", NULL };
+  Fixture *f = *state;
+  g_autoptr(JsonObject) info = NULL;
+  JsonArray *providers, *threads;
+  gint64 sum = 0;
+  Run run = run_cli ("info", "--format=json", f->demo);
+
+  assert_int_equal (run.status, 0);
+  info = parse_object (run.out, -1);
+  assert_members (info, "info", top);
+  assert_members (json_object_get_object_member (info, "damage"), "damage", damage_keys);
+  assert_int_equal (json_object_get_int_member (
+                      json_object_get_object_member (info, "damage"), "count"), 0);
+
+  providers = json_object_get_array_member (info, "providers");
+  assert_true (json_array_get_length (providers) > 0);
+  for (guint i = 0; i < json_array_get_length (providers); i++)
+    {
+      JsonObject *p = json_array_get_object_element (providers, i);
+      EtGuid guid;
+
+      assert_members (p, "a provider", provider_keys);
+      assert_true (et_guid_parse (json_object_get_string_member (p, "guid"), &guid));
+      sum += json_object_get_int_member (p, "events");
+    }
+  /* Every record is attributed to exactly one provider. */
+  assert_int_equal (sum, json_object_get_int_member (info, "events"));
+
+  threads = json_object_get_array_member (info, "threads");
+  assert_true (json_array_get_length (threads) > 0);
+  for (guint i = 0; i < json_array_get_length (threads); i++)
+    assert_members (json_array_get_object_element (threads, i), "a thread", thread_keys);
+  assert_int_equal (json_object_get_int_member (info, "pointer_size"), 8);
+  assert_true (json_object_get_int_member (info, "last_raw")
+               >= json_object_get_int_member (info, "first_raw"));
+  run_clear (&run);
+}
+
+static void
+test_info_text_names_file_and_providers (void **state)
+{
+  Fixture *f = *state;
+  Run run = run_cli ("info", f->cases);
+
+  assert_int_equal (run.status, 0);
+  assert_non_null (strstr (run.out, f->cases));
+  assert_non_null (strstr (run.out, "Etlscope-Cases"));
+  assert_non_null (strstr (run.out, "b4d43fbb-ecb7-53c5-dc0a-a439c46d6f87"));
+  run_clear (&run);
+}
+
+/* ---- markers ---------------------------------------------------------- */
+
+static void
+test_markers_jsonl_equals_expected (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GPtrArray) actual = NULL;
+  Run run = run_cli ("markers", "--format=jsonl", f->cases);
+
+  if (run.status != 0)
+    fail_msg ("exit status %d: %s", run.status, run.err);
+  actual = parse_lines (run.out);
+  assert_markers_equal (actual, f->expected);
+  run_clear (&run);
+}
+
+static void
+test_markers_filter_pid (void **state)
+{
+  assert_markers_selected (*state, (const char *const[]) { "--pid", "2000", NULL },
+                           pid_is, GINT_TO_POINTER (2000));
+}
+
+static void
+test_markers_filter_tids_are_a_union (void **state)
+{
+  static const gint64 tids[] = { 1101, 1114 };
+
+  assert_markers_selected (*state, (const char *const[]) { "--tid", "1101", "--tid", "1114",
+                                                           NULL }, tid_in, tids);
+}
+
+static void
+test_markers_filter_kinds_are_a_union (void **state)
+{
+  static const char *const kinds[] = { "message", "span" };
+
+  assert_markers_selected (*state, (const char *const[]) { "--kind", "message",
+                                                           "--kind", "span", NULL },
+                           kind_in, kinds);
+}
+
+static void
+test_markers_filter_min_importance (void **state)
+{
+  assert_markers_selected (*state, (const char *const[]) { "--min-importance", "high", NULL },
+                           at_least_high, NULL);
+}
+
+static void
+test_markers_filter_time_range_with_units (void **state)
+{
+  static const gint64 middle[] = { 391000500, 421500000 };
+  static const gint64 late[] = { 465000000, 475000000 };
+
+  assert_markers_selected (*state, (const char *const[]) { "--from", "391000.5us",
+                                                           "--to", "0.4215s", NULL },
+                           visible_in, middle);
+  /* An open span stays visible; a lone end is seen at its time. */
+  assert_markers_selected (*state, (const char *const[]) { "--from=465ms",
+                                                           "--to=475000000ns", NULL },
+                           visible_in, late);
+}
+
+static void
+test_markers_filter_provider_by_name_or_guid (void **state)
+{
+  assert_markers_selected (*state, (const char *const[]) { "--provider", "Etlscope.Cases.Tl",
+                                                           NULL },
+                           provider_is, "Etlscope.Cases.Tl");
+  assert_markers_selected (*state, (const char *const[]) {
+                             "--provider", "{B4D43FBB-ECB7-53C5-DC0A-A439C46D6F87}", NULL },
+                           provider_guid_is, "b4d43fbb-ecb7-53c5-dc0a-a439c46d6f87");
+}
+
+/* Splits one RFC 4180 record (CRLF-terminated) at *pos into fields. */
+static GPtrArray *
+csv_record (const char *text, gsize *pos)
+{
+  GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
+  GString *field = g_string_new (NULL);
+  const char *p = text + *pos;
+  gboolean quoted = FALSE;
+
+  for (;; p++)
+    {
+      if (quoted && *p == '"' && p[1] == '"')
+        g_string_append_c (field, *p++);
+      else if (*p == '"')
+        quoted = !quoted;
+      else if (!quoted && (*p == ',' || (p[0] == '\r' && p[1] == '\n')))
+        {
+          g_ptr_array_add (fields, g_string_free (g_steal_pointer (&field), FALSE));
+          field = g_string_new (NULL);
+          if (*p == '\r')
+            break;
+        }
+      else if (*p == '\0')
+        fail_msg ("CSV record not ended by CRLF at byte %zu", *pos);
+      else
+        g_string_append_c (field, *p);
+    }
+  g_string_free (field, TRUE);
+  *pos = (gsize) (p + 2 - text);
+  return fields;
+}
+
+static void
+test_markers_csv_has_the_contract_columns (void **state)
+{
+  Fixture *f = *state;
+  Run run = run_cli ("markers", "--format=csv", f->cases);
+  g_autoptr(GPtrArray) header = NULL;
+  gsize pos = 0;
+
+  assert_int_equal (run.status, 0);
+  header = csv_record (run.out, &pos);
+  assert_int_equal (header->len, G_N_ELEMENTS (contract_keys));
+  for (guint c = 0; c < header->len; c++)
+    assert_string_equal (g_ptr_array_index (header, c), contract_keys[c]);
+  for (guint i = 0; i < f->expected->len; i++)
+    {
+      JsonObject *e = g_ptr_array_index (f->expected, i);
+      g_autoptr(GPtrArray) row = csv_record (run.out, &pos);
+
+      assert_int_equal (row->len, G_N_ELEMENTS (contract_keys));
+      /* Text with commas, quotes and newlines survives the quoting. */
+      assert_string_equal (g_ptr_array_index (row, 9), json_object_get_string_member (e, "text"));
+      assert_string_equal (g_ptr_array_index (row, 0), json_object_get_string_member (e, "kind"));
+    }
+  assert_int_equal (run.out[pos], '\0');
+  run_clear (&run);
+}
+
+static void
+test_markers_text_is_one_line_per_marker (void **state)
+{
+  Fixture *f = *state;
+  Run run = run_cli ("markers", "--kind", "span", f->cases);
+  guint n_lines = 0, n_spans = 0;
+
+  assert_int_equal (run.status, 0);
+  for (const char *p = run.out; (p = strchr (p, '\n')) != NULL; p++)
+    n_lines++;
+  for (guint i = 0; i < f->expected->len; i++)
+    {
+      JsonObject *e = g_ptr_array_index (f->expected, i);
+
+      if (g_str_equal (json_object_get_string_member (e, "kind"), "span"))
+        n_spans++;
+    }
+  /* Span texts here hold no newline. */
+  assert_int_equal (n_lines, n_spans);
+  run_clear (&run);
+}
+
+/* ---- events ----------------------------------------------------------- */
+
+static void
+test_events_jsonl_every_event_in_time_order (void **state)
+{
+  Fixture *f = *state;
+  Run info_run = run_cli ("info", "--format=json", f->cases);
+  Run run = run_cli ("events", "--format=jsonl", f->cases);
+  g_autoptr(JsonObject) info = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  gint64 last = G_MININT64;
+  guint n_with_fields = 0;
+
+  assert_int_equal (info_run.status, 0);
+  assert_int_equal (run.status, 0);
+  info = parse_object (info_run.out, -1);
+  events = parse_lines (run.out);
+  assert_int_equal (events->len, json_object_get_int_member (info, "events"));
+  for (guint i = 0; i < events->len; i++)
+    {
+      JsonObject *e = g_ptr_array_index (events, i);
+      gint64 t = json_object_get_int_member (e, "time_ns");
+
+      assert_true (t >= last);
+      last = t;
+      assert_true (json_object_has_member (e, "provider_guid"));
+      assert_true (json_object_has_member (e, "event"));
+      if (json_object_get_size (json_object_get_object_member (e, "fields")) > 0)
+        n_with_fields++;
+    }
+  assert_true (n_with_fields > 0);
+  run_clear (&info_run);
+  run_clear (&run);
+}
+
+static void
+test_events_filter_tid_and_range (void **state)
+{
+  Fixture *f = *state;
+  Run run = run_cli ("events", "--format=jsonl", "--tid", "1002",
+                     "--from", "100ms", "--to", "0.2s", f->cases);
+  g_autoptr(GPtrArray) events = NULL;
+
+  assert_int_equal (run.status, 0);
+  events = parse_lines (run.out);
+  assert_true (events->len > 0);
+  for (guint i = 0; i < events->len; i++)
+    {
+      JsonObject *e = g_ptr_array_index (events, i);
+      gint64 t = json_object_get_int_member (e, "time_ns");
+
+      assert_int_equal (json_object_get_int_member (e, "tid"), 1002);
+      assert_true (t >= 100000000 && t <= 200000000);
+    }
+  run_clear (&run);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_help_lists_every_command),
+    cmocka_unit_test (test_command_help_lists_its_options),
+    cmocka_unit_test (test_missing_file_exits_2_naming_it),
+    cmocka_unit_test (test_not_etl_file_exits_2_naming_it),
+    cmocka_unit_test (test_bad_usage_exits_2),
+    cmocka_unit_test (test_bad_time_is_rejected_naming_it),
+    cmocka_unit_test (test_damaged_file_exits_1_naming_offset),
+    cmocka_unit_test (test_info_json_has_the_keys),
+    cmocka_unit_test (test_info_text_names_file_and_providers),
+    cmocka_unit_test (test_markers_jsonl_equals_expected),
+    cmocka_unit_test (test_markers_filter_pid),
+    cmocka_unit_test (test_markers_filter_tids_are_a_union),
+    cmocka_unit_test (test_markers_filter_kinds_are_a_union),
+    cmocka_unit_test (test_markers_filter_min_importance),
+    cmocka_unit_test (test_markers_filter_time_range_with_units),
+    cmocka_unit_test (test_markers_filter_provider_by_name_or_guid),
+    cmocka_unit_test (test_markers_csv_has_the_contract_columns),
+    cmocka_unit_test (test_markers_text_is_one_line_per_marker),
+    cmocka_unit_test (test_events_jsonl_every_event_in_time_order),
+    cmocka_unit_test (test_events_filter_tid_and_range),
+  };
+
+  return cmocka_run_group_tests_name ("cli", tests, setup, teardown);
+}
