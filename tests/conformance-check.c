@@ -35,6 +35,8 @@ typedef struct
   JsonObject   *expected;
   EtTrace      *trace;
   guint         n_failed;
+  guint         n_checked;      /* comparisons made, for the log */
+  guint         n_markers;      /* markers checked against the rules */
 
   /* Filled by scan_events (). */
   GHashTable   *wanted_times;   /* gint64* → TRUE: ts_raw of expected decoded_events */
@@ -64,6 +66,7 @@ mismatch (Case *cs, const char *key, const char *format, ...)
 static void
 expect_i64 (Case *cs, const char *key, gint64 want, gint64 actual)
 {
+  cs->n_checked++;
   if (want != actual)
     mismatch (cs, key, "expected %" G_GINT64_FORMAT ", actual %" G_GINT64_FORMAT, want, actual);
 }
@@ -72,6 +75,7 @@ expect_i64 (Case *cs, const char *key, gint64 want, gint64 actual)
 static void
 expect_u64 (Case *cs, const char *key, gint64 want, guint64 actual)
 {
+  cs->n_checked++;
   if (want < 0 || (guint64) want != actual)
     mismatch (cs, key, "expected %" G_GINT64_FORMAT ", actual %" G_GUINT64_FORMAT, want, actual);
 }
@@ -79,6 +83,7 @@ expect_u64 (Case *cs, const char *key, gint64 want, guint64 actual)
 static void
 expect_str (Case *cs, const char *key, const char *want, const char *actual)
 {
+  cs->n_checked++;
   if (g_strcmp0 (want, actual) != 0)
     mismatch (cs, key, "expected \"%s\", actual %s%s%s", want, actual ? "\"" : "",
               actual ? actual : "NULL", actual ? "\"" : "");

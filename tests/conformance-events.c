@@ -117,7 +117,7 @@ scan_events (Case *cs)
       char cpu[16];
       gboolean decoded = et_trace_decode_event (cs->trace, i, &ev, fields, &error);
 
-      count (kinds, ev.header_kind);
+      count (kinds, ev.header_kind != NULL ? ev.header_kind : "(none)");
       g_snprintf (cpu, sizeof cpu, "%u", ev.cpu);
       count (cpus, cpu);
       n_activity += !et_guid_is_zero (&ev.activity_id);

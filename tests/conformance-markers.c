@@ -103,8 +103,10 @@ plan_markers (Case *cs)
   /* Both were required (and reported if missing) by the provider checks. */
   JsonNode *tl_node = json_object_get_member (cs->expected, "tracelogging_providers");
   JsonNode *es_node = json_object_get_member (cs->expected, "eventsource_manifests");
-  JsonObject *tl = tl_node && JSON_NODE_HOLDS_OBJECT (tl_node) ? json_node_get_object (tl_node) : NULL;
-  JsonArray *manifests = es_node && JSON_NODE_HOLDS_ARRAY (es_node) ? json_node_get_array (es_node) : NULL;
+  JsonObject *tl = tl_node != NULL && JSON_NODE_HOLDS_OBJECT (tl_node)
+                   ? json_node_get_object (tl_node) : NULL;
+  JsonArray *manifests = es_node != NULL && JSON_NODE_HOLDS_ARRAY (es_node)
+                         ? json_node_get_array (es_node) : NULL;
   g_autoptr(GList) keys = tl != NULL ? json_object_get_members (tl) : NULL;
 
   cs->marker_source = g_new0 (guint8, et_trace_get_n_providers (cs->trace));
@@ -271,6 +273,7 @@ check_marker (Case *cs, const EtChannel *ch, guint k, const EtThread *thread, gu
                                           et_marker_kind_to_string (m->kind));
   const MarkerWant *w;
 
+  cs->n_markers++;
   if (m->provider != ch->provider || m->series != ch->series)
     mismatch (cs, key, "expected its channel's provider and series, actual another");
   if (k > 0 && ch->markers[k - 1].start_ns > m->start_ns)

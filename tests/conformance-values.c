@@ -257,6 +257,7 @@ compare_value (Case *cs, const char *path, JsonNode *want, const EtFields *field
   const EtField *f = et_fields_get (fields, index);
   guint64 big;
 
+  cs->n_checked++;
   if (f->kind == ET_VALUE_STRUCT && want != NULL && JSON_NODE_HOLDS_OBJECT (want)
       && !big_unsigned (want, &big))
     compare_members (cs, path, json_node_get_object (want), fields, index + 1, f->n_children);
@@ -309,6 +310,29 @@ compare_member_types (Case *cs, const char *where, JsonArray *types, guint *pos,
     compare_field_type (cs, where, types, pos, fields, index);
 }
 
+/* A field_types entry with struct_field_count: a struct, or an array of
+ * structs, which lists its member types once (those of element 0). */
+static void
+compare_struct_types (Case *cs, const char *where, const char *key, JsonArray *types,
+                      guint *pos, guint start, gint64 count, const EtFields *fields,
+                      guint index)
+{
+  const EtField *f = et_fields_get (fields, index);
+  guint container = f->kind == ET_VALUE_ARRAY ? index + 1 : index;
+
+  if (f->kind == ET_VALUE_STRUCT
+      || (f->kind == ET_VALUE_ARRAY && f->n_children > 0
+          && et_fields_get (fields, container)->kind == ET_VALUE_STRUCT))
+    {
+      expect_u64 (cs, key, count, et_fields_get (fields, container)->n_children);
+      compare_member_types (cs, where, types, pos, fields, container);
+    }
+  else if (f->kind == ET_VALUE_ARRAY && f->n_children == 0)
+    *pos = start + type_span (types, start);   /* no element to hold them to */
+  else
+    mismatch (cs, key, "expected a struct, actual value kind %u", f->kind);
+}
+
 static void
 compare_field_type (Case *cs, const char *where, JsonArray *types, guint *pos,
                     const EtFields *fields, guint index)
@@ -319,9 +343,8 @@ compare_field_type (Case *cs, const char *where, JsonArray *types, guint *pos,
   g_autofree char *key = g_strdup_printf ("%s.field_types[%u] (%s)", where, *pos, f->name);
   const char *text = NULL;
   gint64 count = 0;
-  guint start = *pos;
+  guint start = (*pos)++;
 
-  (*pos)++;
   if (t == NULL)
     {
       mismatch (cs, key, "expected no more fields, actual one");
@@ -337,22 +360,7 @@ compare_field_type (Case *cs, const char *where, JsonArray *types, guint *pos,
     mismatch (cs, key, "expected a single value, actual an array");
   if (json_object_has_member (t, "struct_field_count")
       && want_int (cs, t, key, "struct_field_count", &count))
-    {
-      /* An array of structs lists its member types once: those of element 0. */
-      guint container = f->kind == ET_VALUE_ARRAY ? index + 1 : index;
-
-      if (f->kind == ET_VALUE_STRUCT
-          || (f->kind == ET_VALUE_ARRAY && f->n_children > 0
-              && et_fields_get (fields, container)->kind == ET_VALUE_STRUCT))
-        {
-          expect_u64 (cs, key, count, et_fields_get (fields, container)->n_children);
-          compare_member_types (cs, where, types, pos, fields, container);
-        }
-      else if (f->kind == ET_VALUE_ARRAY && f->n_children == 0)
-        *pos = start + type_span (types, start);
-      else
-        mismatch (cs, key, "expected a struct, actual value kind %u", f->kind);
-    }
+    compare_struct_types (cs, where, key, types, pos, start, count, fields, index);
   else if (f->kind == ET_VALUE_STRUCT)
     mismatch (cs, key, "expected a scalar, actual a struct of %u fields", f->n_children);
 }
