@@ -247,9 +247,14 @@ check_span (Case *cs, const char *key, const EtMarker *m, const EtThread *thread
     check_look (cs, key, m, start, thread);
   if (m->end_event == ET_NO_INDEX)
     {
+      gint64 end_of_trace = MAX (et_trace_get_duration_ns (cs->trace), m->start_ns);
+
       if (m->status != ET_SPAN_UNMATCHED_START)
         mismatch (cs, key, "expected an end event or status unmatched_start, actual status %s",
                   et_span_status_to_string (m->status));
+      else if (m->end_ns != end_of_trace)
+        mismatch (cs, key, "expected an open span drawn to the end of the trace (%"
+                  G_GINT64_FORMAT " ns), actual to %" G_GINT64_FORMAT, end_of_trace, m->end_ns);
       return;
     }
   end = account (cs, key, m->end_event, ET_ROLE_SPAN_END, got);
@@ -295,6 +300,10 @@ check_marker (Case *cs, const EtChannel *ch, guint k, const EtThread *thread, gu
     check_look (cs, key, m, w, thread);
   if (m->status != ET_SPAN_OK)
     mismatch (cs, key, "expected status ok, actual %s", et_span_status_to_string (m->status));
+  if (m->depth != 0 || m->end_ns != m->start_ns || m->end_event != ET_NO_INDEX)
+    mismatch (cs, key, "expected a point in time in lane 0, actual depth %u, %" G_GINT64_FORMAT
+              "…%" G_GINT64_FORMAT " ns, end event %u", m->depth, m->start_ns, m->end_ns,
+              m->end_event);
 }
 
 static void
