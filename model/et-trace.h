@@ -16,6 +16,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include "et-error.h"
 #include "et-guid.h"
 #include "et-fields.h"
 #include "et-marker-rules.h"

@@ -1,0 +1,329 @@
+/* Tests for et-span-pairing: matching, every status, lanes, and a
+ * randomized comparison with a plain quadratic reading of the rules. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "et-span-pairing.h"
+
+#define NONE G_MAXUINT
+
+static EtSpanEvent
+ev (gint64 t, guint32 tid, gboolean end, guint16 task)
+{
+  EtSpanEvent e = { 0 };
+  e.time = t, e.pid = 1, e.tid = tid, e.provider = 0, e.task = task, e.is_end = end;
+  return e;
+}
+
+static EtSpanEvent
+ev_id (gint64 t, guint32 tid, gboolean end, gint64 id)
+{
+  EtSpanEvent e = ev (t, tid, end, 0);
+  e.has_span_id = TRUE, e.span_id = id;
+  return e;
+}
+
+static void
+pair (const EtSpanEvent *e, guint n, EtSpanResult *r)
+{
+  et_span_pair (e, n, r);
+}
+
+static void
+test_pair_same_task_is_ok (void **state)
+{
+  EtSpanEvent e[] = { ev (0, 1, FALSE, 5), ev (10, 1, TRUE, 5) };
+  EtSpanResult r[2];
+
+  pair (e, 2, r);
+  assert_int_equal (r[0].partner, 1);
+  assert_int_equal (r[1].partner, 0);
+  assert_int_equal (r[0].status, ET_SPAN_OK);
+  assert_int_equal (r[0].depth, 0);
+}
+
+static void
+test_nested_is_one_lane_deeper (void **state)
+{
+  EtSpanEvent e[] = { ev (0, 1, FALSE, 1), ev (2, 1, FALSE, 2), ev (5, 1, TRUE, 2),
+                      ev (6, 1, FALSE, 3), ev (7, 1, FALSE, 4), ev (8, 1, TRUE, 4),
+                      ev (9, 1, TRUE, 3), ev (10, 1, TRUE, 1) };
+  EtSpanResult r[8];
+
+  pair (e, 8, r);
+  assert_int_equal (r[0].status, ET_SPAN_OK);
+  assert_int_equal (r[1].status, ET_SPAN_NESTED);
+  assert_int_equal (r[1].depth, 1);
+  assert_int_equal (r[3].status, ET_SPAN_NESTED);
+  assert_int_equal (r[3].depth, 1);
+  assert_int_equal (r[4].depth, 2);                    /* inside two spans */
+  assert_int_equal (r[4].partner, 5);
+}
+
+static void
+test_overlapping_starts_inside_and_ends_after (void **state)
+{
+  EtSpanEvent e[] = { ev (0, 1, FALSE, 1), ev (5, 1, FALSE, 2), ev (10, 1, TRUE, 1),
+                      ev (15, 1, TRUE, 2) };
+  EtSpanResult r[4];
+
+  pair (e, 4, r);
+  assert_int_equal (r[0].status, ET_SPAN_OK);
+  assert_int_equal (r[1].status, ET_SPAN_OVERLAPPING);
+  assert_int_equal (r[1].depth, 1);
+  assert_int_equal (r[0].partner, 2);
+  assert_int_equal (r[1].partner, 3);
+}
+
+static void
+test_equal_keys_pair_lifo (void **state)
+{
+  EtSpanEvent e[] = { ev (0, 1, FALSE, 1), ev (1, 1, FALSE, 1), ev (2, 1, TRUE, 1),
+                      ev (3, 1, TRUE, 1) };
+  EtSpanResult r[4];
+
+  pair (e, 4, r);
+  assert_int_equal (r[1].partner, 2);
+  assert_int_equal (r[0].partner, 3);
+  assert_int_equal (r[1].status, ET_SPAN_NESTED);
+}
+
+static void
+test_span_id_pairs_across_tasks_and_out_of_order (void **state)
+{
+  EtSpanEvent e[] = { ev_id (0, 1, FALSE, 7), ev_id (1, 1, FALSE, 8), ev_id (2, 1, TRUE, 7),
+                      ev_id (3, 1, TRUE, 8) };
+  EtSpanResult r[4];
+
+  e[2].task = 99;                                      /* the id decides, not the task */
+  pair (e, 4, r);
+  assert_int_equal (r[0].partner, 2);
+  assert_int_equal (r[1].partner, 3);
+  assert_int_equal (r[1].status, ET_SPAN_OVERLAPPING);
+}
+
+static void
+test_span_id_reuse_after_close (void **state)
+{
+  EtSpanEvent e[] = { ev_id (0, 1, FALSE, 7), ev_id (1, 1, TRUE, 7), ev_id (2, 1, FALSE, 7),
+                      ev_id (3, 1, TRUE, 7) };
+  EtSpanResult r[4];
+
+  pair (e, 4, r);
+  assert_int_equal (r[0].partner, 1);
+  assert_int_equal (r[2].partner, 3);
+  assert_int_equal (r[2].status, ET_SPAN_OK);
+}
+
+static void
+test_id_and_no_id_do_not_mix (void **state)
+{
+  EtSpanEvent e[] = { ev_id (0, 1, FALSE, 7), ev (1, 1, TRUE, 0) };
+  EtSpanResult r[2];
+
+  pair (e, 2, r);
+  assert_int_equal (r[0].status, ET_SPAN_UNMATCHED_START);
+  assert_int_equal (r[1].status, ET_SPAN_UNMATCHED_END);
+  assert_int_equal (r[0].partner, NONE);
+}
+
+static void
+test_providers_and_tasks_do_not_mix (void **state)
+{
+  EtSpanEvent e[] = { ev (0, 1, FALSE, 1), ev (1, 1, TRUE, 2), ev (2, 1, TRUE, 1) };
+  EtSpanEvent p[] = { ev (0, 1, FALSE, 1), ev (1, 1, TRUE, 1) };
+  EtSpanResult r[3];
+
+  pair (e, 3, r);
+  assert_int_equal (r[1].status, ET_SPAN_UNMATCHED_END);
+  assert_int_equal (r[0].partner, 2);
+  p[1].provider = 1;
+  pair (p, 2, r);
+  assert_int_equal (r[0].status, ET_SPAN_UNMATCHED_START);
+  assert_int_equal (r[1].status, ET_SPAN_UNMATCHED_END);
+}
+
+static void
+test_cross_thread_by_span_id (void **state)
+{
+  EtSpanEvent e[] = { ev_id (0, 1, FALSE, 7), ev_id (5, 2, TRUE, 7) };
+  EtSpanResult r[2];
+
+  pair (e, 2, r);
+  assert_int_equal (r[0].partner, 1);
+  assert_int_equal (r[0].status, ET_SPAN_CROSS_THREAD);
+  assert_int_equal (r[1].status, ET_SPAN_OK);
+}
+
+static void
+test_cross_thread_by_activity_id (void **state)
+{
+  EtSpanEvent e[] = { ev (0, 1, FALSE, 3), ev (5, 2, TRUE, 3) };
+  EtSpanResult r[2];
+
+  pair (e, 2, r);                                     /* no activity id: no match */
+  assert_int_equal (r[0].status, ET_SPAN_UNMATCHED_START);
+  e[0].activity_id.data1 = e[1].activity_id.data1 = 0xABCD;
+  pair (e, 2, r);
+  assert_int_equal (r[0].status, ET_SPAN_CROSS_THREAD);
+  assert_int_equal (r[0].partner, 1);
+  e[1].activity_id.data1 = 0xABCE;                    /* different activity */
+  pair (e, 2, r);
+  assert_int_equal (r[0].status, ET_SPAN_UNMATCHED_START);
+}
+
+static void
+test_same_thread_wins_over_cross_thread (void **state)
+{
+  EtSpanEvent e[] = { ev_id (0, 2, FALSE, 7), ev_id (1, 1, FALSE, 7), ev_id (2, 1, TRUE, 7) };
+  EtSpanResult r[3];
+
+  pair (e, 3, r);
+  assert_int_equal (r[1].partner, 2);
+  assert_int_equal (r[0].status, ET_SPAN_UNMATCHED_START);
+}
+
+static void
+test_cross_process_never_matches (void **state)
+{
+  EtSpanEvent e[] = { ev_id (0, 1, FALSE, 7), ev_id (5, 1, TRUE, 7) };
+  EtSpanResult r[2];
+
+  e[1].pid = 2;
+  pair (e, 2, r);
+  assert_int_equal (r[0].status, ET_SPAN_UNMATCHED_START);
+  assert_int_equal (r[1].status, ET_SPAN_UNMATCHED_END);
+}
+
+static void
+test_unmatched_start_contains_later_spans (void **state)
+{
+  EtSpanEvent e[] = { ev (0, 1, FALSE, 1), ev (5, 1, FALSE, 2), ev (6, 1, TRUE, 2) };
+  EtSpanResult r[3];
+
+  pair (e, 3, r);
+  assert_int_equal (r[0].status, ET_SPAN_UNMATCHED_START);
+  assert_int_equal (r[1].status, ET_SPAN_NESTED);     /* open to the end of the trace */
+  assert_int_equal (r[1].depth, 1);
+}
+
+static void
+test_span_ending_when_next_starts_is_not_a_container (void **state)
+{
+  EtSpanEvent e[] = { ev (0, 1, FALSE, 1), ev (5, 1, TRUE, 1), ev (5, 1, FALSE, 2),
+                      ev (9, 1, TRUE, 2) };
+  EtSpanResult r[4];
+
+  pair (e, 4, r);
+  assert_int_equal (r[2].status, ET_SPAN_OK);
+  assert_int_equal (r[2].depth, 0);
+}
+
+/* The rules read literally, O(n²): the reference for the randomized test. */
+static void
+reference (const EtSpanEvent *e, guint n, guint *partner)
+{
+  gboolean *closed = g_new0 (gboolean, n);
+
+  for (guint i = 0; i < n; i++)
+    partner[i] = NONE;
+  for (guint i = 0; i < n; i++)
+    {
+      if (!e[i].is_end)
+        continue;
+      for (guint pass = 0; pass < 2 && partner[i] == NONE; pass++)
+        for (guint j = i; j-- > 0;)
+          {
+            const EtSpanEvent *s = &e[j];
+            gboolean same_thread = s->tid == e[i].tid;
+            if (s->is_end || closed[j] || s->pid != e[i].pid || s->provider != e[i].provider
+                || s->has_span_id != e[i].has_span_id || (pass == 0) != same_thread)
+              continue;
+            if (e[i].has_span_id ? s->span_id != e[i].span_id
+                : (s->task != e[i].task
+                   || (pass == 1 && (et_guid_is_zero (&e[i].activity_id)
+                                     || !et_guid_equal (&s->activity_id, &e[i].activity_id)))))
+              continue;
+            partner[i] = j, partner[j] = i, closed[j] = TRUE;
+            break;
+          }
+    }
+  g_free (closed);
+}
+
+static void
+test_random_traces_match_reference (void **state)
+{
+  GRand *rand = g_rand_new_with_seed (2024);
+
+  for (guint round = 0; round < 300; round++)
+    {
+      guint n = g_rand_int_range (rand, 1, 120);
+      g_autofree EtSpanEvent *e = g_new0 (EtSpanEvent, n);
+      g_autofree EtSpanResult *r = g_new0 (EtSpanResult, n);
+      g_autofree guint *expected = g_new0 (guint, n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          e[i].time = i;
+          e[i].pid = g_rand_int_range (rand, 1, 3);
+          e[i].tid = g_rand_int_range (rand, 1, 4);
+          e[i].provider = g_rand_int_range (rand, 0, 2);
+          e[i].task = g_rand_int_range (rand, 0, 3);
+          e[i].is_end = g_rand_boolean (rand);
+          e[i].has_span_id = g_rand_int_range (rand, 0, 3) == 0;
+          e[i].span_id = g_rand_int_range (rand, 0, 4);
+          e[i].activity_id.data1 = g_rand_int_range (rand, 0, 3);
+        }
+      et_span_pair (e, n, r);
+      reference (e, n, expected);
+      for (guint i = 0; i < n; i++)
+        {
+          assert_int_equal (r[i].partner, expected[i]);
+          if (e[i].is_end)
+            assert_int_equal (r[i].status, expected[i] == NONE ? ET_SPAN_UNMATCHED_END : ET_SPAN_OK);
+          else if (expected[i] == NONE)
+            assert_int_equal (r[i].status, ET_SPAN_UNMATCHED_START);
+          else if (e[expected[i]].tid != e[i].tid)
+            assert_int_equal (r[i].status, ET_SPAN_CROSS_THREAD);
+        }
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_status_names (void **state)
+{
+  assert_string_equal (et_span_status_to_string (ET_SPAN_OK), "ok");
+  assert_string_equal (et_span_status_to_string (ET_SPAN_NESTED), "nested");
+  assert_string_equal (et_span_status_to_string (ET_SPAN_OVERLAPPING), "overlapping");
+  assert_string_equal (et_span_status_to_string (ET_SPAN_CROSS_THREAD), "cross_thread");
+  assert_string_equal (et_span_status_to_string (ET_SPAN_UNMATCHED_START), "unmatched_start");
+  assert_string_equal (et_span_status_to_string (ET_SPAN_UNMATCHED_END), "unmatched_end");
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_pair_same_task_is_ok),
+    cmocka_unit_test (test_nested_is_one_lane_deeper),
+    cmocka_unit_test (test_overlapping_starts_inside_and_ends_after),
+    cmocka_unit_test (test_equal_keys_pair_lifo),
+    cmocka_unit_test (test_span_id_pairs_across_tasks_and_out_of_order),
+    cmocka_unit_test (test_span_id_reuse_after_close),
+    cmocka_unit_test (test_id_and_no_id_do_not_mix),
+    cmocka_unit_test (test_providers_and_tasks_do_not_mix),
+    cmocka_unit_test (test_cross_thread_by_span_id),
+    cmocka_unit_test (test_cross_thread_by_activity_id),
+    cmocka_unit_test (test_same_thread_wins_over_cross_thread),
+    cmocka_unit_test (test_cross_process_never_matches),
+    cmocka_unit_test (test_unmatched_start_contains_later_spans),
+    cmocka_unit_test (test_span_ending_when_next_starts_is_not_a_container),
+    cmocka_unit_test (test_random_traces_match_reference),
+    cmocka_unit_test (test_status_names),
+  };
+  return cmocka_run_group_tests_name ("span-pairing", tests, NULL, NULL);
+}

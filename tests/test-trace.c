@@ -1,0 +1,412 @@
+/* Tests for the trace model (et-trace, et-trace-load): what a loaded trace
+ * holds, range queries, on-demand decoding, damage, errors, cancellation.
+ * Every input is written by the project's fixture writer. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <glib/gstdio.h>
+#include "et-fixture.h"
+#include "et-trace.h"
+
+#define MS (G_GINT64_CONSTANT (1000000))
+
+typedef struct
+{
+  char *dir;
+  char *path;
+} Fixture;
+
+static int
+setup (void **state)
+{
+  Fixture *f = g_new0 (Fixture, 1);
+
+  f->dir = g_dir_make_tmp ("et-trace-XXXXXX", NULL);
+  f->path = g_build_filename (f->dir, "t.etl", NULL);
+  *state = f;
+  return 0;
+}
+
+static int
+teardown (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (f->dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (f->dir);
+  g_free (f->dir);
+  g_free (f->path);
+  g_free (f);
+  return 0;
+}
+
+/* A TraceLogging "Work" event with an item number; @opcode 1/2 for spans. */
+static void
+write_work (EtFixtureWriter *w, guint cpu, gint64 t, guint32 pid, guint32 tid, guint8 opcode,
+            guint8 level, guint32 item)
+{
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  EtFixtureEvent ev;
+
+  et_fixture_event_init (&ev);
+  ev.cpu = cpu, ev.time_ns = t, ev.pid = pid, ev.tid = tid;
+  ev.opcode = opcode, ev.level = level;
+  et_fixture_payload_add_u32 (p, "item", item);
+  et_fixture_write_tl_event (w, &ev, "Test.Work", "Work", p, NULL);
+}
+
+/* 2 processes × 2 threads; one long span on 100/101 and 300 flags spread
+ * over 3 s; kernel names for both processes and one thread. */
+static guint64
+write_basic (const char *path, guint32 buffer_size)
+{
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+  g_autoptr(EtFixtureWriter) w = NULL;
+  guint64 n;
+
+  et_fixture_options_init (&o);
+  o.buffer_size = buffer_size;
+  w = et_fixture_writer_new (path, &o, &error);
+  g_assert_no_error (error);
+  et_fixture_write_process (w, 0, 1000, 3, 100, 4, "Server.exe", "Server.exe --port 80");
+  et_fixture_write_process (w, 0, 1000, 3, 200, 4, "Worker.exe", "Worker.exe");
+  et_fixture_write_thread_name (w, 0, 2000, 100, 101, "Request loop");
+  write_work (w, 1, 10 * MS, 100, 101, 1, 4, 0);             /* long span start */
+  for (guint i = 0; i < 300; i++)
+    write_work (w, i % 4, 20 * MS + i * 10 * MS, i % 2 ? 200 : 100,
+                i % 2 ? 201 + (i % 4 == 3) : 101 + (i % 4 == 2), 0, 4, i + 1);
+  write_work (w, 2, 2900 * MS, 100, 101, 2, 4, 0);           /* long span end */
+  n = et_fixture_writer_get_n_records (w);
+  assert_true (et_fixture_writer_close (w, &error));
+  g_assert_no_error (error);
+  return n;
+}
+
+static EtTrace *
+load (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  EtTrace *t = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  assert_non_null (t);
+  return t;
+}
+
+static void
+test_counts_threads_and_names (void **state)
+{
+  Fixture *f = *state;
+  guint64 written = write_basic (f->path, 8192);
+  g_autoptr(EtTrace) t = load (f->path);
+  const EtTraceStats *s = et_trace_get_stats (t);
+  guint64 sum = 0;
+  gboolean saw_named_thread = FALSE;
+
+  assert_int_equal (s->records, written);
+  assert_int_equal (s->damage_count, 0);
+  for (guint i = 0; i < et_trace_get_n_threads (t); i++)
+    {
+      const EtThread *th = et_trace_get_thread (t, i);
+      sum += th->n_events;
+      if (th->pid == 100 && th->tid == 101)
+        {
+          assert_string_equal (th->name, "Request loop");
+          saw_named_thread = TRUE;
+        }
+    }
+  assert_int_equal (sum, written);          /* every record is on some thread */
+  assert_true (saw_named_thread);
+  for (guint i = 0; i < et_trace_get_n_processes (t); i++)
+    {
+      const EtProcess *p = et_trace_get_process (t, i);
+      if (p->pid == 100)
+        assert_string_equal (p->name, "Server.exe");
+      if (p->pid == 200)
+        assert_string_equal (p->name, "Worker.exe");
+    }
+}
+
+static void
+test_markers_sorted_per_channel_and_span_paired (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtTrace) t = (write_basic (f->path, 8192), load (f->path));
+  guint64 total = 0, spans = 0;
+
+  for (guint c = 0; c < et_trace_get_n_channels (t); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (t, c);
+      for (guint i = 0; i < ch->n_markers; i++)
+        {
+          if (i > 0)
+            assert_true (ch->markers[i - 1].start_ns <= ch->markers[i].start_ns);
+          if (ch->markers[i].kind == ET_MARKER_SPAN)
+            {
+              spans++;
+              assert_int_equal (ch->markers[i].start_ns, 10 * MS);
+              assert_int_equal (ch->markers[i].end_ns, 2900 * MS);
+              assert_int_equal (ch->markers[i].status, ET_SPAN_OK);
+            }
+        }
+      total += ch->n_markers;
+    }
+  assert_int_equal (spans, 1);
+  assert_int_equal (total, 301);             /* 300 flags + 1 span */
+  assert_int_equal (et_trace_get_stats (t)->markers, 301);
+}
+
+/* The query must agree with a scan over every marker, for many ranges,
+ * including ranges inside the long span where no flag starts. */
+static void
+test_range_query_matches_scan (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtTrace) t = (write_basic (f->path, 8192), load (f->path));
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 400; round++)
+    {
+      gint64 from = g_rand_int_range (rand, 0, 3100) * MS + g_rand_int_range (rand, 0, 1000);
+      gint64 to = from + g_rand_int_range (rand, 0, round % 2 ? 5 : 500) * MS;
+
+      for (guint c = 0; c < et_trace_get_n_channels (t); c++)
+        {
+          const EtChannel *ch = et_trace_get_channel (t, c);
+          guint end, first = et_channel_query (t, c, from, to, &end), found = 0, expected = 0;
+
+          for (guint i = first; i < end; i++)
+            found += et_marker_overlaps (&ch->markers[i], from, to);
+          for (guint i = 0; i < ch->n_markers; i++)
+            {
+              gboolean in = et_marker_overlaps (&ch->markers[i], from, to);
+              expected += in;
+              if (in)
+                assert_true (i >= first && i < end);
+            }
+          assert_int_equal (found, expected);
+        }
+    }
+  g_rand_free (rand);
+}
+
+static void
+test_decode_event_of_marker (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtTrace) t = (write_basic (f->path, 8192), load (f->path));
+  const EtChannel *ch = et_trace_get_channel (t, 0);
+  EtFields *fields = et_fields_new ();
+  g_autoptr(GError) error = NULL;
+  EtEvent ev;
+  gint item;
+
+  assert_true (et_trace_decode_event (t, ch->markers[0].event, &ev, fields, &error));
+  g_assert_no_error (error);
+  assert_string_equal (ev.name, "Work");
+  assert_string_equal (et_trace_get_provider (t, ev.provider)->name, "Test.Work");
+  assert_int_equal (ev.time_ns, ch->markers[0].start_ns);
+  item = et_fields_find (fields, "item");
+  assert_true (item >= 0);
+  assert_int_equal (et_fields_get (fields, item)->kind, ET_VALUE_UINT);
+  et_fields_free (fields);
+}
+
+static void
+test_wall_clock_is_start_time_plus_t (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtTrace) t = (write_basic (f->path, 8192), load (f->path));
+  gint64 start = et_trace_get_header (t)->start_time;
+
+  assert_int_equal (et_trace_ns_to_filetime (t, 0), start);
+  assert_int_equal (et_trace_ns_to_filetime (t, 10 * MS), start + 100000);
+  /* the last record is the 300th flag, at 20 ms + 299 × 10 ms */
+  assert_int_equal (et_trace_get_duration_ns (t), 3010 * MS);
+}
+
+static void
+test_truncated_file_keeps_what_can_be_read (void **state)
+{
+  Fixture *f = *state;
+  guint64 written = write_basic (f->path, 4096);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureLayout) layout = et_fixture_layout_read (f->path, &error);
+  guint n = layout->buffers->len;
+  guint64 cut = et_fixture_layout_buffer_offset (layout, n - 1) + 700;
+  g_autoptr(EtTrace) t = NULL;
+  guint n_damage;
+  const EtDamage *d;
+  g_autofree char *offset_text = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT,
+                                                  et_fixture_layout_buffer_offset (layout, n - 1));
+
+  assert_true (n > 3);
+  assert_true (et_fixture_damage_truncate (f->path, cut, &error));
+  t = load (f->path);
+  d = et_trace_get_damage (t, &n_damage);
+  assert_true (et_trace_get_stats (t)->damage_count >= 1);
+  assert_true (n_damage >= 1);
+  assert_non_null (strstr (d[0].message, f->path));
+  assert_non_null (strstr (d[0].message, offset_text));
+  /* Every earlier buffer is intact, and records that fit in the cut one too. */
+  assert_true (et_trace_get_stats (t)->records < written);
+  assert_true (et_trace_get_stats (t)->records > written / 2);
+}
+
+static void
+test_bad_record_size_skips_rest_of_its_buffer_only (void **state)
+{
+  Fixture *f = *state;
+  guint64 written = write_basic (f->path, 4096);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureLayout) layout = et_fixture_layout_read (f->path, &error);
+  guint k = layout->records->len / 2;
+  const EtFixtureRecordInfo *r = &g_array_index (layout->records, EtFixtureRecordInfo, k);
+  g_autoptr(EtTrace) t = NULL;
+  guint lost_at_most = 0, n_damage;
+  const EtDamage *d;
+
+  for (guint i = k; i < layout->records->len; i++)
+    lost_at_most += g_array_index (layout->records, EtFixtureRecordInfo, i).buffer == r->buffer;
+  assert_true (et_fixture_damage_record_size (f->path, k, 0xFFF0, &error));
+  t = load (f->path);
+  d = et_trace_get_damage (t, &n_damage);
+  assert_int_equal (et_trace_get_stats (t)->damage_count, 1);
+  assert_int_equal (d[0].offset, r->offset);
+  assert_int_equal (et_trace_get_stats (t)->records, written - lost_at_most);
+  assert_int_equal (et_trace_get_stats (t)->records_skipped, 1);
+}
+
+static void
+test_corrupt_compressed_buffer_is_reported (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+  g_autoptr(EtTrace) t = NULL;
+  guint n_damage;
+  const EtDamage *d;
+
+  et_fixture_options_init (&o);
+  o.compress = TRUE;
+  assert_true (et_fixture_write_demo (f->path, &o, &error));
+  assert_true (et_fixture_damage_compressed (f->path, 3, &error));
+  t = load (f->path);
+  d = et_trace_get_damage (t, &n_damage);
+  assert_true (n_damage >= 1);
+  assert_non_null (strstr (d[0].message, "compressed buffer 3"));
+  assert_true (et_trace_get_stats (t)->markers > 1000);   /* the rest still reads */
+}
+
+static void
+test_unreadable_files_are_errors_naming_the_file (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *missing = g_build_filename (f->dir, "missing.etl", NULL);
+  EtTrace *t;
+
+  t = et_trace_load (missing, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  assert_null (t);
+  assert_true (g_error_matches (error, ET_ETL_ERROR, ET_ETL_ERROR_IO));
+  assert_non_null (strstr (error->message, missing));
+  g_clear_error (&error);
+
+  g_file_set_contents (f->path, "", 0, NULL);
+  assert_null (et_trace_load (f->path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error));
+  assert_true (g_error_matches (error, ET_ETL_ERROR, ET_ETL_ERROR_NOT_ETL));
+  assert_non_null (strstr (error->message, "byte offset 0"));
+  g_clear_error (&error);
+
+  {
+    char junk[8192];
+    memset (junk, 'x', sizeof junk);
+    g_file_set_contents (f->path, junk, sizeof junk, NULL);
+  }
+  assert_null (et_trace_load (f->path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error));
+  assert_true (g_error_matches (error, ET_ETL_ERROR, ET_ETL_ERROR_NOT_ETL));
+  assert_non_null (strstr (error->message, f->path));
+}
+
+static void
+count_progress (guint64 done, guint64 total, gpointer data)
+{
+  guint64 *last = data;
+  assert_true (done <= total);
+  assert_true (done >= *last);
+  *last = done;
+}
+
+static void
+test_progress_reaches_the_file_size (void **state)
+{
+  Fixture *f = *state;
+  guint64 last = 0;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+
+  write_basic (f->path, 4096);
+  t = et_trace_load (f->path, ET_LOAD_DEFAULT, count_progress, &last, NULL, &error);
+  g_assert_no_error (error);
+  assert_int_equal (last, et_trace_get_stats (t)->file_size);
+}
+
+static void
+test_cancelled_load_returns_cancelled (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+
+  write_basic (f->path, 4096);
+  g_cancellable_cancel (cancellable);
+  assert_null (et_trace_load (f->path, ET_LOAD_DEFAULT, NULL, NULL, cancellable, &error));
+  assert_true (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+}
+
+static void
+test_all_providers_flag_adds_kernel_markers (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) def = (write_basic (f->path, 8192), load (f->path));
+  g_autoptr(EtTrace) all = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  /* Process, thread-name, header and 0x50 records become markers too. */
+  assert_true (et_trace_get_stats (all)->markers > et_trace_get_stats (def)->markers);
+  for (guint i = 0; i < et_trace_get_n_providers (def); i++)
+    {
+      const EtProvider *p = et_trace_get_provider (def, i);
+      assert_int_equal (p->default_on, p->kind == ET_PROVIDER_TRACELOGGING);
+    }
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup_teardown (test_counts_threads_and_names, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_markers_sorted_per_channel_and_span_paired, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_range_query_matches_scan, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_decode_event_of_marker, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_wall_clock_is_start_time_plus_t, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_truncated_file_keeps_what_can_be_read, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_bad_record_size_skips_rest_of_its_buffer_only, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_corrupt_compressed_buffer_is_reported, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_unreadable_files_are_errors_naming_the_file, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_progress_reaches_the_file_size, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_cancelled_load_returns_cancelled, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
+  };
+  return cmocka_run_group_tests_name ("trace", tests, NULL, NULL);
+}
