@@ -263,6 +263,89 @@ compare_refs (const void *a, const void *b)
   return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+/* Sorts the references into time order (ties in file order). Each CPU's
+ * buffers hold its events in time order, so the records split by CPU are
+ * (nearly always) already sorted runs: split them (stable counting pass),
+ * sort any run that is not, then merge the runs with a small heap — a few
+ * comparisons per record instead of a full sort. */
+static void
+sort_refs (EtTrace *self, EtEventRef *refs, gsize n)
+{
+  guint n_cpus = 0;
+  g_autofree guint *cpu_of_buffer = NULL;
+  g_autofree gsize *start = NULL, *pos = NULL;
+  g_autofree EtEventRef *split = NULL;
+  g_autofree guint *heap = NULL;
+  guint n_buffers = et_etl_file_n_buffers (self->file), heap_len = 0;
+
+  if (n < 2)
+    return;
+  cpu_of_buffer = g_new (guint, MAX (n_buffers, 1));
+  for (guint b = 0; b < n_buffers; b++)
+    {
+      cpu_of_buffer[b] = et_etl_file_buffer_info (self->file, b)->cpu;
+      n_cpus = MAX (n_cpus, cpu_of_buffer[b] + 1);
+    }
+  start = g_new0 (gsize, n_cpus + 1);
+  pos = g_new0 (gsize, n_cpus);
+  for (gsize i = 0; i < n; i++)
+    start[cpu_of_buffer[refs[i].buffer] + 1]++;
+  for (guint c = 0; c < n_cpus; c++)
+    pos[c] = start[c + 1] += start[c];
+  for (guint c = 0; c < n_cpus; c++)
+    pos[c] = start[c];
+  split = g_new (EtEventRef, n);
+  for (gsize i = 0; i < n; i++)
+    split[pos[cpu_of_buffer[refs[i].buffer]]++] = refs[i];
+
+  heap = g_new (guint, n_cpus);
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      gsize len = start[c + 1] - start[c];
+      for (gsize i = 1; i < len; i++)
+        if (compare_refs (&split[start[c] + i - 1], &split[start[c] + i]) > 0)
+          {
+            qsort (split + start[c], len, sizeof (EtEventRef), compare_refs);
+            break;
+          }
+      pos[c] = start[c];
+      if (len > 0)
+        heap[heap_len++] = c;
+    }
+
+  /* k-way merge; the heap holds CPUs ordered by their next reference. */
+#define HEAD(c) (&split[pos[c]])
+#define LESS(a, b) (compare_refs (HEAD (heap[a]), HEAD (heap[b])) < 0)
+  for (guint i = heap_len / 2; i-- > 0;)
+    for (guint j = i, k; (k = 2 * j + 1) < heap_len; j = k)
+      {
+        guint t;
+        if (k + 1 < heap_len && LESS (k + 1, k))
+          k++;
+        if (!LESS (k, j))
+          break;
+        t = heap[j], heap[j] = heap[k], heap[k] = t;
+      }
+  for (gsize out = 0; out < n; out++)
+    {
+      guint c = heap[0];
+      refs[out] = split[pos[c]++];
+      if (pos[c] == start[c + 1])
+        heap[0] = heap[--heap_len];
+      for (guint j = 0, k; (k = 2 * j + 1) < heap_len; j = k)
+        {
+          guint t;
+          if (k + 1 < heap_len && LESS (k + 1, k))
+            k++;
+          if (!LESS (k, j))
+            break;
+          t = heap[j], heap[j] = heap[k], heap[k] = t;
+        }
+    }
+#undef LESS
+#undef HEAD
+}
+
 static gboolean
 parse_ref (EtTrace *self, const EtEventRef *ref, EtRecord *record)
 {
@@ -580,89 +663,111 @@ typedef struct
   guint32 thread;
   guint32 series;
   guint16 provider;
-  gint64  start;
-  guint32 event;
-  guint32 marker;
-} ChannelKey;
+  guint32 count;
+  guint32 first;     /* position of its first marker in the final array */
+} ChannelDef;
+
+static guint
+channel_def_hash (gconstpointer p)
+{
+  const ChannelDef *d = p;
+  return d->thread * 2654435761u ^ d->series * 40503u ^ d->provider;
+}
+
+static gboolean
+channel_def_equal (gconstpointer a, gconstpointer b)
+{
+  const ChannelDef *x = a, *y = b;
+  return x->thread == y->thread && x->series == y->series && x->provider == y->provider;
+}
 
 static int
-compare_channel_keys (const void *a, const void *b)
+compare_channel_defs (const void *a, const void *b)
 {
-  const ChannelKey *x = a, *y = b;
+  const ChannelDef *x = *(const ChannelDef * const *) a, *y = *(const ChannelDef * const *) b;
 
   if (x->thread != y->thread)
     return x->thread < y->thread ? -1 : 1;
   if (x->provider != y->provider)
     return x->provider < y->provider ? -1 : 1;
-  if (x->series != y->series)
-    return x->series < y->series ? -1 : 1;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->event < y->event ? -1 : x->event > y->event;
+  return x->series < y->series ? -1 : x->series > y->series;
 }
 
 static void
-close_channel (EtTrace *self, guint first_marker)
+close_channel (EtTrace *self, const ChannelDef *def)
 {
-  EtChannel *c = &g_array_index (self->channels, EtChannel, self->channels->len - 1);
+  EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
+  EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
   guint32 block0 = self->blocks->len;
   gint64 running = G_MININT64;
 
-  c->markers = self->markers + first_marker;
+  if (t->n_channels == 0)
+    t->first_channel = self->channels->len;
+  t->n_channels++;
+  g_array_append_val (self->channels, c);
+  g_array_append_val (self->channel_thread, def->thread);
   g_array_append_val (self->channel_block0, block0);
-  for (guint i = 0; i < c->n_markers; i++)
+  for (guint i = 0; i < c.n_markers; i++)
     {
-      running = MAX (running, c->markers[i].end_ns);
-      if (((i + 1) & ((1u << ET_BLOCK_SHIFT) - 1)) == 0 || i + 1 == c->n_markers)
+      running = MAX (running, c.markers[i].end_ns);
+      if (((i + 1) & ((1u << ET_BLOCK_SHIFT) - 1)) == 0 || i + 1 == c.n_markers)
         g_array_append_val (self->blocks, running);
     }
 }
 
-/* Lays markers out channel by channel (thread, provider, series), each
- * channel sorted by start time. */
+/* Lays markers out channel by channel (thread, provider, series). Markers
+ * were made in event time order, so a stable scatter leaves every channel
+ * sorted by start time (ties in file order) without sorting the markers. */
 static void
 build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
 {
-  g_autofree ChannelKey *keys = g_new (ChannelKey, MAX (b->markers->len, 1));
-  guint n = 0, first = 0;
+  g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
+  g_autoptr(GPtrArray) defs = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *channel_of = g_new (guint32, MAX (b->markers->len, 1));
+  g_autofree guint32 *cursor = NULL;
+  g_autofree ChannelDef **sorted = NULL;
+  guint n = 0;
 
   for (guint i = 0; i < b->markers->len; i++)
     {
       const EtMarker *m = &g_array_index (b->markers, EtMarker, i);
+      ChannelDef key = { g_array_index (b->marker_thread, guint32, i), m->series, m->provider,
+                         0, 0 };
+      ChannelDef *def;
+
       if (!keep[i])
         continue;
-      keys[n++] = (ChannelKey) { g_array_index (b->marker_thread, guint32, i), m->series,
-                                 m->provider, m->start_ns, m->event, i };
+      def = g_hash_table_lookup (index, &key);
+      if (def == NULL)
+        {
+          key.first = defs->len;          /* its creation index, until laid out */
+          def = g_memdup2 (&key, sizeof key);
+          g_ptr_array_add (defs, def);
+          g_hash_table_add (index, def);
+        }
+      def->count++;
+      channel_of[i] = def->first;
+      n++;
     }
-  qsort (keys, n, sizeof *keys, compare_channel_keys);
 
+  /* Channels in (thread, provider, series) order; each gets its slice. */
+  sorted = g_memdup2 (defs->pdata, MAX (defs->len, 1) * sizeof (gpointer));
+  qsort (sorted, defs->len, sizeof (gpointer), compare_channel_defs);
+  cursor = g_new (guint32, MAX (defs->len, 1));
   self->markers = g_new (EtMarker, MAX (n, 1));
   self->n_markers = n;
-  for (guint i = 0; i < n; i++)
+  for (guint c = 0, offset = 0; c < defs->len; c++)
     {
-      gboolean fresh = i == 0 || keys[i].thread != keys[i - 1].thread
-                       || keys[i].provider != keys[i - 1].provider
-                       || keys[i].series != keys[i - 1].series;
-
-      self->markers[i] = g_array_index (b->markers, EtMarker, keys[i].marker);
-      if (fresh)
-        {
-          EtChannel c = { keys[i].provider, keys[i].series, NULL, 0 };
-          EtThread *t = &g_array_index (self->threads, EtThread, keys[i].thread);
-
-          if (i > 0)
-            close_channel (self, first);
-          first = i;
-          if (t->n_channels == 0)
-            t->first_channel = self->channels->len;
-          t->n_channels++;
-          g_array_append_val (self->channels, c);
-          g_array_append_val (self->channel_thread, keys[i].thread);
-        }
-      g_array_index (self->channels, EtChannel, self->channels->len - 1).n_markers++;
+      guint created = sorted[c]->first;
+      sorted[c]->first = offset;
+      cursor[created] = offset;
+      offset += sorted[c]->count;
     }
-  if (n > 0)
-    close_channel (self, first);
+  for (guint i = 0; i < b->markers->len; i++)
+    if (keep[i])
+      self->markers[cursor[channel_of[i]]++] = g_array_index (b->markers, EtMarker, i);
+  for (guint c = 0; c < defs->len; c++)
+    close_channel (self, sorted[c]);
   self->stats.markers = n;
 }
 
@@ -780,7 +885,7 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
     }
   choose_clock (self);
 
-  qsort (loader.refs->data, loader.refs->len, sizeof (EtEventRef), compare_refs);
+  sort_refs (self, (EtEventRef *) (gpointer) loader.refs->data, loader.refs->len);
   self->n_events = loader.refs->len;
   self->events = (EtEventRef *) (gpointer) g_array_free (g_steal_pointer (&loader.refs), FALSE);
 
