@@ -3,8 +3,11 @@
 
 #include <string.h>
 
+#define RECENT_SLOTS 4096
+
 struct _EtStrPool
 {
+  guint32     recent[RECENT_SLOTS];  /* et_strpool_add's cache: id or 0 */
   GByteArray *data;     /* NUL-terminated strings back to back; id = offset */
   guint32    *slots;    /* 0 = empty, else id */
   guint32    *hashes;   /* the hash of each slot's string, so growing never rescans text */
@@ -100,6 +103,28 @@ et_strpool_intern (EtStrPool *pool, const char *text, gssize len)
   pool->slots[j] = id;
   pool->hashes[j] = hash;
   pool->n_used++;
+  return id;
+}
+
+guint32
+et_strpool_add (EtStrPool *pool, const char *text, gssize len)
+{
+  gsize n = len < 0 ? strlen (text) : strnlen (text, (gsize) len);
+  guint32 slot, id;
+  const char *s;
+
+  if (n == 0)
+    return 0;
+  slot = hash_bytes (text, MIN (n, 64)) & (RECENT_SLOTS - 1);
+  id = pool->recent[slot];
+  s = (const char *) pool->data->data + id;
+  if (id != 0 && strncmp (s, text, n) == 0 && s[n] == '\0')
+    return id;
+  g_assert (pool->data->len <= G_MAXUINT32 - n - 1);
+  id = pool->data->len;
+  g_byte_array_append (pool->data, (const guint8 *) text, (guint) n);
+  g_byte_array_append (pool->data, (const guint8 *) "", 1);
+  pool->recent[slot] = id;
   return id;
 }
 

@@ -544,7 +544,7 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
 
   et_marker_rules_apply (&input, &b->rules);
   m.start_ns = m.end_ns = event->time_ns;
-  m.text = et_strpool_intern (self->strings, b->rules.text->str, (gssize) b->rules.text->len);
+  m.text = et_strpool_add (self->strings, b->rules.text->str, (gssize) b->rules.text->len);
   m.series = et_strpool_intern (self->strings, b->rules.series->str,
                                 (gssize) b->rules.series->len);
   m.event = (guint32) index;
