@@ -511,6 +511,21 @@ thread_of (Loader *loader, const EtRecord *record)
   return g_array_index (loader->temp_threads, TempThread, index).final;
 }
 
+/* ETLSCOPE_TIMING=1 prints how long each loading phase took, for profiling
+ * and the benchmarks. */
+static void
+phase_done (const char *phase, gint64 *since)
+{
+  static int enabled = -1;
+  gint64 now = g_get_monotonic_time ();
+
+  if (enabled < 0)
+    enabled = g_getenv ("ETLSCOPE_TIMING") != NULL;
+  if (enabled)
+    g_printerr ("etlscope: %-10s %8.1f ms\n", phase, (now - *since) / 1000.0);
+  *since = now;
+}
+
 /* ---- markers ---------------------------------------------------------- */
 
 typedef struct
@@ -786,12 +801,19 @@ build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cancellable, GEr
   b.fields = et_fields_new ();
   et_rule_result_init (&b.rules);
 
-  ok = decode_markers (loader, &b, flags, cancellable, error);
-  if (ok)
-    {
-      keep = pair_spans (self, &b);
-      build_channels (self, &b, keep);
-    }
+  {
+    gint64 clock = g_get_monotonic_time ();
+
+    ok = decode_markers (loader, &b, flags, cancellable, error);
+    phase_done ("decode", &clock);
+    if (ok)
+      {
+        keep = pair_spans (self, &b);
+        phase_done ("pair", &clock);
+        build_channels (self, &b, keep);
+        phase_done ("channels", &clock);
+      }
+  }
   g_array_unref (b.markers);
   g_array_unref (b.marker_thread);
   g_array_unref (b.spans);
@@ -850,12 +872,14 @@ loader_clear (Loader *loader)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Loader, loader_clear)
 
+
 EtTrace *
 et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
                gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autoptr(EtTrace) self = NULL;
   g_auto(Loader) loader = { 0 };
+  gint64 clock = g_get_monotonic_time ();
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -874,8 +898,10 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   loader.process_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   loader.thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 
+  phase_done ("open", &clock);
   if (!walk_buffers (&loader, progress, progress_data, cancellable, error))
     return NULL;
+  phase_done ("walk", &clock);
   if (!loader.header_seen)
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_NOT_ETL,
@@ -888,10 +914,12 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   sort_refs (self, (EtEventRef *) (gpointer) loader.refs->data, loader.refs->len);
   self->n_events = loader.refs->len;
   self->events = (EtEventRef *) (gpointer) g_array_free (g_steal_pointer (&loader.refs), FALSE);
+  phase_done ("sort", &clock);
 
   load_manifests (&loader);
   decide_defaults (self);
   build_threads (&loader);
+  phase_done ("manifests", &clock);
   if (!build_markers (&loader, flags, cancellable, error))
     return NULL;
   return g_steal_pointer (&self);
