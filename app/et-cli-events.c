@@ -306,30 +306,8 @@ run_parsed (const char *path, const char *format_name, EtCliFilter *filter)
 int
 et_cli_events_run (int argc, char **argv)
 {
-  g_autoptr(GOptionContext) context = NULL;
-  g_autofree char *format_name = NULL;
-  EtCliFilter filter;
-  const char *path = NULL;
-  GOptionGroup *group;
-  int status;
-  const GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      "Output format: text (default), jsonl or csv", "FORMAT" },
-    { NULL }
-  };
-
-  et_cli_filter_init (&filter);
-  context = g_option_context_new ("FILE");
-  g_option_context_set_summary (context,
-    "Writes every event of FILE in time order, decoded: time, thread,\n"
-    "provider, event descriptor, activity ids and payload fields.");
-  group = et_cli_filter_group_new (&filter, "events", ET_CLI_FILTER_EVENTS);
-  g_option_group_add_entries (group, entries);
-  g_option_context_set_main_group (context, group);
-
-  status = et_cli_parse_command (context, "events", &argc, &argv, &path);
-  if (status < 0)
-    status = run_parsed (path, format_name, &filter);
-  et_cli_filter_clear (&filter);
-  return status;
+  return et_cli_run_filtered (argc, argv, "events",
+                              "Writes every event of FILE in time order, decoded: time, thread,\n"
+                              "provider, event descriptor, activity ids and payload fields.",
+                              ET_CLI_FILTER_EVENTS, run_parsed);
 }

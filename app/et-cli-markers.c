@@ -378,30 +378,8 @@ run_parsed (const char *path, const char *format_name, EtCliFilter *filter)
 int
 et_cli_markers_run (int argc, char **argv)
 {
-  g_autoptr(GOptionContext) context = NULL;
-  g_autofree char *format_name = NULL;
-  EtCliFilter filter;
-  const char *path = NULL;
-  int status;
-  GOptionGroup *group;
-  const GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      "Output format: text (default), jsonl or csv", "FORMAT" },
-    { NULL }
-  };
-
-  et_cli_filter_init (&filter);
-  context = g_option_context_new ("FILE");
-  g_option_context_set_summary (context,
-    "Writes the Concurrency Visualizer markers of FILE (flags, messages and\n"
-    "spans) in time order, one per line.");
-  group = et_cli_filter_group_new (&filter, "markers", ET_CLI_FILTER_MARKERS);
-  g_option_group_add_entries (group, entries);
-  g_option_context_set_main_group (context, group);
-
-  status = et_cli_parse_command (context, "markers", &argc, &argv, &path);
-  if (status < 0)
-    status = run_parsed (path, format_name, &filter);
-  et_cli_filter_clear (&filter);
-  return status;
+  return et_cli_run_filtered (argc, argv, "markers",
+                              "Writes the Concurrency Visualizer markers of FILE (flags, messages and\n"
+                              "spans) in time order, one per line.",
+                              ET_CLI_FILTER_MARKERS, run_parsed);
 }

@@ -326,3 +326,33 @@ et_cli_parse_command (GOptionContext *context, const char *command, int *argc,
   *path = (*argv)[1];
   return -1;
 }
+
+int
+et_cli_run_filtered (int argc, char **argv, const char *command, const char *summary,
+                     EtCliFilterUse use, EtCliFilteredRun run)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autofree char *format_name = NULL;
+  EtCliFilter filter;
+  const char *path = NULL;
+  GOptionGroup *group;
+  int status;
+  const GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
+      "Output format: text (default), jsonl or csv", "FORMAT" },
+    { NULL }
+  };
+
+  et_cli_filter_init (&filter);
+  context = g_option_context_new ("FILE");
+  g_option_context_set_summary (context, summary);
+  group = et_cli_filter_group_new (&filter, command, use);
+  g_option_group_add_entries (group, entries);
+  g_option_context_set_main_group (context, group);
+
+  status = et_cli_parse_command (context, command, &argc, &argv, &path);
+  if (status < 0)
+    status = run (path, format_name, &filter);
+  et_cli_filter_clear (&filter);
+  return status;
+}
