@@ -640,15 +640,17 @@ pair_spans (EtTrace *self, MarkerBuild *b)
 
   memset (keep, 1, b->markers->len);
   et_span_pair ((const EtSpanEvent *) (gpointer) b->spans->data, n, results);
+  g_clear_pointer (&b->spans, g_array_unref);      /* only the results are needed now */
   for (guint i = 0; i < n; i++)
     {
-      const EtSpanEvent *s = &g_array_index (b->spans, EtSpanEvent, i);
+      gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
+                        || (results[i].partner != G_MAXUINT && results[i].partner < i);
       guint32 mi = g_array_index (b->span_marker, guint32, i);
       EtMarker *m = &g_array_index (b->markers, EtMarker, mi);
 
       m->status = results[i].status;
       m->depth = (guint8) MIN (results[i].depth, 255);
-      if (s->is_end)
+      if (is_end)
         {
           if (results[i].partner != G_MAXUINT)
             keep[mi] = 0;              /* drawn as part of its start */
@@ -816,7 +818,7 @@ build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cancellable, GEr
   }
   g_array_unref (b.markers);
   g_array_unref (b.marker_thread);
-  g_array_unref (b.spans);
+  g_clear_pointer (&b.spans, g_array_unref);
   g_array_unref (b.span_marker);
   et_fields_free (b.fields);
   et_rule_result_clear (&b.rules);
@@ -913,7 +915,9 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
 
   sort_refs (self, (EtEventRef *) (gpointer) loader.refs->data, loader.refs->len);
   self->n_events = loader.refs->len;
-  self->events = (EtEventRef *) (gpointer) g_array_free (g_steal_pointer (&loader.refs), FALSE);
+  /* The array grew by doubling; give back what it did not use. */
+  self->events = g_realloc (g_array_free (g_steal_pointer (&loader.refs), FALSE),
+                            MAX (self->n_events, 1) * sizeof (EtEventRef));
   phase_done ("sort", &clock);
 
   load_manifests (&loader);
