@@ -130,21 +130,17 @@ resolve_line (Writer *w, const Row *row, Line *line)
   line->has_end_tid = m->status == ET_SPAN_CROSS_THREAD && m->end_thread != ET_NO_INDEX;
   line->end_tid = line->has_end_tid ? et_trace_get_thread (w->trace, m->end_thread)->tid : 0;
   line->series = et_trace_get_string (w->trace, m->series);
-  line->text = et_trace_get_string (w->trace, m->text);
   line->provider = et_trace_get_provider (w->trace, m->provider)->name;
   line->provider_guid = w->guids[m->provider];
 
-  /* The header fields are filled even when the payload does not decode;
-   * then no cvSpanId can be known. */
-  line->has_span_id = FALSE;
-  line->span_id = 0;
-  if (et_trace_decode_event (w->trace, m->event, &w->event, w->fields, NULL)
-      && et_fields_find (w->fields, "cvSpanId") >= 0)
-    {
-      et_trace_explain_marker (w->trace, &w->event, w->fields, &w->rules);
-      line->has_span_id = w->rules.has_span_id;
-      line->span_id = w->rules.span_id;
-    }
+  /* The model keeps no texts: the rules run again on the decoded event
+   * (with whatever part of a damaged payload decoded, as when loading),
+   * giving the text and the cvSpanId. */
+  et_trace_decode_event (w->trace, m->event, &w->event, w->fields, NULL);
+  et_trace_explain_marker (w->trace, &w->event, w->fields, &w->rules);
+  line->text = w->rules.text->str;
+  line->has_span_id = w->rules.has_span_id;
+  line->span_id = w->rules.span_id;
   line->event = &w->event;
 }
 

@@ -267,7 +267,8 @@ et_marker_rules_apply (const EtRuleInput *input, EtRuleResult *result)
   decide_importance (input, cv, result);
   decide_category (input, cv, result);
   decide_series (input, cv, result);
-  decide_text (input, cv, result);
+  if (!result->skip_text)
+    decide_text (input, cv, result);
   decide_span_id (input, cv, result);
 }
 

@@ -559,7 +559,6 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
 
   et_marker_rules_apply (&input, &b->rules);
   m.start_ns = m.end_ns = event->time_ns;
-  m.text = et_strpool_add (self->strings, b->rules.text->str, (gssize) b->rules.text->len);
   m.series = et_strpool_intern (self->strings, b->rules.series->str,
                                 (gssize) b->rules.series->len);
   m.event = (guint32) index;
@@ -802,6 +801,7 @@ build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cancellable, GEr
   b.span_marker = g_array_new (FALSE, FALSE, sizeof (guint32));
   b.fields = et_fields_new ();
   et_rule_result_init (&b.rules);
+  b.rules.skip_text = TRUE;     /* texts are made when shown (et_trace_marker_text) */
 
   {
     gint64 clock = g_get_monotonic_time ();

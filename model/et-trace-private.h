@@ -58,6 +58,10 @@ struct _EtTrace
   guint            n_markers;
 
   gint64           ticks_per_second;
+
+  GMutex           scratch_lock;    /* guards the scratch below */
+  EtFields        *scratch_fields;  /* for et_trace_marker_text */
+  EtRuleResult     scratch_rules;
 };
 
 #define ET_MAX_DAMAGE 100

@@ -10,6 +10,9 @@
 
 G_DEFINE_FINAL_TYPE (EtTrace, et_trace, G_TYPE_OBJECT)
 
+/* The memory budget of a marker (issue: at most 48 bytes each). */
+G_STATIC_ASSERT (sizeof (EtMarker) == 40);
+
 typedef struct
 {
   const guint8 *bytes;
@@ -70,6 +73,9 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->blocks, g_array_unref);
   g_clear_pointer (&self->channel_thread, g_array_unref);
   g_free (self->markers);
+  g_clear_pointer (&self->scratch_fields, et_fields_free);
+  et_rule_result_clear (&self->scratch_rules);
+  g_mutex_clear (&self->scratch_lock);
   G_OBJECT_CLASS (et_trace_parent_class)->finalize (object);
 }
 
@@ -98,6 +104,9 @@ et_trace_init (EtTrace *self)
   self->channel_block0 = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->channel_thread = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->blocks = g_array_new (FALSE, TRUE, sizeof (gint64));
+  g_mutex_init (&self->scratch_lock);
+  self->scratch_fields = et_fields_new ();
+  et_rule_result_init (&self->scratch_rules);
 }
 
 /* ---- internals shared with loading ------------------------------------ */
@@ -509,6 +518,23 @@ et_trace_decode_event (EtTrace *self, guint64 index, EtEvent *event, EtFields *f
                                 offset, event, fields, error);
   event->cpu = et_etl_file_buffer_info (self->file, ref->buffer)->cpu;
   return ok;
+}
+
+void
+et_trace_marker_text (EtTrace *self, const EtMarker *marker, GString *out)
+{
+  EtEvent event;
+
+  g_return_if_fail (ET_IS_TRACE (self));
+  g_return_if_fail (marker != NULL && marker->event < self->n_events);
+
+  g_mutex_lock (&self->scratch_lock);
+  /* A payload that does not decode still gives the text its decoded part,
+   * as it did when the marker was made. */
+  et_trace_decode_event (self, marker->event, &event, self->scratch_fields, NULL);
+  et_trace_explain_marker (self, &event, self->scratch_fields, &self->scratch_rules);
+  g_string_append_len (out, self->scratch_rules.text->str, (gssize) self->scratch_rules.text->len);
+  g_mutex_unlock (&self->scratch_lock);
 }
 
 void
