@@ -5,6 +5,7 @@
  * et-trace-load.c; this file answers questions about a loaded trace.
  */
 #include "et-trace-private.h"
+#include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
 
@@ -218,11 +219,34 @@ numbered_name (EtTrace *self, const char *word, guint value)
   return g_string_chunk_insert_const (self->names, buf);
 }
 
+/* An EventSource manifest event (etl-format.md §9): the chunk envelope and
+ * the XML it carries, named as EventSource names it. */
+static gboolean
+decode_manifest_chunk (const EtRecord *record, EtEvent *event, EtFields *fields)
+{
+  static const char *const names[] = { "Format", "MajorVersion", "MinorVersion", "Magic" };
+  const guint8 *p = record->payload;
+
+  if (record->klass != ET_RECORD_EVENT || record->id != 0xFFFE || record->opcode != 0xFE
+      || record->payload_len < 8)
+    return FALSE;
+  event->name = "ManifestData";
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    et_fields_add_uint (fields, names[i], p[i]);
+  et_fields_add_uint (fields, "TotalChunks", et_read_u16 (p + 4));
+  et_fields_add_uint (fields, "ChunkNumber", et_read_u16 (p + 6));
+  et_fields_add_string (fields, "Data", (const char *) p + 8, record->payload_len - 8);
+  return TRUE;
+}
+
 static gboolean
 decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
                EtEvent *event, EtFields *fields, GError **error)
 {
   gsize consumed = 0;
+
+  if (decode_manifest_chunk (record, event, fields))
+    return TRUE;
 
   if (p->manifest != NULL)
     {
@@ -298,6 +322,9 @@ _et_trace_decode_record (EtTrace *self, const EtRecord *record, guint provider,
 
   ok = decode_fields (self, record, p, event, fields, error);
   event->decode_failed = !ok;
+  if (event->name == NULL && (record->klass == ET_RECORD_SYSTEM
+                              || record->klass == ET_RECORD_PERFINFO))
+    event->name = et_kernel_event_name (record->hook);
   if (event->name == NULL)
     event->name = numbered_name (self, "Event", event->id);
   if (event->task_name == NULL && record->klass == ET_RECORD_EVENT && record->task != 0
