@@ -26,6 +26,14 @@ typedef struct
   guint    final;
 } TempThread;
 
+/* The last provider looked up: records of one provider come in runs. */
+typedef struct
+{
+  EtGuid   guid;
+  guint    index;
+  gboolean valid;
+} ProviderCache;
+
 typedef struct
 {
   EtTrace      *self;
@@ -36,9 +44,7 @@ typedef struct
   GHashTable   *process_names;   /* pid → char* */
   GHashTable   *thread_names;    /* guint64 key → char* */
   gboolean      header_seen;
-  EtGuid        last_guid;
-  guint         last_provider;
-  gboolean      have_last;
+  ProviderCache providers;     /* of the scanning pass */
 } Loader;
 
 static guint64
@@ -119,20 +125,22 @@ read_logfile_header (EtTrace *self, const EtRecord *record)
   h->log_file_name = read_header_string (self, &r);
 }
 
+/* The provider index of a record. Only the scanning pass adds providers;
+ * the decoding threads only look them up (so they may share the table). */
 static guint
-provider_of (Loader *loader, const EtRecord *record)
+provider_of (EtTrace *self, ProviderCache *cache, const EtRecord *record)
 {
   EtGuid guid;
   const char *name;
   EtProviderKind kind;
 
   _et_record_identity (record, &guid, &name, &kind);
-  if (loader->have_last && et_guid_equal (&guid, &loader->last_guid))
-    return loader->last_provider;
-  loader->last_guid = guid;
-  loader->have_last = TRUE;
-  loader->last_provider = _et_trace_provider_for (loader->self, &guid, name, kind);
-  return loader->last_provider;
+  if (cache->valid && et_guid_equal (&guid, &cache->guid))
+    return cache->index;
+  cache->guid = guid;
+  cache->valid = TRUE;
+  cache->index = _et_trace_provider_for (self, &guid, name, kind);
+  return cache->index;
 }
 
 static gboolean
@@ -215,7 +223,7 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
   self->stats.records++;
   g_array_append_val (loader->refs, ref);
 
-  provider = provider_of (loader, record);
+  provider = provider_of (self, &loader->providers, record);
   g_array_index (self->providers, EtProviderEntry, provider).pub.n_events++;
   refine_provider (loader, provider, record);
   if (is_manifest_event (record))
@@ -380,7 +388,7 @@ install_manifest (Loader *loader, const EtRecord *record, const char *xml, gsize
       report_error (self, ref, "EventSource manifest", error);
       return;
     }
-  index = provider_of (loader, record);
+  index = provider_of (self, &loader->providers, record);
   p = &g_array_index (self->providers, EtProviderEntry, index);
   /* Later copies (rundown) replace earlier ones, as PerfView does. */
   g_clear_pointer (&p->manifest, et_manifest_free);
@@ -528,6 +536,7 @@ phase_done (const char *phase, gint64 *since)
 
 /* ---- markers ---------------------------------------------------------- */
 
+/* What one decoding thread makes of its range of events. */
 typedef struct
 {
   GArray      *markers;       /* EtMarker, time order */
@@ -536,7 +545,56 @@ typedef struct
   GArray      *span_marker;   /* guint32: marker of each span event */
   EtFields    *fields;
   EtRuleResult rules;
+  ProviderCache providers;
+  guint32      last_series;   /* string id of the last series interned, and its text */
+  GString     *last_series_text;
+  guint64      failures;
 } MarkerBuild;
+
+static void
+marker_build_init (MarkerBuild *b)
+{
+  memset (b, 0, sizeof *b);
+  b->markers = g_array_new (FALSE, FALSE, sizeof (EtMarker));
+  b->marker_thread = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->spans = g_array_new (FALSE, FALSE, sizeof (EtSpanEvent));
+  b->span_marker = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->fields = et_fields_new ();
+  b->last_series_text = g_string_new (NULL);
+  et_rule_result_init (&b->rules);
+  b->rules.skip_text = TRUE;     /* texts are made when shown (et_trace_marker_text) */
+}
+
+static void
+marker_build_clear (MarkerBuild *b)
+{
+  g_clear_pointer (&b->markers, g_array_unref);
+  g_clear_pointer (&b->marker_thread, g_array_unref);
+  g_clear_pointer (&b->spans, g_array_unref);
+  g_clear_pointer (&b->span_marker, g_array_unref);
+  g_clear_pointer (&b->fields, et_fields_free);
+  if (b->last_series_text)
+    g_string_free (b->last_series_text, TRUE);
+  b->last_series_text = NULL;
+  et_rule_result_clear (&b->rules);
+}
+
+/* Series repeat from marker to marker: only a new one takes the lock. */
+static guint32
+series_id (EtTrace *self, MarkerBuild *b)
+{
+  const GString *series = b->rules.series;
+
+  if (series->len == 0)
+    return 0;
+  if (b->last_series != 0 && g_string_equal (series, b->last_series_text))
+    return b->last_series;
+  g_mutex_lock (&self->lock);
+  b->last_series = et_strpool_intern (self->strings, series->str, (gssize) series->len);
+  g_mutex_unlock (&self->lock);
+  g_string_assign (b->last_series_text, series->str);
+  return b->last_series;
+}
 
 static gboolean
 wants_markers (EtTrace *self, guint provider, EtLoadFlags flags)
@@ -559,8 +617,7 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
 
   et_marker_rules_apply (&input, &b->rules);
   m.start_ns = m.end_ns = event->time_ns;
-  m.series = et_strpool_intern (self->strings, b->rules.series->str,
-                                (gssize) b->rules.series->len);
+  m.series = series_id (self, b);
   m.event = (guint32) index;
   m.end_event = ET_NO_INDEX;
   m.end_thread = ET_NO_INDEX;
@@ -594,36 +651,108 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
   g_array_append_val (b->marker_thread, thread);
 }
 
-static gboolean
-decode_markers (Loader *loader, MarkerBuild *b, EtLoadFlags flags,
-                GCancellable *cancellable, GError **error)
+typedef struct
 {
-  EtTrace *self = loader->self;
+  Loader       *loader;
+  MarkerBuild   b;
+  EtLoadFlags   flags;
+  guint64       from;
+  guint64       to;
+  GCancellable *cancellable;
+  gboolean      cancelled;
+} Worker;
+
+/* Decodes events [from, to) of a worker's range into its own arrays. */
+static gpointer
+decode_range (gpointer data)
+{
+  Worker *w = data;
+  EtTrace *self = w->loader->self;
+  MarkerBuild *b = &w->b;
   EtEvent event;
 
-  for (guint64 i = 0; i < self->n_events; i++)
+  for (guint64 i = w->from; i < w->to; i++)
     {
       const EtEventRef *ref = &self->events[i];
       g_autoptr(GError) local = NULL;
       EtRecord record;
       guint provider;
 
-      if ((i & 0xFFFF) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
+      if ((i & 0xFFFF) == 0 && g_cancellable_is_cancelled (w->cancellable))
+        {
+          w->cancelled = TRUE;
+          break;
+        }
       if (!parse_ref (self, ref, &record) || is_manifest_event (&record))
         continue;
-      provider = provider_of (loader, &record);
-      if (!wants_markers (self, provider, flags))
+      provider = provider_of (self, &b->providers, &record);
+      if (!wants_markers (self, provider, w->flags))
         continue;
       if (!_et_trace_decode_record (self, &record, provider,
                                     et_etl_file_offset_of (self->file, ref->buffer, ref->pos),
                                     &event, b->fields, &local))
         {
-          self->stats.decode_failures++;
+          b->failures++;
           report_error (self, ref, event.name ? event.name : "event payload", local);
         }
-      add_marker (loader, b, &record, provider, &event, i);
+      add_marker (w->loader, b, &record, provider, &event, i);
     }
+  return NULL;
+}
+
+/* Appends @from's results to @into, renumbering its span references. */
+static void
+append_build (MarkerBuild *into, MarkerBuild *from)
+{
+  guint32 base = into->markers->len;
+
+  g_array_append_vals (into->markers, from->markers->data, from->markers->len);
+  g_array_append_vals (into->marker_thread, from->marker_thread->data, from->marker_thread->len);
+  g_array_append_vals (into->spans, from->spans->data, from->spans->len);
+  for (guint i = 0; i < from->span_marker->len; i++)
+    {
+      guint32 m = g_array_index (from->span_marker, guint32, i) + base;
+      g_array_append_val (into->span_marker, m);
+    }
+  into->failures += from->failures;
+  marker_build_clear (from);
+}
+
+/* Small traces decode on one thread; larger ones split the events into
+ * equal ranges, one per core, and join the results in time order. */
+static gboolean
+decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
+                GCancellable *cancellable, GError **error)
+{
+  EtTrace *self = loader->self;
+  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* for tests and benchmarks */
+  guint n = forced ? (guint) CLAMP (atoi (forced), 1, 64)
+                   : self->n_events < 200000 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
+  g_autofree Worker *workers = g_new0 (Worker, n);
+  g_autofree GThread **threads = g_new0 (GThread *, n);
+  gboolean cancelled = FALSE;
+
+  for (guint k = 0; k < n; k++)
+    {
+      workers[k] = (Worker) { loader, { 0 }, flags, self->n_events * k / n,
+                              self->n_events * (k + 1) / n, cancellable, FALSE };
+      marker_build_init (&workers[k].b);
+      if (k > 0)
+        threads[k] = g_thread_new ("etlscope-decode", decode_range, &workers[k]);
+    }
+  decode_range (&workers[0]);
+  for (guint k = 1; k < n; k++)
+    g_thread_join (threads[k]);
+  *out = workers[0].b;
+  cancelled = workers[0].cancelled;
+  for (guint k = 1; k < n; k++)
+    {
+      cancelled |= workers[k].cancelled;
+      append_build (out, &workers[k].b);
+    }
+  self->stats.decode_failures += out->failures;
+  if (cancelled)
+    return !g_cancellable_set_error_if_cancelled (cancellable, error);
   return TRUE;
 }
 
@@ -791,41 +920,41 @@ static gboolean
 build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cancellable, GError **error)
 {
   EtTrace *self = loader->self;
-  MarkerBuild b;
+  MarkerBuild b = { 0 };
   g_autofree guint8 *keep = NULL;
+  gint64 clock = g_get_monotonic_time ();
   gboolean ok;
 
-  b.markers = g_array_new (FALSE, FALSE, sizeof (EtMarker));
-  b.marker_thread = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b.spans = g_array_new (FALSE, FALSE, sizeof (EtSpanEvent));
-  b.span_marker = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b.fields = et_fields_new ();
-  et_rule_result_init (&b.rules);
-  b.rules.skip_text = TRUE;     /* texts are made when shown (et_trace_marker_text) */
-
-  {
-    gint64 clock = g_get_monotonic_time ();
-
-    ok = decode_markers (loader, &b, flags, cancellable, error);
-    phase_done ("decode", &clock);
-    if (ok)
-      {
-        keep = pair_spans (self, &b);
-        phase_done ("pair", &clock);
-        build_channels (self, &b, keep);
-        phase_done ("channels", &clock);
-      }
-  }
-  g_array_unref (b.markers);
-  g_array_unref (b.marker_thread);
-  g_clear_pointer (&b.spans, g_array_unref);
-  g_array_unref (b.span_marker);
-  et_fields_free (b.fields);
-  et_rule_result_clear (&b.rules);
+  ok = decode_markers (loader, &b, flags, cancellable, error);
+  phase_done ("decode", &clock);
+  if (ok)
+    {
+      keep = pair_spans (self, &b);
+      phase_done ("pair", &clock);
+      build_channels (self, &b, keep);
+      phase_done ("channels", &clock);
+    }
+  marker_build_clear (&b);
   return ok;
 }
 
 /* ---- entry point ------------------------------------------------------ */
+
+/* Damage is found in file order while walking and in time order (and on
+ * several threads) while decoding: give it back in file order. */
+static void
+sort_damage (EtTrace *self)
+{
+  EtDamage *d = (EtDamage *) (gpointer) self->damage->data;
+
+  for (guint i = 1; i < self->damage->len; i++)
+    for (guint j = i; j > 0 && d[j - 1].offset > d[j].offset; j--)
+      {
+        EtDamage t = d[j];
+        d[j] = d[j - 1];
+        d[j - 1] = t;
+      }
+}
 
 static void
 on_damage (guint64 offset, const char *message, gpointer user_data)
@@ -926,5 +1055,6 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   phase_done ("manifests", &clock);
   if (!build_markers (&loader, flags, cancellable, error))
     return NULL;
+  sort_damage (self);
   return g_steal_pointer (&self);
 }

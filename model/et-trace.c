@@ -66,6 +66,9 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->providers, g_array_unref);
   g_clear_pointer (&self->provider_index, g_hash_table_unref);
   g_clear_pointer (&self->tl_schemas, g_hash_table_unref);
+  g_clear_pointer (&self->tl_failed, g_hash_table_unref);
+  g_mutex_clear (&self->lock);
+  g_rw_lock_clear (&self->schema_lock);
   g_free (self->events);
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);
@@ -99,6 +102,9 @@ et_trace_init (EtTrace *self)
                                                 (GEqualFunc) et_guid_equal, g_free, NULL);
   self->tl_schemas = g_hash_table_new_full (tl_key_hash, tl_key_equal, g_free,
                                             (GDestroyNotify) et_tl_schema_free);
+  self->tl_failed = g_hash_table_new_full (tl_key_hash, tl_key_equal, g_free, NULL);
+  g_mutex_init (&self->lock);
+  g_rw_lock_init (&self->schema_lock);
   self->processes = g_array_new (FALSE, TRUE, sizeof (EtProcess));
   self->threads = g_array_new (FALSE, TRUE, sizeof (EtThread));
   self->channels = g_array_new (FALSE, TRUE, sizeof (EtChannel));
@@ -115,12 +121,14 @@ et_trace_init (EtTrace *self)
 void
 _et_trace_add_damage (EtTrace *self, guint64 offset, const char *message)
 {
+  g_mutex_lock (&self->lock);
   self->stats.damage_count++;
   if (self->damage->len < ET_MAX_DAMAGE)
     {
       EtDamage d = { offset, g_strdup (message) };
       g_array_append_val (self->damage, d);
     }
+  g_mutex_unlock (&self->lock);
 }
 
 guint
@@ -171,34 +179,46 @@ _et_record_identity (const EtRecord *record, EtGuid *guid, const char **name,
     }
 }
 
+/* The schema of a TraceLogging record, parsed once per distinct metadata
+ * blob (the event-class table). Decoding threads share it: lookups take the
+ * read lock; the first sight of a blob parses it under the write lock. A
+ * blob that does not parse is remembered, so it is reported once. */
 const EtTlSchema *
 _et_trace_tl_schema (EtTrace *self, const EtRecord *record, guint64 offset)
 {
   TlKey key;
   EtTlSchema *schema;
   g_autoptr(GError) error = NULL;
-  TlKey *stored;
+  gboolean failed;
 
   key.bytes = et_record_find_ext (record, ET_EXT_EVENT_SCHEMA_TL, &key.len);
   if (key.bytes == NULL)
     return NULL;
+  g_rw_lock_reader_lock (&self->schema_lock);
   schema = g_hash_table_lookup (self->tl_schemas, &key);
-  if (schema != NULL)
+  failed = schema == NULL && g_hash_table_contains (self->tl_failed, &key);
+  g_rw_lock_reader_unlock (&self->schema_lock);
+  if (schema != NULL || failed)
     return schema;
-  schema = et_tl_schema_parse (key.bytes, key.len, &error);
-  if (schema == NULL)
+
+  g_rw_lock_writer_lock (&self->schema_lock);
+  schema = g_hash_table_lookup (self->tl_schemas, &key);
+  if (schema == NULL && !g_hash_table_contains (self->tl_failed, &key))
+    {
+      /* The key points into the mapped file or the decompressed buffers,
+       * which live as long as the trace. */
+      schema = et_tl_schema_parse (key.bytes, key.len, &error);
+      g_hash_table_insert (schema ? self->tl_schemas : self->tl_failed,
+                           g_memdup2 (&key, sizeof key), schema);
+    }
+  g_rw_lock_writer_unlock (&self->schema_lock);
+  if (error != NULL)
     {
       g_autofree char *message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT
                                                   ": TraceLogging metadata: %s",
                                                   self->path, offset, error->message);
       _et_trace_add_damage (self, offset, message);
-      return NULL;
     }
-  /* The key points into the mapped file or the decompressed buffers, which
-   * live as long as the trace. */
-  stored = g_new (TlKey, 1);
-  *stored = key;
-  g_hash_table_insert (self->tl_schemas, stored, schema);
   return schema;
 }
 
@@ -214,9 +234,13 @@ static const char *
 numbered_name (EtTrace *self, const char *word, guint value)
 {
   char buf[64];
+  const char *name;
 
   g_snprintf (buf, sizeof buf, "%s %u", word, value);
-  return g_string_chunk_insert_const (self->names, buf);
+  g_mutex_lock (&self->lock);
+  name = g_string_chunk_insert_const (self->names, buf);
+  g_mutex_unlock (&self->lock);
+  return name;
 }
 
 /* An EventSource manifest event (etl-format.md §9): the chunk envelope and
