@@ -896,8 +896,11 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
     }
 
   /* Channels in (thread, provider, series) order; each gets its slice. */
-  sorted = g_memdup2 (defs->pdata, MAX (defs->len, 1) * sizeof (gpointer));
-  qsort (sorted, defs->len, sizeof (gpointer), compare_channel_defs);
+  sorted = g_new (ChannelDef *, MAX (defs->len, 1));
+  for (guint c = 0; c < defs->len; c++)
+    sorted[c] = g_ptr_array_index (defs, c);
+  if (defs->len > 1)
+    qsort (sorted, defs->len, sizeof (gpointer), compare_channel_defs);
   cursor = g_new (guint32, MAX (defs->len, 1));
   self->markers = g_new (EtMarker, MAX (n, 1));
   self->n_markers = n;
