@@ -826,8 +826,10 @@ channel_def_equal (gconstpointer a, gconstpointer b)
   return x->thread == y->thread && x->series == y->series && x->provider == y->provider;
 }
 
+/* Channels by thread, provider, then series name (not its id: ids follow
+ * the order strings were first seen, which parallel decoding varies). */
 static int
-compare_channel_defs (const void *a, const void *b)
+compare_channel_defs (gconstpointer a, gconstpointer b, gpointer strings)
 {
   const ChannelDef *x = *(const ChannelDef * const *) a, *y = *(const ChannelDef * const *) b;
 
@@ -835,7 +837,7 @@ compare_channel_defs (const void *a, const void *b)
     return x->thread < y->thread ? -1 : 1;
   if (x->provider != y->provider)
     return x->provider < y->provider ? -1 : 1;
-  return x->series < y->series ? -1 : x->series > y->series;
+  return strcmp (et_strpool_get (strings, x->series), et_strpool_get (strings, y->series));
 }
 
 static void
@@ -899,8 +901,8 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
   sorted = g_new (ChannelDef *, MAX (defs->len, 1));
   for (guint c = 0; c < defs->len; c++)
     sorted[c] = g_ptr_array_index (defs, c);
-  if (defs->len > 1)
-    qsort (sorted, defs->len, sizeof (gpointer), compare_channel_defs);
+  g_qsort_with_data (sorted, (gint) defs->len, sizeof (gpointer), compare_channel_defs,
+                     self->strings);
   cursor = g_new (guint32, MAX (defs->len, 1));
   self->markers = g_new (EtMarker, MAX (n, 1));
   self->n_markers = n;

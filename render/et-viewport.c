@@ -42,8 +42,11 @@ et_viewport_zoom (EtViewport *v, double x, double factor, gint64 min_span_ns)
   double span = (double) (v->to_ns - v->from_ns) / factor;
   double left = (x - v->label_width) / plot_width (v);
 
-  span = MAX (span, (double) MAX (min_span_ns, 1));
+  /* Between the floor and about 290 years, so times stay in 64 bits. */
+  span = round (CLAMP (span, (double) MAX (min_span_ns, 1), 9.2e18));
+  /* The inverse of et_viewport_time's rounding, so the anchor stays put. */
   v->from_ns = anchor - (gint64) llround (left * span);
+  v->from_ns = (gint64) CLAMP ((double) v->from_ns, -4.6e18, 4.6e18 - span);
   v->to_ns = v->from_ns + (gint64) llround (span);
 }
 
