@@ -405,7 +405,17 @@ read_buffer (EtEtlFile *file, guint64 offset, guint32 uniform)
 
   info.offset = offset;
   info.disk_size = stated;
-  if (stated < ET_BUFFER_HEADER_SIZE || stated > MAX_BUFFER_SIZE)
+  /* In an uncompressed file every buffer has the session's size, so any
+   * other stated size is damage; trusting it would misalign every buffer
+   * after this one. */
+  if (uniform != 0 && stated != uniform && stated >= ET_BUFFER_HEADER_SIZE
+      && stated <= MAX_BUFFER_SIZE)
+    {
+      report (file, offset, "buffer %u states a size of %u bytes; the session's buffers "
+              "are %u bytes, so that is used", file->buffers->len, stated, uniform);
+      info.disk_size = uniform;
+    }
+  else if (stated < ET_BUFFER_HEADER_SIZE || stated > MAX_BUFFER_SIZE)
     {
       if (uniform == 0)
         {
