@@ -24,6 +24,7 @@ struct _EtEtlFile
   GArray       *buffers;       /* EtBufferInfo */
   guint8       *inflated;      /* decompressed buffers, back to back */
   gsize         inflated_len;
+  gsize         inflate_budget;/* bytes that may still be decompressed */
   guint         n_compressed;
   EtDamageFunc  damage;
   gpointer      damage_data;
@@ -331,6 +332,11 @@ et_record_find_ext (const EtRecord *r, guint type, gsize *len)
  * and must not drive an allocation. */
 #define MAX_BUFFER_SIZE (16u * 1024 * 1024)
 #define LOG_MODE_COMPRESSED 0x04000000u
+/* Every buffer may state 16 MiB of decompressed data and LZ77 can reach
+ * that from a few bytes, so the total is held to a multiple of the file's
+ * size: real traces compress 5-10 times, and memory stays bounded by the
+ * file whatever the headers claim. */
+#define MAX_INFLATE_RATIO 32
 
 void
 et_etl_file_free (EtEtlFile *file)
@@ -372,6 +378,14 @@ inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
   guint8 *dst;
 
   file->n_compressed++;
+  if (cap > file->inflate_budget)
+    {
+      report (file, info->offset + 0x30, "compressed buffer %u states %" G_GSIZE_FORMAT
+              " bytes of data, more than %d times the file's size allows in all; only %"
+              G_GSIZE_FORMAT " are read", file->buffers->len, cap, MAX_INFLATE_RATIO,
+              file->inflate_budget);
+      cap = file->inflate_budget;
+    }
   file->inflated = g_realloc (file->inflated, file->inflated_len + ET_BUFFER_HEADER_SIZE + cap);
   dst = file->inflated + file->inflated_len;
   memcpy (dst, src, ET_BUFFER_HEADER_SIZE);
@@ -386,6 +400,7 @@ inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
   else if (out_len < cap)
     report (file, info->offset, "compressed buffer %u decompresses to %" G_GSIZE_FORMAT
             " bytes, %" G_GSIZE_FORMAT " expected", file->buffers->len, out_len, cap);
+  file->inflate_budget -= out_len;
   info->data_end = (guint32) (ET_BUFFER_HEADER_SIZE + out_len);
   info->usable = TRUE;
   /* data_index counts 8-byte units, so 32 bits address 32 GiB. */
@@ -508,6 +523,7 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
   if (!looks_like_etl (file, error))
     return NULL;
 
+  file->inflate_budget = MAX_INFLATE_RATIO * file->size;
   uniform = uniform_buffer_size (file);
   while (offset + ET_BUFFER_HEADER_SIZE <= file->size)
     {
