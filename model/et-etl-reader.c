@@ -582,6 +582,19 @@ et_etl_file_offset_of (EtEtlFile *file, guint index, gsize pos)
   return info->data_index == G_MAXUINT32 ? info->offset + pos : info->offset;
 }
 
+static void
+report_in_buffer (EtEtlFile *file, const EtBufferInfo *info, guint index, gsize pos,
+                  const char *reason, gsize rest)
+{
+  if (info->data_index == G_MAXUINT32)
+    report (file, info->offset + pos, "buffer %u: %s; the rest of the buffer "
+            "(%" G_GSIZE_FORMAT " bytes) is skipped", index, reason, rest);
+  else
+    report (file, info->offset, "compressed buffer %u, decompressed position %"
+            G_GSIZE_FORMAT ": %s; the rest of the buffer (%" G_GSIZE_FORMAT
+            " bytes) is skipped", index, pos, reason, rest);
+}
+
 guint
 et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpointer user_data)
 {
@@ -594,16 +607,17 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
   while (pos + 4 <= len)
     {
       if (et_read_u32 (bytes + pos) == 0xFFFFFFFF)
-        break;
+        {
+          /* The fill belongs after the data: before its end it means a
+           * damaged size or stream, and the records after it are lost. */
+          if (len - pos > 8)
+            report_in_buffer (file, info, index, pos, "fill bytes before the end of the "
+                              "buffer's data", len - pos);
+          return len - pos > 8;
+        }
       if (!et_record_parse (bytes + pos, len - pos, &record, &reason))
         {
-          if (info->data_index == G_MAXUINT32)
-            report (file, info->offset + pos, "buffer %u: %s; the rest of the buffer "
-                    "(%" G_GSIZE_FORMAT " bytes) is skipped", index, reason, len - pos);
-          else
-            report (file, info->offset, "compressed buffer %u, decompressed position %"
-                    G_GSIZE_FORMAT ": %s; the rest of the buffer (%" G_GSIZE_FORMAT
-                    " bytes) is skipped", index, pos, reason, len - pos);
+          report_in_buffer (file, info, index, pos, reason, len - pos);
           return 1;
         }
       func (&record, index, pos, user_data);
