@@ -233,6 +233,22 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
     collect_names (loader, record);
 }
 
+/* A file cut at a buffer boundary still walks cleanly; only the header's
+ * BuffersWritten tells that buffers are missing. */
+static void
+report_missing_buffers (EtTrace *self, guint n)
+{
+  g_autofree char *message = NULL;
+  guint64 size = et_etl_file_size (self->file);
+
+  if (self->header.buffers_written <= n)
+    return;
+  message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": the file ends after "
+                             "%u buffers; its header lists %u, the rest are missing",
+                             self->path, size, n, self->header.buffers_written);
+  _et_trace_add_damage (self, size, message);
+}
+
 static gboolean
 walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
               GCancellable *cancellable, GError **error)
@@ -256,6 +272,7 @@ walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
     }
   self->stats.buffers = n;
   self->stats.compressed_buffers = et_etl_file_n_compressed (self->file);
+  report_missing_buffers (self, n);
   return TRUE;
 }
 
