@@ -21,6 +21,9 @@ struct _EtWindow
   GtkWidget    *area;
   GtkWidget    *details;
   GtkWidget    *status;
+  GtkWidget    *filter_button;
+  GtkWidget    *provider_box;     /* one check button per provider with markers */
+  GtkWidget    *kind_checks[3];   /* flag, message, span */
 
   char         *path;
   EtTrace      *trace;
@@ -255,6 +258,106 @@ on_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer da
   et_window_select_at (ET_WINDOW (data), x, y);
 }
 
+/* ---- filters ------------------------------------------------------------ */
+
+static void
+on_provider_toggled (GtkCheckButton *check, gpointer data)
+{
+  EtWindow *self = data;
+  guint provider = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "provider"));
+
+  et_layout_set_provider_visible (self->layout, provider, gtk_check_button_get_active (check));
+  self->has_selection = FALSE;
+  redraw (self);
+}
+
+static void
+on_kinds_toggled (GtkCheckButton *check, gpointer data)
+{
+  EtWindow *self = data;
+  guint kinds = 0;
+
+  for (guint k = 0; k < G_N_ELEMENTS (self->kind_checks); k++)
+    if (gtk_check_button_get_active (GTK_CHECK_BUTTON (self->kind_checks[k])))
+      kinds |= 1u << k;
+  /* No kind chosen shows nothing, not everything. */
+  et_layout_set_kinds (self->layout, kinds ? kinds : 1u << 31);
+  self->has_selection = FALSE;
+  redraw (self);
+}
+
+static void
+on_importance_selected (GtkDropDown *dropdown, GParamSpec *pspec, gpointer data)
+{
+  EtWindow *self = data;
+
+  if (self->layout == NULL)
+    return;
+  et_layout_set_min_importance (self->layout, gtk_drop_down_get_selected (dropdown));
+  self->has_selection = FALSE;
+  redraw (self);
+}
+
+/* One check button per provider that has markers, checked (they are shown). */
+static void
+fill_provider_filter (EtWindow *self)
+{
+  GtkWidget *child;
+  g_autofree gboolean *has_markers = g_new0 (gboolean, MAX (et_trace_get_n_providers (self->trace), 1));
+
+  while ((child = gtk_widget_get_first_child (self->provider_box)) != NULL)
+    gtk_box_remove (GTK_BOX (self->provider_box), child);
+  for (guint c = 0; c < et_trace_get_n_channels (self->trace); c++)
+    has_markers[et_trace_get_channel (self->trace, c)->provider] = TRUE;
+  for (guint p = 0; p < et_trace_get_n_providers (self->trace); p++)
+    {
+      const EtProvider *provider = et_trace_get_provider (self->trace, p);
+      GtkWidget *check;
+
+      if (!has_markers[p])
+        continue;
+      check = gtk_check_button_new_with_label (*provider->name ? provider->name : "(unnamed)");
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+      g_object_set_data (G_OBJECT (check), "provider", GUINT_TO_POINTER (p));
+      g_signal_connect (check, "toggled", G_CALLBACK (on_provider_toggled), self);
+      gtk_box_append (GTK_BOX (self->provider_box), check);
+    }
+}
+
+static GtkWidget *
+build_filters (EtWindow *self)
+{
+  static const char *const importance[] = { "Low and above", "Normal and above",
+                                            "High and above", "Critical only", NULL };
+  static const char *const kinds[] = { "Flags", "Messages", "Spans" };
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *dropdown = gtk_drop_down_new_from_strings (importance);
+
+  gtk_box_append (GTK_BOX (box), gtk_label_new ("Minimum importance"));
+  g_signal_connect (dropdown, "notify::selected", G_CALLBACK (on_importance_selected), self);
+  gtk_box_append (GTK_BOX (box), dropdown);
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      self->kind_checks[k] = gtk_check_button_new_with_label (kinds[k]);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (self->kind_checks[k]), TRUE);
+      g_signal_connect (self->kind_checks[k], "toggled", G_CALLBACK (on_kinds_toggled), self);
+      gtk_box_append (GTK_BOX (box), self->kind_checks[k]);
+    }
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (box), gtk_label_new ("Providers"));
+  self->provider_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_box_append (GTK_BOX (box), self->provider_box);
+  gtk_popover_set_child (GTK_POPOVER (popover), box);
+
+  self->filter_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->filter_button), "view-more-symbolic");
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->filter_button), popover);
+  gtk_widget_set_tooltip_text (self->filter_button, "Filter markers");
+  return self->filter_button;
+}
+
 /* ---- loading ------------------------------------------------------------ */
 
 static void
@@ -312,6 +415,7 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
   self->trace = trace;
   self->layout = et_layout_new (trace);
   et_layout_update (self->layout, self->view.lane_height);
+  fill_provider_filter (self);
   zoom_fit (self);
   stats = et_trace_get_stats (trace);
   if (stats->damage_count > 0)
@@ -481,6 +585,7 @@ et_window_init (EtWindow *self)
   gtk_widget_set_tooltip_text (fit, "Whole trace (Home)");
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), open);
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), fit);
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), build_filters (self));
   gtk_window_set_titlebar (GTK_WINDOW (self), header);
 
   self->details = gtk_text_view_new ();
@@ -566,6 +671,15 @@ EtViewport *
 et_window_get_viewport (EtWindow *self)
 {
   return &self->view;
+}
+
+void
+et_window_set_provider_visible (EtWindow *self, guint provider, gboolean visible)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (self->provider_box); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "provider")) == provider)
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (child), visible);
 }
 
 EtLayout *

@@ -26,6 +26,10 @@ EtLayout   *et_window_get_layout     (EtWindow       *self);
 gboolean    et_window_select_at      (EtWindow       *self,
                                       double          x,
                                       double          y);
+/* Ticks or unticks a provider in the filter popover, as a person would. */
+void        et_window_set_provider_visible (EtWindow *self,
+                                            guint     provider,
+                                            gboolean  visible);
 /* The details pane's text (transfer full). */
 char       *et_window_get_details    (EtWindow       *self);
 /* The status line: damage, load errors (transfer none). */

@@ -138,6 +138,19 @@ test_open_select_and_read_details (void **state)
   run_for (500);                      /* let the frame clock draw the new state */
   save_screenshot (window, "app-demo.png");
 
+  /* Unticking the alert's provider in the filter hides its rows at once. */
+  {
+    guint rows = et_layout_n_rows (et_window_get_layout (window));
+    Find again = { 0 };
+
+    et_window_set_provider_visible (window, f.shape.m->provider, FALSE);
+    assert_true (et_layout_n_rows (et_window_get_layout (window)) < rows);
+    et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_alert, &again);
+    assert_true (!again.found || again.shape.m->provider != f.shape.m->provider);
+    et_window_set_provider_visible (window, f.shape.m->provider, TRUE);
+    assert_int_equal (et_layout_n_rows (et_window_get_layout (window)), rows);
+  }
+
   g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-fit", NULL);
   assert_int_equal (v->to_ns - v->from_ns, et_trace_get_duration_ns (trace));
   g_action_group_activate_action (G_ACTION_GROUP (window), "pan-right", NULL);

@@ -283,6 +283,72 @@ test_collapsing_a_process_hides_its_rows (void **state)
   assert_int_equal (et_layout_n_rows (layout), before);
 }
 
+typedef struct
+{
+  EtImportance lowest;
+  guint        kinds;       /* bits of EtMarkerKind seen */
+  GHashTable  *providers;
+  guint        n;
+} Seen;
+
+static void
+see_shape (const EtShape *s, gpointer data)
+{
+  Seen *seen = data;
+
+  seen->n++;
+  seen->lowest = MIN (seen->lowest, s->importance);
+  seen->kinds |= 1u << s->m->kind;
+  g_hash_table_add (seen->providers, GUINT_TO_POINTER (s->m->provider));
+}
+
+static Seen
+shapes_of (EtLayout *layout, const EtViewport *v)
+{
+  Seen seen = { ET_IMPORTANCE_CRITICAL, 0, g_hash_table_new (NULL, NULL), 0 };
+
+  et_layout_update (layout, v->lane_height);
+  et_timeline_foreach_shape (demo, layout, v, see_shape, &seen);
+  return seen;
+}
+
+/* Filters act at once on what is drawn: providers (rows go away), minimum
+ * importance and kinds (marks go away). */
+static void
+test_filters_hide_providers_importance_and_kinds (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  EtViewport v;
+  Seen all, seen;
+  guint hidden, rows_before = et_layout_n_rows (layout);
+
+  whole_trace (&v, 1400, 20000);
+  all = shapes_of (layout, &v);
+  assert_true (g_hash_table_size (all.providers) >= 2);
+  assert_int_equal (all.kinds, 1u << ET_MARKER_FLAG | 1u << ET_MARKER_MESSAGE | 1u << ET_MARKER_SPAN);
+
+  hidden = et_trace_get_channel (demo, et_layout_row (layout, 1)->index)->provider;
+  et_layout_set_provider_visible (layout, hidden, FALSE);
+  seen = shapes_of (layout, &v);
+  assert_false (g_hash_table_contains (seen.providers, GUINT_TO_POINTER (hidden)));
+  assert_true (et_layout_n_rows (layout) < rows_before);
+  g_hash_table_unref (seen.providers);
+  et_layout_set_provider_visible (layout, hidden, TRUE);
+
+  et_layout_set_min_importance (layout, ET_IMPORTANCE_HIGH);
+  seen = shapes_of (layout, &v);
+  assert_true (seen.n > 0 && seen.n < all.n);
+  assert_true (seen.lowest >= ET_IMPORTANCE_HIGH);
+  g_hash_table_unref (seen.providers);
+  et_layout_set_min_importance (layout, ET_IMPORTANCE_LOW);
+
+  et_layout_set_kinds (layout, 1u << ET_MARKER_SPAN);
+  seen = shapes_of (layout, &v);
+  assert_int_equal (seen.kinds, 1u << ET_MARKER_SPAN);
+  g_hash_table_unref (seen.providers);
+  g_hash_table_unref (all.providers);
+}
+
 int
 main (void)
 {
@@ -295,6 +361,7 @@ main (void)
     cmocka_unit_test (test_hit_test_and_pixels_agree),
     cmocka_unit_test (test_render_files_png_svg_pdf),
     cmocka_unit_test (test_collapsing_a_process_hides_its_rows),
+    cmocka_unit_test (test_filters_hide_providers_importance_and_kinds),
   };
   return cmocka_run_group_tests_name ("render", tests, setup_demo, teardown_demo);
 }
