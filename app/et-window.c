@@ -252,6 +252,50 @@ et_window_select_at (EtWindow *self, double x, double y)
   return self->has_selection;
 }
 
+/* Hover: what is under the pointer, in a few lines. */
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  gpointer data)
+{
+  EtWindow *self = data;
+  g_autoptr(GString) text = g_string_new (NULL);
+  const EtMarker *m;
+  const EtThread *thread;
+  EtHit hit;
+
+  if (self->trace == NULL)
+    return FALSE;
+  et_timeline_hit_test (self->trace, self->layout, &self->view, x, y, &hit);
+  if (hit.kind != ET_HIT_SHAPE)
+    return FALSE;
+  m = hit.shape.m;
+  if (hit.shape.kind == ET_SHAPE_AGGREGATE)
+    {
+      g_string_append_printf (text, "%u markers here — zoom in to tell them apart", hit.shape.count);
+      gtk_tooltip_set_text (tooltip, text->str);
+      return TRUE;
+    }
+  thread = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, hit.shape.channel));
+  et_trace_marker_text (self->trace, m, text);
+  g_string_append_printf (text, "\n%s", et_marker_kind_to_string (m->kind));
+  if (m->kind == ET_MARKER_SPAN)
+    g_string_append_printf (text, " (%s)", et_span_status_to_string (m->status));
+  g_string_append (text, " at ");
+  et_format_duration (m->start_ns, text);
+  if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
+    {
+      g_string_append (text, ", lasting ");
+      et_format_duration (m->end_ns - m->start_ns, text);
+    }
+  g_string_append_printf (text, "\nimportance %s, category %d, series %s\nthread %s (%u)",
+                          et_importance_to_string (m->importance), m->category,
+                          *et_trace_get_string (self->trace, m->series)
+                            ? et_trace_get_string (self->trace, m->series) : "(none)",
+                          thread->name, thread->tid);
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
 static void
 on_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data)
 {
@@ -515,6 +559,8 @@ build_timeline (EtWindow *self)
   gtk_widget_set_vexpand (self->area, TRUE);
   gtk_widget_set_focusable (self->area, TRUE);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
+  gtk_widget_set_has_tooltip (self->area, TRUE);
+  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
