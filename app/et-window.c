@@ -8,6 +8,7 @@
  */
 #include "et-window.h"
 #include "et-details.h"
+#include "et-markers-list.h"
 #include "et-timeline-render.h"
 
 #include <math.h>
@@ -24,6 +25,10 @@ struct _EtWindow
   GtkWidget    *filter_button;
   GtkWidget    *provider_box;     /* one check button per provider with markers */
   GtkWidget    *kind_checks[3];   /* flag, message, span */
+  GtkWidget    *list;             /* the Markers report */
+  guint         list_idle;
+  gint64        list_from, list_to;
+  gboolean      list_dirty;
 
   char         *path;
   EtTrace      *trace;
@@ -79,10 +84,29 @@ draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
     }
 }
 
+static gboolean
+update_list (gpointer data)
+{
+  EtWindow *self = data;
+
+  self->list_idle = 0;
+  self->list_from = self->view.from_ns;
+  self->list_to = self->view.to_ns;
+  self->list_dirty = FALSE;
+  et_markers_list_set_range (ET_MARKERS_LIST (self->list), self->view.from_ns, self->view.to_ns);
+  return G_SOURCE_REMOVE;
+}
+
+/* The list follows the visible range and the filters, a moment after the
+ * view stops changing (so zooming stays smooth). */
 static void
 redraw (EtWindow *self)
 {
   gtk_widget_queue_draw (self->area);
+  if (self->trace != NULL && self->list_idle == 0
+      && (self->list_dirty || self->view.from_ns != self->list_from
+          || self->view.to_ns != self->list_to))
+    self->list_idle = g_timeout_add (120, update_list, self);
 }
 
 /* ---- view commands ------------------------------------------------------ */
@@ -296,6 +320,64 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   return TRUE;
 }
 
+typedef struct
+{
+  const EtMarker *m;
+  EtShape         shape;
+  gboolean        found;
+} FindShape;
+
+static void
+find_marker_shape (const EtShape *s, gpointer data)
+{
+  FindShape *f = data;
+  if (s->m == f->m && s->kind != ET_SHAPE_AGGREGATE)
+    f->shape = *s, f->found = TRUE;
+}
+
+/* Brings a marker into view (its process expanded, its row scrolled to, its
+ * time centred, zoomed in until it stands alone) and selects it. */
+void
+et_window_reveal_marker (EtWindow *self, guint channel, guint index)
+{
+  const EtMarker *m = &et_trace_get_channel (self->trace, channel)->markers[index];
+  guint thread = et_trace_channel_thread (self->trace, channel);
+  guint process = et_trace_get_thread (self->trace, thread)->process;
+  const EtRow *row;
+  FindShape f = { m };
+  gint64 span = self->view.to_ns - self->view.from_ns;
+
+  if (et_layout_get_collapsed (self->layout, process))
+    et_layout_set_collapsed (self->layout, process, FALSE);
+  row = et_layout_channel_row (self->layout, channel);
+  if (row != NULL && (row->y < self->view.scroll_y
+                      || row->y + row->height > self->view.scroll_y + self->view.height
+                                               - self->view.ruler_height))
+    self->view.scroll_y = MAX (0, row->y - 3 * self->view.lane_height);
+  if (m->start_ns < self->view.from_ns || m->start_ns > self->view.to_ns)
+    {
+      self->view.from_ns = m->start_ns - span / 2;
+      self->view.to_ns = self->view.from_ns + span;
+    }
+  for (int i = 0; i < 40; i++)
+    {
+      et_timeline_foreach_shape (self->trace, self->layout, &self->view, find_marker_shape, &f);
+      if (f.found)
+        break;
+      et_viewport_zoom (&self->view, et_viewport_x (&self->view, m->start_ns), 2, 1);
+    }
+  self->has_selection = f.found;
+  self->selected = f.shape;
+  show_details (self);
+  redraw (self);
+}
+
+static void
+on_list_selected (EtMarkersList *list, guint channel, guint index, gpointer data)
+{
+  et_window_reveal_marker (data, channel, index);
+}
+
 static void
 on_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data)
 {
@@ -312,6 +394,7 @@ on_provider_toggled (GtkCheckButton *check, gpointer data)
 
   et_layout_set_provider_visible (self->layout, provider, gtk_check_button_get_active (check));
   self->has_selection = FALSE;
+  self->list_dirty = TRUE;
   redraw (self);
 }
 
@@ -327,6 +410,7 @@ on_kinds_toggled (GtkCheckButton *check, gpointer data)
   /* No kind chosen shows nothing, not everything. */
   et_layout_set_kinds (self->layout, kinds ? kinds : 1u << 31);
   self->has_selection = FALSE;
+  self->list_dirty = TRUE;
   redraw (self);
 }
 
@@ -339,6 +423,7 @@ on_importance_selected (GtkDropDown *dropdown, GParamSpec *pspec, gpointer data)
     return;
   et_layout_set_min_importance (self->layout, gtk_drop_down_get_selected (dropdown));
   self->has_selection = FALSE;
+  self->list_dirty = TRUE;
   redraw (self);
 }
 
@@ -460,6 +545,7 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
   self->layout = et_layout_new (trace);
   et_layout_update (self->layout, self->view.lane_height);
   fill_provider_filter (self);
+  et_markers_list_set_trace (ET_MARKERS_LIST (self->list), trace, self->layout);
   zoom_fit (self);
   stats = et_trace_get_stats (trace);
   if (stats->damage_count > 0)
@@ -642,7 +728,18 @@ et_window_init (EtWindow *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->details);
   gtk_widget_set_size_request (scrolled, 380, -1);
 
-  gtk_paned_set_start_child (GTK_PANED (paned), build_timeline (self));
+  {
+    GtkWidget *vpaned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+
+    self->list = et_markers_list_new ();
+    g_signal_connect (self->list, "marker-selected", G_CALLBACK (on_list_selected), self);
+    gtk_paned_set_start_child (GTK_PANED (vpaned), build_timeline (self));
+    gtk_paned_set_end_child (GTK_PANED (vpaned), self->list);
+    gtk_paned_set_resize_end_child (GTK_PANED (vpaned), FALSE);
+    gtk_paned_set_position (GTK_PANED (vpaned), 560);
+    gtk_widget_set_size_request (self->list, -1, 160);
+    gtk_paned_set_start_child (GTK_PANED (paned), vpaned);
+  }
   gtk_paned_set_end_child (GTK_PANED (paned), scrolled);
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_position (GTK_PANED (paned), 1000);
@@ -677,6 +774,9 @@ et_window_dispose (GObject *object)
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->poll_id, g_source_remove);
+  g_clear_handle_id (&self->list_idle, g_source_remove);
+  if (self->list != NULL)
+    et_markers_list_set_trace (ET_MARKERS_LIST (self->list), NULL, NULL);
   g_clear_pointer (&self->layout, et_layout_free);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->path, g_free);
@@ -726,6 +826,12 @@ et_window_set_provider_visible (EtWindow *self, guint provider, gboolean visible
        child = gtk_widget_get_next_sibling (child))
     if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "provider")) == provider)
       gtk_check_button_set_active (GTK_CHECK_BUTTON (child), visible);
+}
+
+EtMarkersList *
+et_window_get_markers_list (EtWindow *self)
+{
+  return ET_MARKERS_LIST (self->list);
 }
 
 EtLayout *
