@@ -98,8 +98,17 @@ save_screenshot (EtWindow *window, const char *name)
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
 
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
+  /* The paintable has content once the frame clock has drawn the widget;
+   * slow (sanitizer) builds may need a few frames. */
+  for (int tries = 0; tries < 100; tries++)
+    {
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node != NULL)
+        break;
+      snapshot = gtk_snapshot_new ();
+      run_for (100);
+    }
   assert_non_null (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, w, h));
