@@ -281,55 +281,12 @@ run_on_trace (EtTrace *trace, EtCliFormat format, const EtCliFilter *filter)
   return status;
 }
 
-static int
-run_parsed (const char *path, const char *format_name, EtCliFilter *filter)
-{
-  g_autoptr(EtTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
-  EtCliFormat format;
-
-  if (!et_cli_filter_check (filter, "events"))
-    return ET_CLI_EXIT_FAILURE;
-  if (!et_cli_parse_format (format_name, ET_CLI_FORMAT_TEXT | ET_CLI_FORMAT_JSONL
-                            | ET_CLI_FORMAT_CSV, &format, &error))
-    {
-      et_cli_error ("events: %s", error->message);
-      return ET_CLI_EXIT_FAILURE;
-    }
-  trace = et_cli_load (path, ET_LOAD_DEFAULT);
-  if (trace == NULL)
-    return ET_CLI_EXIT_FAILURE;
-  et_cli_filter_resolve (filter, trace);
-  return run_on_trace (trace, format, filter);
-}
 
 int
 et_cli_events_run (int argc, char **argv)
 {
-  g_autoptr(GOptionContext) context = NULL;
-  g_autofree char *format_name = NULL;
-  EtCliFilter filter;
-  const char *path = NULL;
-  GOptionGroup *group;
-  int status;
-  const GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      "Output format: text (default), jsonl or csv", "FORMAT" },
-    { NULL }
-  };
-
-  et_cli_filter_init (&filter);
-  context = g_option_context_new ("FILE");
-  g_option_context_set_summary (context,
-    "Writes every event of FILE in time order, decoded: time, thread,\n"
-    "provider, event descriptor, activity ids and payload fields.");
-  group = et_cli_filter_group_new (&filter, "events", ET_CLI_FILTER_EVENTS);
-  g_option_group_add_entries (group, entries);
-  g_option_context_set_main_group (context, group);
-
-  status = et_cli_parse_command (context, "events", &argc, &argv, &path);
-  if (status < 0)
-    status = run_parsed (path, format_name, &filter);
-  et_cli_filter_clear (&filter);
-  return status;
+  return et_cli_run_filtered (argc, argv, "events",
+                              "Writes every event of FILE in time order, decoded: time, thread,\n"
+                              "provider, event descriptor, activity ids and payload fields.",
+                              ET_CLI_FILTER_EVENTS, run_on_trace);
 }

@@ -130,21 +130,17 @@ resolve_line (Writer *w, const Row *row, Line *line)
   line->has_end_tid = m->status == ET_SPAN_CROSS_THREAD && m->end_thread != ET_NO_INDEX;
   line->end_tid = line->has_end_tid ? et_trace_get_thread (w->trace, m->end_thread)->tid : 0;
   line->series = et_trace_get_string (w->trace, m->series);
-  line->text = et_trace_get_string (w->trace, m->text);
   line->provider = et_trace_get_provider (w->trace, m->provider)->name;
   line->provider_guid = w->guids[m->provider];
 
-  /* The header fields are filled even when the payload does not decode;
-   * then no cvSpanId can be known. */
-  line->has_span_id = FALSE;
-  line->span_id = 0;
-  if (et_trace_decode_event (w->trace, m->event, &w->event, w->fields, NULL)
-      && et_fields_find (w->fields, "cvSpanId") >= 0)
-    {
-      et_trace_explain_marker (w->trace, &w->event, w->fields, &w->rules);
-      line->has_span_id = w->rules.has_span_id;
-      line->span_id = w->rules.span_id;
-    }
+  /* The model keeps no texts: the rules run again on the decoded event
+   * (with whatever part of a damaged payload decoded, as when loading),
+   * giving the text and the cvSpanId. */
+  et_trace_decode_event (w->trace, m->event, &w->event, w->fields, NULL);
+  et_trace_explain_marker (w->trace, &w->event, w->fields, &w->rules);
+  line->text = w->rules.text->str;
+  line->has_span_id = w->rules.has_span_id;
+  line->span_id = w->rules.span_id;
   line->event = &w->event;
 }
 
@@ -353,55 +349,12 @@ write_markers (EtTrace *trace, EtCliFormat format, const EtCliFilter *filter)
   return status;
 }
 
-static int
-run_parsed (const char *path, const char *format_name, EtCliFilter *filter)
-{
-  g_autoptr(EtTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
-  EtCliFormat format;
-
-  if (!et_cli_filter_check (filter, "markers"))
-    return ET_CLI_EXIT_FAILURE;
-  if (!et_cli_parse_format (format_name, ET_CLI_FORMAT_TEXT | ET_CLI_FORMAT_JSONL
-                            | ET_CLI_FORMAT_CSV, &format, &error))
-    {
-      et_cli_error ("markers: %s", error->message);
-      return ET_CLI_EXIT_FAILURE;
-    }
-  trace = et_cli_load (path, filter->all_providers ? ET_LOAD_ALL_PROVIDERS : ET_LOAD_DEFAULT);
-  if (trace == NULL)
-    return ET_CLI_EXIT_FAILURE;
-  et_cli_filter_resolve (filter, trace);
-  return write_markers (trace, format, filter);
-}
 
 int
 et_cli_markers_run (int argc, char **argv)
 {
-  g_autoptr(GOptionContext) context = NULL;
-  g_autofree char *format_name = NULL;
-  EtCliFilter filter;
-  const char *path = NULL;
-  int status;
-  GOptionGroup *group;
-  const GOptionEntry entries[] = {
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      "Output format: text (default), jsonl or csv", "FORMAT" },
-    { NULL }
-  };
-
-  et_cli_filter_init (&filter);
-  context = g_option_context_new ("FILE");
-  g_option_context_set_summary (context,
-    "Writes the Concurrency Visualizer markers of FILE (flags, messages and\n"
-    "spans) in time order, one per line.");
-  group = et_cli_filter_group_new (&filter, "markers", ET_CLI_FILTER_MARKERS);
-  g_option_group_add_entries (group, entries);
-  g_option_context_set_main_group (context, group);
-
-  status = et_cli_parse_command (context, "markers", &argc, &argv, &path);
-  if (status < 0)
-    status = run_parsed (path, format_name, &filter);
-  et_cli_filter_clear (&filter);
-  return status;
+  return et_cli_run_filtered (argc, argv, "markers",
+                              "Writes the Concurrency Visualizer markers of FILE (flags, messages and\n"
+                              "spans) in time order, one per line.",
+                              ET_CLI_FILTER_MARKERS, write_markers);
 }

@@ -326,3 +326,56 @@ et_cli_parse_command (GOptionContext *context, const char *command, int *argc,
   *path = (*argv)[1];
   return -1;
 }
+
+static int
+load_and_run (const char *command, const char *path, const char *format_name,
+              EtCliFilter *filter, EtCliFilteredRun run)
+{
+  g_autoptr(EtTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  EtCliFormat format;
+
+  if (!et_cli_filter_check (filter, command))
+    return ET_CLI_EXIT_FAILURE;
+  if (!et_cli_parse_format (format_name, ET_CLI_FORMAT_TEXT | ET_CLI_FORMAT_JSONL
+                            | ET_CLI_FORMAT_CSV, &format, &error))
+    {
+      et_cli_error ("%s: %s", command, error->message);
+      return ET_CLI_EXIT_FAILURE;
+    }
+  trace = et_cli_load (path, filter->all_providers ? ET_LOAD_ALL_PROVIDERS : ET_LOAD_DEFAULT);
+  if (trace == NULL)
+    return ET_CLI_EXIT_FAILURE;
+  et_cli_filter_resolve (filter, trace);
+  return run (trace, format, filter);
+}
+
+int
+et_cli_run_filtered (int argc, char **argv, const char *command, const char *summary,
+                     EtCliFilterUse use, EtCliFilteredRun run)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autofree char *format_name = NULL;
+  EtCliFilter filter;
+  const char *path = NULL;
+  GOptionGroup *group;
+  int status;
+  const GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
+      "Output format: text (default), jsonl or csv", "FORMAT" },
+    { NULL }
+  };
+
+  et_cli_filter_init (&filter);
+  context = g_option_context_new ("FILE");
+  g_option_context_set_summary (context, summary);
+  group = et_cli_filter_group_new (&filter, command, use);
+  g_option_group_add_entries (group, entries);
+  g_option_context_set_main_group (context, group);
+
+  status = et_cli_parse_command (context, command, &argc, &argv, &path);
+  if (status < 0)
+    status = load_and_run (command, path, format_name, &filter, run);
+  et_cli_filter_clear (&filter);
+  return status;
+}

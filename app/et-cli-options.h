@@ -81,6 +81,19 @@ et_cli_filter_provider (const EtCliFilter *filter,
 /* Parses @argv (GOption strips what it knows) and expects exactly one FILE.
  * Returns -1 and sets @path on success, else the exit status (after
  * printing the problem). */
+/* Runs a command that takes FILE, --format (text, jsonl or csv) and the
+ * filters of @use: parses and checks the command line, loads FILE and calls
+ * @run with the trace. */
+typedef int (*EtCliFilteredRun) (EtTrace           *trace,
+                                 EtCliFormat        format,
+                                 const EtCliFilter *filter);
+int           et_cli_run_filtered     (int             argc,
+                                       char          **argv,
+                                       const char     *command,
+                                       const char     *summary,
+                                       EtCliFilterUse  use,
+                                       EtCliFilteredRun run);
+
 int           et_cli_parse_command    (GOptionContext *context,
                                        const char     *command,
                                        int            *argc,

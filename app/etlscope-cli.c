@@ -1,6 +1,6 @@
 /* etlscope-cli.c — the command-line face of the trace model.
  *
- *   argv[1] ─ command table ─ et_cli_{info,events,markers}_run (argv[1..])
+ *   argv[1] ─ command table ─ et_cli_{info,events,markers,render}_run (argv[1..])
  *
  * Each command parses its own options (GOption) and loads the file through
  * et-cli-output, which also owns the exit statuses: 0 for a clean file, 1
@@ -14,6 +14,7 @@
 #include "et-cli-events.h"
 #include "et-cli-info.h"
 #include "et-cli-markers.h"
+#include "et-cli-render.h"
 #include "et-cli-output.h"
 
 typedef struct
@@ -27,6 +28,7 @@ static const Command commands[] = {
   { "info", "What FILE holds: header, providers, threads, losses, damage", et_cli_info_run },
   { "events", "Every event of FILE in time order, decoded", et_cli_events_run },
   { "markers", "The Concurrency Visualizer markers of FILE", et_cli_markers_run },
+  { "render", "The timeline of FILE as a PNG, SVG or PDF picture", et_cli_render_run },
 };
 
 static void

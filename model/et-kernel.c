@@ -88,6 +88,41 @@ et_kernel_class_for_hook (guint16 hook, EtGuid *guid, const char **name)
 }
 
 const char *
+et_kernel_event_name (guint16 hook)
+{
+  guint group = hook >> 8, type = hook & 0xFF;
+
+  /* The event types the kernel classes share (MOF EventType values). */
+  if (group == ET_KERNEL_GROUP_HEADER)
+    switch (type)
+      {
+      case 0:    return "Header";
+      case 5:    return "Extension";
+      case 8:    return "RundownComplete";
+      case 32:   return "EndExtension";
+      default:   return NULL;
+      }
+  if (hook == 0x030A || (group == 0x14 && type == 10))
+    return "Load";
+  if (group == ET_KERNEL_GROUP_THREAD && type == 36)
+    return "CSwitch";
+  if (group == ET_KERNEL_GROUP_THREAD && type == 72)
+    return "SetName";
+  if (group == 0x0F && type == 46)
+    return "SampledProfile";
+  if (group == 0x18 && type == 32)
+    return "Stack";
+  switch (type)
+    {
+    case 1:  return "Start";
+    case 2:  return "End";
+    case 3:  return "DCStart";
+    case 4:  return "DCEnd";
+    default: return NULL;
+    }
+}
+
+const char *
 et_known_provider_name (const EtGuid *guid)
 {
   char text[ET_GUID_STRING_LEN];

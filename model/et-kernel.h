@@ -15,6 +15,9 @@ void        et_kernel_class_for_hook (guint16       hook,
                                       EtGuid       *guid,
                                       const char  **name);
 
+/* Name of a kernel event (HookId type within its group), or NULL. */
+const char *et_kernel_event_name     (guint16       hook);
+
 /* Name of a well-known non-kernel provider or classic class, or NULL. */
 const char *et_known_provider_name   (const EtGuid *guid);
 

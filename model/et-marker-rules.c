@@ -28,33 +28,52 @@ et_rule_result_clear (EtRuleResult *result)
   result->series = result->text = NULL;
 }
 
-/* A top-level cv field: -1 when absent. */
-static gint
-cv_field (const EtFields *fields, const char *name)
+/* The cv fields, in EtCvField bit order. */
+static const char *const cv_names[] = {
+  "cvType", "cvImportance", "cvSeries", "cvCategory", "cvTextW", "cvSpanId",
+};
+enum { CV_TYPE, CV_IMPORTANCE, CV_SERIES, CV_CATEGORY, CV_TEXT, CV_SPAN_ID, N_CV };
+
+/* One pass over the top-level fields finds every cv field (matched without
+ * regard to case); most events have none, and most names do not start
+ * with "cv", so this costs two character tests per field. */
+static void
+find_cv_fields (const EtFields *fields, gint found[N_CV])
 {
-  return fields != NULL ? et_fields_find (fields, name) : -1;
+  for (guint k = 0; k < N_CV; k++)
+    found[k] = -1;
+  if (fields == NULL)
+    return;
+  for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
+    {
+      const char *name = et_fields_get (fields, i)->name;
+
+      if ((name[0] | 0x20) != 'c' || (name[1] | 0x20) != 'v')
+        continue;
+      for (guint k = 0; k < N_CV; k++)
+        if (found[k] < 0 && g_ascii_strcasecmp (name, cv_names[k]) == 0)
+          found[k] = (gint) i;
+    }
 }
 
 static gboolean
 is_cv_name (const char *name)
 {
-  return g_ascii_strncasecmp (name, "cv", 2) == 0
-         && (g_ascii_strcasecmp (name, "cvType") == 0
-             || g_ascii_strcasecmp (name, "cvImportance") == 0
-             || g_ascii_strcasecmp (name, "cvSeries") == 0
-             || g_ascii_strcasecmp (name, "cvCategory") == 0
-             || g_ascii_strcasecmp (name, "cvTextW") == 0
-             || g_ascii_strcasecmp (name, "cvSpanId") == 0);
+  if ((name[0] | 0x20) != 'c' || (name[1] | 0x20) != 'v')
+    return FALSE;
+  for (guint k = 0; k < N_CV; k++)
+    if (g_ascii_strcasecmp (name, cv_names[k]) == 0)
+      return TRUE;
+  return FALSE;
 }
 
 /* An integer cv field (any integer type; markers.md "cv fields"). Booleans
  * are not integers here: a bool cvType would be a schema mistake, so it is
  * ignored like any other wrong kind. */
 static gboolean
-cv_integer (const EtRuleInput *in, const char *name, EtCvField bit, EtRuleResult *out,
+cv_integer (const EtRuleInput *in, gint index, EtCvField bit, EtRuleResult *out,
             gint64 *value)
 {
-  gint index = cv_field (in->fields, name);
   const EtField *f;
 
   if (index < 0)
@@ -73,10 +92,9 @@ cv_integer (const EtRuleInput *in, const char *name, EtCvField bit, EtRuleResult
 }
 
 static gboolean
-cv_string (const EtRuleInput *in, const char *name, EtCvField bit, EtRuleResult *out,
+cv_string (const EtRuleInput *in, gint index, EtCvField bit, EtRuleResult *out,
            GString *dest)
 {
-  gint index = cv_field (in->fields, name);
   const char *text;
   gsize len;
 
@@ -94,11 +112,11 @@ cv_string (const EtRuleInput *in, const char *name, EtCvField bit, EtRuleResult 
 }
 
 static void
-decide_role (const EtRuleInput *in, EtRuleResult *out)
+decide_role (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
 {
   gint64 type;
 
-  if (cv_integer (in, "cvType", ET_CV_TYPE, out, &type))
+  if (cv_integer (in, cv[CV_TYPE], ET_CV_TYPE, out, &type))
     {
       out->role_rule = ET_RULE_CV_FIELD;
       switch (type)
@@ -121,11 +139,11 @@ decide_role (const EtRuleInput *in, EtRuleResult *out)
 }
 
 static void
-decide_importance (const EtRuleInput *in, EtRuleResult *out)
+decide_importance (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
 {
   gint64 value;
 
-  if (cv_integer (in, "cvImportance", ET_CV_IMPORTANCE, out, &value))
+  if (cv_integer (in, cv[CV_IMPORTANCE], ET_CV_IMPORTANCE, out, &value))
     {
       static const EtImportance table[] = {
         ET_IMPORTANCE_NORMAL, ET_IMPORTANCE_CRITICAL, ET_IMPORTANCE_HIGH,
@@ -149,11 +167,11 @@ decide_importance (const EtRuleInput *in, EtRuleResult *out)
 }
 
 static void
-decide_category (const EtRuleInput *in, EtRuleResult *out)
+decide_category (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
 {
   gint64 value;
 
-  if (cv_integer (in, "cvCategory", ET_CV_CATEGORY, out, &value))
+  if (cv_integer (in, cv[CV_CATEGORY], ET_CV_CATEGORY, out, &value))
     {
       /* The document calls cvCategory a byte: its unsigned byte value. A
        * wider integer contributes its low byte, as a byte field would have
@@ -167,9 +185,9 @@ decide_category (const EtRuleInput *in, EtRuleResult *out)
 }
 
 static void
-decide_series (const EtRuleInput *in, EtRuleResult *out)
+decide_series (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
 {
-  if (cv_string (in, "cvSeries", ET_CV_SERIES, out, out->series))
+  if (cv_string (in, cv[CV_SERIES], ET_CV_SERIES, out, out->series))
     {
       out->series_rule = ET_RULE_CV_FIELD;
       return;
@@ -209,9 +227,9 @@ text_from_fields (const EtRuleInput *in, GString *out)
 }
 
 static void
-decide_text (const EtRuleInput *in, EtRuleResult *out)
+decide_text (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
 {
-  if (cv_string (in, "cvTextW", ET_CV_TEXT, out, out->text))
+  if (cv_string (in, cv[CV_TEXT], ET_CV_TEXT, out, out->text))
     {
       out->text_rule = ET_RULE_CV_FIELD;
       return;
@@ -228,9 +246,9 @@ decide_text (const EtRuleInput *in, EtRuleResult *out)
 }
 
 static void
-decide_span_id (const EtRuleInput *in, EtRuleResult *out)
+decide_span_id (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
 {
-  out->has_span_id = cv_integer (in, "cvSpanId", ET_CV_SPAN_ID, out, &out->span_id);
+  out->has_span_id = cv_integer (in, cv[CV_SPAN_ID], ET_CV_SPAN_ID, out, &out->span_id);
   if (!out->has_span_id)
     out->span_id = 0;
 }
@@ -238,16 +256,20 @@ decide_span_id (const EtRuleInput *in, EtRuleResult *out)
 void
 et_marker_rules_apply (const EtRuleInput *input, EtRuleResult *result)
 {
+  gint cv[N_CV];
+
   g_return_if_fail (input != NULL && input->event_name != NULL);
   g_return_if_fail (result != NULL && result->series != NULL && result->text != NULL);
 
+  find_cv_fields (input->fields, cv);
   result->ignored_cv = 0;
-  decide_role (input, result);
-  decide_importance (input, result);
-  decide_category (input, result);
-  decide_series (input, result);
-  decide_text (input, result);
-  decide_span_id (input, result);
+  decide_role (input, cv, result);
+  decide_importance (input, cv, result);
+  decide_category (input, cv, result);
+  decide_series (input, cv, result);
+  if (!result->skip_text)
+    decide_text (input, cv, result);
+  decide_span_id (input, cv, result);
 }
 
 /* The N-th top-level field (1-based), or -1. */

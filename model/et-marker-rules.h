@@ -74,6 +74,8 @@ typedef struct
   gint64       span_id;
   GString     *series;         /* caller-owned, overwritten */
   GString     *text;           /* caller-owned, overwritten */
+  gboolean     skip_text;      /* set by the caller: leave text (and text_rule) alone;
+                                  loading decides text lazily, when it is shown */
   EtRuleSource role_rule;
   EtRuleSource importance_rule;
   EtRuleSource series_rule;

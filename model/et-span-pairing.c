@@ -21,11 +21,101 @@
 
 enum { MAP_THREAD_ID, MAP_THREAD_TASK, MAP_PROCESS_ID, MAP_PROCESS_ACTIVITY, N_MAPS };
 
+/* Open-addressing map from a 64-bit fingerprint to a start index + 1:
+ * no allocation per key, one probe sequence per lookup. Keys 0 and 1 mark
+ * empty and deleted slots, so fingerprints are kept out of that range. */
+typedef struct
+{
+  guint64 *keys;
+  guint32 *values;
+  gsize    capacity;   /* a power of two */
+  gsize    used;       /* live and deleted slots */
+} FpMap;
+
+#define FP_EMPTY 0
+#define FP_DELETED 1
+
+static void
+fp_map_init (FpMap *map, gsize expected)
+{
+  map->capacity = 64;
+  while (map->capacity < expected * 2)
+    map->capacity *= 2;
+  map->keys = g_new0 (guint64, map->capacity);
+  map->values = g_new (guint32, map->capacity);
+  map->used = 0;
+}
+
+static void
+fp_map_clear (FpMap *map)
+{
+  g_free (map->keys);
+  g_free (map->values);
+}
+
+static gsize
+fp_map_slot (const FpMap *map, guint64 key)
+{
+  gsize mask = map->capacity - 1, i = (gsize) (key ^ (key >> 29)) & mask;
+
+  while (map->keys[i] != FP_EMPTY && map->keys[i] != key)
+    i = (i + 1) & mask;
+  return i;
+}
+
+static guint32
+fp_map_get (const FpMap *map, guint64 key)
+{
+  gsize i = fp_map_slot (map, key);
+  return map->keys[i] == key ? map->values[i] : 0;
+}
+
+static void fp_map_set (FpMap *map, guint64 key, guint32 value);
+
+static void
+fp_map_grow (FpMap *map)
+{
+  FpMap bigger;
+
+  fp_map_init (&bigger, map->capacity);
+  for (gsize i = 0; i < map->capacity; i++)
+    if (map->keys[i] > FP_DELETED)
+      fp_map_set (&bigger, map->keys[i], map->values[i]);
+  fp_map_clear (map);
+  *map = bigger;
+}
+
+static void
+fp_map_set (FpMap *map, guint64 key, guint32 value)
+{
+  gsize i;
+
+  if ((map->used + 1) * 2 > map->capacity)
+    fp_map_grow (map);
+  i = fp_map_slot (map, key);
+  if (map->keys[i] != key)
+    {
+      map->keys[i] = key;
+      map->used++;
+    }
+  map->values[i] = value;
+}
+
+static void
+fp_map_remove (FpMap *map, guint64 key)
+{
+  gsize i = fp_map_slot (map, key);
+
+  /* Deleted slots keep probe chains intact; growth drops them. */
+  if (map->keys[i] == key)
+    map->keys[i] = FP_DELETED;
+}
+
 typedef struct
 {
   const EtSpanEvent *events;
   EtSpanResult      *results;
-  GHashTable        *maps[N_MAPS];   /* fingerprint → top start index + 1 */
+  FpMap              maps[N_MAPS];   /* fingerprint → top start index + 1 */
   guint32           *prev[N_MAPS];   /* per start: next older open start of its key + 1 */
   guint8            *closed;
 } Pairing;
@@ -62,6 +152,14 @@ fingerprint (guint map, const EtSpanEvent *e)
   return h;
 }
 
+/* A fingerprint never equal to the map's empty and deleted markers. */
+static guint64
+map_key (guint map, const EtSpanEvent *e)
+{
+  guint64 h = fingerprint (map, e);
+  return h > FP_DELETED ? h : h + 2;
+}
+
 static gboolean
 same_key (guint map, const EtSpanEvent *a, const EtSpanEvent *b)
 {
@@ -94,27 +192,26 @@ in_map (guint map, const EtSpanEvent *e)
 static void
 push (Pairing *p, guint map, guint index)
 {
-  gpointer key = GSIZE_TO_POINTER (fingerprint (map, &p->events[index]));
-  guint top = GPOINTER_TO_UINT (g_hash_table_lookup (p->maps[map], key));
+  guint64 key = map_key (map, &p->events[index]);
 
-  p->prev[map][index] = top;
-  g_hash_table_insert (p->maps[map], key, GUINT_TO_POINTER (index + 1));
+  p->prev[map][index] = fp_map_get (&p->maps[map], key);
+  fp_map_set (&p->maps[map], key, index + 1);
 }
 
 /* The most recent open start with @end's key in @map, or G_MAXUINT. */
 static guint
 find_open (Pairing *p, guint map, guint end)
 {
-  gpointer key = GSIZE_TO_POINTER (fingerprint (map, &p->events[end]));
-  guint top = GPOINTER_TO_UINT (g_hash_table_lookup (p->maps[map], key));
+  guint64 key = map_key (map, &p->events[end]);
+  guint top = fp_map_get (&p->maps[map], key), first = top;
 
   while (top != 0 && p->closed[top - 1])
     top = p->prev[map][top - 1];
   /* Drop the closed entries we walked over, so they are not walked again. */
-  if (top == 0)
-    g_hash_table_remove (p->maps[map], key);
-  else
-    g_hash_table_insert (p->maps[map], key, GUINT_TO_POINTER (top));
+  if (top == 0 && first != 0)
+    fp_map_remove (&p->maps[map], key);
+  else if (top != first)
+    fp_map_set (&p->maps[map], key, top);
   if (top == 0 || !same_key (map, &p->events[top - 1], &p->events[end]))
     return G_MAXUINT;
   return top - 1;
@@ -257,7 +354,7 @@ et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
 
   for (guint map = 0; map < N_MAPS; map++)
     {
-      p.maps[map] = g_hash_table_new (g_direct_hash, g_direct_equal);
+      fp_map_init (&p.maps[map], 1024);
       p.prev[map] = g_new0 (guint32, MAX (n, 1));
     }
   p.closed = g_new0 (guint8, MAX (n, 1));
@@ -265,7 +362,7 @@ et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
   assign_lanes (events, results, n);
   for (guint map = 0; map < N_MAPS; map++)
     {
-      g_hash_table_unref (p.maps[map]);
+      fp_map_clear (&p.maps[map]);
       g_free (p.prev[map]);
     }
   g_free (p.closed);

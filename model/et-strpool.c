@@ -3,10 +3,14 @@
 
 #include <string.h>
 
+#define RECENT_SLOTS 4096
+
 struct _EtStrPool
 {
+  guint32     recent[RECENT_SLOTS];  /* et_strpool_add's cache: id or 0 */
   GByteArray *data;     /* NUL-terminated strings back to back; id = offset */
   guint32    *slots;    /* 0 = empty, else id */
+  guint32    *hashes;   /* the hash of each slot's string, so growing never rescans text */
   guint       n_slots;  /* a power of two */
   guint       n_used;
 };
@@ -20,6 +24,7 @@ et_strpool_new (void)
   g_byte_array_append (pool->data, (const guint8 *) "", 1);   /* id 0 */
   pool->n_slots = 1024;
   pool->slots = g_new0 (guint32, pool->n_slots);
+  pool->hashes = g_new (guint32, pool->n_slots);
   return pool;
 }
 
@@ -30,6 +35,7 @@ et_strpool_free (EtStrPool *pool)
     return;
   g_byte_array_unref (pool->data);
   g_free (pool->slots);
+  g_free (pool->hashes);
   g_free (pool);
 }
 
@@ -47,31 +53,32 @@ static void
 grow (EtStrPool *pool)
 {
   guint old_n = pool->n_slots;
-  guint32 *old = pool->slots;
+  guint32 *old = pool->slots, *old_hashes = pool->hashes;
 
   pool->n_slots *= 2;
   pool->slots = g_new0 (guint32, pool->n_slots);
+  pool->hashes = g_new (guint32, pool->n_slots);
   for (guint i = 0; i < old_n; i++)
     {
-      const char *s;
       guint j;
 
       if (old[i] == 0)
         continue;
-      s = (const char *) pool->data->data + old[i];
-      j = hash_bytes (s, strlen (s)) & (pool->n_slots - 1);
+      j = old_hashes[i] & (pool->n_slots - 1);
       while (pool->slots[j] != 0)
         j = (j + 1) & (pool->n_slots - 1);
       pool->slots[j] = old[i];
+      pool->hashes[j] = old_hashes[i];
     }
   g_free (old);
+  g_free (old_hashes);
 }
 
 guint32
 et_strpool_intern (EtStrPool *pool, const char *text, gssize len)
 {
   gsize n = len < 0 ? strlen (text) : (gsize) len;
-  guint32 id;
+  guint32 id, hash;
   guint j;
 
   if (n == 0)
@@ -80,11 +87,12 @@ et_strpool_intern (EtStrPool *pool, const char *text, gssize len)
   n = strnlen (text, n);
   if (pool->n_used * 2 >= pool->n_slots)
     grow (pool);
-  j = hash_bytes (text, n) & (pool->n_slots - 1);
+  hash = hash_bytes (text, n);
+  j = hash & (pool->n_slots - 1);
   while ((id = pool->slots[j]) != 0)
     {
       const char *s = (const char *) pool->data->data + id;
-      if (strncmp (s, text, n) == 0 && s[n] == '\0')
+      if (pool->hashes[j] == hash && strncmp (s, text, n) == 0 && s[n] == '\0')
         return id;
       j = (j + 1) & (pool->n_slots - 1);
     }
@@ -93,7 +101,30 @@ et_strpool_intern (EtStrPool *pool, const char *text, gssize len)
   g_byte_array_append (pool->data, (const guint8 *) text, (guint) n);
   g_byte_array_append (pool->data, (const guint8 *) "", 1);
   pool->slots[j] = id;
+  pool->hashes[j] = hash;
   pool->n_used++;
+  return id;
+}
+
+guint32
+et_strpool_add (EtStrPool *pool, const char *text, gssize len)
+{
+  gsize n = len < 0 ? strlen (text) : strnlen (text, (gsize) len);
+  guint32 slot, id;
+  const char *s;
+
+  if (n == 0)
+    return 0;
+  slot = hash_bytes (text, MIN (n, 64)) & (RECENT_SLOTS - 1);
+  id = pool->recent[slot];
+  s = (const char *) pool->data->data + id;
+  if (id != 0 && strncmp (s, text, n) == 0 && s[n] == '\0')
+    return id;
+  g_assert (pool->data->len <= G_MAXUINT32 - n - 1);
+  id = pool->data->len;
+  g_byte_array_append (pool->data, (const guint8 *) text, (guint) n);
+  g_byte_array_append (pool->data, (const guint8 *) "", 1);
+  pool->recent[slot] = id;
   return id;
 }
 
@@ -107,5 +138,5 @@ et_strpool_get (EtStrPool *pool, guint32 id)
 gsize
 et_strpool_size (EtStrPool *pool)
 {
-  return pool->data->len + pool->n_slots * sizeof (guint32);
+  return pool->data->len + pool->n_slots * 2 * sizeof (guint32);
 }

@@ -19,6 +19,12 @@ void        et_strpool_free   (EtStrPool  *pool);
 guint32     et_strpool_intern (EtStrPool  *pool,
                                const char *text,
                                gssize      len);
+/* Adds @text for a string that is mostly unique (marker texts): repeats
+ * are shared only when seen recently (a small direct-mapped cache), so the
+ * exact index does not grow with every unique text. */
+guint32     et_strpool_add    (EtStrPool  *pool,
+                               const char *text,
+                               gssize      len);
 const char *et_strpool_get    (EtStrPool  *pool,
                                guint32     id);
 gsize       et_strpool_size   (EtStrPool  *pool);

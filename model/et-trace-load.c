@@ -26,6 +26,14 @@ typedef struct
   guint    final;
 } TempThread;
 
+/* The last provider looked up: records of one provider come in runs. */
+typedef struct
+{
+  EtGuid   guid;
+  guint    index;
+  gboolean valid;
+} ProviderCache;
+
 typedef struct
 {
   EtTrace      *self;
@@ -36,9 +44,7 @@ typedef struct
   GHashTable   *process_names;   /* pid → char* */
   GHashTable   *thread_names;    /* guint64 key → char* */
   gboolean      header_seen;
-  EtGuid        last_guid;
-  guint         last_provider;
-  gboolean      have_last;
+  ProviderCache providers;     /* of the scanning pass */
 } Loader;
 
 static guint64
@@ -119,20 +125,22 @@ read_logfile_header (EtTrace *self, const EtRecord *record)
   h->log_file_name = read_header_string (self, &r);
 }
 
+/* The provider index of a record. Only the scanning pass adds providers;
+ * the decoding threads only look them up (so they may share the table). */
 static guint
-provider_of (Loader *loader, const EtRecord *record)
+provider_of (EtTrace *self, ProviderCache *cache, const EtRecord *record)
 {
   EtGuid guid;
   const char *name;
   EtProviderKind kind;
 
   _et_record_identity (record, &guid, &name, &kind);
-  if (loader->have_last && et_guid_equal (&guid, &loader->last_guid))
-    return loader->last_provider;
-  loader->last_guid = guid;
-  loader->have_last = TRUE;
-  loader->last_provider = _et_trace_provider_for (loader->self, &guid, name, kind);
-  return loader->last_provider;
+  if (cache->valid && et_guid_equal (&guid, &cache->guid))
+    return cache->index;
+  cache->guid = guid;
+  cache->valid = TRUE;
+  cache->index = _et_trace_provider_for (self, &guid, name, kind);
+  return cache->index;
 }
 
 static gboolean
@@ -215,7 +223,7 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
   self->stats.records++;
   g_array_append_val (loader->refs, ref);
 
-  provider = provider_of (loader, record);
+  provider = provider_of (self, &loader->providers, record);
   g_array_index (self->providers, EtProviderEntry, provider).pub.n_events++;
   refine_provider (loader, provider, record);
   if (is_manifest_event (record))
@@ -280,6 +288,89 @@ compare_refs (const void *a, const void *b)
   return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
+/* Sorts the references into time order (ties in file order). Each CPU's
+ * buffers hold its events in time order, so the records split by CPU are
+ * (nearly always) already sorted runs: split them (stable counting pass),
+ * sort any run that is not, then merge the runs with a small heap — a few
+ * comparisons per record instead of a full sort. */
+static void
+sort_refs (EtTrace *self, EtEventRef *refs, gsize n)
+{
+  guint n_cpus = 0;
+  g_autofree guint *cpu_of_buffer = NULL;
+  g_autofree gsize *start = NULL, *pos = NULL;
+  g_autofree EtEventRef *split = NULL;
+  g_autofree guint *heap = NULL;
+  guint n_buffers = et_etl_file_n_buffers (self->file), heap_len = 0;
+
+  if (n < 2)
+    return;
+  cpu_of_buffer = g_new (guint, MAX (n_buffers, 1));
+  for (guint b = 0; b < n_buffers; b++)
+    {
+      cpu_of_buffer[b] = et_etl_file_buffer_info (self->file, b)->cpu;
+      n_cpus = MAX (n_cpus, cpu_of_buffer[b] + 1);
+    }
+  start = g_new0 (gsize, n_cpus + 1);
+  pos = g_new0 (gsize, n_cpus);
+  for (gsize i = 0; i < n; i++)
+    start[cpu_of_buffer[refs[i].buffer] + 1]++;
+  for (guint c = 0; c < n_cpus; c++)
+    pos[c] = start[c + 1] += start[c];
+  for (guint c = 0; c < n_cpus; c++)
+    pos[c] = start[c];
+  split = g_new (EtEventRef, n);
+  for (gsize i = 0; i < n; i++)
+    split[pos[cpu_of_buffer[refs[i].buffer]]++] = refs[i];
+
+  heap = g_new (guint, n_cpus);
+  for (guint c = 0; c < n_cpus; c++)
+    {
+      gsize len = start[c + 1] - start[c];
+      for (gsize i = 1; i < len; i++)
+        if (compare_refs (&split[start[c] + i - 1], &split[start[c] + i]) > 0)
+          {
+            qsort (split + start[c], len, sizeof (EtEventRef), compare_refs);
+            break;
+          }
+      pos[c] = start[c];
+      if (len > 0)
+        heap[heap_len++] = c;
+    }
+
+  /* k-way merge; the heap holds CPUs ordered by their next reference. */
+#define HEAD(c) (&split[pos[c]])
+#define LESS(a, b) (compare_refs (HEAD (heap[a]), HEAD (heap[b])) < 0)
+  for (guint i = heap_len / 2; i-- > 0;)
+    for (guint j = i, k; (k = 2 * j + 1) < heap_len; j = k)
+      {
+        guint t;
+        if (k + 1 < heap_len && LESS (k + 1, k))
+          k++;
+        if (!LESS (k, j))
+          break;
+        t = heap[j], heap[j] = heap[k], heap[k] = t;
+      }
+  for (gsize out = 0; out < n; out++)
+    {
+      guint c = heap[0];
+      refs[out] = split[pos[c]++];
+      if (pos[c] == start[c + 1])
+        heap[0] = heap[--heap_len];
+      for (guint j = 0, k; (k = 2 * j + 1) < heap_len; j = k)
+        {
+          guint t;
+          if (k + 1 < heap_len && LESS (k + 1, k))
+            k++;
+          if (!LESS (k, j))
+            break;
+          t = heap[j], heap[j] = heap[k], heap[k] = t;
+        }
+    }
+#undef LESS
+#undef HEAD
+}
+
 static gboolean
 parse_ref (EtTrace *self, const EtEventRef *ref, EtRecord *record)
 {
@@ -314,7 +405,7 @@ install_manifest (Loader *loader, const EtRecord *record, const char *xml, gsize
       report_error (self, ref, "EventSource manifest", error);
       return;
     }
-  index = provider_of (loader, record);
+  index = provider_of (self, &loader->providers, record);
   p = &g_array_index (self->providers, EtProviderEntry, index);
   /* Later copies (rundown) replace earlier ones, as PerfView does. */
   g_clear_pointer (&p->manifest, et_manifest_free);
@@ -445,8 +536,24 @@ thread_of (Loader *loader, const EtRecord *record)
   return g_array_index (loader->temp_threads, TempThread, index).final;
 }
 
+/* ETLSCOPE_TIMING=1 prints how long each loading phase took, for profiling
+ * and the benchmarks. */
+static void
+phase_done (const char *phase, gint64 *since)
+{
+  static int enabled = -1;
+  gint64 now = g_get_monotonic_time ();
+
+  if (enabled < 0)
+    enabled = g_getenv ("ETLSCOPE_TIMING") != NULL;
+  if (enabled)
+    g_printerr ("etlscope: %-10s %8.1f ms\n", phase, (now - *since) / 1000.0);
+  *since = now;
+}
+
 /* ---- markers ---------------------------------------------------------- */
 
+/* What one decoding thread makes of its range of events. */
 typedef struct
 {
   GArray      *markers;       /* EtMarker, time order */
@@ -455,7 +562,56 @@ typedef struct
   GArray      *span_marker;   /* guint32: marker of each span event */
   EtFields    *fields;
   EtRuleResult rules;
+  ProviderCache providers;
+  guint32      last_series;   /* string id of the last series interned, and its text */
+  GString     *last_series_text;
+  guint64      failures;
 } MarkerBuild;
+
+static void
+marker_build_init (MarkerBuild *b)
+{
+  memset (b, 0, sizeof *b);
+  b->markers = g_array_new (FALSE, FALSE, sizeof (EtMarker));
+  b->marker_thread = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->spans = g_array_new (FALSE, FALSE, sizeof (EtSpanEvent));
+  b->span_marker = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->fields = et_fields_new ();
+  b->last_series_text = g_string_new (NULL);
+  et_rule_result_init (&b->rules);
+  b->rules.skip_text = TRUE;     /* texts are made when shown (et_trace_marker_text) */
+}
+
+static void
+marker_build_clear (MarkerBuild *b)
+{
+  g_clear_pointer (&b->markers, g_array_unref);
+  g_clear_pointer (&b->marker_thread, g_array_unref);
+  g_clear_pointer (&b->spans, g_array_unref);
+  g_clear_pointer (&b->span_marker, g_array_unref);
+  g_clear_pointer (&b->fields, et_fields_free);
+  if (b->last_series_text)
+    g_string_free (b->last_series_text, TRUE);
+  b->last_series_text = NULL;
+  et_rule_result_clear (&b->rules);
+}
+
+/* Series repeat from marker to marker: only a new one takes the lock. */
+static guint32
+series_id (EtTrace *self, MarkerBuild *b)
+{
+  const GString *series = b->rules.series;
+
+  if (series->len == 0)
+    return 0;
+  if (b->last_series != 0 && g_string_equal (series, b->last_series_text))
+    return b->last_series;
+  g_mutex_lock (&self->lock);
+  b->last_series = et_strpool_intern (self->strings, series->str, (gssize) series->len);
+  g_mutex_unlock (&self->lock);
+  g_string_assign (b->last_series_text, series->str);
+  return b->last_series;
+}
 
 static gboolean
 wants_markers (EtTrace *self, guint provider, EtLoadFlags flags)
@@ -478,9 +634,7 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
 
   et_marker_rules_apply (&input, &b->rules);
   m.start_ns = m.end_ns = event->time_ns;
-  m.text = et_strpool_intern (self->strings, b->rules.text->str, (gssize) b->rules.text->len);
-  m.series = et_strpool_intern (self->strings, b->rules.series->str,
-                                (gssize) b->rules.series->len);
+  m.series = series_id (self, b);
   m.event = (guint32) index;
   m.end_event = ET_NO_INDEX;
   m.end_thread = ET_NO_INDEX;
@@ -514,36 +668,108 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
   g_array_append_val (b->marker_thread, thread);
 }
 
-static gboolean
-decode_markers (Loader *loader, MarkerBuild *b, EtLoadFlags flags,
-                GCancellable *cancellable, GError **error)
+typedef struct
 {
-  EtTrace *self = loader->self;
+  Loader       *loader;
+  MarkerBuild   b;
+  EtLoadFlags   flags;
+  guint64       from;
+  guint64       to;
+  GCancellable *cancellable;
+  gboolean      cancelled;
+} Worker;
+
+/* Decodes events [from, to) of a worker's range into its own arrays. */
+static gpointer
+decode_range (gpointer data)
+{
+  Worker *w = data;
+  EtTrace *self = w->loader->self;
+  MarkerBuild *b = &w->b;
   EtEvent event;
 
-  for (guint64 i = 0; i < self->n_events; i++)
+  for (guint64 i = w->from; i < w->to; i++)
     {
       const EtEventRef *ref = &self->events[i];
       g_autoptr(GError) local = NULL;
       EtRecord record;
       guint provider;
 
-      if ((i & 0xFFFF) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
+      if ((i & 0xFFFF) == 0 && g_cancellable_is_cancelled (w->cancellable))
+        {
+          w->cancelled = TRUE;
+          break;
+        }
       if (!parse_ref (self, ref, &record) || is_manifest_event (&record))
         continue;
-      provider = provider_of (loader, &record);
-      if (!wants_markers (self, provider, flags))
+      provider = provider_of (self, &b->providers, &record);
+      if (!wants_markers (self, provider, w->flags))
         continue;
       if (!_et_trace_decode_record (self, &record, provider,
                                     et_etl_file_offset_of (self->file, ref->buffer, ref->pos),
                                     &event, b->fields, &local))
         {
-          self->stats.decode_failures++;
+          b->failures++;
           report_error (self, ref, event.name ? event.name : "event payload", local);
         }
-      add_marker (loader, b, &record, provider, &event, i);
+      add_marker (w->loader, b, &record, provider, &event, i);
     }
+  return NULL;
+}
+
+/* Appends @from's results to @into, renumbering its span references. */
+static void
+append_build (MarkerBuild *into, MarkerBuild *from)
+{
+  guint32 base = into->markers->len;
+
+  g_array_append_vals (into->markers, from->markers->data, from->markers->len);
+  g_array_append_vals (into->marker_thread, from->marker_thread->data, from->marker_thread->len);
+  g_array_append_vals (into->spans, from->spans->data, from->spans->len);
+  for (guint i = 0; i < from->span_marker->len; i++)
+    {
+      guint32 m = g_array_index (from->span_marker, guint32, i) + base;
+      g_array_append_val (into->span_marker, m);
+    }
+  into->failures += from->failures;
+  marker_build_clear (from);
+}
+
+/* Small traces decode on one thread; larger ones split the events into
+ * equal ranges, one per core, and join the results in time order. */
+static gboolean
+decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
+                GCancellable *cancellable, GError **error)
+{
+  EtTrace *self = loader->self;
+  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* for tests and benchmarks */
+  guint n = forced ? (guint) CLAMP (atoi (forced), 1, 64)
+                   : self->n_events < 200000 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
+  g_autofree Worker *workers = g_new0 (Worker, n);
+  g_autofree GThread **threads = g_new0 (GThread *, n);
+  gboolean cancelled = FALSE;
+
+  for (guint k = 0; k < n; k++)
+    {
+      workers[k] = (Worker) { loader, { 0 }, flags, self->n_events * k / n,
+                              self->n_events * (k + 1) / n, cancellable, FALSE };
+      marker_build_init (&workers[k].b);
+      if (k > 0)
+        threads[k] = g_thread_new ("etlscope-decode", decode_range, &workers[k]);
+    }
+  decode_range (&workers[0]);
+  for (guint k = 1; k < n; k++)
+    g_thread_join (threads[k]);
+  *out = workers[0].b;
+  cancelled = workers[0].cancelled;
+  for (guint k = 1; k < n; k++)
+    {
+      cancelled |= workers[k].cancelled;
+      append_build (out, &workers[k].b);
+    }
+  self->stats.decode_failures += out->failures;
+  if (cancelled)
+    return !g_cancellable_set_error_if_cancelled (cancellable, error);
   return TRUE;
 }
 
@@ -559,15 +785,17 @@ pair_spans (EtTrace *self, MarkerBuild *b)
 
   memset (keep, 1, b->markers->len);
   et_span_pair ((const EtSpanEvent *) (gpointer) b->spans->data, n, results);
+  g_clear_pointer (&b->spans, g_array_unref);      /* only the results are needed now */
   for (guint i = 0; i < n; i++)
     {
-      const EtSpanEvent *s = &g_array_index (b->spans, EtSpanEvent, i);
+      gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
+                        || (results[i].partner != G_MAXUINT && results[i].partner < i);
       guint32 mi = g_array_index (b->span_marker, guint32, i);
       EtMarker *m = &g_array_index (b->markers, EtMarker, mi);
 
       m->status = results[i].status;
       m->depth = (guint8) MIN (results[i].depth, 255);
-      if (s->is_end)
+      if (is_end)
         {
           if (results[i].partner != G_MAXUINT)
             keep[mi] = 0;              /* drawn as part of its start */
@@ -597,89 +825,116 @@ typedef struct
   guint32 thread;
   guint32 series;
   guint16 provider;
-  gint64  start;
-  guint32 event;
-  guint32 marker;
-} ChannelKey;
+  guint32 count;
+  guint32 first;     /* position of its first marker in the final array */
+} ChannelDef;
 
-static int
-compare_channel_keys (const void *a, const void *b)
+static guint
+channel_def_hash (gconstpointer p)
 {
-  const ChannelKey *x = a, *y = b;
+  const ChannelDef *d = p;
+  return d->thread * 2654435761u ^ d->series * 40503u ^ d->provider;
+}
+
+static gboolean
+channel_def_equal (gconstpointer a, gconstpointer b)
+{
+  const ChannelDef *x = a, *y = b;
+  return x->thread == y->thread && x->series == y->series && x->provider == y->provider;
+}
+
+/* Channels by thread, provider, then series name (not its id: ids follow
+ * the order strings were first seen, which parallel decoding varies). */
+static int
+compare_channel_defs (gconstpointer a, gconstpointer b, gpointer strings)
+{
+  const ChannelDef *x = *(const ChannelDef * const *) a, *y = *(const ChannelDef * const *) b;
 
   if (x->thread != y->thread)
     return x->thread < y->thread ? -1 : 1;
   if (x->provider != y->provider)
     return x->provider < y->provider ? -1 : 1;
-  if (x->series != y->series)
-    return x->series < y->series ? -1 : 1;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->event < y->event ? -1 : x->event > y->event;
+  return strcmp (et_strpool_get (strings, x->series), et_strpool_get (strings, y->series));
 }
 
 static void
-close_channel (EtTrace *self, guint first_marker)
+close_channel (EtTrace *self, const ChannelDef *def)
 {
-  EtChannel *c = &g_array_index (self->channels, EtChannel, self->channels->len - 1);
+  EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
+  EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
   guint32 block0 = self->blocks->len;
   gint64 running = G_MININT64;
 
-  c->markers = self->markers + first_marker;
+  if (t->n_channels == 0)
+    t->first_channel = self->channels->len;
+  t->n_channels++;
+  g_array_append_val (self->channels, c);
+  g_array_append_val (self->channel_thread, def->thread);
   g_array_append_val (self->channel_block0, block0);
-  for (guint i = 0; i < c->n_markers; i++)
+  for (guint i = 0; i < c.n_markers; i++)
     {
-      running = MAX (running, c->markers[i].end_ns);
-      if (((i + 1) & ((1u << ET_BLOCK_SHIFT) - 1)) == 0 || i + 1 == c->n_markers)
+      running = MAX (running, c.markers[i].end_ns);
+      if (((i + 1) & ((1u << ET_BLOCK_SHIFT) - 1)) == 0 || i + 1 == c.n_markers)
         g_array_append_val (self->blocks, running);
     }
 }
 
-/* Lays markers out channel by channel (thread, provider, series), each
- * channel sorted by start time. */
+/* Lays markers out channel by channel (thread, provider, series). Markers
+ * were made in event time order, so a stable scatter leaves every channel
+ * sorted by start time (ties in file order) without sorting the markers. */
 static void
 build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
 {
-  g_autofree ChannelKey *keys = g_new (ChannelKey, MAX (b->markers->len, 1));
-  guint n = 0, first = 0;
+  g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
+  g_autoptr(GPtrArray) defs = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *channel_of = g_new (guint32, MAX (b->markers->len, 1));
+  g_autofree guint32 *cursor = NULL;
+  g_autofree ChannelDef **sorted = NULL;
+  guint n = 0;
 
   for (guint i = 0; i < b->markers->len; i++)
     {
       const EtMarker *m = &g_array_index (b->markers, EtMarker, i);
+      ChannelDef key = { g_array_index (b->marker_thread, guint32, i), m->series, m->provider,
+                         0, 0 };
+      ChannelDef *def;
+
       if (!keep[i])
         continue;
-      keys[n++] = (ChannelKey) { g_array_index (b->marker_thread, guint32, i), m->series,
-                                 m->provider, m->start_ns, m->event, i };
+      def = g_hash_table_lookup (index, &key);
+      if (def == NULL)
+        {
+          key.first = defs->len;          /* its creation index, until laid out */
+          def = g_memdup2 (&key, sizeof key);
+          g_ptr_array_add (defs, def);
+          g_hash_table_add (index, def);
+        }
+      def->count++;
+      channel_of[i] = def->first;
+      n++;
     }
-  qsort (keys, n, sizeof *keys, compare_channel_keys);
 
+  /* Channels in (thread, provider, series) order; each gets its slice. */
+  sorted = g_new (ChannelDef *, MAX (defs->len, 1));
+  for (guint c = 0; c < defs->len; c++)
+    sorted[c] = g_ptr_array_index (defs, c);
+  g_qsort_with_data (sorted, (gint) defs->len, sizeof (gpointer), compare_channel_defs,
+                     self->strings);
+  cursor = g_new (guint32, MAX (defs->len, 1));
   self->markers = g_new (EtMarker, MAX (n, 1));
   self->n_markers = n;
-  for (guint i = 0; i < n; i++)
+  for (guint c = 0, offset = 0; c < defs->len; c++)
     {
-      gboolean fresh = i == 0 || keys[i].thread != keys[i - 1].thread
-                       || keys[i].provider != keys[i - 1].provider
-                       || keys[i].series != keys[i - 1].series;
-
-      self->markers[i] = g_array_index (b->markers, EtMarker, keys[i].marker);
-      if (fresh)
-        {
-          EtChannel c = { keys[i].provider, keys[i].series, NULL, 0 };
-          EtThread *t = &g_array_index (self->threads, EtThread, keys[i].thread);
-
-          if (i > 0)
-            close_channel (self, first);
-          first = i;
-          if (t->n_channels == 0)
-            t->first_channel = self->channels->len;
-          t->n_channels++;
-          g_array_append_val (self->channels, c);
-          g_array_append_val (self->channel_thread, keys[i].thread);
-        }
-      g_array_index (self->channels, EtChannel, self->channels->len - 1).n_markers++;
+      guint created = sorted[c]->first;
+      sorted[c]->first = offset;
+      cursor[created] = offset;
+      offset += sorted[c]->count;
     }
-  if (n > 0)
-    close_channel (self, first);
+  for (guint i = 0; i < b->markers->len; i++)
+    if (keep[i])
+      self->markers[cursor[channel_of[i]]++] = g_array_index (b->markers, EtMarker, i);
+  for (guint c = 0; c < defs->len; c++)
+    close_channel (self, sorted[c]);
   self->stats.markers = n;
 }
 
@@ -687,33 +942,41 @@ static gboolean
 build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cancellable, GError **error)
 {
   EtTrace *self = loader->self;
-  MarkerBuild b;
+  MarkerBuild b = { 0 };
   g_autofree guint8 *keep = NULL;
+  gint64 clock = g_get_monotonic_time ();
   gboolean ok;
 
-  b.markers = g_array_new (FALSE, FALSE, sizeof (EtMarker));
-  b.marker_thread = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b.spans = g_array_new (FALSE, FALSE, sizeof (EtSpanEvent));
-  b.span_marker = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b.fields = et_fields_new ();
-  et_rule_result_init (&b.rules);
-
   ok = decode_markers (loader, &b, flags, cancellable, error);
+  phase_done ("decode", &clock);
   if (ok)
     {
       keep = pair_spans (self, &b);
+      phase_done ("pair", &clock);
       build_channels (self, &b, keep);
+      phase_done ("channels", &clock);
     }
-  g_array_unref (b.markers);
-  g_array_unref (b.marker_thread);
-  g_array_unref (b.spans);
-  g_array_unref (b.span_marker);
-  et_fields_free (b.fields);
-  et_rule_result_clear (&b.rules);
+  marker_build_clear (&b);
   return ok;
 }
 
 /* ---- entry point ------------------------------------------------------ */
+
+/* Damage is found in file order while walking and in time order (and on
+ * several threads) while decoding: give it back in file order. */
+static void
+sort_damage (EtTrace *self)
+{
+  EtDamage *d = (EtDamage *) (gpointer) self->damage->data;
+
+  for (guint i = 1; i < self->damage->len; i++)
+    for (guint j = i; j > 0 && d[j - 1].offset > d[j].offset; j--)
+      {
+        EtDamage t = d[j];
+        d[j] = d[j - 1];
+        d[j - 1] = t;
+      }
+}
 
 static void
 on_damage (guint64 offset, const char *message, gpointer user_data)
@@ -762,12 +1025,14 @@ loader_clear (Loader *loader)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Loader, loader_clear)
 
+
 EtTrace *
 et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
                gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autoptr(EtTrace) self = NULL;
   g_auto(Loader) loader = { 0 };
+  gint64 clock = g_get_monotonic_time ();
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -786,8 +1051,10 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   loader.process_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   loader.thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 
+  phase_done ("open", &clock);
   if (!walk_buffers (&loader, progress, progress_data, cancellable, error))
     return NULL;
+  phase_done ("walk", &clock);
   if (!loader.header_seen)
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_NOT_ETL,
@@ -797,14 +1064,19 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
     }
   choose_clock (self);
 
-  qsort (loader.refs->data, loader.refs->len, sizeof (EtEventRef), compare_refs);
+  sort_refs (self, (EtEventRef *) (gpointer) loader.refs->data, loader.refs->len);
   self->n_events = loader.refs->len;
-  self->events = (EtEventRef *) (gpointer) g_array_free (g_steal_pointer (&loader.refs), FALSE);
+  /* The array grew by doubling; give back what it did not use. */
+  self->events = g_realloc (g_array_free (g_steal_pointer (&loader.refs), FALSE),
+                            MAX (self->n_events, 1) * sizeof (EtEventRef));
+  phase_done ("sort", &clock);
 
   load_manifests (&loader);
   decide_defaults (self);
   build_threads (&loader);
+  phase_done ("manifests", &clock);
   if (!build_markers (&loader, flags, cancellable, error))
     return NULL;
+  sort_damage (self);
   return g_steal_pointer (&self);
 }

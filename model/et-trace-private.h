@@ -58,6 +58,14 @@ struct _EtTrace
   guint            n_markers;
 
   gint64           ticks_per_second;
+
+  GMutex           lock;            /* names, damage and strings while decoding in parallel */
+  GRWLock          schema_lock;     /* tl_schemas and tl_failed */
+  GHashTable      *tl_failed;       /* TlKey* of metadata that did not parse */
+
+  GMutex           scratch_lock;    /* guards the scratch below */
+  EtFields        *scratch_fields;  /* for et_trace_marker_text */
+  EtRuleResult     scratch_rules;
 };
 
 #define ET_MAX_DAMAGE 100

@@ -5,10 +5,14 @@
  * et-trace-load.c; this file answers questions about a loaded trace.
  */
 #include "et-trace-private.h"
+#include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
 
 G_DEFINE_FINAL_TYPE (EtTrace, et_trace, G_TYPE_OBJECT)
+
+/* The memory budget of a marker (issue: at most 48 bytes each). */
+G_STATIC_ASSERT (sizeof (EtMarker) == 40);
 
 typedef struct
 {
@@ -20,9 +24,11 @@ static guint
 tl_key_hash (gconstpointer key)
 {
   const TlKey *k = key;
-  guint32 h = 2166136261u;
+  guint32 h = 2166136261u ^ (guint32) k->len;
 
-  for (gsize i = 0; i < k->len; i++)
+  /* The length and the first bytes (size, tags, event name) tell schemas
+   * apart; equality compares every byte. */
+  for (gsize i = 0; i < MIN (k->len, 48); i++)
     h = (h ^ k->bytes[i]) * 16777619u;
   return h;
 }
@@ -60,6 +66,9 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->providers, g_array_unref);
   g_clear_pointer (&self->provider_index, g_hash_table_unref);
   g_clear_pointer (&self->tl_schemas, g_hash_table_unref);
+  g_clear_pointer (&self->tl_failed, g_hash_table_unref);
+  g_mutex_clear (&self->lock);
+  g_rw_lock_clear (&self->schema_lock);
   g_free (self->events);
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);
@@ -68,6 +77,9 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->blocks, g_array_unref);
   g_clear_pointer (&self->channel_thread, g_array_unref);
   g_free (self->markers);
+  g_clear_pointer (&self->scratch_fields, et_fields_free);
+  et_rule_result_clear (&self->scratch_rules);
+  g_mutex_clear (&self->scratch_lock);
   G_OBJECT_CLASS (et_trace_parent_class)->finalize (object);
 }
 
@@ -90,12 +102,18 @@ et_trace_init (EtTrace *self)
                                                 (GEqualFunc) et_guid_equal, g_free, NULL);
   self->tl_schemas = g_hash_table_new_full (tl_key_hash, tl_key_equal, g_free,
                                             (GDestroyNotify) et_tl_schema_free);
+  self->tl_failed = g_hash_table_new_full (tl_key_hash, tl_key_equal, g_free, NULL);
+  g_mutex_init (&self->lock);
+  g_rw_lock_init (&self->schema_lock);
   self->processes = g_array_new (FALSE, TRUE, sizeof (EtProcess));
   self->threads = g_array_new (FALSE, TRUE, sizeof (EtThread));
   self->channels = g_array_new (FALSE, TRUE, sizeof (EtChannel));
   self->channel_block0 = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->channel_thread = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->blocks = g_array_new (FALSE, TRUE, sizeof (gint64));
+  g_mutex_init (&self->scratch_lock);
+  self->scratch_fields = et_fields_new ();
+  et_rule_result_init (&self->scratch_rules);
 }
 
 /* ---- internals shared with loading ------------------------------------ */
@@ -103,12 +121,14 @@ et_trace_init (EtTrace *self)
 void
 _et_trace_add_damage (EtTrace *self, guint64 offset, const char *message)
 {
+  g_mutex_lock (&self->lock);
   self->stats.damage_count++;
   if (self->damage->len < ET_MAX_DAMAGE)
     {
       EtDamage d = { offset, g_strdup (message) };
       g_array_append_val (self->damage, d);
     }
+  g_mutex_unlock (&self->lock);
 }
 
 guint
@@ -159,34 +179,46 @@ _et_record_identity (const EtRecord *record, EtGuid *guid, const char **name,
     }
 }
 
+/* The schema of a TraceLogging record, parsed once per distinct metadata
+ * blob (the event-class table). Decoding threads share it: lookups take the
+ * read lock; the first sight of a blob parses it under the write lock. A
+ * blob that does not parse is remembered, so it is reported once. */
 const EtTlSchema *
 _et_trace_tl_schema (EtTrace *self, const EtRecord *record, guint64 offset)
 {
   TlKey key;
   EtTlSchema *schema;
   g_autoptr(GError) error = NULL;
-  TlKey *stored;
+  gboolean failed;
 
   key.bytes = et_record_find_ext (record, ET_EXT_EVENT_SCHEMA_TL, &key.len);
   if (key.bytes == NULL)
     return NULL;
+  g_rw_lock_reader_lock (&self->schema_lock);
   schema = g_hash_table_lookup (self->tl_schemas, &key);
-  if (schema != NULL)
+  failed = schema == NULL && g_hash_table_contains (self->tl_failed, &key);
+  g_rw_lock_reader_unlock (&self->schema_lock);
+  if (schema != NULL || failed)
     return schema;
-  schema = et_tl_schema_parse (key.bytes, key.len, &error);
-  if (schema == NULL)
+
+  g_rw_lock_writer_lock (&self->schema_lock);
+  schema = g_hash_table_lookup (self->tl_schemas, &key);
+  if (schema == NULL && !g_hash_table_contains (self->tl_failed, &key))
+    {
+      /* The key points into the mapped file or the decompressed buffers,
+       * which live as long as the trace. */
+      schema = et_tl_schema_parse (key.bytes, key.len, &error);
+      g_hash_table_insert (schema ? self->tl_schemas : self->tl_failed,
+                           g_memdup2 (&key, sizeof key), schema);
+    }
+  g_rw_lock_writer_unlock (&self->schema_lock);
+  if (error != NULL)
     {
       g_autofree char *message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT
                                                   ": TraceLogging metadata: %s",
                                                   self->path, offset, error->message);
       _et_trace_add_damage (self, offset, message);
-      return NULL;
     }
-  /* The key points into the mapped file or the decompressed buffers, which
-   * live as long as the trace. */
-  stored = g_new (TlKey, 1);
-  *stored = key;
-  g_hash_table_insert (self->tl_schemas, stored, schema);
   return schema;
 }
 
@@ -202,9 +234,33 @@ static const char *
 numbered_name (EtTrace *self, const char *word, guint value)
 {
   char buf[64];
+  const char *name;
 
   g_snprintf (buf, sizeof buf, "%s %u", word, value);
-  return g_string_chunk_insert_const (self->names, buf);
+  g_mutex_lock (&self->lock);
+  name = g_string_chunk_insert_const (self->names, buf);
+  g_mutex_unlock (&self->lock);
+  return name;
+}
+
+/* An EventSource manifest event (etl-format.md §9): the chunk envelope and
+ * the XML it carries, named as EventSource names it. */
+static gboolean
+decode_manifest_chunk (const EtRecord *record, EtEvent *event, EtFields *fields)
+{
+  static const char *const names[] = { "Format", "MajorVersion", "MinorVersion", "Magic" };
+  const guint8 *p = record->payload;
+
+  if (record->klass != ET_RECORD_EVENT || record->id != 0xFFFE || record->opcode != 0xFE
+      || record->payload_len < 8)
+    return FALSE;
+  event->name = "ManifestData";
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    et_fields_add_uint (fields, names[i], p[i]);
+  et_fields_add_uint (fields, "TotalChunks", et_read_u16 (p + 4));
+  et_fields_add_uint (fields, "ChunkNumber", et_read_u16 (p + 6));
+  et_fields_add_string (fields, "Data", (const char *) p + 8, record->payload_len - 8);
+  return TRUE;
 }
 
 static gboolean
@@ -212,6 +268,9 @@ decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
                EtEvent *event, EtFields *fields, GError **error)
 {
   gsize consumed = 0;
+
+  if (decode_manifest_chunk (record, event, fields))
+    return TRUE;
 
   if (p->manifest != NULL)
     {
@@ -287,6 +346,9 @@ _et_trace_decode_record (EtTrace *self, const EtRecord *record, guint provider,
 
   ok = decode_fields (self, record, p, event, fields, error);
   event->decode_failed = !ok;
+  if (event->name == NULL && (record->klass == ET_RECORD_SYSTEM
+                              || record->klass == ET_RECORD_PERFINFO))
+    event->name = et_kernel_event_name (record->hook);
   if (event->name == NULL)
     event->name = numbered_name (self, "Event", event->id);
   if (event->task_name == NULL && record->klass == ET_RECORD_EVENT && record->task != 0
@@ -507,6 +569,23 @@ et_trace_decode_event (EtTrace *self, guint64 index, EtEvent *event, EtFields *f
                                 offset, event, fields, error);
   event->cpu = et_etl_file_buffer_info (self->file, ref->buffer)->cpu;
   return ok;
+}
+
+void
+et_trace_marker_text (EtTrace *self, const EtMarker *marker, GString *out)
+{
+  EtEvent event;
+
+  g_return_if_fail (ET_IS_TRACE (self));
+  g_return_if_fail (marker != NULL && marker->event < self->n_events);
+
+  g_mutex_lock (&self->scratch_lock);
+  /* A payload that does not decode still gives the text its decoded part,
+   * as it did when the marker was made. */
+  et_trace_decode_event (self, marker->event, &event, self->scratch_fields, NULL);
+  et_trace_explain_marker (self, &event, self->scratch_fields, &self->scratch_rules);
+  g_string_append_len (out, self->scratch_rules.text->str, (gssize) self->scratch_rules.text->len);
+  g_mutex_unlock (&self->scratch_lock);
 }
 
 void

@@ -9,9 +9,10 @@
  *           ─ processes[] ─ threads[] ─ channels[] ─ markers[] (sorted by start)
  *
  * A channel is one provider × series on one thread, as Concurrency
- * Visualizer draws it. Markers are small flat structs; strings live in the
- * trace's string pool and are looked up by id. Payloads are not kept: the
- * details of an event are decoded again from the mapped file on demand.
+ * Visualizer draws it. Markers are small flat structs (40 bytes); series
+ * names live in the trace's string pool and are looked up by id. Payloads
+ * and marker texts are not kept: an event's details and a marker's text are
+ * decoded again from the mapped file when they are shown.
  */
 #pragma once
 
@@ -60,7 +61,6 @@ typedef struct
 {
   gint64  start_ns;    /* ns from t0; for unmatched ends, the end's time */
   gint64  end_ns;      /* spans: end time; unmatched starts: end of trace; else = start */
-  guint32 text;        /* string id */
   guint32 series;      /* string id */
   guint32 event;       /* event index of the (start) event */
   guint32 end_event;   /* event index of the end event, or ET_NO_INDEX */
@@ -261,6 +261,11 @@ gboolean           et_trace_decode_event    (EtTrace   *self,
                                              EtEvent   *event,
                                              EtFields  *fields,
                                              GError   **error);
+/* Appends the text of @marker (decoded from its event; rules as markers.md
+ * "Text"). Safe to call from one thread at a time. */
+void               et_trace_marker_text     (EtTrace        *self,
+                                             const EtMarker *marker,
+                                             GString        *out);
 /* Applies the marker rules to an event again (for "which rule decided"). */
 void               et_trace_explain_marker  (EtTrace            *self,
                                              const EtEvent      *event,

@@ -391,6 +391,43 @@ test_all_providers_flag_adds_kernel_markers (void **state)
     }
 }
 
+/* Decoding on several threads must give exactly what one thread gives. */
+static void
+test_parallel_decoding_matches_serial (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+  g_autoptr(EtTrace) serial = NULL, parallel = NULL;
+
+  et_fixture_options_init (&o);
+  assert_true (et_fixture_write_large (f->path, 60000, 3, &o, &error));
+  g_setenv ("ETLSCOPE_THREADS", "1", TRUE);
+  serial = load (f->path);
+  g_setenv ("ETLSCOPE_THREADS", "3", TRUE);
+  parallel = load (f->path);
+  g_unsetenv ("ETLSCOPE_THREADS");
+
+  assert_int_equal (et_trace_get_stats (serial)->markers, et_trace_get_stats (parallel)->markers);
+  assert_true (et_trace_get_stats (serial)->markers > 30000);
+  assert_int_equal (et_trace_get_n_channels (serial), et_trace_get_n_channels (parallel));
+  for (guint c = 0; c < et_trace_get_n_channels (serial); c++)
+    {
+      const EtChannel *a = et_trace_get_channel (serial, c);
+      const EtChannel *b = et_trace_get_channel (parallel, c);
+
+      assert_int_equal (a->n_markers, b->n_markers);
+      assert_string_equal (et_trace_get_string (serial, a->series),
+                           et_trace_get_string (parallel, b->series));
+      for (guint i = 0; i < a->n_markers; i++)
+        {
+          EtMarker x = a->markers[i], y = b->markers[i];
+          x.series = y.series = 0;     /* ids may differ; the names are compared above */
+          assert_memory_equal (&x, &y, sizeof x);
+        }
+    }
+}
+
 int
 main (void)
 {
@@ -407,6 +444,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_progress_reaches_the_file_size, setup, teardown),
     cmocka_unit_test_setup_teardown (test_cancelled_load_returns_cancelled, setup, teardown),
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
   };
   return cmocka_run_group_tests_name ("trace", tests, NULL, NULL);
 }

@@ -236,6 +236,8 @@ et_fuzz_tracelogging (const guint8 *data, gsize size)
 static void
 walk_markers (EtTrace *trace)
 {
+  g_autoptr(GString) text = g_string_new (NULL);
+
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
     {
       const EtChannel *channel = et_trace_get_channel (trace, c);
@@ -246,7 +248,10 @@ walk_markers (EtTrace *trace)
       for (guint m = 0; m < channel->n_markers; m++)
         {
           const EtMarker *marker = &channel->markers[m];
-          consume (et_trace_get_string (trace, marker->text));
+          /* texts are made on demand: make every one, as the window and CLI would */
+          g_string_truncate (text, 0);
+          et_trace_marker_text (trace, marker, text);
+          consume (text->str);
           consume (et_trace_get_string (trace, marker->series));
           consume (et_marker_kind_to_string (marker->kind));
           g_assert (marker->provider < et_trace_get_n_providers (trace));

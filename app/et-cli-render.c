@@ -1,0 +1,105 @@
+/* et-cli-render.c — "etlscope-cli render FILE -o OUT.png|svg|pdf".
+ *
+ *   EtTrace ─ EtLayout ─ EtViewport (from the options) ─ render/ ─ file
+ */
+#include "et-cli-render.h"
+#include "et-cli-options.h"
+#include "et-cli-output.h"
+#include "et-timeline-render.h"
+
+typedef struct
+{
+  char    *output;
+  char    *from;
+  char    *to;
+  char    *theme;
+  int      width;
+  int      height;
+  gboolean wall_clock;
+} RenderOptions;
+
+static int
+render (const char *path, RenderOptions *o)
+{
+  g_autoptr(EtTrace) trace = NULL;
+  g_autoptr(EtLayout) layout = NULL;
+  g_autoptr(GError) error = NULL;
+  EtViewport v;
+
+  et_viewport_init (&v, o->width, o->height);
+  v.dark = g_strcmp0 (o->theme, "dark") == 0;
+  v.wall_clock = o->wall_clock;
+  if (o->theme != NULL && !v.dark && g_strcmp0 (o->theme, "light") != 0)
+    {
+      et_cli_error ("render: --theme must be light or dark, not '%s'", o->theme);
+      return ET_CLI_EXIT_FAILURE;
+    }
+  trace = et_cli_load (path, ET_LOAD_DEFAULT);
+  if (trace == NULL)
+    return ET_CLI_EXIT_FAILURE;
+  v.from_ns = 0;
+  v.to_ns = MAX (et_trace_get_duration_ns (trace), 1);
+  if ((o->from && !et_cli_parse_time (o->from, &v.from_ns, &error))
+      || (o->to && !et_cli_parse_time (o->to, &v.to_ns, &error)))
+    {
+      et_cli_error ("render: %s", error->message);
+      return ET_CLI_EXIT_FAILURE;
+    }
+  if (v.to_ns <= v.from_ns)
+    {
+      et_cli_error ("render: --to must come after --from");
+      return ET_CLI_EXIT_FAILURE;
+    }
+  layout = et_layout_new (trace);
+  et_layout_update (layout, v.lane_height);
+  if (!et_timeline_render_file (trace, layout, &v, o->output, &error))
+    {
+      et_cli_error ("render: %s", error->message);
+      return ET_CLI_EXIT_FAILURE;
+    }
+  return et_cli_finish (trace, NULL);
+}
+
+int
+et_cli_render_run (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  RenderOptions o = { NULL, NULL, NULL, NULL, 1600, 900, FALSE };
+  const char *path = NULL;
+  int status;
+  const GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output,
+      "Picture to write: .png, .svg or .pdf", "OUT" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, "Left edge (default: start of trace)", "TIME" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, "Right edge (default: end of trace)", "TIME" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &o.width, "Width in pixels (default 1600)", "PX" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &o.height, "Height in pixels (default 900)", "PX" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme, "light (default) or dark", "THEME" },
+    { "wall-clock", 0, 0, G_OPTION_ARG_NONE, &o.wall_clock, "Ruler in wall-clock time", NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new ("FILE");
+  g_option_context_set_summary (context,
+    "Draws the timeline of FILE (rows per process, thread and channel; spans,\n"
+    "flags and messages) into a PNG, SVG or PDF file.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  status = et_cli_parse_command (context, "render", &argc, &argv, &path);
+  if (status < 0 && o.output == NULL)
+    {
+      et_cli_error ("render: say where to write the picture with -o OUT.png|svg|pdf");
+      status = ET_CLI_EXIT_FAILURE;
+    }
+  else if (status < 0 && (o.width < 300 || o.height < 100 || o.width > 20000 || o.height > 20000))
+    {
+      et_cli_error ("render: the picture must be 300–20000 × 100–20000 pixels");
+      status = ET_CLI_EXIT_FAILURE;
+    }
+  else if (status < 0)
+    status = render (path, &o);
+  g_free (o.output);
+  g_free (o.from);
+  g_free (o.to);
+  g_free (o.theme);
+  return status;
+}

@@ -1,0 +1,34 @@
+/* et-window.h — one window per trace: the timeline, the details pane, and
+ * loading in the background with progress. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "et-trace.h"
+#include "et-viewport.h"
+#include "et-layout.h"
+
+G_BEGIN_DECLS
+
+#define ET_TYPE_WINDOW (et_window_get_type ())
+G_DECLARE_FINAL_TYPE (EtWindow, et_window, ET, WINDOW, GtkApplicationWindow)
+
+EtWindow   *et_window_new            (GtkApplication *app);
+/* Starts loading @path (in a thread); the window shows progress. */
+void        et_window_load           (EtWindow       *self,
+                                      const char     *path);
+const char *et_window_get_path       (EtWindow       *self);
+/* NULL while loading or after a failure. */
+EtTrace    *et_window_get_trace      (EtWindow       *self);
+gboolean    et_window_is_loading     (EtWindow       *self);
+EtViewport *et_window_get_viewport   (EtWindow       *self);
+EtLayout   *et_window_get_layout     (EtWindow       *self);
+/* Selects what is at (x, y) of the timeline, as a click does. */
+gboolean    et_window_select_at      (EtWindow       *self,
+                                      double          x,
+                                      double          y);
+/* The details pane's text (transfer full). */
+char       *et_window_get_details    (EtWindow       *self);
+/* The status line: damage, load errors (transfer none). */
+const char *et_window_get_status     (EtWindow       *self);
+
+G_END_DECLS

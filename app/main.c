@@ -1,0 +1,9 @@
+/* main.c — etlscope, the GTK application. */
+#include "et-application.h"
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(EtApplication) app = et_application_new ();
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}

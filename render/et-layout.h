@@ -1,0 +1,56 @@
+/* et-layout.h — the rows of a trace's timeline.
+ *
+ * One header row per process (collapsible), then under each of its threads
+ * one row per channel (provider × series), as tall as its deepest span
+ * lane. Built once per trace; rows are laid out again (cheaply) when a
+ * process is collapsed or the lane height changes.
+ */
+#pragma once
+
+#include "et-trace.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  ET_ROW_PROCESS,
+  ET_ROW_CHANNEL,
+} EtRowKind;
+
+typedef struct
+{
+  EtRowKind kind;
+  guint     index;      /* process or channel index */
+  int       y;          /* top, from the top of the rows (before scrolling) */
+  int       height;
+  guint     lanes;      /* channel rows: 1 + the deepest span lane */
+} EtRow;
+
+typedef struct _EtLayout EtLayout;
+
+EtLayout    *et_layout_new           (EtTrace  *trace);
+void         et_layout_free          (EtLayout *layout);
+/* Lays rows out for @lane_height pixels per lane. */
+void         et_layout_update        (EtLayout *layout,
+                                      int       lane_height);
+void         et_layout_set_collapsed (EtLayout *layout,
+                                      guint     process,
+                                      gboolean  collapsed);
+gboolean     et_layout_get_collapsed (EtLayout *layout,
+                                      guint     process);
+guint        et_layout_n_rows        (EtLayout *layout);
+const EtRow *et_layout_row           (EtLayout *layout,
+                                      guint     index);
+int          et_layout_height        (EtLayout *layout);
+/* The row of a channel, or NULL when its process is collapsed. */
+const EtRow *et_layout_channel_row   (EtLayout *layout,
+                                      guint     channel);
+/* "<tid> <series>: <provider>" (provider alone for the empty series), or
+ * "<process name> (<pid>)" for a process row. */
+void         et_layout_row_label     (EtLayout    *layout,
+                                      const EtRow *row,
+                                      GString     *out);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtLayout, et_layout_free)
+
+G_END_DECLS

@@ -1,0 +1,586 @@
+/* et-timeline-render.c — shapes, drawing and hit-testing of the timeline.
+ *
+ * Pipeline (see et-timeline-render.h): for each row in view, the channel's
+ * markers in the time range come from et_channel_query (so spans that
+ * started before the range are included); spans become bars in their lane,
+ * flags and messages that fall within a few pixels of each other merge into
+ * one grey aggregate (its size from the most important member; critical and
+ * alert members are drawn on top, never hidden).
+ */
+#include "et-timeline-render.h"
+
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#define MERGE_PX 3.0
+
+typedef struct
+{
+  double r, g, b;
+} Rgb;
+
+#define RGB(hex) { ((hex) >> 16 & 0xFF) / 255.0, ((hex) >> 8 & 0xFF) / 255.0, ((hex) & 0xFF) / 255.0 }
+
+/* Concurrency Visualizer's category colours (the palette). */
+static const Rgb flag_colors[5] = { RGB (0x4040C2), RGB (0x30D030), RGB (0xFFE020),
+                                    RGB (0x20F0F0), RGB (0xF020F0) };
+static const Rgb span_colors[5] = { RGB (0x5B38ED), RGB (0x00D43A), RGB (0xFFE439),
+                                    RGB (0x00F0EE), RGB (0xFF00EE) };
+static const Rgb alert_color = RGB (0xE01B24);
+
+static const Rgb *
+category_color (const Rgb *palette, gint16 category)
+{
+  return category < 0 ? &alert_color : &palette[category % 5];
+}
+
+static void
+set_rgb (cairo_t *cr, const Rgb *c)
+{
+  cairo_set_source_rgb (cr, c->r, c->g, c->b);
+}
+
+/* Half the diamond's size: importance is shown by size, not only colour. */
+static double
+flag_radius (EtImportance importance)
+{
+  static const double radius[] = { 3.5, 4.5, 5.5, 7.0 };
+  return radius[MIN (importance, ET_IMPORTANCE_CRITICAL)];
+}
+
+/* ---- shapes ------------------------------------------------------------ */
+
+static gboolean
+row_visible (const EtViewport *v, const EtRow *row, double *top)
+{
+  *top = v->ruler_height + row->y - v->scroll_y;
+  return *top + row->height > v->ruler_height && *top < v->height;
+}
+
+static void
+span_shapes (EtTrace *trace, guint c, const EtChannel *ch, guint first, guint end,
+             const EtViewport *v, double top, EtShapeFunc func, gpointer data)
+{
+  for (guint i = first; i < end; i++)
+    {
+      const EtMarker *m = &ch->markers[i];
+      EtShape s = { ET_SHAPE_SPAN, c, i, 1, m->importance, m };
+
+      if (m->kind != ET_MARKER_SPAN || !et_marker_overlaps (m, v->from_ns, v->to_ns))
+        continue;
+      s.y0 = top + 1 + m->depth * v->lane_height;
+      s.y1 = s.y0 + v->lane_height - 2;
+      s.x0 = MAX (et_viewport_x (v, m->start_ns), v->label_width - 2);
+      s.x1 = MIN (et_viewport_x (v, m->end_ns), v->width + 2);
+      if (m->status == ET_SPAN_UNMATCHED_END)
+        {
+          s.kind = ET_SHAPE_LONE_END;
+          s.x0 = et_viewport_x (v, m->start_ns) - 4;
+          s.x1 = s.x0 + 5;
+        }
+      else if (s.x1 - s.x0 < 1)
+        s.x1 = s.x0 + 1;
+      func (&s, data);
+    }
+}
+
+/* Flags and messages, merged where they crowd: O(visible markers) per row. */
+static void
+point_shapes (EtTrace *trace, guint c, const EtChannel *ch, guint first, guint end,
+              const EtViewport *v, double top, EtMarkerKind kind, EtShapeFunc func,
+              gpointer data)
+{
+  guint i = first;
+
+  while (i < end)
+    {
+      const EtMarker *m = &ch->markers[i];
+      EtShape s = { kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE, c, i, 1,
+                    m->importance, m };
+      double x;
+      guint j;
+
+      if (m->kind != kind || !et_marker_overlaps (m, v->from_ns, v->to_ns))
+        {
+          i++;
+          continue;
+        }
+      x = et_viewport_x (v, m->start_ns);
+      for (j = i + 1; j < end && et_viewport_x (v, ch->markers[j].start_ns) < x + MERGE_PX; j++)
+        if (ch->markers[j].kind == kind)
+          {
+            s.count++;
+            s.importance = MAX (s.importance, ch->markers[j].importance);
+          }
+      if (s.count > 1)
+        s.kind = ET_SHAPE_AGGREGATE;
+      if (kind == ET_MARKER_FLAG)
+        {
+          double r = flag_radius (s.importance);
+          double mid = top + 1 + v->lane_height / 2.0;
+          s.x0 = x - r, s.x1 = x + r, s.y0 = mid - r, s.y1 = mid + r;
+        }
+      else
+        s.x0 = x - 4, s.x1 = x + 4, s.y0 = top, s.y1 = top + 6;
+      func (&s, data);
+
+      /* Critical and alert members are never hidden inside the grey mark. */
+      for (guint k = i; s.count > 1 && k < j; k++)
+        {
+          const EtMarker *o = &ch->markers[k];
+          if (o->kind == kind && (o->importance == ET_IMPORTANCE_CRITICAL || o->category < 0))
+            {
+              EtShape single = s;
+              double ox = et_viewport_x (v, o->start_ns), r = flag_radius (o->importance);
+              single.kind = kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE;
+              single.marker = k, single.m = o, single.count = 1, single.importance = o->importance;
+              if (kind == ET_MARKER_FLAG)
+                single.x0 = ox - r, single.x1 = ox + r;
+              func (&single, data);
+            }
+        }
+      i = j;
+    }
+}
+
+void
+et_timeline_foreach_shape (EtTrace *trace, EtLayout *layout, const EtViewport *v,
+                           EtShapeFunc func, gpointer data)
+{
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+      const EtChannel *ch;
+      guint first, end;
+      double top;
+
+      if (row->kind != ET_ROW_CHANNEL || !row_visible (v, row, &top))
+        continue;
+      ch = et_trace_get_channel (trace, row->index);
+      first = et_channel_query (trace, row->index, v->from_ns, v->to_ns, &end);
+      span_shapes (trace, row->index, ch, first, end, v, top, func, data);
+      point_shapes (trace, row->index, ch, first, end, v, top, ET_MARKER_FLAG, func, data);
+      point_shapes (trace, row->index, ch, first, end, v, top, ET_MARKER_MESSAGE, func, data);
+    }
+}
+
+/* ---- drawing ----------------------------------------------------------- */
+
+typedef struct
+{
+  Rgb background, stripe, label_bg, text, grid, aggregate;
+} Theme;
+
+static const Theme light = { RGB (0xFFFFFF), RGB (0xF4F5F7), RGB (0xEBECEF), RGB (0x1E1E24),
+                             RGB (0xD5D7DC), RGB (0x8A8A8A) };
+static const Theme dark = { RGB (0x1D1D20), RGB (0x242428), RGB (0x2C2C31), RGB (0xE6E6EA),
+                            RGB (0x3D3D44), RGB (0xA0A0A0) };
+
+typedef struct
+{
+  cairo_t          *cr;
+  EtTrace          *trace;
+  EtLayout         *layout;
+  const EtViewport *v;
+  const Theme      *theme;
+  PangoLayout      *text;
+  GString          *scratch;
+} Painter;
+
+/* Dark text on light colours, light text on dark ones. */
+static void
+set_text_on (cairo_t *cr, const Rgb *c)
+{
+  double luminance = 0.2126 * c->r + 0.7152 * c->g + 0.0722 * c->b;
+  cairo_set_source_rgb (cr, luminance > 0.55 ? 0.08 : 1, luminance > 0.55 ? 0.08 : 1,
+                        luminance > 0.55 ? 0.08 : 1);
+}
+
+static void
+draw_text (Painter *p, const char *text, double x, double y, double max_width, gboolean center)
+{
+  int w, h;
+
+  pango_layout_set_text (p->text, text, -1);
+  pango_layout_set_width (p->text, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
+  pango_layout_get_pixel_size (p->text, &w, &h);
+  cairo_move_to (p->cr, center ? x + (max_width - w) / 2 : x, y - h / 2.0);
+  pango_cairo_show_layout (p->cr, p->text);
+}
+
+static void
+draw_open_end (cairo_t *cr, const EtShape *s)
+{
+  /* A zigzag edge says "still open at the end of the trace". */
+  double h = s->y1 - s->y0;
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_set_line_width (cr, 1.5);
+  cairo_move_to (cr, s->x1 - 2, s->y0);
+  for (int k = 1; k <= 4; k++)
+    cairo_line_to (cr, s->x1 - (k % 2 ? 6 : 2), s->y0 + h * k / 4);
+  cairo_stroke (cr);
+}
+
+static void
+draw_connector (Painter *p, const EtShape *s)
+{
+  const EtThread *t = et_trace_get_thread (p->trace, s->m->end_thread);
+  double from = (s->y0 + s->y1) / 2, x = et_viewport_x (p->v, s->m->end_ns);
+
+  for (guint k = 0; k < t->n_channels; k++)
+    {
+      const EtRow *row = et_layout_channel_row (p->layout, t->first_channel + k);
+      double top;
+      if (row == NULL || !row_visible (p->v, row, &top))
+        continue;
+      cairo_set_source_rgba (p->cr, p->theme->text.r, p->theme->text.g, p->theme->text.b, 0.7);
+      cairo_set_line_width (p->cr, 1);
+      cairo_set_dash (p->cr, (double[]) { 3, 2 }, 2, 0);
+      cairo_move_to (p->cr, x, from);
+      cairo_line_to (p->cr, x, top + row->height / 2.0);
+      cairo_stroke (p->cr);
+      cairo_set_dash (p->cr, NULL, 0, 0);
+      cairo_arc (p->cr, x, top + row->height / 2.0, 2.5, 0, 2 * G_PI);
+      cairo_fill (p->cr);
+      break;
+    }
+}
+
+static void
+paint_span (Painter *p, const EtShape *s)
+{
+  const Rgb *c = category_color (span_colors, s->m->category);
+  cairo_t *cr = p->cr;
+
+  set_rgb (cr, c);
+  cairo_rectangle (cr, s->x0, s->y0, s->x1 - s->x0, s->y1 - s->y0);
+  cairo_fill (cr);
+  if (s->m->status == ET_SPAN_UNMATCHED_START
+      && et_viewport_x (p->v, s->m->end_ns) <= p->v->width)
+    draw_open_end (cr, s);
+  if (s->m->status == ET_SPAN_CROSS_THREAD && s->m->end_thread != ET_NO_INDEX)
+    draw_connector (p, s);
+  if (s->x1 - s->x0 > 30)
+    {
+      g_string_truncate (p->scratch, 0);
+      et_trace_marker_text (p->trace, s->m, p->scratch);
+      set_text_on (cr, c);
+      draw_text (p, p->scratch->str, s->x0 + 3, (s->y0 + s->y1) / 2, s->x1 - s->x0 - 6, TRUE);
+    }
+}
+
+static void
+diamond (cairo_t *cr, const EtShape *s)
+{
+  double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2, r = (s->x1 - s->x0) / 2;
+
+  cairo_move_to (cr, cx, cy - r);
+  cairo_line_to (cr, cx + r, cy);
+  cairo_line_to (cr, cx, cy + r);
+  cairo_line_to (cr, cx - r, cy);
+  cairo_close_path (cr);
+}
+
+static void
+paint_point (Painter *p, const EtShape *s)
+{
+  cairo_t *cr = p->cr;
+  gboolean alert = s->kind != ET_SHAPE_AGGREGATE && s->m->category < 0;
+
+  if (s->kind == ET_SHAPE_AGGREGATE)
+    set_rgb (cr, &p->theme->aggregate);
+  else
+    set_rgb (cr, category_color (flag_colors, s->m->category));
+  if (s->kind == ET_SHAPE_MESSAGE || (s->kind == ET_SHAPE_AGGREGATE && s->y1 - s->y0 <= 6))
+    {
+      cairo_move_to (cr, s->x0, s->y0);
+      cairo_line_to (cr, s->x1, s->y0);
+      cairo_line_to (cr, (s->x0 + s->x1) / 2, s->y1);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+      return;
+    }
+  diamond (cr, s);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.35);
+  cairo_set_line_width (cr, 0.75);
+  cairo_stroke (cr);
+  if (alert)
+    {
+      /* "!" in white: alerts are not told by colour alone. */
+      double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2, r = (s->x1 - s->x0) / 2;
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_set_line_width (cr, 1.4);
+      cairo_move_to (cr, cx, cy - r * 0.55);
+      cairo_line_to (cr, cx, cy + r * 0.15);
+      cairo_stroke (cr);
+      cairo_arc (cr, cx, cy + r * 0.45, 0.8, 0, 2 * G_PI);
+      cairo_fill (cr);
+    }
+  if (s->kind == ET_SHAPE_AGGREGATE && s->count > 1)
+    {
+      char count[16];
+      g_snprintf (count, sizeof count, "%u", s->count);
+      set_rgb (cr, &p->theme->text);
+      draw_text (p, count, s->x1 + 1, (s->y0 + s->y1) / 2, -1, FALSE);
+    }
+}
+
+static void
+paint_shape (const EtShape *s, gpointer data)
+{
+  Painter *p = data;
+
+  switch (s->kind)
+    {
+    case ET_SHAPE_SPAN:
+      paint_span (p, s);
+      break;
+    case ET_SHAPE_LONE_END:
+      /* A "]" bracket: the end of something we never saw start. */
+      set_rgb (p->cr, category_color (span_colors, s->m->category));
+      cairo_set_line_width (p->cr, 2);
+      cairo_move_to (p->cr, s->x0, s->y0 + 1);
+      cairo_line_to (p->cr, s->x1, s->y0 + 1);
+      cairo_line_to (p->cr, s->x1, s->y1 - 1);
+      cairo_line_to (p->cr, s->x0, s->y1 - 1);
+      cairo_stroke (p->cr);
+      break;
+    default:
+      paint_point (p, s);
+      break;
+    }
+}
+
+static void
+draw_rows (Painter *p)
+{
+  const EtViewport *v = p->v;
+  cairo_t *cr = p->cr;
+
+  for (guint r = 0; r < et_layout_n_rows (p->layout); r++)
+    {
+      const EtRow *row = et_layout_row (p->layout, r);
+      double top;
+
+      if (!row_visible (v, row, &top))
+        continue;
+      if (row->kind == ET_ROW_PROCESS)
+        set_rgb (cr, &p->theme->label_bg);
+      else
+        set_rgb (cr, r % 2 ? &p->theme->stripe : &p->theme->background);
+      cairo_rectangle (cr, 0, top, v->width, row->height);
+      cairo_fill (cr);
+      set_rgb (cr, &p->theme->grid);
+      cairo_rectangle (cr, 0, top + row->height - 1, v->width, 1);
+      cairo_fill (cr);
+      g_string_truncate (p->scratch, 0);
+      if (row->kind == ET_ROW_PROCESS)
+        g_string_append (p->scratch, et_layout_get_collapsed (p->layout, row->index) ? "▸ " : "▾ ");
+      et_layout_row_label (p->layout, row, p->scratch);
+      set_rgb (cr, &p->theme->text);
+      draw_text (p, p->scratch->str, row->kind == ET_ROW_PROCESS ? 4 : 16,
+                 top + MIN (row->height, v->lane_height + 6) / 2.0, v->label_width - 20, FALSE);
+    }
+}
+
+gint64
+et_ruler_step (gint64 span_ns, double width_px, double min_px)
+{
+  gint64 step = 1;
+
+  for (;;)
+    for (guint k = 0; k < 3; k++)
+      {
+        static const int mult[] = { 1, 2, 5 };
+        gint64 candidate = step * mult[k];
+        if ((double) candidate / MAX (span_ns, 1) * width_px >= min_px
+            || candidate > G_MAXINT64 / 20)
+          return candidate;
+        if (k == 2)
+          step *= 10;
+      }
+}
+
+void
+et_format_duration (gint64 ns, GString *out)
+{
+  static const struct { gint64 unit; const char *name; } units[] = {
+    { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "µs" }, { 1, "ns" },
+  };
+  gint64 a = ns < 0 ? -ns : ns;
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (a >= units[i].unit || units[i].unit == 1)
+      {
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        g_ascii_formatd (buf, sizeof buf, "%.6g", (double) ns / (double) units[i].unit);
+        g_string_append_printf (out, "%s %s", buf, units[i].name);
+        return;
+      }
+}
+
+static void
+draw_ruler (Painter *p)
+{
+  const EtViewport *v = p->v;
+  cairo_t *cr = p->cr;
+  gint64 step = et_ruler_step (v->to_ns - v->from_ns, v->width - v->label_width, 90);
+  gint64 first = (v->from_ns / step) * step;
+
+  set_rgb (cr, &p->theme->label_bg);
+  cairo_rectangle (cr, 0, 0, v->width, v->ruler_height);
+  cairo_fill (cr);
+  for (gint64 t = first; t <= v->to_ns; t += step)
+    {
+      double x = et_viewport_x (v, t);
+      if (x < v->label_width)
+        continue;
+      set_rgb (cr, &p->theme->grid);
+      cairo_rectangle (cr, floor (x), v->ruler_height, 1, v->height - v->ruler_height);
+      cairo_fill (cr);
+      set_rgb (cr, &p->theme->text);
+      cairo_rectangle (cr, floor (x), v->ruler_height - 6, 1, 6);
+      cairo_fill (cr);
+      g_string_truncate (p->scratch, 0);
+      if (v->wall_clock)
+        {
+          gint64 ft = et_trace_ns_to_filetime (p->trace, t);
+          gint64 in_day = (ft / 10000) % (86400 * G_GINT64_CONSTANT (1000));
+          g_string_append_printf (p->scratch, "%02d:%02d:%02d.%03d", (int) (in_day / 3600000),
+                                  (int) (in_day / 60000 % 60), (int) (in_day / 1000 % 60),
+                                  (int) (in_day % 1000));
+        }
+      else
+        et_format_duration (t, p->scratch);
+      draw_text (p, p->scratch->str, x + 3, v->ruler_height / 2.0 - 2, -1, FALSE);
+    }
+  set_rgb (cr, &p->theme->grid);
+  cairo_rectangle (cr, 0, v->ruler_height - 1, v->width, 1);
+  cairo_fill (cr);
+}
+
+void
+et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
+{
+  g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans 8");
+  Painter p = { cr, trace, layout, v, v->dark ? &dark : &light, NULL, g_string_new (NULL) };
+
+  p.text = pango_cairo_create_layout (cr);
+  pango_layout_set_font_description (p.text, font);
+  pango_layout_set_ellipsize (p.text, PANGO_ELLIPSIZE_END);
+
+  cairo_save (cr);
+  set_rgb (cr, &p.theme->background);
+  cairo_paint (cr);
+  draw_rows (&p);
+
+  /* Markers only in the plot area, under the ruler and right of the labels. */
+  cairo_save (cr);
+  cairo_rectangle (cr, v->label_width, v->ruler_height, v->width - v->label_width,
+                   v->height - v->ruler_height);
+  cairo_clip (cr);
+  et_timeline_foreach_shape (trace, layout, v, paint_shape, &p);
+  cairo_restore (cr);
+
+  set_rgb (cr, &p.theme->grid);
+  cairo_rectangle (cr, v->label_width - 1, 0, 1, v->height);
+  cairo_fill (cr);
+  draw_ruler (&p);
+  cairo_restore (cr);
+  g_object_unref (p.text);
+  g_string_free (p.scratch, TRUE);
+}
+
+/* ---- hit-testing and files -------------------------------------------- */
+
+typedef struct
+{
+  double   x, y;
+  gboolean found;
+  EtShape  shape;
+} HitSearch;
+
+static void
+hit_shape (const EtShape *s, gpointer data)
+{
+  HitSearch *h = data;
+  const double slack = 2;   /* small marks stay easy to click */
+
+  /* Later shapes are drawn over earlier ones: the last match is on top. */
+  if (h->x >= s->x0 - slack && h->x <= s->x1 + slack && h->y >= s->y0 - slack
+      && h->y <= s->y1 + slack)
+    {
+      h->found = TRUE;
+      h->shape = *s;
+    }
+}
+
+void
+et_timeline_hit_test (EtTrace *trace, EtLayout *layout, const EtViewport *v, double x,
+                      double y, EtHit *hit)
+{
+  HitSearch search = { x, y, FALSE };
+
+  memset (hit, 0, sizeof *hit);
+  if (y < v->ruler_height)
+    {
+      hit->kind = y >= 0 && x >= v->label_width ? ET_HIT_RULER : ET_HIT_NONE;
+      return;
+    }
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+      double top;
+      if (row_visible (v, row, &top) && y >= top && y < top + row->height)
+        {
+          hit->row = r;
+          hit->kind = x < v->label_width ? ET_HIT_ROW_LABEL : ET_HIT_EMPTY_ROW;
+          break;
+        }
+    }
+  if (hit->kind != ET_HIT_EMPTY_ROW)
+    return;
+  et_timeline_foreach_shape (trace, layout, v, hit_shape, &search);
+  if (search.found)
+    {
+      hit->kind = ET_HIT_SHAPE;
+      hit->shape = search.shape;
+    }
+}
+
+gboolean
+et_timeline_render_file (EtTrace *trace, EtLayout *layout, const EtViewport *v,
+                         const char *path, GError **error)
+{
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  cairo_t *cr;
+
+  if (g_str_has_suffix (path, ".svg"))
+    surface = cairo_svg_surface_create (path, v->width, v->height);
+  else if (g_str_has_suffix (path, ".pdf"))
+    surface = cairo_pdf_surface_create (path, v->width, v->height);
+  else
+    surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width, v->height);
+  cr = cairo_create (surface);
+  et_timeline_draw (cr, trace, layout, v);
+  cairo_destroy (cr);
+  if (cairo_surface_get_type (surface) == CAIRO_SURFACE_TYPE_IMAGE)
+    status = cairo_surface_write_to_png (surface, path);
+  else
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write: %s", path,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}

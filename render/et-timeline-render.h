@@ -1,0 +1,95 @@
+/* et-timeline-render.h — draws a viewport of a trace and answers
+ * hit-tests from the same geometry.
+ *
+ *   (trace, layout, viewport) ─► shapes ─┬─► cairo (screen, PNG, SVG, PDF)
+ *                                        └─► hit-test
+ *
+ * Every mark on the timeline is first computed as an EtShape by one
+ * function; drawing paints the shapes and hit-testing looks them up, so the
+ * two can never disagree. render/ knows Cairo and Pango, not widgets.
+ */
+#pragma once
+
+#include <cairo.h>
+#include "et-trace.h"
+#include "et-layout.h"
+#include "et-viewport.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  ET_SHAPE_SPAN,        /* a span bar (any status) */
+  ET_SHAPE_LONE_END,    /* an unmatched span end */
+  ET_SHAPE_FLAG,
+  ET_SHAPE_MESSAGE,
+  ET_SHAPE_AGGREGATE,   /* flags/messages closer than a few pixels, merged */
+} EtShapeKind;
+
+typedef struct
+{
+  EtShapeKind     kind;
+  guint           channel;
+  guint           marker;      /* index within the channel (aggregate: the first) */
+  guint           count;       /* markers merged (1 unless aggregate) */
+  EtImportance    importance;  /* aggregate: of its most important member */
+  const EtMarker *m;           /* the marker (aggregate: the first) */
+  double          x0, y0, x1, y1;   /* bounding box in viewport pixels */
+} EtShape;
+
+typedef void (*EtShapeFunc) (const EtShape *shape, gpointer user_data);
+
+/* Calls @func for every shape of the visible rows, in drawing order. */
+void     et_timeline_foreach_shape (EtTrace          *trace,
+                                    EtLayout         *layout,
+                                    const EtViewport *viewport,
+                                    EtShapeFunc       func,
+                                    gpointer          user_data);
+
+/* Draws the whole picture: background, rows, labels, markers, ruler. The
+ * layout must have been updated for the viewport's lane height. */
+void     et_timeline_draw          (cairo_t          *cr,
+                                    EtTrace          *trace,
+                                    EtLayout         *layout,
+                                    const EtViewport *viewport);
+
+typedef enum
+{
+  ET_HIT_NONE,
+  ET_HIT_RULER,
+  ET_HIT_ROW_LABEL,
+  ET_HIT_SHAPE,
+  ET_HIT_EMPTY_ROW,
+} EtHitKind;
+
+typedef struct
+{
+  EtHitKind kind;
+  guint     row;      /* ROW_LABEL, SHAPE, EMPTY_ROW */
+  EtShape   shape;    /* SHAPE: the topmost shape under the point */
+} EtHit;
+
+void     et_timeline_hit_test      (EtTrace          *trace,
+                                    EtLayout         *layout,
+                                    const EtViewport *viewport,
+                                    double            x,
+                                    double            y,
+                                    EtHit            *hit);
+
+/* Writes the viewport to @path as PNG, SVG or PDF (by extension). */
+gboolean et_timeline_render_file   (EtTrace          *trace,
+                                    EtLayout         *layout,
+                                    const EtViewport *viewport,
+                                    const char       *path,
+                                    GError          **error);
+
+/* Tick step (ns) for a ruler showing @span_ns over @width_px pixels: the
+ * smallest 1-2-5 step at least @min_px pixels apart. */
+gint64   et_ruler_step             (gint64            span_ns,
+                                    double            width_px,
+                                    double            min_px);
+/* "1.5 ms", "250 ns", "2 s"… */
+void     et_format_duration        (gint64            ns,
+                                    GString          *out);
+
+G_END_DECLS

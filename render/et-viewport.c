@@ -1,0 +1,59 @@
+/* et-viewport.c — time ↔ pixel arithmetic shared by drawing and hit-tests. */
+#include "et-viewport.h"
+
+#include <math.h>
+
+void
+et_viewport_init (EtViewport *v, int width, int height)
+{
+  *v = (EtViewport) { 0 };
+  v->width = width;
+  v->height = height;
+  v->label_width = 250;
+  v->ruler_height = 28;
+  v->lane_height = 18;
+  v->to_ns = 1;
+}
+
+static double
+plot_width (const EtViewport *v)
+{
+  return MAX (1, v->width - v->label_width);
+}
+
+double
+et_viewport_x (const EtViewport *v, gint64 t_ns)
+{
+  double span = (double) MAX (1, v->to_ns - v->from_ns);
+  return v->label_width + (double) (t_ns - v->from_ns) / span * plot_width (v);
+}
+
+gint64
+et_viewport_time (const EtViewport *v, double x)
+{
+  double span = (double) MAX (1, v->to_ns - v->from_ns);
+  return v->from_ns + (gint64) llround ((x - v->label_width) / plot_width (v) * span);
+}
+
+void
+et_viewport_zoom (EtViewport *v, double x, double factor, gint64 min_span_ns)
+{
+  gint64 anchor = et_viewport_time (v, x);
+  double span = (double) (v->to_ns - v->from_ns) / factor;
+  double left = (x - v->label_width) / plot_width (v);
+
+  /* Between the floor and about 290 years, so times stay in 64 bits. */
+  span = round (CLAMP (span, (double) MAX (min_span_ns, 1), 9.2e18));
+  /* The inverse of et_viewport_time's rounding, so the anchor stays put. */
+  v->from_ns = anchor - (gint64) llround (left * span);
+  v->from_ns = (gint64) CLAMP ((double) v->from_ns, -4.6e18, 4.6e18 - span);
+  v->to_ns = v->from_ns + (gint64) llround (span);
+}
+
+void
+et_viewport_pan (EtViewport *v, double dx)
+{
+  gint64 shift = (gint64) llround (dx / plot_width (v) * (double) (v->to_ns - v->from_ns));
+  v->from_ns -= shift;
+  v->to_ns -= shift;
+}

@@ -1,0 +1,43 @@
+/* et-viewport.h — what part of a trace is drawn, and how big.
+ *
+ * render/ turns (trace, layout, viewport) into pixels; the widget and the
+ * CLI only fill this plain struct. Times are ns from t0 (et-trace.h).
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gint64   from_ns;       /* left edge of the marker area */
+  gint64   to_ns;         /* right edge */
+  int      width;         /* whole picture, pixels */
+  int      height;
+  int      label_width;   /* the fixed label column */
+  int      ruler_height;  /* the time ruler on top */
+  int      lane_height;   /* one lane of a channel */
+  int      scroll_y;      /* rows scrolled away, in pixels */
+  gboolean dark;          /* dark theme */
+  gboolean wall_clock;    /* ruler in wall-clock time instead of relative */
+} EtViewport;
+
+void   et_viewport_init      (EtViewport       *viewport,
+                              int               width,
+                              int               height);
+/* x of time @t_ns (may be outside the picture) and back. */
+double et_viewport_x         (const EtViewport *viewport,
+                              gint64            t_ns);
+gint64 et_viewport_time      (const EtViewport *viewport,
+                              double            x);
+/* Keeps the time under @x fixed while zooming by @factor (> 1 zooms in);
+ * never narrower than @min_span_ns. */
+void   et_viewport_zoom      (EtViewport       *viewport,
+                              double            x,
+                              double            factor,
+                              gint64            min_span_ns);
+void   et_viewport_pan       (EtViewport       *viewport,
+                              double            dx_pixels);
+
+G_END_DECLS

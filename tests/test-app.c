@@ -1,0 +1,172 @@
+/* GUI tests (under Xvfb): open a trace in a window, wait for loading, drive
+ * zoom and selection through actions and clicks, check what is shown, and
+ * save a screenshot into the build folder. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <glib/gstdio.h>
+#include "et-fixture.h"
+#include "et-timeline-render.h"
+#include "et-window.h"
+
+static char *dir;
+static char *demo_path;
+
+static int
+setup (void **state)
+{
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+
+  gtk_init ();
+  dir = g_dir_make_tmp ("et-app-XXXXXX", NULL);
+  demo_path = g_build_filename (dir, "demo.etl", NULL);
+  et_fixture_options_init (&o);
+  return et_fixture_write_demo (demo_path, &o, &error) ? 0 : -1;
+}
+
+static int
+teardown (void **state)
+{
+  g_unlink (demo_path);
+  g_rmdir (dir);
+  g_free (demo_path);
+  g_free (dir);
+  return 0;
+}
+
+static gboolean
+give_up (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+run_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, give_up, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Runs the main loop until loading ends and the timeline has a size. */
+static EtWindow *
+open_window (const char *path)
+{
+  EtWindow *window = et_window_new (NULL);
+  gboolean late = FALSE;
+  guint timer = g_timeout_add_seconds (60, give_up, &late);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
+  et_window_load (window, path);
+  gtk_window_present (GTK_WINDOW (window));
+  while ((et_window_is_loading (window) || !gtk_widget_get_mapped (GTK_WIDGET (window))) && !late)
+    g_main_context_iteration (NULL, TRUE);
+  assert_false (late);
+  run_for (300);
+  g_source_remove (timer);
+  return window;
+}
+
+typedef struct
+{
+  EtShape  shape;
+  gboolean found;
+} Find;
+
+static void
+find_alert (const EtShape *s, gpointer data)
+{
+  Find *f = data;
+  if (!f->found && s->kind == ET_SHAPE_FLAG && s->m->category < 0)
+    f->shape = *s, f->found = TRUE;
+}
+
+static void
+save_screenshot (EtWindow *window, const char *name)
+{
+  /* The window's content (a toplevel's own paintable is drawn by its surface). */
+  GtkWidget *widget = gtk_window_get_child (GTK_WINDOW (window));
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  assert_non_null (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  assert_true (gdk_texture_save_to_png (texture, name));
+}
+
+static void
+test_open_select_and_read_details (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  g_autofree char *details = NULL;
+  EtFields *fields = et_fields_new ();
+  Find f = { 0 };
+  EtEvent ev;
+
+  assert_non_null (trace);
+  assert_int_equal (v->from_ns, 0);
+  assert_int_equal (v->to_ns, et_trace_get_duration_ns (trace));
+  assert_true (et_layout_n_rows (et_window_get_layout (window)) > 10);
+
+  /* Zoom to a third of the trace, find an alert flag, click its centre. */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
+  assert_true (v->to_ns - v->from_ns < et_trace_get_duration_ns (trace) / 2);
+  et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_alert, &f);
+  assert_true (f.found);
+  assert_true (et_window_select_at (window, (f.shape.x0 + f.shape.x1) / 2,
+                                    (f.shape.y0 + f.shape.y1) / 2));
+  details = et_window_get_details (window);
+  et_trace_decode_event (trace, f.shape.m->event, &ev, fields, NULL);
+  assert_non_null (strstr (details, ev.name));
+  assert_non_null (strstr (details, "Why it looks like this"));
+  assert_non_null (strstr (details, "critical"));
+  run_for (500);                      /* let the frame clock draw the new state */
+  save_screenshot (window, "app-demo.png");
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-fit", NULL);
+  assert_int_equal (v->to_ns - v->from_ns, et_trace_get_duration_ns (trace));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "pan-right", NULL);
+  assert_true (v->from_ns > 0);
+  et_fields_free (fields);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_unreadable_file_shows_error_not_crash (void **state)
+{
+  g_autofree char *bad = g_build_filename (dir, "not-a-trace.etl", NULL);
+  EtWindow *window;
+
+  g_file_set_contents (bad, "this is not an etl file", -1, NULL);
+  window = open_window (bad);
+  assert_null (et_window_get_trace (window));
+  assert_non_null (strstr (et_window_get_status (window), bad));
+  assert_non_null (strstr (et_window_get_status (window), "byte offset"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (bad);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_open_select_and_read_details),
+    cmocka_unit_test (test_unreadable_file_shows_error_not_crash),
+  };
+  return cmocka_run_group_tests_name ("app", tests, setup, teardown);
+}
