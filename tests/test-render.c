@@ -349,6 +349,102 @@ test_filters_hide_providers_importance_and_kinds (void **state)
   g_hash_table_unref (all.providers);
 }
 
+/* Compares the drawing of a known viewport with tests/reference/NAME.png
+ * (made by this renderer and checked by eye when it was committed). Text
+ * antialiasing may differ by a shade, so a pixel counts as different when a
+ * channel is off by more than 24, and a picture fails when more than 0.2 %
+ * of its pixels differ. On failure the actual picture and a diff are
+ * written next to the test binary. ET_UPDATE_REFERENCES=1 rewrites the
+ * references instead. */
+static void
+compare_with_reference (const char *name, const EtViewport *v)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  g_autofree char *reference = g_build_filename (g_getenv ("ET_SOURCE_DIR") ? g_getenv ("ET_SOURCE_DIR") : ".",
+                                                 "tests", "reference", name, NULL);
+  cairo_surface_t *actual, *expected;
+  cairo_t *cr;
+  guint differing = 0;
+
+  et_layout_update (layout, v->lane_height);
+  actual = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width, v->height);
+  cr = cairo_create (actual);
+  et_timeline_draw (cr, demo, layout, v);
+  cairo_destroy (cr);
+  cairo_surface_flush (actual);
+  if (g_getenv ("ET_UPDATE_REFERENCES"))
+    {
+      assert_int_equal (cairo_surface_write_to_png (actual, reference), CAIRO_STATUS_SUCCESS);
+      cairo_surface_destroy (actual);
+      return;
+    }
+  expected = cairo_image_surface_create_from_png (reference);
+  if (cairo_surface_status (expected) != CAIRO_STATUS_SUCCESS)
+    fail_msg ("cannot read the reference %s", reference);
+  assert_int_equal (cairo_image_surface_get_width (expected), v->width);
+  assert_int_equal (cairo_image_surface_get_height (expected), v->height);
+  {
+    cairo_surface_t *diff = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width, v->height);
+    const guint8 *a = cairo_image_surface_get_data (actual);
+    const guint8 *e = cairo_image_surface_get_data (expected);
+    guint8 *d = cairo_image_surface_get_data (diff);
+    int stride = cairo_image_surface_get_stride (actual);
+
+    for (int y = 0; y < v->height; y++)
+      for (int x = 0; x < v->width; x++)
+        {
+          const guint8 *pa = a + y * stride + 4 * x, *pe = e + y * cairo_image_surface_get_stride (expected) + 4 * x;
+          gboolean off = FALSE;
+          for (int c = 0; c < 3; c++)
+            off |= ABS (pa[c] - pe[c]) > 24;
+          differing += off;
+          memset (d + y * cairo_image_surface_get_stride (diff) + 4 * x, off ? 0xFF : 0x00, 4);
+        }
+    cairo_surface_mark_dirty (diff);
+    if (differing > (guint) (v->width * v->height / 500))
+      {
+        g_autofree char *actual_path = g_strconcat ("actual-", name, NULL);
+        g_autofree char *diff_path = g_strconcat ("diff-", name, NULL);
+        cairo_surface_write_to_png (actual, actual_path);
+        cairo_surface_write_to_png (diff, diff_path);
+        fail_msg ("%s: %u pixels differ from the reference (see %s and %s)", name, differing,
+                  actual_path, diff_path);
+      }
+    cairo_surface_destroy (diff);
+  }
+  cairo_surface_destroy (expected);
+  cairo_surface_destroy (actual);
+}
+
+static void
+test_reference_whole_trace_light (void **state)
+{
+  EtViewport v;
+
+  whole_trace (&v, 1000, 600);
+  compare_with_reference ("whole-light.png", &v);
+}
+
+static void
+test_reference_mid_zoom_dark (void **state)
+{
+  EtViewport v;
+
+  whole_trace (&v, 1000, 600);
+  v.from_ns = 1000000000, v.to_ns = 1050000000, v.dark = TRUE;
+  compare_with_reference ("mid-dark.png", &v);
+}
+
+static void
+test_reference_deep_zoom_with_scroll (void **state)
+{
+  EtViewport v;
+
+  whole_trace (&v, 1000, 400);
+  v.from_ns = 1000100000, v.to_ns = 1000900000, v.scroll_y = 120;
+  compare_with_reference ("deep-scrolled.png", &v);
+}
+
 int
 main (void)
 {
@@ -362,6 +458,9 @@ main (void)
     cmocka_unit_test (test_render_files_png_svg_pdf),
     cmocka_unit_test (test_collapsing_a_process_hides_its_rows),
     cmocka_unit_test (test_filters_hide_providers_importance_and_kinds),
+    cmocka_unit_test (test_reference_whole_trace_light),
+    cmocka_unit_test (test_reference_mid_zoom_dark),
+    cmocka_unit_test (test_reference_deep_zoom_with_scroll),
   };
   return cmocka_run_group_tests_name ("render", tests, setup_demo, teardown_demo);
 }
