@@ -22,7 +22,8 @@ typedef struct
   const char          *out;
   const char          *stem;
   EtManifestAssembler *assembler;
-  GPtrArray           *manifests;   /* GBytes: XML */
+  GPtrArray           *manifests;   /* GBytes: XML; NULL once written */
+  GArray              *guids;       /* EtGuid of each manifest's provider */
   GHashTable          *tl_seen;     /* GBytes metadata */
   guint                n_tl;
 } Seeds;
@@ -53,8 +54,15 @@ collect_manifest (Seeds *s, const EtRecord *record)
                                                     record->pid, record->tid,
                                                     record->payload, record->payload_len,
                                                     &len, NULL);
-  if (xml != NULL && s->manifests->len < MAX_PER_KIND)
-    g_ptr_array_add (s->manifests, g_bytes_new (xml, len));
+  g_autoptr(EtManifest) m = NULL;
+
+  if (xml == NULL || s->manifests->len >= MAX_PER_KIND)
+    return;
+  m = et_manifest_parse (xml, len, NULL);
+  if (m == NULL)
+    return;
+  g_ptr_array_add (s->manifests, g_bytes_new (xml, len));
+  g_array_append_val (s->guids, *et_manifest_get_provider_guid (m));
 }
 
 static void
@@ -88,18 +96,15 @@ pair_manifest_payload (Seeds *s, const EtRecord *record)
   for (guint i = 0; i < s->manifests->len; i++)
     {
       GBytes *xml = s->manifests->pdata[i];
-      g_autoptr(EtManifest) m = NULL;
       gsize len;
       const guint8 *text;
       static const guint8 nul = 0;
-      g_autoptr(GByteArray) both = g_byte_array_new ();
+      g_autoptr(GByteArray) both = NULL;
 
-      if (xml == NULL)
+      if (xml == NULL || !et_guid_equal (&g_array_index (s->guids, EtGuid, i), &record->guid))
         continue;
       text = g_bytes_get_data (xml, &len);
-      m = et_manifest_parse ((const char *) text, len, NULL);
-      if (m == NULL || !et_guid_equal (et_manifest_get_provider_guid (m), &record->guid))
-        continue;
+      both = g_byte_array_new ();
       g_byte_array_append (both, text, (guint) len);
       g_byte_array_append (both, &nul, 1);
       write_seed (s, "manifest", i, both->data, both->len,
@@ -168,6 +173,7 @@ main (int argc, char **argv)
   s.stem = base;
   s.assembler = et_manifest_assembler_new ();
   s.manifests = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  s.guids = g_array_new (FALSE, FALSE, sizeof (EtGuid));
   s.tl_seen = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
                                      (GDestroyNotify) g_bytes_unref, NULL);
   write_xpress_seeds (&s, file, (const guint8 *) g_mapped_file_get_contents (mapped),
@@ -185,5 +191,6 @@ main (int argc, char **argv)
   et_manifest_assembler_free (s.assembler);
   g_ptr_array_unref (s.manifests);
   g_hash_table_unref (s.tl_seen);
+  g_array_unref (s.guids);
   return 0;
 }
