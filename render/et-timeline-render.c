@@ -59,10 +59,19 @@ row_visible (const EtViewport *v, const EtRow *row, double *top)
   return *top + row->height > v->ruler_height && *top < v->height;
 }
 
+#define MAX_LANES 64
+
 static void
 span_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint end,
              const EtViewport *v, double top, EtShapeFunc func, gpointer data)
 {
+  /* Per lane, the pixel columns the last bar covered: a bar that would
+   * only paint inside them again is not drawn (at whole-trace zoom most
+   * spans are such slivers; drawing cost then follows pixels). */
+  double covered_to[MAX_LANES];
+
+  for (guint k = 0; k < MAX_LANES; k++)
+    covered_to[k] = -1;
   for (guint i = first; i < end; i++)
     {
       const EtMarker *m = &ch->markers[i];
@@ -83,6 +92,12 @@ span_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint 
         }
       else if (s.x1 - s.x0 < 1)
         s.x1 = s.x0 + 1;
+      if (s.kind == ET_SHAPE_SPAN && m->depth < MAX_LANES && m->status == ET_SPAN_OK)
+        {
+          if (ceil (s.x1) <= covered_to[m->depth])
+            continue;
+          covered_to[m->depth] = MAX (covered_to[m->depth], floor (s.x1));
+        }
       func (&s, data);
     }
 }
