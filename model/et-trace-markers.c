@@ -1,0 +1,443 @@
+/* et-trace-markers.c — the last loading stage: events → markers.
+ *
+ *   events (time order) ─ split in ranges, one thread each ─ decode payload
+ *     ─ marker rules ─ markers + span events ─ joined in time order
+ *     ─ span pairing (et-span-pairing) ─ ends folded into their starts
+ *     ─ channels (thread × provider × series), laid out by a stable scatter
+ */
+#include "et-trace-load-private.h"
+
+#include <stdlib.h>
+
+/* ---- markers ---------------------------------------------------------- */
+
+/* What one decoding thread makes of its range of events. */
+typedef struct
+{
+  GArray      *markers;       /* EtMarker, time order */
+  GArray      *marker_thread; /* guint32 per marker */
+  GArray      *spans;         /* EtSpanEvent */
+  GArray      *span_marker;   /* guint32: marker of each span event */
+  EtFields    *fields;
+  EtRuleResult rules;
+  ProviderCache providers;
+  guint32      last_series;   /* string id of the last series interned, and its text */
+  GString     *last_series_text;
+  guint64      failures;
+} MarkerBuild;
+
+static void
+marker_build_init (MarkerBuild *b, guint reserve)
+{
+  memset (b, 0, sizeof *b);
+  b->markers = g_array_sized_new (FALSE, FALSE, sizeof (EtMarker), reserve);
+  b->marker_thread = g_array_sized_new (FALSE, FALSE, sizeof (guint32), reserve);
+  b->spans = g_array_new (FALSE, FALSE, sizeof (EtSpanEvent));
+  b->span_marker = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->fields = et_fields_new ();
+  b->last_series_text = g_string_new (NULL);
+  et_rule_result_init (&b->rules);
+  b->rules.skip_text = TRUE;     /* texts are made when shown (et_trace_marker_text) */
+}
+
+static void
+marker_build_clear (MarkerBuild *b)
+{
+  g_clear_pointer (&b->markers, g_array_unref);
+  g_clear_pointer (&b->marker_thread, g_array_unref);
+  g_clear_pointer (&b->spans, g_array_unref);
+  g_clear_pointer (&b->span_marker, g_array_unref);
+  g_clear_pointer (&b->fields, et_fields_free);
+  if (b->last_series_text)
+    g_string_free (b->last_series_text, TRUE);
+  b->last_series_text = NULL;
+  et_rule_result_clear (&b->rules);
+}
+
+/* Series repeat from marker to marker: only a new one takes the lock. */
+static guint32
+series_id (EtTrace *self, MarkerBuild *b)
+{
+  const GString *series = b->rules.series;
+
+  if (series->len == 0)
+    return 0;
+  if (b->last_series != 0 && g_string_equal (series, b->last_series_text))
+    return b->last_series;
+  g_mutex_lock (&self->lock);
+  b->last_series = et_strpool_intern (self->strings, series->str, (gssize) series->len);
+  g_mutex_unlock (&self->lock);
+  g_string_assign (b->last_series_text, series->str);
+  return b->last_series;
+}
+
+static gboolean
+wants_markers (EtTrace *self, guint provider, EtLoadFlags flags)
+{
+  const EtProvider *p = &g_array_index (self->providers, EtProviderEntry, provider).pub;
+  return p->default_on || (flags & ET_LOAD_ALL_PROVIDERS);
+}
+
+static void
+add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provider,
+            const EtEvent *event, guint64 index)
+{
+  EtTrace *self = loader->self;
+  EtRuleInput input = {
+    .level = event->level, .opcode = event->opcode, .event_name = event->name,
+    .task_name = event->task_name, .message = event->message, .fields = b->fields,
+  };
+  EtMarker m = { 0 };
+  guint32 thread = _et_loader_thread_of (loader, record);
+
+  et_marker_rules_apply (&input, &b->rules);
+  m.start_ns = m.end_ns = event->time_ns;
+  m.series = series_id (self, b);
+  m.event = (guint32) index;
+  m.end_event = ET_NO_INDEX;
+  m.end_thread = ET_NO_INDEX;
+  m.provider = (guint16) provider;
+  m.category = b->rules.category;
+  m.importance = b->rules.importance;
+  m.status = ET_SPAN_OK;
+  switch (b->rules.role)
+    {
+    case ET_ROLE_FLAG:    m.kind = ET_MARKER_FLAG; break;
+    case ET_ROLE_MESSAGE: m.kind = ET_MARKER_MESSAGE; break;
+    case ET_ROLE_SPAN_START:
+    case ET_ROLE_SPAN_END:
+      {
+        EtSpanEvent s = {
+          .time = event->time_ns, .pid = record->pid, .tid = record->tid,
+          .provider = provider, .task = record->task,
+          .is_end = b->rules.role == ET_ROLE_SPAN_END,
+          .has_span_id = b->rules.has_span_id, .span_id = b->rules.span_id,
+          .activity_id = record->activity_id,
+        };
+        guint32 marker_index = b->markers->len;
+
+        m.kind = ET_MARKER_SPAN;
+        g_array_append_val (b->spans, s);
+        g_array_append_val (b->span_marker, marker_index);
+      }
+      break;
+    }
+  g_array_append_val (b->markers, m);
+  g_array_append_val (b->marker_thread, thread);
+}
+
+typedef struct
+{
+  Loader       *loader;
+  MarkerBuild   b;
+  EtLoadFlags   flags;
+  guint64       from;
+  guint64       to;
+  GCancellable *cancellable;
+  gboolean      cancelled;
+} Worker;
+
+/* Decodes events [from, to) of a worker's range into its own arrays. */
+static gpointer
+decode_range (gpointer data)
+{
+  Worker *w = data;
+  EtTrace *self = w->loader->self;
+  MarkerBuild *b = &w->b;
+  EtEvent event;
+
+  for (guint64 i = w->from; i < w->to; i++)
+    {
+      const EtEventRef *ref = &self->events[i];
+      g_autoptr(GError) local = NULL;
+      EtRecord record;
+      guint provider;
+
+      if ((i & 0xFFFF) == 0 && g_cancellable_is_cancelled (w->cancellable))
+        {
+          w->cancelled = TRUE;
+          break;
+        }
+      if (!_et_loader_parse_ref (self, ref, &record) || _et_loader_is_manifest_event (&record))
+        continue;
+      provider = _et_loader_provider_of (self, &b->providers, &record);
+      if (!wants_markers (self, provider, w->flags))
+        continue;
+      if (!_et_trace_decode_record (self, &record, provider,
+                                    et_etl_file_offset_of (self->file, ref->buffer, ref->pos),
+                                    &event, b->fields, &local))
+        {
+          b->failures++;
+          _et_loader_report_error (self, ref, event.name ? event.name : "event payload", local);
+        }
+      add_marker (w->loader, b, &record, provider, &event, i);
+    }
+  return NULL;
+}
+
+/* Appends @from's results to @into, renumbering its span references. */
+static void
+append_build (MarkerBuild *into, MarkerBuild *from)
+{
+  guint32 base = into->markers->len;
+
+  g_array_append_vals (into->markers, from->markers->data, from->markers->len);
+  g_array_append_vals (into->marker_thread, from->marker_thread->data, from->marker_thread->len);
+  g_array_append_vals (into->spans, from->spans->data, from->spans->len);
+  for (guint i = 0; i < from->span_marker->len; i++)
+    {
+      guint32 m = g_array_index (from->span_marker, guint32, i) + base;
+      g_array_append_val (into->span_marker, m);
+    }
+  into->failures += from->failures;
+  marker_build_clear (from);
+}
+
+/* Small traces decode on one thread; larger ones split the events into
+ * equal ranges, one per core, and join the results in time order. */
+static gboolean
+decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
+                GCancellable *cancellable, GError **error)
+{
+  EtTrace *self = loader->self;
+  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* for tests and benchmarks */
+  guint n = forced ? (guint) CLAMP (atoi (forced), 1, 64)
+                   : self->n_events < 200000 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
+  g_autofree Worker *workers = g_new0 (Worker, n);
+  g_autofree GThread **threads = g_new0 (GThread *, n);
+  gboolean cancelled = FALSE;
+  guint64 expected = 0;
+
+  for (guint p = 0; p < self->providers->len; p++)
+    if (wants_markers (self, p, flags))
+      expected += g_array_index (self->providers, EtProviderEntry, p).pub.n_events;
+  for (guint k = 0; k < n; k++)
+    {
+      workers[k] = (Worker) { loader, { 0 }, flags, self->n_events * k / n,
+                              self->n_events * (k + 1) / n, cancellable, FALSE };
+      /* Arrays sized for this range's share of the marker providers'
+       * events, so they do not grow by doubling (and copying). */
+      marker_build_init (&workers[k].b, (guint) ((double) expected * (double) (workers[k].to - workers[k].from)
+                                                 / (double) MAX (self->n_events, 1) * 1.02) + 16);
+      if (k > 0)
+        threads[k] = g_thread_new ("etlscope-decode", decode_range, &workers[k]);
+    }
+  decode_range (&workers[0]);
+  for (guint k = 1; k < n; k++)
+    g_thread_join (threads[k]);
+  if (n == 1)
+    {
+      *out = workers[0].b;
+      cancelled = workers[0].cancelled;
+    }
+  else
+    {
+      /* Join into arrays of the exact size, freeing each part once copied. */
+      guint markers = 0, spans = 0;
+
+      for (guint k = 0; k < n; k++)
+        markers += workers[k].b.markers->len, spans += workers[k].b.spans->len;
+      marker_build_init (out, markers);
+      g_array_unref (out->spans);
+      g_array_unref (out->span_marker);
+      out->spans = g_array_sized_new (FALSE, FALSE, sizeof (EtSpanEvent), spans);
+      out->span_marker = g_array_sized_new (FALSE, FALSE, sizeof (guint32), spans);
+      for (guint k = 0; k < n; k++)
+        {
+          cancelled |= workers[k].cancelled;
+          append_build (out, &workers[k].b);
+        }
+    }
+  self->stats.decode_failures += out->failures;
+  if (cancelled)
+    return !g_cancellable_set_error_if_cancelled (cancellable, error);
+  return TRUE;
+}
+
+/* Folds span ends into their starts (markers.md "Spans"); returns a mask of
+ * the markers that stay. */
+static guint8 *
+pair_spans (EtTrace *self, MarkerBuild *b)
+{
+  guint n = b->spans->len;
+  g_autofree EtSpanResult *results = g_new0 (EtSpanResult, MAX (n, 1));
+  guint8 *keep = g_malloc (MAX (b->markers->len, 1));
+  gint64 end_of_trace = et_trace_get_duration_ns (self);
+
+  memset (keep, 1, b->markers->len);
+  et_span_pair ((const EtSpanEvent *) (gpointer) b->spans->data, n, results);
+  g_clear_pointer (&b->spans, g_array_unref);      /* only the results are needed now */
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
+                        || (results[i].partner != G_MAXUINT && results[i].partner < i);
+      guint32 mi = g_array_index (b->span_marker, guint32, i);
+      EtMarker *m = &g_array_index (b->markers, EtMarker, mi);
+
+      m->status = results[i].status;
+      m->depth = (guint8) MIN (results[i].depth, 255);
+      if (is_end)
+        {
+          if (results[i].partner != G_MAXUINT)
+            keep[mi] = 0;              /* drawn as part of its start */
+          continue;
+        }
+      if (results[i].partner == G_MAXUINT)
+        {
+          m->end_ns = MAX (end_of_trace, m->start_ns);
+          continue;
+        }
+      {
+        guint32 ei = g_array_index (b->span_marker, guint32, results[i].partner);
+        const EtMarker *end = &g_array_index (b->markers, EtMarker, ei);
+        guint32 end_thread = g_array_index (b->marker_thread, guint32, ei);
+
+        m->end_ns = end->start_ns;
+        m->end_event = end->event;
+        if (end_thread != g_array_index (b->marker_thread, guint32, mi))
+          m->end_thread = end_thread;
+      }
+    }
+  return keep;
+}
+
+typedef struct
+{
+  guint32 thread;
+  guint32 series;
+  guint16 provider;
+  guint32 count;
+  guint32 first;     /* position of its first marker in the final array */
+} ChannelDef;
+
+static guint
+channel_def_hash (gconstpointer p)
+{
+  const ChannelDef *d = p;
+  return d->thread * 2654435761u ^ d->series * 40503u ^ d->provider;
+}
+
+static gboolean
+channel_def_equal (gconstpointer a, gconstpointer b)
+{
+  const ChannelDef *x = a, *y = b;
+  return x->thread == y->thread && x->series == y->series && x->provider == y->provider;
+}
+
+/* Channels by thread, provider, then series name (not its id: ids follow
+ * the order strings were first seen, which parallel decoding varies). */
+static int
+compare_channel_defs (gconstpointer a, gconstpointer b, gpointer strings)
+{
+  const ChannelDef *x = *(const ChannelDef * const *) a, *y = *(const ChannelDef * const *) b;
+
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  if (x->provider != y->provider)
+    return x->provider < y->provider ? -1 : 1;
+  return strcmp (et_strpool_get (strings, x->series), et_strpool_get (strings, y->series));
+}
+
+static void
+close_channel (EtTrace *self, const ChannelDef *def)
+{
+  EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
+  EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
+  guint32 block0 = self->blocks->len;
+  gint64 running = G_MININT64;
+
+  if (t->n_channels == 0)
+    t->first_channel = self->channels->len;
+  t->n_channels++;
+  g_array_append_val (self->channels, c);
+  g_array_append_val (self->channel_thread, def->thread);
+  g_array_append_val (self->channel_block0, block0);
+  for (guint i = 0; i < c.n_markers; i++)
+    {
+      running = MAX (running, c.markers[i].end_ns);
+      if (((i + 1) & ((1u << ET_BLOCK_SHIFT) - 1)) == 0 || i + 1 == c.n_markers)
+        g_array_append_val (self->blocks, running);
+    }
+}
+
+/* Lays markers out channel by channel (thread, provider, series). Markers
+ * were made in event time order, so a stable scatter leaves every channel
+ * sorted by start time (ties in file order) without sorting the markers. */
+static void
+build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
+{
+  g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
+  g_autoptr(GPtrArray) defs = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *channel_of = g_new (guint32, MAX (b->markers->len, 1));
+  g_autofree guint32 *cursor = NULL;
+  g_autofree ChannelDef **sorted = NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < b->markers->len; i++)
+    {
+      const EtMarker *m = &g_array_index (b->markers, EtMarker, i);
+      ChannelDef key = { g_array_index (b->marker_thread, guint32, i), m->series, m->provider,
+                         0, 0 };
+      ChannelDef *def;
+
+      if (!keep[i])
+        continue;
+      def = g_hash_table_lookup (index, &key);
+      if (def == NULL)
+        {
+          key.first = defs->len;          /* its creation index, until laid out */
+          def = g_memdup2 (&key, sizeof key);
+          g_ptr_array_add (defs, def);
+          g_hash_table_add (index, def);
+        }
+      def->count++;
+      channel_of[i] = def->first;
+      n++;
+    }
+
+  /* Channels in (thread, provider, series) order; each gets its slice. */
+  sorted = g_new (ChannelDef *, MAX (defs->len, 1));
+  for (guint c = 0; c < defs->len; c++)
+    sorted[c] = g_ptr_array_index (defs, c);
+  g_qsort_with_data (sorted, (gint) defs->len, sizeof (gpointer), compare_channel_defs,
+                     self->strings);
+  cursor = g_new (guint32, MAX (defs->len, 1));
+  self->markers = g_new (EtMarker, MAX (n, 1));
+  self->n_markers = n;
+  for (guint c = 0, offset = 0; c < defs->len; c++)
+    {
+      guint created = sorted[c]->first;
+      sorted[c]->first = offset;
+      cursor[created] = offset;
+      offset += sorted[c]->count;
+    }
+  for (guint i = 0; i < b->markers->len; i++)
+    if (keep[i])
+      self->markers[cursor[channel_of[i]]++] = g_array_index (b->markers, EtMarker, i);
+  for (guint c = 0; c < defs->len; c++)
+    close_channel (self, sorted[c]);
+  self->stats.markers = n;
+}
+
+gboolean
+_et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cancellable, GError **error)
+{
+  EtTrace *self = loader->self;
+  MarkerBuild b = { 0 };
+  g_autofree guint8 *keep = NULL;
+  gint64 clock = g_get_monotonic_time ();
+  gboolean ok;
+
+  ok = decode_markers (loader, &b, flags, cancellable, error);
+  _et_loader_phase_done ("decode", &clock);
+  if (ok)
+    {
+      keep = pair_spans (self, &b);
+      _et_loader_phase_done ("pair", &clock);
+      build_channels (self, &b, keep);
+      _et_loader_phase_done ("channels", &clock);
+    }
+  marker_build_clear (&b);
+  return ok;
+}
+
