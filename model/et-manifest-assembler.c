@@ -177,6 +177,35 @@ check_continuation (const Partial *p, const guint8 *payload, gsize *offset)
   return NULL;
 }
 
+/* Files the chunk under its key; the partial manifest it belongs to, or
+ * NULL with @why and @offset set when it belongs nowhere. */
+static Partial *
+file_chunk (EtManifestAssembler *self, const Key *key, const guint8 *payload, gsize len,
+            const char **why, gsize *offset)
+{
+  Partial *p = NULL;
+  Chunk chunk;
+
+  if ((*why = check_envelope (payload, len, offset)) != NULL)
+    return NULL;
+  chunk.number = et_read_u16 (payload + 6);
+  if (chunk.number == 0)
+    {
+      /* A new copy (rundown repeats the manifest) replaces an unfinished one. */
+      p = partial_new (payload);
+      g_hash_table_replace (self->partials, g_memdup2 (key, sizeof *key), p);
+    }
+  else
+    {
+      p = g_hash_table_lookup (self->partials, key);
+      if ((*why = check_continuation (p, payload, offset)) != NULL)
+        return NULL;
+    }
+  chunk.bytes = g_bytes_new (payload + ENVELOPE_SIZE, len - ENVELOPE_SIZE);
+  g_array_append_val (p->chunks, chunk);
+  return p;
+}
+
 char *
 et_manifest_assembler_add (EtManifestAssembler *assembler,
                            const EtGuid        *provider,
@@ -189,9 +218,9 @@ et_manifest_assembler_add (EtManifestAssembler *assembler,
 {
   Key key = { *provider, pid, tid };
   const char *why = NULL;
+  gsize offset = 0;
   Partial *p;
-  Chunk chunk;
-  gsize offset;
+  char *xml;
 
   g_return_val_if_fail (assembler != NULL, NULL);
   g_return_val_if_fail (provider != NULL, NULL);
@@ -200,37 +229,16 @@ et_manifest_assembler_add (EtManifestAssembler *assembler,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   *len = 0;
-  why = check_envelope (payload, payload_len, &offset);
-  if (why == NULL)
-    {
-      chunk.number = et_read_u16 (payload + 6);
-      if (chunk.number == 0)
-        {
-          /* A new copy (rundown repeats the manifest) replaces any
-           * unfinished one. */
-          p = partial_new (payload);
-          g_hash_table_replace (assembler->partials, g_memdup2 (&key, sizeof key), p);
-        }
-      else
-        {
-          p = g_hash_table_lookup (assembler->partials, &key);
-          why = check_continuation (p, payload, &offset);
-        }
-    }
-  if (why != NULL)
+  p = file_chunk (assembler, &key, payload, payload_len, &why, &offset);
+  if (p == NULL)
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
-                   "payload: byte offset %" G_GSIZE_FORMAT ": manifest chunk: %s",
-                   offset, why);
+                   "payload: byte offset %" G_GSIZE_FORMAT ": manifest chunk: %s", offset, why);
       return NULL;
     }
-  chunk.bytes = g_bytes_new (payload + ENVELOPE_SIZE, payload_len - ENVELOPE_SIZE);
-  g_array_append_val (p->chunks, chunk);
   if (p->chunks->len < p->total)
     return NULL;
-  {
-    char *xml = concatenate (p, len);
-    g_hash_table_remove (assembler->partials, &key);
-    return xml;
-  }
+  xml = concatenate (p, len);
+  g_hash_table_remove (assembler->partials, &key);
+  return xml;
 }

@@ -502,71 +502,73 @@ read_le (Decoder *d, const EtManifestData *item, guint size, guint64 *out)
   return TRUE;
 }
 
+/* A fixed-size number, @v holding its wire bytes. */
+static guint
+add_number (EtFields *fields, const char *name, guint8 in_type, guint64 v)
+{
+  guint index;
+  double g;
+  float f;
+
+  switch (in_type)
+    {
+    case ET_MAN_IN_INT8:
+      return et_fields_add_int (fields, name, (gint8) v);
+    case ET_MAN_IN_INT16:
+      return et_fields_add_int (fields, name, (gint16) v);
+    case ET_MAN_IN_INT32:
+      return et_fields_add_int (fields, name, (gint32) v);
+    case ET_MAN_IN_INT64:
+      return et_fields_add_int (fields, name, (gint64) v);
+    case ET_MAN_IN_FLOAT:
+      {
+        guint32 bits = (guint32) v;
+        memcpy (&f, &bits, sizeof f);
+        return et_fields_add_float (fields, name, f);
+      }
+    case ET_MAN_IN_DOUBLE:
+      memcpy (&g, &v, sizeof g);
+      return et_fields_add_float (fields, name, g);
+    case ET_MAN_IN_BOOLEAN:
+      return et_fields_add_bool (fields, name, v != 0);
+    case ET_MAN_IN_FILETIME:
+      index = et_fields_add (fields, name, ET_VALUE_FILETIME);
+      et_fields_entry (fields, index)->v.i = (gint64) v;
+      return index;
+    default:            /* UInt8…UInt64, HexInt32/64, Pointer */
+      return et_fields_add_uint (fields, name, v);
+    }
+}
+
 /* The fixed-size in-types. */
 static gboolean
 decode_fixed (Decoder *d, const EtManifestData *item, guint *index)
 {
   guint size = item->in_type == ET_MAN_IN_POINTER ? d->pointer_size : fixed_sizes[item->in_type];
-  const char *name = item->name;
   const guint8 *p;
   guint64 v = 0;
   EtGuid guid;
-  float f;
-  double g;
 
-  if (item->in_type == ET_MAN_IN_GUID || item->in_type == ET_MAN_IN_SYSTEMTIME)
+  if (item->in_type == ET_MAN_IN_GUID)
     {
       if ((p = take (d, item, 16)) == NULL)
         return FALSE;
-      if (item->in_type == ET_MAN_IN_GUID)
-        {
-          et_guid_from_bytes (&guid, p);
-          *index = et_fields_add_guid (d->fields, name, &guid);
-          return TRUE;
-        }
-      *index = et_fields_add (d->fields, name, ET_VALUE_SYSTEMTIME);
+      et_guid_from_bytes (&guid, p);
+      *index = et_fields_add_guid (d->fields, item->name, &guid);
+      return TRUE;
+    }
+  if (item->in_type == ET_MAN_IN_SYSTEMTIME)
+    {
+      if ((p = take (d, item, 16)) == NULL)
+        return FALSE;
+      *index = et_fields_add (d->fields, item->name, ET_VALUE_SYSTEMTIME);
       for (guint i = 0; i < 8; i++)
         et_fields_entry (d->fields, *index)->v.st[i] = et_read_u16 (p + 2 * i);
       return TRUE;
     }
   if (!read_le (d, item, size, &v))
     return FALSE;
-  switch (item->in_type)
-    {
-    case ET_MAN_IN_INT8:
-      *index = et_fields_add_int (d->fields, name, (gint8) v);
-      break;
-    case ET_MAN_IN_INT16:
-      *index = et_fields_add_int (d->fields, name, (gint16) v);
-      break;
-    case ET_MAN_IN_INT32:
-      *index = et_fields_add_int (d->fields, name, (gint32) v);
-      break;
-    case ET_MAN_IN_INT64:
-      *index = et_fields_add_int (d->fields, name, (gint64) v);
-      break;
-    case ET_MAN_IN_FLOAT:
-      {
-        guint32 bits = (guint32) v;
-        memcpy (&f, &bits, sizeof f);
-        *index = et_fields_add_float (d->fields, name, f);
-      }
-      break;
-    case ET_MAN_IN_DOUBLE:
-      memcpy (&g, &v, sizeof g);
-      *index = et_fields_add_float (d->fields, name, g);
-      break;
-    case ET_MAN_IN_BOOLEAN:
-      *index = et_fields_add_bool (d->fields, name, v != 0);
-      break;
-    case ET_MAN_IN_FILETIME:
-      *index = et_fields_add (d->fields, name, ET_VALUE_FILETIME);
-      et_fields_entry (d->fields, *index)->v.i = (gint64) v;
-      break;
-    default:            /* UInt8…UInt64, HexInt32/64, Pointer */
-      *index = et_fields_add_uint (d->fields, name, v);
-      break;
-    }
+  *index = add_number (d->fields, item->name, item->in_type, v);
   return TRUE;
 }
 

@@ -205,9 +205,11 @@ on_provider (Parser *p, const char **names, const char **values, GError **error)
     return;             /* EventSource writes one; later ones are not ours */
   p->in_provider = TRUE;
   p->m->provider_name = intern (p, attr (names, values, "name"));
+  /* Records name their provider by the GUID in their own header; this one
+   * only informs, so an unreadable guid= leaves the zero GUID rather than
+   * costing the provider its whole manifest. */
   if (guid != NULL && !et_guid_parse (guid, &p->m->guid))
-    g_set_error (error, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT,
-                 "<provider> guid=\"%s\" is not a GUID", guid);
+    memset (&p->m->guid, 0, sizeof p->m->guid);
 }
 
 static void
