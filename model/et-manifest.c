@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MAX_STRUCT_DEPTH 32
+
 typedef struct
 {
   guint64     mask;
@@ -329,6 +331,14 @@ on_data (Parser *p, const char *self, const char **names, const char **values,
 
   if (p->data_stack->len == 0)
     return;
+  /* Building and decoding recurse once per level: a hostile manifest must
+   * not nest deep enough to exhaust a decoding thread's stack. */
+  if (strcmp (self, "struct") == 0 && p->data_stack->len > MAX_STRUCT_DEPTH)
+    {
+      g_set_error (error, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT,
+                   "<struct> nested deeper than %d levels", MAX_STRUCT_DEPTH);
+      return;
+    }
   level = g_ptr_array_index (p->data_stack, p->data_stack->len - 1);
   d.name = intern (p, attr (names, values, "name"));
   d.in_type = intern (p, attr (names, values, "inType"));

@@ -1170,6 +1170,22 @@ test_broken_xml_reports_byte_offset (void **state)
 }
 
 static void
+test_deeply_nested_structs_are_refused (void **state)
+{
+  g_autoptr(GString) xml = g_string_new ("<m><provider name=\"P\"><templates><template tid=\"A\">");
+  g_autoptr(GError) error = NULL;
+
+  for (int i = 0; i < 10000; i++)
+    g_string_append (xml, "<struct name=\"s\">");
+  for (int i = 0; i < 10000; i++)
+    g_string_append (xml, "</struct>");
+  g_string_append (xml, "</template></templates></provider></m>");
+  assert_null (et_manifest_parse (xml->str, xml->len, &error));
+  assert_true (g_error_matches (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT));
+  assert_non_null (strstr (error->message, "nested"));
+}
+
+static void
 test_truncated_xml_fails_at_every_cut (void **state)
 {
   gsize len = strlen (tpl_xml);
@@ -1447,6 +1463,7 @@ main (void)
     cmocka_unit_test (test_impossible_count_fails_before_building_entries),
     cmocka_unit_test (test_negative_or_unnamed_count_and_unknown_in_type_fail),
     cmocka_unit_test (test_broken_xml_reports_byte_offset),
+    cmocka_unit_test (test_deeply_nested_structs_are_refused),
     cmocka_unit_test (test_truncated_xml_fails_at_every_cut),
     cmocka_unit_test (test_chunks_in_order_make_the_manifest),
     cmocka_unit_test (test_chunks_out_of_order_after_chunk_zero_concatenate_in_order),
