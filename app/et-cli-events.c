@@ -281,27 +281,6 @@ run_on_trace (EtTrace *trace, EtCliFormat format, const EtCliFilter *filter)
   return status;
 }
 
-static int
-run_parsed (const char *path, const char *format_name, EtCliFilter *filter)
-{
-  g_autoptr(EtTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
-  EtCliFormat format;
-
-  if (!et_cli_filter_check (filter, "events"))
-    return ET_CLI_EXIT_FAILURE;
-  if (!et_cli_parse_format (format_name, ET_CLI_FORMAT_TEXT | ET_CLI_FORMAT_JSONL
-                            | ET_CLI_FORMAT_CSV, &format, &error))
-    {
-      et_cli_error ("events: %s", error->message);
-      return ET_CLI_EXIT_FAILURE;
-    }
-  trace = et_cli_load (path, ET_LOAD_DEFAULT);
-  if (trace == NULL)
-    return ET_CLI_EXIT_FAILURE;
-  et_cli_filter_resolve (filter, trace);
-  return run_on_trace (trace, format, filter);
-}
 
 int
 et_cli_events_run (int argc, char **argv)
@@ -309,5 +288,5 @@ et_cli_events_run (int argc, char **argv)
   return et_cli_run_filtered (argc, argv, "events",
                               "Writes every event of FILE in time order, decoded: time, thread,\n"
                               "provider, event descriptor, activity ids and payload fields.",
-                              ET_CLI_FILTER_EVENTS, run_parsed);
+                              ET_CLI_FILTER_EVENTS, run_on_trace);
 }

@@ -349,27 +349,6 @@ write_markers (EtTrace *trace, EtCliFormat format, const EtCliFilter *filter)
   return status;
 }
 
-static int
-run_parsed (const char *path, const char *format_name, EtCliFilter *filter)
-{
-  g_autoptr(EtTrace) trace = NULL;
-  g_autoptr(GError) error = NULL;
-  EtCliFormat format;
-
-  if (!et_cli_filter_check (filter, "markers"))
-    return ET_CLI_EXIT_FAILURE;
-  if (!et_cli_parse_format (format_name, ET_CLI_FORMAT_TEXT | ET_CLI_FORMAT_JSONL
-                            | ET_CLI_FORMAT_CSV, &format, &error))
-    {
-      et_cli_error ("markers: %s", error->message);
-      return ET_CLI_EXIT_FAILURE;
-    }
-  trace = et_cli_load (path, filter->all_providers ? ET_LOAD_ALL_PROVIDERS : ET_LOAD_DEFAULT);
-  if (trace == NULL)
-    return ET_CLI_EXIT_FAILURE;
-  et_cli_filter_resolve (filter, trace);
-  return write_markers (trace, format, filter);
-}
 
 int
 et_cli_markers_run (int argc, char **argv)
@@ -377,5 +356,5 @@ et_cli_markers_run (int argc, char **argv)
   return et_cli_run_filtered (argc, argv, "markers",
                               "Writes the Concurrency Visualizer markers of FILE (flags, messages and\n"
                               "spans) in time order, one per line.",
-                              ET_CLI_FILTER_MARKERS, run_parsed);
+                              ET_CLI_FILTER_MARKERS, write_markers);
 }

@@ -327,6 +327,29 @@ et_cli_parse_command (GOptionContext *context, const char *command, int *argc,
   return -1;
 }
 
+static int
+load_and_run (const char *command, const char *path, const char *format_name,
+              EtCliFilter *filter, EtCliFilteredRun run)
+{
+  g_autoptr(EtTrace) trace = NULL;
+  g_autoptr(GError) error = NULL;
+  EtCliFormat format;
+
+  if (!et_cli_filter_check (filter, command))
+    return ET_CLI_EXIT_FAILURE;
+  if (!et_cli_parse_format (format_name, ET_CLI_FORMAT_TEXT | ET_CLI_FORMAT_JSONL
+                            | ET_CLI_FORMAT_CSV, &format, &error))
+    {
+      et_cli_error ("%s: %s", command, error->message);
+      return ET_CLI_EXIT_FAILURE;
+    }
+  trace = et_cli_load (path, filter->all_providers ? ET_LOAD_ALL_PROVIDERS : ET_LOAD_DEFAULT);
+  if (trace == NULL)
+    return ET_CLI_EXIT_FAILURE;
+  et_cli_filter_resolve (filter, trace);
+  return run (trace, format, filter);
+}
+
 int
 et_cli_run_filtered (int argc, char **argv, const char *command, const char *summary,
                      EtCliFilterUse use, EtCliFilteredRun run)
@@ -352,7 +375,7 @@ et_cli_run_filtered (int argc, char **argv, const char *command, const char *sum
 
   status = et_cli_parse_command (context, command, &argc, &argv, &path);
   if (status < 0)
-    status = run (path, format_name, &filter);
+    status = load_and_run (command, path, format_name, &filter, run);
   et_cli_filter_clear (&filter);
   return status;
 }

@@ -81,11 +81,12 @@ et_cli_filter_provider (const EtCliFilter *filter,
 /* Parses @argv (GOption strips what it knows) and expects exactly one FILE.
  * Returns -1 and sets @path on success, else the exit status (after
  * printing the problem). */
-/* Runs a command that takes FILE, --format and the filters of @use: parses
- * the command line and calls @run with what it found. */
-typedef int (*EtCliFilteredRun) (const char  *path,
-                                 const char  *format_name,
-                                 EtCliFilter *filter);
+/* Runs a command that takes FILE, --format (text, jsonl or csv) and the
+ * filters of @use: parses and checks the command line, loads FILE and calls
+ * @run with the trace. */
+typedef int (*EtCliFilteredRun) (EtTrace           *trace,
+                                 EtCliFormat        format,
+                                 const EtCliFilter *filter);
 int           et_cli_run_filtered     (int             argc,
                                        char          **argv,
                                        const char     *command,

@@ -8,6 +8,7 @@
  */
 #include "et-window.h"
 #include "et-details.h"
+#include "et-markers-list.h"
 #include "et-timeline-render.h"
 
 #include <math.h>
@@ -21,6 +22,13 @@ struct _EtWindow
   GtkWidget    *area;
   GtkWidget    *details;
   GtkWidget    *status;
+  GtkWidget    *filter_button;
+  GtkWidget    *provider_box;     /* one check button per provider with markers */
+  GtkWidget    *kind_checks[3];   /* flag, message, span */
+  GtkWidget    *list;             /* the Markers report */
+  guint         list_idle;
+  gint64        list_from, list_to;
+  gboolean      list_dirty;
 
   char         *path;
   EtTrace      *trace;
@@ -76,10 +84,29 @@ draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
     }
 }
 
+static gboolean
+update_list (gpointer data)
+{
+  EtWindow *self = data;
+
+  self->list_idle = 0;
+  self->list_from = self->view.from_ns;
+  self->list_to = self->view.to_ns;
+  self->list_dirty = FALSE;
+  et_markers_list_set_range (ET_MARKERS_LIST (self->list), self->view.from_ns, self->view.to_ns);
+  return G_SOURCE_REMOVE;
+}
+
+/* The list follows the visible range and the filters, a moment after the
+ * view stops changing (so zooming stays smooth). */
 static void
 redraw (EtWindow *self)
 {
   gtk_widget_queue_draw (self->area);
+  if (self->trace != NULL && self->list_idle == 0
+      && (self->list_dirty || self->view.from_ns != self->list_from
+          || self->view.to_ns != self->list_to))
+    self->list_idle = g_timeout_add (120, update_list, self);
 }
 
 /* ---- view commands ------------------------------------------------------ */
@@ -249,10 +276,215 @@ et_window_select_at (EtWindow *self, double x, double y)
   return self->has_selection;
 }
 
+/* Hover: what is under the pointer, in a few lines. */
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  gpointer data)
+{
+  EtWindow *self = data;
+  g_autoptr(GString) text = g_string_new (NULL);
+  const EtMarker *m;
+  const EtThread *thread;
+  EtHit hit;
+
+  if (self->trace == NULL)
+    return FALSE;
+  et_timeline_hit_test (self->trace, self->layout, &self->view, x, y, &hit);
+  if (hit.kind != ET_HIT_SHAPE)
+    return FALSE;
+  m = hit.shape.m;
+  if (hit.shape.kind == ET_SHAPE_AGGREGATE)
+    {
+      g_string_append_printf (text, "%u markers here — zoom in to tell them apart", hit.shape.count);
+      gtk_tooltip_set_text (tooltip, text->str);
+      return TRUE;
+    }
+  thread = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, hit.shape.channel));
+  et_trace_marker_text (self->trace, m, text);
+  g_string_append_printf (text, "\n%s", et_marker_kind_to_string (m->kind));
+  if (m->kind == ET_MARKER_SPAN)
+    g_string_append_printf (text, " (%s)", et_span_status_to_string (m->status));
+  g_string_append (text, " at ");
+  et_format_duration (m->start_ns, text);
+  if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
+    {
+      g_string_append (text, ", lasting ");
+      et_format_duration (m->end_ns - m->start_ns, text);
+    }
+  g_string_append_printf (text, "\nimportance %s, category %d, series %s\nthread %s (%u)",
+                          et_importance_to_string (m->importance), m->category,
+                          *et_trace_get_string (self->trace, m->series)
+                            ? et_trace_get_string (self->trace, m->series) : "(none)",
+                          thread->name, thread->tid);
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
+typedef struct
+{
+  const EtMarker *m;
+  EtShape         shape;
+  gboolean        found;
+} FindShape;
+
+static void
+find_marker_shape (const EtShape *s, gpointer data)
+{
+  FindShape *f = data;
+  if (s->m == f->m && s->kind != ET_SHAPE_AGGREGATE)
+    f->shape = *s, f->found = TRUE;
+}
+
+/* Brings a marker into view (its process expanded, its row scrolled to, its
+ * time centred, zoomed in until it stands alone) and selects it. */
+void
+et_window_reveal_marker (EtWindow *self, guint channel, guint index)
+{
+  const EtMarker *m = &et_trace_get_channel (self->trace, channel)->markers[index];
+  guint thread = et_trace_channel_thread (self->trace, channel);
+  guint process = et_trace_get_thread (self->trace, thread)->process;
+  const EtRow *row;
+  FindShape f = { m };
+  gint64 span = self->view.to_ns - self->view.from_ns;
+
+  if (et_layout_get_collapsed (self->layout, process))
+    et_layout_set_collapsed (self->layout, process, FALSE);
+  row = et_layout_channel_row (self->layout, channel);
+  if (row != NULL && (row->y < self->view.scroll_y
+                      || row->y + row->height > self->view.scroll_y + self->view.height
+                                               - self->view.ruler_height))
+    self->view.scroll_y = MAX (0, row->y - 3 * self->view.lane_height);
+  if (m->start_ns < self->view.from_ns || m->start_ns > self->view.to_ns)
+    {
+      self->view.from_ns = m->start_ns - span / 2;
+      self->view.to_ns = self->view.from_ns + span;
+    }
+  for (int i = 0; i < 40; i++)
+    {
+      et_timeline_foreach_shape (self->trace, self->layout, &self->view, find_marker_shape, &f);
+      if (f.found)
+        break;
+      et_viewport_zoom (&self->view, et_viewport_x (&self->view, m->start_ns), 2, 1);
+    }
+  self->has_selection = f.found;
+  self->selected = f.shape;
+  show_details (self);
+  redraw (self);
+}
+
+static void
+on_list_selected (EtMarkersList *list, guint channel, guint index, gpointer data)
+{
+  et_window_reveal_marker (data, channel, index);
+}
+
 static void
 on_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data)
 {
   et_window_select_at (ET_WINDOW (data), x, y);
+}
+
+/* ---- filters ------------------------------------------------------------ */
+
+static void
+on_provider_toggled (GtkCheckButton *check, gpointer data)
+{
+  EtWindow *self = data;
+  guint provider = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "provider"));
+
+  et_layout_set_provider_visible (self->layout, provider, gtk_check_button_get_active (check));
+  self->has_selection = FALSE;
+  self->list_dirty = TRUE;
+  redraw (self);
+}
+
+static void
+on_kinds_toggled (GtkCheckButton *check, gpointer data)
+{
+  EtWindow *self = data;
+  guint kinds = 0;
+
+  for (guint k = 0; k < G_N_ELEMENTS (self->kind_checks); k++)
+    if (gtk_check_button_get_active (GTK_CHECK_BUTTON (self->kind_checks[k])))
+      kinds |= 1u << k;
+  /* No kind chosen shows nothing, not everything. */
+  et_layout_set_kinds (self->layout, kinds ? kinds : 1u << 31);
+  self->has_selection = FALSE;
+  self->list_dirty = TRUE;
+  redraw (self);
+}
+
+static void
+on_importance_selected (GtkDropDown *dropdown, GParamSpec *pspec, gpointer data)
+{
+  EtWindow *self = data;
+
+  if (self->layout == NULL)
+    return;
+  et_layout_set_min_importance (self->layout, gtk_drop_down_get_selected (dropdown));
+  self->has_selection = FALSE;
+  self->list_dirty = TRUE;
+  redraw (self);
+}
+
+/* One check button per provider that has markers, checked (they are shown). */
+static void
+fill_provider_filter (EtWindow *self)
+{
+  GtkWidget *child;
+  g_autofree gboolean *has_markers = g_new0 (gboolean, MAX (et_trace_get_n_providers (self->trace), 1));
+
+  while ((child = gtk_widget_get_first_child (self->provider_box)) != NULL)
+    gtk_box_remove (GTK_BOX (self->provider_box), child);
+  for (guint c = 0; c < et_trace_get_n_channels (self->trace); c++)
+    has_markers[et_trace_get_channel (self->trace, c)->provider] = TRUE;
+  for (guint p = 0; p < et_trace_get_n_providers (self->trace); p++)
+    {
+      const EtProvider *provider = et_trace_get_provider (self->trace, p);
+      GtkWidget *check;
+
+      if (!has_markers[p])
+        continue;
+      check = gtk_check_button_new_with_label (*provider->name ? provider->name : "(unnamed)");
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+      g_object_set_data (G_OBJECT (check), "provider", GUINT_TO_POINTER (p));
+      g_signal_connect (check, "toggled", G_CALLBACK (on_provider_toggled), self);
+      gtk_box_append (GTK_BOX (self->provider_box), check);
+    }
+}
+
+static GtkWidget *
+build_filters (EtWindow *self)
+{
+  static const char *const importance[] = { "Low and above", "Normal and above",
+                                            "High and above", "Critical only", NULL };
+  static const char *const kinds[] = { "Flags", "Messages", "Spans" };
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *dropdown = gtk_drop_down_new_from_strings (importance);
+
+  gtk_box_append (GTK_BOX (box), gtk_label_new ("Minimum importance"));
+  g_signal_connect (dropdown, "notify::selected", G_CALLBACK (on_importance_selected), self);
+  gtk_box_append (GTK_BOX (box), dropdown);
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      self->kind_checks[k] = gtk_check_button_new_with_label (kinds[k]);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (self->kind_checks[k]), TRUE);
+      g_signal_connect (self->kind_checks[k], "toggled", G_CALLBACK (on_kinds_toggled), self);
+      gtk_box_append (GTK_BOX (box), self->kind_checks[k]);
+    }
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  gtk_box_append (GTK_BOX (box), gtk_label_new ("Providers"));
+  self->provider_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_box_append (GTK_BOX (box), self->provider_box);
+  gtk_popover_set_child (GTK_POPOVER (popover), box);
+
+  self->filter_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->filter_button), "view-more-symbolic");
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->filter_button), popover);
+  gtk_widget_set_tooltip_text (self->filter_button, "Filter markers");
+  return self->filter_button;
 }
 
 /* ---- loading ------------------------------------------------------------ */
@@ -312,6 +544,8 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
   self->trace = trace;
   self->layout = et_layout_new (trace);
   et_layout_update (self->layout, self->view.lane_height);
+  fill_provider_filter (self);
+  et_markers_list_set_trace (ET_MARKERS_LIST (self->list), trace, self->layout);
   zoom_fit (self);
   stats = et_trace_get_stats (trace);
   if (stats->damage_count > 0)
@@ -411,6 +645,8 @@ build_timeline (EtWindow *self)
   gtk_widget_set_vexpand (self->area, TRUE);
   gtk_widget_set_focusable (self->area, TRUE);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
+  gtk_widget_set_has_tooltip (self->area, TRUE);
+  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
@@ -481,6 +717,7 @@ et_window_init (EtWindow *self)
   gtk_widget_set_tooltip_text (fit, "Whole trace (Home)");
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), open);
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), fit);
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), build_filters (self));
   gtk_window_set_titlebar (GTK_WINDOW (self), header);
 
   self->details = gtk_text_view_new ();
@@ -491,7 +728,18 @@ et_window_init (EtWindow *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->details);
   gtk_widget_set_size_request (scrolled, 380, -1);
 
-  gtk_paned_set_start_child (GTK_PANED (paned), build_timeline (self));
+  {
+    GtkWidget *vpaned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+
+    self->list = et_markers_list_new ();
+    g_signal_connect (self->list, "marker-selected", G_CALLBACK (on_list_selected), self);
+    gtk_paned_set_start_child (GTK_PANED (vpaned), build_timeline (self));
+    gtk_paned_set_end_child (GTK_PANED (vpaned), self->list);
+    gtk_paned_set_resize_end_child (GTK_PANED (vpaned), FALSE);
+    gtk_paned_set_position (GTK_PANED (vpaned), 560);
+    gtk_widget_set_size_request (self->list, -1, 160);
+    gtk_paned_set_start_child (GTK_PANED (paned), vpaned);
+  }
   gtk_paned_set_end_child (GTK_PANED (paned), scrolled);
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_position (GTK_PANED (paned), 1000);
@@ -526,6 +774,9 @@ et_window_dispose (GObject *object)
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->poll_id, g_source_remove);
+  g_clear_handle_id (&self->list_idle, g_source_remove);
+  if (self->list != NULL)
+    et_markers_list_set_trace (ET_MARKERS_LIST (self->list), NULL, NULL);
   g_clear_pointer (&self->layout, et_layout_free);
   g_clear_object (&self->trace);
   g_clear_pointer (&self->path, g_free);
@@ -566,6 +817,21 @@ EtViewport *
 et_window_get_viewport (EtWindow *self)
 {
   return &self->view;
+}
+
+void
+et_window_set_provider_visible (EtWindow *self, guint provider, gboolean visible)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (self->provider_box); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "provider")) == provider)
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (child), visible);
+}
+
+EtMarkersList *
+et_window_get_markers_list (EtWindow *self)
+{
+  return ET_MARKERS_LIST (self->list);
 }
 
 EtLayout *

@@ -6,6 +6,7 @@
 #include "et-trace.h"
 #include "et-viewport.h"
 #include "et-layout.h"
+#include "et-markers-list.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +27,16 @@ EtLayout   *et_window_get_layout     (EtWindow       *self);
 gboolean    et_window_select_at      (EtWindow       *self,
                                       double          x,
                                       double          y);
+/* Ticks or unticks a provider in the filter popover, as a person would. */
+void        et_window_set_provider_visible (EtWindow *self,
+                                            guint     provider,
+                                            gboolean  visible);
+EtMarkersList *et_window_get_markers_list (EtWindow *self);
+/* Brings a marker into view and selects it (what choosing it in the
+ * Markers report does). */
+void        et_window_reveal_marker  (EtWindow       *self,
+                                      guint           channel,
+                                      guint           index);
 /* The details pane's text (transfer full). */
 char       *et_window_get_details    (EtWindow       *self);
 /* The status line: damage, load errors (transfer none). */

@@ -24,6 +24,7 @@ struct _EtEtlFile
   GArray       *buffers;       /* EtBufferInfo */
   guint8       *inflated;      /* decompressed buffers, back to back */
   gsize         inflated_len;
+  gsize         inflate_budget;/* bytes that may still be decompressed */
   guint         n_compressed;
   EtDamageFunc  damage;
   gpointer      damage_data;
@@ -331,6 +332,11 @@ et_record_find_ext (const EtRecord *r, guint type, gsize *len)
  * and must not drive an allocation. */
 #define MAX_BUFFER_SIZE (16u * 1024 * 1024)
 #define LOG_MODE_COMPRESSED 0x04000000u
+/* Every buffer may state 16 MiB of decompressed data and LZ77 can reach
+ * that from a few bytes, so the total is held to a multiple of the file's
+ * size: real traces compress 5-10 times, and memory stays bounded by the
+ * file whatever the headers claim. */
+#define MAX_INFLATE_RATIO 32
 
 void
 et_etl_file_free (EtEtlFile *file)
@@ -372,6 +378,14 @@ inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
   guint8 *dst;
 
   file->n_compressed++;
+  if (cap > file->inflate_budget)
+    {
+      report (file, info->offset + 0x30, "compressed buffer %u states %" G_GSIZE_FORMAT
+              " bytes of data, more than %d times the file's size allows in all; only %"
+              G_GSIZE_FORMAT " are read", file->buffers->len, cap, MAX_INFLATE_RATIO,
+              file->inflate_budget);
+      cap = file->inflate_budget;
+    }
   file->inflated = g_realloc (file->inflated, file->inflated_len + ET_BUFFER_HEADER_SIZE + cap);
   dst = file->inflated + file->inflated_len;
   memcpy (dst, src, ET_BUFFER_HEADER_SIZE);
@@ -386,6 +400,7 @@ inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
   else if (out_len < cap)
     report (file, info->offset, "compressed buffer %u decompresses to %" G_GSIZE_FORMAT
             " bytes, %" G_GSIZE_FORMAT " expected", file->buffers->len, out_len, cap);
+  file->inflate_budget -= out_len;
   info->data_end = (guint32) (ET_BUFFER_HEADER_SIZE + out_len);
   info->usable = TRUE;
   /* data_index counts 8-byte units, so 32 bits address 32 GiB. */
@@ -405,7 +420,17 @@ read_buffer (EtEtlFile *file, guint64 offset, guint32 uniform)
 
   info.offset = offset;
   info.disk_size = stated;
-  if (stated < ET_BUFFER_HEADER_SIZE || stated > MAX_BUFFER_SIZE)
+  /* In an uncompressed file every buffer has the session's size, so any
+   * other stated size is damage; trusting it would misalign every buffer
+   * after this one. */
+  if (uniform != 0 && stated != uniform && stated >= ET_BUFFER_HEADER_SIZE
+      && stated <= MAX_BUFFER_SIZE)
+    {
+      report (file, offset, "buffer %u states a size of %u bytes; the session's buffers "
+              "are %u bytes, so that is used", file->buffers->len, stated, uniform);
+      info.disk_size = uniform;
+    }
+  else if (stated < ET_BUFFER_HEADER_SIZE || stated > MAX_BUFFER_SIZE)
     {
       if (uniform == 0)
         {
@@ -498,6 +523,7 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
   if (!looks_like_etl (file, error))
     return NULL;
 
+  file->inflate_budget = MAX_INFLATE_RATIO * file->size;
   uniform = uniform_buffer_size (file);
   while (offset + ET_BUFFER_HEADER_SIZE <= file->size)
     {
@@ -556,6 +582,19 @@ et_etl_file_offset_of (EtEtlFile *file, guint index, gsize pos)
   return info->data_index == G_MAXUINT32 ? info->offset + pos : info->offset;
 }
 
+static void
+report_in_buffer (EtEtlFile *file, const EtBufferInfo *info, guint index, gsize pos,
+                  const char *reason, gsize rest)
+{
+  if (info->data_index == G_MAXUINT32)
+    report (file, info->offset + pos, "buffer %u: %s; the rest of the buffer "
+            "(%" G_GSIZE_FORMAT " bytes) is skipped", index, reason, rest);
+  else
+    report (file, info->offset, "compressed buffer %u, decompressed position %"
+            G_GSIZE_FORMAT ": %s; the rest of the buffer (%" G_GSIZE_FORMAT
+            " bytes) is skipped", index, pos, reason, rest);
+}
+
 guint
 et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpointer user_data)
 {
@@ -568,16 +607,17 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
   while (pos + 4 <= len)
     {
       if (et_read_u32 (bytes + pos) == 0xFFFFFFFF)
-        break;
+        {
+          /* The fill belongs after the data: before its end it means a
+           * damaged size or stream, and the records after it are lost. */
+          if (len - pos > 8)
+            report_in_buffer (file, info, index, pos, "fill bytes before the end of the "
+                              "buffer's data", len - pos);
+          return len - pos > 8;
+        }
       if (!et_record_parse (bytes + pos, len - pos, &record, &reason))
         {
-          if (info->data_index == G_MAXUINT32)
-            report (file, info->offset + pos, "buffer %u: %s; the rest of the buffer "
-                    "(%" G_GSIZE_FORMAT " bytes) is skipped", index, reason, len - pos);
-          else
-            report (file, info->offset, "compressed buffer %u, decompressed position %"
-                    G_GSIZE_FORMAT ": %s; the rest of the buffer (%" G_GSIZE_FORMAT
-                    " bytes) is skipped", index, pos, reason, len - pos);
+          report_in_buffer (file, info, index, pos, reason, len - pos);
           return 1;
         }
       func (&record, index, pos, user_data);

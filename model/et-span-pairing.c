@@ -19,6 +19,8 @@
 
 #include <string.h>
 
+G_STATIC_ASSERT (sizeof (EtSpanEvent) == 48);
+
 enum { MAP_THREAD_ID, MAP_THREAD_TASK, MAP_PROCESS_ID, MAP_PROCESS_ACTIVITY, N_MAPS };
 
 /* Open-addressing map from a 64-bit fingerprint to a start index + 1:

@@ -22,17 +22,18 @@ typedef enum
   ET_SPAN_UNMATCHED_END,
 } EtSpanStatus;
 
+/* 48 bytes: there is one per span start and end while loading. */
 typedef struct
 {
   gint64   time;        /* any monotonic unit; only the order matters */
+  gint64   span_id;
+  EtGuid   activity_id; /* zero when the event has none */
   guint32  pid;
   guint32  tid;
   guint32  provider;    /* an index: equal means the same provider */
   guint16  task;
-  gboolean is_end;
-  gboolean has_span_id;
-  gint64   span_id;
-  EtGuid   activity_id; /* zero when the event has none */
+  guint8   is_end;
+  guint8   has_span_id;
 } EtSpanEvent;
 
 typedef struct

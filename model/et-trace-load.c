@@ -233,6 +233,22 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
     collect_names (loader, record);
 }
 
+/* A file cut at a buffer boundary still walks cleanly; only the header's
+ * BuffersWritten tells that buffers are missing. */
+static void
+report_missing_buffers (EtTrace *self, guint n)
+{
+  g_autofree char *message = NULL;
+  guint64 size = et_etl_file_size (self->file);
+
+  if (self->header.buffers_written <= n)
+    return;
+  message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": the file ends after "
+                             "%u buffers; its header lists %u, the rest are missing",
+                             self->path, size, n, self->header.buffers_written);
+  _et_trace_add_damage (self, size, message);
+}
+
 static gboolean
 walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
               GCancellable *cancellable, GError **error)
@@ -256,6 +272,7 @@ walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
     }
   self->stats.buffers = n;
   self->stats.compressed_buffers = et_etl_file_n_compressed (self->file);
+  report_missing_buffers (self, n);
   return TRUE;
 }
 
@@ -552,11 +569,11 @@ typedef struct
 } MarkerBuild;
 
 static void
-marker_build_init (MarkerBuild *b)
+marker_build_init (MarkerBuild *b, guint reserve)
 {
   memset (b, 0, sizeof *b);
-  b->markers = g_array_new (FALSE, FALSE, sizeof (EtMarker));
-  b->marker_thread = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->markers = g_array_sized_new (FALSE, FALSE, sizeof (EtMarker), reserve);
+  b->marker_thread = g_array_sized_new (FALSE, FALSE, sizeof (guint32), reserve);
   b->spans = g_array_new (FALSE, FALSE, sizeof (EtSpanEvent));
   b->span_marker = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->fields = et_fields_new ();
@@ -731,24 +748,47 @@ decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
   g_autofree Worker *workers = g_new0 (Worker, n);
   g_autofree GThread **threads = g_new0 (GThread *, n);
   gboolean cancelled = FALSE;
+  guint64 expected = 0;
 
+  for (guint p = 0; p < self->providers->len; p++)
+    if (wants_markers (self, p, flags))
+      expected += g_array_index (self->providers, EtProviderEntry, p).pub.n_events;
   for (guint k = 0; k < n; k++)
     {
       workers[k] = (Worker) { loader, { 0 }, flags, self->n_events * k / n,
                               self->n_events * (k + 1) / n, cancellable, FALSE };
-      marker_build_init (&workers[k].b);
+      /* Arrays sized for this range's share of the marker providers'
+       * events, so they do not grow by doubling (and copying). */
+      marker_build_init (&workers[k].b, (guint) ((double) expected * (double) (workers[k].to - workers[k].from)
+                                                 / (double) MAX (self->n_events, 1) * 1.02) + 16);
       if (k > 0)
         threads[k] = g_thread_new ("etlscope-decode", decode_range, &workers[k]);
     }
   decode_range (&workers[0]);
   for (guint k = 1; k < n; k++)
     g_thread_join (threads[k]);
-  *out = workers[0].b;
-  cancelled = workers[0].cancelled;
-  for (guint k = 1; k < n; k++)
+  if (n == 1)
     {
-      cancelled |= workers[k].cancelled;
-      append_build (out, &workers[k].b);
+      *out = workers[0].b;
+      cancelled = workers[0].cancelled;
+    }
+  else
+    {
+      /* Join into arrays of the exact size, freeing each part once copied. */
+      guint markers = 0, spans = 0;
+
+      for (guint k = 0; k < n; k++)
+        markers += workers[k].b.markers->len, spans += workers[k].b.spans->len;
+      marker_build_init (out, markers);
+      g_array_unref (out->spans);
+      g_array_unref (out->span_marker);
+      out->spans = g_array_sized_new (FALSE, FALSE, sizeof (EtSpanEvent), spans);
+      out->span_marker = g_array_sized_new (FALSE, FALSE, sizeof (guint32), spans);
+      for (guint k = 0; k < n; k++)
+        {
+          cancelled |= workers[k].cancelled;
+          append_build (out, &workers[k].b);
+        }
     }
   self->stats.decode_failures += out->failures;
   if (cancelled)

@@ -10,6 +10,9 @@ struct _EtLayout
   gint     *row_of_channel;
   int       lane_height;
   int       height;
+  gboolean *provider_hidden;  /* per provider */
+  EtImportance min_importance;
+  guint     kinds;
 };
 
 EtLayout *
@@ -22,6 +25,7 @@ et_layout_new (EtTrace *trace)
   l->lanes = g_new0 (guint, MAX (n, 1));
   l->row_of_channel = g_new (gint, MAX (n, 1));
   l->collapsed = g_new0 (gboolean, MAX (et_trace_get_n_processes (trace), 1));
+  l->provider_hidden = g_new0 (gboolean, MAX (et_trace_get_n_providers (trace), 1));
   l->rows = g_array_new (FALSE, FALSE, sizeof (EtRow));
   for (guint c = 0; c < n; c++)
     {
@@ -43,6 +47,7 @@ et_layout_free (EtLayout *l)
   g_object_unref (l->trace);
   g_free (l->lanes);
   g_free (l->collapsed);
+  g_free (l->provider_hidden);
   g_free (l->row_of_channel);
   g_array_unref (l->rows);
   g_free (l);
@@ -64,7 +69,11 @@ et_layout_update (EtLayout *l, int lane_height)
       gboolean any = FALSE;
 
       for (guint t = 0; t < process->n_threads; t++)
-        any |= et_trace_get_thread (l->trace, process->first_thread + t)->n_channels > 0;
+        {
+          const EtThread *thread = et_trace_get_thread (l->trace, process->first_thread + t);
+          for (guint k = 0; k < thread->n_channels; k++)
+            any |= !l->provider_hidden[et_trace_get_channel (l->trace, thread->first_channel + k)->provider];
+        }
       if (!any)
         continue;                       /* processes without markers are not shown */
       g_array_append_val (l->rows, header);
@@ -77,7 +86,11 @@ et_layout_update (EtLayout *l, int lane_height)
           for (guint k = 0; k < thread->n_channels; k++)
             {
               guint c = thread->first_channel + k;
-              EtRow row = { ET_ROW_CHANNEL, c, y, (int) l->lanes[c] * lane_height + 2, l->lanes[c] };
+              EtRow row;
+
+              if (l->provider_hidden[et_trace_get_channel (l->trace, c)->provider])
+                continue;
+              row = (EtRow) { ET_ROW_CHANNEL, c, y, (int) l->lanes[c] * lane_height + 2, l->lanes[c] };
               l->row_of_channel[c] = (gint) l->rows->len;
               g_array_append_val (l->rows, row);
               y += row.height;
@@ -127,6 +140,40 @@ et_layout_channel_row (EtLayout *l, guint channel)
   g_return_val_if_fail (channel < et_trace_get_n_channels (l->trace), NULL);
   return l->row_of_channel[channel] < 0 ? NULL
          : &g_array_index (l->rows, EtRow, l->row_of_channel[channel]);
+}
+
+void
+et_layout_set_provider_visible (EtLayout *l, guint provider, gboolean visible)
+{
+  g_return_if_fail (provider < et_trace_get_n_providers (l->trace));
+  l->provider_hidden[provider] = !visible;
+  et_layout_update (l, l->lane_height);
+}
+
+gboolean
+et_layout_get_provider_visible (EtLayout *l, guint provider)
+{
+  g_return_val_if_fail (provider < et_trace_get_n_providers (l->trace), FALSE);
+  return !l->provider_hidden[provider];
+}
+
+void
+et_layout_set_min_importance (EtLayout *l, EtImportance importance)
+{
+  l->min_importance = importance;
+}
+
+void
+et_layout_set_kinds (EtLayout *l, guint kinds)
+{
+  l->kinds = kinds;
+}
+
+gboolean
+et_layout_marker_visible (EtLayout *l, const EtMarker *m)
+{
+  return m->importance >= l->min_importance && (l->kinds == 0 || (l->kinds & (1u << m->kind)))
+         && !l->provider_hidden[m->provider];
 }
 
 void

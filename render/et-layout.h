@@ -45,6 +45,22 @@ int          et_layout_height        (EtLayout *layout);
 /* The row of a channel, or NULL when its process is collapsed. */
 const EtRow *et_layout_channel_row   (EtLayout *layout,
                                       guint     channel);
+/* Filters, applied at once (no reload): a hidden provider's rows go away;
+ * markers below the minimum importance or of an unchosen kind are not
+ * drawn. By default everything loaded is shown. */
+void         et_layout_set_provider_visible (EtLayout    *layout,
+                                             guint        provider,
+                                             gboolean     visible);
+gboolean     et_layout_get_provider_visible (EtLayout    *layout,
+                                             guint        provider);
+void         et_layout_set_min_importance   (EtLayout    *layout,
+                                             EtImportance importance);
+/* Bits (1 << EtMarkerKind); 0 means every kind. */
+void         et_layout_set_kinds            (EtLayout    *layout,
+                                             guint        kinds);
+gboolean     et_layout_marker_visible       (EtLayout       *layout,
+                                             const EtMarker *marker);
+
 /* "<tid> <series>: <provider>" (provider alone for the empty series), or
  * "<process name> (<pid>)" for a process row. */
 void         et_layout_row_label     (EtLayout    *layout,

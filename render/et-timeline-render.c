@@ -60,7 +60,7 @@ row_visible (const EtViewport *v, const EtRow *row, double *top)
 }
 
 static void
-span_shapes (EtTrace *trace, guint c, const EtChannel *ch, guint first, guint end,
+span_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint end,
              const EtViewport *v, double top, EtShapeFunc func, gpointer data)
 {
   for (guint i = first; i < end; i++)
@@ -68,7 +68,8 @@ span_shapes (EtTrace *trace, guint c, const EtChannel *ch, guint first, guint en
       const EtMarker *m = &ch->markers[i];
       EtShape s = { ET_SHAPE_SPAN, c, i, 1, m->importance, m };
 
-      if (m->kind != ET_MARKER_SPAN || !et_marker_overlaps (m, v->from_ns, v->to_ns))
+      if (m->kind != ET_MARKER_SPAN || !et_marker_overlaps (m, v->from_ns, v->to_ns)
+          || !et_layout_marker_visible (layout, m))
         continue;
       s.y0 = top + 1 + m->depth * v->lane_height;
       s.y1 = s.y0 + v->lane_height - 2;
@@ -88,7 +89,7 @@ span_shapes (EtTrace *trace, guint c, const EtChannel *ch, guint first, guint en
 
 /* Flags and messages, merged where they crowd: O(visible markers) per row. */
 static void
-point_shapes (EtTrace *trace, guint c, const EtChannel *ch, guint first, guint end,
+point_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint end,
               const EtViewport *v, double top, EtMarkerKind kind, EtShapeFunc func,
               gpointer data)
 {
@@ -102,14 +103,15 @@ point_shapes (EtTrace *trace, guint c, const EtChannel *ch, guint first, guint e
       double x;
       guint j;
 
-      if (m->kind != kind || !et_marker_overlaps (m, v->from_ns, v->to_ns))
+      if (m->kind != kind || !et_marker_overlaps (m, v->from_ns, v->to_ns)
+          || !et_layout_marker_visible (layout, m))
         {
           i++;
           continue;
         }
       x = et_viewport_x (v, m->start_ns);
       for (j = i + 1; j < end && et_viewport_x (v, ch->markers[j].start_ns) < x + MERGE_PX; j++)
-        if (ch->markers[j].kind == kind)
+        if (ch->markers[j].kind == kind && et_layout_marker_visible (layout, &ch->markers[j]))
           {
             s.count++;
             s.importance = MAX (s.importance, ch->markers[j].importance);
@@ -130,7 +132,8 @@ point_shapes (EtTrace *trace, guint c, const EtChannel *ch, guint first, guint e
       for (guint k = i; s.count > 1 && k < j; k++)
         {
           const EtMarker *o = &ch->markers[k];
-          if (o->kind == kind && (o->importance == ET_IMPORTANCE_CRITICAL || o->category < 0))
+          if (o->kind == kind && et_layout_marker_visible (layout, o)
+              && (o->importance == ET_IMPORTANCE_CRITICAL || o->category < 0))
             {
               EtShape single = s;
               double ox = et_viewport_x (v, o->start_ns), r = flag_radius (o->importance);
@@ -160,9 +163,9 @@ et_timeline_foreach_shape (EtTrace *trace, EtLayout *layout, const EtViewport *v
         continue;
       ch = et_trace_get_channel (trace, row->index);
       first = et_channel_query (trace, row->index, v->from_ns, v->to_ns, &end);
-      span_shapes (trace, row->index, ch, first, end, v, top, func, data);
-      point_shapes (trace, row->index, ch, first, end, v, top, ET_MARKER_FLAG, func, data);
-      point_shapes (trace, row->index, ch, first, end, v, top, ET_MARKER_MESSAGE, func, data);
+      span_shapes (layout, row->index, ch, first, end, v, top, func, data);
+      point_shapes (layout, row->index, ch, first, end, v, top, ET_MARKER_FLAG, func, data);
+      point_shapes (layout, row->index, ch, first, end, v, top, ET_MARKER_MESSAGE, func, data);
     }
 }
 

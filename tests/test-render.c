@@ -283,6 +283,168 @@ test_collapsing_a_process_hides_its_rows (void **state)
   assert_int_equal (et_layout_n_rows (layout), before);
 }
 
+typedef struct
+{
+  EtImportance lowest;
+  guint        kinds;       /* bits of EtMarkerKind seen */
+  GHashTable  *providers;
+  guint        n;
+} Seen;
+
+static void
+see_shape (const EtShape *s, gpointer data)
+{
+  Seen *seen = data;
+
+  seen->n++;
+  seen->lowest = MIN (seen->lowest, s->importance);
+  seen->kinds |= 1u << s->m->kind;
+  g_hash_table_add (seen->providers, GUINT_TO_POINTER (s->m->provider));
+}
+
+static Seen
+shapes_of (EtLayout *layout, const EtViewport *v)
+{
+  Seen seen = { ET_IMPORTANCE_CRITICAL, 0, g_hash_table_new (NULL, NULL), 0 };
+
+  et_layout_update (layout, v->lane_height);
+  et_timeline_foreach_shape (demo, layout, v, see_shape, &seen);
+  return seen;
+}
+
+/* Filters act at once on what is drawn: providers (rows go away), minimum
+ * importance and kinds (marks go away). */
+static void
+test_filters_hide_providers_importance_and_kinds (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  EtViewport v;
+  Seen all, seen;
+  guint hidden, rows_before = et_layout_n_rows (layout);
+
+  whole_trace (&v, 1400, 20000);
+  all = shapes_of (layout, &v);
+  assert_true (g_hash_table_size (all.providers) >= 2);
+  assert_int_equal (all.kinds, 1u << ET_MARKER_FLAG | 1u << ET_MARKER_MESSAGE | 1u << ET_MARKER_SPAN);
+
+  hidden = et_trace_get_channel (demo, et_layout_row (layout, 1)->index)->provider;
+  et_layout_set_provider_visible (layout, hidden, FALSE);
+  seen = shapes_of (layout, &v);
+  assert_false (g_hash_table_contains (seen.providers, GUINT_TO_POINTER (hidden)));
+  assert_true (et_layout_n_rows (layout) < rows_before);
+  g_hash_table_unref (seen.providers);
+  et_layout_set_provider_visible (layout, hidden, TRUE);
+
+  et_layout_set_min_importance (layout, ET_IMPORTANCE_HIGH);
+  seen = shapes_of (layout, &v);
+  assert_true (seen.n > 0 && seen.n < all.n);
+  assert_true (seen.lowest >= ET_IMPORTANCE_HIGH);
+  g_hash_table_unref (seen.providers);
+  et_layout_set_min_importance (layout, ET_IMPORTANCE_LOW);
+
+  et_layout_set_kinds (layout, 1u << ET_MARKER_SPAN);
+  seen = shapes_of (layout, &v);
+  assert_int_equal (seen.kinds, 1u << ET_MARKER_SPAN);
+  g_hash_table_unref (seen.providers);
+  g_hash_table_unref (all.providers);
+}
+
+/* Compares the drawing of a known viewport with tests/reference/NAME.png
+ * (made by this renderer and checked by eye when it was committed). Text
+ * antialiasing may differ by a shade, so a pixel counts as different when a
+ * channel is off by more than 24, and a picture fails when more than 0.2 %
+ * of its pixels differ. On failure the actual picture and a diff are
+ * written next to the test binary. ET_UPDATE_REFERENCES=1 rewrites the
+ * references instead. */
+static void
+compare_with_reference (const char *name, const EtViewport *v)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  g_autofree char *reference = g_build_filename (g_getenv ("ET_SOURCE_DIR") ? g_getenv ("ET_SOURCE_DIR") : ".",
+                                                 "tests", "reference", name, NULL);
+  cairo_surface_t *actual, *expected;
+  cairo_t *cr;
+  guint differing = 0;
+
+  et_layout_update (layout, v->lane_height);
+  actual = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width, v->height);
+  cr = cairo_create (actual);
+  et_timeline_draw (cr, demo, layout, v);
+  cairo_destroy (cr);
+  cairo_surface_flush (actual);
+  if (g_getenv ("ET_UPDATE_REFERENCES"))
+    {
+      assert_int_equal (cairo_surface_write_to_png (actual, reference), CAIRO_STATUS_SUCCESS);
+      cairo_surface_destroy (actual);
+      return;
+    }
+  expected = cairo_image_surface_create_from_png (reference);
+  if (cairo_surface_status (expected) != CAIRO_STATUS_SUCCESS)
+    fail_msg ("cannot read the reference %s", reference);
+  assert_int_equal (cairo_image_surface_get_width (expected), v->width);
+  assert_int_equal (cairo_image_surface_get_height (expected), v->height);
+  {
+    cairo_surface_t *diff = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width, v->height);
+    const guint8 *a = cairo_image_surface_get_data (actual);
+    const guint8 *e = cairo_image_surface_get_data (expected);
+    guint8 *d = cairo_image_surface_get_data (diff);
+    int stride = cairo_image_surface_get_stride (actual);
+
+    for (int y = 0; y < v->height; y++)
+      for (int x = 0; x < v->width; x++)
+        {
+          const guint8 *pa = a + y * stride + 4 * x, *pe = e + y * cairo_image_surface_get_stride (expected) + 4 * x;
+          gboolean off = FALSE;
+          for (int c = 0; c < 3; c++)
+            off |= ABS (pa[c] - pe[c]) > 24;
+          differing += off;
+          memset (d + y * cairo_image_surface_get_stride (diff) + 4 * x, off ? 0xFF : 0x00, 4);
+        }
+    cairo_surface_mark_dirty (diff);
+    if (differing > (guint) (v->width * v->height / 500))
+      {
+        g_autofree char *actual_path = g_strconcat ("actual-", name, NULL);
+        g_autofree char *diff_path = g_strconcat ("diff-", name, NULL);
+        cairo_surface_write_to_png (actual, actual_path);
+        cairo_surface_write_to_png (diff, diff_path);
+        fail_msg ("%s: %u pixels differ from the reference (see %s and %s)", name, differing,
+                  actual_path, diff_path);
+      }
+    cairo_surface_destroy (diff);
+  }
+  cairo_surface_destroy (expected);
+  cairo_surface_destroy (actual);
+}
+
+static void
+test_reference_whole_trace_light (void **state)
+{
+  EtViewport v;
+
+  whole_trace (&v, 1000, 600);
+  compare_with_reference ("whole-light.png", &v);
+}
+
+static void
+test_reference_mid_zoom_dark (void **state)
+{
+  EtViewport v;
+
+  whole_trace (&v, 1000, 600);
+  v.from_ns = 1000000000, v.to_ns = 1050000000, v.dark = TRUE;
+  compare_with_reference ("mid-dark.png", &v);
+}
+
+static void
+test_reference_deep_zoom_with_scroll (void **state)
+{
+  EtViewport v;
+
+  whole_trace (&v, 1000, 400);
+  v.from_ns = 1000100000, v.to_ns = 1000900000, v.scroll_y = 120;
+  compare_with_reference ("deep-scrolled.png", &v);
+}
+
 int
 main (void)
 {
@@ -295,6 +457,10 @@ main (void)
     cmocka_unit_test (test_hit_test_and_pixels_agree),
     cmocka_unit_test (test_render_files_png_svg_pdf),
     cmocka_unit_test (test_collapsing_a_process_hides_its_rows),
+    cmocka_unit_test (test_filters_hide_providers_importance_and_kinds),
+    cmocka_unit_test (test_reference_whole_trace_light),
+    cmocka_unit_test (test_reference_mid_zoom_dark),
+    cmocka_unit_test (test_reference_deep_zoom_with_scroll),
   };
   return cmocka_run_group_tests_name ("render", tests, setup_demo, teardown_demo);
 }

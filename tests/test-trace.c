@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include "et-fixture.h"
 #include "et-trace.h"
+#include "et-search.h"
 
 #define MS (G_GINT64_CONSTANT (1000000))
 
@@ -428,6 +429,37 @@ test_parallel_decoding_matches_serial (void **state)
     }
 }
 
+/* Search finds markers by their text and by payload values, ignoring case,
+ * in time order; an empty needle finds nothing. */
+static void
+test_search_text_and_payload_values (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtTrace) t = (write_basic (f->path, 8192), load (f->path));
+  g_autoptr(GArray) by_value = et_trace_search (t, "item=17", NULL);
+  g_autoptr(GArray) by_name = et_trace_search (t, "wORK", NULL);
+  g_autoptr(GArray) none = et_trace_search (t, "no such thing", NULL);
+  g_autoptr(GArray) empty = et_trace_search (t, "", NULL);
+  const EtMarkerRef *r;
+  const EtMarker *m;
+
+  /* "Work: item=17" and "…item=170…179" */
+  assert_int_equal (by_value->len, 11);
+  r = &g_array_index (by_value, EtMarkerRef, 0);
+  m = &et_trace_get_channel (t, r->channel)->markers[r->index];
+  assert_int_equal (m->start_ns, 20 * MS + 16 * 10 * MS);   /* item 17 is the 17th flag */
+  assert_int_equal (by_name->len, et_trace_get_stats (t)->markers);
+  for (guint i = 1; i < by_name->len; i++)
+    {
+      const EtMarkerRef *a = &g_array_index (by_name, EtMarkerRef, i - 1);
+      const EtMarkerRef *b = &g_array_index (by_name, EtMarkerRef, i);
+      assert_true (et_trace_get_channel (t, a->channel)->markers[a->index].start_ns
+                   <= et_trace_get_channel (t, b->channel)->markers[b->index].start_ns);
+    }
+  assert_int_equal (none->len, 0);
+  assert_int_equal (empty->len, 0);
+}
+
 int
 main (void)
 {
@@ -445,6 +477,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_cancelled_load_returns_cancelled, setup, teardown),
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_search_text_and_payload_values, setup, teardown),
   };
   return cmocka_run_group_tests_name ("trace", tests, NULL, NULL);
 }

@@ -1,0 +1,486 @@
+/* et-markers-list.c — the Markers report (see et-markers-list.h).
+ *
+ *   trace channels ─ et_channel_query (visible range) ─ filters ─ Ref[]
+ *     ─ sorted in place (no objects) ─ RowModel (GListModel, rows made lazily)
+ *     ─ GtkColumnView ─ selection → "marker-selected" (channel, index)
+ */
+#include "et-markers-list.h"
+#include "et-timeline-render.h"
+
+#include <stdio.h>
+
+typedef struct
+{
+  guint32 channel;
+  guint32 index;
+} Ref;
+
+/* ---- a row, made only when shown ------------------------------------------ */
+
+#define ET_TYPE_MARKER_ROW (et_marker_row_get_type ())
+G_DECLARE_FINAL_TYPE (EtMarkerRow, et_marker_row, ET, MARKER_ROW, GObject)
+
+struct _EtMarkerRow
+{
+  GObject parent_instance;
+  Ref     ref;
+};
+
+G_DEFINE_FINAL_TYPE (EtMarkerRow, et_marker_row, G_TYPE_OBJECT)
+
+static void et_marker_row_class_init (EtMarkerRowClass *klass) {}
+static void et_marker_row_init (EtMarkerRow *self) {}
+
+/* ---- the list model over Ref[] -------------------------------------------- */
+
+#define ET_TYPE_ROW_MODEL (et_row_model_get_type ())
+G_DECLARE_FINAL_TYPE (EtRowModel, et_row_model, ET, ROW_MODEL, GObject)
+
+struct _EtRowModel
+{
+  GObject parent_instance;
+  GArray *refs;
+};
+
+static GType
+row_model_item_type (GListModel *model)
+{
+  return ET_TYPE_MARKER_ROW;
+}
+
+static guint
+row_model_n_items (GListModel *model)
+{
+  return ET_ROW_MODEL (model)->refs->len;
+}
+
+static gpointer
+row_model_item (GListModel *model, guint position)
+{
+  EtRowModel *self = ET_ROW_MODEL (model);
+  EtMarkerRow *row;
+
+  if (position >= self->refs->len)
+    return NULL;
+  row = g_object_new (ET_TYPE_MARKER_ROW, NULL);
+  row->ref = g_array_index (self->refs, Ref, position);
+  return row;
+}
+
+static void
+row_model_iface_init (GListModelInterface *iface)
+{
+  iface->get_item_type = row_model_item_type;
+  iface->get_n_items = row_model_n_items;
+  iface->get_item = row_model_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (EtRowModel, et_row_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, row_model_iface_init))
+
+static void
+et_row_model_finalize (GObject *object)
+{
+  g_array_unref (ET_ROW_MODEL (object)->refs);
+  G_OBJECT_CLASS (et_row_model_parent_class)->finalize (object);
+}
+
+static void
+et_row_model_class_init (EtRowModelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = et_row_model_finalize;
+}
+
+static void
+et_row_model_init (EtRowModel *self)
+{
+  self->refs = g_array_new (FALSE, FALSE, sizeof (Ref));
+}
+
+/* ---- the widget ------------------------------------------------------------- */
+
+struct _EtMarkersList
+{
+  GtkBox              parent_instance;
+  EtTrace            *trace;
+  EtLayout           *layout;
+  EtRowModel         *model;
+  GtkSingleSelection *selection;
+  GtkWidget          *view;
+  GtkWidget          *count;
+  EtMarkerSort        sort;
+  gboolean            selecting;
+};
+
+G_DEFINE_FINAL_TYPE (EtMarkersList, et_markers_list, GTK_TYPE_BOX)
+
+enum { SIGNAL_MARKER_SELECTED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static const EtMarker *
+marker_of (EtMarkersList *self, const Ref *r)
+{
+  return &et_trace_get_channel (self->trace, r->channel)->markers[r->index];
+}
+
+static gint64
+duration_of (const EtMarker *m)
+{
+  return m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END ? m->end_ns - m->start_ns : 0;
+}
+
+static int
+compare_refs (gconstpointer a, gconstpointer b, gpointer data)
+{
+  EtMarkersList *self = data;
+  const EtMarker *x = marker_of (self, a), *y = marker_of (self, b);
+  gint64 kx = 0, ky = 0;
+
+  switch (self->sort)
+    {
+    case ET_SORT_DURATION:   kx = -duration_of (x), ky = -duration_of (y); break;  /* longest first */
+    case ET_SORT_IMPORTANCE: kx = -x->importance, ky = -y->importance; break;
+    case ET_SORT_THREAD:
+      kx = et_trace_channel_thread (self->trace, ((const Ref *) a)->channel);
+      ky = et_trace_channel_thread (self->trace, ((const Ref *) b)->channel);
+      break;
+    case ET_SORT_PROVIDER:   kx = x->provider, ky = y->provider; break;
+    case ET_SORT_START:      break;
+    }
+  if (kx != ky)
+    return kx < ky ? -1 : 1;
+  if (x->start_ns != y->start_ns)
+    return x->start_ns < y->start_ns ? -1 : 1;
+  return x->event < y->event ? -1 : x->event > y->event;
+}
+
+static void
+resort (EtMarkersList *self)
+{
+  guint n = self->model->refs->len;
+
+  g_qsort_with_data (self->model->refs->data, (gint) n, sizeof (Ref), compare_refs, self);
+  g_list_model_items_changed (G_LIST_MODEL (self->model), 0, n, n);
+}
+
+void
+et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
+{
+  GArray *refs = self->model->refs;
+  guint old = refs->len;
+  char text[64];
+
+  g_array_set_size (refs, 0);
+  for (guint c = 0; self->trace != NULL && c < et_trace_get_n_channels (self->trace); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (self->trace, c);
+      guint end, i = et_channel_query (self->trace, c, from_ns, to_ns, &end);
+
+      if (!et_layout_get_provider_visible (self->layout, ch->provider))
+        continue;
+      for (; i < end; i++)
+        if (et_marker_overlaps (&ch->markers[i], from_ns, to_ns)
+            && et_layout_marker_visible (self->layout, &ch->markers[i]))
+          {
+            Ref r = { c, i };
+            g_array_append_val (refs, r);
+          }
+    }
+  g_qsort_with_data (refs->data, (gint) refs->len, sizeof (Ref), compare_refs, self);
+  g_snprintf (text, sizeof text, "%u markers", refs->len);
+  gtk_label_set_text (GTK_LABEL (self->count), text);
+  self->selecting = TRUE;
+  g_list_model_items_changed (G_LIST_MODEL (self->model), 0, old, refs->len);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  self->selecting = FALSE;
+}
+
+/* ---- columns --------------------------------------------------------------- */
+
+enum { COL_START, COL_DURATION, COL_THREAD, COL_PROVIDER, COL_SERIES, COL_CATEGORY,
+       COL_IMPORTANCE, COL_KIND, COL_TEXT, N_COLUMNS };
+
+static const char *const column_titles[N_COLUMNS] = {
+  "Start", "Duration", "Thread", "Provider", "Series", "Category", "Importance", "Kind", "Text",
+};
+
+/* One cell's text; the CSV export writes the same values. */
+static void
+cell_text (EtMarkersList *self, const Ref *r, guint column, GString *out)
+{
+  const EtMarker *m = marker_of (self, r);
+  const EtThread *t;
+
+  switch (column)
+    {
+    case COL_START:
+      et_format_duration (m->start_ns, out);
+      break;
+    case COL_DURATION:
+      if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
+        et_format_duration (duration_of (m), out);
+      break;
+    case COL_THREAD:
+      t = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, r->channel));
+      g_string_append_printf (out, "%u", t->tid);
+      break;
+    case COL_PROVIDER:
+      g_string_append (out, et_trace_get_provider (self->trace, m->provider)->name);
+      break;
+    case COL_SERIES:
+      g_string_append (out, et_trace_get_string (self->trace, m->series));
+      break;
+    case COL_CATEGORY:
+      g_string_append_printf (out, "%d", m->category);
+      break;
+    case COL_IMPORTANCE:
+      g_string_append (out, et_importance_to_string (m->importance));
+      break;
+    case COL_KIND:
+      g_string_append (out, et_marker_kind_to_string (m->kind));
+      if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_OK)
+        g_string_append_printf (out, " (%s)", et_span_status_to_string (m->status));
+      break;
+    case COL_TEXT:
+      et_trace_marker_text (self->trace, m, out);
+      break;
+    }
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  EtMarkersList *self = g_object_get_data (G_OBJECT (factory), "list");
+  EtMarkerRow *row = gtk_list_item_get_item (item);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  cell_text (self, &row->ref, GPOINTER_TO_UINT (data), text);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text->str);
+}
+
+static void
+add_columns (EtMarkersList *self)
+{
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+
+      g_object_set_data (G_OBJECT (factory), "list", self);
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
+      column = gtk_column_view_column_new (column_titles[c], factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, c == COL_TEXT);
+      gtk_column_view_append_column (GTK_COLUMN_VIEW (self->view), column);
+      g_object_unref (column);
+    }
+}
+
+/* ---- the rest ---------------------------------------------------------------- */
+
+static void
+on_selected (GtkSingleSelection *selection, GParamSpec *pspec, gpointer data)
+{
+  EtMarkersList *self = data;
+  guint position = gtk_single_selection_get_selected (selection);
+  const Ref *r;
+
+  if (self->selecting || position >= self->model->refs->len)
+    return;
+  r = &g_array_index (self->model->refs, Ref, position);
+  g_signal_emit (self, signals[SIGNAL_MARKER_SELECTED], 0, r->channel, r->index);
+}
+
+static void
+on_sort_selected (GtkDropDown *dropdown, GParamSpec *pspec, gpointer data)
+{
+  et_markers_list_set_sort (data, gtk_drop_down_get_selected (dropdown));
+}
+
+static void
+on_export_response (GtkNativeDialog *dialog, int response, gpointer data)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(GError) error = NULL;
+
+      if (path && !et_markers_list_write_csv (data, path, &error))
+        g_warning ("%s", error->message);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+on_export (GtkButton *button, gpointer data)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (data));
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new ("Export Markers", GTK_WINDOW (root),
+                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                              "_Export", "_Cancel");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "markers.csv");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), data);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+et_markers_list_dispose (GObject *object)
+{
+  EtMarkersList *self = ET_MARKERS_LIST (object);
+
+  g_clear_object (&self->trace);
+  self->layout = NULL;
+  G_OBJECT_CLASS (et_markers_list_parent_class)->dispose (object);
+}
+
+static void
+et_markers_list_finalize (GObject *object)
+{
+  g_clear_object (&ET_MARKERS_LIST (object)->model);
+  G_OBJECT_CLASS (et_markers_list_parent_class)->finalize (object);
+}
+
+static void
+et_markers_list_class_init (EtMarkersListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = et_markers_list_dispose;
+  G_OBJECT_CLASS (klass)->finalize = et_markers_list_finalize;
+  signals[SIGNAL_MARKER_SELECTED] =
+    g_signal_new ("marker-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+}
+
+static void
+et_markers_list_init (EtMarkersList *self)
+{
+  static const char *const sorts[] = { "Sort by start", "Sort by duration", "Sort by importance",
+                                       "Sort by thread", "Sort by provider", NULL };
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *sort = gtk_drop_down_new_from_strings (sorts);
+  GtkWidget *export = gtk_button_new_with_label ("Export CSV…");
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  self->model = g_object_new (ET_TYPE_ROW_MODEL, NULL);
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect (self->selection, "notify::selected", G_CALLBACK (on_selected), self);
+  self->view = gtk_column_view_new (GTK_SELECTION_MODEL (self->selection));
+  add_columns (self);
+  self->count = gtk_label_new ("0 markers");
+  g_signal_connect (sort, "notify::selected", G_CALLBACK (on_sort_selected), self);
+  g_signal_connect (export, "clicked", G_CALLBACK (on_export), self);
+  gtk_widget_set_margin_start (bar, 6);
+  gtk_box_append (GTK_BOX (bar), self->count);
+  gtk_box_append (GTK_BOX (bar), sort);
+  gtk_box_append (GTK_BOX (bar), export);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->view);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  gtk_box_append (GTK_BOX (self), bar);
+  gtk_box_append (GTK_BOX (self), scrolled);
+}
+
+GtkWidget *
+et_markers_list_new (void)
+{
+  return g_object_new (ET_TYPE_MARKERS_LIST, NULL);
+}
+
+void
+et_markers_list_set_trace (EtMarkersList *self, EtTrace *trace, EtLayout *layout)
+{
+  g_set_object (&self->trace, trace);
+  self->layout = layout;
+}
+
+void
+et_markers_list_set_sort (EtMarkersList *self, EtMarkerSort sort)
+{
+  self->sort = sort;
+  if (self->trace != NULL)
+    resort (self);
+}
+
+guint
+et_markers_list_get_n_rows (EtMarkersList *self)
+{
+  return self->model->refs->len;
+}
+
+gboolean
+et_markers_list_get_row (EtMarkersList *self, guint row, guint *channel, guint *index)
+{
+  const Ref *r;
+
+  if (row >= self->model->refs->len)
+    return FALSE;
+  r = &g_array_index (self->model->refs, Ref, row);
+  *channel = r->channel;
+  *index = r->index;
+  return TRUE;
+}
+
+void
+et_markers_list_select_row (EtMarkersList *self, guint row)
+{
+  gtk_single_selection_set_selected (self->selection, row);
+}
+
+static void
+csv_field (GString *line, const char *text)
+{
+  gboolean quote = strpbrk (text, ",\"\r\n") != NULL;
+
+  if (!quote)
+    {
+      g_string_append (line, text);
+      return;
+    }
+  g_string_append_c (line, '"');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (line, '"');
+      g_string_append_c (line, *p);
+    }
+  g_string_append_c (line, '"');
+}
+
+gboolean
+et_markers_list_write_csv (EtMarkersList *self, const char *path, GError **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) cell = g_string_new (NULL);
+
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      g_string_append (out, c ? "," : "");
+      csv_field (out, column_titles[c]);
+    }
+  g_string_append (out, "\r\n");
+  for (guint i = 0; i < self->model->refs->len; i++)
+    {
+      for (guint c = 0; c < N_COLUMNS; c++)
+        {
+          g_string_truncate (cell, 0);
+          cell_text (self, &g_array_index (self->model->refs, Ref, i), c, cell);
+          g_string_append (out, c ? "," : "");
+          csv_field (out, cell->str);
+        }
+      g_string_append (out, "\r\n");
+    }
+  return g_file_set_contents (path, out->str, (gssize) out->len, error);
+}

@@ -1,0 +1,48 @@
+/* et-markers-list.h — the Markers report: every marker of the visible range
+ * (after filters) in a column view, sortable, with CSV export. Rows are
+ * plain (channel, index) pairs; a row object is made only when GTK shows
+ * that row, so there is no row limit. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "et-trace.h"
+#include "et-layout.h"
+
+G_BEGIN_DECLS
+
+#define ET_TYPE_MARKERS_LIST (et_markers_list_get_type ())
+G_DECLARE_FINAL_TYPE (EtMarkersList, et_markers_list, ET, MARKERS_LIST, GtkBox)
+
+typedef enum
+{
+  ET_SORT_START,
+  ET_SORT_DURATION,
+  ET_SORT_IMPORTANCE,
+  ET_SORT_THREAD,
+  ET_SORT_PROVIDER,
+} EtMarkerSort;
+
+GtkWidget *et_markers_list_new        (void);
+void       et_markers_list_set_trace  (EtMarkersList *self,
+                                       EtTrace       *trace,
+                                       EtLayout      *layout);
+/* Shows the markers visible in [from, to] (and passing the layout's
+ * filters). */
+void       et_markers_list_set_range  (EtMarkersList *self,
+                                       gint64         from_ns,
+                                       gint64         to_ns);
+void       et_markers_list_set_sort   (EtMarkersList *self,
+                                       EtMarkerSort   sort);
+guint      et_markers_list_get_n_rows (EtMarkersList *self);
+/* The marker of row @row (channel and index within it). */
+gboolean   et_markers_list_get_row    (EtMarkersList *self,
+                                       guint          row,
+                                       guint         *channel,
+                                       guint         *index);
+void       et_markers_list_select_row (EtMarkersList *self,
+                                       guint          row);
+gboolean   et_markers_list_write_csv  (EtMarkersList *self,
+                                       const char    *path,
+                                       GError       **error);
+
+G_END_DECLS

@@ -1,0 +1,848 @@
+/* test-damage.c — hostile and damaged files through the whole load
+ * (et_trace_load): truncation, bit flips, impossible buffer and record
+ * sizes, records crossing buffer ends, bad compressed streams, broken
+ * manifests, lying TraceLogging metadata, and the limits that keep memory
+ * and time bounded. Every damaged file is made by the fixture writer (and,
+ * when present, cut from the real corpus). For each: no crash, bounded
+ * time, a damage message naming a byte offset, and every record in a
+ * buffer the damage did not touch still there.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "et-fixture.h"
+#include "et-trace.h"
+#include "et-xpress-compress.h"
+
+#define MS (G_GINT64_CONSTANT (1000000))
+/* A load may take this long at most, even in the sanitizer build. */
+#define MAX_LOAD_SECONDS 10.0
+
+typedef struct
+{
+  char            *dir;
+  char            *base;      /* the undamaged file */
+  char            *path;      /* the damaged copy */
+  EtFixtureLayout *layout;    /* of the undamaged file */
+  GArray          *counts;    /* guint per buffer: records of the undamaged file */
+  guint64          records;
+} Fixture;
+
+/* ---- the undamaged traces -------------------------------------------------- */
+
+static void
+add_manifest_provider (EtFixtureWriter *w, EtFixtureProvider **out, gsize chunk, gint drop)
+{
+  static const EtFixtureFieldDef fields[] = {
+    { "Item", ET_FIXTURE_UINT32 }, { "Name", ET_FIXTURE_UNICODE_STRING },
+  };
+  EtFixtureEventDef def = { 1, 0, "Work", 4, 1, 0, 0, "Item %1 named %2", fields, 2 };
+  EtFixtureWhere where = { 0, 1 * MS, 100, 101 };
+  EtFixtureProvider *p = et_fixture_provider_new ("Damage-Test-Source");
+
+  et_fixture_provider_add_event (p, &def);
+  def.id = 2, def.name = "WorkStop", def.opcode = 2;
+  et_fixture_provider_add_event (p, &def);
+  et_fixture_write_manifest (w, p, &where, chunk, drop);
+  *out = p;
+}
+
+/* Kernel names, a manifest provider, TraceLogging events with a struct,
+ * on four CPUs in 4 KiB buffers: about twenty buffers of every record kind
+ * the loader reads. */
+static void
+write_mixed (const char *path, gboolean compress, guint pointer_size, gsize chunk, gint drop)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureWriter) w = NULL;
+  g_autoptr(EtFixtureProvider) provider = NULL;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  o.buffer_size = 4096;
+  o.compress = compress;
+  o.pointer_size = pointer_size;
+  w = et_fixture_writer_new (path, &o, &error);
+  g_assert_no_error (error);
+  et_fixture_write_process (w, 0, 1000, 3, 100, 4, "Server.exe", "Server.exe --port 80");
+  et_fixture_write_thread_name (w, 0, 2000, 100, 101, "Request loop");
+  add_manifest_provider (w, &provider, chunk, drop);
+  for (guint i = 0; i < 240; i++)
+    {
+      EtFixtureEvent ev;
+      et_fixture_event_init (&ev);
+      ev.cpu = i % 4, ev.time_ns = 10 * MS + i * MS, ev.pid = 100, ev.tid = 101 + i % 3;
+      et_fixture_payload_reset (p);
+      et_fixture_payload_add_u32 (p, "Item", i);
+      et_fixture_payload_add_utf16 (p, "Name", i % 2 ? "odd item" : "even");
+      if (i % 3 == 0)
+        et_fixture_write_manifest_event (w, provider, &ev, 1 + i % 2, p);
+      else
+        {
+          et_fixture_payload_begin_struct (p, "Where");
+          et_fixture_payload_add_i64 (p, "X", -(gint64) i);
+          et_fixture_payload_add_ansi (p, "Host", "host");
+          et_fixture_payload_end_struct (p);
+          ev.opcode = i % 7 == 1 ? 1 : 0;
+          et_fixture_write_tl_event (w, &ev, "Damage.Test", "Step", p, NULL);
+        }
+      if (i % 50 == 0)
+        et_fixture_write_thread (w, i % 4, 10 * MS + i * MS, 1, 100, 200 + i, NULL);
+    }
+  assert_true (et_fixture_writer_close (w, &error));
+  g_assert_no_error (error);
+}
+
+/* ---- loading and checking ------------------------------------------------- */
+
+static EtTrace *
+timed_load (const char *path, GError **error)
+{
+  gint64 start = g_get_monotonic_time ();
+  EtTrace *t = et_trace_load (path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, error);
+  double seconds = (g_get_monotonic_time () - start) / 1e6;
+
+  if (seconds > MAX_LOAD_SECONDS)
+    fail_msg ("%s took %.1f s to load", path, seconds);
+  return t;
+}
+
+static guint
+buffer_of (const EtFixtureLayout *layout, guint64 offset)
+{
+  guint lo = 0, hi = layout->buffers->len;
+
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (et_fixture_layout_buffer_offset (layout, mid) <= offset)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Records per buffer of @layout, from where each event says it is. */
+static GArray *
+count_per_buffer (EtTrace *t, const EtFixtureLayout *layout)
+{
+  GArray *counts = g_array_new (FALSE, TRUE, sizeof (guint));
+  EtFields *fields = et_fields_new ();
+
+  g_array_set_size (counts, layout->buffers->len);
+  for (guint64 i = 0; i < et_trace_get_n_events (t); i++)
+    {
+      EtEvent ev;
+      et_trace_decode_event (t, i, &ev, fields, NULL);
+      g_array_index (counts, guint, buffer_of (layout, ev.file_offset))++;
+    }
+  et_fields_free (fields);
+  return counts;
+}
+
+static void
+use_base (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+
+  g_clear_pointer (&f->layout, et_fixture_layout_free);
+  g_clear_pointer (&f->counts, g_array_unref);
+  f->layout = et_fixture_layout_read (f->base, &error);
+  g_assert_no_error (error);
+  t = timed_load (f->base, &error);
+  g_assert_no_error (error);
+  assert_int_equal (et_trace_get_stats (t)->damage_count, 0);
+  f->counts = count_per_buffer (t, f->layout);
+  f->records = et_trace_get_stats (t)->records;
+}
+
+static void
+fresh_copy (Fixture *f)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+
+  assert_true (g_file_get_contents (f->base, &data, &len, NULL));
+  assert_true (g_file_set_contents (f->path, data, len, NULL));
+}
+
+static void
+assert_damage_named (EtTrace *t, const char *path)
+{
+  guint n = 0;
+  const EtDamage *d = et_trace_get_damage (t, &n);
+
+  assert_true (et_trace_get_stats (t)->damage_count >= 1);
+  assert_true (n >= 1);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT, d[i].offset);
+      if (strstr (d[i].message, where) == NULL || strstr (d[i].message, path) == NULL)
+        fail_msg ("damage message without its file and offset: %s", d[i].message);
+    }
+}
+
+/* Loads the damaged copy: damage is reported with offsets, and every
+ * buffer outside [@from, @to] keeps all its records. Returns the trace. */
+static EtTrace *
+load_damaged (Fixture *f, guint from, guint to)
+{
+  g_autoptr(GError) error = NULL;
+  EtTrace *t = timed_load (f->path, &error);
+  g_autoptr(GArray) counts = NULL;
+
+  g_assert_no_error (error);
+  assert_non_null (t);
+  assert_damage_named (t, f->path);
+  counts = count_per_buffer (t, f->layout);
+  for (guint b = 0; b < counts->len; b++)
+    if ((b < from || b > to)
+        && g_array_index (counts, guint, b) != g_array_index (f->counts, guint, b))
+      fail_msg ("buffer %u (untouched) has %u records, %u before the damage", b,
+                g_array_index (counts, guint, b), g_array_index (f->counts, guint, b));
+  return t;
+}
+
+static int
+setup (void **state)
+{
+  Fixture *f = g_new0 (Fixture, 1);
+
+  f->dir = g_dir_make_tmp ("et-damage-XXXXXX", NULL);
+  f->base = g_build_filename (f->dir, "base.etl", NULL);
+  f->path = g_build_filename (f->dir, "damaged.etl", NULL);
+  *state = f;
+  return 0;
+}
+
+static int
+teardown (void **state)
+{
+  Fixture *f = *state;
+
+  g_unlink (f->base);
+  g_unlink (f->path);
+  g_rmdir (f->dir);
+  g_clear_pointer (&f->layout, et_fixture_layout_free);
+  g_clear_pointer (&f->counts, g_array_unref);
+  g_free (f->dir);
+  g_free (f->base);
+  g_free (f->path);
+  g_free (f);
+  return 0;
+}
+
+/* ---- truncation ----------------------------------------------------------- */
+
+static void
+test_truncation_at_every_buffer_boundary_keeps_earlier_buffers (void **state)
+{
+  Fixture *f = *state;
+  guint n;
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  n = f->layout->buffers->len;
+  assert_true (n > 8);
+  for (guint b = 1; b < n; b++)
+    {
+      g_autoptr(EtTrace) t = NULL;
+      fresh_copy (f);
+      assert_true (et_fixture_damage_truncate (f->path, et_fixture_layout_buffer_offset (f->layout, b), NULL));
+      t = load_damaged (f, b, n - 1);
+    }
+}
+
+static void
+test_truncation_inside_records_keeps_everything_before_the_cut (void **state)
+{
+  Fixture *f = *state;
+  guint n_records;
+
+  write_mixed (f->base, FALSE, 4, 0, -1);
+  use_base (f);
+  n_records = f->layout->records->len;
+  for (guint k = 3; k < n_records; k += n_records / 11)
+    {
+      const EtFixtureRecordInfo *r = &g_array_index (f->layout->records, EtFixtureRecordInfo, k);
+      guint64 cuts[] = { r->offset + 1, r->offset + r->size / 2, r->offset + r->size - 1 };
+
+      for (guint c = 0; c < G_N_ELEMENTS (cuts); c++)
+        {
+          g_autoptr(EtTrace) t = NULL;
+          fresh_copy (f);
+          assert_true (et_fixture_damage_truncate (f->path, cuts[c], NULL));
+          t = load_damaged (f, r->buffer, f->layout->buffers->len - 1);
+        }
+    }
+}
+
+static void
+test_truncation_inside_the_header_is_an_error_naming_the_offset (void **state)
+{
+  Fixture *f = *state;
+  static const guint64 cuts[] = { 0, 1, 0x47, 0x48, 0x60, 0x100 };
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  for (guint c = 0; c < G_N_ELEMENTS (cuts); c++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EtTrace) t = NULL;
+      fresh_copy (f);
+      assert_true (et_fixture_damage_truncate (f->path, cuts[c], NULL));
+      t = timed_load (f->path, &error);
+      if (t == NULL)
+        {
+          assert_true (g_error_matches (error, ET_ETL_ERROR, ET_ETL_ERROR_NOT_ETL));
+          assert_non_null (strstr (error->message, "byte offset"));
+        }
+      else
+        assert_damage_named (t, f->path);
+    }
+}
+
+/* ---- bit flips ------------------------------------------------------------ */
+
+/* One flipped bit anywhere: buffers before the flip keep every record, and
+ * if any record is gone the loss is reported. */
+static void
+flip_sweep (Fixture *f, guint32 seed, guint n_flips)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  guint64 size = et_fixture_layout_buffer_offset (f->layout, f->layout->buffers->len - 1)
+                 + g_array_index (f->layout->buffers, EtFixtureBufferInfo,
+                                  f->layout->buffers->len - 1).size;
+
+  for (guint i = 0; i < n_flips; i++)
+    {
+      guint64 offset = (guint64) g_rand_int_range (rand, 0, (gint32) size);
+      guint8 mask = (guint8) (1u << g_rand_int_range (rand, 0, 8));
+      guint at = buffer_of (f->layout, offset);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EtTrace) t = NULL;
+      g_autoptr(GArray) counts = NULL;
+
+      fresh_copy (f);
+      assert_true (et_fixture_damage_flip_bits (f->path, offset, mask, NULL));
+      t = timed_load (f->path, &error);
+      if (t == NULL)
+        {
+          assert_non_null (strstr (error->message, "byte offset"));
+          assert_int_equal (at, 0);
+          continue;
+        }
+      counts = count_per_buffer (t, f->layout);
+      for (guint b = 0; b < at; b++)
+        assert_int_equal (g_array_index (counts, guint, b), g_array_index (f->counts, guint, b));
+      if (et_trace_get_stats (t)->records < f->records)
+        {
+          if (et_trace_get_stats (t)->damage_count == 0)
+            fail_msg ("flip of 0x%02x at %" G_GUINT64_FORMAT " lost %" G_GUINT64_FORMAT
+                      " records silently", mask, offset,
+                      f->records - et_trace_get_stats (t)->records);
+          assert_damage_named (t, f->path);
+        }
+    }
+}
+
+static void
+test_bit_flip_sweep_never_loses_records_silently (void **state)
+{
+  Fixture *f = *state;
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  flip_sweep (f, 20240301, 300);
+}
+
+static void
+test_bit_flip_sweep_in_compressed_file_never_loses_records_silently (void **state)
+{
+  Fixture *f = *state;
+
+  write_mixed (f->base, TRUE, 4, 0, -1);
+  use_base (f);
+  flip_sweep (f, 7, 300);
+}
+
+/* ---- sizes ---------------------------------------------------------------- */
+
+static void
+test_impossible_buffer_sizes_fall_back_to_the_session_size (void **state)
+{
+  Fixture *f = *state;
+  static const guint32 sizes[] = { 0, 0x47, 4096 + 8, 2048, 1u << 20, G_MAXUINT32 };
+  guint b;
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  b = f->layout->buffers->len / 2;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autoptr(EtTrace) t = NULL;
+      guint32 le = GUINT32_TO_LE (sizes[i]);
+      guint n = 0;
+
+      fresh_copy (f);
+      assert_true (et_fixture_damage_write (f->path, et_fixture_layout_buffer_offset (f->layout, b),
+                                            &le, 4, NULL));
+      t = load_damaged (f, b, b);
+      assert_int_equal (et_trace_get_damage (t, &n)[0].offset,
+                        et_fixture_layout_buffer_offset (f->layout, b));
+      /* The session size is right, so nothing at all is lost. */
+      assert_int_equal (et_trace_get_stats (t)->records, f->records);
+    }
+}
+
+static void
+test_zero_and_huge_record_sizes_skip_only_the_rest_of_their_buffer (void **state)
+{
+  Fixture *f = *state;
+  static const guint16 sizes[] = { 0, 7, 0x30, 0xFFFF };
+  guint done_types = 0;
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  for (guint k = 2; k < f->layout->records->len; k++)
+    {
+      const EtFixtureRecordInfo *r = &g_array_index (f->layout->records, EtFixtureRecordInfo, k);
+
+      /* one record of every header type, not the log-file header */
+      if (r->buffer == 0 || (done_types & (1u << (r->header_type & 31))))
+        continue;
+      done_types |= 1u << (r->header_type & 31);
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        {
+          g_autoptr(EtTrace) t = NULL;
+          guint n = 0;
+
+          fresh_copy (f);
+          assert_true (et_fixture_damage_record_size (f->path, k, sizes[i], NULL));
+          t = load_damaged (f, r->buffer, r->buffer);
+          /* at the record, or (when the size still covers its header) where
+           * the next record would start */
+          assert_in_range (et_trace_get_damage (t, &n)[0].offset, r->offset,
+                           r->offset + MAX (sizes[i], r->size));
+        }
+    }
+  assert_true (g_bit_storage (done_types) > 1);
+}
+
+static void
+test_records_crossing_the_buffer_end_are_reported (void **state)
+{
+  Fixture *f = *state;
+  guint tested = 0;
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  for (guint k = 0; k + 1 < f->layout->records->len; k++)
+    {
+      const EtFixtureRecordInfo *r = &g_array_index (f->layout->records, EtFixtureRecordInfo, k);
+      const EtFixtureRecordInfo *next = r + 1;
+      const EtFixtureBufferInfo *b = &g_array_index (f->layout->buffers, EtFixtureBufferInfo, r->buffer);
+      g_autoptr(EtTrace) t = NULL;
+      g_autoptr(GArray) counts = NULL;
+
+      if (next->buffer == r->buffer || r->buffer == 0)
+        continue;
+      /* the last record of its buffer, made to reach 8 bytes past its end */
+      fresh_copy (f);
+      assert_true (et_fixture_damage_record_size (f->path, k, (guint16) (b->size - r->pos + 8), NULL));
+      t = load_damaged (f, r->buffer, r->buffer);
+      counts = count_per_buffer (t, f->layout);
+      assert_int_equal (g_array_index (counts, guint, r->buffer),
+                        g_array_index (f->counts, guint, r->buffer) - 1);
+      tested++;
+    }
+  assert_true (tested > 4);
+}
+
+/* ---- compressed buffers --------------------------------------------------- */
+
+static void
+test_bad_compressed_streams_lose_only_their_buffer (void **state)
+{
+  Fixture *f = *state;
+
+  write_mixed (f->base, TRUE, 8, 0, -1);
+  use_base (f);
+  for (guint b = 1; b < f->layout->buffers->len; b++)
+    {
+      g_autoptr(EtTrace) t = NULL;
+      g_autofree char *name = g_strdup_printf ("compressed buffer %u", b);
+      guint n = 0;
+
+      if (!g_array_index (f->layout->buffers, EtFixtureBufferInfo, b).compressed)
+        continue;
+      fresh_copy (f);
+      assert_true (et_fixture_damage_compressed (f->path, b, NULL));
+      t = load_damaged (f, b, b);
+      assert_non_null (strstr (et_trace_get_damage (t, &n)[0].message, name));
+    }
+}
+
+static void
+test_compressed_buffer_stating_a_huge_size_loses_nothing_else (void **state)
+{
+  Fixture *f = *state;
+  guint32 huge = GUINT32_TO_LE (16u << 20);
+  guint b;
+  g_autoptr(EtTrace) t = NULL;
+
+  write_mixed (f->base, TRUE, 8, 0, -1);
+  use_base (f);
+  b = f->layout->buffers->len / 2;
+  fresh_copy (f);
+  assert_true (et_fixture_damage_write (f->path, et_fixture_layout_buffer_offset (f->layout, b) + 0x30,
+                                        &huge, 4, NULL));
+  t = load_damaged (f, b, b);
+  assert_int_equal (et_trace_get_stats (t)->records, f->records);
+}
+
+/* ---- limits --------------------------------------------------------------- */
+
+/* Peak RSS in KiB of a child that loads @path (NULL: loads nothing). */
+static long
+child_peak_rss (const char *path)
+{
+  struct rusage ru;
+  int status = 0;
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    {
+      EtTrace *t = path ? et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL) : NULL;
+      _exit (path == NULL || t != NULL ? 0 : 3);
+    }
+  assert_true (pid > 0);
+  assert_int_equal (wait4 (pid, &status, 0, &ru), pid);
+  assert_true (WIFEXITED (status));
+  assert_int_equal (WEXITSTATUS (status), 0);
+  return ru.ru_maxrss;
+}
+
+/* Every buffer of a compressed file claims 16 MiB and holds a stream that
+ * really expands to it: loading must stay within a small multiple of the
+ * file's size (the reader's budget is 32 times). */
+static void
+test_decompression_bombs_keep_memory_bounded_by_the_file_size (void **state)
+{
+  Fixture *f = *state;
+  const gsize out = (16u << 20) - 0x48;
+  g_autofree guint8 *zeros = g_malloc0 (out);
+  gsize clen = 0;
+  g_autofree guint8 *stream = et_xpress_compress (zeros, out, &clen);
+  g_autofree char *base = NULL;
+  g_autoptr(GByteArray) bomb = g_byte_array_new ();
+  gsize len;
+  long baseline, peak, allowed;
+
+  write_mixed (f->base, TRUE, 8, 0, -1);
+  use_base (f);
+  assert_true (g_file_get_contents (f->base, &base, &len, NULL));
+  g_byte_array_append (bomb, (guint8 *) base, g_array_index (f->layout->buffers, EtFixtureBufferInfo, 0).size);
+  for (guint i = 0; i < 200; i++)
+    {
+      guint8 header[0x48];
+      guint32 size = GUINT32_TO_LE ((guint32) (0x48 + clen)), end = GUINT32_TO_LE (16u << 20);
+
+      memcpy (header, base + et_fixture_layout_buffer_offset (f->layout, 1), 0x48);
+      memcpy (header, &size, 4);
+      memcpy (header + 0x30, &end, 4);
+      g_byte_array_append (bomb, header, 0x48);
+      g_byte_array_append (bomb, stream, (guint) clen);
+    }
+  assert_true (g_file_set_contents (f->path, (char *) bomb->data, bomb->len, NULL));
+
+  baseline = child_peak_rss (NULL);
+  peak = child_peak_rss (f->path);
+  /* KiB: 64 times the file, 64 MiB for the program itself; the sanitizer
+   * build keeps freed blocks in quarantine (256 MiB). */
+  allowed = (long) (bomb->len / 1024) * 64 + 64 * 1024;
+#if defined(__SANITIZE_ADDRESS__)
+  allowed += 256 * 1024;
+#endif
+  print_message ("# %u-byte bomb (%u claimed MiB): peak RSS %ld KiB over %ld (allowed %ld)\n",
+                 bomb->len, 200 * 16, peak - baseline, baseline, allowed);
+  assert_true (peak - baseline <= allowed);
+  {
+    g_autoptr(EtTrace) t = timed_load (f->path, NULL);
+    assert_non_null (t);
+    assert_damage_named (t, f->path);
+  }
+}
+
+/* ---- manifests ------------------------------------------------------------ */
+
+static void
+replace_in_file (const char *path, const char *from, const char *to)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+  const char *at;
+
+  assert_true (g_file_get_contents (path, &data, &len, NULL));
+  at = memmem (data, len, from, strlen (from));
+  assert_non_null (at);
+  assert_true (et_fixture_damage_write (path, (guint64) (at - data), to, strlen (to), NULL));
+}
+
+static guint64
+provider_events (EtTrace *t, const char *name, EtProviderKind *kind)
+{
+  for (guint i = 0; i < et_trace_get_n_providers (t); i++)
+    if (g_str_equal (et_trace_get_provider (t, i)->name, name))
+      {
+        *kind = et_trace_get_provider (t, i)->kind;
+        return et_trace_get_provider (t, i)->n_events;
+      }
+  return 0;
+}
+
+static void
+test_manifest_with_broken_xml_keeps_its_events (void **state)
+{
+  Fixture *f = *state;
+  static const char *breaks[][2] = {
+    { "</events>", "</evXnts>" }, { "<event ", "<event<" }, { "\"Work\"", "\"Wo\"k\"" },
+  };
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  for (guint i = 0; i < G_N_ELEMENTS (breaks); i++)
+    {
+      g_autoptr(EtTrace) t = NULL;
+
+      fresh_copy (f);
+      replace_in_file (f->path, breaks[i][0], breaks[i][1]);
+      t = load_damaged (f, 1, 0);
+      assert_int_equal (et_trace_get_stats (t)->manifests, 0);
+      assert_int_equal (et_trace_get_stats (t)->records, f->records);
+    }
+}
+
+static void
+test_manifest_missing_a_chunk_keeps_its_events (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+
+  write_mixed (f->base, FALSE, 8, 300, -1);
+  use_base (f);
+  write_mixed (f->path, FALSE, 8, 300, 1);
+  t = timed_load (f->path, &error);
+  g_assert_no_error (error);
+  assert_damage_named (t, f->path);
+  assert_int_equal (et_trace_get_stats (t)->manifests, 0);
+  assert_int_equal (et_trace_get_stats (t)->records, f->records - 1);
+}
+
+/* ---- TraceLogging --------------------------------------------------------- */
+
+/* 60 self-describing events; every third one uses @bad_meta (when given)
+ * or lies about its lengths by @meta_delta / @traits_delta. */
+static void
+write_tl (const char *path, GBytes *bad_meta, gint meta_delta, gint traits_delta)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureWriter) w = NULL;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autoptr(GBytes) traits = et_fixture_tl_provider_traits ("Damage.Tl", NULL);
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  o.buffer_size = 2048;
+  w = et_fixture_writer_new (path, &o, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 60; i++)
+    {
+      EtFixtureEvent ev;
+      EtFixtureTlOptions lie = { 0, meta_delta, traits_delta, FALSE };
+      gboolean bad = i % 3 == 1;
+
+      et_fixture_event_init (&ev);
+      ev.cpu = i % 2, ev.time_ns = MS + i * MS, ev.pid = 7, ev.tid = 8;
+      et_fixture_payload_reset (p);
+      et_fixture_payload_add_u32 (p, "Count", i);
+      et_fixture_payload_add_utf16 (p, "Text", "some text");
+      if (bad && bad_meta != NULL)
+        {
+          g_autoptr(EtFixtureProvider) named = et_fixture_provider_new ("Damage.Tl");
+          gsize len;
+          ev.provider = *et_fixture_provider_get_guid (named);
+          ev.channel = 11;
+          const guint8 *data = et_fixture_payload_data (p, &len);
+          et_fixture_write_tl_event_blobs (w, &ev, traits, bad_meta, data, len);
+        }
+      else
+        et_fixture_write_tl_event (w, &ev, "Damage.Tl", "Tick", p, bad ? &lie : NULL);
+    }
+  assert_true (et_fixture_writer_close (w, &error));
+  g_assert_no_error (error);
+}
+
+static void
+check_tl_damage (Fixture *f, GBytes *bad_meta, gint meta_delta, gint traits_delta)
+{
+  g_autoptr(EtTrace) t = NULL;
+  g_autoptr(GArray) counts = NULL;
+  EtProviderKind kind;
+
+  write_tl (f->base, NULL, 0, 0);
+  use_base (f);
+  write_tl (f->path, bad_meta, meta_delta, traits_delta);
+  /* Other metadata makes other record sizes: compare totals, not buffers. */
+  t = load_damaged (f, 0, G_MAXUINT);
+  assert_int_equal (et_trace_get_stats (t)->records, f->records);
+  assert_int_equal (provider_events (t, "Damage.Tl", &kind), 60);
+  /* the events whose metadata was honest still decode and make markers */
+  assert_true (et_trace_get_stats (t)->markers >= 40);
+}
+
+static void
+test_tracelogging_metadata_lying_about_its_length_is_reported (void **state)
+{
+  check_tl_damage (*state, NULL, 40, 0);
+  check_tl_damage (*state, NULL, -3, 0);
+  check_tl_damage (*state, NULL, -2000, 0);
+}
+
+static void
+test_tracelogging_structs_nested_without_end_are_reported (void **state)
+{
+  g_autoptr(GByteArray) deep = g_byte_array_new ();
+  g_autoptr(GByteArray) open = g_byte_array_new ();
+  static const guint8 head[] = { 0, 0, 0, 'E', 0 };
+  static const guint8 level[] = { 's', 0, 0x98, 0x01 };          /* struct of 1 member */
+  static const guint8 wide[] = { 'w', 0, 0x98, 0x7F, 'x', 0, 0x08 }; /* 127 members, 1 given */
+  g_autoptr(GBytes) deep_bytes = NULL, open_bytes = NULL;
+
+  g_byte_array_append (deep, head, sizeof head);
+  for (guint i = 0; i < 60; i++)
+    g_byte_array_append (deep, level, sizeof level);
+  deep->data[0] = deep->len & 0xFF, deep->data[1] = deep->len >> 8;
+  g_byte_array_append (open, head, sizeof head);
+  g_byte_array_append (open, wide, sizeof wide);
+  open->data[0] = open->len & 0xFF, open->data[1] = open->len >> 8;
+  deep_bytes = g_bytes_new (deep->data, deep->len);
+  open_bytes = g_bytes_new (open->data, open->len);
+  check_tl_damage (*state, deep_bytes, 0, 0);
+  check_tl_damage (*state, open_bytes, 0, 0);
+}
+
+/* ---- the real corpus ------------------------------------------------------ */
+
+static void
+damage_corpus_file (Fixture *f, const char *source)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) whole = NULL;
+
+  assert_true (g_file_get_contents (source, &data, &len, NULL));
+  assert_true (g_file_set_contents (f->base, data, len, NULL));
+  whole = timed_load (f->base, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&f->layout, et_fixture_layout_free);
+  g_clear_pointer (&f->counts, g_array_unref);
+  f->layout = et_fixture_layout_read (f->base, &error);
+  g_assert_no_error (error);
+  f->counts = count_per_buffer (whole, f->layout);
+  f->records = et_trace_get_stats (whole)->records;
+  /* at up to eight buffer boundaries and inside the buffers before them */
+  for (guint i = 1; i <= 8 && f->layout->buffers->len > 1; i++)
+    {
+      guint b = 1 + (i - 1) * (f->layout->buffers->len - 1) / 8;
+      guint64 offsets[] = { et_fixture_layout_buffer_offset (f->layout, b),
+                            et_fixture_layout_buffer_offset (f->layout, b) - 100 };
+      if (b >= f->layout->buffers->len)
+        break;
+      for (guint c = 0; c < G_N_ELEMENTS (offsets); c++)
+        {
+          g_autoptr(EtTrace) t = NULL;
+          g_autoptr(GError) cut_error = NULL;
+          fresh_copy (f);
+          assert_true (et_fixture_damage_truncate (f->path, offsets[c], NULL));
+          if (c == 1 && b == 1)
+            {
+              /* a cut inside the header buffer may leave nothing readable */
+              t = timed_load (f->path, &cut_error);
+              if (t == NULL)
+                assert_non_null (strstr (cut_error->message, "byte offset"));
+              else
+                assert_damage_named (t, f->path);
+              continue;
+            }
+          t = load_damaged (f, c == 0 ? b : b - 1, f->layout->buffers->len);
+        }
+    }
+  if (et_trace_get_stats (whole)->damage_count == 0 && len < (1u << 20))
+    flip_sweep (f, (guint32) len, 40);
+}
+
+static void
+test_real_corpus_survives_truncation_and_bit_flips (void **state)
+{
+  Fixture *f = *state;
+  const char *dir_path = g_getenv ("ET_CORPUS_DIR");
+  g_autoptr(GDir) dir = dir_path ? g_dir_open (dir_path, 0, NULL) : NULL;
+  const char *name;
+  guint n = 0;
+
+  if (dir == NULL)
+    {
+      print_message ("# corpus not found at %s\n", dir_path ? dir_path : "(ET_CORPUS_DIR unset)");
+      skip ();
+    }
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir_path, name, NULL);
+      if (!g_str_has_suffix (name, ".etl"))
+        continue;
+      damage_corpus_file (f, path);
+      n++;
+    }
+  print_message ("# %u corpus files damaged\n", n);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+#define T(name) cmocka_unit_test_setup_teardown (name, setup, teardown)
+    T (test_truncation_at_every_buffer_boundary_keeps_earlier_buffers),
+    T (test_truncation_inside_records_keeps_everything_before_the_cut),
+    T (test_truncation_inside_the_header_is_an_error_naming_the_offset),
+    T (test_bit_flip_sweep_never_loses_records_silently),
+    T (test_bit_flip_sweep_in_compressed_file_never_loses_records_silently),
+    T (test_impossible_buffer_sizes_fall_back_to_the_session_size),
+    T (test_zero_and_huge_record_sizes_skip_only_the_rest_of_their_buffer),
+    T (test_records_crossing_the_buffer_end_are_reported),
+    T (test_bad_compressed_streams_lose_only_their_buffer),
+    T (test_compressed_buffer_stating_a_huge_size_loses_nothing_else),
+    T (test_decompression_bombs_keep_memory_bounded_by_the_file_size),
+    T (test_manifest_with_broken_xml_keeps_its_events),
+    T (test_manifest_missing_a_chunk_keeps_its_events),
+    T (test_tracelogging_metadata_lying_about_its_length_is_reported),
+    T (test_tracelogging_structs_nested_without_end_are_reported),
+    T (test_real_corpus_survives_truncation_and_bit_flips),
+#undef T
+  };
+  return cmocka_run_group_tests_name ("damage", tests, NULL, NULL);
+}
