@@ -36,6 +36,7 @@ typedef struct
 {
   guint8  format, major, minor;
   guint16 total;
+  guint16 highest;              /* highest chunk number received */
   GArray *chunks;               /* Chunk, in arrival order */
 } Partial;
 
@@ -177,8 +178,9 @@ check_continuation (const Partial *p, const guint8 *payload, gsize *offset)
   return NULL;
 }
 
-/* Files the chunk under its key; the partial manifest it belongs to, or
- * NULL with @why and @offset set when it belongs nowhere. */
+/* Files the chunk under its key and returns the partial manifest it
+ * belongs to; @why and @offset are set when something is wrong (then the
+ * chunk was refused, unless it only arrived past a gap). */
 static Partial *
 file_chunk (EtManifestAssembler *self, const Key *key, const guint8 *payload, gsize len,
             const char **why, gsize *offset)
@@ -203,6 +205,17 @@ file_chunk (EtManifestAssembler *self, const Key *key, const guint8 *payload, gs
     }
   chunk.bytes = g_bytes_new (payload + ENVELOPE_SIZE, len - ENVELOPE_SIZE);
   g_array_append_val (p->chunks, chunk);
+  /* One thread writes the chunks in order, and we get them in time order,
+   * so a chunk past a gap nearly always means one was lost: say so now,
+   * since nothing is said about a manifest that never completes. The chunk
+   * is kept all the same, so a late arrival still completes the manifest
+   * (chunks are put in order at the end, as PerfView does). */
+  if (chunk.number > p->highest + 1)
+    {
+      *why = "chunk arrived before an earlier one (lost or out of order)";
+      *offset = 6;
+    }
+  p->highest = MAX (p->highest, chunk.number);
   return p;
 }
 
@@ -230,7 +243,7 @@ et_manifest_assembler_add (EtManifestAssembler *assembler,
 
   *len = 0;
   p = file_chunk (assembler, &key, payload, payload_len, &why, &offset);
-  if (p == NULL)
+  if (why != NULL)
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
                    "payload: byte offset %" G_GSIZE_FORMAT ": manifest chunk: %s", offset, why);

@@ -1261,7 +1261,7 @@ test_chunks_in_order_make_the_manifest (void **state)
 }
 
 static void
-test_chunks_out_of_order_after_chunk_zero_concatenate_in_order (void **state)
+test_chunks_out_of_order_after_chunk_zero_are_reported_and_still_concatenate (void **state)
 {
   g_autoptr(EtManifestAssembler) a = et_manifest_assembler_new ();
   g_autoptr(GError) error = NULL;
@@ -1269,6 +1269,10 @@ test_chunks_out_of_order_after_chunk_zero_concatenate_in_order (void **state)
 
   assert_null (feed (a, 1, 7, chunk (4, 0, "<a>"), &error));
   assert_null (feed (a, 1, 7, chunk (4, 3, "</a>"), &error));
+  /* Said at once (the gap may be a loss), but the chunk is kept. */
+  assert_true (g_error_matches (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT));
+  assert_int_equal (offset_in_message (error), 6);
+  g_clear_error (&error);
   assert_null (feed (a, 1, 7, chunk (4, 1, "x"), &error));
   xml = feed (a, 1, 7, chunk (4, 2, "y"), &error);
   g_assert_no_error (error);
@@ -1312,15 +1316,18 @@ test_duplicate_chunk_is_an_error_and_assembly_goes_on (void **state)
 }
 
 static void
-test_missing_chunk_never_completes_and_a_new_copy_restarts (void **state)
+test_missing_chunk_is_reported_and_a_new_copy_restarts (void **state)
 {
   g_autoptr(EtManifestAssembler) a = et_manifest_assembler_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *xml = NULL;
 
   assert_null (feed (a, 1, 7, chunk (3, 0, "<old>"), &error));
-  assert_null (feed (a, 1, 7, chunk (3, 2, "</old>"), &error));   /* chunk 1 lost */
   g_assert_no_error (error);
+  assert_null (feed (a, 1, 7, chunk (3, 2, "</old>"), &error));   /* chunk 1 lost */
+  assert_true (g_error_matches (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT));
+  assert_non_null (strstr (error->message, "lost"));
+  g_clear_error (&error);
   /* Rundown writes the manifest again; chunk 0 starts over. */
   assert_null (feed (a, 1, 7, chunk (2, 0, "<new>"), &error));
   xml = feed (a, 1, 7, chunk (2, 1, "</new>"), &error);
@@ -1466,10 +1473,10 @@ main (void)
     cmocka_unit_test (test_deeply_nested_structs_are_refused),
     cmocka_unit_test (test_truncated_xml_fails_at_every_cut),
     cmocka_unit_test (test_chunks_in_order_make_the_manifest),
-    cmocka_unit_test (test_chunks_out_of_order_after_chunk_zero_concatenate_in_order),
+    cmocka_unit_test (test_chunks_out_of_order_after_chunk_zero_are_reported_and_still_concatenate),
     cmocka_unit_test (test_chunk_before_chunk_zero_is_an_error),
     cmocka_unit_test (test_duplicate_chunk_is_an_error_and_assembly_goes_on),
-    cmocka_unit_test (test_missing_chunk_never_completes_and_a_new_copy_restarts),
+    cmocka_unit_test (test_missing_chunk_is_reported_and_a_new_copy_restarts),
     cmocka_unit_test (test_interleaved_providers_and_threads_assemble_apart),
     cmocka_unit_test (test_bad_envelopes_are_errors_with_offsets),
     cmocka_unit_test (test_version_change_mid_manifest_is_an_error),
