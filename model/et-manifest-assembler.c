@@ -246,7 +246,7 @@ et_manifest_assembler_add (EtManifestAssembler *assembler,
   if (why != NULL)
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
-                   "payload: byte offset %" G_GSIZE_FORMAT ": manifest chunk: %s", offset, why);
+                   "payload offset %" G_GSIZE_FORMAT ": manifest chunk: %s", offset, why);
       return NULL;
     }
   if (p->chunks->len < p->total)

@@ -283,7 +283,7 @@ fail (Decoder *d, EtEtlError code, gsize offset, const EtManifestData *item,
   what = g_strdup_vprintf (format, args);
   va_end (args);
   g_set_error (d->error, ET_ETL_ERROR, code,
-               "payload: byte offset %" G_GSIZE_FORMAT ": field \"%s\" (%s): %s",
+               "payload offset %" G_GSIZE_FORMAT ": field “%s” (%s): %s",
                offset, item->name, item->in_type_name, what);
   return FALSE;
 }
@@ -333,7 +333,7 @@ size_value (Decoder *d, const EtManifestData *item, const EtManifestSize *size,
       return TRUE;
     }
   return fail (d, ET_ETL_ERROR_CORRUPT, d->r.pos, item,
-               "%s= names \"%s\", which holds no count (%s)", what, f->name,
+               "%s= names “%s”, which holds no count (%s)", what, f->name,
                f->kind == ET_VALUE_INT ? "negative" : "not an integer");
 }
 

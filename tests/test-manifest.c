@@ -322,13 +322,17 @@ field (const Decoded *d, const char *name)
   return et_fields_get (d->fields, i);
 }
 
+/* The offset an error names: "payload offset N" for payloads and chunks,
+ * "byte offset N" for the XML. */
 static gsize
 offset_in_message (const GError *error)
 {
-  const char *at = strstr (error->message, "byte offset ");
+  const char *at = strstr (error->message, " offset ");
 
   assert_non_null (at);
-  return strtoul (at + strlen ("byte offset "), NULL, 10);
+  assert_true (g_str_has_prefix (error->message, "payload offset ")
+               || g_str_has_prefix (error->message, "manifest XML: byte offset "));
+  return strtoul (at + strlen (" offset "), NULL, 10);
 }
 
 /* ─────────────────────────── parsing and names ─────────────────────────── */
@@ -1064,7 +1068,7 @@ test_truncated_payload_fails_at_every_byte (void **state)
           assert_true (d.error->code == ET_ETL_ERROR_TRUNCATED
                        || d.error->code == ET_ETL_ERROR_CORRUPT);
           assert_true (offset_in_message (d.error) <= len);
-          assert_non_null (strstr (d.error->message, "field \""));
+          assert_non_null (strstr (d.error->message, "field “"));
           assert_true (d.consumed <= len);
           decoded_clear (&d);
         }
@@ -1099,7 +1103,7 @@ test_impossible_count_fails_before_building_entries (void **state)
   d = decode (m, 200, b);
   assert_false (d.ok);
   assert_true (g_error_matches (d.error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT));
-  assert_non_null (strstr (d.error->message, "\"ids\""));
+  assert_non_null (strstr (d.error->message, "“ids”"));
   assert_int_equal (offset_in_message (d.error), 2);
   assert_int_equal (et_fields_len (d.fields), 1);   /* only n */
   decoded_clear (&d);
@@ -1123,7 +1127,7 @@ test_negative_or_unnamed_count_and_unknown_in_type_fail (void **state)
   d = decode_with (m, 204, 0, one, 1, 8);
   assert_false (d.ok);
   assert_true (g_error_matches (d.error, ET_ETL_ERROR, ET_ETL_ERROR_UNSUPPORTED));
-  assert_non_null (strstr (d.error->message, "\"x\""));
+  assert_non_null (strstr (d.error->message, "“x”"));
   decoded_clear (&d);
   d = decode_with (m, 206, 0, one, 1, 8);
   assert_false (d.ok);
@@ -1288,7 +1292,7 @@ test_chunk_before_chunk_zero_is_an_error (void **state)
 
   assert_null (feed (a, 1, 7, chunk (2, 1, "</a>"), &error));
   assert_true (g_error_matches (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT));
-  assert_non_null (strstr (error->message, "byte offset 6"));
+  assert_int_equal (offset_in_message (error), 6);
   g_clear_error (&error);
   /* The stray chunk left nothing behind: a full copy still assembles. */
   assert_null (feed (a, 1, 7, chunk (2, 0, "<a>"), &error));
