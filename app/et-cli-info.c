@@ -25,17 +25,18 @@ clock_name (guint32 clock_type)
 }
 
 /* VersionDetail is major.minor of Windows then the log format's sub
- * versions; ProviderVersion is the Windows build number. */
+ * versions; ProviderVersion is the Windows build number. Translated only
+ * for the text format (JSON keeps the English words). */
 static void
-append_os_version (GString *s, const EtLogfileHeader *h)
+append_os_version (GString *s, const EtLogfileHeader *h, gboolean translated)
 {
   et_cli_append_uint (s, h->version[0]);
   g_string_append_c (s, '.');
   et_cli_append_uint (s, h->version[1]);
   /* Translators: "10.0 build 19045 (log format 1.5)" in "etlscope-cli info". */
-  g_string_append (s, _(" build "));
+  g_string_append (s, translated ? _(" build ") : " build ");
   et_cli_append_uint (s, h->provider_version);
-  g_string_append (s, _(" (log format "));
+  g_string_append (s, translated ? _(" (log format ") : " (log format ");
   et_cli_append_uint (s, h->version[2]);
   g_string_append_c (s, '.');
   et_cli_append_uint (s, h->version[3]);
@@ -79,7 +80,7 @@ text_header (GString *s, EtTrace *trace)
   g_string_append (s, _("\nHeader\n"));
   line = s->len;
   text_row (s, _("OS version"), &line);
-  append_os_version (s, h);
+  append_os_version (s, h, TRUE);
   text_row (s, _("Processors"), &line);
   et_cli_append_uint (s, h->n_processors);
   text_row (s, _("Clock"), &line);
@@ -271,7 +272,7 @@ json_header (GString *s, EtTrace *trace)
     }
   et_cli_json_key (s, "os_version");
   g_string_append_c (s, '"');
-  append_os_version (s, h);
+  append_os_version (s, h, FALSE);
   g_string_append_c (s, '"');
   et_cli_json_uint (s, "processors", h->n_processors);
   et_cli_json_string (s, "logger_name", h->logger_name);
