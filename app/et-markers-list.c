@@ -5,6 +5,7 @@
  *     ─ GtkColumnView ─ selection → "marker-selected" (channel, index)
  */
 #include "et-markers-list.h"
+#include "et-i18n.h"
 #include "et-timeline-render.h"
 
 #include <stdio.h>
@@ -155,6 +156,15 @@ compare_refs (gconstpointer a, gconstpointer b, gpointer data)
 }
 
 static void
+set_count (EtMarkersList *self, guint n)
+{
+  g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u marker",
+                                                        "%u markers", n), n);
+
+  gtk_label_set_text (GTK_LABEL (self->count), text);
+}
+
+static void
 resort (EtMarkersList *self)
 {
   guint n = self->model->refs->len;
@@ -168,7 +178,6 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 {
   GArray *refs = self->model->refs;
   guint old = refs->len;
-  char text[64];
 
   g_array_set_size (refs, 0);
   for (guint c = 0; self->trace != NULL && c < et_trace_get_n_channels (self->trace); c++)
@@ -187,8 +196,7 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
           }
     }
   g_qsort_with_data (refs->data, (gint) refs->len, sizeof (Ref), compare_refs, self);
-  g_snprintf (text, sizeof text, "%u markers", refs->len);
-  gtk_label_set_text (GTK_LABEL (self->count), text);
+  set_count (self, refs->len);
   self->selecting = TRUE;
   g_list_model_items_changed (G_LIST_MODEL (self->model), 0, old, refs->len);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
@@ -200,25 +208,31 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 enum { COL_START, COL_DURATION, COL_THREAD, COL_PROVIDER, COL_SERIES, COL_CATEGORY,
        COL_IMPORTANCE, COL_KIND, COL_TEXT, N_COLUMNS };
 
+/* Shown translated; the CSV export writes them untranslated (a file for
+ * other programs, like the CLI's machine formats). */
 static const char *const column_titles[N_COLUMNS] = {
-  "Start", "Duration", "Thread", "Provider", "Series", "Category", "Importance", "Kind", "Text",
+  N_("Start"), N_("Duration"), N_("Thread"), N_("Provider"), N_("Series"), N_("Category"),
+  N_("Importance"), N_("Kind"), N_("Text"),
 };
 
-/* One cell's text; the CSV export writes the same values. */
+/* One cell's text: translated and in the user's number format for @display,
+ * the machine values the CSV export writes otherwise. */
 static void
-cell_text (EtMarkersList *self, const Ref *r, guint column, GString *out)
+cell_text (EtMarkersList *self, const Ref *r, guint column, gboolean display, GString *out)
 {
+  void (*format_duration) (gint64, GString *) = display ? et_format_duration_display
+                                                        : et_format_duration;
   const EtMarker *m = marker_of (self, r);
   const EtThread *t;
 
   switch (column)
     {
     case COL_START:
-      et_format_duration (m->start_ns, out);
+      format_duration (m->start_ns, out);
       break;
     case COL_DURATION:
       if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
-        et_format_duration (duration_of (m), out);
+        format_duration (duration_of (m), out);
       break;
     case COL_THREAD:
       t = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, r->channel));
@@ -234,12 +248,15 @@ cell_text (EtMarkersList *self, const Ref *r, guint column, GString *out)
       g_string_append_printf (out, "%d", m->category);
       break;
     case COL_IMPORTANCE:
-      g_string_append (out, et_importance_to_string (m->importance));
+      g_string_append (out, display ? et_i18n_importance (m->importance)
+                                    : et_importance_to_string (m->importance));
       break;
     case COL_KIND:
-      g_string_append (out, et_marker_kind_to_string (m->kind));
+      g_string_append (out, display ? et_i18n_marker_kind (m->kind)
+                                    : et_marker_kind_to_string (m->kind));
       if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_OK)
-        g_string_append_printf (out, " (%s)", et_span_status_to_string (m->status));
+        g_string_append_printf (out, " (%s)", display ? et_i18n_span_status (m->status)
+                                                      : et_span_status_to_string (m->status));
       break;
     case COL_TEXT:
       et_trace_marker_text (self->trace, m, out);
@@ -264,7 +281,7 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   EtMarkerRow *row = gtk_list_item_get_item (item);
   g_autoptr(GString) text = g_string_new (NULL);
 
-  cell_text (self, &row->ref, GPOINTER_TO_UINT (data), text);
+  cell_text (self, &row->ref, GPOINTER_TO_UINT (data), TRUE, text);
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text->str);
 }
 
@@ -279,7 +296,7 @@ add_columns (EtMarkersList *self)
       g_object_set_data (G_OBJECT (factory), "list", self);
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
-      column = gtk_column_view_column_new (column_titles[c], factory);
+      column = gtk_column_view_column_new (_(column_titles[c]), factory);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, c == COL_TEXT);
       gtk_column_view_append_column (GTK_COLUMN_VIEW (self->view), column);
@@ -327,9 +344,9 @@ static void
 on_export (GtkButton *button, gpointer data)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (data));
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new ("Export Markers", GTK_WINDOW (root),
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Export Markers"), GTK_WINDOW (root),
                                                               GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                              "_Export", "_Cancel");
+                                                              _("_Export"), _("_Cancel"));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "markers.csv");
   g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), data);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
@@ -365,13 +382,18 @@ et_markers_list_class_init (EtMarkersListClass *klass)
 static void
 et_markers_list_init (EtMarkersList *self)
 {
-  static const char *const sorts[] = { "Sort by start", "Sort by duration", "Sort by importance",
-                                       "Sort by thread", "Sort by provider", NULL };
+  static const char *const sorts[] = { N_("Sort by start"), N_("Sort by duration"),
+                                       N_("Sort by importance"), N_("Sort by thread"),
+                                       N_("Sort by provider") };
+  const char *sort_names[G_N_ELEMENTS (sorts) + 1] = { NULL };
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *sort = gtk_drop_down_new_from_strings (sorts);
-  GtkWidget *export = gtk_button_new_with_label ("Export CSV…");
+  GtkWidget *sort;
+  GtkWidget *export = gtk_button_new_with_label (_("Export CSV…"));
   GtkWidget *scrolled = gtk_scrolled_window_new ();
 
+  for (guint i = 0; i < G_N_ELEMENTS (sorts); i++)
+    sort_names[i] = _(sorts[i]);
+  sort = gtk_drop_down_new_from_strings (sort_names);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   self->model = g_object_new (ET_TYPE_ROW_MODEL, NULL);
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
@@ -380,7 +402,8 @@ et_markers_list_init (EtMarkersList *self)
   g_signal_connect (self->selection, "notify::selected", G_CALLBACK (on_selected), self);
   self->view = gtk_column_view_new (GTK_SELECTION_MODEL (self->selection));
   add_columns (self);
-  self->count = gtk_label_new ("0 markers");
+  self->count = gtk_label_new (NULL);
+  set_count (self, 0);
   g_signal_connect (sort, "notify::selected", G_CALLBACK (on_sort_selected), self);
   g_signal_connect (export, "clicked", G_CALLBACK (on_export), self);
   gtk_widget_set_margin_start (bar, 6);
@@ -476,7 +499,7 @@ et_markers_list_write_csv (EtMarkersList *self, const char *path, GError **error
       for (guint c = 0; c < N_COLUMNS; c++)
         {
           g_string_truncate (cell, 0);
-          cell_text (self, &g_array_index (self->model->refs, Ref, i), c, cell);
+          cell_text (self, &g_array_index (self->model->refs, Ref, i), c, FALSE, cell);
           g_string_append (out, c ? "," : "");
           csv_field (out, cell->str);
         }

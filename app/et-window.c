@@ -8,6 +8,7 @@
  */
 #include "et-window.h"
 #include "et-details.h"
+#include "et-i18n.h"
 #include "et-markers-list.h"
 #include "et-timeline-render.h"
 
@@ -242,9 +243,12 @@ show_details (EtWindow *self)
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->details));
 
   if (!self->has_selection)
-    g_string_append (text, "Click a marker to see everything about it.");
+    g_string_append (text, _("Click a marker to see everything about it."));
   else if (self->selected.kind == ET_SHAPE_AGGREGATE)
-    g_string_append_printf (text, "%u markers close together.\nZoom in (Ctrl+wheel, W) to tell them apart.",
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                               "%u marker close together.\nZoom in (Ctrl+wheel, W) to tell them apart.",
+                                               "%u markers close together.\nZoom in (Ctrl+wheel, W) to tell them apart.",
+                                               self->selected.count),
                             self->selected.count);
   else
     et_details_describe (self->trace, self->selected.channel, self->selected.m, text);
@@ -295,26 +299,31 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   m = hit.shape.m;
   if (hit.shape.kind == ET_SHAPE_AGGREGATE)
     {
-      g_string_append_printf (text, "%u markers here — zoom in to tell them apart", hit.shape.count);
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                                 "%u marker here — zoom in to tell them apart",
+                                                 "%u markers here — zoom in to tell them apart",
+                                                 hit.shape.count), hit.shape.count);
       gtk_tooltip_set_text (tooltip, text->str);
       return TRUE;
     }
   thread = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, hit.shape.channel));
   et_trace_marker_text (self->trace, m, text);
-  g_string_append_printf (text, "\n%s", et_marker_kind_to_string (m->kind));
+  g_string_append_printf (text, "\n%s", et_i18n_marker_kind (m->kind));
   if (m->kind == ET_MARKER_SPAN)
-    g_string_append_printf (text, " (%s)", et_span_status_to_string (m->status));
-  g_string_append (text, " at ");
-  et_format_duration (m->start_ns, text);
+    g_string_append_printf (text, " (%s)", et_i18n_span_status (m->status));
+  /* Translators: "span (ok) at 1.5 ms, lasting 2 ms" in the tooltip. */
+  g_string_append (text, _(" at "));
+  et_format_duration_display (m->start_ns, text);
   if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
     {
-      g_string_append (text, ", lasting ");
-      et_format_duration (m->end_ns - m->start_ns, text);
+      g_string_append (text, _(", lasting "));
+      et_format_duration_display (m->end_ns - m->start_ns, text);
     }
-  g_string_append_printf (text, "\nimportance %s, category %d, series %s\nthread %s (%u)",
-                          et_importance_to_string (m->importance), m->category,
+  g_string_append_c (text, '\n');
+  g_string_append_printf (text, _("importance %s, category %d, series %s\nthread %s (%u)"),
+                          et_i18n_importance (m->importance), m->category,
                           *et_trace_get_string (self->trace, m->series)
-                            ? et_trace_get_string (self->trace, m->series) : "(none)",
+                            ? et_trace_get_string (self->trace, m->series) : _("(none)"),
                           thread->name, thread->tid);
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
@@ -445,7 +454,7 @@ fill_provider_filter (EtWindow *self)
 
       if (!has_markers[p])
         continue;
-      check = gtk_check_button_new_with_label (*provider->name ? provider->name : "(unnamed)");
+      check = gtk_check_button_new_with_label (*provider->name ? provider->name : _("(unnamed)"));
       gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
       g_object_set_data (G_OBJECT (check), "provider", GUINT_TO_POINTER (p));
       g_signal_connect (check, "toggled", G_CALLBACK (on_provider_toggled), self);
@@ -456,26 +465,30 @@ fill_provider_filter (EtWindow *self)
 static GtkWidget *
 build_filters (EtWindow *self)
 {
-  static const char *const importance[] = { "Low and above", "Normal and above",
-                                            "High and above", "Critical only", NULL };
-  static const char *const kinds[] = { "Flags", "Messages", "Spans" };
+  static const char *const importance[] = { N_("Low and above"), N_("Normal and above"),
+                                            N_("High and above"), N_("Critical only") };
+  static const char *const kinds[] = { N_("Flags"), N_("Messages"), N_("Spans") };
+  const char *importance_names[G_N_ELEMENTS (importance) + 1] = { NULL };
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *popover = gtk_popover_new ();
-  GtkWidget *dropdown = gtk_drop_down_new_from_strings (importance);
+  GtkWidget *dropdown;
 
-  gtk_box_append (GTK_BOX (box), gtk_label_new ("Minimum importance"));
+  for (guint i = 0; i < G_N_ELEMENTS (importance); i++)
+    importance_names[i] = _(importance[i]);
+  dropdown = gtk_drop_down_new_from_strings (importance_names);
+  gtk_box_append (GTK_BOX (box), gtk_label_new (_("Minimum importance")));
   g_signal_connect (dropdown, "notify::selected", G_CALLBACK (on_importance_selected), self);
   gtk_box_append (GTK_BOX (box), dropdown);
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
     {
-      self->kind_checks[k] = gtk_check_button_new_with_label (kinds[k]);
+      self->kind_checks[k] = gtk_check_button_new_with_label (_(kinds[k]));
       gtk_check_button_set_active (GTK_CHECK_BUTTON (self->kind_checks[k]), TRUE);
       g_signal_connect (self->kind_checks[k], "toggled", G_CALLBACK (on_kinds_toggled), self);
       gtk_box_append (GTK_BOX (box), self->kind_checks[k]);
     }
   gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  gtk_box_append (GTK_BOX (box), gtk_label_new ("Providers"));
+  gtk_box_append (GTK_BOX (box), gtk_label_new (_("Providers")));
   self->provider_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   gtk_box_append (GTK_BOX (box), self->provider_box);
   gtk_popover_set_child (GTK_POPOVER (popover), box);
@@ -483,7 +496,7 @@ build_filters (EtWindow *self)
   self->filter_button = gtk_menu_button_new ();
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->filter_button), "view-more-symbolic");
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->filter_button), popover);
-  gtk_widget_set_tooltip_text (self->filter_button, "Filter markers");
+  gtk_widget_set_tooltip_text (self->filter_button, _("Filter markers"));
   return self->filter_button;
 }
 
@@ -552,11 +565,16 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
     {
       guint n;
       const EtDamage *d = et_trace_get_damage (trace, &n);
-      g_autofree char *text = g_strdup_printf ("Read with damage: %" G_GUINT64_FORMAT
-                                               " problem(s), %" G_GUINT64_FORMAT " record(s) skipped; "
-                                               "the first at byte offset %" G_GUINT64_FORMAT ".",
-                                               stats->damage_count, stats->records_skipped,
-                                               n ? d[0].offset : 0);
+      /* Translators: problems found, records skipped, the first problem's offset. */
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "Read with damage: %llu problem, %llu record(s) "
+                                                            "skipped; at byte offset %llu.",
+                                                            "Read with damage: %llu problems, %llu record(s) "
+                                                            "skipped; the first at byte offset %llu.",
+                                                            (gulong) stats->damage_count),
+                                               (unsigned long long) stats->damage_count,
+                                               (unsigned long long) stats->records_skipped,
+                                               (unsigned long long) (n ? d[0].offset : 0));
       set_status (self, text);
     }
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "timeline");
@@ -606,12 +624,12 @@ on_open_response (GtkNativeDialog *dialog, int response, gpointer data)
 static void
 on_open (GSimpleAction *action, GVariant *parameter, gpointer data)
 {
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new ("Open Trace", GTK_WINDOW (data),
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Open Trace"), GTK_WINDOW (data),
                                                               GTK_FILE_CHOOSER_ACTION_OPEN,
-                                                              "_Open", "_Cancel");
+                                                              _("_Open"), _("_Cancel"));
   GtkFileFilter *filter = gtk_file_filter_new ();
 
-  gtk_file_filter_set_name (filter, "ETW traces (*.etl)");
+  gtk_file_filter_set_name (filter, _("ETW traces (*.etl)"));
   gtk_file_filter_add_pattern (filter, "*.etl");
   gtk_file_filter_add_pattern (filter, "*.ETL");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
@@ -665,10 +683,10 @@ static GtkWidget *
 build_loading (EtWindow *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *cancel = gtk_button_new_with_label ("Cancel");
+  GtkWidget *cancel = gtk_button_new_with_label (_("Cancel"));
 
   self->progress = gtk_progress_bar_new ();
-  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress), "Reading the trace…");
+  gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->progress), _("Reading the trace…"));
   gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (self->progress), TRUE);
   gtk_widget_set_size_request (self->progress, 360, -1);
   gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
@@ -706,15 +724,15 @@ et_window_init (EtWindow *self)
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkWidget *vbox = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *empty = gtk_label_new ("Open a Windows ETW trace (.etl): Ctrl+O, or drop it here.");
+  GtkWidget *empty = gtk_label_new (_("Open a Windows ETW trace (.etl): Ctrl+O, or drop it here."));
   GtkDropTarget *drop = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
 
   et_viewport_init (&self->view, 1200, 700);
   gtk_window_set_default_size (GTK_WINDOW (self), 1400, 860);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.open");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (fit), "win.zoom-fit");
-  gtk_widget_set_tooltip_text (open, "Open a trace (Ctrl+O)");
-  gtk_widget_set_tooltip_text (fit, "Whole trace (Home)");
+  gtk_widget_set_tooltip_text (open, _("Open a trace (Ctrl+O)"));
+  gtk_widget_set_tooltip_text (fit, _("Whole trace (Home)"));
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), open);
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), fit);
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), build_filters (self));
