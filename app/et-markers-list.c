@@ -111,6 +111,9 @@ struct _EtMarkersList
   GtkWidget          *count;
   EtMarkerSort        sort;
   gboolean            selecting;
+  guint               generation;      /* of the newest refresh */
+  guint               pending;         /* refreshes running on a thread */
+  guint               async_threshold; /* candidates from which refreshes use a thread */
 };
 
 G_DEFINE_FINAL_TYPE (EtMarkersList, et_markers_list, GTK_TYPE_BOX)
@@ -130,11 +133,20 @@ duration_of (const EtMarker *m)
   return m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END ? m->end_ns - m->start_ns : 0;
 }
 
+/* What sorting needs, apart from the widget, so it can run on a thread. */
+typedef struct
+{
+  EtTrace      *trace;
+  EtMarkerSort  sort;
+} SortBy;
+
 static int
 compare_refs (gconstpointer a, gconstpointer b, gpointer data)
 {
-  EtMarkersList *self = data;
-  const EtMarker *x = marker_of (self, a), *y = marker_of (self, b);
+  const SortBy *self = data;
+  const Ref *ra = a, *rb = b;
+  const EtMarker *x = &et_trace_get_channel (self->trace, ra->channel)->markers[ra->index];
+  const EtMarker *y = &et_trace_get_channel (self->trace, rb->channel)->markers[rb->index];
   gint64 kx = 0, ky = 0;
 
   switch (self->sort)
@@ -169,38 +181,147 @@ resort (EtMarkersList *self)
 {
   guint n = self->model->refs->len;
 
-  g_qsort_with_data (self->model->refs->data, (gint) n, sizeof (Ref), compare_refs, self);
+  SortBy by = { self->trace, self->sort };
+
+  g_qsort_with_data (self->model->refs->data, (gint) n, sizeof (Ref), compare_refs, &by);
   g_list_model_items_changed (G_LIST_MODEL (self->model), 0, n, n);
+}
+
+/* The filters as they were when a refresh started: the collecting thread
+ * reads this copy, never the layout the main loop may be changing. */
+typedef struct
+{
+  EtMarkersList *self;        /* a reference */
+  EtTrace       *trace;       /* a reference */
+  gint64         from_ns, to_ns;
+  gboolean      *provider_on;
+  EtImportance   min_importance;
+  guint          kinds;
+  SortBy         by;
+  guint          generation;
+  GArray        *refs;
+} Collect;
+
+static void
+collect_free (gpointer data)
+{
+  Collect *c = data;
+
+  g_object_unref (c->self);
+  g_object_unref (c->trace);
+  g_free (c->provider_on);
+  g_clear_pointer (&c->refs, g_array_unref);
+  g_free (c);
+}
+
+static void
+collect (Collect *c)
+{
+  c->refs = g_array_new (FALSE, FALSE, sizeof (Ref));
+  for (guint ch_index = 0; ch_index < et_trace_get_n_channels (c->trace); ch_index++)
+    {
+      const EtChannel *ch = et_trace_get_channel (c->trace, ch_index);
+      guint end, i = et_channel_query (c->trace, ch_index, c->from_ns, c->to_ns, &end);
+
+      if (!c->provider_on[ch->provider])
+        continue;
+      for (; i < end; i++)
+        {
+          const EtMarker *m = &ch->markers[i];
+          if (et_marker_overlaps (m, c->from_ns, c->to_ns) && m->importance >= c->min_importance
+              && (c->kinds == 0 || (c->kinds & (1u << m->kind))))
+            {
+              Ref r = { ch_index, i };
+              g_array_append_val (c->refs, r);
+            }
+        }
+    }
+  g_qsort_with_data (c->refs->data, (gint) c->refs->len, sizeof (Ref), compare_refs, &c->by);
+}
+
+static void
+collect_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  collect (data);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+show_refs (EtMarkersList *self, Collect *c)
+{
+  guint old = self->model->refs->len;
+
+  g_array_unref (self->model->refs);
+  self->model->refs = g_steal_pointer (&c->refs);
+  set_count (self, self->model->refs->len);
+  self->selecting = TRUE;
+  g_list_model_items_changed (G_LIST_MODEL (self->model), 0, old, self->model->refs->len);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  self->selecting = FALSE;
+}
+
+static void
+collected (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Collect *c = g_task_get_task_data (G_TASK (result));
+  EtMarkersList *self = ET_MARKERS_LIST (source);
+
+  self->pending--;
+  /* A newer refresh started meanwhile: its result will come. */
+  if (c->generation == self->generation && self->trace == c->trace)
+    show_refs (self, c);
 }
 
 void
 et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 {
-  GArray *refs = self->model->refs;
-  guint old = refs->len;
+  Collect *c;
+  guint64 candidates = 0;
 
-  g_array_set_size (refs, 0);
-  for (guint c = 0; self->trace != NULL && c < et_trace_get_n_channels (self->trace); c++)
+  if (self->trace == NULL)
+    return;
+  c = g_new0 (Collect, 1);
+  c->self = g_object_ref (self);
+  c->trace = g_object_ref (self->trace);
+  c->from_ns = from_ns, c->to_ns = to_ns;
+  c->provider_on = g_new (gboolean, MAX (et_trace_get_n_providers (self->trace), 1));
+  for (guint p = 0; p < et_trace_get_n_providers (self->trace); p++)
+    c->provider_on[p] = et_layout_get_provider_visible (self->layout, p);
+  c->min_importance = et_layout_get_min_importance (self->layout);
+  c->kinds = et_layout_get_kinds (self->layout);
+  c->by = (SortBy) { self->trace, self->sort };
+  c->generation = ++self->generation;
+  for (guint ch = 0; ch < et_trace_get_n_channels (self->trace); ch++)
     {
-      const EtChannel *ch = et_trace_get_channel (self->trace, c);
-      guint end, i = et_channel_query (self->trace, c, from_ns, to_ns, &end);
-
-      if (!et_layout_get_provider_visible (self->layout, ch->provider))
-        continue;
-      for (; i < end; i++)
-        if (et_marker_overlaps (&ch->markers[i], from_ns, to_ns)
-            && et_layout_marker_visible (self->layout, &ch->markers[i]))
-          {
-            Ref r = { c, i };
-            g_array_append_val (refs, r);
-          }
+      guint end, first = et_channel_query (self->trace, ch, from_ns, to_ns, &end);
+      candidates += end - first;
     }
-  g_qsort_with_data (refs->data, (gint) refs->len, sizeof (Ref), compare_refs, self);
-  set_count (self, refs->len);
-  self->selecting = TRUE;
-  g_list_model_items_changed (G_LIST_MODEL (self->model), 0, old, refs->len);
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  self->selecting = FALSE;
+  if (candidates < self->async_threshold)
+    {
+      collect (c);                     /* small: at once, no frame is missed */
+      show_refs (self, c);
+      collect_free (c);
+      return;
+    }
+  {
+    /* Large: collect and sort on a thread; the old rows stay until then. */
+    g_autoptr(GTask) task = g_task_new (self, NULL, collected, NULL);
+    g_task_set_task_data (task, c, collect_free);
+    self->pending++;
+    g_task_run_in_thread (task, collect_in_thread);
+  }
+}
+
+gboolean
+et_markers_list_is_busy (EtMarkersList *self)
+{
+  return self->pending > 0;
+}
+
+void
+et_markers_list_set_async_threshold (EtMarkersList *self, guint markers)
+{
+  self->async_threshold = markers;
 }
 
 /* ---- columns --------------------------------------------------------------- */
@@ -394,6 +515,7 @@ et_markers_list_init (EtMarkersList *self)
   for (guint i = 0; i < G_N_ELEMENTS (sorts); i++)
     sort_names[i] = _(sorts[i]);
   sort = gtk_drop_down_new_from_strings (sort_names);
+  self->async_threshold = 50000;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   self->model = g_object_new (ET_TYPE_ROW_MODEL, NULL);
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)));

@@ -31,6 +31,12 @@ void       et_markers_list_set_trace  (EtMarkersList *self,
 void       et_markers_list_set_range  (EtMarkersList *self,
                                        gint64         from_ns,
                                        gint64         to_ns);
+/* TRUE while a refresh of a large range runs on a thread. */
+gboolean   et_markers_list_is_busy    (EtMarkersList *self);
+/* Ranges with at least this many candidate markers are collected and
+ * sorted on a thread (default 50000). */
+void       et_markers_list_set_async_threshold (EtMarkersList *self,
+                                                guint          markers);
 void       et_markers_list_set_sort   (EtMarkersList *self,
                                        EtMarkerSort   sort);
 guint      et_markers_list_get_n_rows (EtMarkersList *self);

@@ -232,6 +232,15 @@ test_markers_report_follows_view_and_selects (void **state)
   run_for (400);
   assert_int_equal (et_markers_list_get_n_rows (list),
                     count_visible (trace, et_window_get_layout (window), v->from_ns, v->to_ns));
+
+  /* Large ranges are collected on a thread; the result is the same. */
+  et_markers_list_set_async_threshold (list, 0);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-fit", NULL);
+  run_for (300);
+  while (et_markers_list_is_busy (list))
+    g_main_context_iteration (NULL, TRUE);
+  assert_int_equal (et_markers_list_get_n_rows (list),
+                    count_visible (trace, et_window_get_layout (window), v->from_ns, v->to_ns));
   et_fields_free (fields);
   gtk_window_destroy (GTK_WINDOW (window));
 }
