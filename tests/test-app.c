@@ -328,6 +328,8 @@ test_german_labels_under_language_de (void **state)
   assert_non_null (strstr (details, "Bedeutung"));
   assert_non_null (strstr (details, "Kritisch"));
   assert_null (strstr (details, "Why it looks like this"));
+  run_for (300);
+  save_screenshot (window, "app-demo-de.png");
 
   et_fields_free (fields);
   gtk_window_destroy (GTK_WINDOW (window));
