@@ -57,6 +57,9 @@ et_application_startup (GApplication *app)
     { "win.pan-left", { "a", NULL } },
     { "win.pan-right", { "d", NULL } },
     { "win.wall-clock", { "<Control>t", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.find-next", { "<Control>g", "F3", NULL } },
+    { "win.find-previous", { "<Shift><Control>g", "<Shift>F3", NULL } },
     { "app.quit", { "<Control>q", NULL } },
   };
   g_autoptr(GSimpleAction) quit = g_simple_action_new ("quit", NULL);

@@ -10,6 +10,7 @@
 #include "et-details.h"
 #include "et-i18n.h"
 #include "et-markers-list.h"
+#include "et-search.h"
 #include "et-timeline-render.h"
 
 #include <math.h>
@@ -30,6 +31,12 @@ struct _EtWindow
   guint         list_idle;
   gint64        list_from, list_to;
   gboolean      list_dirty;
+  GtkWidget    *search_entry;
+  GtkWidget    *search_label;
+  GArray       *matches;          /* EtMarkerRef, time order */
+  GHashTable   *match_set;        /* const EtMarker* of every match, for highlighting */
+  guint         match;            /* the current one */
+  GCancellable *search_cancel;
 
   char         *path;
   EtTrace      *trace;
@@ -64,6 +71,26 @@ clamp_scroll (EtWindow *self)
   self->view.scroll_y = CLAMP (self->view.scroll_y, 0, MAX (max, 0));
 }
 
+typedef struct
+{
+  cairo_t    *cr;
+  GHashTable *set;
+} HighlightCtx;
+
+/* Search matches in view get an amber ring (an overlay, like the selection). */
+static void
+highlight_shape (const EtShape *s, gpointer data)
+{
+  HighlightCtx *ctx = data;
+
+  if (!g_hash_table_contains (ctx->set, s->m))
+    return;
+  cairo_set_source_rgb (ctx->cr, 1.0, 0.6, 0.0);
+  cairo_set_line_width (ctx->cr, 2);
+  cairo_rectangle (ctx->cr, s->x0 - 2, s->y0 - 2, s->x1 - s->x0 + 4, s->y1 - s->y0 + 4);
+  cairo_stroke (ctx->cr);
+}
+
 static void
 draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
 {
@@ -74,6 +101,11 @@ draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
   sync_size (self);
   clamp_scroll (self);
   et_timeline_draw (cr, self->trace, self->layout, &self->view);
+  if (self->match_set != NULL)
+    {
+      HighlightCtx ctx = { cr, self->match_set };
+      et_timeline_foreach_shape (self->trace, self->layout, &self->view, highlight_shape, &ctx);
+    }
   if (self->has_selection)
     {
       /* The selection is an overlay: a ring around the selected shape. */
@@ -698,6 +730,149 @@ build_loading (EtWindow *self)
   return box;
 }
 
+/* ---- search -------------------------------------------------------------- */
+
+static void
+show_match (EtWindow *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->matches == NULL || self->matches->len == 0)
+    {
+      gtk_label_set_text (GTK_LABEL (self->search_label),
+                          self->matches ? _("No match") : "");
+      return;
+    }
+  {
+    const EtMarkerRef *r = &g_array_index (self->matches, EtMarkerRef, self->match);
+    et_window_reveal_marker (self, r->channel, r->index);
+  }
+  /* Translators: the current search match and how many there are */
+  text = g_strdup_printf (_("%u of %u"), self->match + 1, self->matches->len);
+  gtk_label_set_text (GTK_LABEL (self->search_label), text);
+}
+
+static void
+search_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  EtWindow *self = source;
+  GArray *found = et_trace_search (self->trace, data, cancellable);
+
+  if (found == NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  else
+    g_task_return_pointer (task, found, (GDestroyNotify) g_array_unref);
+}
+
+static void
+search_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  EtWindow *self = ET_WINDOW (source);
+  GArray *found = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (found == NULL)
+    return;                            /* cancelled by a newer search */
+  g_clear_object (&self->search_cancel);
+  g_clear_pointer (&self->matches, g_array_unref);
+  g_clear_pointer (&self->match_set, g_hash_table_unref);
+  self->matches = found;
+  self->match_set = g_hash_table_new (NULL, NULL);
+  self->match = 0;
+  /* Start from the first match at or after the left edge of the view. */
+  for (guint i = found->len; i-- > 0;)
+    {
+      const EtMarkerRef *r = &g_array_index (found, EtMarkerRef, i);
+      const EtMarker *m = &et_trace_get_channel (self->trace, r->channel)->markers[r->index];
+
+      g_hash_table_add (self->match_set, (gpointer) m);
+      if (m->start_ns >= self->view.from_ns)
+        self->match = i;
+    }
+  show_match (self);
+  redraw (self);
+}
+
+/* Searches marker texts and payload values on a thread (it decodes every
+ * marker's event); a newer search cancels an older one. */
+void
+et_window_search (EtWindow *self, const char *text)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (ET_IS_WINDOW (self));
+  if (self->trace == NULL)
+    return;
+  if (self->search_cancel)
+    g_cancellable_cancel (self->search_cancel);
+  g_clear_object (&self->search_cancel);
+  if (text == NULL || *text == '\0')
+    {
+      g_clear_pointer (&self->matches, g_array_unref);
+      g_clear_pointer (&self->match_set, g_hash_table_unref);
+      gtk_label_set_text (GTK_LABEL (self->search_label), "");
+      redraw (self);
+      return;
+    }
+  self->search_cancel = g_cancellable_new ();
+  task = g_task_new (self, self->search_cancel, search_done, NULL);
+  g_task_set_task_data (task, g_strdup (text), g_free);
+  g_task_run_in_thread (task, search_thread);
+}
+
+gboolean
+et_window_is_searching (EtWindow *self)
+{
+  return self->search_cancel != NULL;
+}
+
+guint
+et_window_get_n_matches (EtWindow *self)
+{
+  return self->matches ? self->matches->len : 0;
+}
+
+static void
+on_search_activate (GtkSearchEntry *entry, gpointer data)
+{
+  et_window_search (data, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+on_find_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtWindow *self = data;
+  const char *name = g_action_get_name (G_ACTION (action));
+
+  if (g_str_equal (name, "find"))
+    {
+      gtk_widget_grab_focus (self->search_entry);
+      return;
+    }
+  if (self->matches == NULL || self->matches->len == 0)
+    return;
+  if (g_str_equal (name, "find-next"))
+    self->match = (self->match + 1) % self->matches->len;
+  else
+    self->match = (self->match + self->matches->len - 1) % self->matches->len;
+  show_match (self);
+}
+
+static GtkWidget *
+build_search (EtWindow *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  self->search_entry = gtk_search_entry_new ();
+  g_object_set (self->search_entry, "placeholder-text", _("Search texts and fields"), NULL);
+  gtk_widget_set_tooltip_text (self->search_entry,
+                               _("Enter searches; Ctrl+G and Shift+Ctrl+G step through the matches"));
+  g_signal_connect (self->search_entry, "activate", G_CALLBACK (on_search_activate), self);
+  self->search_label = gtk_label_new (NULL);
+  gtk_box_append (GTK_BOX (box), self->search_entry);
+  gtk_box_append (GTK_BOX (box), self->search_label);
+  return box;
+}
+
 static void
 add_actions (EtWindow *self)
 {
@@ -713,6 +888,13 @@ add_actions (EtWindow *self)
     }
   g_signal_connect (open, "activate", G_CALLBACK (on_open), self);
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (open));
+  for (guint i = 0; i < 3; i++)
+    {
+      static const char *const find[] = { "find", "find-next", "find-previous" };
+      g_autoptr(GSimpleAction) a = g_simple_action_new (find[i], NULL);
+      g_signal_connect (a, "activate", G_CALLBACK (on_find_action), self);
+      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (a));
+    }
 }
 
 static void
@@ -736,6 +918,7 @@ et_window_init (EtWindow *self)
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), open);
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), fit);
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), build_filters (self));
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), build_search (self));
   gtk_window_set_titlebar (GTK_WINDOW (self), header);
 
   self->details = gtk_text_view_new ();
@@ -793,6 +976,11 @@ et_window_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->poll_id, g_source_remove);
   g_clear_handle_id (&self->list_idle, g_source_remove);
+  if (self->search_cancel)
+    g_cancellable_cancel (self->search_cancel);
+  g_clear_object (&self->search_cancel);
+  g_clear_pointer (&self->matches, g_array_unref);
+  g_clear_pointer (&self->match_set, g_hash_table_unref);
   if (self->list != NULL)
     et_markers_list_set_trace (ET_MARKERS_LIST (self->list), NULL, NULL);
   g_clear_pointer (&self->layout, et_layout_free);

@@ -37,6 +37,12 @@ EtMarkersList *et_window_get_markers_list (EtWindow *self);
 void        et_window_reveal_marker  (EtWindow       *self,
                                       guint           channel,
                                       guint           index);
+/* Searches marker texts and payload values (on a thread); the window then
+ * reveals the first match and highlights all of them. */
+void        et_window_search         (EtWindow       *self,
+                                      const char     *text);
+gboolean    et_window_is_searching   (EtWindow       *self);
+guint       et_window_get_n_matches  (EtWindow       *self);
 /* The details pane's text (transfer full). */
 char       *et_window_get_details    (EtWindow       *self);
 /* The status line: damage, load errors (transfer none). */

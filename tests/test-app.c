@@ -245,6 +245,50 @@ test_markers_report_follows_view_and_selects (void **state)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Search runs on a thread, finds what the texts and event names say (as a
+ * person reading them would count), reveals the first match, and steps. */
+static void
+test_search_finds_reveals_and_steps (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  EtTrace *trace = et_window_get_trace (window);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *first = NULL, *second = NULL;
+  EtFields *fields = et_fields_new ();
+  guint expected = 0;
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, c);
+      for (guint i = 0; i < ch->n_markers; i++)
+        {
+          EtEvent ev;
+          g_autofree char *lower = NULL;
+
+          g_string_truncate (text, 0);
+          et_trace_marker_text (trace, &ch->markers[i], text);
+          et_trace_decode_event (trace, ch->markers[i].event, &ev, fields, NULL);
+          g_string_append_printf (text, " %s", ev.name);
+          lower = g_ascii_strdown (text->str, -1);
+          expected += strstr (lower, "failed") != NULL;
+        }
+    }
+  assert_true (expected > 5);
+
+  et_window_search (window, "FAILED");
+  while (et_window_is_searching (window))
+    g_main_context_iteration (NULL, TRUE);
+  assert_int_equal (et_window_get_n_matches (window), expected);
+  first = et_window_get_details (window);
+  assert_non_null (strstr (first, "failed"));
+  g_action_group_activate_action (G_ACTION_GROUP (window), "find-next", NULL);
+  second = et_window_get_details (window);
+  assert_non_null (strstr (second, "failed"));
+  assert_string_not_equal (first, second);
+  et_fields_free (fields);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_unreadable_file_shows_error_not_crash (void **state)
 {
@@ -343,6 +387,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_open_select_and_read_details),
     cmocka_unit_test (test_markers_report_follows_view_and_selects),
+    cmocka_unit_test (test_search_finds_reveals_and_steps),
     cmocka_unit_test (test_unreadable_file_shows_error_not_crash),
     cmocka_unit_test (test_german_labels_under_language_de),
   };
