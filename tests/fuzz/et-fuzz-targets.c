@@ -248,6 +248,11 @@ walk_markers (EtTrace *trace)
       for (guint m = 0; m < channel->n_markers; m++)
         {
           const EtMarker *marker = &channel->markers[m];
+
+          /* what the timeline relies on: sorted by start, never ending
+           * before they start */
+          g_assert (m == 0 || channel->markers[m - 1].start_ns <= marker->start_ns);
+          g_assert (marker->end_ns >= marker->start_ns);
           /* texts are made on demand: make every one, as the window and CLI would */
           g_string_truncate (text, 0);
           et_trace_marker_text (trace, marker, text);
@@ -267,7 +272,11 @@ walk_model (EtTrace *trace)
   const EtDamage *damage = et_trace_get_damage (trace, &n_damage);
 
   for (guint i = 0; i < n_damage; i++)
-    consume (damage[i].message);
+    {
+      g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT,
+                                                damage[i].offset);
+      g_assert (strstr (damage[i].message, where) != NULL);
+    }
   consume (et_trace_get_header (trace)->logger_name);
   consume (et_trace_get_header (trace)->log_file_name);
   for (guint i = 0; i < et_trace_get_n_providers (trace); i++)
