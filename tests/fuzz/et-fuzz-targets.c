@@ -71,11 +71,33 @@ on_damage_count (guint64 offset, const char *message, gpointer user_data)
   (*n)++;
 }
 
+typedef struct
+{
+  const guint8 *bytes;
+  gsize         len;
+} Span;
+
+/* The file is mapped, so ASan cannot see a read past a record: check that
+ * everything a record points at lies inside the record itself. */
+static void
+assert_inside (const guint8 *p, gsize n, const guint8 *start, gsize size)
+{
+  g_assert (p >= start && n <= size && (gsize) (p - start) <= size - n);
+}
+
 static void
 on_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data)
 {
+  const Span *span = user_data;
+  const guint8 *start = span->bytes + pos;
   gsize len = 0;
   const guint8 *ext;
+
+  g_assert (pos < span->len && record->size <= span->len - pos);
+  if (record->payload_len > 0)
+    assert_inside (record->payload, record->payload_len, start, record->size);
+  if (record->ext_len > 0)
+    assert_inside (record->ext, record->ext_len, start, record->size);
 
   /* Touch the first and last byte of every span the record points into. */
   if (record->payload_len > 0)
@@ -87,7 +109,10 @@ on_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data)
     {
       ext = et_record_find_ext (record, type, &len);
       if (ext != NULL && len > 0)
-        sink += ext[0] + ext[len - 1];
+        {
+          assert_inside (ext, len, record->ext, record->ext_len);
+          sink += ext[0] + ext[len - 1];
+        }
     }
 }
 
@@ -114,8 +139,10 @@ et_fuzz_buffers (const guint8 *data, gsize size)
       g_assert (info != NULL);
       if (len > 0)
         sink += bytes[0] + bytes[len - 1];
+      Span span = { bytes, len };
+
       sink += et_etl_file_offset_of (file, i, len);
-      et_etl_file_walk_buffer (file, i, on_record, NULL);
+      et_etl_file_walk_buffer (file, i, on_record, &span);
     }
   sink += et_etl_file_n_compressed (file) + et_etl_file_size (file);
   return 0;
