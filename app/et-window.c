@@ -1019,6 +1019,13 @@ et_window_is_loading (EtWindow *self)
   return self->cancellable != NULL;
 }
 
+gboolean
+et_window_is_busy (EtWindow *self)
+{
+  return self->cancellable != NULL || self->list_idle != 0 || self->search_cancel != NULL
+         || et_markers_list_is_busy (ET_MARKERS_LIST (self->list));
+}
+
 EtViewport *
 et_window_get_viewport (EtWindow *self)
 {

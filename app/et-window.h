@@ -21,6 +21,9 @@ const char *et_window_get_path       (EtWindow       *self);
 /* NULL while loading or after a failure. */
 EtTrace    *et_window_get_trace      (EtWindow       *self);
 gboolean    et_window_is_loading     (EtWindow       *self);
+/* TRUE while anything the window shows is still being brought up to date
+ * (loading, the Markers report's refresh, a search). */
+gboolean    et_window_is_busy        (EtWindow       *self);
 EtViewport *et_window_get_viewport   (EtWindow       *self);
 EtLayout   *et_window_get_layout     (EtWindow       *self);
 /* Selects what is at (x, y) of the timeline, as a click does. */
