@@ -3,11 +3,16 @@
  *   trace channels ─ et_channel_query (visible range) ─ filters ─ Ref[]
  *     ─ sorted in place (no objects) ─ RowModel (GListModel, rows made lazily)
  *     ─ GtkColumnView ─ selection → "marker-selected" (channel, index)
+ *
+ * Sorting is ours, not a GtkSortListModel's: that would ask for every row
+ * object to compare them. The column headers still show and change the
+ * order; see read_header_sort ().
  */
 #include "et-markers-list.h"
 #include "et-timeline-render.h"
 
-#include <stdio.h>
+#include <string.h>
+#include <glib/gi18n.h>
 
 typedef struct
 {
@@ -99,17 +104,30 @@ et_row_model_init (EtRowModel *self)
 
 /* ---- the widget ------------------------------------------------------------- */
 
+enum { COL_START, COL_DURATION, COL_THREAD, COL_PROVIDER, COL_SERIES, COL_CATEGORY,
+       COL_IMPORTANCE, COL_KIND, COL_TEXT, N_COLUMNS };
+
+typedef struct
+{
+  EtMarkersList *list;
+  guint          column;
+} HeaderProbe;
+
 struct _EtMarkersList
 {
-  GtkBox              parent_instance;
-  EtTrace            *trace;
-  EtLayout           *layout;
-  EtRowModel         *model;
-  GtkSingleSelection *selection;
-  GtkWidget          *view;
-  GtkWidget          *count;
-  EtMarkerSort        sort;
-  gboolean            selecting;
+  GtkBox               parent_instance;
+  EtTrace             *trace;
+  EtLayout            *layout;
+  EtRowModel          *model;
+  GtkSingleSelection  *selection;
+  GtkColumnView       *view;
+  GtkLabel            *count;
+  GtkColumnViewColumn *columns[N_COLUMNS];
+  HeaderProbe          probes[N_COLUMNS];
+  guint                probe_hit;    /* 1 + the column whose sorter ran first */
+  EtMarkerSort         sort;
+  gboolean             descending;
+  gboolean             selecting;
 };
 
 G_DEFINE_FINAL_TYPE (EtMarkersList, et_markers_list, GTK_TYPE_BOX)
@@ -129,29 +147,53 @@ duration_of (const EtMarker *m)
   return m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END ? m->end_ns - m->start_ns : 0;
 }
 
-static int
-compare_refs (gconstpointer a, gconstpointer b, gpointer data)
+static const char *
+provider_name (EtMarkersList *self, const EtMarker *m)
 {
-  EtMarkersList *self = data;
+  return et_trace_get_provider (self->trace, m->provider)->name;
+}
+
+/* Strings compare by their text, everything else by a number. */
+static int
+compare_key (EtMarkersList *self, const Ref *a, const Ref *b)
+{
   const EtMarker *x = marker_of (self, a), *y = marker_of (self, b);
   gint64 kx = 0, ky = 0;
 
   switch (self->sort)
     {
-    case ET_SORT_DURATION:   kx = -duration_of (x), ky = -duration_of (y); break;  /* longest first */
-    case ET_SORT_IMPORTANCE: kx = -x->importance, ky = -y->importance; break;
+    case ET_SORT_DURATION:   kx = duration_of (x), ky = duration_of (y); break;
+    case ET_SORT_IMPORTANCE: kx = x->importance, ky = y->importance; break;
+    case ET_SORT_CATEGORY:   kx = x->category, ky = y->category; break;
+    case ET_SORT_KIND:       kx = x->kind, ky = y->kind; break;
     case ET_SORT_THREAD:
-      kx = et_trace_channel_thread (self->trace, ((const Ref *) a)->channel);
-      ky = et_trace_channel_thread (self->trace, ((const Ref *) b)->channel);
+      kx = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, a->channel))->tid;
+      ky = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, b->channel))->tid;
       break;
-    case ET_SORT_PROVIDER:   kx = x->provider, ky = y->provider; break;
-    case ET_SORT_START:      break;
+    case ET_SORT_PROVIDER:
+      return g_strcmp0 (provider_name (self, x), provider_name (self, y));
+    case ET_SORT_SERIES:
+      return g_strcmp0 (et_trace_get_string (self->trace, x->series),
+                        et_trace_get_string (self->trace, y->series));
+    case ET_SORT_START:
+      break;
     }
-  if (kx != ky)
-    return kx < ky ? -1 : 1;
-  if (x->start_ns != y->start_ns)
-    return x->start_ns < y->start_ns ? -1 : 1;
-  return x->event < y->event ? -1 : x->event > y->event;
+  return kx < ky ? -1 : kx > ky;
+}
+
+static int
+compare_refs (gconstpointer a, gconstpointer b, gpointer data)
+{
+  EtMarkersList *self = data;
+  const EtMarker *x = marker_of (self, a), *y = marker_of (self, b);
+  int order = compare_key (self, a, b);
+
+  /* Ties (and the start column itself) go by time, then event. */
+  if (order == 0 && x->start_ns != y->start_ns)
+    order = x->start_ns < y->start_ns ? -1 : 1;
+  if (order == 0)
+    order = x->event < y->event ? -1 : x->event > y->event;
+  return self->descending ? -order : order;
 }
 
 static void
@@ -168,7 +210,7 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 {
   GArray *refs = self->model->refs;
   guint old = refs->len;
-  char text[64];
+  g_autofree char *text = NULL;
 
   g_array_set_size (refs, 0);
   for (guint c = 0; self->trace != NULL && c < et_trace_get_n_channels (self->trace); c++)
@@ -187,8 +229,8 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
           }
     }
   g_qsort_with_data (refs->data, (gint) refs->len, sizeof (Ref), compare_refs, self);
-  g_snprintf (text, sizeof text, "%u markers", refs->len);
-  gtk_label_set_text (GTK_LABEL (self->count), text);
+  text = g_strdup_printf (ngettext ("%u in view", "%u in view", refs->len), refs->len);
+  gtk_label_set_text (self->count, text);
   self->selecting = TRUE;
   g_list_model_items_changed (G_LIST_MODEL (self->model), 0, old, refs->len);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
@@ -197,11 +239,14 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 
 /* ---- columns --------------------------------------------------------------- */
 
-enum { COL_START, COL_DURATION, COL_THREAD, COL_PROVIDER, COL_SERIES, COL_CATEGORY,
-       COL_IMPORTANCE, COL_KIND, COL_TEXT, N_COLUMNS };
-
+/* Column headers on screen are translated; the CSV header is not, so that
+ * scripts reading the export do not depend on the language. */
 static const char *const column_titles[N_COLUMNS] = {
-  "Start", "Duration", "Thread", "Provider", "Series", "Category", "Importance", "Kind", "Text",
+  NC_("markers column", "Start"), NC_("markers column", "Duration"),
+  NC_("markers column", "Thread"), NC_("markers column", "Provider"),
+  NC_("markers column", "Series"), NC_("markers column", "Category"),
+  NC_("markers column", "Importance"), NC_("markers column", "Kind"),
+  NC_("markers column", "Text"),
 };
 
 /* One cell's text; the CSV export writes the same values. */
@@ -268,6 +313,36 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text->str);
 }
 
+/* A header's sorter is never used to sort rows; it only answers which
+ * column the view sorts by. The view's sorter asks its columns in order
+ * and inverts descending ones, so comparing two probe rows once tells the
+ * primary column (the first sorter called) and its direction (the sign). */
+static int
+probe_compare (gconstpointer a, gconstpointer b, gpointer data)
+{
+  HeaderProbe *probe = data;
+
+  if (probe->list->probe_hit == 0)
+    probe->list->probe_hit = probe->column + 1;
+  return GTK_ORDERING_SMALLER;
+}
+
+static void
+read_header_sort (GtkSorter *sorter, GtkSorterChange change, gpointer data)
+{
+  EtMarkersList *self = data;
+  g_autoptr(EtMarkerRow) a = g_object_new (ET_TYPE_MARKER_ROW, NULL);
+  g_autoptr(EtMarkerRow) b = g_object_new (ET_TYPE_MARKER_ROW, NULL);
+  GtkOrdering order;
+
+  self->probe_hit = 0;
+  order = gtk_sorter_compare (sorter, a, b);
+  self->sort = self->probe_hit ? (EtMarkerSort) (self->probe_hit - 1) : ET_SORT_START;
+  self->descending = self->probe_hit && order == GTK_ORDERING_LARGER;
+  if (self->trace != NULL)
+    resort (self);
+}
+
 static void
 add_columns (EtMarkersList *self)
 {
@@ -279,12 +354,25 @@ add_columns (EtMarkersList *self)
       g_object_set_data (G_OBJECT (factory), "list", self);
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
-      column = gtk_column_view_column_new (column_titles[c], factory);
+      column = gtk_column_view_column_new (g_dpgettext2 (NULL, "markers column", column_titles[c]),
+                                           factory);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, c == COL_TEXT);
-      gtk_column_view_append_column (GTK_COLUMN_VIEW (self->view), column);
+      if (c != COL_TEXT)
+        {
+          g_autoptr(GtkSorter) sorter = NULL;
+
+          self->probes[c].list = self;
+          self->probes[c].column = c;
+          sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare, &self->probes[c], NULL));
+          gtk_column_view_column_set_sorter (column, sorter);
+        }
+      gtk_column_view_append_column (self->view, column);
+      self->columns[c] = column;
       g_object_unref (column);
     }
+  g_signal_connect (gtk_column_view_get_sorter (self->view), "changed",
+                    G_CALLBACK (read_header_sort), self);
 }
 
 /* ---- the rest ---------------------------------------------------------------- */
@@ -303,45 +391,13 @@ on_selected (GtkSingleSelection *selection, GParamSpec *pspec, gpointer data)
 }
 
 static void
-on_sort_selected (GtkDropDown *dropdown, GParamSpec *pspec, gpointer data)
-{
-  et_markers_list_set_sort (data, gtk_drop_down_get_selected (dropdown));
-}
-
-static void
-on_export_response (GtkNativeDialog *dialog, int response, gpointer data)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr(GError) error = NULL;
-
-      if (path && !et_markers_list_write_csv (data, path, &error))
-        g_warning ("%s", error->message);
-    }
-  g_object_unref (dialog);
-}
-
-static void
-on_export (GtkButton *button, gpointer data)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (data));
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new ("Export Markers", GTK_WINDOW (root),
-                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                              "_Export", "_Cancel");
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "markers.csv");
-  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), data);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
 et_markers_list_dispose (GObject *object)
 {
   EtMarkersList *self = ET_MARKERS_LIST (object);
 
   g_clear_object (&self->trace);
   self->layout = NULL;
+  g_clear_object (&self->selection);
   G_OBJECT_CLASS (et_markers_list_parent_class)->dispose (object);
 }
 
@@ -355,8 +411,14 @@ et_markers_list_finalize (GObject *object)
 static void
 et_markers_list_class_init (EtMarkersListClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = et_markers_list_dispose;
   G_OBJECT_CLASS (klass)->finalize = et_markers_list_finalize;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/etlscope/Etlscope/ui/et-markers-list.ui");
+  gtk_widget_class_bind_template_child (widget_class, EtMarkersList, view);
+  gtk_widget_class_bind_template_child (widget_class, EtMarkersList, count);
   signals[SIGNAL_MARKER_SELECTED] =
     g_signal_new ("marker-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
@@ -365,32 +427,15 @@ et_markers_list_class_init (EtMarkersListClass *klass)
 static void
 et_markers_list_init (EtMarkersList *self)
 {
-  static const char *const sorts[] = { "Sort by start", "Sort by duration", "Sort by importance",
-                                       "Sort by thread", "Sort by provider", NULL };
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *sort = gtk_drop_down_new_from_strings (sorts);
-  GtkWidget *export = gtk_button_new_with_label ("Export CSV…");
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->model = g_object_new (ET_TYPE_ROW_MODEL, NULL);
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect (self->selection, "notify::selected", G_CALLBACK (on_selected), self);
-  self->view = gtk_column_view_new (GTK_SELECTION_MODEL (self->selection));
+  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
   add_columns (self);
-  self->count = gtk_label_new ("0 markers");
-  g_signal_connect (sort, "notify::selected", G_CALLBACK (on_sort_selected), self);
-  g_signal_connect (export, "clicked", G_CALLBACK (on_export), self);
-  gtk_widget_set_margin_start (bar, 6);
-  gtk_box_append (GTK_BOX (bar), self->count);
-  gtk_box_append (GTK_BOX (bar), sort);
-  gtk_box_append (GTK_BOX (bar), export);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->view);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (self), bar);
-  gtk_box_append (GTK_BOX (self), scrolled);
+  gtk_label_set_text (self->count, "");
 }
 
 GtkWidget *
@@ -407,11 +452,12 @@ et_markers_list_set_trace (EtMarkersList *self, EtTrace *trace, EtLayout *layout
 }
 
 void
-et_markers_list_set_sort (EtMarkersList *self, EtMarkerSort sort)
+et_markers_list_set_sort (EtMarkersList *self, EtMarkerSort sort, gboolean descending)
 {
-  self->sort = sort;
-  if (self->trace != NULL)
-    resort (self);
+  g_return_if_fail (ET_IS_MARKERS_LIST (self) && (guint) sort < COL_TEXT);
+  /* Through the view, so the header shows it; read_header_sort resorts. */
+  gtk_column_view_sort_by_column (self->view, self->columns[sort],
+                                  descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
 }
 
 guint

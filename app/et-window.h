@@ -1,5 +1,6 @@
-/* et-window.h — one window per trace: the timeline, the details pane, and
- * loading in the background with progress. */
+/* et-window.h — one window per trace: the timeline (et-timeline-view), the
+ * Markers list under it, the details pane beside it, filters and search;
+ * loading in the background (et-loader) with progress and Cancel. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -39,7 +40,14 @@ void        et_window_reveal_marker  (EtWindow       *self,
                                       guint           index);
 /* The details pane's text (transfer full). */
 char       *et_window_get_details    (EtWindow       *self);
-/* The status line: damage, load errors (transfer none). */
+/* The last load error or damage report, "" when none (transfer none). */
 const char *et_window_get_status     (EtWindow       *self);
+/* Searches marker texts and payload values (as the search bar does);
+ * returns the number of matches once the search has finished. */
+void        et_window_search         (EtWindow       *self,
+                                      const char     *text);
+/* Number of matches of the last finished search (-1 while searching or
+ * without a search). */
+int         et_window_get_n_matches  (EtWindow       *self);
 
 G_END_DECLS
