@@ -21,6 +21,7 @@ struct _EtFilterPopover
 
   EtTrace     *trace;
   EtLayout    *layout;      /* not owned */
+  GSettings   *settings;    /* remembers importance and kinds; may be NULL */
   gboolean     filling;     /* setting widgets from the layout: no signals */
 };
 
@@ -67,6 +68,16 @@ on_kinds_toggled (GtkCheckButton *check, gpointer data)
   kinds |= gtk_check_button_get_active (GTK_CHECK_BUTTON (self->kind_span)) << ET_MARKER_SPAN;
   /* To the layout 0 means every kind; none ticked must show nothing. */
   et_layout_set_kinds (self->layout, kinds ? kinds : 1u << 31);
+  if (self->settings != NULL)
+    {
+      const char *names[4] = { NULL };
+      guint n = 0;
+
+      for (guint k = ET_MARKER_FLAG; k <= ET_MARKER_SPAN; k++)
+        if (kinds & (1u << k))
+          names[n++] = et_marker_kind_to_string (k);
+      g_settings_set_strv (self->settings, "kinds", names);
+    }
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
@@ -78,6 +89,8 @@ on_importance_selected (GtkDropDown *dropdown, GParamSpec *pspec, gpointer data)
   if (self->filling || self->layout == NULL)
     return;
   et_layout_set_min_importance (self->layout, gtk_drop_down_get_selected (dropdown));
+  if (self->settings != NULL)
+    g_settings_set_int (self->settings, "min-importance", (int) gtk_drop_down_get_selected (dropdown));
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
@@ -88,18 +101,53 @@ provider_check (EtFilterPopover *self, guint index)
   char guid[ET_GUID_STRING_LEN];
   GtkWidget *check;
   g_autofree char *tip = NULL;
+  g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, provider->n_events);
 
   et_guid_to_string (&provider->guid, guid);
   check = gtk_check_button_new_with_label (*provider->name ? provider->name : guid);
-  tip = g_strdup_printf (ngettext ("%s\n%s provider, %" G_GUINT64_FORMAT " event",
-                                   "%s\n%s provider, %" G_GUINT64_FORMAT " events",
-                                   provider->n_events),
-                         guid, et_provider_kind_to_string (provider->kind), provider->n_events);
+  /* Translators: a provider's tooltip: its GUID, its kind ("eventsource"…)
+   * and how many events it wrote */
+  tip = g_strdup_printf (ngettext ("%s\n%s provider, %s event", "%s\n%s provider, %s events",
+                                   (gulong) MIN (provider->n_events, G_MAXULONG)),
+                         guid, et_provider_kind_to_string (provider->kind), events);
   gtk_widget_set_tooltip_text (check, tip);
   g_object_set_data (G_OBJECT (check), "provider", GUINT_TO_POINTER (index));
   g_object_set_data_full (G_OBJECT (check), "guid", g_strdup (guid), g_free);
   g_signal_connect (check, "toggled", G_CALLBACK (on_provider_toggled), self);
   return check;
+}
+
+/* The last importance and kinds chosen (or everything, without settings). */
+static void
+restore_importance_and_kinds (EtFilterPopover *self)
+{
+  g_auto(GStrv) kinds = NULL;
+  GtkWidget *checks[] = { self->kind_flag, self->kind_message, self->kind_span };
+  guint importance = 0, bits = 0;
+
+  if (self->settings != NULL)
+    {
+      importance = (guint) g_settings_get_int (self->settings, "min-importance");
+      kinds = g_settings_get_strv (self->settings, "kinds");
+    }
+  for (guint k = ET_MARKER_FLAG; k <= ET_MARKER_SPAN; k++)
+    {
+      gboolean on = kinds == NULL
+                    || g_strv_contains ((const char * const *) kinds, et_marker_kind_to_string (k));
+
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (checks[k]), on);
+      bits |= (guint) on << k;
+    }
+  gtk_drop_down_set_selected (self->importance, importance);
+  et_layout_set_min_importance (self->layout, importance);
+  et_layout_set_kinds (self->layout, bits == 0 ? 1u << 31 : bits == 7 ? 0 : bits);
+}
+
+void
+et_filter_popover_set_settings (EtFilterPopover *self, GSettings *settings)
+{
+  g_return_if_fail (ET_IS_FILTER_POPOVER (self));
+  g_set_object (&self->settings, settings);
 }
 
 void
@@ -128,12 +176,7 @@ et_filter_popover_set_trace (EtFilterPopover *self, EtTrace *trace, EtLayout *la
       et_layout_set_provider_visible (layout, p, shown);
       gtk_box_append (self->providers, check);
     }
-  gtk_drop_down_set_selected (self->importance, 0);
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->kind_flag), TRUE);
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->kind_message), TRUE);
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->kind_span), TRUE);
-  et_layout_set_min_importance (layout, ET_IMPORTANCE_LOW);
-  et_layout_set_kinds (layout, 0);
+  restore_importance_and_kinds (self);
   self->filling = FALSE;
 }
 
@@ -171,6 +214,7 @@ et_filter_popover_dispose (GObject *object)
   EtFilterPopover *self = ET_FILTER_POPOVER (object);
 
   g_clear_object (&self->trace);
+  g_clear_object (&self->settings);
   self->layout = NULL;
   G_OBJECT_CLASS (et_filter_popover_parent_class)->dispose (object);
 }

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (EtFilterPopover, et_filter_popover, ET, FILTER_POPOVER, GtkPopover)
 
 GtkWidget *et_filter_popover_new                  (void);
+/* Where the minimum importance and the kinds are remembered (may be NULL). */
+void       et_filter_popover_set_settings         (EtFilterPopover    *self,
+                                                   GSettings          *settings);
 /* @shown_extra: GUID strings of non-default providers the person ticked
  * (ticked again after a reload); may be NULL. */
 void       et_filter_popover_set_trace            (EtFilterPopover    *self,

@@ -131,6 +131,20 @@ show_error (EtWindow *self, const GError *error)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* 64-bit counts are formatted before they meet a translated string:
+ * gettext cannot see through G_GUINT64_FORMAT. */
+static char *
+count_text (guint64 n)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+}
+
+static gulong
+plural (guint64 n)
+{
+  return (gulong) MIN (n, G_MAXULONG);
+}
+
 /* The banner of a damaged file: how much was skipped and where the first
  * problem is, so it can be looked at with a hex viewer. */
 static void
@@ -138,16 +152,18 @@ show_damage (EtWindow *self)
 {
   const EtTraceStats *stats = et_trace_get_stats (self->trace);
   const EtDamage *damage;
-  g_autofree char *text = NULL;
+  g_autofree char *text = NULL, *problems = NULL, *skipped = NULL, *offset = NULL;
   guint n;
 
   if (stats->damage_count == 0)
     return;
   damage = et_trace_get_damage (self->trace, &n);
-  text = g_strdup_printf (_("This trace is damaged: %" G_GUINT64_FORMAT " problem(s), "
-                            "%" G_GUINT64_FORMAT " record(s) skipped. The first is at byte "
-                            "offset %" G_GUINT64_FORMAT ". Everything else was read."),
-                          stats->damage_count, stats->records_skipped, n ? damage[0].offset : 0);
+  problems = count_text (stats->damage_count);
+  skipped = count_text (stats->records_skipped);
+  offset = count_text (n ? damage[0].offset : 0);
+  text = g_strdup_printf (_("This trace is damaged: %s problem(s), %s record(s) skipped. "
+                            "The first is at byte offset %s. Everything else was read."),
+                          problems, skipped, offset);
   set_status (self, text);
   gtk_label_set_text (self->damage_label, text);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->damage_label), n ? damage[0].message : NULL);
@@ -159,6 +175,7 @@ show_trace (EtWindow *self, EtTrace *trace)
 {
   const EtTraceStats *stats = et_trace_get_stats (trace);
   g_autoptr(GString) subtitle = g_string_new (NULL);
+  g_autofree char *events = NULL, *markers = NULL;
 
   et_timeline_view_set_trace (self->timeline, NULL, NULL);
   et_markers_list_set_trace (self->markers, NULL, NULL);
@@ -170,13 +187,13 @@ show_trace (EtWindow *self, EtTrace *trace)
                                (const char * const *) self->shown_extra);
   et_markers_list_set_trace (self->markers, trace, self->layout);
   et_timeline_view_set_trace (self->timeline, trace, self->layout);
-  g_string_append_printf (subtitle, ngettext ("%" G_GUINT64_FORMAT " event",
-                                              "%" G_GUINT64_FORMAT " events", stats->records),
-                          stats->records);
+  events = count_text (stats->records);
+  markers = count_text (stats->markers);
+  g_string_append_printf (subtitle, ngettext ("%s event", "%s events", plural (stats->records)),
+                          events);
   g_string_append (subtitle, " · ");
-  g_string_append_printf (subtitle, ngettext ("%" G_GUINT64_FORMAT " marker",
-                                              "%" G_GUINT64_FORMAT " markers", stats->markers),
-                          stats->markers);
+  g_string_append_printf (subtitle, ngettext ("%s marker", "%s markers", plural (stats->markers)),
+                          markers);
   g_string_append (subtitle, " · ");
   et_format_duration (et_trace_get_duration_ns (trace), subtitle);
   set_subtitle (self, subtitle->str);
@@ -332,6 +349,7 @@ et_window_init (EtWindow *self)
   restore_state (self);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline",
                                   et_timeline_view_get_actions (self->timeline));
+  et_filter_popover_set_settings (self->filters, self->settings);
   g_signal_connect (self->filters, "changed", G_CALLBACK (on_filters_changed), self);
   g_signal_connect (self->filters, "reload-needed", G_CALLBACK (on_reload_needed), self);
   g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), NULL);
