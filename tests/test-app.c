@@ -219,6 +219,68 @@ test_zoom_actions_and_selection_show_details (void **state)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static GtkWidget *
+find_timeline (GtkWidget *widget)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), g_type_from_name ("EtTimelineView")))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_timeline (child);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Fires the timeline's own key binding for @key (as pressing it with the
+ * timeline focused does); FALSE when no binding has that key. */
+static gboolean
+press_on_timeline (GtkWidget *timeline, const char *key)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (timeline);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+
+          if (g_str_equal (trigger, key))
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, timeline,
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+  return FALSE;
+}
+
+static void
+test_plain_keys_on_the_timeline_zoom_and_pan (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  GtkWidget *timeline = find_timeline (GTK_WIDGET (window));
+  EtViewport *v = et_window_get_viewport (window);
+  gint64 duration = et_trace_get_duration_ns (et_window_get_trace (window));
+
+  assert_non_null (timeline);
+  assert_true (press_on_timeline (timeline, "w"));
+  assert_true (v->to_ns - v->from_ns < duration);
+  assert_true (press_on_timeline (timeline, "d"));
+  assert_true (v->from_ns > 0);
+  assert_true (press_on_timeline (timeline, "a"));
+  assert_true (press_on_timeline (timeline, "s"));
+  assert_true (press_on_timeline (timeline, "Home"));
+  assert_int_equal (v->from_ns, 0);
+  assert_int_equal (v->to_ns, duration);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_go_to_end_centres_the_span_end (void **state)
 {
@@ -492,6 +554,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_zoom_actions_and_selection_show_details),
+    cmocka_unit_test (test_plain_keys_on_the_timeline_zoom_and_pan),
     cmocka_unit_test (test_go_to_end_centres_the_span_end),
     cmocka_unit_test (test_markers_list_follows_view_filters_and_sort),
     cmocka_unit_test (test_search_finds_and_steps_through_matches),
