@@ -9,6 +9,7 @@
 #include "et-cli-events.h"
 #include "et-cli-options.h"
 #include "et-cli-output.h"
+#include "et-i18n.h"
 
 /* Payloads that fail to decode are reported one by one up to this many. */
 #define MAX_DECODE_NOTES 5
@@ -188,24 +189,26 @@ write_text (Writer *w, GString *s, const EtEvent *e, const EtFields *fields)
   g_string_append (s, *provider->name != '\0' ? provider->name : w->guids[e->provider]);
   g_string_append_c (s, '/');
   g_string_append (s, e->name != NULL ? e->name : "");
-  text_number (s, "  id ", e->id, NULL);
-  text_number (s, " level ", e->level, NULL);
-  text_number (s, " opcode ", e->opcode, e->opcode_name);
-  text_number (s, " task ", e->task, e->task_name);
-  g_string_append (s, " keywords ");
+  /* Translators: labels of the event descriptor in "etlscope-cli events";
+   * keep the spaces around each word. */
+  text_number (s, _("  id "), e->id, NULL);
+  text_number (s, _(" level "), e->level, NULL);
+  text_number (s, _(" opcode "), e->opcode, e->opcode_name);
+  text_number (s, _(" task "), e->task, e->task_name);
+  g_string_append (s, _(" keywords "));
   et_cli_append_hex (s, e->keywords);
   if (!et_guid_is_zero (&e->activity_id))
     {
-      g_string_append (s, " activity ");
+      g_string_append (s, _(" activity "));
       et_cli_append_guid (s, &e->activity_id);
     }
   if (e->has_related_activity_id)
     {
-      g_string_append (s, " related ");
+      g_string_append (s, _(" related "));
       et_cli_append_guid (s, &e->related_activity_id);
     }
   if (e->decode_failed)
-    g_string_append (s, " [payload not decoded]");
+    g_string_append (s, _(" [payload not decoded]"));
   if (et_fields_len (fields) > 0)
     {
       g_string_append (s, "  ");
@@ -219,8 +222,8 @@ static void
 note_failure (Writer *w, guint64 index, const GError *error)
 {
   if (++w->decode_failures <= MAX_DECODE_NOTES)
-    et_cli_error ("note: event %" G_GUINT64_FORMAT ": %s", index,
-                  error != NULL ? error->message : "could not be decoded");
+    et_cli_error (_("note: event %llu: %s"), (unsigned long long) index,
+                  error != NULL ? error->message : _("could not be decoded"));
 }
 
 static void
@@ -260,8 +263,9 @@ write_events (Writer *w, const EtCliFilter *filter)
     }
   et_fields_free (fields);
   if (w->decode_failures > MAX_DECODE_NOTES)
-    et_cli_error ("note: %" G_GUINT64_FORMAT " events could not be decoded",
-                  w->decode_failures);
+    et_cli_error (g_dngettext (GETTEXT_PACKAGE, "note: %llu event could not be decoded",
+                               "note: %llu events could not be decoded", (gulong) w->decode_failures),
+                  (unsigned long long) w->decode_failures);
 }
 
 static int
@@ -286,7 +290,7 @@ int
 et_cli_events_run (int argc, char **argv)
 {
   return et_cli_run_filtered (argc, argv, "events",
-                              "Writes every event of FILE in time order, decoded: time, thread,\n"
-                              "provider, event descriptor, activity ids and payload fields.",
+                              N_("Writes every event of FILE in time order, decoded: time, thread,\n"
+                                 "provider, event descriptor, activity ids and payload fields."),
                               ET_CLI_FILTER_EVENTS, run_on_trace);
 }

@@ -7,6 +7,7 @@
 #include "et-cli-info.h"
 #include "et-cli-options.h"
 #include "et-cli-output.h"
+#include "et-i18n.h"
 
 /* The text form lists this many damage messages; JSON lists all kept. */
 #define TEXT_DAMAGE_MESSAGES 10
@@ -24,16 +25,18 @@ clock_name (guint32 clock_type)
 }
 
 /* VersionDetail is major.minor of Windows then the log format's sub
- * versions; ProviderVersion is the Windows build number. */
+ * versions; ProviderVersion is the Windows build number. Translated only
+ * for the text format (JSON keeps the English words). */
 static void
-append_os_version (GString *s, const EtLogfileHeader *h)
+append_os_version (GString *s, const EtLogfileHeader *h, gboolean translated)
 {
   et_cli_append_uint (s, h->version[0]);
   g_string_append_c (s, '.');
   et_cli_append_uint (s, h->version[1]);
-  g_string_append (s, " build ");
+  /* Translators: "10.0 build 19045 (log format 1.5)" in "etlscope-cli info". */
+  g_string_append (s, translated ? _(" build ") : " build ");
   et_cli_append_uint (s, h->provider_version);
-  g_string_append (s, " (log format ");
+  g_string_append (s, translated ? _(" (log format ") : " (log format ");
   et_cli_append_uint (s, h->version[2]);
   g_string_append_c (s, '.');
   et_cli_append_uint (s, h->version[3]);
@@ -44,7 +47,8 @@ static void
 append_filetime (GString *s, gint64 filetime)
 {
   if (filetime == 0)
-    g_string_append (s, "unknown");
+    /* Translators: a time the trace header does not give. */
+    g_string_append (s, C_("time", "unknown"));
   else
     et_format_filetime (filetime, s);
 }
@@ -69,46 +73,46 @@ text_header (GString *s, EtTrace *trace)
   const EtTraceStats *st = et_trace_get_stats (trace);
   gsize line = s->len;
 
-  g_string_append (s, "File: ");
-  g_string_append (s, et_trace_get_path (trace));
-  g_string_append (s, "\nSize: ");
-  et_cli_append_uint (s, st->file_size);
-  g_string_append (s, " bytes\n\nHeader\n");
+  g_string_append_printf (s, _("File: %s\n"), et_trace_get_path (trace));
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "Size: %llu byte\n", "Size: %llu bytes\n",
+                                          (gulong) st->file_size),
+                          (unsigned long long) st->file_size);
+  g_string_append (s, _("\nHeader\n"));
   line = s->len;
-  text_row (s, "OS version", &line);
-  append_os_version (s, h);
-  text_row (s, "Processors", &line);
+  text_row (s, _("OS version"), &line);
+  append_os_version (s, h, TRUE);
+  text_row (s, _("Processors"), &line);
   et_cli_append_uint (s, h->n_processors);
-  text_row (s, "Clock", &line);
+  text_row (s, _("Clock"), &line);
   g_string_append (s, clock_name (h->clock_type));
   g_string_append (s, ", ");
   et_cli_append_uint (s, st->ticks_per_second);
-  g_string_append (s, " ticks/s");
-  text_row (s, "Start", &line);
+  g_string_append (s, _(" ticks/s"));
+  text_row (s, _("Start"), &line);
   append_filetime (s, h->start_time);
-  text_row (s, "End", &line);
+  text_row (s, _("End"), &line);
   append_filetime (s, h->end_time);
-  text_row (s, "Duration", &line);
+  text_row (s, _("Duration"), &line);
   et_cli_append_seconds (s, et_trace_get_duration_ns (trace));
   g_string_append (s, " s");
-  text_row (s, "Logger", &line);
+  text_row (s, _("Logger"), &line);
   g_string_append (s, h->logger_name != NULL ? h->logger_name : "");
-  text_row (s, "Log file name", &line);
+  text_row (s, _("Log file name"), &line);
   g_string_append (s, h->log_file_name != NULL ? h->log_file_name : "");
-  text_row (s, "Pointer size", &line);
+  text_row (s, _("Pointer size"), &line);
   et_cli_append_uint (s, h->pointer_size);
-  text_row (s, "Buffer size", &line);
+  text_row (s, _("Buffer size"), &line);
   et_cli_append_uint (s, h->buffer_size);
-  text_row (s, "Buffers", &line);
+  text_row (s, _("Buffers"), &line);
   et_cli_append_uint (s, st->buffers);
   g_string_append (s, " (");
   et_cli_append_uint (s, st->compressed_buffers);
-  g_string_append (s, " compressed)");
-  text_row (s, "Events", &line);
+  g_string_append (s, _(" compressed)"));
+  text_row (s, _("Events"), &line);
   et_cli_append_uint (s, st->records);
-  text_row (s, "Markers", &line);
+  text_row (s, _("Markers"), &line);
   et_cli_append_uint (s, st->markers);
-  text_row (s, "Manifests", &line);
+  text_row (s, _("Manifests"), &line);
   et_cli_append_uint (s, st->manifests);
   g_string_append (s, "\n\n");
 }
@@ -118,9 +122,10 @@ text_providers (GString *s, EtTrace *trace)
 {
   guint n = et_trace_get_n_providers (trace);
 
-  g_string_append (s, "Providers (");
-  et_cli_append_uint (s, n);
-  g_string_append (s, ")\n  GUID                                  KIND          EVENTS      MARKERS  NAME\n");
+  g_string_append_printf (s, _("Providers (%u)\n"), n);
+  /* Translators: a table heading; keep each word where it is (columns at
+   * 2, 40, 54, 66 and 75). */
+  g_string_append (s, _("  GUID                                  KIND          EVENTS      MARKERS  NAME\n"));
   for (guint i = 0; i < n; i++)
     {
       const EtProvider *p = et_trace_get_provider (trace, i);
@@ -133,7 +138,8 @@ text_providers (GString *s, EtTrace *trace)
       et_cli_pad_to (s, line, 54);
       et_cli_append_uint (s, p->n_events);
       et_cli_pad_to (s, line, 66);
-      g_string_append (s, p->default_on ? "on" : "off");
+      /* Translators: whether a provider makes markers. */
+      g_string_append (s, p->default_on ? C_("markers", "on") : C_("markers", "off"));
       et_cli_pad_to (s, line, 75);
       g_string_append (s, p->name);
       g_string_append_c (s, '\n');
@@ -145,12 +151,15 @@ static void
 text_threads (GString *s, EtTrace *trace)
 {
   guint n = et_trace_get_n_processes (trace);
+  guint n_threads = et_trace_get_n_threads (trace);
+  g_autofree char *processes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u process",
+                                                             "%u processes", n), n);
+  g_autofree char *threads = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread",
+                                                           "%u threads", n_threads), n_threads);
 
-  g_string_append (s, "Processes and threads (");
-  et_cli_append_uint (s, n);
-  g_string_append (s, " processes, ");
-  et_cli_append_uint (s, et_trace_get_n_threads (trace));
-  g_string_append (s, " threads)\n");
+  /* Translators: "Processes and threads (2 processes, 5 threads)". */
+  g_string_append_printf (s, _("Processes and threads (%s, %s)\n"),
+                          processes, threads);
   for (guint i = 0; i < n; i++)
     {
       const EtProcess *p = et_trace_get_process (trace, i);
@@ -177,7 +186,7 @@ text_threads (GString *s, EtTrace *trace)
           g_string_append (s, th->name);
           et_cli_pad_to (s, line, 44);
           et_cli_append_uint (s, th->n_events);
-          g_string_append (s, " events\n");
+          g_string_append_printf (s, " %s\n", g_dngettext (GETTEXT_PACKAGE, "event", "events", th->n_events));
         }
     }
   g_string_append_c (s, '\n');
@@ -192,30 +201,33 @@ text_losses (GString *s, EtTrace *trace)
   guint n_damage = 0;
   gsize line;
 
-  g_string_append (s, "Lost\n");
+  g_string_append (s, _("Lost\n"));
   line = s->len;
-  text_row (s, "Events (header)", &line);
+  text_row (s, _("Events (header)"), &line);
   et_cli_append_uint (s, h->events_lost);
-  text_row (s, "Buffers (header)", &line);
+  text_row (s, _("Buffers (header)"), &line);
   et_cli_append_uint (s, h->buffers_lost);
-  text_row (s, "Buffers flagged", &line);
+  text_row (s, _("Buffers flagged"), &line);
   et_cli_append_uint (s, st->buffers_flagged_events_lost);
-  g_string_append (s, " events lost, ");
+  /* Translators: "Buffers flagged   3 events lost, 0 buffer lost": the
+   * numbers count buffers whose header says so. */
+  g_string_append (s, _(" events lost, "));
   et_cli_append_uint (s, st->buffers_flagged_buffer_lost);
-  g_string_append (s, " buffer lost\n\nDamage: ");
+  g_string_append (s, _(" buffer lost\n\nDamage: "));
 
   damage = et_trace_get_damage (trace, &n_damage);
   if (st->damage_count == 0)
     {
-      g_string_append (s, "none\n");
+      /* Translators: no damage. */
+      g_string_append (s, C_("damage", "none\n"));
       return;
     }
   et_cli_append_uint (s, st->damage_count);
-  g_string_append (s, " problem(s); ");
+  g_string_append_printf (s, " %s; ", g_dngettext (GETTEXT_PACKAGE, "problem", "problems", (gulong) st->damage_count));
   et_cli_append_uint (s, st->records_skipped);
-  g_string_append (s, " records and ");
+  g_string_append (s, _(" records and "));
   et_cli_append_uint (s, st->buffers_skipped);
-  g_string_append (s, " buffers skipped\n");
+  g_string_append (s, _(" buffers skipped\n"));
   for (guint i = 0; i < MIN (n_damage, TEXT_DAMAGE_MESSAGES); i++)
     {
       /* Messages name the file and offset themselves. */
@@ -225,9 +237,9 @@ text_losses (GString *s, EtTrace *trace)
     }
   if (st->damage_count > MIN (n_damage, TEXT_DAMAGE_MESSAGES))
     {
-      g_string_append (s, "  … and ");
+      g_string_append (s, _("  … and "));
       et_cli_append_uint (s, st->damage_count - MIN (n_damage, TEXT_DAMAGE_MESSAGES));
-      g_string_append (s, " more\n");
+      g_string_append (s, _(" more\n"));
     }
 }
 
@@ -260,7 +272,7 @@ json_header (GString *s, EtTrace *trace)
     }
   et_cli_json_key (s, "os_version");
   g_string_append_c (s, '"');
-  append_os_version (s, h);
+  append_os_version (s, h, FALSE);
   g_string_append_c (s, '"');
   et_cli_json_uint (s, "processors", h->n_processors);
   et_cli_json_string (s, "logger_name", h->logger_name);
@@ -423,15 +435,16 @@ et_cli_info_run (int argc, char **argv)
   int status;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      "Output format: text (default) or json", "FORMAT" },
+      /* Translators: text and json are option values; keep them. */
+      N_("Output format: text (default) or json"), N_("FORMAT") },
     { NULL }
   };
 
-  context = g_option_context_new ("FILE");
+  context = g_option_context_new (N_("FILE"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
-    "Describes FILE: its header, providers, processes and threads, lost\n"
-    "events and buffers, and any damage found while reading it.");
-  g_option_context_add_main_entries (context, entries, NULL);
+    N_("Describes FILE: its header, providers, processes and threads, lost\n"
+       "events and buffers, and any damage found while reading it."));
 
   status = et_cli_parse_command (context, "info", &argc, &argv, &path);
   if (status < 0)

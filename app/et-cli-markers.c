@@ -12,6 +12,7 @@
 #include "et-cli-markers.h"
 #include "et-cli-options.h"
 #include "et-cli-output.h"
+#include "et-i18n.h"
 
 #include <stdlib.h>
 
@@ -251,7 +252,8 @@ write_text (GString *s, const Line *l)
       if (l->has_end)
         et_cli_append_seconds (s, line_end_ns (l));
       else
-        g_string_append (s, "open");
+        /* Translators: a span without an end, in "etlscope-cli markers". */
+        g_string_append (s, C_("span", "open"));
     }
   et_cli_pad_to (s, start, 30);
   et_cli_append_uint (s, l->pid);
@@ -276,17 +278,17 @@ write_text (GString *s, const Line *l)
       g_string_append (s, et_span_status_to_string (m->status));
       if (m->depth > 0)
         {
-          g_string_append (s, ", depth ");
+          g_string_append (s, _(", depth "));
           et_cli_append_uint (s, m->depth);
         }
       if (l->has_end_tid)
         {
-          g_string_append (s, ", ends on tid ");
+          g_string_append (s, _(", ends on tid "));
           et_cli_append_uint (s, l->end_tid);
         }
       if (l->has_span_id)
         {
-          g_string_append (s, ", span id ");
+          g_string_append (s, _(", span id "));
           et_cli_append_int (s, l->span_id);
         }
       g_string_append_c (s, ')');
@@ -354,7 +356,7 @@ int
 et_cli_markers_run (int argc, char **argv)
 {
   return et_cli_run_filtered (argc, argv, "markers",
-                              "Writes the Concurrency Visualizer markers of FILE (flags, messages and\n"
-                              "spans) in time order, one per line.",
+                              N_("Writes the Concurrency Visualizer markers of FILE (flags, messages and\n"
+                                 "spans) in time order, one per line."),
                               ET_CLI_FILTER_MARKERS, write_markers);
 }

@@ -3,6 +3,7 @@
  */
 #include "et-cli-options.h"
 #include "et-cli-output.h"
+#include "et-i18n.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ et_cli_parse_format (const char *text, guint allowed, EtCliFormat *format, GErro
       g_string_append_printf (valid, "%s%s", valid->len > 0 ? ", " : "", names[i].name);
     }
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               "unknown format '%s' (use %s)", text, valid->str);
+               _("unknown format '%s' (use %s)"), text, valid->str);
   return FALSE;
 }
 
@@ -86,8 +87,9 @@ et_cli_parse_time (const char *text, gint64 *ns, GError **error)
   if (n_whole + n_fraction == 0 || !time_unit_scale (p, &scale))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "'%s' is not a time: write a number with an optional unit "
-                   "ns, us, ms or s (nanoseconds by default), like 1.5ms", text);
+                   /* Translators: the units and "1.5ms" are what the user types; keep them. */
+                   _("'%s' is not a time: write a number with an optional unit "
+                     "ns, us, ms or s (nanoseconds by default), like 1.5ms"), text);
       return FALSE;
     }
   /* The fraction in billionths of the unit; digits past a nanosecond must
@@ -107,11 +109,11 @@ et_cli_parse_time (const char *text, gint64 *ns, GError **error)
 
 too_fine:
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               "'%s' is finer than a nanosecond", text);
+               _("'%s' is finer than a nanosecond"), text);
   return FALSE;
 too_large:
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-               "'%s' is too large a time", text);
+               _("'%s' is too large a time"), text);
   return FALSE;
 }
 
@@ -146,7 +148,7 @@ parse_id (const char *value, guint32 *id, GError **error)
   if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT32, &v, NULL))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "'%s' is not a process or thread id (a decimal number)", value);
+                   _("'%s' is not a process or thread id (a decimal number)"), value);
       return FALSE;
     }
   *id = (guint32) v;
@@ -181,7 +183,8 @@ on_option (const char *name, const char *value, gpointer data, GError **error)
       if (kind > ET_MARKER_SPAN)
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "unknown marker kind '%s' (use flag, message or span)", value);
+                       /* Translators: flag, message and span are option values; keep them. */
+                       _("unknown marker kind '%s' (use flag, message or span)"), value);
           return FALSE;
         }
       filter->kinds |= 1u << kind;
@@ -190,7 +193,8 @@ on_option (const char *name, const char *value, gpointer data, GError **error)
            && !et_importance_from_string (value, &filter->min_importance))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "unknown importance '%s' (use low, normal, high or critical)", value);
+                   /* Translators: low … critical are option values; keep them. */
+                   _("unknown importance '%s' (use low, normal, high or critical)"), value);
       return FALSE;
     }
   return TRUE;
@@ -201,30 +205,33 @@ et_cli_filter_group_new (EtCliFilter *filter, const char *command, EtCliFilterUs
 {
   const GOptionEntry common[] = {
     { "provider", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
-      "Only this provider (name or GUID; repeatable)", "NAME|GUID" },
+      N_("Only this provider (name or GUID; repeatable)"), N_("NAME|GUID") },
     { "pid", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
-      "Only this process id (repeatable)", "N" },
+      N_("Only this process id (repeatable)"), "N" },
     { "tid", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
-      "Only this thread id (repeatable)", "N" },
+      N_("Only this thread id (repeatable)"), "N" },
     { "from", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
-      "Nothing that ends before T (units ns, us, ms, s; default ns)", "T" },
+      N_("Nothing that ends before T (units ns, us, ms, s; default ns)"), "T" },
     { "to", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
-      "Nothing that starts after T", "T" },
+      N_("Nothing that starts after T"), "T" },
     { NULL }
   };
   const GOptionEntry markers[] = {
     { "kind", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
-      "Only this kind: flag, message or span (repeatable)", "KIND" },
+      /* Translators: flag, message and span are option values; keep them. */
+      N_("Only this kind: flag, message or span (repeatable)"), N_("KIND") },
     { "min-importance", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
-      "Only markers at least this important: low, normal, high or critical", "LEVEL" },
+      /* Translators: low … critical are option values; keep them. */
+      N_("Only markers at least this important: low, normal, high or critical"), N_("LEVEL") },
     { "all-providers", 0, 0, G_OPTION_ARG_NONE, &filter->all_providers,
-      "Make markers of every provider, not only the EventSource ones", NULL },
+      N_("Make markers of every provider, not only the EventSource ones"), NULL },
     { NULL }
   };
   GOptionGroup *group;
 
   filter->use = use;
-  group = g_option_group_new (command, "Filters", "Show the filter options", filter, NULL);
+  group = g_option_group_new (command, N_("Filters"), N_("Show the filter options"), filter, NULL);
+  g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
   g_option_group_add_entries (group, common);
   if (use == ET_CLI_FILTER_MARKERS)
     g_option_group_add_entries (group, markers);
@@ -236,7 +243,7 @@ et_cli_filter_check (const EtCliFilter *filter, const char *command)
 {
   if (filter->from_ns <= filter->to_ns)
     return TRUE;
-  et_cli_error ("%s: --from is after --to", command);
+  et_cli_error (_("%s: --from is after --to"), command);
   return FALSE;
 }
 
@@ -275,11 +282,11 @@ et_cli_filter_resolve (EtCliFilter *filter, EtTrace *trace)
           filter->provider_on[i] = TRUE;
           if (filter->use == ET_CLI_FILTER_MARKERS && !provider->default_on
               && !filter->all_providers)
-            et_cli_error ("note: provider '%s' makes no markers unless --all-providers is given",
+            et_cli_error (_("note: provider '%s' makes no markers unless --all-providers is given"),
                           wanted);
         }
       if (!found)
-        et_cli_error ("note: no provider in %s matches '%s'", et_trace_get_path (trace), wanted);
+        et_cli_error (_("note: no provider in %s matches '%s'"), et_trace_get_path (trace), wanted);
     }
 }
 
@@ -314,13 +321,13 @@ et_cli_parse_command (GOptionContext *context, const char *command, int *argc,
   if (!g_option_context_parse (context, argc, argv, &error))
     {
       et_cli_error ("%s: %s", command, error->message);
-      fprintf (stderr, "Try 'etlscope-cli %s --help'.\n", command);
+      fprintf (stderr, _("Try 'etlscope-cli %s --help'.\n"), command);
       return ET_CLI_EXIT_FAILURE;
     }
   if (*argc != 2)
     {
-      et_cli_error ("%s: %s", command, *argc < 2 ? "no FILE given" : "give exactly one FILE");
-      fprintf (stderr, "Try 'etlscope-cli %s --help'.\n", command);
+      et_cli_error ("%s: %s", command, *argc < 2 ? _("no FILE given") : _("give exactly one FILE"));
+      fprintf (stderr, _("Try 'etlscope-cli %s --help'.\n"), command);
       return ET_CLI_EXIT_FAILURE;
     }
   *path = (*argv)[1];
@@ -362,16 +369,18 @@ et_cli_run_filtered (int argc, char **argv, const char *command, const char *sum
   int status;
   const GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      "Output format: text (default), jsonl or csv", "FORMAT" },
+      /* Translators: text, jsonl and csv are option values; keep them. */
+      N_("Output format: text (default), jsonl or csv"), N_("FORMAT") },
     { NULL }
   };
 
   et_cli_filter_init (&filter);
-  context = g_option_context_new ("FILE");
-  g_option_context_set_summary (context, summary);
+  context = g_option_context_new (N_("FILE"));
   group = et_cli_filter_group_new (&filter, command, use);
   g_option_group_add_entries (group, entries);
   g_option_context_set_main_group (context, group);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, summary);
 
   status = et_cli_parse_command (context, command, &argc, &argv, &path);
   if (status < 0)

@@ -2,6 +2,7 @@
  * etlscope-cli (see et-cli-output.h for where this sits).
  */
 #include "et-cli-output.h"
+#include "et-i18n.h"
 
 #include <errno.h>
 #include <string.h>
@@ -250,7 +251,7 @@ et_cli_load (const char *path, EtLoadFlags flags)
 
   /* The reader's messages name the file; say it ourselves if one does not. */
   if (error == NULL)
-    et_cli_error ("%s: could not be read", path);
+    et_cli_error (_("%s: could not be read"), path);
   else if (strstr (error->message, path) == NULL)
     et_cli_error ("%s: %s", path, error->message);
   else
@@ -268,7 +269,7 @@ et_cli_finish (EtTrace *trace, EtCliOut *out)
 
   if (out != NULL && !et_cli_out_close (out))
     {
-      et_cli_error ("writing the output failed: %s", g_strerror (errno));
+      et_cli_error (_("writing the output failed: %s"), g_strerror (errno));
       return ET_CLI_EXIT_FAILURE;
     }
   if (stats->damage_count == 0)
@@ -277,14 +278,20 @@ et_cli_finish (EtTrace *trace, EtCliOut *out)
   damage = et_trace_get_damage (trace, &n_damage);
   path = et_trace_get_path (trace);
   if (n_damage == 0)
-    et_cli_error ("%s: read with damage: %" G_GUINT64_FORMAT " problem(s)",
-                  path, stats->damage_count);
+    et_cli_error (g_dngettext (GETTEXT_PACKAGE, "%s: read with damage: %llu problem",
+                               "%s: read with damage: %llu problems", (gulong) stats->damage_count),
+                  path, (unsigned long long) stats->damage_count);
   else
     /* The reader's messages name the file already; say it if one does not. */
-    et_cli_error ("%s%sread with damage: %" G_GUINT64_FORMAT " problem(s), the first at offset %"
-                  G_GUINT64_FORMAT ": %s",
+    /* Translators: the first two %s are the file name and ": " (or nothing
+     * when the message names the file already); the last is that message. */
+    et_cli_error (g_dngettext (GETTEXT_PACKAGE,
+                               "%s%sread with damage: %llu problem, at offset %llu: %s",
+                               "%s%sread with damage: %llu problems, the first at offset %llu: %s",
+                               (gulong) stats->damage_count),
                   strstr (damage[0].message, path) != NULL ? "" : path,
                   strstr (damage[0].message, path) != NULL ? "" : ": ",
-                  stats->damage_count, damage[0].offset, damage[0].message);
+                  (unsigned long long) stats->damage_count,
+                  (unsigned long long) damage[0].offset, damage[0].message);
   return ET_CLI_EXIT_DAMAGE;
 }

@@ -6,6 +6,7 @@
 #include "et-cli-options.h"
 #include "et-cli-output.h"
 #include "et-timeline-render.h"
+#include "et-i18n.h"
 
 typedef struct
 {
@@ -31,7 +32,8 @@ render (const char *path, RenderOptions *o)
   v.wall_clock = o->wall_clock;
   if (o->theme != NULL && !v.dark && g_strcmp0 (o->theme, "light") != 0)
     {
-      et_cli_error ("render: --theme must be light or dark, not '%s'", o->theme);
+      /* Translators: light and dark are option values; keep them. */
+      et_cli_error (_("render: --theme must be light or dark, not '%s'"), o->theme);
       return ET_CLI_EXIT_FAILURE;
     }
   trace = et_cli_load (path, ET_LOAD_DEFAULT);
@@ -47,7 +49,7 @@ render (const char *path, RenderOptions *o)
     }
   if (v.to_ns <= v.from_ns)
     {
-      et_cli_error ("render: --to must come after --from");
+      et_cli_error (_("render: --to must come after --from"));
       return ET_CLI_EXIT_FAILURE;
     }
   layout = et_layout_new (trace);
@@ -69,30 +71,31 @@ et_cli_render_run (int argc, char **argv)
   int status;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output,
-      "Picture to write: .png, .svg or .pdf", "OUT" },
-    { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, "Left edge (default: start of trace)", "TIME" },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, "Right edge (default: end of trace)", "TIME" },
-    { "width", 0, 0, G_OPTION_ARG_INT, &o.width, "Width in pixels (default 1600)", "PX" },
-    { "height", 0, 0, G_OPTION_ARG_INT, &o.height, "Height in pixels (default 900)", "PX" },
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme, "light (default) or dark", "THEME" },
-    { "wall-clock", 0, 0, G_OPTION_ARG_NONE, &o.wall_clock, "Ruler in wall-clock time", NULL },
+      N_("Picture to write: .png, .svg or .pdf"), N_("OUT") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, N_("Left edge (default: start of trace)"), N_("TIME") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, N_("Right edge (default: end of trace)"), N_("TIME") },
+    { "width", 0, 0, G_OPTION_ARG_INT, &o.width, N_("Width in pixels (default 1600)"), N_("PX") },
+    { "height", 0, 0, G_OPTION_ARG_INT, &o.height, N_("Height in pixels (default 900)"), N_("PX") },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme, /* Translators: light and dark are option values; keep them. */
+      N_("light (default) or dark"), N_("THEME") },
+    { "wall-clock", 0, 0, G_OPTION_ARG_NONE, &o.wall_clock, N_("Ruler in wall-clock time"), NULL },
     { NULL }
   };
 
-  context = g_option_context_new ("FILE");
+  context = g_option_context_new (N_("FILE"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
-    "Draws the timeline of FILE (rows per process, thread and channel; spans,\n"
-    "flags and messages) into a PNG, SVG or PDF file.");
-  g_option_context_add_main_entries (context, entries, NULL);
+    N_("Draws the timeline of FILE (rows per process, thread and channel; spans,\n"
+       "flags and messages) into a PNG, SVG or PDF file."));
   status = et_cli_parse_command (context, "render", &argc, &argv, &path);
   if (status < 0 && o.output == NULL)
     {
-      et_cli_error ("render: say where to write the picture with -o OUT.png|svg|pdf");
+      et_cli_error (_("render: say where to write the picture with -o OUT.png|svg|pdf"));
       status = ET_CLI_EXIT_FAILURE;
     }
   else if (status < 0 && (o.width < 300 || o.height < 100 || o.width > 20000 || o.height > 20000))
     {
-      et_cli_error ("render: the picture must be 300–20000 × 100–20000 pixels");
+      et_cli_error (_("render: the picture must be 300–20000 × 100–20000 pixels"));
       status = ET_CLI_EXIT_FAILURE;
     }
   else if (status < 0)

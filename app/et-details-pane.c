@@ -2,8 +2,7 @@
  * et-details.c (model only); this file is the widget around them. */
 #include "et-details-pane.h"
 #include "et-details.h"
-
-#include <glib/gi18n.h>
+#include "et-i18n.h"
 
 struct _EtDetailsPane
 {
@@ -52,16 +51,16 @@ et_details_pane_show (EtDetailsPane *self, EtTrace *trace, const EtShape *shape)
   if (shape == NULL || trace == NULL)
     {
       g_string_append (title, _("Nothing selected"));
-      g_string_append (text, _("Click a marker, or choose one in the Markers list, "
-                               "to see everything about it."));
+      g_string_append (text, _("Click a marker to see everything about it."));
     }
   else if (shape->kind == ET_SHAPE_AGGREGATE)
     {
-      g_string_append_printf (title, ngettext ("%u marker", "%u markers", shape->count),
-                              shape->count);
-      g_string_append (text, _("These markers are too close together to draw apart.\n"
-                               "Zoom in (W, Ctrl+wheel, or Z for the selection) to tell "
-                               "them apart."));
+      g_string_append_printf (title, g_dngettext (GETTEXT_PACKAGE, "%u marker", "%u markers",
+                                                  shape->count), shape->count);
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                                 "%u marker close together.\nZoom in (Ctrl+wheel, W) to tell them apart.",
+                                                 "%u markers close together.\nZoom in (Ctrl+wheel, W) to tell them apart.",
+                                                 shape->count), shape->count);
     }
   else
     {

@@ -1,10 +1,45 @@
 /* et-details.c — the text of the details pane (see et-details.h). Shared by
  * the window and its tests; knows the model, not widgets. The labels are
- * translated and padded to one column; translators keep the padding. */
+ * translated; names and values from the trace are shown as they are. */
 #include "et-details.h"
+#include "et-i18n.h"
 #include "et-timeline-render.h"
 
-#include <glib/gi18n.h>
+#define LABEL_WIDTH 12
+
+/* "  Label       " on a new line: labels padded by characters, not bytes,
+ * so that translated labels line up too. */
+static void
+row (GString *out, const char *label)
+{
+  glong n = g_utf8_strlen (label, -1);
+
+  g_string_append (out, "  ");
+  g_string_append (out, label);
+  for (glong i = n; i < LABEL_WIDTH; i++)
+    g_string_append_c (out, ' ');
+  if (n >= LABEL_WIDTH)
+    g_string_append_c (out, ' ');
+}
+
+static void
+describe_descriptor (const EtEvent *ev, GString *out)
+{
+  row (out, _("Level"));
+  g_string_append_printf (out, "%u   ", ev->level);
+  g_string_append_printf (out, _("Opcode %u"), ev->opcode);
+  if (ev->opcode_name != NULL)
+    g_string_append_printf (out, " (%s)", ev->opcode_name);
+  g_string_append (out, "   ");
+  g_string_append_printf (out, _("Task %u"), ev->task);
+  if (ev->task_name != NULL)
+    g_string_append_printf (out, " (%s)", ev->task_name);
+  g_string_append_c (out, '\n');
+  row (out, _("Keywords"));
+  g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x   ", ev->keywords);
+  g_string_append_printf (out, _("Channel %u"), ev->channel);
+  g_string_append_c (out, '\n');
+}
 
 static void
 describe_event (EtTrace *trace, guint64 index, const char *title, GString *out)
@@ -13,35 +48,40 @@ describe_event (EtTrace *trace, guint64 index, const char *title, GString *out)
   EtFields *fields = et_fields_new ();
   const EtProvider *provider;
   char guid[ET_GUID_STRING_LEN];
-  char number[32];
   EtEvent ev;
 
   et_trace_decode_event (trace, index, &ev, fields, &error);
   provider = et_trace_get_provider (trace, ev.provider);
   et_guid_to_string (&provider->guid, guid);
   g_string_append_printf (out, "\n%s\n", title);
-  g_string_append_printf (out, _("  Event       %s (id %u, version %u)\n"), ev.name, ev.id, ev.version);
-  g_string_append_printf (out, _("  Provider    %s\n              %s\n"), provider->name, guid);
-  g_string_append_printf (out, _("  Level       %u   Opcode %u%s%s%s   Task %u%s%s%s\n"), ev.level,
-                          ev.opcode, ev.opcode_name ? " (" : "", ev.opcode_name ? ev.opcode_name : "",
-                          ev.opcode_name ? ")" : "", ev.task, ev.task_name ? " (" : "",
-                          ev.task_name ? ev.task_name : "", ev.task_name ? ")" : "");
-  /* 64-bit numbers are formatted first: gettext cannot see through
-   * G_GUINT64_FORMAT inside a translatable string. */
-  g_snprintf (number, sizeof number, "0x%" G_GINT64_MODIFIER "x", ev.keywords);
-  g_string_append_printf (out, _("  Keywords    %s   Channel %u\n"), number, ev.channel);
+  row (out, _("Event"));
+  /* Translators: an event's name, then its id and version. */
+  g_string_append_printf (out, _("%s (id %u, version %u)"), ev.name, ev.id, ev.version);
+  g_string_append_c (out, '\n');
+  row (out, _("Provider"));
+  g_string_append_printf (out, "%s\n%*s%s\n", provider->name, LABEL_WIDTH + 2, "", guid);
+  describe_descriptor (&ev, out);
   et_guid_to_string (&ev.activity_id, guid);
-  g_string_append_printf (out, _("  Activity    %s\n"), guid);
+  row (out, _("Activity"));
+  g_string_append_printf (out, "%s\n", guid);
   if (ev.has_related_activity_id)
     {
       et_guid_to_string (&ev.related_activity_id, guid);
-      g_string_append_printf (out, _("  Related     %s\n"), guid);
+      /* Translators: the related activity id. */
+      row (out, _("Related"));
+      g_string_append_printf (out, "%s\n", guid);
     }
-  g_snprintf (number, sizeof number, "%" G_GUINT64_FORMAT, ev.file_offset);
-  g_string_append_printf (out, _("  Record      %s at byte offset %s, CPU %u\n"),
-                          ev.header_kind, number, ev.cpu);
+  row (out, _("Record"));
+  /* Translators: the record's header kind, its byte offset in the file, the CPU. */
+  g_string_append_printf (out, _("%s at byte offset %llu, CPU %u"), ev.header_kind,
+                          (unsigned long long) ev.file_offset, ev.cpu);
+  g_string_append_c (out, '\n');
   if (error != NULL)
-    g_string_append_printf (out, _("  Payload     does not match its schema: %s\n"), error->message);
+    {
+      row (out, _("Payload"));
+      g_string_append_printf (out, _("does not match its schema: %s"), error->message);
+      g_string_append_c (out, '\n');
+    }
   for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
     {
       g_string_append_printf (out, "  · %s = ", et_fields_get (fields, i)->name);
@@ -49,6 +89,15 @@ describe_event (EtTrace *trace, guint64 index, const char *title, GString *out)
       g_string_append_c (out, '\n');
     }
   et_fields_free (fields);
+}
+
+static void
+rule_row (GString *out, const char *label, EtRuleSource source)
+{
+  row (out, label);
+  /* Translators: where a marker property came from, e.g. "from cv field". */
+  g_string_append_printf (out, _("from %s"), et_i18n_rule_source (source));
+  g_string_append_c (out, '\n');
 }
 
 static void
@@ -61,18 +110,37 @@ describe_rules (EtTrace *trace, const EtMarker *m, GString *out)
   et_rule_result_init (&rules);
   et_trace_decode_event (trace, m->event, &ev, fields, NULL);
   et_trace_explain_marker (trace, &ev, fields, &rules);
-  g_string_append (out, _("\nWhy it looks like this\n"));
-  g_string_append_printf (out, _("  Kind        from %s\n"), et_rule_source_to_string (rules.role_rule));
-  g_string_append_printf (out, _("  Importance  from %s\n"), et_rule_source_to_string (rules.importance_rule));
-  g_string_append_printf (out, _("  Category    from %s\n"), et_rule_source_to_string (rules.category_rule));
-  g_string_append_printf (out, _("  Series      from %s\n"), et_rule_source_to_string (rules.series_rule));
-  g_string_append_printf (out, _("  Text        from %s\n"), et_rule_source_to_string (rules.text_rule));
+  g_string_append_printf (out, "\n%s\n", _("Why it looks like this"));
+  rule_row (out, _("Kind"), rules.role_rule);
+  rule_row (out, _("Importance"), rules.importance_rule);
+  rule_row (out, _("Category"), rules.category_rule);
+  rule_row (out, _("Series"), rules.series_rule);
+  rule_row (out, _("Text"), rules.text_rule);
   if (rules.has_span_id)
     g_string_append_printf (out, "  cvSpanId    %" G_GINT64_FORMAT "\n", rules.span_id);
   if (rules.ignored_cv)
-    g_string_append (out, _("  Some cv fields have the wrong type and were ignored.\n"));
+    g_string_append_printf (out, "  %s\n", _("Some cv fields have the wrong type and were ignored."));
   et_rule_result_clear (&rules);
   et_fields_free (fields);
+}
+
+static void
+describe_times (const EtMarker *m, GString *out)
+{
+  row (out, _("Start"));
+  et_format_duration_display (m->start_ns, out);
+  if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
+    {
+      g_string_append_c (out, '\n');
+      row (out, _("End"));
+      et_format_duration_display (m->end_ns, out);
+      if (m->status == ET_SPAN_UNMATCHED_START)
+        g_string_append_printf (out, " (%s)", _("end of trace: still open"));
+      g_string_append_c (out, '\n');
+      row (out, _("Duration"));
+      et_format_duration_display (m->end_ns - m->start_ns, out);
+    }
+  g_string_append_c (out, '\n');
 }
 
 void
@@ -80,30 +148,31 @@ et_details_describe (EtTrace *trace, guint channel, const EtMarker *m, GString *
 {
   const EtThread *thread = et_trace_get_thread (trace, et_trace_channel_thread (trace, channel));
   const EtProcess *process = et_trace_get_process (trace, thread->process);
+  const char *series = et_trace_get_string (trace, m->series);
 
-  g_string_append_printf (out, "%s", et_marker_kind_to_string (m->kind));
+  g_string_append (out, et_i18n_marker_kind (m->kind));
   if (m->kind == ET_MARKER_SPAN)
-    g_string_append_printf (out, " (%s)", et_span_status_to_string (m->status));
+    g_string_append_printf (out, " (%s)", et_i18n_span_status (m->status));
   g_string_append (out, "\n");
   et_trace_marker_text (trace, m, out);
-  g_string_append (out, _("\n\n  Start       "));
-  et_format_duration (m->start_ns, out);
-  if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
-    {
-      g_string_append (out, _("\n  End         "));
-      et_format_duration (m->end_ns, out);
-      g_string_append (out, m->status == ET_SPAN_UNMATCHED_START ? _(" (end of trace: still open)") : "");
-      g_string_append (out, _("\n  Duration    "));
-      et_format_duration (m->end_ns - m->start_ns, out);
-    }
-  g_string_append_printf (out, _("\n  Importance  %s   Category %d   Series %s   Lane %u\n"),
-                          et_importance_to_string (m->importance), m->category,
-                          *et_trace_get_string (trace, m->series)
-                            ? et_trace_get_string (trace, m->series) : _("(none)"), m->depth);
-  g_string_append_printf (out, _("  Process     %s (%u)\n  Thread      %s (%u)\n"), process->name,
-                          process->pid, thread->name, thread->tid);
+  g_string_append (out, "\n\n");
+  describe_times (m, out);
+  row (out, _("Importance"));
+  /* Translators: importance, then category, series and lane of a marker. */
+  g_string_append_printf (out, _("%s   Category %d   Series %s   Lane %u"),
+                          et_i18n_importance (m->importance), m->category,
+                          *series ? series : _("(none)"), m->depth);
+  g_string_append_c (out, '\n');
+  row (out, _("Process"));
+  g_string_append_printf (out, "%s (%u)\n", process->name, process->pid);
+  row (out, _("Thread"));
+  g_string_append_printf (out, "%s (%u)\n", thread->name, thread->tid);
   if (m->end_thread != ET_NO_INDEX)
-    g_string_append_printf (out, _("  Ends on     thread %u\n"), et_trace_get_thread (trace, m->end_thread)->tid);
+    {
+      row (out, _("Ends on"));
+      g_string_append_printf (out, _("thread %u"), et_trace_get_thread (trace, m->end_thread)->tid);
+      g_string_append_c (out, '\n');
+    }
   describe_event (trace, m->event, m->kind == ET_MARKER_SPAN ? _("Start event") : _("Event"), out);
   if (m->end_event != ET_NO_INDEX)
     describe_event (trace, m->end_event, _("End event"), out);

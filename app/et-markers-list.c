@@ -9,10 +9,10 @@
  * order; see read_header_sort ().
  */
 #include "et-markers-list.h"
+#include "et-i18n.h"
 #include "et-timeline-render.h"
 
 #include <string.h>
-#include <glib/gi18n.h>
 
 typedef struct
 {
@@ -229,7 +229,8 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
           }
     }
   g_qsort_with_data (refs->data, (gint) refs->len, sizeof (Ref), compare_refs, self);
-  text = g_strdup_printf (ngettext ("%u in view", "%u in view", refs->len), refs->len);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u marker", "%u markers", refs->len),
+                          refs->len);
   gtk_label_set_text (self->count, text);
   self->selecting = TRUE;
   g_list_model_items_changed (G_LIST_MODEL (self->model), 0, old, refs->len);
@@ -239,31 +240,31 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 
 /* ---- columns --------------------------------------------------------------- */
 
-/* Column headers on screen are translated; the CSV header is not, so that
- * scripts reading the export do not depend on the language. */
+/* Shown translated; the CSV export writes them untranslated (a file for
+ * other programs, like the CLI's machine formats). */
 static const char *const column_titles[N_COLUMNS] = {
-  NC_("markers column", "Start"), NC_("markers column", "Duration"),
-  NC_("markers column", "Thread"), NC_("markers column", "Provider"),
-  NC_("markers column", "Series"), NC_("markers column", "Category"),
-  NC_("markers column", "Importance"), NC_("markers column", "Kind"),
-  NC_("markers column", "Text"),
+  N_("Start"), N_("Duration"), N_("Thread"), N_("Provider"), N_("Series"), N_("Category"),
+  N_("Importance"), N_("Kind"), N_("Text"),
 };
 
-/* One cell's text; the CSV export writes the same values. */
+/* One cell's text: translated and in the user's number format for @display,
+ * the machine values the CSV export writes otherwise. */
 static void
-cell_text (EtMarkersList *self, const Ref *r, guint column, GString *out)
+cell_text (EtMarkersList *self, const Ref *r, guint column, gboolean display, GString *out)
 {
+  void (*format_duration) (gint64, GString *) = display ? et_format_duration_display
+                                                        : et_format_duration;
   const EtMarker *m = marker_of (self, r);
   const EtThread *t;
 
   switch (column)
     {
     case COL_START:
-      et_format_duration (m->start_ns, out);
+      format_duration (m->start_ns, out);
       break;
     case COL_DURATION:
       if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
-        et_format_duration (duration_of (m), out);
+        format_duration (duration_of (m), out);
       break;
     case COL_THREAD:
       t = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, r->channel));
@@ -279,12 +280,15 @@ cell_text (EtMarkersList *self, const Ref *r, guint column, GString *out)
       g_string_append_printf (out, "%d", m->category);
       break;
     case COL_IMPORTANCE:
-      g_string_append (out, et_importance_to_string (m->importance));
+      g_string_append (out, display ? et_i18n_importance (m->importance)
+                                    : et_importance_to_string (m->importance));
       break;
     case COL_KIND:
-      g_string_append (out, et_marker_kind_to_string (m->kind));
+      g_string_append (out, display ? et_i18n_marker_kind (m->kind)
+                                    : et_marker_kind_to_string (m->kind));
       if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_OK)
-        g_string_append_printf (out, " (%s)", et_span_status_to_string (m->status));
+        g_string_append_printf (out, " (%s)", display ? et_i18n_span_status (m->status)
+                                                      : et_span_status_to_string (m->status));
       break;
     case COL_TEXT:
       et_trace_marker_text (self->trace, m, out);
@@ -309,7 +313,7 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   EtMarkerRow *row = gtk_list_item_get_item (item);
   g_autoptr(GString) text = g_string_new (NULL);
 
-  cell_text (self, &row->ref, GPOINTER_TO_UINT (data), text);
+  cell_text (self, &row->ref, GPOINTER_TO_UINT (data), TRUE, text);
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text->str);
 }
 
@@ -354,8 +358,7 @@ add_columns (EtMarkersList *self)
       g_object_set_data (G_OBJECT (factory), "list", self);
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
-      column = gtk_column_view_column_new (g_dpgettext2 (NULL, "markers column", column_titles[c]),
-                                           factory);
+      column = gtk_column_view_column_new (_(column_titles[c]), factory);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, c == COL_TEXT);
       if (c != COL_TEXT)
@@ -435,7 +438,6 @@ et_markers_list_init (EtMarkersList *self)
   g_signal_connect (self->selection, "notify::selected", G_CALLBACK (on_selected), self);
   gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
   add_columns (self);
-  gtk_label_set_text (self->count, "");
 }
 
 GtkWidget *
@@ -522,7 +524,7 @@ et_markers_list_write_csv (EtMarkersList *self, const char *path, GError **error
       for (guint c = 0; c < N_COLUMNS; c++)
         {
           g_string_truncate (cell, 0);
-          cell_text (self, &g_array_index (self->model->refs, Ref, i), c, cell);
+          cell_text (self, &g_array_index (self->model->refs, Ref, i), c, FALSE, cell);
           g_string_append (out, c ? "," : "");
           csv_field (out, cell->str);
         }

@@ -7,7 +7,6 @@
  * when it was read with damage, 2 when it could not be read or the command
  * line was wrong.
  */
-#include <locale.h>
 #include <string.h>
 #include <glib.h>
 
@@ -16,6 +15,7 @@
 #include "et-cli-markers.h"
 #include "et-cli-render.h"
 #include "et-cli-output.h"
+#include "et-i18n.h"
 
 typedef struct
 {
@@ -25,29 +25,30 @@ typedef struct
 } Command;
 
 static const Command commands[] = {
-  { "info", "What FILE holds: header, providers, threads, losses, damage", et_cli_info_run },
-  { "events", "Every event of FILE in time order, decoded", et_cli_events_run },
-  { "markers", "The Concurrency Visualizer markers of FILE", et_cli_markers_run },
-  { "render", "The timeline of FILE as a PNG, SVG or PDF picture", et_cli_render_run },
+  { "info", N_("What FILE holds: header, providers, threads, losses, damage"), et_cli_info_run },
+  { "events", N_("Every event of FILE in time order, decoded"), et_cli_events_run },
+  { "markers", N_("The Concurrency Visualizer markers of FILE"), et_cli_markers_run },
+  { "render", N_("The timeline of FILE as a PNG, SVG or PDF picture"), et_cli_render_run },
 };
 
 static void
 print_usage (FILE *stream)
 {
-  fputs ("Usage:\n"
-         "  etlscope-cli COMMAND [OPTION…] FILE\n"
-         "\n"
-         "Reads a Windows ETW trace (.etl) and writes what it holds.\n"
-         "\n"
-         "Commands:\n", stream);
+  /* Translators: COMMAND, OPTION and FILE are placeholders; translate them. */
+  fputs (_("Usage:\n"
+           "  etlscope-cli COMMAND [OPTION…] FILE\n"
+           "\n"
+           "Reads a Windows ETW trace (.etl) and writes what it holds.\n"
+           "\n"
+           "Commands:\n"), stream);
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (stream, "  %-9s %s\n", commands[i].name, commands[i].summary);
-  fputs ("\n"
-         "Options:\n"
-         "  -h, --help  Show this help; 'etlscope-cli COMMAND --help' shows a command's\n"
-         "  --version   Show the version\n"
-         "\n"
-         "Exit status: 0 read cleanly, 1 read with damage, 2 not read or bad usage.\n",
+    fprintf (stream, "  %-9s %s\n", commands[i].name, _(commands[i].summary));
+  fputs (_("\n"
+           "Options:\n"
+           "  -h, --help  Show this help; 'etlscope-cli COMMAND --help' shows a command's\n"
+           "  --version   Show the version\n"
+           "\n"
+           "Exit status: 0 read cleanly, 1 read with damage, 2 not read or bad usage.\n"),
          stream);
 }
 
@@ -66,7 +67,7 @@ main (int argc, char **argv)
   const Command *command;
   g_autofree char *prgname = NULL;
 
-  setlocale (LC_ALL, "");
+  et_i18n_init ();
 
   if (argc < 2)
     {
@@ -96,8 +97,8 @@ main (int argc, char **argv)
   command = find_command (argv[1]);
   if (command == NULL)
     {
-      et_cli_error ("unknown command '%s'", argv[1]);
-      fputs ("Try 'etlscope-cli --help'.\n", stderr);
+      et_cli_error (_("unknown command '%s'"), argv[1]);
+      fputs (_("Try 'etlscope-cli --help'.\n"), stderr);
       return ET_CLI_EXIT_FAILURE;
     }
   /* GOption's usage line reads "Usage: PRGNAME [OPTION…] FILE". */

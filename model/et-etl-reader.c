@@ -475,7 +475,7 @@ read_buffer (EtEtlFile *file, guint64 offset, guint32 uniform)
 static gboolean
 looks_like_etl (EtEtlFile *file, GError **error)
 {
-  const guint8 *first = file->data + ET_BUFFER_HEADER_SIZE;
+  const guint8 *first;
 
   if (file->size < ET_BUFFER_HEADER_SIZE + 0x20)
     {
@@ -485,6 +485,8 @@ looks_like_etl (EtEtlFile *file, GError **error)
                    file->path, file->size);
       return FALSE;
     }
+  /* (An empty file maps to NULL: no pointer into it before this check.) */
+  first = file->data + ET_BUFFER_HEADER_SIZE;
   /* The first record must be the TRACE_LOGFILE_HEADER: a SYSTEM record of
    * group 0, type 0 (etl-format.md §6). */
   if (first[3] != 0xC0 || (first[2] != 0x01 && first[2] != 0x02) || et_read_u16 (first + 6) != 0)

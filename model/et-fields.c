@@ -327,7 +327,8 @@ append_double (GString *out, double v, gboolean is_float)
 void
 et_format_filetime (gint64 filetime, GString *out)
 {
-  gint64 since_unix = filetime - FILETIME_UNIX_EPOCH;
+  /* A negative FILETIME is garbage; subtracting the epoch could overflow. */
+  gint64 since_unix = MAX (filetime, 0) - FILETIME_UNIX_EPOCH;
   gint64 seconds = since_unix / 10000000;
   gint64 ticks = since_unix % 10000000;
   g_autoptr(GDateTime) dt = NULL;

@@ -1,19 +1,23 @@
-/* et-manifest-assembler.c — reassembles manifest chunks.
+/* et-manifest-assembler.c — EventSource manifests put back together.
  *
- * First stage for EventSource providers: manifest events (Id 0xFFFE) carry
- * the XML in chunks of at most 0xFF00 bytes behind an 8-byte envelope
- * (etl-format.md §9). Chunks are collected per provider, process and
- * thread, in order from chunk 0; a whole manifest comes out once the last
- * chunk arrives.
+ * First stage for EventSource providers: an EventSource logs its manifest
+ * as one or more events (Id 0xFFFE), each an 8-byte envelope and up to
+ * 0xFF00 bytes of XML (etl-format.md §9, "Chunk envelope"). Chunks are
+ * collected per (provider, process, thread) — the writer emits them one
+ * after the other on one thread — and the XML goes on to et_manifest_parse
+ * once all TotalChunks have arrived.
  */
 #include "et-manifest.h"
 #include "et-bytes.h"
 #include "et-error.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#define ENVELOPE_SIZE 8
-#define MAX_CHUNK 0xFF00u
+#define ENVELOPE_SIZE  8
+#define ENVELOPE_MAGIC 0x5B
+#define FORMAT_XML     1
+#define MAX_CHUNK_SIZE 0xFF00
 
 typedef struct
 {
@@ -24,21 +28,27 @@ typedef struct
 
 typedef struct
 {
-  guint8   format, major, minor;
-  guint16  total;
-  guint16  next;
-  GString *xml;
+  guint16 number;
+  GBytes *bytes;
+} Chunk;
+
+typedef struct
+{
+  guint8  format, major, minor;
+  guint16 total;
+  guint16 highest;              /* highest chunk number received */
+  GArray *chunks;               /* Chunk, in arrival order */
 } Partial;
 
 struct _EtManifestAssembler
 {
-  GHashTable *partials;   /* Key* → Partial* */
+  GHashTable *partials;         /* Key → Partial */
 };
 
 static guint
-key_hash (gconstpointer p)
+key_hash (gconstpointer data)
 {
-  const Key *k = p;
+  const Key *k = data;
   return et_guid_hash (&k->provider) ^ (k->pid * 31u) ^ (k->tid * 131u);
 }
 
@@ -50,19 +60,26 @@ key_equal (gconstpointer a, gconstpointer b)
 }
 
 static void
+chunk_clear (gpointer data)
+{
+  g_bytes_unref (((Chunk *) data)->bytes);
+}
+
+static void
 partial_free (gpointer data)
 {
   Partial *p = data;
-  g_string_free (p->xml, TRUE);
+  g_array_unref (p->chunks);
   g_free (p);
 }
 
 EtManifestAssembler *
 et_manifest_assembler_new (void)
 {
-  EtManifestAssembler *a = g_new0 (EtManifestAssembler, 1);
-  a->partials = g_hash_table_new_full (key_hash, key_equal, g_free, partial_free);
-  return a;
+  EtManifestAssembler *self = g_new0 (EtManifestAssembler, 1);
+
+  self->partials = g_hash_table_new_full (key_hash, key_equal, g_free, partial_free);
+  return self;
 }
 
 void
@@ -74,59 +91,167 @@ et_manifest_assembler_free (EtManifestAssembler *assembler)
   g_free (assembler);
 }
 
+static int
+compare_chunks (gconstpointer a, gconstpointer b)
+{
+  const Chunk *x = a, *y = b;
+  return (int) x->number - (int) y->number;
+}
+
+static char *
+concatenate (Partial *p, gsize *len)
+{
+  GString *xml;
+  gsize total = 0;
+
+  for (guint i = 0; i < p->chunks->len; i++)
+    total += g_bytes_get_size (g_array_index (p->chunks, Chunk, i).bytes);
+  xml = g_string_sized_new (total + 1);
+  g_array_sort (p->chunks, compare_chunks);
+  for (guint i = 0; i < p->chunks->len; i++)
+    {
+      gsize n;
+      const char *data = g_bytes_get_data (g_array_index (p->chunks, Chunk, i).bytes, &n);
+      g_string_append_len (xml, data, n);
+    }
+  *len = xml->len;
+  return g_string_free (xml, FALSE);
+}
+
+static Partial *
+partial_new (const guint8 *envelope)
+{
+  Partial *p = g_new0 (Partial, 1);
+
+  p->format = envelope[0];
+  p->major = envelope[1];
+  p->minor = envelope[2];
+  p->total = et_read_u16 (envelope + 4);
+  p->chunks = g_array_new (FALSE, FALSE, sizeof (Chunk));
+  g_array_set_clear_func (p->chunks, chunk_clear);
+  return p;
+}
+
+/* What is wrong with one envelope on its own, or NULL; @offset says where. */
+static const char *
+check_envelope (const guint8 *payload, gsize len, gsize *offset)
+{
+  *offset = 0;
+  if (len < ENVELOPE_SIZE)
+    return "shorter than the 8-byte chunk envelope";
+  if (payload[0] != FORMAT_XML)
+    return "format is not 1 (XML)";
+  *offset = 3;
+  if (payload[3] != ENVELOPE_MAGIC)
+    return "magic is not 0x5B";
+  *offset = 4;
+  if (et_read_u16 (payload + 4) == 0)
+    return "TotalChunks is 0";
+  *offset = 6;
+  if (et_read_u16 (payload + 6) >= et_read_u16 (payload + 4))
+    return "ChunkNumber is not below TotalChunks";
+  /* Chunks of at most 0xFF00 bytes bound a manifest to TotalChunks × 0xFF00. */
+  *offset = ENVELOPE_SIZE;
+  if (len - ENVELOPE_SIZE > MAX_CHUNK_SIZE)
+    return "chunk larger than 0xFF00 bytes";
+  return NULL;
+}
+
+/* What is wrong with a later chunk given the partial manifest it continues. */
+static const char *
+check_continuation (const Partial *p, const guint8 *payload, gsize *offset)
+{
+  guint16 number = et_read_u16 (payload + 6);
+
+  *offset = 6;
+  if (p == NULL)
+    return "chunk without a chunk 0 before it";
+  for (guint i = 0; i < p->chunks->len; i++)
+    if (g_array_index (p->chunks, Chunk, i).number == number)
+      return "duplicate chunk";
+  *offset = 4;
+  if (et_read_u16 (payload + 4) != p->total)
+    return "TotalChunks differs from chunk 0";
+  *offset = 0;
+  if (payload[0] != p->format || payload[1] != p->major || payload[2] != p->minor)
+    return "format or version differs from chunk 0";
+  return NULL;
+}
+
+/* Files the chunk under its key and returns the partial manifest it
+ * belongs to; @why and @offset are set when something is wrong (then the
+ * chunk was refused, unless it only arrived past a gap). */
+static Partial *
+file_chunk (EtManifestAssembler *self, const Key *key, const guint8 *payload, gsize len,
+            const char **why, gsize *offset)
+{
+  Partial *p = NULL;
+  Chunk chunk;
+
+  if ((*why = check_envelope (payload, len, offset)) != NULL)
+    return NULL;
+  chunk.number = et_read_u16 (payload + 6);
+  if (chunk.number == 0)
+    {
+      /* A new copy (rundown repeats the manifest) replaces an unfinished one. */
+      p = partial_new (payload);
+      g_hash_table_replace (self->partials, g_memdup2 (key, sizeof *key), p);
+    }
+  else
+    {
+      p = g_hash_table_lookup (self->partials, key);
+      if ((*why = check_continuation (p, payload, offset)) != NULL)
+        return NULL;
+    }
+  chunk.bytes = g_bytes_new (payload + ENVELOPE_SIZE, len - ENVELOPE_SIZE);
+  g_array_append_val (p->chunks, chunk);
+  /* One thread writes the chunks in order, and we get them in time order,
+   * so a chunk past a gap nearly always means one was lost: say so now,
+   * since nothing is said about a manifest that never completes. The chunk
+   * is kept all the same, so a late arrival still completes the manifest
+   * (chunks are put in order at the end, as PerfView does). */
+  if (chunk.number > p->highest + 1)
+    {
+      *why = "chunk arrived before an earlier one (lost or out of order)";
+      *offset = 6;
+    }
+  p->highest = MAX (p->highest, chunk.number);
+  return p;
+}
+
 char *
-et_manifest_assembler_add (EtManifestAssembler *assembler, const EtGuid *provider,
-                           guint32 pid, guint32 tid, const guint8 *payload, gsize payload_len,
-                           gsize *len, GError **error)
+et_manifest_assembler_add (EtManifestAssembler *assembler,
+                           const EtGuid        *provider,
+                           guint32              pid,
+                           guint32              tid,
+                           const guint8        *payload,
+                           gsize                payload_len,
+                           gsize               *len,
+                           GError             **error)
 {
   Key key = { *provider, pid, tid };
+  const char *why = NULL;
+  gsize offset = 0;
   Partial *p;
-  guint16 total, number;
+  char *xml;
+
+  g_return_val_if_fail (assembler != NULL, NULL);
+  g_return_val_if_fail (provider != NULL, NULL);
+  g_return_val_if_fail (payload != NULL || payload_len == 0, NULL);
+  g_return_val_if_fail (len != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   *len = 0;
-  if (payload_len < ENVELOPE_SIZE || payload[3] != 0x5B)
+  p = file_chunk (assembler, &key, payload, payload_len, &why, &offset);
+  if (why != NULL)
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
-                   "payload offset %u: not a manifest chunk envelope", payload_len < 4 ? 0u : 3u);
+                   "payload offset %" G_GSIZE_FORMAT ": manifest chunk: %s", offset, why);
       return NULL;
     }
-  total = et_read_u16 (payload + 4);
-  number = et_read_u16 (payload + 6);
-  if (number >= total)
-    {
-      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
-                   "payload offset 6: chunk %u of %u chunks", number, total);
-      return NULL;
-    }
-  p = g_hash_table_lookup (assembler->partials, &key);
-  if (number == 0)
-    {
-      p = g_new0 (Partial, 1);
-      p->format = payload[0], p->major = payload[1], p->minor = payload[2];
-      p->total = total;
-      p->xml = g_string_new (NULL);
-      g_hash_table_replace (assembler->partials, g_memdup2 (&key, sizeof key), p);
-    }
-  else if (p == NULL || p->next != number || p->total != total || p->format != payload[0]
-           || p->major != payload[1] || p->minor != payload[2])
-    {
-      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
-                   "payload offset 6: chunk %u of %u arrived, but chunk %u was expected",
-                   number, total, p ? p->next : 0u);
-      if (p != NULL)
-        g_hash_table_remove (assembler->partials, &key);
-      return NULL;
-    }
-  g_string_append_len (p->xml, (const char *) payload + ENVELOPE_SIZE,
-                       (gssize) MIN (payload_len - ENVELOPE_SIZE, (gsize) MAX_CHUNK * 2));
-  p->next++;
-  if (p->next < p->total)
+  if (p->chunks->len < p->total)
     return NULL;
-  *len = p->xml->len;
-  {
-    char *xml = g_string_free (g_steal_pointer (&p->xml), FALSE);
-    p->xml = g_string_new (NULL);
-    g_hash_table_remove (assembler->partials, &key);
-    return xml;
-  }
+  xml = concatenate (p, len);
+  g_hash_table_remove (assembler->partials, &key);
+  return xml;
 }

@@ -1,254 +1,682 @@
-/* et-manifest-decode.c — payloads of manifest events, field by field.
+/* et-manifest-decode.c — EventSource payloads decoded by their template.
  *
- * Third stage for EventSource providers: with the event's template from
- * et-manifest.c, each payload is read into EtFields (etl-format.md §9,
- * "Data types"). Every read is bounds-checked; a count or length can never
- * make the decoder allocate more than the payload could hold.
+ * Last stage for manifest events: the parser (et-manifest.c) hands each
+ * template's <data> items here once, where in- and out-types become numbers
+ * and count=/length= become constants or references to earlier fields; then
+ * every event of the provider is read field by field into EtFields
+ * (etl-format.md §9, "Data types"). Payload bytes are untrusted: every read
+ * is bounds-checked, and no count makes us build more entries than the
+ * payload has bytes. Decoding allocates nothing but what EtFields grows.
  */
 #include "et-manifest-private.h"
 #include "et-bytes.h"
 #include "et-error.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 typedef struct
 {
-  const EtManifest *manifest;
-  EtReader          r;
-  guint             pointer_size;
-  EtFields         *fields;
-  guint64          *values;       /* integer value of each template field so far */
-} Decoder;
+  const char *name;
+  guint8      value;
+} TypeName;
 
-static gboolean
-fail (Decoder *d, const EtTemplateField *f, gsize at, const char *why, GError **error)
+/* Local names (the part after "win:"), TDH numbering. */
+static const TypeName in_types[] = {
+  { "UnicodeString", ET_MAN_IN_UNICODE_STRING }, { "AnsiString", ET_MAN_IN_ANSI_STRING },
+  { "Int8", ET_MAN_IN_INT8 }, { "UInt8", ET_MAN_IN_UINT8 },
+  { "Int16", ET_MAN_IN_INT16 }, { "UInt16", ET_MAN_IN_UINT16 },
+  { "Int32", ET_MAN_IN_INT32 }, { "UInt32", ET_MAN_IN_UINT32 },
+  { "Int64", ET_MAN_IN_INT64 }, { "UInt64", ET_MAN_IN_UINT64 },
+  { "Float", ET_MAN_IN_FLOAT }, { "Double", ET_MAN_IN_DOUBLE },
+  { "Boolean", ET_MAN_IN_BOOLEAN }, { "Binary", ET_MAN_IN_BINARY },
+  { "GUID", ET_MAN_IN_GUID }, { "Pointer", ET_MAN_IN_POINTER },
+  { "FILETIME", ET_MAN_IN_FILETIME }, { "SYSTEMTIME", ET_MAN_IN_SYSTEMTIME },
+  { "SID", ET_MAN_IN_SID }, { "HexInt32", ET_MAN_IN_HEXINT32 },
+  { "HexInt64", ET_MAN_IN_HEXINT64 },
+};
+
+/* TDH_OUT_TYPE numbers; xs: and win: local names do not collide. */
+static const TypeName out_types[] = {
+  { "string", 1 }, { "dateTime", 2 }, { "byte", 3 }, { "unsignedByte", 4 },
+  { "short", 5 }, { "unsignedShort", 6 }, { "int", 7 }, { "unsignedInt", 8 },
+  { "long", 9 }, { "unsignedLong", 10 }, { "float", 11 }, { "double", 12 },
+  { "boolean", 13 }, { "GUID", 14 }, { "hexBinary", 15 }, { "HexInt8", 16 },
+  { "HexInt16", 17 }, { "HexInt32", 18 }, { "HexInt64", 19 }, { "PID", 20 },
+  { "TID", 21 }, { "Port", 22 }, { "IPv4", 23 }, { "IPv6", 24 },
+  { "SocketAddress", 25 }, { "CIMDateTime", 26 }, { "ETWTIME", 27 }, { "Xml", 28 },
+  { "ErrorCode", 29 }, { "Win32Error", 30 }, { "NTSTATUS", 31 }, { "HResult", 32 },
+  { "DateTimeCultureInsensitive", 33 }, { "Json", 34 }, { "Utf8", 35 },
+  { "Pkcs7WithTypeInfo", 36 }, { "CodePointer", 37 }, { "DateTimeUtc", 38 },
+};
+
+/* Wire bytes of the fixed-size in-types (pointers counted as 4 here). */
+static const guint8 fixed_sizes[ET_MAN_IN_LAST + 1] = {
+  [ET_MAN_IN_INT8] = 1, [ET_MAN_IN_UINT8] = 1, [ET_MAN_IN_INT16] = 2, [ET_MAN_IN_UINT16] = 2,
+  [ET_MAN_IN_INT32] = 4, [ET_MAN_IN_UINT32] = 4, [ET_MAN_IN_INT64] = 8, [ET_MAN_IN_UINT64] = 8,
+  [ET_MAN_IN_FLOAT] = 4, [ET_MAN_IN_DOUBLE] = 8, [ET_MAN_IN_BOOLEAN] = 4, [ET_MAN_IN_GUID] = 16,
+  [ET_MAN_IN_POINTER] = 4, [ET_MAN_IN_FILETIME] = 8, [ET_MAN_IN_SYSTEMTIME] = 16,
+  [ET_MAN_IN_SID] = 8, [ET_MAN_IN_HEXINT32] = 4, [ET_MAN_IN_HEXINT64] = 8,
+};
+
+enum { OUT_HEXINT8 = 16, OUT_HEXINT64 = 19, OUT_NTSTATUS = 31, OUT_HRESULT = 32,
+       OUT_CODE_POINTER = 37 };
+
+static guint8
+type_number (const TypeName *table, guint n, const char *name, guint8 unknown)
 {
-  g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_TRUNCATED,
-               "field “%s” at payload offset %" G_GSIZE_FORMAT ": %s", f->name, at, why);
-  return FALSE;
+  const char *colon;
+
+  if (name == NULL)
+    return 0;
+  colon = strrchr (name, ':');
+  name = colon != NULL ? colon + 1 : name;
+  for (guint i = 0; i < n; i++)
+    if (strcmp (table[i].name, name) == 0)
+      return table[i].value;
+  return unknown;
+}
+
+static guint8
+hint_for (guint8 in_type, guint8 out_type)
+{
+  if (in_type == ET_MAN_IN_POINTER || out_type == OUT_CODE_POINTER)
+    return ET_HINT_POINTER;
+  if (in_type == ET_MAN_IN_HEXINT32 || in_type == ET_MAN_IN_HEXINT64
+      || (out_type >= OUT_HEXINT8 && out_type <= OUT_HEXINT64)
+      || out_type == OUT_NTSTATUS || out_type == OUT_HRESULT)
+    return ET_HINT_HEX;
+  return ET_HINT_NONE;
+}
+
+/* ───────────────────────── building templates ───────────────────────── */
+
+/* The items of one level while it is being built, and the level around it,
+ * so that count=/length= can name a field of an enclosing struct. */
+typedef struct NameScope
+{
+  GArray                 *items;   /* EtManifestParseData */
+  guint                   before;  /* only items before this one are visible */
+  const struct NameScope *outer;
+} NameScope;
+
+static const EtManifestMap *
+find_map (GPtrArray *maps, const char *name)
+{
+  for (guint i = 0; name != NULL && i < maps->len; i++)
+    {
+      const EtManifestMap *map = g_ptr_array_index (maps, i);
+      if (map->name != NULL && strcmp (map->name, name) == 0)
+        return map;
+    }
+  return NULL;
+}
+
+/* "12" or "0xC" is a constant; otherwise the nearest earlier field of that
+ * name, in this level or an enclosing one. */
+static EtManifestSize
+size_from (const char *text, const NameScope *scope)
+{
+  EtManifestSize size = { ET_MAN_SIZE_NONE, 0, 0 };
+  char *end = NULL;
+  guint64 v;
+
+  if (text == NULL)
+    return size;
+  if (g_ascii_isdigit (text[0]))
+    {
+      gboolean hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+      v = g_ascii_strtoull (hex ? text + 2 : text, &end, hex ? 16 : 10);
+      size.kind = *end == '\0' && v <= G_MAXUINT32 ? ET_MAN_SIZE_CONST : ET_MAN_SIZE_BAD;
+      size.value = (guint32) v;
+      return size;
+    }
+  size.kind = ET_MAN_SIZE_BAD;
+  for (guint16 up = 0; scope != NULL; scope = scope->outer, up++)
+    for (guint i = scope->before; i-- > 0;)
+      {
+        const EtManifestParseData *d = &g_array_index (scope->items, EtManifestParseData, i);
+        if (d->name != NULL && strcmp (d->name, text) == 0)
+          {
+            size.kind = ET_MAN_SIZE_REF;
+            size.up = up;
+            size.value = i;
+            return size;
+          }
+      }
+  return size;
+}
+
+static guint32
+saturating_mul (guint32 a, guint32 b)
+{
+  guint64 r = (guint64) a * b;
+  return r > G_MAXUINT32 ? G_MAXUINT32 : (guint32) r;
+}
+
+/* The least bytes one element can take on the wire; bounds counts. */
+static guint32
+element_min_size (const EtManifestData *d)
+{
+  guint32 n = d->length.kind == ET_MAN_SIZE_CONST ? d->length.value : 0;
+  guint64 sum = 0;
+
+  switch (d->in_type)
+    {
+    case ET_MAN_IN_STRUCT:
+      for (guint i = 0; i < d->n_members; i++)
+        {
+          const EtManifestData *m = &d->members[i];
+          if (m->count.kind == ET_MAN_SIZE_NONE)
+            sum += m->min_size;
+          else if (m->count.kind == ET_MAN_SIZE_CONST)
+            sum += saturating_mul (m->min_size, m->count.value);
+        }
+      return sum > G_MAXUINT32 ? G_MAXUINT32 : (guint32) sum;
+    case ET_MAN_IN_UNICODE_STRING:
+      return d->length.kind == ET_MAN_SIZE_NONE ? 2 : saturating_mul (n, 2);
+    case ET_MAN_IN_ANSI_STRING:
+      return d->length.kind == ET_MAN_SIZE_NONE ? 1 : n;
+    case ET_MAN_IN_BINARY:
+      return n;
+    default:
+      return d->in_type <= ET_MAN_IN_LAST ? fixed_sizes[d->in_type] : 0;
+    }
+}
+
+static EtManifestData *build_level (GArray *items, GPtrArray *maps, const NameScope *outer,
+                                    guint *n_out);
+
+static void
+build_item (EtManifestData *d, const EtManifestParseData *raw, GPtrArray *maps,
+            const NameScope *scope)
+{
+  d->name = raw->name != NULL ? raw->name : "";
+  d->in_type_name = raw->in_type != NULL ? raw->in_type : "(none)";
+  if (raw->members != NULL)
+    d->in_type = ET_MAN_IN_STRUCT;
+  else
+    d->in_type = type_number (in_types, G_N_ELEMENTS (in_types), raw->in_type, ET_MAN_IN_UNKNOWN);
+  if (d->in_type == 0 && raw->members == NULL)
+    d->in_type = ET_MAN_IN_UNKNOWN;  /* a <data> without inType */
+  d->out_type = type_number (out_types, G_N_ELEMENTS (out_types), raw->out_type, 0);
+  d->hint = hint_for (d->in_type, d->out_type);
+  d->map = find_map (maps, raw->map);
+  d->count = size_from (raw->count, scope);
+  d->length = size_from (raw->length, scope);
+  if (raw->members != NULL)
+    d->members = build_level (raw->members, maps, scope, &d->n_members);
+  d->min_size = element_min_size (d);
+}
+
+static EtManifestData *
+build_level (GArray *items, GPtrArray *maps, const NameScope *outer, guint *n_out)
+{
+  EtManifestData *level = g_new0 (EtManifestData, MAX (items->len, 1));
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      NameScope scope = { items, i, outer };
+      build_item (&level[i], &g_array_index (items, EtManifestParseData, i), maps, &scope);
+    }
+  *n_out = items->len;
+  return level;
+}
+
+EtManifestTemplate *
+_et_manifest_template_new (const char *tid, GArray *data, GPtrArray *maps)
+{
+  EtManifestTemplate *t = g_new0 (EtManifestTemplate, 1);
+
+  t->tid = tid;
+  t->data = build_level (data, maps, NULL, &t->n_data);
+  return t;
 }
 
 static void
-apply_map (Decoder *d, const EtTemplateField *f, guint index, guint64 value)
+free_level (EtManifestData *level, guint n)
 {
-  const EtMapDef *map = f->map;
-  g_autoptr(GString) label = NULL;
-  guint64 rest = value;
-
-  if (map == NULL)
-    return;
-  if (!map->bitmap)
-    {
-      for (guint i = 0; i < map->entries->len; i++)
-        if (g_array_index (map->entries, EtMapEntry, i).value == value)
-          et_fields_set_label (d->fields, index, g_array_index (map->entries, EtMapEntry, i).message);
-      return;
-    }
-  label = g_string_new (NULL);
-  for (guint i = 0; i < map->entries->len; i++)
-    {
-      const EtMapEntry *e = &g_array_index (map->entries, EtMapEntry, i);
-      if (e->value != 0 && (value & e->value) == e->value)
-        {
-          if (label->len)
-            g_string_append_c (label, '|');
-          g_string_append (label, e->message);
-          rest &= ~e->value;
-        }
-    }
-  if (rest != 0)
-    g_string_append_printf (label, "%s0x%" G_GINT64_MODIFIER "x", label->len ? "|" : "", rest);
-  et_fields_set_label (d->fields, index, label->str);
+  for (guint i = 0; i < n; i++)
+    if (level[i].members != NULL)
+      free_level (level[i].members, level[i].n_members);
+  g_free (level);
 }
 
-/* Text up to a NUL of @unit bytes (1 or 2), or @chars units when fixed. */
-static gboolean
-read_text (Decoder *d, const EtTemplateField *f, gsize unit, gssize chars, GError **error)
+void
+_et_manifest_template_free (EtManifestTemplate *tmpl)
 {
-  gsize start = d->r.pos, n = 0;
-  const guint8 *p = d->r.data + start;
+  if (tmpl == NULL)
+    return;
+  free_level (tmpl->data, tmpl->n_data);
+  g_free (tmpl);
+}
+
+/* ───────────────────────────── decoding ───────────────────────────── */
+
+/* Where the entries of one level begin in the EtFields, so that count= and
+ * length= can find the earlier field they name. */
+typedef struct Scope
+{
+  guint               first;
+  const struct Scope *outer;
+} Scope;
+
+typedef struct
+{
+  EtReader  r;
+  guint     pointer_size;
+  EtFields *fields;
+  GError  **error;
+} Decoder;
+
+static gboolean fail (Decoder *d, EtEtlError code, gsize offset, const EtManifestData *item,
+                      const char *format, ...) G_GNUC_PRINTF (5, 6);
+
+static gboolean
+fail (Decoder *d, EtEtlError code, gsize offset, const EtManifestData *item,
+      const char *format, ...)
+{
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (d->error, ET_ETL_ERROR, code,
+               "payload offset %" G_GSIZE_FORMAT ": field “%s” (%s): %s",
+               offset, item->name, item->in_type_name, what);
+  return FALSE;
+}
+
+static const guint8 *
+take (Decoder *d, const EtManifestData *item, gsize n)
+{
   gsize left = et_reader_remaining (&d->r);
 
-  if (chars >= 0)
-    n = (gsize) chars;
-  else
+  if (n > left)
     {
-      while ((n + 1) * unit <= left && (unit == 1 ? p[n] != 0 : et_read_u16 (p + 2 * n) != 0))
-        n++;
-      if ((n + 1) * unit > left)
-        return fail (d, f, start, "string without its terminating NUL", error);
+      fail (d, ET_ETL_ERROR_TRUNCATED, d->r.pos, item,
+            "needs %" G_GSIZE_FORMAT " bytes, %" G_GSIZE_FORMAT " left", n, left);
+      return NULL;
     }
-  if (n * unit > left)
-    return fail (d, f, start, "string runs past the end of the payload", error);
-  if (unit == 2)
-    et_fields_add_utf16 (d->fields, f->name, p, n);
-  else
-    et_fields_add_ansi (d->fields, f->name, (const char *) p, n);
-  et_reader_take (&d->r, n * unit + (chars >= 0 ? 0 : unit));
-  return TRUE;
+  return et_reader_take (&d->r, n);
 }
 
-static gsize
-fixed_size (const Decoder *d, guint8 in_type)
-{
-  switch (in_type)
-    {
-    case ET_IN_INT8: case ET_IN_UINT8: return 1;
-    case ET_IN_INT16: case ET_IN_UINT16: return 2;
-    case ET_IN_INT32: case ET_IN_UINT32: case ET_IN_FLOAT: case ET_IN_BOOLEAN:
-    case ET_IN_HEXINT32: return 4;
-    case ET_IN_INT64: case ET_IN_UINT64: case ET_IN_DOUBLE: case ET_IN_FILETIME:
-    case ET_IN_HEXINT64: return 8;
-    case ET_IN_POINTER: return d->pointer_size;
-    case ET_IN_GUID: case ET_IN_SYSTEMTIME: return 16;
-    default: return 0;
-    }
-}
-
-static guint
-add_fixed (Decoder *d, const EtTemplateField *f, const guint8 *p, guint64 *value)
-{
-  guint i;
-  EtGuid guid;
-  gfloat fl;
-  guint32 u32;
-
-  switch (f->in_type)
-    {
-    case ET_IN_INT8:   return et_fields_add_int (d->fields, f->name, *value = (guint64) (gint8) p[0]);
-    case ET_IN_UINT8:  return et_fields_add_uint (d->fields, f->name, *value = p[0]);
-    case ET_IN_INT16:  return et_fields_add_int (d->fields, f->name, *value = (guint64) (gint16) et_read_u16 (p));
-    case ET_IN_UINT16: return et_fields_add_uint (d->fields, f->name, *value = et_read_u16 (p));
-    case ET_IN_INT32:  return et_fields_add_int (d->fields, f->name, *value = (guint64) (gint32) et_read_u32 (p));
-    case ET_IN_UINT32: case ET_IN_HEXINT32:
-      return et_fields_add_uint (d->fields, f->name, *value = et_read_u32 (p));
-    case ET_IN_INT64:  return et_fields_add_int (d->fields, f->name, (gint64) (*value = et_read_u64 (p)));
-    case ET_IN_UINT64: case ET_IN_HEXINT64:
-      return et_fields_add_uint (d->fields, f->name, *value = et_read_u64 (p));
-    case ET_IN_POINTER:
-      *value = d->pointer_size == 4 ? et_read_u32 (p) : et_read_u64 (p);
-      i = et_fields_add_uint (d->fields, f->name, *value);
-      et_fields_entry (d->fields, i)->hint = ET_HINT_POINTER;
-      return i;
-    case ET_IN_FLOAT:
-      u32 = et_read_u32 (p);
-      memcpy (&fl, &u32, 4);
-      return et_fields_add_float (d->fields, f->name, fl);
-    case ET_IN_DOUBLE:
-      {
-        guint64 bits = et_read_u64 (p);
-        double db;
-        memcpy (&db, &bits, 8);
-        return et_fields_add_float (d->fields, f->name, db);
-      }
-    case ET_IN_BOOLEAN:
-      return et_fields_add_bool (d->fields, f->name, (*value = et_read_u32 (p)) != 0);
-    case ET_IN_GUID:
-      et_guid_from_bytes (&guid, p);
-      return et_fields_add_guid (d->fields, f->name, &guid);
-    case ET_IN_FILETIME:
-      i = et_fields_add (d->fields, f->name, ET_VALUE_FILETIME);
-      et_fields_entry (d->fields, i)->v.i = (gint64) et_read_u64 (p);
-      return i;
-    default: /* ET_IN_SYSTEMTIME */
-      i = et_fields_add (d->fields, f->name, ET_VALUE_SYSTEMTIME);
-      for (guint k = 0; k < 8; k++)
-        et_fields_entry (d->fields, i)->v.st[k] = et_read_u16 (p + 2 * k);
-      return i;
-    }
-}
-
+/* The value of a count= or length=: a constant, or the integer already
+ * decoded into the earlier field it names. */
 static gboolean
-length_of (Decoder *d, const EtTemplateField *f, gssize *length)
+size_value (Decoder *d, const EtManifestData *item, const EtManifestSize *size,
+            const Scope *scope, const char *what, guint64 *out)
 {
-  *length = -1;
-  if (!f->has_length)
-    return TRUE;
-  *length = f->length_field >= 0 ? (gssize) MIN (d->values[f->length_field], G_MAXSSIZE)
-                                 : (gssize) f->length_const;
-  return TRUE;
-}
-
-static gboolean
-decode_one (Decoder *d, const EtTemplateField *f, guint64 *value, GError **error)
-{
-  gsize at = d->r.pos, size;
-  gssize length;
+  const EtField *f;
   guint index;
 
-  length_of (d, f, &length);
-  switch (f->in_type)
+  if (size->kind == ET_MAN_SIZE_CONST)
     {
-    case ET_IN_UNICODE_STRING:
-      return read_text (d, f, 2, length, error);
-    case ET_IN_ANSI_STRING:
-      return read_text (d, f, 1, length, error);
-    case ET_IN_BINARY:
-      size = length >= 0 ? (gsize) length : et_reader_remaining (&d->r);
-      if (size > et_reader_remaining (&d->r))
-        return fail (d, f, at, "binary length runs past the end of the payload", error);
-      et_fields_add_bytes (d->fields, f->name, ET_VALUE_BINARY, et_reader_take (&d->r, size), size);
-      return TRUE;
-    case ET_IN_SID:
-      if (et_reader_remaining (&d->r) < 8
-          || et_reader_remaining (&d->r) < 8 + 4 * (gsize) d->r.data[d->r.pos + 1])
-        return fail (d, f, at, "SID runs past the end of the payload", error);
-      size = 8 + 4 * (gsize) d->r.data[d->r.pos + 1];
-      et_fields_add_bytes (d->fields, f->name, ET_VALUE_SID, et_reader_take (&d->r, size), size);
-      return TRUE;
-    default:
-      size = fixed_size (d, f->in_type);
-      if (size > et_reader_remaining (&d->r))
-        return fail (d, f, at, "payload ends inside the field", error);
-      index = add_fixed (d, f, et_reader_take (&d->r, size), value);
-      et_fields_entry (d->fields, index)->in_type = f->in_type;
-      if (f->hex)
-        et_fields_entry (d->fields, index)->hint = ET_HINT_HEX;
-      apply_map (d, f, index, *value);
+      *out = size->value;
       return TRUE;
     }
+  if (size->kind == ET_MAN_SIZE_BAD)
+    return fail (d, ET_ETL_ERROR_UNSUPPORTED, d->r.pos, item,
+                 "%s= is neither a number nor an earlier field", what);
+  for (guint up = 0; up < size->up && scope != NULL; up++)
+    scope = scope->outer;
+  g_assert (scope != NULL);
+  index = scope->first;
+  for (guint i = 0; i < size->value; i++)
+    index = et_fields_next (d->fields, index);
+  g_assert (index < et_fields_len (d->fields));
+  f = et_fields_get (d->fields, index);
+  if (f->kind == ET_VALUE_UINT || (f->kind == ET_VALUE_INT && f->v.i >= 0))
+    {
+      *out = f->v.u;
+      return TRUE;
+    }
+  return fail (d, ET_ETL_ERROR_CORRUPT, d->r.pos, item,
+               "%s= names “%s”, which holds no count (%s)", what, f->name,
+               f->kind == ET_VALUE_INT ? "negative" : "not an integer");
+}
+
+static int
+compare_value (const void *key, const void *entry)
+{
+  guint64 v = *(const guint64 *) key;
+  const EtManifestMapEntry *e = entry;
+  return v < e->value ? -1 : v > e->value;
+}
+
+static void
+append_hex (GString *text, guint64 v)
+{
+  char digits[19];
+  int i = sizeof digits;
+
+  do
+    digits[--i] = "0123456789abcdef"[v & 0xF];
+  while ((v >>= 4) != 0);
+  digits[--i] = 'x';
+  digits[--i] = '0';
+  g_string_append_len (text, digits + i, sizeof digits - i);
+}
+
+/* "A|B" straight into the text buffer (no temporary string per event):
+ * the names of the entries whose bits are all set, in map order, then
+ * any bits no entry names as 0x…. */
+static void
+set_bitmap_label (EtFields *fields, guint index, const EtManifestMap *map, guint64 v)
+{
+  GString *text = fields->text;
+  gsize start = text->len;
+  guint64 named = 0;
+
+  for (guint i = 0; i < map->n_entries; i++)
+    {
+      const EtManifestMapEntry *e = &map->entries[i];
+
+      if ((e->value == 0 && v != 0) || (v & e->value) != e->value)
+        continue;
+      if (text->len > start)
+        g_string_append_c (text, '|');
+      g_string_append (text, e->label);
+      named |= e->value;
+    }
+  if ((v & ~named) != 0)
+    {
+      if (text->len > start)
+        g_string_append_c (text, '|');
+      append_hex (text, v & ~named);
+    }
+  if (text->len == start)
+    return;             /* zero, and no entry names zero */
+  g_string_append_c (text, '\0');
+  et_fields_entry (fields, index)->label = (gint32) start;
+}
+
+static void
+finish_entry (Decoder *d, guint index, const EtManifestData *item)
+{
+  EtField *f = et_fields_entry (d->fields, index);
+  const EtManifestMapEntry *e;
+  guint64 v;
+
+  f->in_type = item->in_type;
+  f->out_type = item->out_type;
+  if (f->kind != ET_VALUE_INT && f->kind != ET_VALUE_UINT)
+    return;
+  f->hint = item->hint;
+  if (item->map == NULL)
+    return;
+  v = f->v.u;
+  if (f->kind == ET_VALUE_INT && item->in_type != ET_MAN_IN_INT64)
+    v &= (G_GUINT64_CONSTANT (1) << (8 * fixed_sizes[item->in_type])) - 1;  /* wire width */
+  if (item->map->bitmap)
+    set_bitmap_label (d->fields, index, item->map, v);
+  else if ((e = bsearch (&v, item->map->sorted, item->map->n_entries,
+                         sizeof (EtManifestMapEntry), compare_value)) != NULL)
+    et_fields_set_label (d->fields, index, e->label);
+}
+
+/* Length in characters from length=, else up to the NUL. */
+static gboolean
+decode_text (Decoder *d, const EtManifestData *item, const Scope *scope, guint *index)
+{
+  gsize unit = item->in_type == ET_MAN_IN_UNICODE_STRING ? 2 : 1;
+  gsize left = et_reader_remaining (&d->r), n = 0;
+  const guint8 *p = d->r.data + d->r.pos;
+  guint64 length;
+
+  if (item->length.kind != ET_MAN_SIZE_NONE)
+    {
+      if (!size_value (d, item, &item->length, scope, "length", &length))
+        return FALSE;
+      if (length > left / unit)
+        return fail (d, ET_ETL_ERROR_TRUNCATED, d->r.pos, item,
+                     "length %" G_GUINT64_FORMAT " needs %" G_GUINT64_FORMAT " bytes, %"
+                     G_GSIZE_FORMAT " left", length, length * unit, left);
+      et_reader_take (&d->r, length * unit);
+      while (n < length && (p[n * unit] != 0 || (unit == 2 && p[n * unit + 1] != 0)))
+        n++;            /* a fixed-length string ends at its first NUL */
+    }
+  else
+    {
+      while (n < left / unit && (p[n * unit] != 0 || (unit == 2 && p[n * unit + 1] != 0)))
+        n++;
+      if (n == left / unit)
+        return fail (d, ET_ETL_ERROR_TRUNCATED, d->r.pos, item,
+                     "no terminating NUL in the %" G_GSIZE_FORMAT " bytes left", left);
+      et_reader_take (&d->r, (n + 1) * unit);
+    }
+  if (unit == 2)
+    *index = et_fields_add_utf16 (d->fields, item->name, p, n);
+  else
+    *index = et_fields_add_ansi (d->fields, item->name, (const char *) p, n);
+  return TRUE;
 }
 
 static gboolean
-decode_field (Decoder *d, guint i, const EtTemplateField *f, GError **error)
+decode_binary (Decoder *d, const EtManifestData *item, const Scope *scope, guint *index)
 {
-  guint64 count;
+  gsize start = d->r.pos, left = et_reader_remaining (&d->r);
+  guint64 n = left;     /* without length= it runs to the end of the payload */
+  const guint8 *p;
 
-  d->values[i] = 0;
-  if (!f->has_count)
-    return decode_one (d, f, &d->values[i], error);
-  count = f->count_field >= 0 ? d->values[f->count_field] : f->count_const;
-  /* Every element takes at least one byte: a count past the bytes left is a lie. */
-  if (count > et_reader_remaining (&d->r))
-    return fail (d, f, d->r.pos, "array count exceeds the payload", error);
-  et_fields_begin (d->fields, f->name, ET_VALUE_ARRAY);
-  for (guint64 k = 0; k < count; k++)
+  if (item->length.kind != ET_MAN_SIZE_NONE
+      && !size_value (d, item, &item->length, scope, "length", &n))
+    return FALSE;
+  if (n > left)
+    return fail (d, ET_ETL_ERROR_TRUNCATED, start, item,
+                 "length %" G_GUINT64_FORMAT " but %" G_GSIZE_FORMAT " bytes left", n, left);
+  p = et_reader_take (&d->r, n);
+  *index = et_fields_add_bytes (d->fields, item->name, ET_VALUE_BINARY, p, n);
+  return TRUE;
+}
+
+static gboolean
+decode_sid (Decoder *d, const EtManifestData *item, guint *index)
+{
+  gsize start = d->r.pos, left = et_reader_remaining (&d->r);
+  const guint8 *p = d->r.data + d->r.pos;
+  guint n_sub;
+
+  if (left < 8)
+    return take (d, item, 8) != NULL;
+  n_sub = p[1];
+  if (n_sub > 15)       /* SID_MAX_SUB_AUTHORITIES */
+    return fail (d, ET_ETL_ERROR_CORRUPT, start, item,
+                 "%u sub-authorities, at most 15 exist", n_sub);
+  if ((p = take (d, item, 8 + 4 * n_sub)) == NULL)
+    return FALSE;
+  *index = et_fields_add_bytes (d->fields, item->name, ET_VALUE_SID, p, 8 + 4 * n_sub);
+  return TRUE;
+}
+
+static gboolean
+read_le (Decoder *d, const EtManifestData *item, guint size, guint64 *out)
+{
+  const guint8 *p = take (d, item, size);
+
+  if (p == NULL)
+    return FALSE;
+  *out = size == 1 ? p[0] : size == 2 ? et_read_u16 (p) : size == 4 ? et_read_u32 (p)
+                                                                    : et_read_u64 (p);
+  return TRUE;
+}
+
+/* A fixed-size number, @v holding its wire bytes. */
+static guint
+add_number (EtFields *fields, const char *name, guint8 in_type, guint64 v)
+{
+  guint index;
+  double g;
+  float f;
+
+  switch (in_type)
     {
-      guint64 ignored;
-      if (!decode_one (d, f, &ignored, error))
-        {
-          et_fields_end (d->fields);
-          return FALSE;
-        }
+    case ET_MAN_IN_INT8:
+      return et_fields_add_int (fields, name, (gint8) v);
+    case ET_MAN_IN_INT16:
+      return et_fields_add_int (fields, name, (gint16) v);
+    case ET_MAN_IN_INT32:
+      return et_fields_add_int (fields, name, (gint32) v);
+    case ET_MAN_IN_INT64:
+      return et_fields_add_int (fields, name, (gint64) v);
+    case ET_MAN_IN_FLOAT:
+      {
+        guint32 bits = (guint32) v;
+        memcpy (&f, &bits, sizeof f);
+        return et_fields_add_float (fields, name, f);
+      }
+    case ET_MAN_IN_DOUBLE:
+      memcpy (&g, &v, sizeof g);
+      return et_fields_add_float (fields, name, g);
+    case ET_MAN_IN_BOOLEAN:
+      return et_fields_add_bool (fields, name, v != 0);
+    case ET_MAN_IN_FILETIME:
+      index = et_fields_add (fields, name, ET_VALUE_FILETIME);
+      et_fields_entry (fields, index)->v.i = (gint64) v;
+      return index;
+    default:            /* UInt8…UInt64, HexInt32/64, Pointer */
+      return et_fields_add_uint (fields, name, v);
     }
+}
+
+/* The fixed-size in-types. */
+static gboolean
+decode_fixed (Decoder *d, const EtManifestData *item, guint *index)
+{
+  guint size = item->in_type == ET_MAN_IN_POINTER ? d->pointer_size : fixed_sizes[item->in_type];
+  const guint8 *p;
+  guint64 v = 0;
+  EtGuid guid;
+
+  if (item->in_type == ET_MAN_IN_GUID)
+    {
+      if ((p = take (d, item, 16)) == NULL)
+        return FALSE;
+      et_guid_from_bytes (&guid, p);
+      *index = et_fields_add_guid (d->fields, item->name, &guid);
+      return TRUE;
+    }
+  if (item->in_type == ET_MAN_IN_SYSTEMTIME)
+    {
+      if ((p = take (d, item, 16)) == NULL)
+        return FALSE;
+      *index = et_fields_add (d->fields, item->name, ET_VALUE_SYSTEMTIME);
+      for (guint i = 0; i < 8; i++)
+        et_fields_entry (d->fields, *index)->v.st[i] = et_read_u16 (p + 2 * i);
+      return TRUE;
+    }
+  if (!read_le (d, item, size, &v))
+    return FALSE;
+  *index = add_number (d->fields, item->name, item->in_type, v);
+  return TRUE;
+}
+
+static gboolean
+decode_scalar (Decoder *d, const EtManifestData *item, const Scope *scope)
+{
+  guint index = 0;
+  gboolean ok;
+
+  switch (item->in_type)
+    {
+    case ET_MAN_IN_UNICODE_STRING:
+    case ET_MAN_IN_ANSI_STRING:
+      ok = decode_text (d, item, scope, &index);
+      break;
+    case ET_MAN_IN_BINARY:
+      ok = decode_binary (d, item, scope, &index);
+      break;
+    case ET_MAN_IN_SID:
+      ok = decode_sid (d, item, &index);
+      break;
+    case ET_MAN_IN_UNKNOWN:
+      return fail (d, ET_ETL_ERROR_UNSUPPORTED, d->r.pos, item, "an in-type we cannot decode");
+    default:
+      ok = decode_fixed (d, item, &index);
+      break;
+    }
+  if (ok)
+    finish_entry (d, index, item);
+  return ok;
+}
+
+static gboolean decode_items (Decoder *d, const EtManifestData *items, guint n,
+                              const Scope *outer);
+
+static gboolean
+decode_element (Decoder *d, const EtManifestData *item, const Scope *scope)
+{
+  gboolean ok;
+
+  if (item->in_type != ET_MAN_IN_STRUCT)
+    return decode_scalar (d, item, scope);
+  et_fields_begin (d->fields, item->name, ET_VALUE_STRUCT);
+  ok = decode_items (d, item->members, item->n_members, scope);
   et_fields_end (d->fields);
+  return ok;
+}
+
+static gboolean
+decode_item (Decoder *d, const EtManifestData *item, const Scope *scope)
+{
+  gsize left = et_reader_remaining (&d->r);
+  guint64 n;
+  gboolean ok = TRUE;
+
+  if (item->count.kind == ET_MAN_SIZE_NONE)
+    return decode_element (d, item, scope);
+  if (!size_value (d, item, &item->count, scope, "count", &n))
+    return FALSE;
+  /* Every element takes at least min_size bytes (at least one, for the
+   * sake of the bound), so a lying count fails here, before any entry. */
+  if (n > left / MAX (item->min_size, 1))
+    return fail (d, ET_ETL_ERROR_CORRUPT, d->r.pos, item,
+                 "count %" G_GUINT64_FORMAT " cannot fit: an element takes at least %u bytes, %"
+                 G_GSIZE_FORMAT " left", n, MAX (item->min_size, 1), left);
+  et_fields_entry (d->fields, et_fields_begin (d->fields, item->name, ET_VALUE_ARRAY))->in_type =
+    item->in_type;
+  for (guint64 i = 0; ok && i < n; i++)
+    ok = decode_element (d, item, scope);
+  et_fields_end (d->fields);
+  return ok;
+}
+
+static gboolean
+decode_items (Decoder *d, const EtManifestData *items, guint n, const Scope *outer)
+{
+  Scope scope = { et_fields_len (d->fields), outer };
+
+  for (guint i = 0; i < n; i++)
+    if (!decode_item (d, &items[i], &scope))
+      return FALSE;
   return TRUE;
 }
 
 gboolean
-et_manifest_decode (const EtManifest *manifest, const EtManifestEvent *event,
-                    const guint8 *payload, gsize len, guint pointer_size, EtFields *fields,
-                    gsize *consumed, GError **error)
+et_manifest_decode (const EtManifest      *manifest,
+                    const EtManifestEvent *event,
+                    const guint8          *payload,
+                    gsize                  len,
+                    guint                  pointer_size,
+                    EtFields              *fields,
+                    gsize                 *consumed,
+                    GError               **error)
 {
-  const EtManifestTemplate *t = event->template_;
-  guint64 stack_values[32];
-  g_autofree guint64 *heap_values = NULL;
-  Decoder d = { manifest, { 0 }, pointer_size == 4 ? 4 : 8, fields, stack_values };
+  static const guint8 empty[1];
+  Decoder d = { .pointer_size = pointer_size, .fields = fields, .error = error };
   gboolean ok = TRUE;
 
-  et_reader_init (&d.r, payload, len);
-  if (t != NULL && t->fields->len > G_N_ELEMENTS (stack_values))
-    d.values = heap_values = g_new0 (guint64, t->fields->len);
-  for (guint i = 0; ok && t != NULL && i < t->fields->len; i++)
-    ok = decode_field (&d, i, &g_array_index (t->fields, EtTemplateField, i), error);
+  g_return_val_if_fail (manifest != NULL, FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (pointer_size == 4 || pointer_size == 8, FALSE);
+  g_return_val_if_fail (fields != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  et_reader_init (&d.r, payload != NULL ? payload : empty, len);
+  if (event->template_ != NULL)
+    ok = decode_items (&d, event->template_->data, event->template_->n_data, NULL);
   if (consumed != NULL)
     *consumed = d.r.pos;
   return ok;

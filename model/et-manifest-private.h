@@ -1,80 +1,109 @@
-/* et-manifest-private.h — the parsed manifest, shared by the parser
- * (et-manifest.c) and the payload decoder (et-manifest-decode.c). */
+/* et-manifest-private.h — the parsed manifest as the parser
+ * (et-manifest.c) builds it and the payload decoder (et-manifest-decode.c)
+ * walks it. Nothing outside the et-manifest*.c files includes this. */
 #pragma once
 
 #include "et-manifest.h"
 
 G_BEGIN_DECLS
 
-/* In-type numbers as TDH numbers them (also EtField.in_type). */
-enum
+/* In-types as TDH numbers them; EtField.in_type carries these. */
+typedef enum
 {
-  ET_IN_UNICODE_STRING = 1, ET_IN_ANSI_STRING, ET_IN_INT8, ET_IN_UINT8, ET_IN_INT16,
-  ET_IN_UINT16, ET_IN_INT32, ET_IN_UINT32, ET_IN_INT64, ET_IN_UINT64, ET_IN_FLOAT,
-  ET_IN_DOUBLE, ET_IN_BOOLEAN, ET_IN_BINARY, ET_IN_GUID, ET_IN_POINTER, ET_IN_FILETIME,
-  ET_IN_SYSTEMTIME, ET_IN_SID, ET_IN_HEXINT32, ET_IN_HEXINT64,
-};
+  ET_MAN_IN_STRUCT = 0,        /* our own: a <struct>, members follow */
+  ET_MAN_IN_UNICODE_STRING = 1,
+  ET_MAN_IN_ANSI_STRING,
+  ET_MAN_IN_INT8,
+  ET_MAN_IN_UINT8,
+  ET_MAN_IN_INT16,
+  ET_MAN_IN_UINT16,
+  ET_MAN_IN_INT32,
+  ET_MAN_IN_UINT32,
+  ET_MAN_IN_INT64,
+  ET_MAN_IN_UINT64,
+  ET_MAN_IN_FLOAT,
+  ET_MAN_IN_DOUBLE,
+  ET_MAN_IN_BOOLEAN,
+  ET_MAN_IN_BINARY,
+  ET_MAN_IN_GUID,
+  ET_MAN_IN_POINTER,
+  ET_MAN_IN_FILETIME,
+  ET_MAN_IN_SYSTEMTIME,
+  ET_MAN_IN_SID,
+  ET_MAN_IN_HEXINT32,
+  ET_MAN_IN_HEXINT64,
+  ET_MAN_IN_LAST = ET_MAN_IN_HEXINT64,
+  ET_MAN_IN_UNKNOWN = 255,     /* an inType we cannot decode */
+} EtManInType;
 
 typedef struct
 {
   guint64     value;
-  char       *message;   /* as written; the label after resolution */
-} EtMapEntry;
+  const char *label;
+} EtManifestMapEntry;
 
 typedef struct
 {
-  const char *name;
-  gboolean    bitmap;
-  GArray     *entries;   /* EtMapEntry */
-} EtMapDef;
+  const char         *name;
+  gboolean            bitmap;
+  guint               n_entries;
+  EtManifestMapEntry *entries;  /* in manifest order (bit maps label in it) */
+  EtManifestMapEntry *sorted;   /* by value, for value-map bsearch */
+} EtManifestMap;
+
+typedef enum
+{
+  ET_MAN_SIZE_NONE,
+  ET_MAN_SIZE_CONST,  /* value is the size */
+  ET_MAN_SIZE_REF,    /* value is an earlier sibling's index, up scopes out */
+  ET_MAN_SIZE_BAD,    /* names no earlier field: decoding fails there */
+} EtManSizeKind;
 
 typedef struct
 {
-  const char *name;
-  guint16     value;
-} EtTaskDef;
+  guint8  kind;       /* EtManSizeKind */
+  guint16 up;         /* REF: enclosing levels to climb (0: same level) */
+  guint32 value;
+} EtManifestSize;
 
-typedef struct
-{
-  const char *name;
-  guint64     mask;
-} EtKeywordDef;
+typedef struct _EtManifestData EtManifestData;
 
-typedef struct
+/* One <data> or <struct> of a template. */
+struct _EtManifestData
 {
-  const char     *name;
-  guint8          in_type;
-  gboolean        hex;
-  const char     *map_name;
-  const EtMapDef *map;
-  gboolean        has_count;
-  guint32         count_const;
-  const char     *count_ref;
-  gint            count_field;   /* index of the field holding the count, or -1 */
-  gboolean        has_length;
-  guint32         length_const;
-  const char     *length_ref;
-  gint            length_field;
-} EtTemplateField;
+  const char          *name;
+  const char          *in_type_name;  /* as written, for error messages */
+  guint8               in_type;       /* EtManInType */
+  guint8               out_type;      /* TDH out-type number, 0 when none */
+  guint8               hint;          /* EtValueHint from in- and out-type */
+  const EtManifestMap *map;
+  EtManifestSize       count;         /* NONE: a scalar */
+  EtManifestSize       length;
+  guint32              min_size;      /* least wire bytes of one element */
+  guint                n_members;     /* ET_MAN_IN_STRUCT */
+  EtManifestData      *members;
+};
 
 struct _EtManifestTemplate
 {
-  GArray *fields;                /* EtTemplateField */
+  const char     *tid;
+  guint           n_data;
+  EtManifestData *data;
 };
 
-struct _EtManifest
+/* A <data> or <struct> as the parser met it, attributes as written. */
+typedef struct
 {
-  GStringChunk *chunk;           /* every name and message */
-  const char   *provider_name;
-  EtGuid        provider_guid;
-  GArray       *tasks;           /* EtTaskDef */
-  GArray       *keywords;        /* EtKeywordDef */
-  GPtrArray    *maps;            /* EtMapDef* */
-  GHashTable   *templates;       /* tid → EtManifestTemplate* */
-  GArray       *events;          /* EtManifestEvent */
-  GHashTable   *by_id_version;   /* id << 8 | version → index + 1 */
-  GHashTable   *by_id;           /* id → index + 1 of the highest version */
-  GHashTable   *opcode_names;    /* task << 8 | opcode → name (task 0xFFFF: global) */
-};
+  const char *name, *in_type, *out_type, *map, *count, *length;
+  GArray     *members;          /* EtManifestParseData, only for a <struct> */
+} EtManifestParseData;
+
+/* Builds a template from its parsed <data> items (in et-manifest-decode.c):
+ * in- and out-types become numbers, map= finds its map in @maps
+ * (EtManifestMap), count=/length= become constants or references. */
+EtManifestTemplate *_et_manifest_template_new  (const char *tid,
+                                                GArray     *data,
+                                                GPtrArray  *maps);
+void                _et_manifest_template_free (EtManifestTemplate *tmpl);
 
 G_END_DECLS

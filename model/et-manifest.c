@@ -1,661 +1,876 @@
-/* et-manifest.c — EventSource manifests carried in the trace: parsing.
+/* et-manifest.c — EventSource manifests: parsing and lookup.
  *
- * Second stage for EventSource providers (etl-format.md §9): the manifest
- * XML, reassembled from its chunks (et-manifest-assembler.c), is parsed once
- * with GMarkup into this provider's event-class table: tasks, opcodes,
- * keywords, maps, events and templates, with $(string.X) resolved. Payload
- * decoding by template is in et-manifest-decode.c.
+ * Pipeline: the manifest XML, reassembled from its chunks
+ * (et-manifest-assembler.c), is parsed here once per provider with GMarkup
+ * into an EtManifest — tasks, opcodes, keywords, levels, maps, templates and
+ * events, with every $(string.X) resolved — so that each event of the
+ * provider costs one hash lookup. Payloads are then decoded by template in
+ * et-manifest-decode.c (etl-format.md §9).
+ *
+ * The string table comes last in the document, and templates, maps and
+ * tasks may follow the events that name them, so the parser first keeps the
+ * raw attributes and resolves everything in finish().
  */
 #include "et-manifest-private.h"
 #include "et-error.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct
-{
-  char    *name;
-  guint16  task;        /* the task whose <opcodes> defined it */
-  gboolean global;      /* defined in the provider's <opcodes> */
-  guint8   value;
-} OpcodeDef;
+#define MAX_STRUCT_DEPTH 32
 
-/* Raw attributes kept until the string table (which comes last) is known. */
 typedef struct
 {
-  guint16 id;
-  guint8  version;
-  char   *level, *task, *opcode, *keywords, *template_, *message, *symbol;
-} EventDef;
+  guint64     mask;
+  const char *name;
+} Keyword;
+
+struct _EtManifest
+{
+  GStringChunk *strings;        /* every string the manifest hands out */
+  const char   *provider_name;
+  EtGuid        guid;
+  GArray       *events;         /* EtManifestEvent */
+  GHashTable   *by_id_version;  /* id << 8 | version → index + 1 */
+  GHashTable   *by_id;          /* id → index + 1 of its highest version */
+  GHashTable   *task_names;     /* task value → name */
+  GHashTable   *task_opcodes;   /* task << 8 | opcode → name (a task's own) */
+  const char   *opcodes[256];   /* the provider's <opcodes> */
+  GArray       *keywords;       /* Keyword, in manifest order */
+  GPtrArray    *maps;           /* EtManifestMap */
+  GPtrArray    *templates;      /* EtManifestTemplate */
+};
+
+/* ─────────────────────────── raw parse state ─────────────────────────── */
+
+typedef struct
+{
+  const char *name;
+  guint       value;
+  gint        task;             /* -1: the provider's own opcode */
+} NamedValue;
+
+typedef EtManifestParseData ParseData;
+
+typedef struct
+{
+  const char *tid;
+  GArray     *data;             /* ParseData */
+} ParseTemplate;
+
+typedef struct
+{
+  guint64     value;
+  const char *message;
+} RawMapEntry;
+
+typedef struct
+{
+  const char *name;
+  gboolean    bitmap;
+  GArray     *entries;          /* RawMapEntry */
+} RawMap;
+
+typedef struct
+{
+  guint16     id;
+  guint8      version;
+  const char *level, *task, *opcode, *keywords, *template_, *message, *symbol;
+} RawEvent;
 
 typedef struct
 {
   EtManifest *m;
-  GArray     *opcodes;       /* OpcodeDef */
-  GArray     *event_defs;    /* EventDef */
-  GHashTable *strings;       /* id → value (owned by the chunk) */
-  GHashTable *levels;        /* name → value */
-  GHashTable *task_values;   /* name → task + 1 */
-  EtMapDef   *current_map;
-  EtManifestTemplate *current_template;
-  char       *current_task;  /* task whose <opcodes> we are in */
+  guint       n_providers;
+  gboolean    in_provider;      /* inside the first <provider> */
+  gint        current_task;     /* value of the enclosing <task>, or -1 */
+  RawMap     *current_map;
+  GPtrArray  *data_stack;       /* GArray of ParseData being filled */
+  GArray     *tasks;            /* NamedValue */
+  GArray     *opcodes;          /* NamedValue */
+  GArray     *levels;           /* NamedValue */
+  GPtrArray  *maps;             /* RawMap */
+  GPtrArray  *templates;        /* ParseTemplate */
+  GArray     *events;           /* RawEvent */
+  GHashTable *string_table;     /* id → value, both in m->strings */
 } Parser;
 
-static const struct { const char *name; guint8 value; } standard_opcodes[] = {
+static const NamedValue standard_opcodes[] = {
   { "win:Info", 0 }, { "win:Start", 1 }, { "win:Stop", 2 }, { "win:DC_Start", 3 },
   { "win:DC_Stop", 4 }, { "win:Extension", 5 }, { "win:Reply", 6 }, { "win:Resume", 7 },
   { "win:Suspend", 8 }, { "win:Send", 9 }, { "win:Receive", 240 },
 };
 
-static const struct { const char *name; guint8 value; } standard_levels[] = {
-  { "win:LogAlways", 0 }, { "win:Critical", 1 }, { "win:Error", 2 }, { "win:Warning", 3 },
-  { "win:Informational", 4 }, { "win:Verbose", 5 },
+static const NamedValue standard_levels[] = {
+  { "win:LogAlways", 0 }, { "win:Critical", 1 }, { "win:Error", 2 },
+  { "win:Warning", 3 }, { "win:Informational", 4 }, { "win:Verbose", 5 },
 };
 
-static const struct { const char *name; guint8 in_type; } in_types[] = {
-  { "win:UnicodeString", ET_IN_UNICODE_STRING }, { "win:AnsiString", ET_IN_ANSI_STRING },
-  { "win:Int8", ET_IN_INT8 }, { "win:UInt8", ET_IN_UINT8 }, { "win:Int16", ET_IN_INT16 },
-  { "win:UInt16", ET_IN_UINT16 }, { "win:Int32", ET_IN_INT32 }, { "win:UInt32", ET_IN_UINT32 },
-  { "win:Int64", ET_IN_INT64 }, { "win:UInt64", ET_IN_UINT64 }, { "win:Float", ET_IN_FLOAT },
-  { "win:Double", ET_IN_DOUBLE }, { "win:Boolean", ET_IN_BOOLEAN },
-  { "win:Binary", ET_IN_BINARY }, { "win:GUID", ET_IN_GUID }, { "win:Pointer", ET_IN_POINTER },
-  { "win:FILETIME", ET_IN_FILETIME }, { "win:SYSTEMTIME", ET_IN_SYSTEMTIME },
-  { "win:SID", ET_IN_SID }, { "win:HexInt32", ET_IN_HEXINT32 }, { "win:HexInt64", ET_IN_HEXINT64 },
-};
-
-static const char *
-intern (EtManifest *m, const char *text)
+static void
+parse_data_clear (gpointer data)
 {
-  return text != NULL ? g_string_chunk_insert_const (m->chunk, text) : NULL;
+  ParseData *d = data;
+  g_clear_pointer (&d->members, g_array_unref);
+}
+
+static GArray *
+parse_data_array_new (void)
+{
+  GArray *a = g_array_new (FALSE, TRUE, sizeof (ParseData));
+  g_array_set_clear_func (a, parse_data_clear);
+  return a;
+}
+
+static void
+parse_template_free (gpointer data)
+{
+  ParseTemplate *t = data;
+  g_array_unref (t->data);
+  g_free (t);
+}
+
+static void
+raw_map_free (gpointer data)
+{
+  RawMap *map = data;
+  g_array_unref (map->entries);
+  g_free (map);
+}
+
+/* "win:Int32" → "Int32": namespaces are plain prefixes to us. */
+static const char *
+local_name (const char *name)
+{
+  const char *colon = strrchr (name, ':');
+  return colon != NULL ? colon + 1 : name;
 }
 
 static const char *
-attr (const char **names, const char **values, const char *wanted)
+intern (Parser *p, const char *text)
+{
+  return text != NULL ? g_string_chunk_insert_const (p->m->strings, text) : NULL;
+}
+
+static const char *
+attr (const char **names, const char **values, const char *want)
 {
   for (guint i = 0; names[i] != NULL; i++)
-    if (strcmp (names[i], wanted) == 0)
+    if (strcmp (names[i], want) == 0)
       return values[i];
   return NULL;
 }
 
-/* Numbers in manifests are decimal or 0x-hex. */
+/* Decimal or 0x-hex, nothing else, at most @max. */
 static gboolean
-parse_number (const char *text, guint64 *value)
+parse_number (const char *text, guint64 max, guint64 *out)
 {
+  gboolean hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const char *digits = hex ? text + 2 : text;
   char *end = NULL;
+  guint64 v;
 
-  if (text == NULL || *text == '\0')
+  if (!g_ascii_isxdigit (digits[0]) || (!hex && !g_ascii_isdigit (digits[0])))
     return FALSE;
-  *value = g_ascii_strtoull (text, &end, 0);
-  return end != NULL && *end == '\0';
+  errno = 0;
+  v = g_ascii_strtoull (digits, &end, hex ? 16 : 10);
+  if (errno != 0 || *end != '\0' || v > max)
+    return FALSE;
+  *out = v;
+  return TRUE;
 }
 
-static const char *
-local_name (const char *element)
+/* A required numeric attribute; a GMarkup error (turned into an offset
+ * later) when it is missing or not a number. */
+static gboolean
+number_attr (const char **names, const char **values, const char *element,
+             const char *want, guint64 max, guint64 *out, GError **error)
 {
-  const char *colon = strrchr (element, ':');
-  return colon ? colon + 1 : element;
+  const char *text = attr (names, values, want);
+
+  if (text != NULL && parse_number (text, max, out))
+    return TRUE;
+  g_set_error (error, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT,
+               "<%s> needs %s= as a number up to %" G_GUINT64_FORMAT ", found %s%s%s",
+               element, want, max, text ? "\"" : "", text ? text : "none", text ? "\"" : "");
+  return FALSE;
+}
+
+/* ───────────────────────────── elements ───────────────────────────── */
+
+static void
+on_provider (Parser *p, const char **names, const char **values, GError **error)
+{
+  const char *guid = attr (names, values, "guid");
+
+  if (p->n_providers++ > 0)
+    return;             /* EventSource writes one; later ones are not ours */
+  p->in_provider = TRUE;
+  p->m->provider_name = intern (p, attr (names, values, "name"));
+  /* Records name their provider by the GUID in their own header; this one
+   * only informs, so an unreadable guid= leaves the zero GUID rather than
+   * costing the provider its whole manifest. */
+  if (guid != NULL && !et_guid_parse (guid, &p->m->guid))
+    memset (&p->m->guid, 0, sizeof p->m->guid);
 }
 
 static void
-start_map (Parser *p, const char *element, const char **n, const char **v)
+on_task (Parser *p, const char **names, const char **values, GError **error)
 {
-  EtMapDef *map = g_new0 (EtMapDef, 1);
+  NamedValue t = { intern (p, attr (names, values, "name")), 0, -1 };
+  guint64 v;
 
-  map->name = intern (p->m, attr (n, v, "name"));
-  map->bitmap = strcmp (element, "bitMap") == 0;
-  map->entries = g_array_new (FALSE, FALSE, sizeof (EtMapEntry));
-  g_ptr_array_add (p->m->maps, map);
+  if (!number_attr (names, values, "task", "value", G_MAXUINT16, &v, error))
+    return;
+  t.value = (guint) v;
+  if (t.name != NULL)
+    g_array_append_val (p->tasks, t);
+  p->current_task = (gint) v;
+}
+
+static void
+on_opcode (Parser *p, const char **names, const char **values, GError **error)
+{
+  NamedValue o = { intern (p, attr (names, values, "name")), 0, p->current_task };
+  guint64 v;
+
+  if (!number_attr (names, values, "opcode", "value", G_MAXUINT8, &v, error))
+    return;
+  o.value = (guint) v;
+  if (o.name != NULL)
+    g_array_append_val (p->opcodes, o);
+}
+
+static void
+on_keyword (Parser *p, const char **names, const char **values, GError **error)
+{
+  Keyword k = { 0, intern (p, attr (names, values, "name")) };
+
+  if (!number_attr (names, values, "keyword", "mask", G_MAXUINT64, &k.mask, error))
+    return;
+  if (k.name != NULL)
+    g_array_append_val (p->m->keywords, k);
+}
+
+static void
+on_level (Parser *p, const char **names, const char **values, GError **error)
+{
+  NamedValue l = { intern (p, attr (names, values, "name")), 0, -1 };
+  guint64 v;
+
+  if (!number_attr (names, values, "level", "value", G_MAXUINT8, &v, error))
+    return;
+  l.value = (guint) v;
+  if (l.name != NULL)
+    g_array_append_val (p->levels, l);
+}
+
+static void
+on_map (Parser *p, const char *self, const char **names, const char **values, GError **error)
+{
+  RawMap *map = g_new0 (RawMap, 1);
+
+  map->name = intern (p, attr (names, values, "name"));
+  map->bitmap = strcmp (self, "bitMap") == 0;
+  map->entries = g_array_new (FALSE, FALSE, sizeof (RawMapEntry));
+  g_ptr_array_add (p->maps, map);
   p->current_map = map;
 }
 
 static void
-start_data (Parser *p, const char **n, const char **v, GError **error)
+on_map_entry (Parser *p, const char **names, const char **values, GError **error)
 {
-  EtTemplateField f = { 0 };
-  const char *in = attr (n, v, "inType");
-  const char *out = attr (n, v, "outType");
-  const char *count = attr (n, v, "count");
-  const char *length = attr (n, v, "length");
-  guint64 number;
+  RawMapEntry e = { 0, intern (p, attr (names, values, "message")) };
 
-  f.name = intern (p->m, attr (n, v, "name"));
-  if (f.name == NULL)
-    f.name = "";
-  for (guint i = 0; in != NULL && i < G_N_ELEMENTS (in_types); i++)
-    if (strcmp (in, in_types[i].name) == 0)
-      f.in_type = in_types[i].in_type;
-  if (f.in_type == 0)
+  if (p->current_map == NULL
+      || !number_attr (names, values, "map", "value", G_MAXUINT64, &e.value, error))
+    return;
+  g_array_append_val (p->current_map->entries, e);
+}
+
+static void
+on_event (Parser *p, const char **names, const char **values, GError **error)
+{
+  RawEvent e = { 0 };
+  guint64 id, version = 0;
+
+  if (!number_attr (names, values, "event", "value", G_MAXUINT16, &id, error))
+    return;
+  if (attr (names, values, "version") != NULL
+      && !number_attr (names, values, "event", "version", G_MAXUINT8, &version, error))
+    return;
+  e.id = (guint16) id;
+  e.version = (guint8) version;
+  e.level = intern (p, attr (names, values, "level"));
+  e.task = intern (p, attr (names, values, "task"));
+  e.opcode = intern (p, attr (names, values, "opcode"));
+  e.keywords = intern (p, attr (names, values, "keywords"));
+  e.template_ = intern (p, attr (names, values, "template"));
+  e.message = intern (p, attr (names, values, "message"));
+  e.symbol = intern (p, attr (names, values, "symbol"));
+  g_array_append_val (p->events, e);
+}
+
+static void
+on_template (Parser *p, const char **names, const char **values, GError **error)
+{
+  ParseTemplate *t = g_new0 (ParseTemplate, 1);
+
+  t->tid = intern (p, attr (names, values, "tid"));
+  t->data = parse_data_array_new ();
+  g_ptr_array_add (p->templates, t);
+  g_ptr_array_add (p->data_stack, t->data);
+}
+
+static void
+on_data (Parser *p, const char *self, const char **names, const char **values,
+         GError **error)
+{
+  GArray *level;
+  ParseData d = { 0 };
+
+  if (p->data_stack->len == 0)
+    return;
+  /* Building and decoding recurse once per level: a hostile manifest must
+   * not nest deep enough to exhaust a decoding thread's stack. */
+  if (strcmp (self, "struct") == 0 && p->data_stack->len > MAX_STRUCT_DEPTH)
     {
-      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_UNSUPPORTED,
-                   "field “%s” has an unknown inType “%s”", f.name, in ? in : "");
+      g_set_error (error, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT,
+                   "<struct> nested deeper than %d levels", MAX_STRUCT_DEPTH);
       return;
     }
-  f.hex = f.in_type == ET_IN_HEXINT32 || f.in_type == ET_IN_HEXINT64
-          || (out != NULL && (strstr (out, "Hex") != NULL));
-  f.map_name = intern (p->m, attr (n, v, "map"));
-  f.count_field = f.length_field = -1;
-  if (count != NULL && !parse_number (count, &number))
-    f.count_ref = intern (p->m, count);
-  else if (count != NULL)
-    f.count_const = (guint32) MIN (number, G_MAXUINT32), f.has_count = TRUE;
-  if (length != NULL && !parse_number (length, &number))
-    f.length_ref = intern (p->m, length);
-  else if (length != NULL)
-    f.length_const = (guint32) MIN (number, G_MAXUINT32), f.has_length = TRUE;
-  if (f.count_ref)
-    f.has_count = TRUE;
-  if (f.length_ref)
-    f.has_length = TRUE;
-  g_array_append_val (p->current_template->fields, f);
+  level = g_ptr_array_index (p->data_stack, p->data_stack->len - 1);
+  d.name = intern (p, attr (names, values, "name"));
+  d.in_type = intern (p, attr (names, values, "inType"));
+  d.out_type = intern (p, attr (names, values, "outType"));
+  d.map = intern (p, attr (names, values, "map"));
+  d.count = intern (p, attr (names, values, "count"));
+  d.length = intern (p, attr (names, values, "length"));
+  if (strcmp (self, "struct") == 0)
+    d.members = parse_data_array_new ();
+  g_array_append_val (level, d);
+  if (d.members != NULL)
+    g_ptr_array_add (p->data_stack, d.members);
 }
 
 static void
-start_event (Parser *p, const char **n, const char **v)
+on_string (Parser *p, const char **names, const char **values, GError **error)
 {
-  EventDef e = { 0 };
-  guint64 number = 0;
+  const char *id = attr (names, values, "id");
+  const char *value = attr (names, values, "value");
 
-  parse_number (attr (n, v, "value"), &number);
-  e.id = (guint16) number;
-  number = 0;
-  parse_number (attr (n, v, "version"), &number);
-  e.version = (guint8) number;
-  e.level = g_strdup (attr (n, v, "level"));
-  e.task = g_strdup (attr (n, v, "task"));
-  e.opcode = g_strdup (attr (n, v, "opcode"));
-  e.keywords = g_strdup (attr (n, v, "keywords"));
-  e.template_ = g_strdup (attr (n, v, "template"));
-  e.message = g_strdup (attr (n, v, "message"));
-  e.symbol = g_strdup (attr (n, v, "symbol"));
-  g_array_append_val (p->event_defs, e);
+  /* Several cultures may follow one another; the first one wins. */
+  if (id != NULL && value != NULL && !g_hash_table_contains (p->string_table, id))
+    g_hash_table_insert (p->string_table, (char *) intern (p, id), (char *) intern (p, value));
 }
 
-static void
-on_start (GMarkupParseContext *context, const char *element_full, const char **n,
-          const char **v, gpointer user_data, GError **error)
-{
-  Parser *p = user_data;
-  const char *element = local_name (element_full);
-  guint64 number = 0;
-
-  if (strcmp (element, "provider") == 0)
-    {
-      p->m->provider_name = intern (p->m, attr (n, v, "name"));
-      if (attr (n, v, "guid") != NULL)
-        et_guid_parse (attr (n, v, "guid"), &p->m->provider_guid);
-    }
-  else if (strcmp (element, "task") == 0)
-    {
-      EtTaskDef t = { intern (p->m, attr (n, v, "name")), 0 };
-      parse_number (attr (n, v, "value"), &number);
-      t.value = (guint16) number;
-      if (t.name != NULL)
-        {
-          g_array_append_val (p->m->tasks, t);
-          g_hash_table_insert (p->task_values, (gpointer) t.name, GUINT_TO_POINTER (t.value + 1u));
-        }
-      g_free (p->current_task);
-      p->current_task = g_strdup (t.name);
-    }
-  else if (strcmp (element, "opcode") == 0)
-    {
-      OpcodeDef o = { g_strdup (attr (n, v, "name")), 0, p->current_task == NULL, 0 };
-      parse_number (attr (n, v, "value"), &number);
-      o.value = (guint8) number;
-      if (p->current_task != NULL)
-        o.task = GPOINTER_TO_UINT (g_hash_table_lookup (p->task_values, p->current_task)) - 1;
-      g_array_append_val (p->opcodes, o);
-    }
-  else if (strcmp (element, "keyword") == 0)
-    {
-      EtKeywordDef k = { intern (p->m, attr (n, v, "name")), 0 };
-      parse_number (attr (n, v, "mask"), &k.mask);
-      if (k.name != NULL)
-        g_array_append_val (p->m->keywords, k);
-    }
-  else if (strcmp (element, "level") == 0)
-    {
-      parse_number (attr (n, v, "value"), &number);
-      if (attr (n, v, "name") != NULL)
-        g_hash_table_insert (p->levels, g_strdup (attr (n, v, "name")), GUINT_TO_POINTER (number + 1));
-    }
-  else if (strcmp (element, "valueMap") == 0 || strcmp (element, "bitMap") == 0)
-    start_map (p, element, n, v);
-  else if (strcmp (element, "map") == 0 && p->current_map != NULL)
-    {
-      EtMapEntry e = { 0, g_strdup (attr (n, v, "message")) };
-      parse_number (attr (n, v, "value"), &e.value);
-      g_array_append_val (p->current_map->entries, e);
-    }
-  else if (strcmp (element, "event") == 0)
-    start_event (p, n, v);
-  else if (strcmp (element, "template") == 0)
-    {
-      EtManifestTemplate *t = g_new0 (EtManifestTemplate, 1);
-      t->fields = g_array_new (FALSE, FALSE, sizeof (EtTemplateField));
-      g_hash_table_insert (p->m->templates, (gpointer) intern (p->m, attr (n, v, "tid") ? attr (n, v, "tid") : ""), t);
-      p->current_template = t;
-    }
-  else if (strcmp (element, "data") == 0 && p->current_template != NULL)
-    start_data (p, n, v, error);
-  else if (strcmp (element, "string") == 0 && attr (n, v, "id") != NULL)
-    g_hash_table_insert (p->strings, (gpointer) intern (p->m, attr (n, v, "id")),
-                         (gpointer) intern (p->m, attr (n, v, "value") ? attr (n, v, "value") : ""));
-}
-
-static void
-on_end (GMarkupParseContext *context, const char *element_full, gpointer user_data,
-        GError **error)
-{
-  Parser *p = user_data;
-  const char *element = local_name (element_full);
-
-  if (strcmp (element, "task") == 0)
-    g_clear_pointer (&p->current_task, g_free);
-  else if (strcmp (element, "valueMap") == 0 || strcmp (element, "bitMap") == 0)
-    p->current_map = NULL;
-  else if (strcmp (element, "template") == 0)
-    p->current_template = NULL;
-}
-
-/* ---- after parsing: resolve names, strings, maps and field references -- */
-
-/* "$(string.X)" → the string table's value, else the text itself. */
 static const char *
-resolve_string (Parser *p, const char *text)
+stack_name (const GSList *stack, guint depth)
+{
+  for (; stack != NULL && depth > 0; depth--)
+    stack = stack->next;
+  return stack != NULL ? local_name (stack->data) : "";
+}
+
+static void
+on_start (GMarkupParseContext *ctx, const char *element, const char **names,
+          const char **values, gpointer user_data, GError **error)
+{
+  Parser *p = user_data;
+  const GSList *stack = g_markup_parse_context_get_element_stack (ctx);
+  const char *self = local_name (element);
+  const char *parent = stack_name (stack, 1);
+
+#define IS(a, b) (strcmp (self, a) == 0 && strcmp (parent, b) == 0)
+  if (strcmp (self, "provider") == 0)
+    on_provider (p, names, values, error);
+  else if (IS ("string", "stringTable"))
+    on_string (p, names, values, error);
+  else if (!p->in_provider)
+    return;
+  else if (IS ("task", "tasks"))
+    on_task (p, names, values, error);
+  else if (IS ("opcode", "opcodes"))
+    on_opcode (p, names, values, error);
+  else if (IS ("keyword", "keywords"))
+    on_keyword (p, names, values, error);
+  else if (IS ("level", "levels"))
+    on_level (p, names, values, error);
+  else if (IS ("valueMap", "maps") || IS ("bitMap", "maps"))
+    on_map (p, self, names, values, error);
+  else if (IS ("map", "valueMap") || IS ("map", "bitMap"))
+    on_map_entry (p, names, values, error);
+  else if (IS ("event", "events"))
+    on_event (p, names, values, error);
+  else if (IS ("template", "templates"))
+    on_template (p, names, values, error);
+  else if (IS ("data", "template") || IS ("data", "struct")
+           || IS ("struct", "template") || IS ("struct", "struct"))
+    on_data (p, self, names, values, error);
+#undef IS
+}
+
+static void
+on_end (GMarkupParseContext *ctx, const char *element, gpointer user_data, GError **error)
+{
+  Parser *p = user_data;
+  const char *self = local_name (element);
+  const char *parent = stack_name (g_markup_parse_context_get_element_stack (ctx), 1);
+
+  if (strcmp (self, "provider") == 0)
+    p->in_provider = FALSE;
+  else if (!p->in_provider)
+    return;
+  else if (strcmp (self, "task") == 0 && strcmp (parent, "tasks") == 0)
+    p->current_task = -1;
+  else if (strcmp (self, "valueMap") == 0 || strcmp (self, "bitMap") == 0)
+    p->current_map = NULL;
+  else if ((strcmp (self, "template") == 0 && strcmp (parent, "templates") == 0)
+           || (strcmp (self, "struct") == 0
+               && (strcmp (parent, "template") == 0 || strcmp (parent, "struct") == 0)))
+    {
+      if (p->data_stack->len > 0)
+        g_ptr_array_set_size (p->data_stack, p->data_stack->len - 1);
+    }
+}
+
+/* ───────────────────────────── finishing ───────────────────────────── */
+
+/* "$(string.X)" → the string table's X; anything else stays as written. */
+static const char *
+resolve (Parser *p, const char *text)
 {
   gsize len;
-  g_autofree char *id = NULL;
-  const char *value;
+  const char *found;
 
   if (text == NULL)
     return NULL;
   len = strlen (text);
-  if (len < 11 || strncmp (text, "$(string.", 9) != 0 || text[len - 1] != ')')
-    return intern (p->m, text);
-  id = g_strndup (text + 9, len - 10);
-  value = g_hash_table_lookup (p->strings, id);
-  return value != NULL ? value : intern (p->m, text);
-}
-
-static gboolean
-level_value (Parser *p, const char *name, guint8 *level)
-{
-  gpointer custom;
-
-  for (guint i = 0; i < G_N_ELEMENTS (standard_levels); i++)
-    if (strcmp (name, standard_levels[i].name) == 0)
-      {
-        *level = standard_levels[i].value;
-        return TRUE;
-      }
-  custom = g_hash_table_lookup (p->levels, name);
-  if (custom != NULL)
-    *level = (guint8) (GPOINTER_TO_UINT (custom) - 1);
-  return custom != NULL;
-}
-
-/* An opcode name: the task's own opcodes first, then global, then win:*. */
-static gboolean
-opcode_value (Parser *p, const char *name, guint16 task, guint8 *value)
-{
-  for (guint pass = 0; pass < 2; pass++)
-    for (guint i = 0; i < p->opcodes->len; i++)
-      {
-        OpcodeDef *o = &g_array_index (p->opcodes, OpcodeDef, i);
-        if (o->name != NULL && strcmp (o->name, name) == 0
-            && (pass == 0 ? (!o->global && o->task == task) : o->global))
-          {
-            *value = o->value;
-            return TRUE;
-          }
-      }
-  for (guint i = 0; i < G_N_ELEMENTS (standard_opcodes); i++)
-    if (strcmp (name, standard_opcodes[i].name) == 0)
-      {
-        *value = standard_opcodes[i].value;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-static guint64
-keyword_mask (EtManifest *m, const char *names)
-{
-  g_auto(GStrv) parts = names ? g_strsplit (names, " ", -1) : NULL;
-  guint64 mask = 0;
-
-  for (guint i = 0; parts != NULL && parts[i] != NULL; i++)
-    for (guint k = 0; k < m->keywords->len; k++)
-      if (strcmp (parts[i], g_array_index (m->keywords, EtKeywordDef, k).name) == 0)
-        mask |= g_array_index (m->keywords, EtKeywordDef, k).mask;
-  return mask;
-}
-
-/* symbol=, else X of $(string.event_X), else Task/Opcode, Task, Event <id>. */
-static const char *
-event_name (Parser *p, const EventDef *d, const EtManifestEvent *e)
-{
-  g_autofree char *made = NULL;
-
-  if (d->symbol != NULL && *d->symbol != '\0')
-    return intern (p->m, d->symbol);
-  if (d->message != NULL && g_str_has_prefix (d->message, "$(string.event_")
-      && g_str_has_suffix (d->message, ")") && strlen (d->message) > 16)
+  if (len > 10 && g_str_has_prefix (text, "$(string.") && text[len - 1] == ')')
     {
-      made = g_strndup (d->message + 15, strlen (d->message) - 16);
-      return intern (p->m, made);
+      g_autofree char *id = g_strndup (text + 9, len - 10);
+      found = g_hash_table_lookup (p->string_table, id);
+      if (found != NULL)
+        return found;
     }
-  if (e->task_name != NULL && e->opcode_name != NULL)
-    made = g_strdup_printf ("%s/%s", e->task_name,
-                            g_str_has_prefix (e->opcode_name, "win:") ? e->opcode_name + 4
-                                                                    : e->opcode_name);
-  else if (e->task_name != NULL)
-    made = g_strdup (e->task_name);
-  else
-    made = g_strdup_printf ("Event %u", e->id);
-  return intern (p->m, made);
+  return text;
 }
 
-static void
-resolve_event (Parser *p, const EventDef *d, GError **error)
+static int
+compare_map_entries (gconstpointer a, gconstpointer b)
 {
-  EtManifest *m = p->m;
-  EtManifestEvent e = { 0 };
-  gpointer task;
-  guint index;
-
-  e.id = d->id;
-  e.version = d->version;
-  if (d->level != NULL && level_value (p, d->level, &e.level))
-    e.level_name = intern (m, d->level);
-  task = d->task ? g_hash_table_lookup (p->task_values, d->task) : NULL;
-  if (task != NULL)
-    {
-      e.task = (guint16) (GPOINTER_TO_UINT (task) - 1);
-      e.task_name = intern (m, d->task);
-    }
-  if (d->opcode != NULL && opcode_value (p, d->opcode, e.task, &e.opcode))
-    e.opcode_name = intern (m, d->opcode);
-  e.keywords = keyword_mask (m, d->keywords);
-  e.message = resolve_string (p, d->message);
-  e.template_ = d->template_ ? g_hash_table_lookup (m->templates, d->template_) : NULL;
-  e.name = event_name (p, d, &e);
-  if (d->template_ != NULL && e.template_ == NULL && error != NULL && *error == NULL)
-    g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
-                 "event %u names template “%s”, which the manifest does not define",
-                 e.id, d->template_);
-
-  g_array_append_val (m->events, e);
-  index = m->events->len;
-  g_hash_table_insert (m->by_id_version, GUINT_TO_POINTER ((guint) e.id << 8 | e.version),
-                       GUINT_TO_POINTER (index));
-  {
-    guint old = GPOINTER_TO_UINT (g_hash_table_lookup (m->by_id, GUINT_TO_POINTER (e.id)));
-    if (old == 0 || g_array_index (m->events, EtManifestEvent, old - 1).version < e.version)
-      g_hash_table_insert (m->by_id, GUINT_TO_POINTER (e.id), GUINT_TO_POINTER (index));
-  }
-}
-
-static gint
-field_index (const EtManifestTemplate *t, guint before, const char *name)
-{
-  for (guint i = 0; i < before; i++)
-    if (strcmp (g_array_index (t->fields, EtTemplateField, i).name, name) == 0)
-      return (gint) i;
-  return -1;
-}
-
-static const EtMapDef *
-find_map (EtManifest *m, const char *name)
-{
-  for (guint i = 0; name != NULL && i < m->maps->len; i++)
-    {
-      const EtMapDef *map = g_ptr_array_index (m->maps, i);
-      if (map->name != NULL && strcmp (map->name, name) == 0)
-        return map;
-    }
-  return NULL;
-}
-
-static gboolean
-resolve_template (Parser *p, const char *tid, EtManifestTemplate *t, GError **error)
-{
-  for (guint i = 0; i < t->fields->len; i++)
-    {
-      EtTemplateField *f = &g_array_index (t->fields, EtTemplateField, i);
-
-      f->map = find_map (p->m, f->map_name);
-      if (f->count_ref != NULL && (f->count_field = field_index (t, i, f->count_ref)) < 0)
-        goto bad_ref;
-      if (f->length_ref != NULL && (f->length_field = field_index (t, i, f->length_ref)) < 0)
-        goto bad_ref;
-      continue;
-    bad_ref:
-      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
-                   "template “%s”, field “%s” refers to “%s”, which is not an earlier field",
-                   tid, f->name, f->count_ref ? f->count_ref : f->length_ref);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-resolve_opcode_names (Parser *p)
-{
-  for (guint i = 0; i < p->opcodes->len; i++)
-    {
-      OpcodeDef *o = &g_array_index (p->opcodes, OpcodeDef, i);
-      guint key = (o->global ? 0xFFFFu : o->task) << 8 | o->value;
-      if (o->name != NULL)
-        g_hash_table_insert (p->m->opcode_names, GUINT_TO_POINTER (key),
-                             (gpointer) intern (p->m, o->name));
-    }
-}
-
-static gboolean
-resolve_all (Parser *p, GError **error)
-{
-  GHashTableIter iter;
-  gpointer key, value;
-
-  for (guint i = 0; i < p->m->maps->len; i++)
-    {
-      EtMapDef *map = g_ptr_array_index (p->m->maps, i);
-      for (guint k = 0; k < map->entries->len; k++)
-        {
-          EtMapEntry *e = &g_array_index (map->entries, EtMapEntry, k);
-          const char *label = resolve_string (p, e->message);
-          g_free (e->message);
-          e->message = g_strdup (label ? label : "");
-        }
-    }
-  g_hash_table_iter_init (&iter, p->m->templates);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    if (!resolve_template (p, key, value, error))
-      return FALSE;
-  resolve_opcode_names (p);
-  for (guint i = 0; i < p->event_defs->len; i++)
-    resolve_event (p, &g_array_index (p->event_defs, EventDef, i), NULL);
-  return TRUE;
-}
-
-/* ---- entry points ----------------------------------------------------- */
-
-static void
-template_free (gpointer data)
-{
-  EtManifestTemplate *t = data;
-  g_array_unref (t->fields);
-  g_free (t);
+  const EtManifestMapEntry *x = a, *y = b;
+  return x->value < y->value ? -1 : x->value > y->value;
 }
 
 static void
 map_free (gpointer data)
 {
-  EtMapDef *map = data;
-  for (guint i = 0; i < map->entries->len; i++)
-    g_free (g_array_index (map->entries, EtMapEntry, i).message);
-  g_array_unref (map->entries);
+  EtManifestMap *map = data;
+  g_free (map->entries);
+  g_free (map->sorted);
   g_free (map);
 }
 
-void
-et_manifest_free (EtManifest *m)
+static void
+finish_maps (Parser *p)
 {
-  if (m == NULL)
-    return;
-  g_string_chunk_free (m->chunk);
-  g_array_unref (m->tasks);
-  g_array_unref (m->keywords);
-  g_ptr_array_unref (m->maps);
-  g_hash_table_unref (m->templates);
-  g_array_unref (m->events);
-  g_hash_table_unref (m->by_id_version);
-  g_hash_table_unref (m->by_id);
-  g_hash_table_unref (m->opcode_names);
-  g_free (m);
+  for (guint i = 0; i < p->maps->len; i++)
+    {
+      RawMap *raw = g_ptr_array_index (p->maps, i);
+      EtManifestMap *map = g_new0 (EtManifestMap, 1);
+
+      map->name = raw->name;
+      map->bitmap = raw->bitmap;
+      map->entries = g_new0 (EtManifestMapEntry, raw->entries->len);
+      for (guint j = 0; j < raw->entries->len; j++)
+        {
+          const RawMapEntry *e = &g_array_index (raw->entries, RawMapEntry, j);
+          if (e->message == NULL)
+            continue;   /* nothing to show for it */
+          map->entries[map->n_entries].value = e->value;
+          map->entries[map->n_entries++].label = resolve (p, e->message);
+        }
+      map->sorted = g_memdup2 (map->entries, map->n_entries * sizeof (EtManifestMapEntry));
+      qsort (map->sorted, map->n_entries, sizeof (EtManifestMapEntry), compare_map_entries);
+      g_ptr_array_add (p->m->maps, map);
+    }
 }
+
+static void
+finish_templates (Parser *p, GHashTable *by_tid)
+{
+  for (guint i = 0; i < p->templates->len; i++)
+    {
+      ParseTemplate *raw = g_ptr_array_index (p->templates, i);
+      EtManifestTemplate *t = _et_manifest_template_new (raw->tid, raw->data, p->m->maps);
+
+      g_ptr_array_add (p->m->templates, t);
+      if (t->tid != NULL && !g_hash_table_contains (by_tid, t->tid))
+        g_hash_table_insert (by_tid, (char *) t->tid, t);
+    }
+}
+
+static const NamedValue *
+find_named (const NamedValue *values, guint n, const char *name, gint task)
+{
+  for (guint i = 0; i < n; i++)
+    if (values[i].task == task && strcmp (values[i].name, name) == 0)
+      return &values[i];
+  return NULL;
+}
+
+static void
+resolve_task (Parser *p, const RawEvent *raw, EtManifestEvent *ev)
+{
+  const NamedValue *t;
+
+  if (raw->task == NULL)
+    return;
+  t = find_named ((NamedValue *) p->tasks->data, p->tasks->len, raw->task, -1);
+  ev->task = t != NULL ? (guint16) t->value : 0;
+  ev->task_name = raw->task;
+}
+
+static void
+resolve_opcode (Parser *p, const RawEvent *raw, EtManifestEvent *ev)
+{
+  const NamedValue *o;
+
+  if (raw->opcode == NULL)
+    return;
+  o = find_named (standard_opcodes, G_N_ELEMENTS (standard_opcodes), raw->opcode, 0);
+  if (o == NULL)
+    o = find_named ((NamedValue *) p->opcodes->data, p->opcodes->len, raw->opcode, ev->task);
+  if (o == NULL)
+    o = find_named ((NamedValue *) p->opcodes->data, p->opcodes->len, raw->opcode, -1);
+  ev->opcode = o != NULL ? (guint8) o->value : 0;
+  ev->opcode_name = raw->opcode;
+}
+
+static void
+resolve_level (Parser *p, const RawEvent *raw, EtManifestEvent *ev)
+{
+  const NamedValue *l;
+
+  if (raw->level == NULL)
+    return;
+  l = find_named ((NamedValue *) p->levels->data, p->levels->len, raw->level, -1);
+  if (l == NULL)
+    l = find_named (standard_levels, G_N_ELEMENTS (standard_levels), raw->level, 0);
+  ev->level = l != NULL ? (guint8) l->value : 0;
+  ev->level_name = raw->level;
+}
+
+static void
+resolve_keywords (Parser *p, const RawEvent *raw, EtManifestEvent *ev)
+{
+  g_auto(GStrv) names = NULL;
+
+  if (raw->keywords == NULL)
+    return;
+  names = g_strsplit_set (raw->keywords, " \t\r\n", -1);
+  for (guint i = 0; names[i] != NULL; i++)
+    for (guint k = 0; k < p->m->keywords->len; k++)
+      {
+        const Keyword *kw = &g_array_index (p->m->keywords, Keyword, k);
+        if (names[i][0] != '\0' && strcmp (kw->name, names[i]) == 0)
+          ev->keywords |= kw->mask;
+      }
+}
+
+/* The name rule of et-manifest.h: symbol=, else X of $(string.event_X),
+ * else Task/Opcode, else Task, else "Event <id>". */
+static const char *
+event_name (Parser *p, const RawEvent *raw, const EtManifestEvent *ev)
+{
+  static const char prefix[] = "$(string.event_";
+  g_autofree char *made = NULL;
+
+  if (raw->symbol != NULL && raw->symbol[0] != '\0')
+    return raw->symbol;
+  if (raw->message != NULL && g_str_has_prefix (raw->message, prefix)
+      && g_str_has_suffix (raw->message, ")")
+      && strlen (raw->message) > sizeof prefix)
+    made = g_strndup (raw->message + sizeof prefix - 1, strlen (raw->message) - sizeof prefix);
+  else if (ev->task_name != NULL && ev->opcode_name != NULL)
+    made = g_strdup_printf ("%s/%s", ev->task_name, local_name (ev->opcode_name));
+  else if (ev->task_name != NULL)
+    return ev->task_name;
+  else
+    made = g_strdup_printf ("Event %u", ev->id);
+  return intern (p, made);
+}
+
+static void
+finish_events (Parser *p, GHashTable *by_tid)
+{
+  EtManifest *m = p->m;
+
+  for (guint i = 0; i < p->events->len; i++)
+    {
+      const RawEvent *raw = &g_array_index (p->events, RawEvent, i);
+      EtManifestEvent ev = { .id = raw->id, .version = raw->version };
+      guint key = (guint) raw->id << 8 | raw->version;
+      gpointer best;
+
+      if (g_hash_table_contains (m->by_id_version, GUINT_TO_POINTER (key)))
+        continue;       /* the first definition of an (id, version) stands */
+      resolve_task (p, raw, &ev);
+      resolve_opcode (p, raw, &ev);
+      resolve_level (p, raw, &ev);
+      resolve_keywords (p, raw, &ev);
+      ev.message = resolve (p, raw->message);
+      ev.name = event_name (p, raw, &ev);
+      ev.template_ = raw->template_ ? g_hash_table_lookup (by_tid, raw->template_) : NULL;
+      g_array_append_val (m->events, ev);
+      g_hash_table_insert (m->by_id_version, GUINT_TO_POINTER (key),
+                           GUINT_TO_POINTER (m->events->len));
+      best = g_hash_table_lookup (m->by_id, GUINT_TO_POINTER ((guint) raw->id));
+      if (best == NULL
+          || g_array_index (m->events, EtManifestEvent, GPOINTER_TO_UINT (best) - 1).version
+             < raw->version)
+        g_hash_table_insert (m->by_id, GUINT_TO_POINTER ((guint) raw->id),
+                             GUINT_TO_POINTER (m->events->len));
+    }
+}
+
+static void
+finish_names (Parser *p)
+{
+  for (guint i = 0; i < p->tasks->len; i++)
+    {
+      const NamedValue *t = &g_array_index (p->tasks, NamedValue, i);
+      g_hash_table_insert (p->m->task_names, GUINT_TO_POINTER (t->value), (char *) t->name);
+    }
+  for (guint i = 0; i < p->opcodes->len; i++)
+    {
+      const NamedValue *o = &g_array_index (p->opcodes, NamedValue, i);
+
+      if (o->task < 0)
+        p->m->opcodes[o->value] = o->name;
+      else
+        g_hash_table_insert (p->m->task_opcodes, GUINT_TO_POINTER ((guint) o->task << 8 | o->value),
+                             (char *) o->name);
+    }
+}
+
+static void
+finish (Parser *p)
+{
+  g_autoptr(GHashTable) by_tid = g_hash_table_new (g_str_hash, g_str_equal);
+
+  finish_names (p);
+  finish_maps (p);
+  finish_templates (p, by_tid);
+  finish_events (p, by_tid);
+}
+
+/* ───────────────────────────── public API ───────────────────────────── */
 
 static EtManifest *
 manifest_new (void)
 {
   EtManifest *m = g_new0 (EtManifest, 1);
 
-  m->chunk = g_string_chunk_new (4096);
-  m->tasks = g_array_new (FALSE, FALSE, sizeof (EtTaskDef));
-  m->keywords = g_array_new (FALSE, FALSE, sizeof (EtKeywordDef));
+  m->strings = g_string_chunk_new (4096);
+  m->events = g_array_new (FALSE, TRUE, sizeof (EtManifestEvent));
+  m->by_id_version = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->task_names = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->task_opcodes = g_hash_table_new (g_direct_hash, g_direct_equal);
+  m->keywords = g_array_new (FALSE, FALSE, sizeof (Keyword));
   m->maps = g_ptr_array_new_with_free_func (map_free);
-  m->templates = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, template_free);
-  m->events = g_array_new (FALSE, FALSE, sizeof (EtManifestEvent));
-  m->by_id_version = g_hash_table_new (NULL, NULL);
-  m->by_id = g_hash_table_new (NULL, NULL);
-  m->opcode_names = g_hash_table_new (NULL, NULL);
+  m->templates = g_ptr_array_new_with_free_func ((GDestroyNotify) _et_manifest_template_free);
   return m;
+}
+
+void
+et_manifest_free (EtManifest *manifest)
+{
+  if (manifest == NULL)
+    return;
+  g_array_unref (manifest->events);
+  g_hash_table_unref (manifest->by_id_version);
+  g_hash_table_unref (manifest->by_id);
+  g_hash_table_unref (manifest->task_names);
+  g_hash_table_unref (manifest->task_opcodes);
+  g_array_unref (manifest->keywords);
+  g_ptr_array_unref (manifest->maps);
+  g_ptr_array_unref (manifest->templates);
+  g_string_chunk_free (manifest->strings);
+  g_free (manifest);
+}
+
+static void
+parser_init (Parser *p, EtManifest *m)
+{
+  memset (p, 0, sizeof *p);
+  p->m = m;
+  p->current_task = -1;
+  p->data_stack = g_ptr_array_new ();
+  p->tasks = g_array_new (FALSE, FALSE, sizeof (NamedValue));
+  p->opcodes = g_array_new (FALSE, FALSE, sizeof (NamedValue));
+  p->levels = g_array_new (FALSE, FALSE, sizeof (NamedValue));
+  p->maps = g_ptr_array_new_with_free_func (raw_map_free);
+  p->templates = g_ptr_array_new_with_free_func (parse_template_free);
+  p->events = g_array_new (FALSE, FALSE, sizeof (RawEvent));
+  p->string_table = g_hash_table_new (g_str_hash, g_str_equal);
 }
 
 static void
 parser_clear (Parser *p)
 {
-  for (guint i = 0; i < p->opcodes->len; i++)
-    g_free (g_array_index (p->opcodes, OpcodeDef, i).name);
-  for (guint i = 0; i < p->event_defs->len; i++)
-    {
-      EventDef *e = &g_array_index (p->event_defs, EventDef, i);
-      g_free (e->level); g_free (e->task); g_free (e->opcode); g_free (e->keywords);
-      g_free (e->template_); g_free (e->message); g_free (e->symbol);
-    }
+  g_ptr_array_unref (p->data_stack);
+  g_array_unref (p->tasks);
   g_array_unref (p->opcodes);
-  g_array_unref (p->event_defs);
-  g_hash_table_unref (p->strings);
-  g_hash_table_unref (p->levels);
-  g_hash_table_unref (p->task_values);
-  g_free (p->current_task);
+  g_array_unref (p->levels);
+  g_ptr_array_unref (p->maps);
+  g_ptr_array_unref (p->templates);
+  g_array_unref (p->events);
+  g_hash_table_unref (p->string_table);
 }
 
-/* GMarkup reports line and column; the reader wants a byte offset. */
+/* GMarkup counts lines and bytes within a line (a '\n' is byte 1 of the
+ * line it starts); turn that back into a byte offset of the document. */
 static gsize
-byte_offset (const char *xml, gsize len, gint line, gint column)
+byte_offset_of (const char *xml, gsize len, gint line, gint col)
 {
-  gsize pos = 0;
+  gint l = 1, c = 1;
 
-  for (gint l = 1; l < line && pos < len; pos++)
-    if (xml[pos] == '\n')
-      l++;
-  return MIN (pos + (column > 0 ? (gsize) column - 1 : 0), len);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (l > line || (l == line && c >= col))
+        return i;
+      c++;
+      if (i + 1 < len && xml[i + 1] == '\n')
+        {
+          l++;
+          c = 1;
+        }
+    }
+  return len;
+}
+
+static void
+set_xml_error (GError **error, GMarkupParseContext *ctx, const char *xml, gsize len,
+               gsize skipped, const GError *cause)
+{
+  gint line = 0, col = 0;
+  gsize offset;
+
+  g_markup_parse_context_get_position (ctx, &line, &col);
+  offset = skipped + byte_offset_of (xml, len, line, col);
+  g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
+               "manifest XML: byte offset %" G_GSIZE_FORMAT ": %s", offset, cause->message);
+}
+
+static gboolean
+run_markup (Parser *p, const char *xml, gsize len, gsize skipped, GError **error)
+{
+  static const GMarkupParser callbacks = { on_start, on_end, NULL, NULL, NULL };
+  g_autoptr(GMarkupParseContext) ctx = g_markup_parse_context_new (&callbacks, 0, p, NULL);
+  g_autoptr(GError) local = NULL;
+
+  if (!g_markup_parse_context_parse (ctx, xml, len, &local)
+      || !g_markup_parse_context_end_parse (ctx, &local))
+    {
+      set_xml_error (error, ctx, xml, len, skipped, local);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 EtManifest *
 et_manifest_parse (const char *xml, gsize len, GError **error)
 {
-  static const GMarkupParser callbacks = { on_start, on_end, NULL, NULL, NULL };
-  g_autoptr(GMarkupParseContext) context = NULL;
-  g_autoptr(GError) local = NULL;
-  Parser p = { 0 };
+  g_autoptr(EtManifest) m = NULL;
+  gsize skipped = 0;
+  Parser p;
   gboolean ok;
 
-  g_return_val_if_fail (xml != NULL, NULL);
+  g_return_val_if_fail (xml != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  p.m = manifest_new ();
-  p.opcodes = g_array_new (FALSE, FALSE, sizeof (OpcodeDef));
-  p.event_defs = g_array_new (FALSE, FALSE, sizeof (EventDef));
-  p.strings = g_hash_table_new (g_str_hash, g_str_equal);
-  p.levels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  p.task_values = g_hash_table_new (g_str_hash, g_str_equal);
-
-  context = g_markup_parse_context_new (&callbacks, G_MARKUP_PREFIX_ERROR_POSITION, &p, NULL);
-  /* Manifests may carry a UTF-8 byte-order mark, which GMarkup rejects. */
+  /* The last chunk may carry NUL padding; a UTF-8 BOM may lead. */
+  while (len > 0 && xml[len - 1] == '\0')
+    len--;
   if (len >= 3 && memcmp (xml, "\xEF\xBB\xBF", 3) == 0)
-    xml += 3, len -= 3;
-  ok = g_markup_parse_context_parse (context, xml, (gssize) len, &local)
-       && g_markup_parse_context_end_parse (context, &local);
-  if (!ok)
     {
-      gint line = 0, column = 0;
-      g_markup_parse_context_get_position (context, &line, &column);
+      xml += 3;
+      len -= 3;
+      skipped = 3;
+    }
+  m = manifest_new ();
+  parser_init (&p, m);
+  ok = run_markup (&p, xml != NULL ? xml : "", len, skipped, error);
+  if (ok && p.n_providers == 0)
+    {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
-                   "manifest XML byte offset %" G_GSIZE_FORMAT ": %s",
-                   byte_offset (xml, len, line, column), local->message);
-    }
-  else if (!resolve_all (&p, &local))
-    {
+                   "manifest XML: byte offset %" G_GSIZE_FORMAT ": no <provider> element",
+                   skipped + len);
       ok = FALSE;
-      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT, "manifest: %s", local->message);
     }
+  if (ok)
+    finish (&p);
   parser_clear (&p);
-  if (!ok)
-    {
-      et_manifest_free (p.m);
-      return NULL;
-    }
-  return p.m;
+  return ok ? g_steal_pointer (&m) : NULL;
 }
 
 const char *
 et_manifest_get_provider_name (const EtManifest *manifest)
 {
+  g_return_val_if_fail (manifest != NULL, NULL);
   return manifest->provider_name;
 }
 
 const EtGuid *
 et_manifest_get_provider_guid (const EtManifest *manifest)
 {
-  return &manifest->provider_guid;
+  g_return_val_if_fail (manifest != NULL, NULL);
+  return &manifest->guid;
 }
 
 guint
 et_manifest_get_n_events (const EtManifest *manifest)
 {
+  g_return_val_if_fail (manifest != NULL, 0);
   return manifest->events->len;
 }
 
 const EtManifestEvent *
 et_manifest_lookup (const EtManifest *manifest, guint16 id, guint8 version)
 {
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (manifest->by_id_version,
-                                                       GUINT_TO_POINTER ((guint) id << 8 | version)));
-  if (index == 0)
-    index = GPOINTER_TO_UINT (g_hash_table_lookup (manifest->by_id, GUINT_TO_POINTER (id)));
-  return index ? &g_array_index (manifest->events, EtManifestEvent, index - 1) : NULL;
+  gpointer found;
+
+  g_return_val_if_fail (manifest != NULL, NULL);
+  found = g_hash_table_lookup (manifest->by_id_version,
+                               GUINT_TO_POINTER ((guint) id << 8 | version));
+  if (found == NULL)
+    found = g_hash_table_lookup (manifest->by_id, GUINT_TO_POINTER ((guint) id));
+  if (found == NULL)
+    return NULL;
+  return &g_array_index (manifest->events, EtManifestEvent, GPOINTER_TO_UINT (found) - 1);
 }
 
 const char *
 et_manifest_task_name (const EtManifest *manifest, guint16 task)
 {
-  for (guint i = 0; i < manifest->tasks->len; i++)
-    if (g_array_index (manifest->tasks, EtTaskDef, i).value == task)
-      return g_array_index (manifest->tasks, EtTaskDef, i).name;
-  return NULL;
+  g_return_val_if_fail (manifest != NULL, NULL);
+  return g_hash_table_lookup (manifest->task_names, GUINT_TO_POINTER ((guint) task));
 }
 
+/* A task's own opcode, else the provider's, else a standard win: name. */
 const char *
 et_manifest_opcode_name (const EtManifest *manifest, guint16 task, guint8 opcode)
 {
-  const char *name = g_hash_table_lookup (manifest->opcode_names,
-                                          GUINT_TO_POINTER ((guint) task << 8 | opcode));
+  const char *name;
+
+  g_return_val_if_fail (manifest != NULL, NULL);
+  name = g_hash_table_lookup (manifest->task_opcodes,
+                              GUINT_TO_POINTER ((guint) task << 8 | opcode));
   if (name == NULL)
-    name = g_hash_table_lookup (manifest->opcode_names, GUINT_TO_POINTER (0xFFFFu << 8 | opcode));
+    name = manifest->opcodes[opcode];
   for (guint i = 0; name == NULL && i < G_N_ELEMENTS (standard_opcodes); i++)
     if (standard_opcodes[i].value == opcode)
       name = standard_opcodes[i].name;
@@ -667,15 +882,17 @@ et_manifest_keyword_names (const EtManifest *manifest, guint64 keywords, GString
 {
   gboolean first = TRUE;
 
+  g_return_if_fail (manifest != NULL);
+  g_return_if_fail (out != NULL);
   for (guint i = 0; i < manifest->keywords->len; i++)
     {
-      const EtKeywordDef *k = &g_array_index (manifest->keywords, EtKeywordDef, i);
-      if (k->mask != 0 && (keywords & k->mask) == k->mask)
-        {
-          if (!first)
-            g_string_append_c (out, '|');
-          g_string_append (out, k->name);
-          first = FALSE;
-        }
+      const Keyword *k = &g_array_index (manifest->keywords, Keyword, i);
+
+      if (k->mask == 0 || (keywords & k->mask) != k->mask)
+        continue;
+      if (!first)
+        g_string_append_c (out, '|');
+      g_string_append (out, k->name);
+      first = FALSE;
     }
 }

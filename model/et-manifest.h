@@ -81,7 +81,8 @@ void                 et_manifest_assembler_free (EtManifestAssembler *assembler)
 /* Feeds one manifest event payload (envelope + chunk). Returns a complete
  * XML document (transfer full, @len set) when this chunk completes one,
  * else NULL. A malformed envelope sets @error (payload offset in the
- * message) and returns NULL. */
+ * message) and returns NULL; so does a chunk that arrives past a missing
+ * one, though it is kept in case the missing one turns up. */
 char                *et_manifest_assembler_add  (EtManifestAssembler *assembler,
                                                  const EtGuid        *provider,
                                                  guint32              pid,

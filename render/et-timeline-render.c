@@ -422,8 +422,8 @@ et_ruler_step (gint64 span_ns, double width_px, double min_px)
       }
 }
 
-void
-et_format_duration (gint64 ns, GString *out)
+static void
+format_duration (gint64 ns, gboolean localized, GString *out)
 {
   static const struct { gint64 unit; const char *name; } units[] = {
     { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "µs" }, { 1, "ns" },
@@ -433,11 +433,30 @@ et_format_duration (gint64 ns, GString *out)
   for (guint i = 0; i < G_N_ELEMENTS (units); i++)
     if (a >= units[i].unit || units[i].unit == 1)
       {
+        double value = (double) ns / (double) units[i].unit;
         char buf[G_ASCII_DTOSTR_BUF_SIZE];
-        g_ascii_formatd (buf, sizeof buf, "%.6g", (double) ns / (double) units[i].unit);
-        g_string_append_printf (out, "%s %s", buf, units[i].name);
+
+        if (localized)
+          g_string_append_printf (out, "%.6g %s", value, units[i].name);
+        else
+          {
+            g_ascii_formatd (buf, sizeof buf, "%.6g", value);
+            g_string_append_printf (out, "%s %s", buf, units[i].name);
+          }
         return;
       }
+}
+
+void
+et_format_duration (gint64 ns, GString *out)
+{
+  format_duration (ns, FALSE, out);
+}
+
+void
+et_format_duration_display (gint64 ns, GString *out)
+{
+  format_duration (ns, TRUE, out);
 }
 
 static void
@@ -472,7 +491,7 @@ draw_ruler (Painter *p)
                                   (int) (in_day % 1000));
         }
       else
-        et_format_duration (t, p->scratch);
+        et_format_duration_display (t, p->scratch);
       draw_text (p, p->scratch->str, x + 3, v->ruler_height / 2.0 - 2, -1, FALSE);
     }
   set_rgb (cr, &p->theme->grid);

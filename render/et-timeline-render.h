@@ -88,8 +88,13 @@ gboolean et_timeline_render_file   (EtTrace          *trace,
 gint64   et_ruler_step             (gint64            span_ns,
                                     double            width_px,
                                     double            min_px);
-/* "1.5 ms", "250 ns", "2 s"… */
+/* "1.5 ms", "250 ns", "2 s"…, always with a decimal point (machine
+ * formats use it). */
 void     et_format_duration        (gint64            ns,
                                     GString          *out);
+/* The same for people: the decimal separator of the user's LC_NUMERIC
+ * ("1,5 ms" in German). For the GUI and pictures, never machine output. */
+void     et_format_duration_display (gint64           ns,
+                                     GString         *out);
 
 G_END_DECLS

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include "et-fixture.h"
 #include "et-application.h"
+#include "et-i18n.h"
 #include "et-loader.h"
 #include "et-timeline-render.h"
 #include "et-window.h"
@@ -434,7 +435,7 @@ test_damaged_file_opens_with_banner (void **state)
                                            NULL));
   window = open_window (bad);
   assert_non_null (et_window_get_trace (window));
-  assert_non_null (strstr (et_window_get_status (window), "damaged"));
+  assert_non_null (strstr (et_window_get_status (window), "damage"));
   assert_non_null (strstr (et_window_get_status (window), "byte offset"));
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (bad);
@@ -549,6 +550,78 @@ test_application_one_window_per_file_and_shortcuts (void **state)
   run_for (100);
 }
 
+/* The first widget of @type under @widget, depth first. */
+static GtkWidget *
+find_widget (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+has_column (GtkColumnView *view, const char *title)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
+      if (g_strcmp0 (gtk_column_view_column_get_title (c), title) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A German user (LANGUAGE=de) sees German column titles, count, details
+ * labels and importance names; the trace's own names stay as they are. */
+static void
+test_german_labels_under_language_de (void **state)
+{
+  EtWindow *window;
+  EtTrace *trace;
+  GtkWidget *list, *label;
+  g_autofree char *details = NULL, *name = NULL;
+  Find f = { .kind = ET_SHAPE_FLAG, .alert = TRUE };
+
+  g_setenv ("LANGUAGE", "de", TRUE);
+  et_i18n_init ();                    /* setlocale again: gettext caches */
+  window = open_window (demo_path);
+  trace = et_window_get_trace (window);
+  list = GTK_WIDGET (et_window_get_markers_list (window));
+  assert_true (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Bedeutung"));
+  assert_true (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Reihe"));
+  assert_false (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Importance"));
+  label = find_widget (list, GTK_TYPE_LABEL);
+  assert_non_null (strstr (gtk_label_get_text (GTK_LABEL (label)), " Marker"));
+  assert_null (strstr (gtk_label_get_text (GTK_LABEL (label)), "markers"));
+
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
+  et_timeline_foreach_shape (trace, et_window_get_layout (window), et_window_get_viewport (window),
+                             find_shape, &f);
+  assert_true (f.found);
+  assert_true (et_window_select_at (window, (f.shape.x0 + f.shape.x1) / 2,
+                                    (f.shape.y0 + f.shape.y1) / 2));
+  details = et_window_get_details (window);
+  name = event_name (trace, f.shape.m->event);
+  assert_non_null (strstr (details, name));
+  assert_non_null (strstr (details, "Warum er so aussieht"));
+  assert_non_null (strstr (details, "Bedeutung"));
+  assert_non_null (strstr (details, "Kritisch"));
+  assert_null (strstr (details, "Why it looks like this"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unsetenv ("LANGUAGE");
+  et_i18n_init ();
+}
+
 int
 main (void)
 {
@@ -562,6 +635,7 @@ main (void)
     cmocka_unit_test (test_unreadable_file_shows_error_not_crash),
     cmocka_unit_test (test_loader_reports_progress_on_main_loop_and_cancels),
     cmocka_unit_test (test_application_one_window_per_file_and_shortcuts),
+    cmocka_unit_test (test_german_labels_under_language_de),
   };
   return cmocka_run_group_tests_name ("app", tests, setup, teardown);
 }

@@ -1,0 +1,19 @@
+/* et-i18n.h — gettext set-up shared by the GUI and the command-line tool. */
+#pragma once
+
+#include <glib/gi18n.h>
+
+#include "et-trace.h"
+
+G_BEGIN_DECLS
+
+void        et_i18n_init            (void);
+
+/* Display names for the GUI: translated, unlike the *_to_string names of
+ * the model, which are machine values (JSON, CSV). */
+const char *et_i18n_marker_kind     (EtMarkerKind kind);
+const char *et_i18n_importance      (EtImportance importance);
+const char *et_i18n_span_status     (EtSpanStatus status);
+const char *et_i18n_rule_source     (EtRuleSource source);
+
+G_END_DECLS
