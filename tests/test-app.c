@@ -391,6 +391,43 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Ticking a provider whose events are not markers by default reads the
+ * file again with every provider's markers; the other ticks stay. */
+static void
+test_ticking_a_non_default_provider_reloads_with_its_markers (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  EtTrace *trace = et_window_get_trace (window);
+  guint extra = G_MAXUINT, shown = G_MAXUINT, n_markers;
+  gboolean has_channel = FALSE;
+
+  for (guint p = 0; p < et_trace_get_n_providers (trace); p++)
+    {
+      const EtProvider *provider = et_trace_get_provider (trace, p);
+
+      if (!provider->default_on && g_str_equal (provider->name, "Thread"))
+        extra = p;
+      if (provider->default_on && shown == G_MAXUINT)
+        shown = p;
+    }
+  assert_true (extra != G_MAXUINT && shown != G_MAXUINT);
+  assert_false (et_layout_get_provider_visible (et_window_get_layout (window), extra));
+  n_markers = et_markers_list_get_n_rows (et_window_get_markers_list (window));
+
+  et_window_set_provider_visible (window, extra, TRUE);
+  assert_true (et_window_is_loading (window));
+  RUN_UNTIL (!et_window_is_loading (window));
+  run_for (300);
+  trace = et_window_get_trace (window);
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    has_channel |= et_trace_get_channel (trace, c)->provider == extra;
+  assert_true (has_channel);
+  assert_true (et_layout_get_provider_visible (et_window_get_layout (window), extra));
+  assert_true (et_layout_get_provider_visible (et_window_get_layout (window), shown));
+  assert_true (et_markers_list_get_n_rows (et_window_get_markers_list (window)) > n_markers);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_search_finds_and_steps_through_matches (void **state)
 {
@@ -630,6 +667,7 @@ main (void)
     cmocka_unit_test (test_plain_keys_on_the_timeline_zoom_and_pan),
     cmocka_unit_test (test_go_to_end_centres_the_span_end),
     cmocka_unit_test (test_markers_list_follows_view_filters_and_sort),
+    cmocka_unit_test (test_ticking_a_non_default_provider_reloads_with_its_markers),
     cmocka_unit_test (test_search_finds_and_steps_through_matches),
     cmocka_unit_test (test_damaged_file_opens_with_banner),
     cmocka_unit_test (test_unreadable_file_shows_error_not_crash),
