@@ -5,6 +5,7 @@
  * drawn over it, so clicking around never repaints the markers.
  */
 #include "et-timeline-view.h"
+#include "et-details.h"
 #include "et-i18n.h"
 
 #include <math.h>
@@ -415,16 +416,13 @@ on_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer da
   et_timeline_view_select_at (data, x, y);
 }
 
-/* Hover: what is under the pointer, in a few lines. */
+/* Hover: what is under the pointer, in a few lines (et-details). */
 static gboolean
 on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
                   gpointer data)
 {
   EtTimelineView *self = ET_TIMELINE_VIEW (widget);
   g_autoptr(GString) text = g_string_new (NULL);
-  const EtMarker *m;
-  const EtThread *thread;
-  const char *series;
   EtHit hit;
 
   if (self->trace == NULL)
@@ -432,34 +430,13 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
   et_timeline_hit_test (self->trace, self->layout, &self->view, x, y, &hit);
   if (hit.kind != ET_HIT_SHAPE)
     return FALSE;
-  m = hit.shape.m;
   if (hit.shape.kind == ET_SHAPE_AGGREGATE)
-    {
-      g_autofree char *s = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                         "%u marker here — zoom in to tell them apart",
-                                                         "%u markers here — zoom in to tell them apart",
-                                                         hit.shape.count), hit.shape.count);
-      gtk_tooltip_set_text (tooltip, s);
-      return TRUE;
-    }
-  thread = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, hit.shape.channel));
-  series = et_trace_get_string (self->trace, m->series);
-  et_trace_marker_text (self->trace, m, text);
-  g_string_append_printf (text, "\n%s", et_i18n_marker_kind (m->kind));
-  if (m->kind == ET_MARKER_SPAN)
-    g_string_append_printf (text, " (%s)", et_i18n_span_status (m->status));
-  /* Translators: "span (ok) at 1.5 ms, lasting 2 ms" in the tooltip. */
-  g_string_append (text, _(" at "));
-  et_format_duration_display (m->start_ns, text);
-  if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
-    {
-      g_string_append (text, _(", lasting "));
-      et_format_duration_display (m->end_ns - m->start_ns, text);
-    }
-  g_string_append_c (text, '\n');
-  g_string_append_printf (text, _("importance %s, category %d, series %s\nthread %s (%u)"),
-                          et_i18n_importance (m->importance), m->category,
-                          *series ? series : _("(none)"), thread->name, thread->tid);
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                               "%u marker here — zoom in to tell them apart",
+                                               "%u markers here — zoom in to tell them apart",
+                                               hit.shape.count), hit.shape.count);
+  else
+    et_details_summary (self->trace, hit.shape.channel, hit.shape.m, text);
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
 }

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include "et-fixture.h"
 #include "et-application.h"
+#include "et-details.h"
 #include "et-i18n.h"
 #include "et-loader.h"
 #include "et-timeline-render.h"
@@ -202,6 +203,14 @@ test_zoom_actions_and_selection_show_details (void **state)
   assert_non_null (strstr (details, name));
   assert_non_null (strstr (details, "Why it looks like this"));
   assert_non_null (strstr (details, "critical"));
+  /* The hover tooltip says the same in a few lines. */
+  {
+    g_autoptr(GString) tip = g_string_new (NULL);
+
+    et_details_summary (trace, f.shape.channel, f.shape.m, tip);
+    assert_non_null (strstr (tip->str, "importance critical"));
+    assert_non_null (strstr (tip->str, "thread "));
+  }
   run_for (500);                      /* let the frame clock draw the new state */
   save_screenshot (window, "app-demo.png");
 
