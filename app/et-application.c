@@ -110,11 +110,11 @@ et_application_startup (GApplication *app)
 {
   static const struct { const char *action; const char *accels[3]; } keys[] = {
     { "win.open", { "<Control>o", NULL } },
-    { "win.find", { "<Control>f", NULL } },
-    { "win.find-next", { "<Control>g", NULL } },
-    { "win.find-previous", { "<Shift><Control>g", NULL } },
     { "win.export-markers", { "<Control>e", NULL } },
     { "win.wall-clock", { "<Control>t", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.find-next", { "<Control>g", "F3", NULL } },
+    { "win.find-previous", { "<Shift><Control>g", "<Shift>F3", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     /* Plain-key variants (W, S, A, D, Z, Home) are bound on the timeline
      * itself, so they never take a letter away from a text entry. */

@@ -4,6 +4,8 @@
  *     ─ sorted in place (no objects) ─ RowModel (GListModel, rows made lazily)
  *     ─ GtkColumnView ─ selection → "marker-selected" (channel, index)
  *
+ * Large ranges are collected and sorted on a thread from a copy of the
+ * filters (the old rows stay until then), so the window never stalls.
  * Sorting is ours, not a GtkSortListModel's: that would ask for every row
  * object to compare them. The column headers still show and change the
  * order; see read_header_sort ().
@@ -128,6 +130,9 @@ struct _EtMarkersList
   EtMarkerSort         sort;
   gboolean             descending;
   gboolean             selecting;
+  guint                generation;      /* of the newest refresh */
+  guint                pending;         /* refreshes running on a thread */
+  guint                async_threshold; /* candidates from which refreshes use a thread */
 };
 
 G_DEFINE_FINAL_TYPE (EtMarkersList, et_markers_list, GTK_TYPE_BOX)
@@ -147,34 +152,46 @@ duration_of (const EtMarker *m)
   return m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END ? m->end_ns - m->start_ns : 0;
 }
 
-static const char *
-provider_name (EtMarkersList *self, const EtMarker *m)
+/* What sorting needs, apart from the widget, so it can run on a thread. */
+typedef struct
 {
-  return et_trace_get_provider (self->trace, m->provider)->name;
+  EtTrace      *trace;
+  EtMarkerSort  sort;
+  gboolean      descending;
+} SortBy;
+
+static const EtMarker *
+marker_in (EtTrace *trace, const Ref *r)
+{
+  return &et_trace_get_channel (trace, r->channel)->markers[r->index];
+}
+
+static guint32
+tid_of (EtTrace *trace, const Ref *r)
+{
+  return et_trace_get_thread (trace, et_trace_channel_thread (trace, r->channel))->tid;
 }
 
 /* Strings compare by their text, everything else by a number. */
 static int
-compare_key (EtMarkersList *self, const Ref *a, const Ref *b)
+compare_key (const SortBy *by, const Ref *a, const Ref *b)
 {
-  const EtMarker *x = marker_of (self, a), *y = marker_of (self, b);
+  const EtMarker *x = marker_in (by->trace, a), *y = marker_in (by->trace, b);
   gint64 kx = 0, ky = 0;
 
-  switch (self->sort)
+  switch (by->sort)
     {
     case ET_SORT_DURATION:   kx = duration_of (x), ky = duration_of (y); break;
     case ET_SORT_IMPORTANCE: kx = x->importance, ky = y->importance; break;
     case ET_SORT_CATEGORY:   kx = x->category, ky = y->category; break;
     case ET_SORT_KIND:       kx = x->kind, ky = y->kind; break;
-    case ET_SORT_THREAD:
-      kx = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, a->channel))->tid;
-      ky = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, b->channel))->tid;
-      break;
+    case ET_SORT_THREAD:     kx = tid_of (by->trace, a), ky = tid_of (by->trace, b); break;
     case ET_SORT_PROVIDER:
-      return g_strcmp0 (provider_name (self, x), provider_name (self, y));
+      return g_strcmp0 (et_trace_get_provider (by->trace, x->provider)->name,
+                        et_trace_get_provider (by->trace, y->provider)->name);
     case ET_SORT_SERIES:
-      return g_strcmp0 (et_trace_get_string (self->trace, x->series),
-                        et_trace_get_string (self->trace, y->series));
+      return g_strcmp0 (et_trace_get_string (by->trace, x->series),
+                        et_trace_get_string (by->trace, y->series));
     case ET_SORT_START:
       break;
     }
@@ -184,58 +201,191 @@ compare_key (EtMarkersList *self, const Ref *a, const Ref *b)
 static int
 compare_refs (gconstpointer a, gconstpointer b, gpointer data)
 {
-  EtMarkersList *self = data;
-  const EtMarker *x = marker_of (self, a), *y = marker_of (self, b);
-  int order = compare_key (self, a, b);
+  const SortBy *by = data;
+  const EtMarker *x = marker_in (by->trace, a), *y = marker_in (by->trace, b);
+  int order = compare_key (by, a, b);
 
   /* Ties (and the start column itself) go by time, then event. */
   if (order == 0 && x->start_ns != y->start_ns)
     order = x->start_ns < y->start_ns ? -1 : 1;
   if (order == 0)
     order = x->event < y->event ? -1 : x->event > y->event;
-  return self->descending ? -order : order;
+  return by->descending ? -order : order;
 }
 
 static void
 resort (EtMarkersList *self)
 {
   guint n = self->model->refs->len;
+  SortBy by = { self->trace, self->sort, self->descending };
 
-  g_qsort_with_data (self->model->refs->data, (gint) n, sizeof (Ref), compare_refs, self);
+  g_qsort_with_data (self->model->refs->data, (gint) n, sizeof (Ref), compare_refs, &by);
   g_list_model_items_changed (G_LIST_MODEL (self->model), 0, n, n);
+}
+
+static void
+set_count (EtMarkersList *self, guint n)
+{
+  g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u marker",
+                                                        "%u markers", n), n);
+
+  gtk_label_set_text (self->count, text);
+}
+
+/* The filters as they were when a refresh started: the collecting thread
+ * reads this copy, never the layout the main loop may be changing. */
+typedef struct
+{
+  EtMarkersList *self;        /* a reference */
+  EtTrace       *trace;       /* a reference */
+  gint64         from_ns, to_ns;
+  gboolean      *provider_on;
+  EtImportance   min_importance;
+  guint          kinds;
+  SortBy         by;
+  guint          generation;
+  GArray        *refs;
+} Collect;
+
+static void
+collect_free (gpointer data)
+{
+  Collect *c = data;
+
+  g_object_unref (c->self);
+  g_object_unref (c->trace);
+  g_free (c->provider_on);
+  g_clear_pointer (&c->refs, g_array_unref);
+  g_free (c);
+}
+
+static void
+collect (Collect *c)
+{
+  c->refs = g_array_new (FALSE, FALSE, sizeof (Ref));
+  for (guint ch_index = 0; ch_index < et_trace_get_n_channels (c->trace); ch_index++)
+    {
+      const EtChannel *ch = et_trace_get_channel (c->trace, ch_index);
+      guint end, i = et_channel_query (c->trace, ch_index, c->from_ns, c->to_ns, &end);
+
+      if (!c->provider_on[ch->provider])
+        continue;
+      for (; i < end; i++)
+        {
+          const EtMarker *m = &ch->markers[i];
+
+          if (et_marker_overlaps (m, c->from_ns, c->to_ns) && m->importance >= c->min_importance
+              && (c->kinds == 0 || (c->kinds & (1u << m->kind))))
+            {
+              Ref r = { ch_index, i };
+              g_array_append_val (c->refs, r);
+            }
+        }
+    }
+  g_qsort_with_data (c->refs->data, (gint) c->refs->len, sizeof (Ref), compare_refs, &c->by);
+}
+
+static void
+collect_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  collect (data);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+show_refs (EtMarkersList *self, Collect *c)
+{
+  guint old = self->model->refs->len;
+
+  g_array_unref (self->model->refs);
+  self->model->refs = g_steal_pointer (&c->refs);
+  /* Sorted for the order of when it started: a header clicked meanwhile
+   * still counts. */
+  if (c->by.sort != self->sort || c->by.descending != self->descending)
+    {
+      SortBy by = { self->trace, self->sort, self->descending };
+      g_qsort_with_data (self->model->refs->data, (gint) self->model->refs->len, sizeof (Ref),
+                         compare_refs, &by);
+    }
+  set_count (self, self->model->refs->len);
+  self->selecting = TRUE;
+  g_list_model_items_changed (G_LIST_MODEL (self->model), 0, old, self->model->refs->len);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  self->selecting = FALSE;
+}
+
+static void
+collected (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Collect *c = g_task_get_task_data (G_TASK (result));
+  EtMarkersList *self = ET_MARKERS_LIST (source);
+
+  self->pending--;
+  /* A newer refresh started meanwhile: its result will come. */
+  if (c->generation == self->generation && self->trace == c->trace)
+    show_refs (self, c);
+}
+
+static Collect *
+collect_new (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
+{
+  Collect *c = g_new0 (Collect, 1);
+
+  c->self = g_object_ref (self);
+  c->trace = g_object_ref (self->trace);
+  c->from_ns = from_ns, c->to_ns = to_ns;
+  c->provider_on = g_new (gboolean, MAX (et_trace_get_n_providers (self->trace), 1));
+  for (guint p = 0; p < et_trace_get_n_providers (self->trace); p++)
+    c->provider_on[p] = et_layout_get_provider_visible (self->layout, p);
+  c->min_importance = et_layout_get_min_importance (self->layout);
+  c->kinds = et_layout_get_kinds (self->layout);
+  c->by = (SortBy) { self->trace, self->sort, self->descending };
+  c->generation = ++self->generation;
+  return c;
 }
 
 void
 et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 {
-  GArray *refs = self->model->refs;
-  guint old = refs->len;
-  g_autofree char *text = NULL;
+  g_autoptr(GTask) task = NULL;
+  guint64 candidates = 0;
+  Collect *c;
 
-  g_array_set_size (refs, 0);
-  for (guint c = 0; self->trace != NULL && c < et_trace_get_n_channels (self->trace); c++)
+  g_return_if_fail (ET_IS_MARKERS_LIST (self));
+  if (self->trace == NULL)
+    return;
+  c = collect_new (self, from_ns, to_ns);
+  for (guint ch = 0; ch < et_trace_get_n_channels (self->trace); ch++)
     {
-      const EtChannel *ch = et_trace_get_channel (self->trace, c);
-      guint end, i = et_channel_query (self->trace, c, from_ns, to_ns, &end);
-
-      if (!et_layout_get_provider_visible (self->layout, ch->provider))
-        continue;
-      for (; i < end; i++)
-        if (et_marker_overlaps (&ch->markers[i], from_ns, to_ns)
-            && et_layout_marker_visible (self->layout, &ch->markers[i]))
-          {
-            Ref r = { c, i };
-            g_array_append_val (refs, r);
-          }
+      guint end, first = et_channel_query (self->trace, ch, from_ns, to_ns, &end);
+      candidates += end - first;
     }
-  g_qsort_with_data (refs->data, (gint) refs->len, sizeof (Ref), compare_refs, self);
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u marker", "%u markers", refs->len),
-                          refs->len);
-  gtk_label_set_text (self->count, text);
-  self->selecting = TRUE;
-  g_list_model_items_changed (G_LIST_MODEL (self->model), 0, old, refs->len);
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  self->selecting = FALSE;
+  if (candidates < self->async_threshold)
+    {
+      collect (c);                     /* small: at once, no frame is missed */
+      show_refs (self, c);
+      collect_free (c);
+      return;
+    }
+  /* Large: collect and sort on a thread; the old rows stay until then. */
+  task = g_task_new (self, NULL, collected, NULL);
+  g_task_set_task_data (task, c, collect_free);
+  self->pending++;
+  g_task_run_in_thread (task, collect_in_thread);
+}
+
+gboolean
+et_markers_list_is_busy (EtMarkersList *self)
+{
+  g_return_val_if_fail (ET_IS_MARKERS_LIST (self), FALSE);
+  return self->pending > 0;
+}
+
+void
+et_markers_list_set_async_threshold (EtMarkersList *self, guint markers)
+{
+  g_return_if_fail (ET_IS_MARKERS_LIST (self));
+  self->async_threshold = markers;
 }
 
 /* ---- columns --------------------------------------------------------------- */
@@ -431,6 +581,7 @@ static void
 et_markers_list_init (EtMarkersList *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->async_threshold = 50000;
   self->model = g_object_new (ET_TYPE_ROW_MODEL, NULL);
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);

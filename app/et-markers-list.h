@@ -37,6 +37,12 @@ void       et_markers_list_set_trace  (EtMarkersList *self,
 void       et_markers_list_set_range  (EtMarkersList *self,
                                        gint64         from_ns,
                                        gint64         to_ns);
+/* TRUE while a refresh of a large range runs on a thread. */
+gboolean   et_markers_list_is_busy    (EtMarkersList *self);
+/* Ranges with at least this many candidate markers are collected and
+ * sorted on a thread (default 50000). */
+void       et_markers_list_set_async_threshold (EtMarkersList *self,
+                                                guint          markers);
 /* As clicking a column header: @descending reverses the order. */
 void       et_markers_list_set_sort   (EtMarkersList *self,
                                        EtMarkerSort   sort,

@@ -22,6 +22,7 @@ struct _EtTimelineView
   GskRenderNode      *picture;       /* cached et_timeline_draw output */
   EtViewport          picture_view;  /* what it was drawn for */
 
+  GHashTable         *highlights;    /* const EtMarker * set, or NULL */
   gboolean            has_selection;
   EtShape             selected;
   double              pointer_x;
@@ -80,6 +81,25 @@ draw_picture (EtTimelineView *self, int width, int height)
   return gtk_snapshot_free_to_node (snapshot);
 }
 
+typedef struct
+{
+  cairo_t    *cr;
+  GHashTable *set;
+} Ring;
+
+static void
+ring_match (const EtShape *s, gpointer data)
+{
+  Ring *ring = data;
+
+  if (s->kind == ET_SHAPE_AGGREGATE || !g_hash_table_contains (ring->set, s->m))
+    return;
+  cairo_set_source_rgb (ring->cr, 1.0, 0.6, 0.0);      /* amber */
+  cairo_set_line_width (ring->cr, 2);
+  cairo_rectangle (ring->cr, s->x0 - 2, s->y0 - 2, s->x1 - s->x0 + 4, s->y1 - s->y0 + 4);
+  cairo_stroke (ring->cr);
+}
+
 static void
 et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -100,16 +120,24 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     }
   if (self->picture != NULL)
     gtk_snapshot_append_node (snapshot, self->picture);
-  if (!self->has_selection)
+  if (self->highlights == NULL && !self->has_selection)
     return;
-  /* The selection is an overlay: a ring around the selected shape. */
+  /* Matches and the selection are overlays: rings over the cached picture. */
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_set_source_rgb (cr, self->view.dark, self->view.dark, self->view.dark);
-  cairo_set_line_width (cr, 2);
-  cairo_rectangle (cr, self->selected.x0 - 3, self->selected.y0 - 3,
-                   self->selected.x1 - self->selected.x0 + 6,
-                   self->selected.y1 - self->selected.y0 + 6);
-  cairo_stroke (cr);
+  if (self->highlights != NULL)
+    {
+      Ring ring = { cr, self->highlights };
+      et_timeline_foreach_shape (self->trace, self->layout, &self->view, ring_match, &ring);
+    }
+  if (self->has_selection)
+    {
+      cairo_set_source_rgb (cr, self->view.dark, self->view.dark, self->view.dark);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, self->selected.x0 - 3, self->selected.y0 - 3,
+                       self->selected.x1 - self->selected.x0 + 6,
+                       self->selected.y1 - self->selected.y0 + 6);
+      cairo_stroke (cr);
+    }
   cairo_destroy (cr);
 }
 
@@ -502,6 +530,7 @@ et_timeline_view_dispose (GObject *object)
 
   g_signal_handlers_disconnect_by_data (gtk_settings_get_default (), self);
   g_clear_pointer (&self->picture, gsk_render_node_unref);
+  g_clear_pointer (&self->highlights, g_hash_table_unref);
   g_clear_object (&self->trace);
   self->layout = NULL;
   G_OBJECT_CLASS (et_timeline_view_parent_class)->dispose (object);
@@ -585,6 +614,7 @@ et_timeline_view_set_trace (EtTimelineView *self, EtTrace *trace, EtLayout *layo
   g_set_object (&self->trace, trace);
   self->layout = layout;
   self->has_selection = FALSE;
+  g_clear_pointer (&self->highlights, g_hash_table_unref);
   if (layout != NULL)
     et_layout_update (layout, self->view.lane_height);
   if (trace != NULL)
@@ -624,4 +654,15 @@ et_timeline_view_set_wall_clock (EtTimelineView *self, gboolean wall_clock)
     return;
   self->view.wall_clock = !!wall_clock;
   invalidate (self);
+}
+
+void
+et_timeline_view_set_highlights (EtTimelineView *self, GHashTable *markers)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  if (markers == self->highlights)
+    return;
+  g_clear_pointer (&self->highlights, g_hash_table_unref);
+  self->highlights = markers ? g_hash_table_ref (markers) : NULL;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

@@ -49,5 +49,9 @@ void          et_timeline_view_center_on      (EtTimelineView *self,
 gboolean      et_timeline_view_get_selection  (EtTimelineView *self,
                                                EtShape        *shape);
 void          et_timeline_view_clear_selection (EtTimelineView *self);
+/* Rings every marker in @markers (a set of const EtMarker *, e.g. search
+ * matches) that is drawn on its own; NULL for none. */
+void          et_timeline_view_set_highlights (EtTimelineView *self,
+                                               GHashTable     *markers);
 
 G_END_DECLS

@@ -219,6 +219,8 @@ _et_window_search_clear (EtWindow *self)
   g_clear_object (&self->search_cancellable);
   g_clear_pointer (&self->matches, g_array_unref);
   self->match = G_MAXUINT;
+  if (self->timeline != NULL)
+    et_timeline_view_set_highlights (self->timeline, NULL);
 }
 
 static gboolean
@@ -287,11 +289,28 @@ search_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *can
     g_task_return_pointer (task, found, (GDestroyNotify) g_array_unref);
 }
 
+/* The first match at or after the left edge of the view (or the last). */
+static guint
+first_match_in_view (EtWindow *self)
+{
+  gint64 from = et_timeline_view_get_viewport (self->timeline)->from_ns;
+
+  for (guint i = 0; i < self->matches->len; i++)
+    {
+      const EtMarkerRef *r = &g_array_index (self->matches, EtMarkerRef, i);
+
+      if (et_trace_get_channel (self->trace, r->channel)->markers[r->index].start_ns >= from)
+        return i;
+    }
+  return self->matches->len - 1;
+}
+
 static void
 searched (GObject *source, GAsyncResult *result, gpointer data)
 {
   EtWindow *self = ET_WINDOW (source);
   GArray *found = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(GHashTable) set = NULL;
 
   if (found == NULL)
     return;                /* cancelled: a newer search is running */
@@ -299,6 +318,20 @@ searched (GObject *source, GAsyncResult *result, gpointer data)
   g_clear_pointer (&self->matches, g_array_unref);
   self->matches = found;
   self->match = G_MAXUINT;
+  set = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < found->len; i++)
+    {
+      const EtMarkerRef *r = &g_array_index (found, EtMarkerRef, i);
+      g_hash_table_add (set, (gpointer) &et_trace_get_channel (self->trace, r->channel)->markers[r->index]);
+    }
+  et_timeline_view_set_highlights (self->timeline, set);
+  if (found->len > 0)
+    {
+      /* step_match moves one on from the match before this one. */
+      guint first = first_match_in_view (self);
+      self->match = first == 0 ? G_MAXUINT : first - 1;
+      step_match (self, 1);
+    }
   show_match_status (self);
   _et_window_update_actions (self);
 }
@@ -322,11 +355,18 @@ et_window_search (EtWindow *self, const char *text)
   gtk_label_set_text (self->search_status, _("Searching…"));
 }
 
-int
+guint
 et_window_get_n_matches (EtWindow *self)
 {
-  g_return_val_if_fail (ET_IS_WINDOW (self), -1);
-  return self->matches ? (int) self->matches->len : -1;
+  g_return_val_if_fail (ET_IS_WINDOW (self), 0);
+  return self->matches ? self->matches->len : 0;
+}
+
+gboolean
+et_window_is_searching (EtWindow *self)
+{
+  g_return_val_if_fail (ET_IS_WINDOW (self), FALSE);
+  return self->search_cancellable != NULL;
 }
 
 static void

@@ -38,16 +38,15 @@ EtMarkersList *et_window_get_markers_list (EtWindow *self);
 void        et_window_reveal_marker  (EtWindow       *self,
                                       guint           channel,
                                       guint           index);
+/* Searches marker texts and payload values (on a thread, as the search
+ * bar does); the window then reveals the first match at or after the left
+ * edge of the view and rings all of them. */
+void        et_window_search         (EtWindow       *self,
+                                      const char     *text);
+gboolean    et_window_is_searching   (EtWindow       *self);
+guint       et_window_get_n_matches  (EtWindow       *self);
 /* The details pane's text (transfer full). */
 char       *et_window_get_details    (EtWindow       *self);
 /* The last load error or damage report, "" when none (transfer none). */
 const char *et_window_get_status     (EtWindow       *self);
-/* Searches marker texts and payload values (as the search bar does);
- * returns the number of matches once the search has finished. */
-void        et_window_search         (EtWindow       *self,
-                                      const char     *text);
-/* Number of matches of the last finished search (-1 while searching or
- * without a search). */
-int         et_window_get_n_matches  (EtWindow       *self);
-
 G_END_DECLS

@@ -226,7 +226,11 @@ gint64
 _et_trace_raw_to_ns (EtTrace *self, gint64 raw)
 {
   __int128 delta = (__int128) raw - self->stats.t0_raw;
-  return (gint64) (delta * 1000000000 / self->ticks_per_second);
+  __int128 ns = delta * 1000000000 / self->ticks_per_second;
+
+  /* Garbage timestamps must saturate, not wrap: events are in raw order,
+   * and markers must stay in the same order in nanoseconds. */
+  return (gint64) CLAMP (ns, (__int128) G_MININT64, (__int128) G_MAXINT64);
 }
 
 /* "Event 12", "Task 3": names for what no schema names. */

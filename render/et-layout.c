@@ -163,6 +163,18 @@ et_layout_set_min_importance (EtLayout *l, EtImportance importance)
   l->min_importance = importance;
 }
 
+EtImportance
+et_layout_get_min_importance (EtLayout *l)
+{
+  return l->min_importance;
+}
+
+guint
+et_layout_get_kinds (EtLayout *l)
+{
+  return l->kinds;
+}
+
 void
 et_layout_set_kinds (EtLayout *l, guint kinds)
 {

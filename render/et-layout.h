@@ -55,6 +55,8 @@ gboolean     et_layout_get_provider_visible (EtLayout    *layout,
                                              guint        provider);
 void         et_layout_set_min_importance   (EtLayout    *layout,
                                              EtImportance importance);
+EtImportance et_layout_get_min_importance   (EtLayout    *layout);
+guint        et_layout_get_kinds            (EtLayout    *layout);
 /* Bits (1 << EtMarkerKind); 0 means every kind. */
 void         et_layout_set_kinds            (EtLayout    *layout,
                                              guint        kinds);

@@ -366,6 +366,15 @@ test_markers_list_follows_view_filters_and_sort (void **state)
                     count_visible (trace, et_window_get_layout (window), v->from_ns, v->to_ns));
   assert_true (et_markers_list_get_n_rows (list) < all);
 
+  /* Large ranges are collected on a thread; the result is the same. */
+  et_markers_list_set_async_threshold (list, 0);
+  activate (window, "timeline.zoom-out");
+  run_for (300);
+  RUN_UNTIL (!et_markers_list_is_busy (list));
+  assert_int_equal (et_markers_list_get_n_rows (list),
+                    count_visible (trace, et_window_get_layout (window), v->from_ns, v->to_ns));
+  et_markers_list_set_async_threshold (list, 50000);
+
   /* Longest first, as clicking the Duration header twice does. */
   et_markers_list_set_sort (list, ET_SORT_DURATION, TRUE);
   for (guint r = 1; r < et_markers_list_get_n_rows (list); r++)
@@ -437,28 +446,51 @@ test_ticking_a_non_default_provider_reloads_with_its_markers (void **state)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Search runs on a thread, finds what the texts and event names say (as a
+ * person reading them would count), reveals the first match, rings them
+ * all, and steps. */
 static void
-test_search_finds_and_steps_through_matches (void **state)
+test_search_finds_reveals_and_steps (void **state)
 {
   EtWindow *window = open_window (demo_path);
   EtTrace *trace = et_window_get_trace (window);
-  const EtChannel *ch = et_trace_get_channel (trace, 0);
   g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *details = NULL, *needle = NULL;
+  g_autofree char *first = NULL, *second = NULL;
+  guint expected = 0;
 
-  /* The text of some marker is certainly found. */
-  et_trace_marker_text (trace, &ch->markers[0], text);
-  needle = g_utf8_strdown (text->str, -1);
-  et_window_search (window, text->str);
-  RUN_UNTIL (et_window_get_n_matches (window) >= 0);
-  assert_true (et_window_get_n_matches (window) >= 1);
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, c);
+      for (guint i = 0; i < ch->n_markers; i++)
+        {
+          g_autofree char *lower = NULL, *name = event_name (trace, ch->markers[i].event);
+
+          g_string_truncate (text, 0);
+          et_trace_marker_text (trace, &ch->markers[i], text);
+          g_string_append_printf (text, " %s", name);
+          lower = g_ascii_strdown (text->str, -1);
+          expected += strstr (lower, "failed") != NULL;
+        }
+    }
+  assert_true (expected > 5);
+
+  et_window_search (window, "FAILED");
+  assert_true (et_window_is_searching (window));
+  RUN_UNTIL (!et_window_is_searching (window));
+  assert_int_equal (et_window_get_n_matches (window), expected);
+  first = et_window_get_details (window);
+  assert_non_null (strstr (first, "failed"));
   activate (window, "win.find-next");
-  details = g_utf8_strdown (et_window_get_details (window), -1);
-  assert_non_null (strstr (details, needle));
+  second = et_window_get_details (window);
+  assert_non_null (strstr (second, "failed"));
+  assert_string_not_equal (first, second);
+  activate (window, "win.find-previous");
+  assert_string_equal (et_window_get_details (window), first);
 
   et_window_search (window, "no marker says this: 7f3a9c1e");
-  RUN_UNTIL (et_window_get_n_matches (window) >= 0);
+  RUN_UNTIL (!et_window_is_searching (window));
   assert_int_equal (et_window_get_n_matches (window), 0);
+  assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "find-next"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -662,6 +694,8 @@ test_german_labels_under_language_de (void **state)
   assert_non_null (strstr (details, "Bedeutung"));
   assert_non_null (strstr (details, "Kritisch"));
   assert_null (strstr (details, "Why it looks like this"));
+  run_for (300);
+  save_screenshot (window, "app-demo-de.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_unsetenv ("LANGUAGE");
@@ -677,7 +711,7 @@ main (void)
     cmocka_unit_test (test_go_to_end_centres_the_span_end),
     cmocka_unit_test (test_markers_list_follows_view_filters_and_sort),
     cmocka_unit_test (test_ticking_a_non_default_provider_reloads_with_its_markers),
-    cmocka_unit_test (test_search_finds_and_steps_through_matches),
+    cmocka_unit_test (test_search_finds_reveals_and_steps),
     cmocka_unit_test (test_damaged_file_opens_with_banner),
     cmocka_unit_test (test_unreadable_file_shows_error_not_crash),
     cmocka_unit_test (test_loader_reports_progress_on_main_loop_and_cancels),

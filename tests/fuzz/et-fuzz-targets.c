@@ -71,11 +71,33 @@ on_damage_count (guint64 offset, const char *message, gpointer user_data)
   (*n)++;
 }
 
+typedef struct
+{
+  const guint8 *bytes;
+  gsize         len;
+} Span;
+
+/* The file is mapped, so ASan cannot see a read past a record: check that
+ * everything a record points at lies inside the record itself. */
+static void
+assert_inside (const guint8 *p, gsize n, const guint8 *start, gsize size)
+{
+  g_assert (p >= start && n <= size && (gsize) (p - start) <= size - n);
+}
+
 static void
 on_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data)
 {
+  const Span *span = user_data;
+  const guint8 *start = span->bytes + pos;
   gsize len = 0;
   const guint8 *ext;
+
+  g_assert (pos < span->len && record->size <= span->len - pos);
+  if (record->payload_len > 0)
+    assert_inside (record->payload, record->payload_len, start, record->size);
+  if (record->ext_len > 0)
+    assert_inside (record->ext, record->ext_len, start, record->size);
 
   /* Touch the first and last byte of every span the record points into. */
   if (record->payload_len > 0)
@@ -87,7 +109,10 @@ on_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data)
     {
       ext = et_record_find_ext (record, type, &len);
       if (ext != NULL && len > 0)
-        sink += ext[0] + ext[len - 1];
+        {
+          assert_inside (ext, len, record->ext, record->ext_len);
+          sink += ext[0] + ext[len - 1];
+        }
     }
 }
 
@@ -114,8 +139,10 @@ et_fuzz_buffers (const guint8 *data, gsize size)
       g_assert (info != NULL);
       if (len > 0)
         sink += bytes[0] + bytes[len - 1];
+      Span span = { bytes, len };
+
       sink += et_etl_file_offset_of (file, i, len);
-      et_etl_file_walk_buffer (file, i, on_record, NULL);
+      et_etl_file_walk_buffer (file, i, on_record, &span);
     }
   sink += et_etl_file_n_compressed (file) + et_etl_file_size (file);
   return 0;
@@ -248,6 +275,11 @@ walk_markers (EtTrace *trace)
       for (guint m = 0; m < channel->n_markers; m++)
         {
           const EtMarker *marker = &channel->markers[m];
+
+          /* what the timeline relies on: sorted by start, never ending
+           * before they start */
+          g_assert (m == 0 || channel->markers[m - 1].start_ns <= marker->start_ns);
+          g_assert (marker->end_ns >= marker->start_ns);
           /* texts are made on demand: make every one, as the window and CLI would */
           g_string_truncate (text, 0);
           et_trace_marker_text (trace, marker, text);
@@ -267,7 +299,11 @@ walk_model (EtTrace *trace)
   const EtDamage *damage = et_trace_get_damage (trace, &n_damage);
 
   for (guint i = 0; i < n_damage; i++)
-    consume (damage[i].message);
+    {
+      g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT,
+                                                damage[i].offset);
+      g_assert (strstr (damage[i].message, where) != NULL);
+    }
   consume (et_trace_get_header (trace)->logger_name);
   consume (et_trace_get_header (trace)->log_file_name);
   for (guint i = 0; i < et_trace_get_n_providers (trace); i++)
