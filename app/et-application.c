@@ -1,6 +1,12 @@
-/* et-application.c — see et-application.h. */
+/* et-application.c — see et-application.h. Owns the accelerators of every
+ * command, so menus, tooltips and the shortcuts window (gtk/help-overlay.ui
+ * in the GResource, shown by win.show-help-overlay) agree. */
 #include "et-application.h"
+#include "et-app-resources.h"
+#include "et-resources.h"
 #include "et-window.h"
+
+#include <glib/gi18n.h>
 
 struct _EtApplication
 {
@@ -9,13 +15,55 @@ struct _EtApplication
 
 G_DEFINE_FINAL_TYPE (EtApplication, et_application, GTK_TYPE_APPLICATION)
 
+void
+et_app_resources_ensure (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      et_register_resource ();
+      g_once_init_leave (&done, 1);
+    }
+}
+
 static EtWindow *
-window_for (GtkApplication *app, const char *path)
+window_for (GtkApplication *app, GFile *file)
 {
   for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
-    if (ET_IS_WINDOW (l->data) && g_strcmp0 (et_window_get_path (l->data), path) == 0)
+    {
+      g_autoptr(GFile) open = NULL;
+
+      if (!ET_IS_WINDOW (l->data) || et_window_get_path (l->data) == NULL)
+        continue;
+      open = g_file_new_for_path (et_window_get_path (l->data));
+      if (g_file_equal (open, file))
+        return l->data;
+    }
+  return NULL;
+}
+
+/* An empty window (started without files) takes the first file opened. */
+static EtWindow *
+empty_window (GtkApplication *app)
+{
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (ET_IS_WINDOW (l->data) && et_window_get_path (l->data) == NULL)
       return l->data;
   return NULL;
+}
+
+/* Named explicitly: GTK would otherwise want g_set_application_name (). */
+static void
+remember (const char *uri)
+{
+  GtkRecentData data = {
+    .mime_type = (char *) "application/x-etl",
+    .app_name = (char *) "etlscope",
+    .app_exec = (char *) "etlscope %u",
+  };
+
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
 }
 
 static void
@@ -24,17 +72,22 @@ et_application_open (GApplication *app, GFile **files, int n_files, const char *
   for (int i = 0; i < n_files; i++)
     {
       g_autofree char *path = g_file_get_path (files[i]);
+      g_autofree char *uri = g_file_get_uri (files[i]);
       EtWindow *window;
 
       if (path == NULL)
-        continue;
-      window = window_for (GTK_APPLICATION (app), path);
+        {
+          g_warning (_("%s is not a local file; Etlscope reads local files only"), uri);
+          continue;
+        }
+      window = window_for (GTK_APPLICATION (app), files[i]);
       if (window == NULL)
         {
-          window = et_window_new (GTK_APPLICATION (app));
+          window = empty_window (GTK_APPLICATION (app));
+          if (window == NULL)
+            window = et_window_new (GTK_APPLICATION (app));
           et_window_load (window, path);
-          gtk_recent_manager_add_item (gtk_recent_manager_get_default (),
-                                       g_file_get_uri (files[i]));
+          remember (uri);
         }
       gtk_window_present (GTK_WINDOW (window));
     }
@@ -47,26 +100,34 @@ et_application_activate (GApplication *app)
 }
 
 static void
+quit_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  g_application_quit (data);
+}
+
+static void
 et_application_startup (GApplication *app)
 {
   static const struct { const char *action; const char *accels[3]; } keys[] = {
     { "win.open", { "<Control>o", NULL } },
-    { "win.zoom-in", { "w", "<Control>plus", NULL } },
-    { "win.zoom-out", { "s", "<Control>minus", NULL } },
-    { "win.zoom-fit", { "Home", "<Control>0", NULL } },
-    { "win.pan-left", { "a", NULL } },
-    { "win.pan-right", { "d", NULL } },
+    { "win.export-markers", { "<Control>e", NULL } },
     { "win.wall-clock", { "<Control>t", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.find-next", { "<Control>g", "F3", NULL } },
     { "win.find-previous", { "<Shift><Control>g", "<Shift>F3", NULL } },
     { "app.quit", { "<Control>q", NULL } },
+    /* Plain-key variants (W, S, A, D, Z, Home) are bound on the timeline
+     * itself, so they never take a letter away from a text entry. */
+    { "timeline.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
+    { "timeline.zoom-out", { "<Control>minus", NULL } },
+    { "timeline.zoom-fit", { "<Control>0", NULL } },
   };
-  g_autoptr(GSimpleAction) quit = g_simple_action_new ("quit", NULL);
+  const GActionEntry entries[] = {
+    { "quit", quit_action },
+  };
 
   G_APPLICATION_CLASS (et_application_parent_class)->startup (app);
-  g_signal_connect_swapped (quit, "activate", G_CALLBACK (g_application_quit), app);
-  g_action_map_add_action (G_ACTION_MAP (app), G_ACTION (quit));
+  g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), keys[i].action, keys[i].accels);
 }
@@ -79,6 +140,7 @@ et_application_class_init (EtApplicationClass *klass)
   app_class->open = et_application_open;
   app_class->activate = et_application_activate;
   app_class->startup = et_application_startup;
+  et_app_resources_ensure ();
 }
 
 static void
@@ -89,6 +151,8 @@ et_application_init (EtApplication *self)
 EtApplication *
 et_application_new (void)
 {
-  return g_object_new (ET_TYPE_APPLICATION, "application-id", "io.github.etlscope.Etlscope",
-                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE, NULL);
+  return g_object_new (ET_TYPE_APPLICATION,
+                       "application-id", "io.github.etlscope.Etlscope",
+                       "resource-base-path", "/io/github/etlscope/Etlscope",
+                       "flags", G_APPLICATION_HANDLES_OPEN, NULL);
 }

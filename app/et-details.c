@@ -178,3 +178,27 @@ et_details_describe (EtTrace *trace, guint channel, const EtMarker *m, GString *
     describe_event (trace, m->end_event, _("End event"), out);
   describe_rules (trace, m, out);
 }
+
+void
+et_details_summary (EtTrace *trace, guint channel, const EtMarker *m, GString *out)
+{
+  const EtThread *thread = et_trace_get_thread (trace, et_trace_channel_thread (trace, channel));
+  const char *series = et_trace_get_string (trace, m->series);
+
+  et_trace_marker_text (trace, m, out);
+  g_string_append_printf (out, "\n%s", et_i18n_marker_kind (m->kind));
+  if (m->kind == ET_MARKER_SPAN)
+    g_string_append_printf (out, " (%s)", et_i18n_span_status (m->status));
+  /* Translators: "span (ok) at 1.5 ms, lasting 2 ms" in the tooltip. */
+  g_string_append (out, _(" at "));
+  et_format_duration_display (m->start_ns, out);
+  if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
+    {
+      g_string_append (out, _(", lasting "));
+      et_format_duration_display (m->end_ns - m->start_ns, out);
+    }
+  g_string_append_c (out, '\n');
+  g_string_append_printf (out, _("importance %s, category %d, series %s\nthread %s (%u)"),
+                          et_i18n_importance (m->importance), m->category,
+                          *series ? series : _("(none)"), thread->name, thread->tid);
+}

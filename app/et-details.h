@@ -12,4 +12,11 @@ void et_details_describe (EtTrace        *trace,
                           const EtMarker *marker,
                           GString        *out);
 
+/* A few lines for a tooltip: text, kind, time, duration, importance,
+ * category, series and thread. */
+void et_details_summary  (EtTrace        *trace,
+                          guint           channel,
+                          const EtMarker *marker,
+                          GString        *out);
+
 G_END_DECLS

@@ -3,12 +3,18 @@
  *   trace channels ─ et_channel_query (visible range) ─ filters ─ Ref[]
  *     ─ sorted in place (no objects) ─ RowModel (GListModel, rows made lazily)
  *     ─ GtkColumnView ─ selection → "marker-selected" (channel, index)
+ *
+ * Large ranges are collected and sorted on a thread from a copy of the
+ * filters (the old rows stay until then), so the window never stalls.
+ * Sorting is ours, not a GtkSortListModel's: that would ask for every row
+ * object to compare them. The column headers still show and change the
+ * order; see read_header_sort ().
  */
 #include "et-markers-list.h"
 #include "et-i18n.h"
 #include "et-timeline-render.h"
 
-#include <stdio.h>
+#include <string.h>
 
 typedef struct
 {
@@ -100,20 +106,33 @@ et_row_model_init (EtRowModel *self)
 
 /* ---- the widget ------------------------------------------------------------- */
 
+enum { COL_START, COL_DURATION, COL_THREAD, COL_PROVIDER, COL_SERIES, COL_CATEGORY,
+       COL_IMPORTANCE, COL_KIND, COL_TEXT, N_COLUMNS };
+
+typedef struct
+{
+  EtMarkersList *list;
+  guint          column;
+} HeaderProbe;
+
 struct _EtMarkersList
 {
-  GtkBox              parent_instance;
-  EtTrace            *trace;
-  EtLayout           *layout;
-  EtRowModel         *model;
-  GtkSingleSelection *selection;
-  GtkWidget          *view;
-  GtkWidget          *count;
-  EtMarkerSort        sort;
-  gboolean            selecting;
-  guint               generation;      /* of the newest refresh */
-  guint               pending;         /* refreshes running on a thread */
-  guint               async_threshold; /* candidates from which refreshes use a thread */
+  GtkBox               parent_instance;
+  EtTrace             *trace;
+  EtLayout            *layout;
+  EtRowModel          *model;
+  GtkSingleSelection  *selection;
+  GtkColumnView       *view;
+  GtkLabel            *count;
+  GtkColumnViewColumn *columns[N_COLUMNS];
+  HeaderProbe          probes[N_COLUMNS];
+  guint                probe_hit;    /* 1 + the column whose sorter ran first */
+  EtMarkerSort         sort;
+  gboolean             descending;
+  gboolean             selecting;
+  guint                generation;      /* of the newest refresh */
+  guint                pending;         /* refreshes running on a thread */
+  guint                async_threshold; /* candidates from which refreshes use a thread */
 };
 
 G_DEFINE_FINAL_TYPE (EtMarkersList, et_markers_list, GTK_TYPE_BOX)
@@ -138,33 +157,70 @@ typedef struct
 {
   EtTrace      *trace;
   EtMarkerSort  sort;
+  gboolean      descending;
 } SortBy;
+
+static const EtMarker *
+marker_in (EtTrace *trace, const Ref *r)
+{
+  return &et_trace_get_channel (trace, r->channel)->markers[r->index];
+}
+
+static guint32
+tid_of (EtTrace *trace, const Ref *r)
+{
+  return et_trace_get_thread (trace, et_trace_channel_thread (trace, r->channel))->tid;
+}
+
+/* Strings compare by their text, everything else by a number. */
+static int
+compare_key (const SortBy *by, const Ref *a, const Ref *b)
+{
+  const EtMarker *x = marker_in (by->trace, a), *y = marker_in (by->trace, b);
+  gint64 kx = 0, ky = 0;
+
+  switch (by->sort)
+    {
+    case ET_SORT_DURATION:   kx = duration_of (x), ky = duration_of (y); break;
+    case ET_SORT_IMPORTANCE: kx = x->importance, ky = y->importance; break;
+    case ET_SORT_CATEGORY:   kx = x->category, ky = y->category; break;
+    case ET_SORT_KIND:       kx = x->kind, ky = y->kind; break;
+    case ET_SORT_THREAD:     kx = tid_of (by->trace, a), ky = tid_of (by->trace, b); break;
+    case ET_SORT_PROVIDER:
+      return g_strcmp0 (et_trace_get_provider (by->trace, x->provider)->name,
+                        et_trace_get_provider (by->trace, y->provider)->name);
+    case ET_SORT_SERIES:
+      return g_strcmp0 (et_trace_get_string (by->trace, x->series),
+                        et_trace_get_string (by->trace, y->series));
+    case ET_SORT_START:
+      break;
+    }
+  return kx < ky ? -1 : kx > ky;
+}
 
 static int
 compare_refs (gconstpointer a, gconstpointer b, gpointer data)
 {
-  const SortBy *self = data;
-  const Ref *ra = a, *rb = b;
-  const EtMarker *x = &et_trace_get_channel (self->trace, ra->channel)->markers[ra->index];
-  const EtMarker *y = &et_trace_get_channel (self->trace, rb->channel)->markers[rb->index];
-  gint64 kx = 0, ky = 0;
+  const SortBy *by = data;
+  const EtMarker *x = marker_in (by->trace, a), *y = marker_in (by->trace, b);
+  int order = compare_key (by, a, b);
 
-  switch (self->sort)
-    {
-    case ET_SORT_DURATION:   kx = -duration_of (x), ky = -duration_of (y); break;  /* longest first */
-    case ET_SORT_IMPORTANCE: kx = -x->importance, ky = -y->importance; break;
-    case ET_SORT_THREAD:
-      kx = et_trace_channel_thread (self->trace, ((const Ref *) a)->channel);
-      ky = et_trace_channel_thread (self->trace, ((const Ref *) b)->channel);
-      break;
-    case ET_SORT_PROVIDER:   kx = x->provider, ky = y->provider; break;
-    case ET_SORT_START:      break;
-    }
-  if (kx != ky)
-    return kx < ky ? -1 : 1;
-  if (x->start_ns != y->start_ns)
-    return x->start_ns < y->start_ns ? -1 : 1;
-  return x->event < y->event ? -1 : x->event > y->event;
+  /* Ties (and the start column itself) go by time, then event. */
+  if (order == 0 && x->start_ns != y->start_ns)
+    order = x->start_ns < y->start_ns ? -1 : 1;
+  if (order == 0)
+    order = x->event < y->event ? -1 : x->event > y->event;
+  return by->descending ? -order : order;
+}
+
+static void
+resort (EtMarkersList *self)
+{
+  guint n = self->model->refs->len;
+  SortBy by = { self->trace, self->sort, self->descending };
+
+  g_qsort_with_data (self->model->refs->data, (gint) n, sizeof (Ref), compare_refs, &by);
+  g_list_model_items_changed (G_LIST_MODEL (self->model), 0, n, n);
 }
 
 static void
@@ -173,18 +229,7 @@ set_count (EtMarkersList *self, guint n)
   g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u marker",
                                                         "%u markers", n), n);
 
-  gtk_label_set_text (GTK_LABEL (self->count), text);
-}
-
-static void
-resort (EtMarkersList *self)
-{
-  guint n = self->model->refs->len;
-
-  SortBy by = { self->trace, self->sort };
-
-  g_qsort_with_data (self->model->refs->data, (gint) n, sizeof (Ref), compare_refs, &by);
-  g_list_model_items_changed (G_LIST_MODEL (self->model), 0, n, n);
+  gtk_label_set_text (self->count, text);
 }
 
 /* The filters as they were when a refresh started: the collecting thread
@@ -228,6 +273,7 @@ collect (Collect *c)
       for (; i < end; i++)
         {
           const EtMarker *m = &ch->markers[i];
+
           if (et_marker_overlaps (m, c->from_ns, c->to_ns) && m->importance >= c->min_importance
               && (c->kinds == 0 || (c->kinds & (1u << m->kind))))
             {
@@ -253,6 +299,14 @@ show_refs (EtMarkersList *self, Collect *c)
 
   g_array_unref (self->model->refs);
   self->model->refs = g_steal_pointer (&c->refs);
+  /* Sorted for the order of when it started: a header clicked meanwhile
+   * still counts. */
+  if (c->by.sort != self->sort || c->by.descending != self->descending)
+    {
+      SortBy by = { self->trace, self->sort, self->descending };
+      g_qsort_with_data (self->model->refs->data, (gint) self->model->refs->len, sizeof (Ref),
+                         compare_refs, &by);
+    }
   set_count (self, self->model->refs->len);
   self->selecting = TRUE;
   g_list_model_items_changed (G_LIST_MODEL (self->model), 0, old, self->model->refs->len);
@@ -272,15 +326,11 @@ collected (GObject *source, GAsyncResult *result, gpointer data)
     show_refs (self, c);
 }
 
-void
-et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
+static Collect *
+collect_new (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 {
-  Collect *c;
-  guint64 candidates = 0;
+  Collect *c = g_new0 (Collect, 1);
 
-  if (self->trace == NULL)
-    return;
-  c = g_new0 (Collect, 1);
   c->self = g_object_ref (self);
   c->trace = g_object_ref (self->trace);
   c->from_ns = from_ns, c->to_ns = to_ns;
@@ -289,8 +339,22 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
     c->provider_on[p] = et_layout_get_provider_visible (self->layout, p);
   c->min_importance = et_layout_get_min_importance (self->layout);
   c->kinds = et_layout_get_kinds (self->layout);
-  c->by = (SortBy) { self->trace, self->sort };
+  c->by = (SortBy) { self->trace, self->sort, self->descending };
   c->generation = ++self->generation;
+  return c;
+}
+
+void
+et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
+{
+  g_autoptr(GTask) task = NULL;
+  guint64 candidates = 0;
+  Collect *c;
+
+  g_return_if_fail (ET_IS_MARKERS_LIST (self));
+  if (self->trace == NULL)
+    return;
+  c = collect_new (self, from_ns, to_ns);
   for (guint ch = 0; ch < et_trace_get_n_channels (self->trace); ch++)
     {
       guint end, first = et_channel_query (self->trace, ch, from_ns, to_ns, &end);
@@ -303,31 +367,28 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
       collect_free (c);
       return;
     }
-  {
-    /* Large: collect and sort on a thread; the old rows stay until then. */
-    g_autoptr(GTask) task = g_task_new (self, NULL, collected, NULL);
-    g_task_set_task_data (task, c, collect_free);
-    self->pending++;
-    g_task_run_in_thread (task, collect_in_thread);
-  }
+  /* Large: collect and sort on a thread; the old rows stay until then. */
+  task = g_task_new (self, NULL, collected, NULL);
+  g_task_set_task_data (task, c, collect_free);
+  self->pending++;
+  g_task_run_in_thread (task, collect_in_thread);
 }
 
 gboolean
 et_markers_list_is_busy (EtMarkersList *self)
 {
+  g_return_val_if_fail (ET_IS_MARKERS_LIST (self), FALSE);
   return self->pending > 0;
 }
 
 void
 et_markers_list_set_async_threshold (EtMarkersList *self, guint markers)
 {
+  g_return_if_fail (ET_IS_MARKERS_LIST (self));
   self->async_threshold = markers;
 }
 
 /* ---- columns --------------------------------------------------------------- */
-
-enum { COL_START, COL_DURATION, COL_THREAD, COL_PROVIDER, COL_SERIES, COL_CATEGORY,
-       COL_IMPORTANCE, COL_KIND, COL_TEXT, N_COLUMNS };
 
 /* Shown translated; the CSV export writes them untranslated (a file for
  * other programs, like the CLI's machine formats). */
@@ -406,6 +467,36 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text->str);
 }
 
+/* A header's sorter is never used to sort rows; it only answers which
+ * column the view sorts by. The view's sorter asks its columns in order
+ * and inverts descending ones, so comparing two probe rows once tells the
+ * primary column (the first sorter called) and its direction (the sign). */
+static int
+probe_compare (gconstpointer a, gconstpointer b, gpointer data)
+{
+  HeaderProbe *probe = data;
+
+  if (probe->list->probe_hit == 0)
+    probe->list->probe_hit = probe->column + 1;
+  return GTK_ORDERING_SMALLER;
+}
+
+static void
+read_header_sort (GtkSorter *sorter, GtkSorterChange change, gpointer data)
+{
+  EtMarkersList *self = data;
+  g_autoptr(EtMarkerRow) a = g_object_new (ET_TYPE_MARKER_ROW, NULL);
+  g_autoptr(EtMarkerRow) b = g_object_new (ET_TYPE_MARKER_ROW, NULL);
+  GtkOrdering order;
+
+  self->probe_hit = 0;
+  order = gtk_sorter_compare (sorter, a, b);
+  self->sort = self->probe_hit ? (EtMarkerSort) (self->probe_hit - 1) : ET_SORT_START;
+  self->descending = self->probe_hit && order == GTK_ORDERING_LARGER;
+  if (self->trace != NULL)
+    resort (self);
+}
+
 static void
 add_columns (EtMarkersList *self)
 {
@@ -420,9 +511,21 @@ add_columns (EtMarkersList *self)
       column = gtk_column_view_column_new (_(column_titles[c]), factory);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, c == COL_TEXT);
-      gtk_column_view_append_column (GTK_COLUMN_VIEW (self->view), column);
+      if (c != COL_TEXT)
+        {
+          g_autoptr(GtkSorter) sorter = NULL;
+
+          self->probes[c].list = self;
+          self->probes[c].column = c;
+          sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare, &self->probes[c], NULL));
+          gtk_column_view_column_set_sorter (column, sorter);
+        }
+      gtk_column_view_append_column (self->view, column);
+      self->columns[c] = column;
       g_object_unref (column);
     }
+  g_signal_connect (gtk_column_view_get_sorter (self->view), "changed",
+                    G_CALLBACK (read_header_sort), self);
 }
 
 /* ---- the rest ---------------------------------------------------------------- */
@@ -441,45 +544,13 @@ on_selected (GtkSingleSelection *selection, GParamSpec *pspec, gpointer data)
 }
 
 static void
-on_sort_selected (GtkDropDown *dropdown, GParamSpec *pspec, gpointer data)
-{
-  et_markers_list_set_sort (data, gtk_drop_down_get_selected (dropdown));
-}
-
-static void
-on_export_response (GtkNativeDialog *dialog, int response, gpointer data)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr(GError) error = NULL;
-
-      if (path && !et_markers_list_write_csv (data, path, &error))
-        g_warning ("%s", error->message);
-    }
-  g_object_unref (dialog);
-}
-
-static void
-on_export (GtkButton *button, gpointer data)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (data));
-  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Export Markers"), GTK_WINDOW (root),
-                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
-                                                              _("_Export"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "markers.csv");
-  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), data);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
 et_markers_list_dispose (GObject *object)
 {
   EtMarkersList *self = ET_MARKERS_LIST (object);
 
   g_clear_object (&self->trace);
   self->layout = NULL;
+  g_clear_object (&self->selection);
   G_OBJECT_CLASS (et_markers_list_parent_class)->dispose (object);
 }
 
@@ -493,8 +564,14 @@ et_markers_list_finalize (GObject *object)
 static void
 et_markers_list_class_init (EtMarkersListClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->dispose = et_markers_list_dispose;
   G_OBJECT_CLASS (klass)->finalize = et_markers_list_finalize;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/etlscope/Etlscope/ui/et-markers-list.ui");
+  gtk_widget_class_bind_template_child (widget_class, EtMarkersList, view);
+  gtk_widget_class_bind_template_child (widget_class, EtMarkersList, count);
   signals[SIGNAL_MARKER_SELECTED] =
     g_signal_new ("marker-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
@@ -503,39 +580,15 @@ et_markers_list_class_init (EtMarkersListClass *klass)
 static void
 et_markers_list_init (EtMarkersList *self)
 {
-  static const char *const sorts[] = { N_("Sort by start"), N_("Sort by duration"),
-                                       N_("Sort by importance"), N_("Sort by thread"),
-                                       N_("Sort by provider") };
-  const char *sort_names[G_N_ELEMENTS (sorts) + 1] = { NULL };
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *sort;
-  GtkWidget *export = gtk_button_new_with_label (_("Export CSV…"));
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-
-  for (guint i = 0; i < G_N_ELEMENTS (sorts); i++)
-    sort_names[i] = _(sorts[i]);
-  sort = gtk_drop_down_new_from_strings (sort_names);
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->async_threshold = 50000;
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   self->model = g_object_new (ET_TYPE_ROW_MODEL, NULL);
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect (self->selection, "notify::selected", G_CALLBACK (on_selected), self);
-  self->view = gtk_column_view_new (GTK_SELECTION_MODEL (self->selection));
+  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
   add_columns (self);
-  self->count = gtk_label_new (NULL);
-  set_count (self, 0);
-  g_signal_connect (sort, "notify::selected", G_CALLBACK (on_sort_selected), self);
-  g_signal_connect (export, "clicked", G_CALLBACK (on_export), self);
-  gtk_widget_set_margin_start (bar, 6);
-  gtk_box_append (GTK_BOX (bar), self->count);
-  gtk_box_append (GTK_BOX (bar), sort);
-  gtk_box_append (GTK_BOX (bar), export);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->view);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_box_append (GTK_BOX (self), bar);
-  gtk_box_append (GTK_BOX (self), scrolled);
 }
 
 GtkWidget *
@@ -552,11 +605,12 @@ et_markers_list_set_trace (EtMarkersList *self, EtTrace *trace, EtLayout *layout
 }
 
 void
-et_markers_list_set_sort (EtMarkersList *self, EtMarkerSort sort)
+et_markers_list_set_sort (EtMarkersList *self, EtMarkerSort sort, gboolean descending)
 {
-  self->sort = sort;
-  if (self->trace != NULL)
-    resort (self);
+  g_return_if_fail (ET_IS_MARKERS_LIST (self) && (guint) sort < COL_TEXT);
+  /* Through the view, so the header shows it; read_header_sort resorts. */
+  gtk_column_view_sort_by_column (self->view, self->columns[sort],
+                                  descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
 }
 
 guint

@@ -1,5 +1,6 @@
 /* et-markers-list.h — the Markers report: every marker of the visible range
- * (after filters) in a column view, sortable, with CSV export. Rows are
+ * (after filters) in a column view, sortable by clicking a header, with CSV
+ * export. Rows are
  * plain (channel, index) pairs; a row object is made only when GTK shows
  * that row, so there is no row limit. */
 #pragma once
@@ -13,13 +14,18 @@ G_BEGIN_DECLS
 #define ET_TYPE_MARKERS_LIST (et_markers_list_get_type ())
 G_DECLARE_FINAL_TYPE (EtMarkersList, et_markers_list, ET, MARKERS_LIST, GtkBox)
 
+/* The sortable columns, in column order (text is not sortable: it would
+ * decode every row's event). */
 typedef enum
 {
   ET_SORT_START,
   ET_SORT_DURATION,
-  ET_SORT_IMPORTANCE,
   ET_SORT_THREAD,
   ET_SORT_PROVIDER,
+  ET_SORT_SERIES,
+  ET_SORT_CATEGORY,
+  ET_SORT_IMPORTANCE,
+  ET_SORT_KIND,
 } EtMarkerSort;
 
 GtkWidget *et_markers_list_new        (void);
@@ -37,8 +43,10 @@ gboolean   et_markers_list_is_busy    (EtMarkersList *self);
  * sorted on a thread (default 50000). */
 void       et_markers_list_set_async_threshold (EtMarkersList *self,
                                                 guint          markers);
+/* As clicking a column header: @descending reverses the order. */
 void       et_markers_list_set_sort   (EtMarkersList *self,
-                                       EtMarkerSort   sort);
+                                       EtMarkerSort   sort,
+                                       gboolean       descending);
 guint      et_markers_list_get_n_rows (EtMarkersList *self);
 /* The marker of row @row (channel and index within it). */
 gboolean   et_markers_list_get_row    (EtMarkersList *self,

@@ -1,5 +1,6 @@
-/* et-window.h — one window per trace: the timeline, the details pane, and
- * loading in the background with progress. */
+/* et-window.h — one window per trace: the timeline (et-timeline-view), the
+ * Markers list under it, the details pane beside it, filters and search;
+ * loading in the background (et-loader) with progress and Cancel. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -40,15 +41,15 @@ EtMarkersList *et_window_get_markers_list (EtWindow *self);
 void        et_window_reveal_marker  (EtWindow       *self,
                                       guint           channel,
                                       guint           index);
-/* Searches marker texts and payload values (on a thread); the window then
- * reveals the first match and highlights all of them. */
+/* Searches marker texts and payload values (on a thread, as the search
+ * bar does); the window then reveals the first match at or after the left
+ * edge of the view and rings all of them. */
 void        et_window_search         (EtWindow       *self,
                                       const char     *text);
 gboolean    et_window_is_searching   (EtWindow       *self);
 guint       et_window_get_n_matches  (EtWindow       *self);
 /* The details pane's text (transfer full). */
 char       *et_window_get_details    (EtWindow       *self);
-/* The status line: damage, load errors (transfer none). */
+/* The last load error or damage report, "" when none (transfer none). */
 const char *et_window_get_status     (EtWindow       *self);
-
 G_END_DECLS

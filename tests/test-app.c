@@ -1,31 +1,51 @@
-/* GUI tests (under Xvfb): open a trace in a window, wait for loading, drive
- * zoom and selection through actions and clicks, check what is shown, and
- * save a screenshot into the build folder. */
+/* GUI tests (under Xvfb): open traces written by the fixture tool in a
+ * window, wait for loading, drive the timeline, list, filter and search
+ * through their actions, check what the window shows, and save a
+ * screenshot into the build folder (app-demo.png). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <string.h>
 #include <glib/gstdio.h>
 #include "et-fixture.h"
+#include "et-application.h"
+#include "et-details.h"
 #include "et-i18n.h"
+#include "et-loader.h"
 #include "et-timeline-render.h"
 #include "et-window.h"
 
 static char *dir;
 static char *demo_path;
 
+/* Writes a fixture trace with the fixture tool, as a person would. */
+static gboolean
+run_fixture_tool (const char *const *args)
+{
+  const char *tool = g_getenv ("ET_FIXTURE_TOOL");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  int status = -1;
+
+  if (tool == NULL)
+    return FALSE;
+  g_ptr_array_add (argv, (gpointer) tool);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                       NULL, NULL, &status, NULL)
+         && g_spawn_check_wait_status (status, NULL);
+}
+
 static int
 setup (void **state)
 {
-  g_autoptr(GError) error = NULL;
-  EtFixtureOptions o;
-
   gtk_init ();
   dir = g_dir_make_tmp ("et-app-XXXXXX", NULL);
   demo_path = g_build_filename (dir, "demo.etl", NULL);
-  et_fixture_options_init (&o);
-  return et_fixture_write_demo (demo_path, &o, &error) ? 0 : -1;
+  return run_fixture_tool ((const char *[]) { "demo", demo_path, NULL }) ? 0 : -1;
 }
 
 static int
@@ -55,52 +75,70 @@ run_for (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
-/* Runs the main loop until the window has caught up (a slow, loaded
- * machine only makes this take longer, never fail). */
-static void
-settle (EtWindow *window)
-{
-  gboolean late = FALSE;
-  guint timer = g_timeout_add_seconds (60, give_up, &late);
-
-  while (et_window_is_busy (window) && !late)
-    g_main_context_iteration (NULL, TRUE);
-  assert_false (late);
-  g_source_remove (timer);
-}
+/* Iterates the main loop until @done (*flag, or a predicate) or 60 s. */
+#define RUN_UNTIL(cond)                                               \
+  G_STMT_START {                                                      \
+    gboolean late_ = FALSE;                                           \
+    guint timer_ = g_timeout_add_seconds (60, give_up, &late_);       \
+    while (!(cond) && !late_)                                         \
+      g_main_context_iteration (NULL, TRUE);                          \
+    assert_false (late_);                                             \
+    g_source_remove (timer_);                                         \
+  } G_STMT_END
 
 /* Runs the main loop until loading ends and the timeline has a size. */
 static EtWindow *
 open_window (const char *path)
 {
   EtWindow *window = et_window_new (NULL);
-  gboolean late = FALSE;
-  guint timer = g_timeout_add_seconds (60, give_up, &late);
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
   et_window_load (window, path);
   gtk_window_present (GTK_WINDOW (window));
-  while ((et_window_is_loading (window) || !gtk_widget_get_mapped (GTK_WIDGET (window))) && !late)
-    g_main_context_iteration (NULL, TRUE);
-  assert_false (late);
-  g_source_remove (timer);
-  settle (window);
-  run_for (200);                       /* a first frame sizes the timeline */
+  RUN_UNTIL (!et_window_is_loading (window) && gtk_widget_get_mapped (GTK_WIDGET (window)));
+  run_for (300);
   return window;
+}
+
+static void
+activate (EtWindow *window, const char *action)
+{
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
 }
 
 typedef struct
 {
-  EtShape  shape;
-  gboolean found;
+  EtShapeKind kind;
+  gboolean    alert;       /* only flags with the alert category */
+  gboolean    with_end;    /* only spans whose end event is known */
+  EtShape     shape;
+  gboolean    found;
 } Find;
 
 static void
-find_alert (const EtShape *s, gpointer data)
+find_shape (const EtShape *s, gpointer data)
 {
   Find *f = data;
-  if (!f->found && s->kind == ET_SHAPE_FLAG && s->m->category < 0)
-    f->shape = *s, f->found = TRUE;
+
+  if (f->found || s->kind != f->kind)
+    return;
+  if ((f->alert && s->m->category != ET_CATEGORY_ALERT) || (f->with_end && s->m->end_event == ET_NO_INDEX))
+    return;
+  f->shape = *s;
+  f->found = TRUE;
+}
+
+static char *
+event_name (EtTrace *trace, guint32 index)
+{
+  EtFields *fields = et_fields_new ();
+  EtEvent ev;
+  char *name;
+
+  et_trace_decode_event (trace, index, &ev, fields, NULL);
+  name = g_strdup (ev.name);
+  et_fields_free (fields);
+  return name;
 }
 
 static void
@@ -132,55 +170,145 @@ save_screenshot (EtWindow *window, const char *name)
 }
 
 static void
-test_open_select_and_read_details (void **state)
+test_zoom_actions_and_selection_show_details (void **state)
 {
   EtWindow *window = open_window (demo_path);
   EtTrace *trace = et_window_get_trace (window);
   EtViewport *v = et_window_get_viewport (window);
-  g_autofree char *details = NULL;
-  EtFields *fields = et_fields_new ();
-  Find f = { 0 };
-  EtEvent ev;
+  gint64 duration, wide;
+  g_autofree char *details = NULL, *name = NULL;
+  Find f = { .kind = ET_SHAPE_FLAG, .alert = TRUE };
 
   assert_non_null (trace);
+  duration = et_trace_get_duration_ns (trace);
   assert_int_equal (v->from_ns, 0);
-  assert_int_equal (v->to_ns, et_trace_get_duration_ns (trace));
+  assert_int_equal (v->to_ns, duration);
   assert_true (et_layout_n_rows (et_window_get_layout (window)) > 10);
 
-  /* Zoom to a third of the trace, find an alert flag, click its centre. */
-  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
-  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
-  assert_true (v->to_ns - v->from_ns < et_trace_get_duration_ns (trace) / 2);
-  et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_alert, &f);
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
+  assert_true (v->to_ns - v->from_ns < duration / 2);
+  wide = v->to_ns - v->from_ns;
+  activate (window, "timeline.zoom-out");
+  assert_true (v->to_ns - v->from_ns > wide);
+  activate (window, "timeline.zoom-in");
+
+  /* An alert flag, clicked at its centre, fills the details pane. */
+  et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_shape, &f);
   assert_true (f.found);
   assert_true (et_window_select_at (window, (f.shape.x0 + f.shape.x1) / 2,
                                     (f.shape.y0 + f.shape.y1) / 2));
   details = et_window_get_details (window);
-  et_trace_decode_event (trace, f.shape.m->event, &ev, fields, NULL);
-  assert_non_null (strstr (details, ev.name));
+  name = event_name (trace, f.shape.m->event);
+  assert_non_null (strstr (details, name));
   assert_non_null (strstr (details, "Why it looks like this"));
   assert_non_null (strstr (details, "critical"));
+  /* The hover tooltip says the same in a few lines. */
+  {
+    g_autoptr(GString) tip = g_string_new (NULL);
+
+    et_details_summary (trace, f.shape.channel, f.shape.m, tip);
+    assert_non_null (strstr (tip->str, "importance critical"));
+    assert_non_null (strstr (tip->str, "thread "));
+  }
   run_for (500);                      /* let the frame clock draw the new state */
   save_screenshot (window, "app-demo.png");
 
-  /* Unticking the alert's provider in the filter hides its rows at once. */
-  {
-    guint rows = et_layout_n_rows (et_window_get_layout (window));
-    Find again = { 0 };
+  /* Z zooms to the selection and keeps it selected. */
+  activate (window, "timeline.zoom-selection");
+  assert_true (v->to_ns - v->from_ns < wide);
+  assert_true (v->from_ns <= f.shape.m->start_ns && f.shape.m->start_ns <= v->to_ns);
+  assert_non_null (strstr (et_window_get_details (window), name));
 
-    et_window_set_provider_visible (window, f.shape.m->provider, FALSE);
-    assert_true (et_layout_n_rows (et_window_get_layout (window)) < rows);
-    et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_alert, &again);
-    assert_true (!again.found || again.shape.m->provider != f.shape.m->provider);
-    et_window_set_provider_visible (window, f.shape.m->provider, TRUE);
-    assert_int_equal (et_layout_n_rows (et_window_get_layout (window)), rows);
-  }
-
-  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-fit", NULL);
-  assert_int_equal (v->to_ns - v->from_ns, et_trace_get_duration_ns (trace));
-  g_action_group_activate_action (G_ACTION_GROUP (window), "pan-right", NULL);
+  activate (window, "timeline.zoom-fit");
+  assert_int_equal (v->to_ns - v->from_ns, duration);
+  activate (window, "timeline.pan-right");
   assert_true (v->from_ns > 0);
-  et_fields_free (fields);
+  activate (window, "timeline.pan-left");
+  assert_int_equal (v->from_ns, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static GtkWidget *
+find_timeline (GtkWidget *widget)
+{
+  if (g_type_is_a (G_OBJECT_TYPE (widget), g_type_from_name ("EtTimelineView")))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_timeline (child);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Fires the timeline's own key binding for @key (as pressing it with the
+ * timeline focused does); FALSE when no binding has that key. */
+static gboolean
+press_on_timeline (GtkWidget *timeline, const char *key)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (timeline);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+
+          if (g_str_equal (trigger, key))
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, timeline,
+                                                 gtk_shortcut_get_arguments (shortcut));
+        }
+    }
+  return FALSE;
+}
+
+static void
+test_plain_keys_on_the_timeline_zoom_and_pan (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  GtkWidget *timeline = find_timeline (GTK_WIDGET (window));
+  EtViewport *v = et_window_get_viewport (window);
+  gint64 duration = et_trace_get_duration_ns (et_window_get_trace (window));
+
+  assert_non_null (timeline);
+  assert_true (press_on_timeline (timeline, "w"));
+  assert_true (v->to_ns - v->from_ns < duration);
+  assert_true (press_on_timeline (timeline, "d"));
+  assert_true (v->from_ns > 0);
+  assert_true (press_on_timeline (timeline, "a"));
+  assert_true (press_on_timeline (timeline, "s"));
+  assert_true (press_on_timeline (timeline, "Home"));
+  assert_int_equal (v->from_ns, 0);
+  assert_int_equal (v->to_ns, duration);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_go_to_end_centres_the_span_end (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  Find f = { .kind = ET_SHAPE_SPAN, .with_end = TRUE };
+  g_autofree char *details = NULL;
+  gint64 middle;
+
+  et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_shape, &f);
+  assert_true (f.found);
+  et_window_reveal_marker (window, f.shape.channel, f.shape.marker);
+  details = et_window_get_details (window);
+  assert_non_null (strstr (details, "End event"));
+  activate (window, "win.go-to-end");
+  middle = v->from_ns + (v->to_ns - v->from_ns) / 2;
+  assert_true (llabs (middle - f.shape.m->end_ns) <= (v->to_ns - v->from_ns) / 100 + 1);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -193,6 +321,9 @@ count_visible (EtTrace *trace, EtLayout *layout, gint64 from, gint64 to)
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);
+
+      if (!et_layout_get_provider_visible (layout, ch->provider))
+        continue;
       for (guint i = 0; i < ch->n_markers; i++)
         n += et_marker_overlaps (&ch->markers[i], from, to)
              && et_layout_marker_visible (layout, &ch->markers[i]);
@@ -200,39 +331,61 @@ count_visible (EtTrace *trace, EtLayout *layout, gint64 from, gint64 to)
   return n;
 }
 
+static gint64
+row_duration (EtTrace *trace, EtMarkersList *list, guint row)
+{
+  guint channel, index;
+  const EtMarker *m;
+
+  assert_true (et_markers_list_get_row (list, row, &channel, &index));
+  m = &et_trace_get_channel (trace, channel)->markers[index];
+  return m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END ? m->end_ns - m->start_ns : 0;
+}
+
 static void
-test_markers_report_follows_view_and_selects (void **state)
+test_markers_list_follows_view_filters_and_sort (void **state)
 {
   EtWindow *window = open_window (demo_path);
   EtTrace *trace = et_window_get_trace (window);
   EtViewport *v = et_window_get_viewport (window);
   EtMarkersList *list = et_window_get_markers_list (window);
   g_autofree char *csv_path = g_build_filename (dir, "markers.csv", NULL);
-  g_autofree char *csv = NULL, *details = NULL;
+  g_autofree char *csv = NULL, *details = NULL, *name = NULL;
   g_auto(GStrv) lines = NULL;
-  EtFields *fields = et_fields_new ();
-  guint channel, index, all;
-  EtEvent ev;
+  guint channel, index, all, before;
+  guint16 provider;
 
-  /* No row limit: the whole trace is in the report. */
+  /* No row limit: the whole trace is in the list. */
   all = et_markers_list_get_n_rows (list);
   assert_int_equal (all, et_trace_get_stats (trace)->markers);
 
-  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
-  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
-  settle (window);
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
+  run_for (400);
   assert_int_equal (et_markers_list_get_n_rows (list),
                     count_visible (trace, et_window_get_layout (window), v->from_ns, v->to_ns));
   assert_true (et_markers_list_get_n_rows (list) < all);
 
+  /* Large ranges are collected on a thread; the result is the same. */
+  et_markers_list_set_async_threshold (list, 0);
+  activate (window, "timeline.zoom-out");
+  run_for (300);
+  RUN_UNTIL (!et_markers_list_is_busy (list));
+  assert_int_equal (et_markers_list_get_n_rows (list),
+                    count_visible (trace, et_window_get_layout (window), v->from_ns, v->to_ns));
+  et_markers_list_set_async_threshold (list, 50000);
+
+  /* Longest first, as clicking the Duration header twice does. */
+  et_markers_list_set_sort (list, ET_SORT_DURATION, TRUE);
+  for (guint r = 1; r < et_markers_list_get_n_rows (list); r++)
+    assert_true (row_duration (trace, list, r - 1) >= row_duration (trace, list, r));
+
   /* Choosing a row selects and reveals its marker. */
-  et_markers_list_set_sort (list, ET_SORT_DURATION);
   assert_true (et_markers_list_get_row (list, 0, &channel, &index));
   et_markers_list_select_row (list, 0);
   details = et_window_get_details (window);
-  et_trace_decode_event (trace, et_trace_get_channel (trace, channel)->markers[index].event,
-                         &ev, fields, NULL);
-  assert_non_null (strstr (details, ev.name));
+  name = event_name (trace, et_trace_get_channel (trace, channel)->markers[index].event);
+  assert_non_null (strstr (details, name));
 
   /* CSV export: a header and one line per row. */
   assert_true (et_markers_list_write_csv (list, csv_path, NULL));
@@ -242,24 +395,60 @@ test_markers_report_follows_view_and_selects (void **state)
   assert_int_equal (g_strv_length (lines) - 2, et_markers_list_get_n_rows (list));
   g_unlink (csv_path);
 
-  /* A filter changes the report too. */
-  et_window_set_provider_visible (window, ev.provider, FALSE);
-  settle (window);
+  /* Unticking that marker's provider takes its rows away at once. */
+  activate (window, "timeline.zoom-fit");
+  run_for (400);
+  before = et_markers_list_get_n_rows (list);
+  provider = et_trace_get_channel (trace, channel)->provider;
+  et_window_set_provider_visible (window, provider, FALSE);
+  assert_true (et_markers_list_get_n_rows (list) < before);
   assert_int_equal (et_markers_list_get_n_rows (list),
                     count_visible (trace, et_window_get_layout (window), v->from_ns, v->to_ns));
+  et_window_set_provider_visible (window, provider, TRUE);
+  assert_int_equal (et_markers_list_get_n_rows (list), before);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
 
-  /* Large ranges are collected on a thread; the result is the same. */
-  et_markers_list_set_async_threshold (list, 0);
-  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-fit", NULL);
-  settle (window);
-  assert_int_equal (et_markers_list_get_n_rows (list),
-                    count_visible (trace, et_window_get_layout (window), v->from_ns, v->to_ns));
-  et_fields_free (fields);
+/* Ticking a provider whose events are not markers by default reads the
+ * file again with every provider's markers; the other ticks stay. */
+static void
+test_ticking_a_non_default_provider_reloads_with_its_markers (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  EtTrace *trace = et_window_get_trace (window);
+  guint extra = G_MAXUINT, shown = G_MAXUINT, n_markers;
+  gboolean has_channel = FALSE;
+
+  for (guint p = 0; p < et_trace_get_n_providers (trace); p++)
+    {
+      const EtProvider *provider = et_trace_get_provider (trace, p);
+
+      if (!provider->default_on && g_str_equal (provider->name, "Thread"))
+        extra = p;
+      if (provider->default_on && shown == G_MAXUINT)
+        shown = p;
+    }
+  assert_true (extra != G_MAXUINT && shown != G_MAXUINT);
+  assert_false (et_layout_get_provider_visible (et_window_get_layout (window), extra));
+  n_markers = et_markers_list_get_n_rows (et_window_get_markers_list (window));
+
+  et_window_set_provider_visible (window, extra, TRUE);
+  assert_true (et_window_is_loading (window));
+  RUN_UNTIL (!et_window_is_loading (window));
+  run_for (300);
+  trace = et_window_get_trace (window);
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    has_channel |= et_trace_get_channel (trace, c)->provider == extra;
+  assert_true (has_channel);
+  assert_true (et_layout_get_provider_visible (et_window_get_layout (window), extra));
+  assert_true (et_layout_get_provider_visible (et_window_get_layout (window), shown));
+  assert_true (et_markers_list_get_n_rows (et_window_get_markers_list (window)) > n_markers);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
 /* Search runs on a thread, finds what the texts and event names say (as a
- * person reading them would count), reveals the first match, and steps. */
+ * person reading them would count), reveals the first match, rings them
+ * all, and steps. */
 static void
 test_search_finds_reveals_and_steps (void **state)
 {
@@ -267,7 +456,6 @@ test_search_finds_reveals_and_steps (void **state)
   EtTrace *trace = et_window_get_trace (window);
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *first = NULL, *second = NULL;
-  EtFields *fields = et_fields_new ();
   guint expected = 0;
 
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
@@ -275,13 +463,11 @@ test_search_finds_reveals_and_steps (void **state)
       const EtChannel *ch = et_trace_get_channel (trace, c);
       for (guint i = 0; i < ch->n_markers; i++)
         {
-          EtEvent ev;
-          g_autofree char *lower = NULL;
+          g_autofree char *lower = NULL, *name = event_name (trace, ch->markers[i].event);
 
           g_string_truncate (text, 0);
           et_trace_marker_text (trace, &ch->markers[i], text);
-          et_trace_decode_event (trace, ch->markers[i].event, &ev, fields, NULL);
-          g_string_append_printf (text, " %s", ev.name);
+          g_string_append_printf (text, " %s", name);
           lower = g_ascii_strdown (text->str, -1);
           expected += strstr (lower, "failed") != NULL;
         }
@@ -289,31 +475,157 @@ test_search_finds_reveals_and_steps (void **state)
   assert_true (expected > 5);
 
   et_window_search (window, "FAILED");
-  settle (window);
+  assert_true (et_window_is_searching (window));
+  RUN_UNTIL (!et_window_is_searching (window));
   assert_int_equal (et_window_get_n_matches (window), expected);
   first = et_window_get_details (window);
   assert_non_null (strstr (first, "failed"));
-  g_action_group_activate_action (G_ACTION_GROUP (window), "find-next", NULL);
+  activate (window, "win.find-next");
   second = et_window_get_details (window);
   assert_non_null (strstr (second, "failed"));
   assert_string_not_equal (first, second);
-  et_fields_free (fields);
+  activate (window, "win.find-previous");
+  assert_string_equal (et_window_get_details (window), first);
+
+  et_window_search (window, "no marker says this: 7f3a9c1e");
+  RUN_UNTIL (!et_window_is_searching (window));
+  assert_int_equal (et_window_get_n_matches (window), 0);
+  assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "find-next"));
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_damaged_file_opens_with_banner (void **state)
+{
+  g_autofree char *bad = g_build_filename (dir, "damaged.etl", NULL);
+  g_autofree char *bytes = NULL;
+  g_autoptr(EtFixtureLayout) layout = NULL;
+  gsize len;
+  EtWindow *window;
+
+  assert_true (g_file_get_contents (demo_path, &bytes, &len, NULL));
+  assert_true (g_file_set_contents (bad, bytes, (gssize) len, NULL));
+  layout = et_fixture_layout_read (bad, NULL);
+  assert_non_null (layout);
+  assert_true (layout->buffers->len > 3);
+  /* Cut the file in the middle of its last buffer. */
+  assert_true (et_fixture_damage_truncate (bad, et_fixture_layout_buffer_offset (layout, layout->buffers->len - 1) + 100,
+                                           NULL));
+  window = open_window (bad);
+  assert_non_null (et_window_get_trace (window));
+  assert_non_null (strstr (et_window_get_status (window), "damage"));
+  assert_non_null (strstr (et_window_get_status (window), "byte offset"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (bad);
 }
 
 static void
 test_unreadable_file_shows_error_not_crash (void **state)
 {
-  g_autofree char *bad = g_build_filename (dir, "not-a-trace.etl", NULL);
+  g_autofree char *bad = g_build_filename (dir, "not-a-trace.txt", NULL);
   EtWindow *window;
 
   g_file_set_contents (bad, "this is not an etl file", -1, NULL);
   window = open_window (bad);
   assert_null (et_window_get_trace (window));
   assert_non_null (strstr (et_window_get_status (window), bad));
-  assert_non_null (strstr (et_window_get_status (window), "byte offset"));
+  assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-markers"));
+  /* The timeline's commands do nothing without a trace (and do not crash). */
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-fit");
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (bad);
+}
+
+static void
+on_progress (EtLoader *loader, guint64 done, guint64 total, gpointer data)
+{
+  guint64 *seen = data;
+
+  assert_true (done <= total);
+  seen[0]++;
+  seen[1] = total;
+}
+
+static void
+on_loaded (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GError **error = data;
+  g_autoptr(EtTrace) trace = et_loader_load_finish (ET_LOADER (source), result, error);
+
+  if (trace != NULL)
+    *error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_EXISTS, "loaded");
+}
+
+static void
+test_loader_reports_progress_on_main_loop_and_cancels (void **state)
+{
+  g_autofree char *big = g_build_filename (dir, "large.etl", NULL);
+  g_autoptr(EtLoader) loader = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  guint64 seen[2] = { 0 };
+  GStatBuf st;
+
+  assert_true (run_fixture_tool ((const char *[]) { "large", "200000", big, NULL }));
+  assert_int_equal (g_stat (big, &st), 0);
+
+  loader = et_loader_new (big, ET_LOAD_DEFAULT);
+  g_signal_connect (loader, "progress", G_CALLBACK (on_progress), seen);
+  et_loader_load_async (loader, NULL, on_loaded, &error);
+  RUN_UNTIL (error != NULL);
+  assert_true (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS));
+  assert_true (seen[0] >= 1);
+  assert_int_equal (seen[1], st.st_size);
+  g_clear_error (&error);
+  g_clear_object (&loader);
+
+  /* Cancel at once: the caller hears "cancelled", not a trace. */
+  loader = et_loader_new (big, ET_LOAD_DEFAULT);
+  et_loader_load_async (loader, cancellable, on_loaded, &error);
+  g_cancellable_cancel (cancellable);
+  RUN_UNTIL (error != NULL);
+  assert_true (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+  g_unlink (big);
+}
+
+static void
+test_application_one_window_per_file_and_shortcuts (void **state)
+{
+  g_autoptr(EtApplication) app = et_application_new ();
+  g_autoptr(GFile) file = g_file_new_for_path (demo_path);
+  g_autoptr(GBytes) overlay = NULL;
+  g_auto(GStrv) accels = NULL;
+  const char *text;
+  GList *windows;
+  static const char *const listed[] = {
+    "win.open", "win.find", "win.export-markers", "win.show-help-overlay", "app.quit",
+    "w &lt;Control&gt;plus", "s &lt;Control&gt;minus", "Home &lt;Control&gt;0", ">z<", ">a Left<",
+    ">d Right<",
+  };
+
+  /* Tests have no session bus to be unique on. */
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  g_application_open (G_APPLICATION (app), &file, 1, "");
+  g_application_open (G_APPLICATION (app), &file, 1, "");
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  assert_int_equal (g_list_length (windows), 1);
+  RUN_UNTIL (!et_window_is_loading (windows->data));
+  assert_non_null (et_window_get_trace (windows->data));
+  /* GtkApplication found the shortcuts window in our resources. */
+  assert_true (g_action_group_has_action (G_ACTION_GROUP (windows->data), "show-help-overlay"));
+
+  accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), "timeline.zoom-in");
+  assert_true (g_strv_contains ((const char * const *) accels, "<Control>plus"));
+  overlay = g_resources_lookup_data ("/io/github/etlscope/Etlscope/gtk/help-overlay.ui", 0, NULL);
+  assert_non_null (overlay);
+  text = g_bytes_get_data (overlay, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (listed); i++)
+    if (strstr (text, listed[i]) == NULL)
+      fail_msg ("the shortcuts window does not list %s", listed[i]);
+  gtk_window_destroy (windows->data);
+  run_for (100);
 }
 
 /* The first widget of @type under @widget, depth first. */
@@ -353,10 +665,8 @@ test_german_labels_under_language_de (void **state)
   EtWindow *window;
   EtTrace *trace;
   GtkWidget *list, *label;
-  g_autofree char *details = NULL;
-  EtFields *fields = et_fields_new ();
-  Find f = { 0 };
-  EtEvent ev;
+  g_autofree char *details = NULL, *name = NULL;
+  Find f = { .kind = ET_SHAPE_FLAG, .alert = TRUE };
 
   g_setenv ("LANGUAGE", "de", TRUE);
   et_i18n_init ();                    /* setlocale again: gettext caches */
@@ -370,16 +680,16 @@ test_german_labels_under_language_de (void **state)
   assert_non_null (strstr (gtk_label_get_text (GTK_LABEL (label)), " Marker"));
   assert_null (strstr (gtk_label_get_text (GTK_LABEL (label)), "markers"));
 
-  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
-  g_action_group_activate_action (G_ACTION_GROUP (window), "zoom-in", NULL);
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
   et_timeline_foreach_shape (trace, et_window_get_layout (window), et_window_get_viewport (window),
-                             find_alert, &f);
+                             find_shape, &f);
   assert_true (f.found);
   assert_true (et_window_select_at (window, (f.shape.x0 + f.shape.x1) / 2,
                                     (f.shape.y0 + f.shape.y1) / 2));
   details = et_window_get_details (window);
-  et_trace_decode_event (trace, f.shape.m->event, &ev, fields, NULL);
-  assert_non_null (strstr (details, ev.name));
+  name = event_name (trace, f.shape.m->event);
+  assert_non_null (strstr (details, name));
   assert_non_null (strstr (details, "Warum er so aussieht"));
   assert_non_null (strstr (details, "Bedeutung"));
   assert_non_null (strstr (details, "Kritisch"));
@@ -387,7 +697,6 @@ test_german_labels_under_language_de (void **state)
   run_for (300);
   save_screenshot (window, "app-demo-de.png");
 
-  et_fields_free (fields);
   gtk_window_destroy (GTK_WINDOW (window));
   g_unsetenv ("LANGUAGE");
   et_i18n_init ();
@@ -397,10 +706,16 @@ int
 main (void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test (test_open_select_and_read_details),
-    cmocka_unit_test (test_markers_report_follows_view_and_selects),
+    cmocka_unit_test (test_zoom_actions_and_selection_show_details),
+    cmocka_unit_test (test_plain_keys_on_the_timeline_zoom_and_pan),
+    cmocka_unit_test (test_go_to_end_centres_the_span_end),
+    cmocka_unit_test (test_markers_list_follows_view_filters_and_sort),
+    cmocka_unit_test (test_ticking_a_non_default_provider_reloads_with_its_markers),
     cmocka_unit_test (test_search_finds_reveals_and_steps),
+    cmocka_unit_test (test_damaged_file_opens_with_banner),
     cmocka_unit_test (test_unreadable_file_shows_error_not_crash),
+    cmocka_unit_test (test_loader_reports_progress_on_main_loop_and_cancels),
+    cmocka_unit_test (test_application_one_window_per_file_and_shortcuts),
     cmocka_unit_test (test_german_labels_under_language_de),
   };
   return cmocka_run_group_tests_name ("app", tests, setup, teardown);

@@ -1,0 +1,255 @@
+/* et-filter-popover.c — see et-filter-popover.h.
+ *
+ *   check buttons / drop-down ─ EtLayout filters (render/) ─ "changed"
+ *
+ * The popover keeps no filter state of its own: the layout is the truth,
+ * and the widgets are set from it when a trace arrives.
+ */
+#include "et-filter-popover.h"
+
+#include <glib/gi18n.h>
+
+struct _EtFilterPopover
+{
+  GtkPopover   parent_instance;
+
+  GtkDropDown *importance;
+  GtkWidget   *kind_flag;
+  GtkWidget   *kind_message;
+  GtkWidget   *kind_span;
+  GtkBox      *providers;
+
+  EtTrace     *trace;
+  EtLayout    *layout;      /* not owned */
+  GSettings   *settings;    /* remembers importance and kinds; may be NULL */
+  gboolean     filling;     /* setting widgets from the layout: no signals */
+};
+
+G_DEFINE_FINAL_TYPE (EtFilterPopover, et_filter_popover, GTK_TYPE_POPOVER)
+
+enum { SIGNAL_CHANGED, SIGNAL_RELOAD_NEEDED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static gboolean
+provider_has_markers (EtTrace *trace, guint provider)
+{
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    if (et_trace_get_channel (trace, c)->provider == provider)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+on_provider_toggled (GtkCheckButton *check, gpointer data)
+{
+  EtFilterPopover *self = data;
+  guint provider = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "provider"));
+  gboolean active = gtk_check_button_get_active (check);
+
+  if (self->filling || self->layout == NULL)
+    return;
+  et_layout_set_provider_visible (self->layout, provider, active);
+  if (active && !provider_has_markers (self->trace, provider))
+    g_signal_emit (self, signals[SIGNAL_RELOAD_NEEDED], 0);
+  else
+    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+on_kinds_toggled (GtkCheckButton *check, gpointer data)
+{
+  EtFilterPopover *self = data;
+  guint kinds = 0;
+
+  if (self->filling || self->layout == NULL)
+    return;
+  kinds |= gtk_check_button_get_active (GTK_CHECK_BUTTON (self->kind_flag)) << ET_MARKER_FLAG;
+  kinds |= gtk_check_button_get_active (GTK_CHECK_BUTTON (self->kind_message)) << ET_MARKER_MESSAGE;
+  kinds |= gtk_check_button_get_active (GTK_CHECK_BUTTON (self->kind_span)) << ET_MARKER_SPAN;
+  /* To the layout 0 means every kind; none ticked must show nothing. */
+  et_layout_set_kinds (self->layout, kinds ? kinds : 1u << 31);
+  if (self->settings != NULL)
+    {
+      const char *names[4] = { NULL };
+      guint n = 0;
+
+      for (guint k = ET_MARKER_FLAG; k <= ET_MARKER_SPAN; k++)
+        if (kinds & (1u << k))
+          names[n++] = et_marker_kind_to_string (k);
+      g_settings_set_strv (self->settings, "kinds", names);
+    }
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+on_importance_selected (GtkDropDown *dropdown, GParamSpec *pspec, gpointer data)
+{
+  EtFilterPopover *self = data;
+
+  if (self->filling || self->layout == NULL)
+    return;
+  et_layout_set_min_importance (self->layout, gtk_drop_down_get_selected (dropdown));
+  if (self->settings != NULL)
+    g_settings_set_int (self->settings, "min-importance", (int) gtk_drop_down_get_selected (dropdown));
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static GtkWidget *
+provider_check (EtFilterPopover *self, guint index)
+{
+  const EtProvider *provider = et_trace_get_provider (self->trace, index);
+  char guid[ET_GUID_STRING_LEN];
+  GtkWidget *check;
+  g_autofree char *tip = NULL;
+  g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, provider->n_events);
+
+  et_guid_to_string (&provider->guid, guid);
+  check = gtk_check_button_new_with_label (*provider->name ? provider->name : guid);
+  /* Translators: a provider's tooltip: its GUID, its kind ("eventsource"…)
+   * and how many events it wrote */
+  tip = g_strdup_printf (ngettext ("%s\n%s provider, %s event", "%s\n%s provider, %s events",
+                                   (gulong) MIN (provider->n_events, G_MAXULONG)),
+                         guid, et_provider_kind_to_string (provider->kind), events);
+  gtk_widget_set_tooltip_text (check, tip);
+  g_object_set_data (G_OBJECT (check), "provider", GUINT_TO_POINTER (index));
+  g_object_set_data_full (G_OBJECT (check), "guid", g_strdup (guid), g_free);
+  g_signal_connect (check, "toggled", G_CALLBACK (on_provider_toggled), self);
+  return check;
+}
+
+/* The last importance and kinds chosen (or everything, without settings). */
+static void
+restore_importance_and_kinds (EtFilterPopover *self)
+{
+  g_auto(GStrv) kinds = NULL;
+  GtkWidget *checks[] = { self->kind_flag, self->kind_message, self->kind_span };
+  guint importance = 0, bits = 0;
+
+  if (self->settings != NULL)
+    {
+      importance = (guint) g_settings_get_int (self->settings, "min-importance");
+      kinds = g_settings_get_strv (self->settings, "kinds");
+    }
+  for (guint k = ET_MARKER_FLAG; k <= ET_MARKER_SPAN; k++)
+    {
+      gboolean on = kinds == NULL
+                    || g_strv_contains ((const char * const *) kinds, et_marker_kind_to_string (k));
+
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (checks[k]), on);
+      bits |= (guint) on << k;
+    }
+  gtk_drop_down_set_selected (self->importance, importance);
+  et_layout_set_min_importance (self->layout, importance);
+  et_layout_set_kinds (self->layout, bits == 0 ? 1u << 31 : bits == 7 ? 0 : bits);
+}
+
+void
+et_filter_popover_set_settings (EtFilterPopover *self, GSettings *settings)
+{
+  g_return_if_fail (ET_IS_FILTER_POPOVER (self));
+  g_set_object (&self->settings, settings);
+}
+
+void
+et_filter_popover_set_trace (EtFilterPopover *self, EtTrace *trace, EtLayout *layout,
+                             const char * const *shown_extra)
+{
+  GtkWidget *child;
+
+  g_return_if_fail (ET_IS_FILTER_POPOVER (self));
+  g_set_object (&self->trace, trace);
+  self->layout = layout;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->providers))) != NULL)
+    gtk_box_remove (self->providers, child);
+  if (trace == NULL)
+    return;
+  self->filling = TRUE;
+  for (guint p = 0; p < et_trace_get_n_providers (trace); p++)
+    {
+      GtkWidget *check = provider_check (self, p);
+      const char *guid = g_object_get_data (G_OBJECT (check), "guid");
+      const EtProvider *provider = et_trace_get_provider (trace, p);
+      gboolean shown = provider->default_on
+                       || (shown_extra != NULL && g_strv_contains (shown_extra, guid));
+
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), shown);
+      et_layout_set_provider_visible (layout, p, shown);
+      gtk_box_append (self->providers, check);
+    }
+  restore_importance_and_kinds (self);
+  self->filling = FALSE;
+}
+
+void
+et_filter_popover_set_provider_visible (EtFilterPopover *self, guint index, gboolean visible)
+{
+  g_return_if_fail (ET_IS_FILTER_POPOVER (self));
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->providers));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "provider")) == index)
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (child), visible);
+}
+
+GStrv
+et_filter_popover_dup_shown_extra (EtFilterPopover *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (ET_IS_FILTER_POPOVER (self), NULL);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->providers));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      guint p = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "provider"));
+
+      if (gtk_check_button_get_active (GTK_CHECK_BUTTON (child))
+          && !et_trace_get_provider (self->trace, p)->default_on)
+        g_strv_builder_add (builder, g_object_get_data (G_OBJECT (child), "guid"));
+    }
+  return g_strv_builder_end (builder);
+}
+
+static void
+et_filter_popover_dispose (GObject *object)
+{
+  EtFilterPopover *self = ET_FILTER_POPOVER (object);
+
+  g_clear_object (&self->trace);
+  g_clear_object (&self->settings);
+  self->layout = NULL;
+  G_OBJECT_CLASS (et_filter_popover_parent_class)->dispose (object);
+}
+
+static void
+et_filter_popover_class_init (EtFilterPopoverClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = et_filter_popover_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/etlscope/Etlscope/ui/et-filter-popover.ui");
+  gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, importance);
+  gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, kind_flag);
+  gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, kind_message);
+  gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, kind_span);
+  gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, providers);
+  gtk_widget_class_bind_template_callback (widget_class, on_kinds_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_importance_selected);
+  signals[SIGNAL_CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+  signals[SIGNAL_RELOAD_NEEDED] =
+    g_signal_new ("reload-needed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 0);
+}
+
+static void
+et_filter_popover_init (EtFilterPopover *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+et_filter_popover_new (void)
+{
+  return g_object_new (ET_TYPE_FILTER_POPOVER, NULL);
+}

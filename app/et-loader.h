@@ -1,0 +1,36 @@
+/* et-loader.h — loads one trace off the main loop.
+ *
+ *   path ─ GTask thread: et_trace_load ─ EtProgressFunc (loader thread)
+ *        ─ coalesced hop to the main context ─ "progress" signal (main loop)
+ *        ─ callback ─ et_loader_load_finish () → EtTrace
+ *
+ * The window shows the progress and offers Cancel; nothing here touches a
+ * widget, so tests and other front ends can load the same way.
+ */
+#pragma once
+
+#include "et-trace.h"
+
+G_BEGIN_DECLS
+
+#define ET_TYPE_LOADER (et_loader_get_type ())
+G_DECLARE_FINAL_TYPE (EtLoader, et_loader, ET, LOADER, GObject)
+
+EtLoader   *et_loader_new             (const char          *path,
+                                       EtLoadFlags          flags);
+const char *et_loader_get_path        (EtLoader            *self);
+/* Starts loading in a worker thread; "progress" (guint64 bytes_done,
+ * guint64 bytes_total) is emitted on the calling thread's main context. */
+void        et_loader_load_async      (EtLoader            *self,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data);
+/* Transfer full; NULL with @error when nothing could be read or the load
+ * was cancelled (G_IO_ERROR_CANCELLED). */
+EtTrace    *et_loader_load_finish     (EtLoader            *self,
+                                       GAsyncResult        *result,
+                                       GError             **error);
+guint64     et_loader_get_bytes_done  (EtLoader            *self);
+guint64     et_loader_get_bytes_total (EtLoader            *self);
+
+G_END_DECLS

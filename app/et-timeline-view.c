@@ -1,0 +1,668 @@
+/* et-timeline-view.c — see et-timeline-view.h.
+ *
+ * The picture render/ draws is kept as a render node and reused until the
+ * viewport, the size, the theme or the layout change; the selection ring is
+ * drawn over it, so clicking around never repaints the markers.
+ */
+#include "et-timeline-view.h"
+#include "et-details.h"
+#include "et-i18n.h"
+
+#include <math.h>
+
+struct _EtTimelineView
+{
+  GtkWidget           parent_instance;
+
+  EtTrace            *trace;
+  EtLayout           *layout;        /* not owned */
+  EtViewport          view;
+  GSimpleActionGroup *actions;
+
+  GskRenderNode      *picture;       /* cached et_timeline_draw output */
+  EtViewport          picture_view;  /* what it was drawn for */
+
+  GHashTable         *highlights;    /* const EtMarker * set, or NULL */
+  gboolean            has_selection;
+  EtShape             selected;
+  double              pointer_x;
+  gint64              drag_from_ns;
+  int                 drag_from_scroll;
+  double              pinch_last;
+};
+
+G_DEFINE_FINAL_TYPE (EtTimelineView, et_timeline_view, GTK_TYPE_WIDGET)
+
+enum { SIGNAL_SELECTION_CHANGED, SIGNAL_RANGE_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* ---- drawing ------------------------------------------------------------ */
+
+static void
+sync_size (EtTimelineView *self)
+{
+  self->view.width = MAX (gtk_widget_get_width (GTK_WIDGET (self)), 300);
+  self->view.height = MAX (gtk_widget_get_height (GTK_WIDGET (self)), 100);
+}
+
+static void
+clamp_scroll (EtTimelineView *self)
+{
+  int max = 0;
+
+  if (self->layout != NULL)
+    max = et_layout_height (self->layout) - (self->view.height - self->view.ruler_height);
+  self->view.scroll_y = CLAMP (self->view.scroll_y, 0, MAX (max, 0));
+}
+
+/* Everything but the picture's content changed: drop the cache. */
+static void
+invalidate (EtTimelineView *self)
+{
+  g_clear_pointer (&self->picture, gsk_render_node_unref);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+view_changed (EtTimelineView *self)
+{
+  invalidate (self);
+  g_signal_emit (self, signals[SIGNAL_RANGE_CHANGED], 0);
+}
+
+static GskRenderNode *
+draw_picture (EtTimelineView *self, int width, int height)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  et_timeline_draw (cr, self->trace, self->layout, &self->view);
+  cairo_destroy (cr);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+typedef struct
+{
+  cairo_t    *cr;
+  GHashTable *set;
+} Ring;
+
+static void
+ring_match (const EtShape *s, gpointer data)
+{
+  Ring *ring = data;
+
+  if (s->kind == ET_SHAPE_AGGREGATE || !g_hash_table_contains (ring->set, s->m))
+    return;
+  cairo_set_source_rgb (ring->cr, 1.0, 0.6, 0.0);      /* amber */
+  cairo_set_line_width (ring->cr, 2);
+  cairo_rectangle (ring->cr, s->x0 - 2, s->y0 - 2, s->x1 - s->x0 + 4, s->y1 - s->y0 + 4);
+  cairo_stroke (ring->cr);
+}
+
+static void
+et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  EtTimelineView *self = ET_TIMELINE_VIEW (widget);
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  cairo_t *cr;
+
+  if (self->trace == NULL || width <= 0 || height <= 0)
+    return;
+  sync_size (self);
+  clamp_scroll (self);
+  if (self->picture != NULL && memcmp (&self->picture_view, &self->view, sizeof self->view) != 0)
+    g_clear_pointer (&self->picture, gsk_render_node_unref);
+  if (self->picture == NULL)
+    {
+      self->picture = draw_picture (self, width, height);
+      self->picture_view = self->view;
+    }
+  if (self->picture != NULL)
+    gtk_snapshot_append_node (snapshot, self->picture);
+  if (self->highlights == NULL && !self->has_selection)
+    return;
+  /* Matches and the selection are overlays: rings over the cached picture. */
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (self->highlights != NULL)
+    {
+      Ring ring = { cr, self->highlights };
+      et_timeline_foreach_shape (self->trace, self->layout, &self->view, ring_match, &ring);
+    }
+  if (self->has_selection)
+    {
+      cairo_set_source_rgb (cr, self->view.dark, self->view.dark, self->view.dark);
+      cairo_set_line_width (cr, 2);
+      cairo_rectangle (cr, self->selected.x0 - 3, self->selected.y0 - 3,
+                       self->selected.x1 - self->selected.x0 + 6,
+                       self->selected.y1 - self->selected.y0 + 6);
+      cairo_stroke (cr);
+    }
+  cairo_destroy (cr);
+}
+
+/* ---- selection ------------------------------------------------------------ */
+
+static void
+set_selection (EtTimelineView *self, const EtShape *shape)
+{
+  self->has_selection = shape != NULL;
+  if (shape != NULL)
+    self->selected = *shape;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SIGNAL_SELECTION_CHANGED], 0);
+}
+
+typedef struct
+{
+  const EtMarker *m;
+  EtShape         shape;
+  gboolean        found;
+} FindShape;
+
+static void
+find_marker_shape (const EtShape *s, gpointer data)
+{
+  FindShape *f = data;
+
+  if (s->m == f->m && s->kind != ET_SHAPE_AGGREGATE)
+    f->shape = *s, f->found = TRUE;
+}
+
+/* A shape's box moves with the view: find the selected marker again, or
+ * drop the selection when it is no longer drawn on its own. */
+static void
+refresh_selection (EtTimelineView *self)
+{
+  FindShape f = { 0 };
+
+  if (!self->has_selection)
+    return;
+  f.m = self->selected.m;
+  if (self->selected.kind != ET_SHAPE_AGGREGATE)
+    et_timeline_foreach_shape (self->trace, self->layout, &self->view, find_marker_shape, &f);
+  set_selection (self, f.found ? &f.shape : NULL);
+}
+
+gboolean
+et_timeline_view_select_at (EtTimelineView *self, double x, double y)
+{
+  EtHit hit;
+
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
+  if (self->trace == NULL)
+    return FALSE;
+  sync_size (self);
+  et_timeline_hit_test (self->trace, self->layout, &self->view, x, y, &hit);
+  if (hit.kind == ET_HIT_ROW_LABEL)
+    {
+      const EtRow *row = et_layout_row (self->layout, hit.row);
+
+      if (row->kind == ET_ROW_PROCESS)
+        {
+          et_layout_set_collapsed (self->layout, row->index,
+                                   !et_layout_get_collapsed (self->layout, row->index));
+          invalidate (self);
+        }
+    }
+  set_selection (self, hit.kind == ET_HIT_SHAPE ? &hit.shape : NULL);
+  return self->has_selection;
+}
+
+void
+et_timeline_view_reveal_marker (EtTimelineView *self, guint channel, guint index)
+{
+  const EtMarker *m;
+  const EtRow *row;
+  FindShape f = { 0 };
+  gint64 span;
+  guint process;
+
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self) && self->trace != NULL);
+  m = &et_trace_get_channel (self->trace, channel)->markers[index];
+  process = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, channel))->process;
+  span = self->view.to_ns - self->view.from_ns;
+  sync_size (self);
+  if (et_layout_get_collapsed (self->layout, process))
+    et_layout_set_collapsed (self->layout, process, FALSE);
+  row = et_layout_channel_row (self->layout, channel);
+  if (row != NULL && (row->y < self->view.scroll_y
+                      || row->y + row->height > self->view.scroll_y + self->view.height
+                                               - self->view.ruler_height))
+    self->view.scroll_y = MAX (0, row->y - 3 * self->view.lane_height);
+  if (m->start_ns < self->view.from_ns || m->start_ns > self->view.to_ns)
+    {
+      self->view.from_ns = m->start_ns - span / 2;
+      self->view.to_ns = self->view.from_ns + span;
+    }
+  f.m = m;
+  /* Zoom in around it until it is drawn alone, not merged into a grey
+   * aggregate with its neighbours (bounded: 2^40 is far past 1 ns). */
+  for (int i = 0; i < 40; i++)
+    {
+      et_timeline_foreach_shape (self->trace, self->layout, &self->view, find_marker_shape, &f);
+      if (f.found)
+        break;
+      et_viewport_zoom (&self->view, et_viewport_x (&self->view, m->start_ns), 2, 1);
+    }
+  view_changed (self);
+  set_selection (self, f.found ? &f.shape : NULL);
+}
+
+void
+et_timeline_view_center_on (EtTimelineView *self, gint64 t_ns)
+{
+  gint64 span;
+
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  span = self->view.to_ns - self->view.from_ns;
+  self->view.from_ns = t_ns - span / 2;
+  self->view.to_ns = self->view.from_ns + span;
+  view_changed (self);
+  refresh_selection (self);
+}
+
+gboolean
+et_timeline_view_get_selection (EtTimelineView *self, EtShape *shape)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
+  if (self->has_selection && shape != NULL)
+    *shape = self->selected;
+  return self->has_selection;
+}
+
+void
+et_timeline_view_clear_selection (EtTimelineView *self)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  if (self->has_selection)
+    set_selection (self, NULL);
+}
+
+/* ---- view commands (the "timeline" actions) -------------------------------- */
+
+static void
+zoom_at (EtTimelineView *self, double x, double factor)
+{
+  gint64 duration = MAX (et_trace_get_duration_ns (self->trace), 1);
+
+  et_viewport_zoom (&self->view, x, factor, 1);
+  /* Never wider than the trace itself (with a little room). */
+  if (self->view.to_ns - self->view.from_ns > duration * 11 / 10)
+    {
+      self->view.from_ns = -duration / 20;
+      self->view.to_ns = duration + duration / 20;
+    }
+  view_changed (self);
+  refresh_selection (self);
+}
+
+static void
+zoom_fit (EtTimelineView *self)
+{
+  self->view.from_ns = 0;
+  self->view.to_ns = MAX (et_trace_get_duration_ns (self->trace), 1);
+  view_changed (self);
+  refresh_selection (self);
+}
+
+/* The selected marker fills the middle 80 % of the width; a flag or
+ * message (no width) gets 10 µs around it. */
+static void
+zoom_selection (EtTimelineView *self)
+{
+  gint64 from, to, margin;
+
+  if (!self->has_selection)
+    return;
+  if (self->selected.kind == ET_SHAPE_AGGREGATE)
+    {
+      zoom_at (self, (self->selected.x0 + self->selected.x1) / 2, 4);
+      return;
+    }
+  from = self->selected.m->start_ns;
+  to = self->selected.m->end_ns;
+  if (to - from < 1000)
+    from -= 5000, to += 5000;
+  margin = (to - from) / 8;
+  self->view.from_ns = from - margin;
+  self->view.to_ns = to + margin;
+  view_changed (self);
+  refresh_selection (self);
+}
+
+static void
+on_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtTimelineView *self = data;
+  const char *name = g_action_get_name (G_ACTION (action));
+  double middle;
+
+  if (self->trace == NULL)
+    return;
+  sync_size (self);
+  middle = self->view.label_width + (self->view.width - self->view.label_width) / 2.0;
+  if (g_str_equal (name, "zoom-in"))
+    zoom_at (self, middle, 1.5);
+  else if (g_str_equal (name, "zoom-out"))
+    zoom_at (self, middle, 1 / 1.5);
+  else if (g_str_equal (name, "zoom-fit"))
+    zoom_fit (self);
+  else if (g_str_equal (name, "zoom-selection"))
+    zoom_selection (self);
+  else
+    {
+      double quarter = (self->view.width - self->view.label_width) / 4.0;
+
+      et_viewport_pan (&self->view, g_str_equal (name, "pan-left") ? quarter : -quarter);
+      view_changed (self);
+      refresh_selection (self);
+    }
+}
+
+/* ---- input ------------------------------------------------------------------ */
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller, double dx, double dy, gpointer data)
+{
+  EtTimelineView *self = data;
+  GdkModifierType mods;
+
+  if (self->trace == NULL)
+    return FALSE;
+  mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  if (mods & GDK_CONTROL_MASK)
+    {
+      zoom_at (self, self->pointer_x, pow (1.25, -dy));
+      return TRUE;
+    }
+  if ((mods & GDK_SHIFT_MASK) || dx != 0)
+    et_viewport_pan (&self->view, -((mods & GDK_SHIFT_MASK) ? dy : dx) * 40);
+  else
+    {
+      self->view.scroll_y += (int) (dy * 40);
+      clamp_scroll (self);
+    }
+  view_changed (self);
+  refresh_selection (self);
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *controller, double x, double y, gpointer data)
+{
+  ET_TIMELINE_VIEW (data)->pointer_x = x;
+}
+
+static void
+on_pinch_begin (GtkGesture *gesture, GdkEventSequence *sequence, gpointer data)
+{
+  ET_TIMELINE_VIEW (data)->pinch_last = 1;
+}
+
+static void
+on_pinch (GtkGestureZoom *gesture, double scale, gpointer data)
+{
+  EtTimelineView *self = data;
+
+  if (self->trace == NULL || scale <= 0)
+    return;
+  zoom_at (self, self->pointer_x, scale / self->pinch_last);
+  self->pinch_last = scale;
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture, double x, double y, gpointer data)
+{
+  EtTimelineView *self = data;
+
+  self->drag_from_ns = self->view.from_ns;
+  self->drag_from_scroll = self->view.scroll_y;
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture, double dx, double dy, gpointer data)
+{
+  EtTimelineView *self = data;
+  gint64 span = self->view.to_ns - self->view.from_ns;
+
+  if (self->trace == NULL)
+    return;
+  self->view.from_ns = self->drag_from_ns
+                       - (gint64) (dx / MAX (1, self->view.width - self->view.label_width) * span);
+  self->view.to_ns = self->view.from_ns + span;
+  self->view.scroll_y = self->drag_from_scroll - (int) dy;
+  clamp_scroll (self);
+  view_changed (self);
+  refresh_selection (self);
+}
+
+static void
+on_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data)
+{
+  gtk_widget_grab_focus (GTK_WIDGET (data));
+  et_timeline_view_select_at (data, x, y);
+}
+
+/* Hover: what is under the pointer, in a few lines (et-details). */
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  gpointer data)
+{
+  EtTimelineView *self = ET_TIMELINE_VIEW (widget);
+  g_autoptr(GString) text = g_string_new (NULL);
+  EtHit hit;
+
+  if (self->trace == NULL)
+    return FALSE;
+  et_timeline_hit_test (self->trace, self->layout, &self->view, x, y, &hit);
+  if (hit.kind != ET_HIT_SHAPE)
+    return FALSE;
+  if (hit.shape.kind == ET_SHAPE_AGGREGATE)
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                               "%u marker here — zoom in to tell them apart",
+                                               "%u markers here — zoom in to tell them apart",
+                                               hit.shape.count), hit.shape.count);
+  else
+    et_details_summary (self->trace, hit.shape.channel, hit.shape.m, text);
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
+/* ---- construction --------------------------------------------------------- */
+
+static void
+on_dark_changed (GtkSettings *settings, GParamSpec *pspec, gpointer data)
+{
+  EtTimelineView *self = data;
+
+  g_object_get (settings, "gtk-application-prefer-dark-theme", &self->view.dark, NULL);
+  invalidate (self);
+}
+
+static void
+add_controllers (EtTimelineView *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkGesture *drag = gtk_gesture_drag_new ();
+  GtkGesture *click = gtk_gesture_click_new ();
+  GtkGesture *pinch = gtk_gesture_zoom_new ();
+
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (click, "pressed", G_CALLBACK (on_click), self);
+  g_signal_connect (pinch, "begin", G_CALLBACK (on_pinch_begin), self);
+  g_signal_connect (pinch, "scale-changed", G_CALLBACK (on_pinch), self);
+  gtk_widget_add_controller (widget, scroll);
+  gtk_widget_add_controller (widget, motion);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (pinch));
+}
+
+static void
+add_actions (EtTimelineView *self)
+{
+  static const char *const names[] = { "zoom-in", "zoom-out", "zoom-fit", "zoom-selection",
+                                       "pan-left", "pan-right" };
+
+  self->actions = g_simple_action_group_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(GSimpleAction) action = g_simple_action_new (names[i], NULL);
+
+      g_signal_connect (action, "activate", G_CALLBACK (on_action), self);
+      g_action_map_add_action (G_ACTION_MAP (self->actions), G_ACTION (action));
+    }
+  /* The view answers to its own "timeline." actions even when it is used
+   * outside a window that inserts them. */
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", G_ACTION_GROUP (self->actions));
+}
+
+static void
+et_timeline_view_dispose (GObject *object)
+{
+  EtTimelineView *self = ET_TIMELINE_VIEW (object);
+
+  g_signal_handlers_disconnect_by_data (gtk_settings_get_default (), self);
+  g_clear_pointer (&self->picture, gsk_render_node_unref);
+  g_clear_pointer (&self->highlights, g_hash_table_unref);
+  g_clear_object (&self->trace);
+  self->layout = NULL;
+  G_OBJECT_CLASS (et_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+et_timeline_view_finalize (GObject *object)
+{
+  g_clear_object (&ET_TIMELINE_VIEW (object)->actions);
+  G_OBJECT_CLASS (et_timeline_view_parent_class)->finalize (object);
+}
+
+static void
+et_timeline_view_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  EtTimelineView *self = ET_TIMELINE_VIEW (widget);
+
+  sync_size (self);
+  clamp_scroll (self);
+  refresh_selection (self);
+}
+
+static void
+et_timeline_view_class_init (EtTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  /* Plain keys only while the timeline has focus, so they never reach
+   * past a text entry; the Ctrl+ variants are application accelerators. */
+  static const struct { guint key; const char *action; } keys[] = {
+    { GDK_KEY_w, "timeline.zoom-in" }, { GDK_KEY_s, "timeline.zoom-out" },
+    { GDK_KEY_a, "timeline.pan-left" }, { GDK_KEY_d, "timeline.pan-right" },
+    { GDK_KEY_z, "timeline.zoom-selection" }, { GDK_KEY_Home, "timeline.zoom-fit" },
+    { GDK_KEY_Left, "timeline.pan-left" }, { GDK_KEY_Right, "timeline.pan-right" },
+  };
+
+  object_class->dispose = et_timeline_view_dispose;
+  object_class->finalize = et_timeline_view_finalize;
+  widget_class->snapshot = et_timeline_view_snapshot;
+  widget_class->size_allocate = et_timeline_view_size_allocate;
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action, NULL);
+  gtk_widget_class_set_css_name (widget_class, "timeline");
+  signals[SIGNAL_SELECTION_CHANGED] =
+    g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_RANGE_CHANGED] =
+    g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+et_timeline_view_init (EtTimelineView *self)
+{
+  GtkSettings *settings = gtk_settings_get_default ();
+
+  et_viewport_init (&self->view, 1200, 700);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+  add_controllers (self);
+  add_actions (self);
+  /* Follow the desktop's light/dark preference. */
+  g_object_get (settings, "gtk-application-prefer-dark-theme", &self->view.dark, NULL);
+  g_signal_connect (settings, "notify::gtk-application-prefer-dark-theme",
+                    G_CALLBACK (on_dark_changed), self);
+}
+
+GtkWidget *
+et_timeline_view_new (void)
+{
+  return g_object_new (ET_TYPE_TIMELINE_VIEW, NULL);
+}
+
+void
+et_timeline_view_set_trace (EtTimelineView *self, EtTrace *trace, EtLayout *layout)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  g_set_object (&self->trace, trace);
+  self->layout = layout;
+  self->has_selection = FALSE;
+  g_clear_pointer (&self->highlights, g_hash_table_unref);
+  if (layout != NULL)
+    et_layout_update (layout, self->view.lane_height);
+  if (trace != NULL)
+    zoom_fit (self);
+  else
+    invalidate (self);
+}
+
+GActionGroup *
+et_timeline_view_get_actions (EtTimelineView *self)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), NULL);
+  return G_ACTION_GROUP (self->actions);
+}
+
+EtViewport *
+et_timeline_view_get_viewport (EtTimelineView *self)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), NULL);
+  return &self->view;
+}
+
+void
+et_timeline_view_layout_changed (EtTimelineView *self)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  clamp_scroll (self);
+  view_changed (self);
+  refresh_selection (self);
+}
+
+void
+et_timeline_view_set_wall_clock (EtTimelineView *self, gboolean wall_clock)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  if (self->view.wall_clock == !!wall_clock)
+    return;
+  self->view.wall_clock = !!wall_clock;
+  invalidate (self);
+}
+
+void
+et_timeline_view_set_highlights (EtTimelineView *self, GHashTable *markers)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  if (markers == self->highlights)
+    return;
+  g_clear_pointer (&self->highlights, g_hash_table_unref);
+  self->highlights = markers ? g_hash_table_ref (markers) : NULL;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}

@@ -1,0 +1,57 @@
+/* et-timeline-view.h — the timeline widget: hosts render/ on screen.
+ *
+ *   (trace, layout) + EtViewport ─ snapshot: et_timeline_draw (cached node)
+ *                                  + selection ring (overlay)
+ *   pointer, keys, actions ─ viewport changes ─ "range-changed"
+ *   click ─ et_timeline_hit_test ─ selection ─ "selection-changed"
+ *
+ * Its commands are the "timeline" action group (zoom-in, zoom-out,
+ * pan-left, pan-right, zoom-fit, zoom-selection), which the window inserts
+ * so they work from anywhere in it. The layout belongs to the caller.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "et-trace.h"
+#include "et-layout.h"
+#include "et-viewport.h"
+#include "et-timeline-render.h"
+
+G_BEGIN_DECLS
+
+#define ET_TYPE_TIMELINE_VIEW (et_timeline_view_get_type ())
+G_DECLARE_FINAL_TYPE (EtTimelineView, et_timeline_view, ET, TIMELINE_VIEW, GtkWidget)
+
+GtkWidget    *et_timeline_view_new            (void);
+void          et_timeline_view_set_trace      (EtTimelineView *self,
+                                               EtTrace        *trace,
+                                               EtLayout       *layout);
+/* The "timeline" actions (transfer none). */
+GActionGroup *et_timeline_view_get_actions    (EtTimelineView *self);
+EtViewport   *et_timeline_view_get_viewport   (EtTimelineView *self);
+/* Call after changing the layout's filters or collapsed processes. */
+void          et_timeline_view_layout_changed (EtTimelineView *self);
+void          et_timeline_view_set_wall_clock (EtTimelineView *self,
+                                               gboolean        wall_clock);
+/* Selects what is at (x, y), as a click does; TRUE when a shape is there. */
+gboolean      et_timeline_view_select_at      (EtTimelineView *self,
+                                               double          x,
+                                               double          y);
+/* Brings a marker into view (process expanded, row scrolled to, zoomed in
+ * until it stands alone) and selects it. */
+void          et_timeline_view_reveal_marker  (EtTimelineView *self,
+                                               guint           channel,
+                                               guint           index);
+/* Centres @t_ns, keeping the zoom (e.g. a span's end). */
+void          et_timeline_view_center_on      (EtTimelineView *self,
+                                               gint64          t_ns);
+/* FALSE when nothing is selected; an aggregate is a selection too. */
+gboolean      et_timeline_view_get_selection  (EtTimelineView *self,
+                                               EtShape        *shape);
+void          et_timeline_view_clear_selection (EtTimelineView *self);
+/* Rings every marker in @markers (a set of const EtMarker *, e.g. search
+ * matches) that is drawn on its own; NULL for none. */
+void          et_timeline_view_set_highlights (EtTimelineView *self,
+                                               GHashTable     *markers);
+
+G_END_DECLS

@@ -1,0 +1,57 @@
+/* et-window-private.h — what et-window.c and et-window-actions.c share. */
+#pragma once
+
+#include "et-window.h"
+#include "et-loader.h"
+#include "et-search.h"
+#include "et-timeline-view.h"
+#include "et-details-pane.h"
+#include "et-filter-popover.h"
+
+struct _EtWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template children */
+  GtkLabel          *title_label;
+  GtkLabel          *subtitle_label;
+  GtkStack          *stack;
+  GtkLabel          *loading_label;
+  GtkProgressBar    *progress;
+  GtkInfoBar        *damage_bar;
+  GtkLabel          *damage_label;
+  GtkLabel          *error_label;
+  GtkSearchBar      *search_bar;
+  GtkSearchEntry    *search_entry;
+  GtkLabel          *search_status;
+  GtkToggleButton   *search_button;
+  EtTimelineView    *timeline;
+  EtMarkersList     *markers;
+  EtDetailsPane     *details;
+  EtFilterPopover   *filters;
+  GMenu             *recent_menu;
+
+  GSettings         *settings;     /* NULL when the schema is not installed */
+  char              *path;
+  EtLoadFlags        load_flags;
+  EtLoader          *loader;
+  GCancellable      *cancellable;  /* of the load in progress */
+  EtTrace           *trace;
+  EtLayout          *layout;
+  GStrv              shown_extra;  /* non-default providers ticked (kept over reloads) */
+  char              *status;       /* the last error or damage message */
+  guint              list_idle;
+
+  GCancellable      *search_cancellable;
+  GArray            *matches;      /* EtMarkerRef, time order; NULL: no search */
+  guint              match;        /* the current one, or G_MAXUINT */
+};
+
+/* et-window-actions.c */
+void _et_window_add_actions          (EtWindow *self);
+void _et_window_update_actions       (EtWindow *self);
+void _et_window_refresh_recent       (EtWindow *self);
+void _et_window_search_clear         (EtWindow *self);
+void _et_window_bind_search_callbacks (GtkWidgetClass *widget_class);
+/* et-window.c */
+void _et_window_reload_all_providers (EtWindow *self);
