@@ -448,8 +448,9 @@ et_window_is_loading (EtWindow *self)
 gboolean
 et_window_is_busy (EtWindow *self)
 {
-  return self->cancellable != NULL || self->list_idle != 0 || self->search_cancel != NULL
-         || et_markers_list_is_busy (ET_MARKERS_LIST (self->list));
+  g_return_val_if_fail (ET_IS_WINDOW (self), FALSE);
+  return self->loader != NULL || self->list_idle != 0 || self->search_cancellable != NULL
+         || et_markers_list_is_busy (self->markers);
 }
 
 EtViewport *
