@@ -78,8 +78,14 @@ static void
 fp_map_grow (FpMap *map)
 {
   FpMap bigger;
+  gsize live = 0;
 
-  fp_map_init (&bigger, map->capacity);
+  /* Sized by the live keys only: matched spans leave deleted slots, and
+   * sizing by capacity would let the map grow with every span ever opened
+   * rather than with the spans open at once. */
+  for (gsize i = 0; i < map->capacity; i++)
+    live += map->keys[i] > FP_DELETED;
+  fp_map_init (&bigger, MAX (live * 2, 64));
   for (gsize i = 0; i < map->capacity; i++)
     if (map->keys[i] > FP_DELETED)
       fp_map_set (&bigger, map->keys[i], map->values[i]);
@@ -219,10 +225,38 @@ find_open (Pairing *p, guint map, guint end)
   return top - 1;
 }
 
+/* Takes a just-closed start off the top of its key's stack in every map it
+ * was pushed to: without this, a start matched through one map would stay
+ * in the others until its key came up again, and the maps would grow with
+ * every span of the trace instead of with the spans open at once. */
+static void
+pop_closed (Pairing *p, guint start)
+{
+  for (guint map = 0; map < N_MAPS; map++)
+    {
+      guint64 key;
+      guint top;
+
+      if (!in_map (map, &p->events[start]))
+        continue;
+      key = map_key (map, &p->events[start]);
+      if (fp_map_get (&p->maps[map], key) != start + 1)
+        continue;
+      top = p->prev[map][start];
+      while (top != 0 && p->closed[top - 1])
+        top = p->prev[map][top - 1];
+      if (top == 0)
+        fp_map_remove (&p->maps[map], key);
+      else
+        fp_map_set (&p->maps[map], key, top);
+    }
+}
+
 static void
 close_pair (Pairing *p, guint start, guint end, gboolean cross_thread)
 {
   p->closed[start] = 1;
+  pop_closed (p, start);
   p->results[start].partner = end;
   p->results[end].partner = start;
   p->results[end].status = ET_SPAN_OK;

@@ -43,10 +43,10 @@ guint    _et_loader_provider_of       (EtTrace             *self,
                                        const EtRecord      *record);
 gboolean _et_loader_is_manifest_event (const EtRecord      *record);
 gboolean _et_loader_parse_ref         (EtTrace             *self,
-                                       const EtEventRef    *ref,
+                                       const EtEventLoc    *ref,
                                        EtRecord            *record);
 void     _et_loader_report_error      (EtTrace             *self,
-                                       const EtEventRef    *ref,
+                                       const EtEventLoc    *ref,
                                        const char          *what,
                                        const GError        *error);
 guint    _et_loader_thread_of         (Loader              *loader,

@@ -180,7 +180,7 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
 {
   Loader *loader = user_data;
   EtTrace *self = loader->self;
-  EtEventRef ref = { record->ts, buffer, (guint32) pos };
+  EtEventRef ref = { record->ts, { buffer, (guint32) pos } };
   guint provider;
 
   if (!loader->header_seen && record->klass == ET_RECORD_SYSTEM && record->hook == 0)
@@ -256,9 +256,9 @@ compare_refs (const void *a, const void *b)
 
   if (x->ts != y->ts)
     return x->ts < y->ts ? -1 : 1;
-  if (x->buffer != y->buffer)
-    return x->buffer < y->buffer ? -1 : 1;
-  return x->pos < y->pos ? -1 : x->pos > y->pos;
+  if (x->loc.buffer != y->loc.buffer)
+    return x->loc.buffer < y->loc.buffer ? -1 : 1;
+  return x->loc.pos < y->loc.pos ? -1 : x->loc.pos > y->loc.pos;
 }
 
 /* Sorts the references into time order (ties in file order). Each CPU's
@@ -287,14 +287,14 @@ sort_refs (EtTrace *self, EtEventRef *refs, gsize n)
   start = g_new0 (gsize, n_cpus + 1);
   pos = g_new0 (gsize, n_cpus);
   for (gsize i = 0; i < n; i++)
-    start[cpu_of_buffer[refs[i].buffer] + 1]++;
+    start[cpu_of_buffer[refs[i].loc.buffer] + 1]++;
   for (guint c = 0; c < n_cpus; c++)
     pos[c] = start[c + 1] += start[c];
   for (guint c = 0; c < n_cpus; c++)
     pos[c] = start[c];
   split = g_new (EtEventRef, n);
   for (gsize i = 0; i < n; i++)
-    split[pos[cpu_of_buffer[refs[i].buffer]]++] = refs[i];
+    split[pos[cpu_of_buffer[refs[i].loc.buffer]]++] = refs[i];
 
   heap = g_new (guint, n_cpus);
   for (guint c = 0; c < n_cpus; c++)
@@ -344,8 +344,27 @@ sort_refs (EtTrace *self, EtEventRef *refs, gsize n)
 #undef HEAD
 }
 
+/* The sorted references without their times (the records carry them):
+ * half the memory for the index the trace keeps. */
+static EtEventLoc *
+compact_refs (GArray *refs)
+{
+  gsize n = refs->len;
+  EtEventRef *from = (EtEventRef *) (gpointer) refs->data;
+  EtEventLoc *to = (EtEventLoc *) (gpointer) refs->data;
+
+  /* In place, front to back: entry i moves to bytes [8i, 8i+8), which
+   * entry i no longer needs and no later entry uses. */
+  for (gsize i = 0; i < n; i++)
+    {
+      EtEventLoc loc = from[i].loc;
+      to[i] = loc;
+    }
+  return g_realloc (g_array_free (refs, FALSE), MAX (n, 1) * sizeof (EtEventLoc));
+}
+
 gboolean
-_et_loader_parse_ref (EtTrace *self, const EtEventRef *ref, EtRecord *record)
+_et_loader_parse_ref (EtTrace *self, const EtEventLoc *ref, EtRecord *record)
 {
   gsize len;
   const guint8 *bytes = et_etl_file_buffer (self->file, ref->buffer, &len);
@@ -355,7 +374,7 @@ _et_loader_parse_ref (EtTrace *self, const EtEventRef *ref, EtRecord *record)
 }
 
 void
-_et_loader_report_error (EtTrace *self, const EtEventRef *ref, const char *what, const GError *error)
+_et_loader_report_error (EtTrace *self, const EtEventLoc *ref, const char *what, const GError *error)
 {
   guint64 offset = et_etl_file_offset_of (self->file, ref->buffer, ref->pos);
   g_autofree char *message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": %s: %s",
@@ -365,7 +384,7 @@ _et_loader_report_error (EtTrace *self, const EtEventRef *ref, const char *what,
 
 static void
 install_manifest (Loader *loader, const EtRecord *record, const char *xml, gsize len,
-                  const EtEventRef *ref)
+                  const EtEventLoc *ref)
 {
   EtTrace *self = loader->self;
   g_autoptr(GError) error = NULL;
@@ -407,14 +426,14 @@ load_manifests (Loader *loader)
       EtRecord record;
       gsize len = 0;
 
-      if (!_et_loader_parse_ref (self, ref, &record))
+      if (!_et_loader_parse_ref (self, &ref->loc, &record))
         continue;
       xml = et_manifest_assembler_add (assembler, &record.guid, record.pid, record.tid,
                                        record.payload, record.payload_len, &len, &error);
       if (error != NULL)
-        _et_loader_report_error (self, ref, "EventSource manifest chunk", error);
+        _et_loader_report_error (self, &ref->loc, "EventSource manifest chunk", error);
       else if (xml != NULL)
-        install_manifest (loader, &record, xml, len, ref);
+        install_manifest (loader, &record, xml, len, &ref->loc);
     }
 }
 
@@ -520,7 +539,18 @@ _et_loader_phase_done (const char *phase, gint64 *since)
   if (enabled < 0)
     enabled = g_getenv ("ETLSCOPE_TIMING") != NULL;
   if (enabled)
-    g_printerr ("etlscope: %-10s %8.1f ms\n", phase, (now - *since) / 1000.0);
+    {
+      /* Resident and peak memory from /proc (Linux), for the benchmarks. */
+      g_autofree char *status = NULL;
+      const char *rss, *hwm;
+
+      g_file_get_contents ("/proc/self/status", &status, NULL, NULL);
+      rss = status ? strstr (status, "VmRSS:") : NULL;
+      hwm = status ? strstr (status, "VmHWM:") : NULL;
+      g_printerr ("etlscope: %-10s %8.1f ms  rss %6ld MB  peak %6ld MB\n", phase,
+                  (now - *since) / 1000.0, rss ? atol (rss + 6) / 1024 : -1L,
+                  hwm ? atol (hwm + 6) / 1024 : -1L);
+    }
   *since = now;
 }
 
@@ -630,9 +660,7 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
 
   sort_refs (self, (EtEventRef *) (gpointer) loader.refs->data, loader.refs->len);
   self->n_events = loader.refs->len;
-  /* The array grew by doubling; give back what it did not use. */
-  self->events = g_realloc (g_array_free (g_steal_pointer (&loader.refs), FALSE),
-                            MAX (self->n_events, 1) * sizeof (EtEventRef));
+  self->events = compact_refs (g_steal_pointer (&loader.refs));
   _et_loader_phase_done ("sort", &clock);
 
   load_manifests (&loader);

@@ -11,13 +11,19 @@
 
 /* ---- markers ---------------------------------------------------------- */
 
-/* What one decoding thread makes of its range of events. */
+/* What one decoding thread makes of its range of events, written into its
+ * slice of arrays shared by all threads. An event makes at most one marker
+ * and one span event, so the slice of events [from, to) starts at `from`
+ * in each array: no thread can run into the next, nothing grows, and the
+ * pages past what a thread wrote are never touched (so never resident). */
 typedef struct
 {
-  GArray      *markers;       /* EtMarker, time order */
-  GArray      *marker_thread; /* guint32 per marker */
-  GArray      *spans;         /* EtSpanEvent */
-  GArray      *span_marker;   /* guint32: marker of each span event */
+  EtMarker    *markers;       /* time order */
+  guint32     *marker_thread; /* per marker */
+  EtSpanEvent *spans;
+  guint32     *span_marker;   /* marker of each span event */
+  guint        n_markers;
+  guint        n_spans;
   EtFields    *fields;
   EtRuleResult rules;
   ProviderCache providers;
@@ -26,14 +32,16 @@ typedef struct
   guint64      failures;
 } MarkerBuild;
 
+/* The whole of @out's arrays are sized for every event; @b gets the part
+ * from event @from on. */
 static void
-marker_build_init (MarkerBuild *b, guint reserve)
+marker_build_init (MarkerBuild *b, const MarkerBuild *out, guint64 from)
 {
   memset (b, 0, sizeof *b);
-  b->markers = g_array_sized_new (FALSE, FALSE, sizeof (EtMarker), reserve);
-  b->marker_thread = g_array_sized_new (FALSE, FALSE, sizeof (guint32), reserve);
-  b->spans = g_array_new (FALSE, FALSE, sizeof (EtSpanEvent));
-  b->span_marker = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->markers = out->markers + from;
+  b->marker_thread = out->marker_thread + from;
+  b->spans = out->spans + from;
+  b->span_marker = out->span_marker + from;
   b->fields = et_fields_new ();
   b->last_series_text = g_string_new (NULL);
   et_rule_result_init (&b->rules);
@@ -43,10 +51,6 @@ marker_build_init (MarkerBuild *b, guint reserve)
 static void
 marker_build_clear (MarkerBuild *b)
 {
-  g_clear_pointer (&b->markers, g_array_unref);
-  g_clear_pointer (&b->marker_thread, g_array_unref);
-  g_clear_pointer (&b->spans, g_array_unref);
-  g_clear_pointer (&b->span_marker, g_array_unref);
   g_clear_pointer (&b->fields, et_fields_free);
   if (b->last_series_text)
     g_string_free (b->last_series_text, TRUE);
@@ -114,16 +118,14 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
           .has_span_id = b->rules.has_span_id, .span_id = b->rules.span_id,
           .activity_id = record->activity_id,
         };
-        guint32 marker_index = b->markers->len;
-
         m.kind = ET_MARKER_SPAN;
-        g_array_append_val (b->spans, s);
-        g_array_append_val (b->span_marker, marker_index);
+        b->spans[b->n_spans] = s;
+        b->span_marker[b->n_spans++] = b->n_markers;
       }
       break;
     }
-  g_array_append_val (b->markers, m);
-  g_array_append_val (b->marker_thread, thread);
+  b->markers[b->n_markers] = m;
+  b->marker_thread[b->n_markers++] = thread;
 }
 
 typedef struct
@@ -148,7 +150,7 @@ decode_range (gpointer data)
 
   for (guint64 i = w->from; i < w->to; i++)
     {
-      const EtEventRef *ref = &self->events[i];
+      const EtEventLoc *ref = &self->events[i];
       g_autoptr(GError) local = NULL;
       EtRecord record;
       guint provider;
@@ -175,22 +177,41 @@ decode_range (gpointer data)
   return NULL;
 }
 
-/* Appends @from's results to @into, renumbering its span references. */
+/* Moves @from's results down to the end of @into's (in the same arrays),
+ * renumbering its span references. */
 static void
 append_build (MarkerBuild *into, MarkerBuild *from)
 {
-  guint32 base = into->markers->len;
+  guint32 base = into->n_markers;
 
-  g_array_append_vals (into->markers, from->markers->data, from->markers->len);
-  g_array_append_vals (into->marker_thread, from->marker_thread->data, from->marker_thread->len);
-  g_array_append_vals (into->spans, from->spans->data, from->spans->len);
-  for (guint i = 0; i < from->span_marker->len; i++)
-    {
-      guint32 m = g_array_index (from->span_marker, guint32, i) + base;
-      g_array_append_val (into->span_marker, m);
-    }
+  memmove (into->markers + base, from->markers, from->n_markers * sizeof (EtMarker));
+  memmove (into->marker_thread + base, from->marker_thread, from->n_markers * sizeof (guint32));
+  memmove (into->spans + into->n_spans, from->spans, from->n_spans * sizeof (EtSpanEvent));
+  for (guint i = 0; i < from->n_spans; i++)
+    into->span_marker[into->n_spans + i] = from->span_marker[i] + base;
+  into->n_markers += from->n_markers;
+  into->n_spans += from->n_spans;
   into->failures += from->failures;
-  marker_build_clear (from);
+}
+
+/* Gives back the arrays' unused tails (large blocks are mapped, so this
+ * returns their pages rather than copying). */
+static void
+marker_build_shrink (MarkerBuild *b)
+{
+  b->markers = g_realloc (b->markers, MAX (b->n_markers, 1) * sizeof (EtMarker));
+  b->marker_thread = g_realloc (b->marker_thread, MAX (b->n_markers, 1) * sizeof (guint32));
+  b->spans = g_realloc (b->spans, MAX (b->n_spans, 1) * sizeof (EtSpanEvent));
+  b->span_marker = g_realloc (b->span_marker, MAX (b->n_spans, 1) * sizeof (guint32));
+}
+
+static void
+marker_build_free_arrays (MarkerBuild *b)
+{
+  g_clear_pointer (&b->markers, g_free);
+  g_clear_pointer (&b->marker_thread, g_free);
+  g_clear_pointer (&b->spans, g_free);
+  g_clear_pointer (&b->span_marker, g_free);
 }
 
 /* Small traces decode on one thread; larger ones split the events into
@@ -205,49 +226,31 @@ decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
                    : self->n_events < 200000 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
   g_autofree Worker *workers = g_new0 (Worker, n);
   g_autofree GThread **threads = g_new0 (GThread *, n);
+  gsize capacity = MAX (self->n_events, 1);
   gboolean cancelled = FALSE;
-  guint64 expected = 0;
 
-  for (guint p = 0; p < self->providers->len; p++)
-    if (wants_markers (self, p, flags))
-      expected += g_array_index (self->providers, EtProviderEntry, p).pub.n_events;
+  out->markers = g_new (EtMarker, capacity);
+  out->marker_thread = g_new (guint32, capacity);
+  out->spans = g_new (EtSpanEvent, capacity);
+  out->span_marker = g_new (guint32, capacity);
   for (guint k = 0; k < n; k++)
     {
       workers[k] = (Worker) { loader, { 0 }, flags, self->n_events * k / n,
                               self->n_events * (k + 1) / n, cancellable, FALSE };
-      /* Arrays sized for this range's share of the marker providers'
-       * events, so they do not grow by doubling (and copying). */
-      marker_build_init (&workers[k].b, (guint) ((double) expected * (double) (workers[k].to - workers[k].from)
-                                                 / (double) MAX (self->n_events, 1) * 1.02) + 16);
+      marker_build_init (&workers[k].b, out, workers[k].from);
       if (k > 0)
         threads[k] = g_thread_new ("etlscope-decode", decode_range, &workers[k]);
     }
   decode_range (&workers[0]);
   for (guint k = 1; k < n; k++)
     g_thread_join (threads[k]);
-  if (n == 1)
+  for (guint k = 0; k < n; k++)
     {
-      *out = workers[0].b;
-      cancelled = workers[0].cancelled;
+      cancelled |= workers[k].cancelled;
+      append_build (out, &workers[k].b);
+      marker_build_clear (&workers[k].b);
     }
-  else
-    {
-      /* Join into arrays of the exact size, freeing each part once copied. */
-      guint markers = 0, spans = 0;
-
-      for (guint k = 0; k < n; k++)
-        markers += workers[k].b.markers->len, spans += workers[k].b.spans->len;
-      marker_build_init (out, markers);
-      g_array_unref (out->spans);
-      g_array_unref (out->span_marker);
-      out->spans = g_array_sized_new (FALSE, FALSE, sizeof (EtSpanEvent), spans);
-      out->span_marker = g_array_sized_new (FALSE, FALSE, sizeof (guint32), spans);
-      for (guint k = 0; k < n; k++)
-        {
-          cancelled |= workers[k].cancelled;
-          append_build (out, &workers[k].b);
-        }
-    }
+  marker_build_shrink (out);
   self->stats.decode_failures += out->failures;
   if (cancelled)
     return !g_cancellable_set_error_if_cancelled (cancellable, error);
@@ -259,20 +262,20 @@ decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
 static guint8 *
 pair_spans (EtTrace *self, MarkerBuild *b)
 {
-  guint n = b->spans->len;
+  guint n = b->n_spans;
   g_autofree EtSpanResult *results = g_new0 (EtSpanResult, MAX (n, 1));
-  guint8 *keep = g_malloc (MAX (b->markers->len, 1));
+  guint8 *keep = g_malloc (MAX (b->n_markers, 1));
   gint64 end_of_trace = et_trace_get_duration_ns (self);
 
-  memset (keep, 1, b->markers->len);
-  et_span_pair ((const EtSpanEvent *) (gpointer) b->spans->data, n, results);
-  g_clear_pointer (&b->spans, g_array_unref);      /* only the results are needed now */
+  memset (keep, 1, b->n_markers);
+  et_span_pair (b->spans, n, results);
+  g_clear_pointer (&b->spans, g_free);      /* only the results are needed now */
   for (guint i = 0; i < n; i++)
     {
       gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
                         || (results[i].partner != G_MAXUINT && results[i].partner < i);
-      guint32 mi = g_array_index (b->span_marker, guint32, i);
-      EtMarker *m = &g_array_index (b->markers, EtMarker, mi);
+      guint32 mi = b->span_marker[i];
+      EtMarker *m = &b->markers[mi];
 
       m->status = results[i].status;
       m->depth = (guint8) MIN (results[i].depth, 255);
@@ -288,13 +291,13 @@ pair_spans (EtTrace *self, MarkerBuild *b)
           continue;
         }
       {
-        guint32 ei = g_array_index (b->span_marker, guint32, results[i].partner);
-        const EtMarker *end = &g_array_index (b->markers, EtMarker, ei);
-        guint32 end_thread = g_array_index (b->marker_thread, guint32, ei);
+        guint32 ei = b->span_marker[results[i].partner];
+        const EtMarker *end = &b->markers[ei];
+        guint32 end_thread = b->marker_thread[ei];
 
         m->end_ns = end->start_ns;
         m->end_event = end->event;
-        if (end_thread != g_array_index (b->marker_thread, guint32, mi))
+        if (end_thread != b->marker_thread[mi])
           m->end_thread = end_thread;
       }
     }
@@ -368,16 +371,15 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
 {
   g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
   g_autoptr(GPtrArray) defs = g_ptr_array_new_with_free_func (g_free);
-  g_autofree guint32 *channel_of = g_new (guint32, MAX (b->markers->len, 1));
+  g_autofree guint32 *channel_of = g_new (guint32, MAX (b->n_markers, 1));
   g_autofree guint32 *cursor = NULL;
   g_autofree ChannelDef **sorted = NULL;
   guint n = 0;
 
-  for (guint i = 0; i < b->markers->len; i++)
+  for (guint i = 0; i < b->n_markers; i++)
     {
-      const EtMarker *m = &g_array_index (b->markers, EtMarker, i);
-      ChannelDef key = { g_array_index (b->marker_thread, guint32, i), m->series, m->provider,
-                         0, 0 };
+      const EtMarker *m = &b->markers[i];
+      ChannelDef key = { b->marker_thread[i], m->series, m->provider, 0, 0 };
       ChannelDef *def;
 
       if (!keep[i])
@@ -411,9 +413,10 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
       cursor[created] = offset;
       offset += sorted[c]->count;
     }
-  for (guint i = 0; i < b->markers->len; i++)
+  for (guint i = 0; i < b->n_markers; i++)
     if (keep[i])
-      self->markers[cursor[channel_of[i]]++] = g_array_index (b->markers, EtMarker, i);
+      self->markers[cursor[channel_of[i]]++] = b->markers[i];
+  marker_build_free_arrays (b);
   for (guint c = 0; c < defs->len; c++)
     close_channel (self, sorted[c]);
   self->stats.markers = n;
@@ -437,7 +440,7 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
       build_channels (self, &b, keep);
       _et_loader_phase_done ("channels", &clock);
     }
-  marker_build_clear (&b);
+  marker_build_free_arrays (&b);
   return ok;
 }
 

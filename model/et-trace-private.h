@@ -10,12 +10,20 @@
 
 G_BEGIN_DECLS
 
-/* One record in time order; 16 bytes, no per-event allocation. */
+/* Where a record is: 8 bytes per event, kept for the life of the trace
+ * (markers point at their events by index into these). */
 typedef struct
 {
-  gint64  ts;
   guint32 buffer;
   guint32 pos;
+} EtEventLoc;
+
+/* A record and its time while loading, until the sort; 16 bytes, no
+ * per-event allocation. */
+typedef struct
+{
+  gint64     ts;
+  EtEventLoc loc;
 } EtEventRef;
 
 typedef struct
@@ -45,7 +53,7 @@ struct _EtTrace
   GHashTable      *provider_index;  /* EtGuid* → index + 1 */
   GHashTable      *tl_schemas;      /* TlKey* → EtTlSchema* */
 
-  EtEventRef      *events;
+  EtEventLoc      *events;          /* time order */
   guint64          n_events;
 
   GArray          *processes;       /* EtProcess */

@@ -546,7 +546,7 @@ gboolean
 et_trace_decode_event (EtTrace *self, guint64 index, EtEvent *event, EtFields *fields,
                        GError **error)
 {
-  const EtEventRef *ref;
+  const EtEventLoc *ref;
   const guint8 *bytes;
   gsize len;
   EtRecord record;
