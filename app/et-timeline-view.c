@@ -100,6 +100,22 @@ ring_match (const EtShape *s, gpointer data)
   cairo_stroke (ring->cr);
 }
 
+/* For the benchmarks (tests/bench/run): ETLSCOPE_FIRST_FRAME=report says
+ * on stderr when the first timeline of a trace is drawn; =quit also quits. */
+static void
+report_first_frame (void)
+{
+  static gboolean reported;
+  const char *mode = g_getenv ("ETLSCOPE_FIRST_FRAME");
+
+  if (reported || mode == NULL)
+    return;
+  reported = TRUE;
+  g_printerr ("etlscope: first timeline drawn\n");
+  if (g_strcmp0 (mode, "quit") == 0)
+    g_application_quit (g_application_get_default ());
+}
+
 static void
 et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -120,6 +136,7 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     }
   if (self->picture != NULL)
     gtk_snapshot_append_node (snapshot, self->picture);
+  report_first_frame ();
   if (self->highlights == NULL && !self->has_selection)
     return;
   /* Matches and the selection are overlays: rings over the cached picture. */
