@@ -12,6 +12,8 @@
 #include "et-app-resources.h"
 #include "et-i18n.h"
 
+#include <glib/gstdio.h>
+
 G_DEFINE_FINAL_TYPE (EtWindow, et_window, GTK_TYPE_APPLICATION_WINDOW)
 
 #define SCHEMA_ID "io.github.etlscope.Etlscope"
@@ -100,6 +102,34 @@ set_status (EtWindow *self, const char *text)
   self->status = g_strdup (text ? text : "");
 }
 
+static gboolean
+showing_preview (EtWindow *self)
+{
+  return self->trace != NULL && et_trace_get_stats (self->trace)->preview_events > 0;
+}
+
+/* The subtitle of a first look: how much of the trace it shows, and how
+ * far the complete load has come (@percent < 0: not loading). */
+static void
+set_preview_subtitle (EtWindow *self, int percent)
+{
+  const EtTraceStats *stats = et_trace_get_stats (self->trace);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *shown = g_strdup_printf ("%'" G_GUINT64_FORMAT, stats->preview_events);
+  g_autofree char *all = g_strdup_printf ("%'" G_GUINT64_FORMAT, stats->records);
+
+  /* Translators: a large trace opens with the markers of its first events,
+   * "First look: markers of the first 1,000,000 of 10,000,075 events". */
+  g_string_printf (text, _("First look: markers of the first %s of %s events"), shown, all);
+  if (percent >= 0)
+    {
+      g_string_append (text, " · ");
+      /* Translators: the complete trace is loading behind the first look. */
+      g_string_append_printf (text, _("loading the rest: %d %%"), percent);
+    }
+  set_subtitle (self, text->str);
+}
+
 static void
 on_progress (EtLoader *loader, guint64 done, guint64 total, gpointer data)
 {
@@ -111,6 +141,8 @@ on_progress (EtLoader *loader, guint64 done, guint64 total, gpointer data)
 
   gtk_progress_bar_set_fraction (self->progress, total ? (double) done / (double) total : 0);
   gtk_progress_bar_set_text (self->progress, text);
+  if (showing_preview (self))
+    set_preview_subtitle (self, total ? (int) (100.0 * (double) done / (double) total) : 0);
 }
 
 static void
@@ -170,6 +202,10 @@ show_trace (EtWindow *self, EtTrace *trace)
 {
   const EtTraceStats *stats = et_trace_get_stats (trace);
   g_autoptr(GString) subtitle = g_string_new (NULL);
+  /* The complete trace replacing its first look keeps the view. */
+  gboolean keep_view = showing_preview (self)
+                       && g_strcmp0 (et_trace_get_path (self->trace), et_trace_get_path (trace)) == 0;
+  EtViewport saved = *et_timeline_view_get_viewport (self->timeline);
 
   et_timeline_view_set_trace (self->timeline, NULL, NULL);
   et_markers_list_set_trace (self->markers, NULL, NULL);
@@ -181,6 +217,14 @@ show_trace (EtWindow *self, EtTrace *trace)
                                (const char * const *) self->shown_extra);
   et_markers_list_set_trace (self->markers, trace, self->layout);
   et_timeline_view_set_trace (self->timeline, trace, self->layout);
+  if (keep_view)
+    {
+      EtViewport *view = et_timeline_view_get_viewport (self->timeline);
+      view->from_ns = saved.from_ns;
+      view->to_ns = saved.to_ns;
+      view->scroll_y = saved.scroll_y;
+      et_timeline_view_layout_changed (self->timeline);
+    }
   /* Translators: the window subtitle, "120345 events · 2081 markers · 3 s". */
   g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%llu event", "%llu events",
                                                  plural (stats->records)),
@@ -192,6 +236,8 @@ show_trace (EtWindow *self, EtTrace *trace)
   g_string_append (subtitle, " · ");
   et_format_duration_display (et_trace_get_duration_ns (trace), subtitle);
   set_subtitle (self, subtitle->str);
+  if (stats->preview_events > 0)
+    set_preview_subtitle (self, -1);
   show_damage (self);
   gtk_stack_set_visible_child_name (self->stack, "timeline");
   et_details_pane_show (self->details, trace, NULL);
@@ -199,6 +245,8 @@ show_trace (EtWindow *self, EtTrace *trace)
   update_list (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
 }
+
+static void start_complete_load (EtWindow *self);
 
 static void
 loaded (GObject *source, GAsyncResult *result, gpointer data)
@@ -225,6 +273,42 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
     show_error (self, error);
   else
     show_trace (self, trace);
+  if (trace != NULL && et_trace_get_stats (trace)->preview_events > 0)
+    start_complete_load (self);
+}
+
+/* Files at least this large open with a first look (ET_LOAD_PREVIEW) while
+ * the complete trace loads; ETLSCOPE_PREVIEW_BYTES overrides it (tests). */
+static gboolean
+wants_preview (EtWindow *self)
+{
+  const char *forced = g_getenv ("ETLSCOPE_PREVIEW_BYTES");
+  guint64 threshold = forced ? g_ascii_strtoull (forced, NULL, 10) : 256 * 1024 * 1024;
+  GStatBuf st;
+
+  return g_stat (self->path, &st) == 0 && (guint64) st.st_size >= threshold;
+}
+
+static void
+run_loader (EtWindow *self, EtLoadFlags flags)
+{
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->loader);
+  self->cancellable = g_cancellable_new ();
+  self->loader = et_loader_new (self->path, flags);
+  g_signal_connect_object (self->loader, "progress", G_CALLBACK (on_progress), self, 0);
+  et_loader_load_async (self->loader, self->cancellable, loaded, g_object_ref (self));
+  _et_window_update_actions (self);
+}
+
+/* Behind a first look: the whole trace, shown in its place when ready. */
+static void
+start_complete_load (EtWindow *self)
+{
+  run_loader (self, self->load_flags);
+  set_preview_subtitle (self, 0);
 }
 
 static void
@@ -233,13 +317,6 @@ start_load (EtWindow *self)
   g_autofree char *base = g_path_get_basename (self->path);
   g_autofree char *reading = g_strdup_printf (_("Reading %s…"), base);
 
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  g_clear_object (&self->loader);
-  self->cancellable = g_cancellable_new ();
-  self->loader = et_loader_new (self->path, self->load_flags);
-  g_signal_connect_object (self->loader, "progress", G_CALLBACK (on_progress), self, 0);
   gtk_label_set_text (self->loading_label, reading);
   gtk_progress_bar_set_fraction (self->progress, 0);
   gtk_progress_bar_set_text (self->progress, NULL);
@@ -247,8 +324,7 @@ start_load (EtWindow *self)
   gtk_info_bar_set_revealed (self->damage_bar, FALSE);
   set_status (self, NULL);
   gtk_stack_set_visible_child_name (self->stack, "loading");
-  et_loader_load_async (self->loader, self->cancellable, loaded, g_object_ref (self));
-  _et_window_update_actions (self);
+  run_loader (self, self->load_flags | (wants_preview (self) ? ET_LOAD_PREVIEW : 0));
 }
 
 void

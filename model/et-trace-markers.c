@@ -226,8 +226,19 @@ decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
                    : self->n_events < 200000 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
   g_autofree Worker *workers = g_new0 (Worker, n);
   g_autofree GThread **threads = g_new0 (GThread *, n);
-  gsize capacity = MAX (self->n_events, 1);
+  guint64 n_events = self->n_events;
+  gsize capacity;
   gboolean cancelled = FALSE;
+
+  if (flags & ET_LOAD_PREVIEW)
+    {
+      const char *preview = g_getenv ("ETLSCOPE_PREVIEW_EVENTS");
+      guint64 limit = preview ? g_ascii_strtoull (preview, NULL, 10) : ET_PREVIEW_EVENTS;
+
+      if (limit < n_events)
+        n_events = self->stats.preview_events = limit;
+    }
+  capacity = MAX (n_events, 1);
 
   out->markers = g_new (EtMarker, capacity);
   out->marker_thread = g_new (guint32, capacity);
@@ -235,8 +246,8 @@ decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
   out->span_marker = g_new (guint32, capacity);
   for (guint k = 0; k < n; k++)
     {
-      workers[k] = (Worker) { loader, { 0 }, flags, self->n_events * k / n,
-                              self->n_events * (k + 1) / n, cancellable, FALSE };
+      workers[k] = (Worker) { loader, { 0 }, flags, n_events * k / n,
+                              n_events * (k + 1) / n, cancellable, FALSE };
       marker_build_init (&workers[k].b, out, workers[k].from);
       if (k > 0)
         threads[k] = g_thread_new ("etlscope-decode", decode_range, &workers[k]);

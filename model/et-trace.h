@@ -158,13 +158,22 @@ typedef struct
   guint64 markers;
   guint64 manifests;             /* EventSource manifests decoded */
   guint64 decode_failures;       /* payloads that did not match their schema */
+  guint64 preview_events;        /* ET_LOAD_PREVIEW: markers come from only the first
+                                    this many events (time order); 0 when complete */
 } EtTraceStats;
 
 typedef enum
 {
   ET_LOAD_DEFAULT = 0,
   ET_LOAD_ALL_PROVIDERS = 1 << 0,  /* markers from every provider, not just the default-on ones */
+  /* A quick first look at a large trace: everything is read and counted,
+   * but markers are made from only the first ET_PREVIEW_EVENTS events in
+   * time order (ETLSCOPE_PREVIEW_EVENTS overrides it, for tests); a span
+   * still open where the preview stops shows as unmatched. */
+  ET_LOAD_PREVIEW = 1 << 1,
 } EtLoadFlags;
+
+#define ET_PREVIEW_EVENTS 1000000
 
 /* Progress: bytes of the file processed so far and the total. Called from
  * the loading thread. */

@@ -658,6 +658,52 @@ has_column (GtkColumnView *view, const char *title)
   return FALSE;
 }
 
+/* A large file opens with a first look (the markers of its first events)
+ * while the whole trace loads; the whole one then takes its place and
+ * keeps the view the user had zoomed to. */
+static void
+test_large_file_opens_with_a_first_look_then_the_whole (void **state)
+{
+  g_autofree char *path = g_build_filename (dir, "large.etl", NULL);
+  EtWindow *window;
+  EtTrace *trace;
+  EtViewport *view;
+  gint64 from, to;
+  guint64 preview_markers;
+
+  assert_true (run_fixture_tool ((const char *[]) { "large", "40000", path, "--seed", "1", NULL }));
+  g_setenv ("ETLSCOPE_PREVIEW_BYTES", "1", TRUE);
+  g_setenv ("ETLSCOPE_PREVIEW_EVENTS", "10000", TRUE);
+  window = et_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
+  et_window_load (window, path);
+  gtk_window_present (GTK_WINDOW (window));
+  RUN_UNTIL (et_window_get_trace (window) != NULL);
+  trace = et_window_get_trace (window);
+  assert_int_equal (et_trace_get_stats (trace)->preview_events, 10000);
+  assert_true (et_window_is_loading (window));          /* the rest is on its way */
+  preview_markers = et_trace_get_stats (trace)->markers;
+  assert_true (preview_markers > 0);
+
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
+  view = et_window_get_viewport (window);
+  from = view->from_ns, to = view->to_ns;
+  assert_true (to - from < et_trace_get_duration_ns (trace) / 2);
+
+  RUN_UNTIL (!et_window_is_loading (window));
+  g_unsetenv ("ETLSCOPE_PREVIEW_BYTES");
+  g_unsetenv ("ETLSCOPE_PREVIEW_EVENTS");
+  trace = et_window_get_trace (window);
+  assert_int_equal (et_trace_get_stats (trace)->preview_events, 0);
+  assert_true (et_trace_get_stats (trace)->markers > 3 * preview_markers);
+  view = et_window_get_viewport (window);
+  assert_int_equal (view->from_ns, from);
+  assert_int_equal (view->to_ns, to);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+}
+
 /* A German user (LANGUAGE=de) sees German column titles, count, details
  * labels and importance names; the trace's own names stay as they are. */
 static void
@@ -718,6 +764,7 @@ main (void)
     cmocka_unit_test (test_loader_reports_progress_on_main_loop_and_cancels),
     cmocka_unit_test (test_application_one_window_per_file_and_shortcuts),
     cmocka_unit_test (test_german_labels_under_language_de),
+    cmocka_unit_test (test_large_file_opens_with_a_first_look_then_the_whole),
   };
   return cmocka_run_group_tests_name ("app", tests, setup, teardown);
 }

@@ -429,6 +429,70 @@ test_parallel_decoding_matches_serial (void **state)
     }
 }
 
+/* A preview makes markers from the first N events only: everything is
+ * still counted, and each of its markers is the complete load's marker of
+ * the same event, except that a span whose end comes after the first N
+ * events is open (pairing only looks back, so every other pair is kept). */
+static void
+test_preview_makes_markers_of_the_first_events (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) by_event = g_hash_table_new (NULL, NULL);
+  g_autoptr(EtTrace) full = NULL, preview = NULL;
+  EtFixtureOptions o;
+  const guint32 cut = 20000;
+  guint expected = 0, seen = 0, cut_open = 0;
+
+  et_fixture_options_init (&o);
+  assert_true (et_fixture_write_large (f->path, 60000, 3, &o, &error));
+  full = load (f->path);
+  g_setenv ("ETLSCOPE_PREVIEW_EVENTS", "20000", TRUE);
+  preview = et_trace_load (f->path, ET_LOAD_PREVIEW, NULL, NULL, NULL, &error);
+  g_unsetenv ("ETLSCOPE_PREVIEW_EVENTS");
+  assert_non_null (preview);
+
+  assert_int_equal (et_trace_get_stats (full)->preview_events, 0);
+  assert_int_equal (et_trace_get_stats (preview)->preview_events, cut);
+  assert_int_equal (et_trace_get_stats (preview)->records, et_trace_get_stats (full)->records);
+  assert_int_equal (et_trace_get_duration_ns (preview), et_trace_get_duration_ns (full));
+  for (guint c = 0; c < et_trace_get_n_channels (full); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (full, c);
+      for (guint i = 0; i < ch->n_markers; i++)
+        if (ch->markers[i].event < cut)
+          {
+            g_hash_table_insert (by_event, GUINT_TO_POINTER (ch->markers[i].event + 1),
+                                 (gpointer) &ch->markers[i]);
+            expected++;
+          }
+    }
+  for (guint c = 0; c < et_trace_get_n_channels (preview); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (preview, c);
+      for (guint i = 0; i < ch->n_markers; i++)
+        {
+          const EtMarker *m = &ch->markers[i];
+          const EtMarker *whole = g_hash_table_lookup (by_event, GUINT_TO_POINTER (m->event + 1));
+
+          assert_non_null (whole);
+          assert_int_equal (m->kind, whole->kind);
+          assert_int_equal (m->start_ns, whole->start_ns);
+          if (m->kind == ET_MARKER_SPAN && whole->end_event != ET_NO_INDEX && whole->end_event >= cut)
+            {
+              assert_int_equal (m->status, ET_SPAN_UNMATCHED_START);
+              cut_open++;
+            }
+          else
+            assert_int_equal (m->end_event, whole->end_event);
+          seen++;
+        }
+    }
+  assert_int_equal (seen, expected);
+  assert_true (seen > 5000);
+  assert_true (cut_open > 0);     /* the fixture has spans across the cut */
+}
+
 /* Search finds markers by their text and by payload values, ignoring case,
  * in time order; an empty needle finds nothing. */
 static void
@@ -478,6 +542,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
     cmocka_unit_test_setup_teardown (test_search_text_and_payload_values, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_preview_makes_markers_of_the_first_events, setup, teardown),
   };
   return cmocka_run_group_tests_name ("trace", tests, NULL, NULL);
 }
