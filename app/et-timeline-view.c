@@ -184,6 +184,19 @@ find_marker_shape (const EtShape *s, gpointer data)
 
   if (s->m == f->m && s->kind != ET_SHAPE_AGGREGATE)
     f->shape = *s, f->found = TRUE;
+  /* A span merged into a run of narrow spans stays selected: its ring is
+   * its own sliver of the run. (Channels are slices of one array, so the
+   * run's markers are s->m .. s->m + count - 1.) */
+  else if (s->kind == ET_SHAPE_SPAN && s->count > 1 && f->m > s->m && f->m < s->m + s->count
+           && f->m->depth == s->m->depth)
+    {
+      f->shape = *s;
+      f->shape.marker = s->marker + (guint) (f->m - s->m);
+      f->shape.m = f->m;
+      f->shape.count = 1;
+      f->shape.mixed = FALSE;
+      f->found = TRUE;
+    }
 }
 
 /* A shape's box moves with the view: find the selected marker again, or

@@ -61,21 +61,45 @@ row_visible (const EtViewport *v, const EtRow *row, double *top)
 
 #define MAX_LANES 64
 
+/* Per lane, the run of narrow spans being merged (see span_shapes). */
+typedef struct
+{
+  gboolean active;
+  EtShape  shape;
+} SpanRun;
+
+/* A span drawn as nothing but its bar (no open end, no connector). */
+static gboolean
+plain_bar (const EtMarker *m)
+{
+  return m->status == ET_SPAN_OK || m->status == ET_SPAN_NESTED
+         || m->status == ET_SPAN_OVERLAPPING;
+}
+
+static void
+flush_run (SpanRun *run, EtShapeFunc func, gpointer data)
+{
+  if (run->active)
+    func (&run->shape, data);
+  run->active = FALSE;
+}
+
+/* Spans as bars in their lanes. Narrow spans (under MERGE_PX wide) that
+ * follow each other within half a pixel in one lane merge into one run, drawn
+ * in their category's colour, or grey when their categories differ: at
+ * whole-trace zoom most spans are such slivers, and drawing them one by
+ * one would cost a fill per marker instead of per run of pixels. */
 static void
 span_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint end,
              const EtViewport *v, double top, EtShapeFunc func, gpointer data)
 {
-  /* Per lane, the pixel columns the last bar covered: a bar that would
-   * only paint inside them again is not drawn (at whole-trace zoom most
-   * spans are such slivers; drawing cost then follows pixels). */
-  double covered_to[MAX_LANES];
+  SpanRun runs[MAX_LANES] = { { 0 } };
 
-  for (guint k = 0; k < MAX_LANES; k++)
-    covered_to[k] = -1;
   for (guint i = first; i < end; i++)
     {
       const EtMarker *m = &ch->markers[i];
       EtShape s = { ET_SHAPE_SPAN, c, i, 1, m->importance, m };
+      SpanRun *run;
 
       if (m->kind != ET_MARKER_SPAN || !et_marker_overlaps (m, v->from_ns, v->to_ns)
           || !et_layout_marker_visible (layout, m))
@@ -92,14 +116,27 @@ span_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint 
         }
       else if (s.x1 - s.x0 < 1)
         s.x1 = s.x0 + 1;
-      if (s.kind == ET_SHAPE_SPAN && m->depth < MAX_LANES && m->status == ET_SPAN_OK)
+      if (s.kind != ET_SHAPE_SPAN || m->depth >= MAX_LANES || !plain_bar (m)
+          || s.x1 - s.x0 >= MERGE_PX)
         {
-          if (ceil (s.x1) <= covered_to[m->depth])
-            continue;
-          covered_to[m->depth] = MAX (covered_to[m->depth], floor (s.x1));
+          func (&s, data);
+          continue;
         }
-      func (&s, data);
+      run = &runs[m->depth];
+      if (run->active && s.x0 <= run->shape.x1 + 0.5)
+        {
+          run->shape.x1 = MAX (run->shape.x1, s.x1);
+          run->shape.count = i - run->shape.marker + 1;
+          run->shape.importance = MAX (run->shape.importance, s.importance);
+          run->shape.mixed |= m->category != run->shape.m->category;
+          continue;
+        }
+      flush_run (run, func, data);
+      run->active = TRUE;
+      run->shape = s;
     }
+  for (guint k = 0; k < MAX_LANES; k++)
+    flush_run (&runs[k], func, data);
 }
 
 /* Flags and messages, merged where they crowd: O(visible markers) per row. */
@@ -143,8 +180,9 @@ point_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint
         s.x0 = x - 4, s.x1 = x + 4, s.y0 = top, s.y1 = top + 6;
       func (&s, data);
 
-      /* Critical and alert members are never hidden inside the grey mark. */
-      for (guint k = i; s.count > 1 && k < j; k++)
+      /* Critical and alert members are never hidden inside the grey mark
+       * (one per pixel column and colour: more would cover each other). */
+      for (guint k = i, last_column = G_MAXUINT, last_category = G_MAXUINT; s.count > 1 && k < j; k++)
         {
           const EtMarker *o = &ch->markers[k];
           if (o->kind == kind && et_layout_marker_visible (layout, o)
@@ -152,6 +190,11 @@ point_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint
             {
               EtShape single = s;
               double ox = et_viewport_x (v, o->start_ns), r = flag_radius (o->importance);
+              guint column = (guint) MAX (ox, 0);
+
+              if (column == last_column && (guint) (o->category + 1) == last_category)
+                continue;
+              last_column = column, last_category = (guint) (o->category + 1);
               single.kind = kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE;
               single.marker = k, single.m = o, single.count = 1, single.importance = o->importance;
               if (kind == ET_MARKER_FLAG)
@@ -163,25 +206,31 @@ point_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint
     }
 }
 
+/* The shapes of one row, when it is a channel in view. */
+static void
+row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint r, EtShapeFunc func,
+            gpointer data)
+{
+  const EtRow *row = et_layout_row (layout, r);
+  const EtChannel *ch;
+  guint first, end;
+  double top;
+
+  if (row->kind != ET_ROW_CHANNEL || !row_visible (v, row, &top))
+    return;
+  ch = et_trace_get_channel (trace, row->index);
+  first = et_channel_query (trace, row->index, v->from_ns, v->to_ns, &end);
+  span_shapes (layout, row->index, ch, first, end, v, top, func, data);
+  point_shapes (layout, row->index, ch, first, end, v, top, ET_MARKER_FLAG, func, data);
+  point_shapes (layout, row->index, ch, first, end, v, top, ET_MARKER_MESSAGE, func, data);
+}
+
 void
 et_timeline_foreach_shape (EtTrace *trace, EtLayout *layout, const EtViewport *v,
                            EtShapeFunc func, gpointer data)
 {
   for (guint r = 0; r < et_layout_n_rows (layout); r++)
-    {
-      const EtRow *row = et_layout_row (layout, r);
-      const EtChannel *ch;
-      guint first, end;
-      double top;
-
-      if (row->kind != ET_ROW_CHANNEL || !row_visible (v, row, &top))
-        continue;
-      ch = et_trace_get_channel (trace, row->index);
-      first = et_channel_query (trace, row->index, v->from_ns, v->to_ns, &end);
-      span_shapes (layout, row->index, ch, first, end, v, top, func, data);
-      point_shapes (layout, row->index, ch, first, end, v, top, ET_MARKER_FLAG, func, data);
-      point_shapes (layout, row->index, ch, first, end, v, top, ET_MARKER_MESSAGE, func, data);
-    }
+    row_shapes (trace, layout, v, r, func, data);
 }
 
 /* ---- drawing ----------------------------------------------------------- */
@@ -205,6 +254,8 @@ typedef struct
   const Theme      *theme;
   PangoLayout      *text;
   GString          *scratch;
+  guint             label_channel;   /* where the last aggregate count was written */
+  double            label_end;
 } Painter;
 
 /* Dark text on light colours, light text on dark ones. */
@@ -269,7 +320,7 @@ draw_connector (Painter *p, const EtShape *s)
 static void
 paint_span (Painter *p, const EtShape *s)
 {
-  const Rgb *c = category_color (span_colors, s->m->category);
+  const Rgb *c = s->mixed ? &p->theme->aggregate : category_color (span_colors, s->m->category);
   cairo_t *cr = p->cr;
 
   set_rgb (cr, c);
@@ -280,7 +331,7 @@ paint_span (Painter *p, const EtShape *s)
     draw_open_end (cr, s);
   if (s->m->status == ET_SPAN_CROSS_THREAD && s->m->end_thread != ET_NO_INDEX)
     draw_connector (p, s);
-  if (s->x1 - s->x0 > 30)
+  if (s->x1 - s->x0 > 30 && s->count == 1)
     {
       g_string_truncate (p->scratch, 0);
       et_trace_marker_text (p->trace, s->m, p->scratch);
@@ -337,12 +388,20 @@ paint_point (Painter *p, const EtShape *s)
       cairo_arc (cr, cx, cy + r * 0.45, 0.8, 0, 2 * G_PI);
       cairo_fill (cr);
     }
-  if (s->kind == ET_SHAPE_AGGREGATE && s->count > 1)
+  /* A count that would run into the previous one in its row is left out:
+   * unreadable anyway, and text is the dearest thing to draw. */
+  if (s->kind == ET_SHAPE_AGGREGATE && s->count > 1
+      && (s->channel != p->label_channel || s->x1 + 1 >= p->label_end))
     {
       char count[16];
+      int w;
+
       g_snprintf (count, sizeof count, "%u", s->count);
       set_rgb (cr, &p->theme->text);
       draw_text (p, count, s->x1 + 1, (s->y0 + s->y1) / 2, -1, FALSE);
+      pango_layout_get_pixel_size (p->text, &w, NULL);
+      p->label_channel = s->channel;
+      p->label_end = s->x1 + 1 + w + 2;
     }
 }
 
@@ -503,7 +562,8 @@ void
 et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
 {
   g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans 8");
-  Painter p = { cr, trace, layout, v, v->dark ? &dark : &light, NULL, g_string_new (NULL) };
+  Painter p = { cr, trace, layout, v, v->dark ? &dark : &light, NULL, g_string_new (NULL),
+                G_MAXUINT, 0 };
 
   p.text = pango_cairo_create_layout (cr);
   pango_layout_set_font_description (p.text, font);
@@ -555,6 +615,38 @@ hit_shape (const EtShape *s, gpointer data)
     }
 }
 
+/* A run of merged spans stands for the member nearest to @x in its lane:
+ * clicking a run selects a real span. */
+static void
+resolve_run (EtTrace *trace, EtLayout *layout, const EtViewport *v, double x, EtShape *run)
+{
+  const EtChannel *ch = et_trace_get_channel (trace, run->channel);
+  guint best = run->marker;
+  double best_distance = G_MAXDOUBLE;
+
+  for (guint i = run->marker; i < run->marker + run->count; i++)
+    {
+      const EtMarker *m = &ch->markers[i];
+      double x0, x1, distance;
+
+      if (m->kind != ET_MARKER_SPAN || m->depth != run->m->depth || !plain_bar (m)
+          || !et_layout_marker_visible (layout, m))
+        continue;
+      x0 = et_viewport_x (v, m->start_ns);
+      x1 = MAX (et_viewport_x (v, m->end_ns), x0 + 1);
+      distance = x < x0 ? x0 - x : x > x1 ? x - x1 : 0;
+      if (distance < best_distance)
+        best = i, best_distance = distance;
+    }
+  run->marker = best;
+  run->m = &ch->markers[best];
+  run->count = 1;
+  run->mixed = FALSE;
+  run->importance = run->m->importance;
+  run->x0 = MAX (et_viewport_x (v, run->m->start_ns), v->label_width - 2);
+  run->x1 = MAX (MIN (et_viewport_x (v, run->m->end_ns), v->width + 2), run->x0 + 1);
+}
+
 void
 et_timeline_hit_test (EtTrace *trace, EtLayout *layout, const EtViewport *v, double x,
                       double y, EtHit *hit)
@@ -580,11 +672,14 @@ et_timeline_hit_test (EtTrace *trace, EtLayout *layout, const EtViewport *v, dou
     }
   if (hit->kind != ET_HIT_EMPTY_ROW)
     return;
-  et_timeline_foreach_shape (trace, layout, v, hit_shape, &search);
+  /* Shapes stay inside their row: only the row under the pointer counts. */
+  row_shapes (trace, layout, v, hit->row, hit_shape, &search);
   if (search.found)
     {
       hit->kind = ET_HIT_SHAPE;
       hit->shape = search.shape;
+      if (hit->shape.kind == ET_SHAPE_SPAN && hit->shape.count > 1)
+        resolve_run (trace, layout, v, x, &hit->shape);
     }
 }
 

@@ -19,7 +19,8 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  ET_SHAPE_SPAN,        /* a span bar (any status) */
+  ET_SHAPE_SPAN,        /* a span bar (any status), or a run of narrow spans in a
+                           lane merged where they touch (count > 1) */
   ET_SHAPE_LONE_END,    /* an unmatched span end */
   ET_SHAPE_FLAG,
   ET_SHAPE_MESSAGE,
@@ -31,10 +32,12 @@ typedef struct
   EtShapeKind     kind;
   guint           channel;
   guint           marker;      /* index within the channel (aggregate: the first) */
-  guint           count;       /* markers merged (1 unless aggregate) */
+  guint           count;       /* aggregate: markers merged; span run: the channel's
+                                  markers [marker, marker + count) it covers; else 1 */
   EtImportance    importance;  /* aggregate: of its most important member */
   const EtMarker *m;           /* the marker (aggregate: the first) */
   double          x0, y0, x1, y1;   /* bounding box in viewport pixels */
+  gboolean        mixed;       /* span run whose members differ in category: grey */
 } EtShape;
 
 typedef void (*EtShapeFunc) (const EtShape *shape, gpointer user_data);

@@ -179,6 +179,92 @@ find_alert_flag (const EtShape *s, gpointer data)
 
 /* A shape found by geometry is what the hit-test returns at its centre, and
  * the drawn picture has the alert red there. */
+typedef struct
+{
+  EtTrace  *trace;
+  EtLayout *layout;
+  const EtViewport *v;
+  guint     runs;
+  guint     merged;         /* member spans inside runs */
+  EtShape   a_run;
+  GHashTable *covered;      /* EtMarker* of every span drawn, alone or in a run */
+} RunCheck;
+
+static void
+check_run (const EtShape *s, gpointer data)
+{
+  RunCheck *r = data;
+  const EtChannel *ch;
+  gboolean mixed = FALSE;
+
+  if (s->kind != ET_SHAPE_SPAN)
+    return;
+  g_hash_table_add (r->covered, (gpointer) s->m);
+  if (s->count == 1)
+    return;
+  ch = et_trace_get_channel (r->trace, s->channel);
+  for (guint i = s->marker; i < s->marker + s->count; i++)
+    {
+      const EtMarker *m = &ch->markers[i];
+      double x0 = et_viewport_x (r->v, m->start_ns), x1 = et_viewport_x (r->v, m->end_ns);
+
+      if (m->kind != ET_MARKER_SPAN || m->depth != s->m->depth
+          || !et_layout_marker_visible (r->layout, m) || g_hash_table_contains (r->covered, m))
+        continue;
+      /* Members are narrow and lie within the run's bar. */
+      assert_true (x1 - x0 < 3.0);
+      assert_true (x0 >= s->x0 - 0.01 && x1 <= s->x1 + 1.01);
+      mixed |= m->category != s->m->category;
+      g_hash_table_add (r->covered, (gpointer) m);
+      r->merged++;
+    }
+  assert_int_equal (s->mixed, mixed);     /* grey exactly when the categories differ */
+  if (r->runs++ == 0)
+    r->a_run = *s;
+}
+
+/* At whole-trace zoom narrow spans of a lane merge into runs: no span is
+ * lost, a run's members are narrow and inside it, it is grey only when
+ * their categories differ, and clicking a run selects one of its spans. */
+static void
+test_narrow_spans_merge_into_runs (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  g_autoptr(GHashTable) covered = g_hash_table_new (NULL, NULL);
+  EtViewport v;
+  RunCheck r = { demo, layout, &v, 0, 0, { 0 }, covered };
+  EtHit hit;
+  guint visible = 0;
+
+  whole_trace (&v, 1000, 100000);            /* every row in view */
+  et_layout_update (layout, v.lane_height);
+  et_timeline_foreach_shape (demo, layout, &v, check_run, &r);
+  assert_true (r.runs > 0);
+  assert_true (r.merged > r.runs);
+  for (guint c = 0; c < et_trace_get_n_channels (demo); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (demo, c);
+      if (et_layout_channel_row (layout, c) == NULL)
+        continue;
+      for (guint i = 0; i < ch->n_markers; i++)
+        if (ch->markers[i].kind == ET_MARKER_SPAN && ch->markers[i].status != ET_SPAN_UNMATCHED_END
+            && et_layout_marker_visible (layout, &ch->markers[i]))
+          {
+            visible++;
+            assert_true (g_hash_table_contains (covered, &ch->markers[i]));
+          }
+    }
+  assert_int_equal (g_hash_table_size (covered), visible);
+
+  et_timeline_hit_test (demo, layout, &v, (r.a_run.x0 + r.a_run.x1) / 2,
+                        (r.a_run.y0 + r.a_run.y1) / 2, &hit);
+  assert_int_equal (hit.kind, ET_HIT_SHAPE);
+  assert_int_equal (hit.shape.kind, ET_SHAPE_SPAN);
+  assert_int_equal (hit.shape.count, 1);
+  assert_true (hit.shape.marker >= r.a_run.marker && hit.shape.marker < r.a_run.marker + r.a_run.count);
+  assert_int_equal (hit.shape.m->depth, r.a_run.m->depth);
+}
+
 static void
 test_hit_test_and_pixels_agree (void **state)
 {
@@ -455,6 +541,7 @@ main (void)
     cmocka_unit_test (test_duration_text_has_units),
     cmocka_unit_test (test_critical_and_alert_never_hidden_in_aggregates),
     cmocka_unit_test (test_hit_test_and_pixels_agree),
+    cmocka_unit_test (test_narrow_spans_merge_into_runs),
     cmocka_unit_test (test_render_files_png_svg_pdf),
     cmocka_unit_test (test_collapsing_a_process_hides_its_rows),
     cmocka_unit_test (test_filters_hide_providers_importance_and_kinds),
