@@ -268,6 +268,105 @@ decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
   return TRUE;
 }
 
+/* Span events of one process: spans never pair across processes
+ * (markers.md "Spans"), so processes pair on their own, in parallel. */
+typedef struct
+{
+  const EtSpanEvent *spans;
+  EtSpanResult      *results;
+  const guint32     *order;     /* span indices grouped by process, time order in each */
+  const guint32     *group_start;
+  guint              n_groups;
+  gint               next;      /* atomic: the next group to take */
+} PairJob;
+
+static gpointer
+pair_groups (gpointer data)
+{
+  PairJob *job = data;
+  guint g;
+
+  while ((g = (guint) g_atomic_int_add (&job->next, 1)) < job->n_groups)
+    {
+      const guint32 *order = job->order + job->group_start[g];
+      guint n = job->group_start[g + 1] - job->group_start[g];
+      g_autofree EtSpanEvent *spans = g_new (EtSpanEvent, MAX (n, 1));
+      g_autofree EtSpanResult *results = g_new (EtSpanResult, MAX (n, 1));
+
+      for (guint k = 0; k < n; k++)
+        spans[k] = job->spans[order[k]];
+      et_span_pair (spans, n, results);
+      for (guint k = 0; k < n; k++)
+        {
+          EtSpanResult r = results[k];
+          if (r.partner != G_MAXUINT)
+            r.partner = order[r.partner];
+          job->results[order[k]] = r;
+        }
+    }
+  return NULL;
+}
+
+/* Pairs every span event, one process per task on every core. When one
+ * process holds most of the spans there is nothing to share out, and
+ * copying its spans out would only cost memory: they pair in place. */
+static void
+pair_all_processes (MarkerBuild *b, EtSpanResult *results)
+{
+  guint n = b->n_spans, largest = 0;
+  g_autoptr(GHashTable) group_of = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) starts = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_autofree guint32 *order = NULL, *cursor = NULL;
+  g_autofree GThread **threads = NULL;
+  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* as for decoding */
+  guint n_threads = forced ? (guint) CLAMP (atoi (forced), 1, 64)
+                           : CLAMP (g_get_num_processors (), 1, 8);
+  PairJob job;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gpointer key = GUINT_TO_POINTER (b->spans[i].pid + 1);
+      guint g = GPOINTER_TO_UINT (g_hash_table_lookup (group_of, key)), count;
+
+      if (g == 0)
+        {
+          g_array_set_size (starts, starts->len + 1);
+          g_hash_table_insert (group_of, key, GUINT_TO_POINTER (g = starts->len));
+        }
+      count = ++g_array_index (starts, guint32, g - 1);
+      largest = MAX (largest, count);
+    }
+  if ((n < 50000 && forced == NULL) || n_threads == 1 || largest > n / 2)
+    {
+      et_span_pair (b->spans, n, results);
+      return;
+    }
+  /* Counts to starts, then a stable placement of each event in its group. */
+  g_array_set_size (starts, starts->len + 1);
+  for (guint g = 0, sum = 0; g < starts->len; g++)
+    {
+      guint32 count = g_array_index (starts, guint32, g);
+      g_array_index (starts, guint32, g) = sum;
+      sum += count;
+    }
+  order = g_new (guint32, n);
+  cursor = g_memdup2 (starts->data, starts->len * sizeof (guint32));
+  for (guint i = 0; i < n; i++)
+    {
+      guint g = GPOINTER_TO_UINT (g_hash_table_lookup (group_of,
+                                                       GUINT_TO_POINTER (b->spans[i].pid + 1)));
+      order[cursor[g - 1]++] = i;
+    }
+  job = (PairJob) { b->spans, results, order, (const guint32 *) (gpointer) starts->data,
+                    starts->len - 1, 0 };
+  threads = g_new0 (GThread *, n_threads);
+  for (guint k = 1; k < n_threads; k++)
+    threads[k] = g_thread_new ("etlscope-pair", pair_groups, &job);
+  pair_groups (&job);
+  for (guint k = 1; k < n_threads; k++)
+    g_thread_join (threads[k]);
+}
+
 /* Folds span ends into their starts (markers.md "Spans"); returns a mask of
  * the markers that stay. */
 static guint8 *
@@ -279,7 +378,7 @@ pair_spans (EtTrace *self, MarkerBuild *b)
   gint64 end_of_trace = et_trace_get_duration_ns (self);
 
   memset (keep, 1, b->n_markers);
-  et_span_pair (b->spans, n, results);
+  pair_all_processes (b, results);
   g_clear_pointer (&b->spans, g_free);      /* only the results are needed now */
   for (guint i = 0; i < n; i++)
     {
