@@ -8,6 +8,7 @@
  * alert members are drawn on top, never hidden).
  */
 #include "et-timeline-render.h"
+#include "et-stamps.h"
 
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -94,6 +95,9 @@ span_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint 
              const EtViewport *v, double top, EtShapeFunc func, gpointer data)
 {
   SpanRun runs[MAX_LANES] = { { 0 } };
+  EtTimeToX map;
+
+  et_time_to_x_init (&map, v);
 
   for (guint i = first; i < end; i++)
     {
@@ -106,12 +110,12 @@ span_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint 
         continue;
       s.y0 = top + 1 + m->depth * v->lane_height;
       s.y1 = s.y0 + v->lane_height - 2;
-      s.x0 = MAX (et_viewport_x (v, m->start_ns), v->label_width - 2);
-      s.x1 = MIN (et_viewport_x (v, m->end_ns), v->width + 2);
+      s.x0 = MAX (et_time_to_x (&map, m->start_ns), v->label_width - 2);
+      s.x1 = MIN (et_time_to_x (&map, m->end_ns), v->width + 2);
       if (m->status == ET_SPAN_UNMATCHED_END)
         {
           s.kind = ET_SHAPE_LONE_END;
-          s.x0 = et_viewport_x (v, m->start_ns) - 4;
+          s.x0 = et_time_to_x (&map, m->start_ns) - 4;
           s.x1 = s.x0 + 5;
         }
       else if (s.x1 - s.x0 < 1)
@@ -146,7 +150,9 @@ point_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint
               gpointer data)
 {
   guint i = first;
+  EtTimeToX map;
 
+  et_time_to_x_init (&map, v);
   while (i < end)
     {
       const EtMarker *m = &ch->markers[i];
@@ -161,8 +167,8 @@ point_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint
           i++;
           continue;
         }
-      x = et_viewport_x (v, m->start_ns);
-      for (j = i + 1; j < end && et_viewport_x (v, ch->markers[j].start_ns) < x + MERGE_PX; j++)
+      x = et_time_to_x (&map, m->start_ns);
+      for (j = i + 1; j < end && et_time_to_x (&map, ch->markers[j].start_ns) < x + MERGE_PX; j++)
         if (ch->markers[j].kind == kind && et_layout_marker_visible (layout, &ch->markers[j]))
           {
             s.count++;
@@ -189,7 +195,7 @@ point_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint
               && (o->importance == ET_IMPORTANCE_CRITICAL || o->category < 0))
             {
               EtShape single = s;
-              double ox = et_viewport_x (v, o->start_ns), r = flag_radius (o->importance);
+              double ox = et_time_to_x (&map, o->start_ns), r = flag_radius (o->importance);
               guint column = (guint) MAX (ox, 0);
 
               if (column == last_column && (guint) (o->category + 1) == last_category)
@@ -256,6 +262,9 @@ typedef struct
   GString          *scratch;
   guint             label_channel;   /* where the last aggregate count was written */
   double            label_end;
+  EtStamps         *stamps;          /* raster targets only (et-stamps.h) */
+  PangoLayout      *digits;          /* makes the digit stamps */
+  guint32          *connectors;      /* per pixel column: the last connector drawn */
 } Painter;
 
 /* Dark text on light colours, light text on dark ones. */
@@ -292,6 +301,38 @@ draw_open_end (cairo_t *cr, const EtShape *s)
   cairo_stroke (cr);
 }
 
+/* Whether a connector from @from to @to at @x was drawn already: at coarse
+ * zoom hundreds of cross-thread spans end in the same pixel column, and
+ * their connectors would all be the same line. */
+static gboolean
+connector_drawn (Painter *p, double x, double from, double to)
+{
+  guint32 key = ((guint32) from & 0xFFFF) << 16 | ((guint32) to & 0xFFFF);
+  int column = (int) x;
+
+  if (column < 0 || column >= p->v->width)
+    return FALSE;
+  if (p->connectors == NULL)
+    p->connectors = g_new0 (guint32, p->v->width);
+  if (p->connectors[column] == key + 1)
+    return TRUE;
+  p->connectors[column] = key + 1;
+  return FALSE;
+}
+
+/* Stamp keys above every point mark's and digit's (see point_mark). */
+#define CONNECTOR_DOT_KEY (2u << 24)
+
+static void
+draw_connector_dot (cairo_t *cr, gconstpointer data)
+{
+  const Theme *theme = data;
+
+  cairo_set_source_rgba (cr, theme->text.r, theme->text.g, theme->text.b, 0.7);
+  cairo_arc (cr, 0, 0, 2.5, 0, 2 * G_PI);
+  cairo_fill (cr);
+}
+
 static void
 draw_connector (Painter *p, const EtShape *s)
 {
@@ -304,6 +345,17 @@ draw_connector (Painter *p, const EtShape *s)
       double top;
       if (row == NULL || !row_visible (p->v, row, &top))
         continue;
+      if (connector_drawn (p, x, from, top + row->height / 2.0))
+        break;
+      if (p->stamps != NULL)
+        {
+          const Rgb *c = &p->theme->text;
+          et_stamps_dashed_vline (p->stamps, p->cr, x, from, top + row->height / 2.0, c->r, c->g,
+                                  c->b, 0.7);
+          et_stamps_paint (p->stamps, p->cr, CONNECTOR_DOT_KEY, 2.5, 2.5, x,
+                           top + row->height / 2.0, draw_connector_dot, p->theme);
+          break;
+        }
       cairo_set_source_rgba (p->cr, p->theme->text.r, p->theme->text.g, p->theme->text.b, 0.7);
       cairo_set_line_width (p->cr, 1);
       cairo_set_dash (p->cr, (double[]) { 3, 2 }, 2, 0);
@@ -311,8 +363,10 @@ draw_connector (Painter *p, const EtShape *s)
       cairo_line_to (p->cr, x, top + row->height / 2.0);
       cairo_stroke (p->cr);
       cairo_set_dash (p->cr, NULL, 0, 0);
-      cairo_arc (p->cr, x, top + row->height / 2.0, 2.5, 0, 2 * G_PI);
-      cairo_fill (p->cr);
+      cairo_save (p->cr);
+      cairo_translate (p->cr, x, top + row->height / 2.0);
+      draw_connector_dot (p->cr, p->theme);
+      cairo_restore (p->cr);
       break;
     }
 }
@@ -324,8 +378,13 @@ paint_span (Painter *p, const EtShape *s)
   cairo_t *cr = p->cr;
 
   set_rgb (cr, c);
-  cairo_rectangle (cr, s->x0, s->y0, s->x1 - s->x0, s->y1 - s->y0);
-  cairo_fill (cr);
+  if (p->stamps != NULL)
+    et_stamps_fill_box (p->stamps, cr, s->x0, s->y0, s->x1, s->y1, c->r, c->g, c->b);
+  else
+    {
+      cairo_rectangle (cr, s->x0, s->y0, s->x1 - s->x0, s->y1 - s->y0);
+      cairo_fill (cr);
+    }
   if (s->m->status == ET_SPAN_UNMATCHED_START
       && et_viewport_x (p->v, s->m->end_ns) <= p->v->width)
     draw_open_end (cr, s);
@@ -340,68 +399,156 @@ paint_span (Painter *p, const EtShape *s)
     }
 }
 
-static void
-diamond (cairo_t *cr, const EtShape *s)
+/* A flag, message or aggregate mark, centred on (0, 0): what a stamp holds. */
+typedef struct
 {
-  double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2, r = (s->x1 - s->x0) / 2;
+  guint32    key;          /* tells shape, colour and size apart (et-stamps.h) */
+  gboolean   triangle;     /* messages, and aggregates too small for a diamond */
+  gboolean   alert;
+  const Rgb *fill;
+  double     half_width, half_height;
+} PointMark;
 
-  cairo_move_to (cr, cx, cy - r);
-  cairo_line_to (cr, cx + r, cy);
-  cairo_line_to (cr, cx, cy + r);
-  cairo_line_to (cr, cx - r, cy);
+static void
+draw_point_mark (cairo_t *cr, gconstpointer data)
+{
+  const PointMark *mark = data;
+  double r = mark->half_width;
+
+  set_rgb (cr, mark->fill);
+  if (mark->triangle)
+    {
+      cairo_move_to (cr, -r, -mark->half_height);
+      cairo_line_to (cr, r, -mark->half_height);
+      cairo_line_to (cr, 0, mark->half_height);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+      return;
+    }
+  cairo_move_to (cr, 0, -r);
+  cairo_line_to (cr, r, 0);
+  cairo_line_to (cr, 0, r);
+  cairo_line_to (cr, -r, 0);
   cairo_close_path (cr);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.35);
+  cairo_set_line_width (cr, 0.75);
+  cairo_stroke (cr);
+  if (mark->alert)
+    {
+      /* "!" in white: alerts are not told by colour alone. */
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_set_line_width (cr, 1.4);
+      cairo_move_to (cr, 0, -r * 0.55);
+      cairo_line_to (cr, 0, r * 0.15);
+      cairo_stroke (cr);
+      cairo_arc (cr, 0, r * 0.45, 0.8, 0, 2 * G_PI);
+      cairo_fill (cr);
+    }
+}
+
+static void
+point_mark (Painter *p, const EtShape *s, PointMark *mark)
+{
+  guint colour;
+
+  mark->alert = s->kind != ET_SHAPE_AGGREGATE && s->m->category < 0;
+  mark->triangle = s->kind == ET_SHAPE_MESSAGE
+                   || (s->kind == ET_SHAPE_AGGREGATE && s->y1 - s->y0 <= 6);
+  if (s->kind == ET_SHAPE_AGGREGATE)
+    mark->fill = &p->theme->aggregate, colour = 6;
+  else
+    {
+      mark->fill = category_color (flag_colors, s->m->category);
+      colour = mark->alert ? 5 : (guint) s->m->category % 5;
+    }
+  mark->half_width = (s->x1 - s->x0) / 2;
+  mark->half_height = (s->y1 - s->y0) / 2;
+  mark->key = (guint32) mark->triangle | colour << 1 | (guint32) mark->alert << 4
+              | (guint32) lround (mark->half_width * 4) << 5
+              | (guint32) lround (mark->half_height * 4) << 12;
+}
+
+/* The digits of aggregate counts are stamps too: keys above every mark's. */
+#define DIGIT_KEY (1u << 24)
+
+typedef struct
+{
+  PangoLayout *layout;
+  const Rgb   *colour;
+  char         digit[2];
+  int          width, height;
+} Digit;
+
+static void
+draw_digit (cairo_t *cr, gconstpointer data)
+{
+  const Digit *d = data;
+
+  pango_cairo_update_layout (cr, d->layout);
+  set_rgb (cr, d->colour);
+  cairo_move_to (cr, -d->width / 2.0, -d->height / 2.0);
+  pango_cairo_show_layout (cr, d->layout);
+}
+
+/* Writes @count left-aligned at @x, centred on @y; returns its width. */
+static double
+draw_count (Painter *p, guint count, double x, double y)
+{
+  double start = x;
+  char text[16];
+  int w;
+
+  g_snprintf (text, sizeof text, "%u", count);
+  set_rgb (p->cr, &p->theme->text);
+  if (p->stamps == NULL)
+    {
+      draw_text (p, text, x, y, -1, FALSE);
+      pango_layout_get_pixel_size (p->text, &w, NULL);
+      return w;
+    }
+  if (p->digits == NULL)
+    {
+      p->digits = pango_cairo_create_layout (p->cr);
+      pango_layout_set_font_description (p->digits, pango_layout_get_font_description (p->text));
+    }
+  for (const char *c = text; *c; c++)
+    {
+      Digit d = { p->digits, &p->theme->text, { *c, 0 } };
+
+      pango_layout_set_text (p->digits, d.digit, 1);
+      pango_layout_get_pixel_size (p->digits, &d.width, &d.height);
+      et_stamps_paint (p->stamps, p->cr, DIGIT_KEY | (guint32) *c, d.width / 2.0,
+                       d.height / 2.0, x + d.width / 2.0, y, draw_digit, &d);
+      x += d.width;
+    }
+  return x - start;
 }
 
 static void
 paint_point (Painter *p, const EtShape *s)
 {
-  cairo_t *cr = p->cr;
-  gboolean alert = s->kind != ET_SHAPE_AGGREGATE && s->m->category < 0;
+  PointMark mark;
+  double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2;
 
-  if (s->kind == ET_SHAPE_AGGREGATE)
-    set_rgb (cr, &p->theme->aggregate);
+  point_mark (p, s, &mark);
+  if (p->stamps != NULL)
+    et_stamps_paint (p->stamps, p->cr, mark.key, mark.half_width, mark.half_height, cx, cy,
+                     draw_point_mark, &mark);
   else
-    set_rgb (cr, category_color (flag_colors, s->m->category));
-  if (s->kind == ET_SHAPE_MESSAGE || (s->kind == ET_SHAPE_AGGREGATE && s->y1 - s->y0 <= 6))
     {
-      cairo_move_to (cr, s->x0, s->y0);
-      cairo_line_to (cr, s->x1, s->y0);
-      cairo_line_to (cr, (s->x0 + s->x1) / 2, s->y1);
-      cairo_close_path (cr);
-      cairo_fill (cr);
-      return;
-    }
-  diamond (cr, s);
-  cairo_fill_preserve (cr);
-  cairo_set_source_rgba (cr, 0, 0, 0, 0.35);
-  cairo_set_line_width (cr, 0.75);
-  cairo_stroke (cr);
-  if (alert)
-    {
-      /* "!" in white: alerts are not told by colour alone. */
-      double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2, r = (s->x1 - s->x0) / 2;
-      cairo_set_source_rgb (cr, 1, 1, 1);
-      cairo_set_line_width (cr, 1.4);
-      cairo_move_to (cr, cx, cy - r * 0.55);
-      cairo_line_to (cr, cx, cy + r * 0.15);
-      cairo_stroke (cr);
-      cairo_arc (cr, cx, cy + r * 0.45, 0.8, 0, 2 * G_PI);
-      cairo_fill (cr);
+      cairo_save (p->cr);
+      cairo_translate (p->cr, cx, cy);
+      draw_point_mark (p->cr, &mark);
+      cairo_restore (p->cr);
     }
   /* A count that would run into the previous one in its row is left out:
    * unreadable anyway, and text is the dearest thing to draw. */
   if (s->kind == ET_SHAPE_AGGREGATE && s->count > 1
       && (s->channel != p->label_channel || s->x1 + 1 >= p->label_end))
     {
-      char count[16];
-      int w;
-
-      g_snprintf (count, sizeof count, "%u", s->count);
-      set_rgb (cr, &p->theme->text);
-      draw_text (p, count, s->x1 + 1, (s->y0 + s->y1) / 2, -1, FALSE);
-      pango_layout_get_pixel_size (p->text, &w, NULL);
       p->label_channel = s->channel;
-      p->label_end = s->x1 + 1 + w + 2;
+      p->label_end = s->x1 + 1 + draw_count (p, s->count, s->x1 + 1, cy) + 2;
     }
 }
 
@@ -568,6 +715,7 @@ et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewpor
   p.text = pango_cairo_create_layout (cr);
   pango_layout_set_font_description (p.text, font);
   pango_layout_set_ellipsize (p.text, PANGO_ELLIPSIZE_END);
+  p.stamps = et_stamps_new (cr);
 
   cairo_save (cr);
   set_rgb (cr, &p.theme->background);
@@ -579,6 +727,8 @@ et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewpor
   cairo_rectangle (cr, v->label_width, v->ruler_height, v->width - v->label_width,
                    v->height - v->ruler_height);
   cairo_clip (cr);
+  if (p.stamps != NULL)
+    et_stamps_clip (p.stamps, cr);
   et_timeline_foreach_shape (trace, layout, v, paint_shape, &p);
   cairo_restore (cr);
 
@@ -588,6 +738,9 @@ et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewpor
   draw_ruler (&p);
   cairo_restore (cr);
   g_object_unref (p.text);
+  g_clear_object (&p.digits);
+  g_free (p.connectors);
+  et_stamps_free (p.stamps);
   g_string_free (p.scratch, TRUE);
 }
 

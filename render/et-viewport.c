@@ -24,8 +24,10 @@ plot_width (const EtViewport *v)
 double
 et_viewport_x (const EtViewport *v, gint64 t_ns)
 {
-  double span = (double) MAX (1, v->to_ns - v->from_ns);
-  return v->label_width + (double) (t_ns - v->from_ns) / span * plot_width (v);
+  EtTimeToX map;
+
+  et_time_to_x_init (&map, v);
+  return et_time_to_x (&map, t_ns);
 }
 
 gint64

@@ -442,6 +442,81 @@ test_filters_hide_providers_importance_and_kinds (void **state)
  * of its pixels differ. On failure the actual picture and a diff are
  * written next to the test binary. ET_UPDATE_REFERENCES=1 rewrites the
  * references instead. */
+static gboolean
+pixel_close (const guint8 *a, const guint8 *b, int tolerance)
+{
+  for (int c = 0; c < 3; c++)
+    if (ABS (a[c] - b[c]) > tolerance)
+      return FALSE;
+  return TRUE;
+}
+
+static const guint8 *
+pixel_at (cairo_surface_t *s, int x, int y)
+{
+  return cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s) + 4 * x;
+}
+
+/* How far apart two pictures may be and still count as the same. */
+typedef struct
+{
+  int slack;       /* pixels a mark may move */
+  int tolerance;   /* per colour channel, out of 255 */
+} Closeness;
+
+/* Whether the pixel of @a at (@x, @y) has a close colour in @b within
+ * @c->slack pixels. */
+static gboolean
+matched_nearby (cairo_surface_t *a, cairo_surface_t *b, int x, int y, const Closeness *c)
+{
+  int slack = c->slack;
+  int width = cairo_image_surface_get_width (b), height = cairo_image_surface_get_height (b);
+
+  for (int dy = -slack; dy <= slack; dy++)
+    for (int dx = -slack; dx <= slack; dx++)
+      if (x + dx >= 0 && x + dx < width && y + dy >= 0 && y + dy < height
+          && pixel_close (pixel_at (a, x, y), pixel_at (b, x + dx, y + dy), c->tolerance))
+        return TRUE;
+  return FALSE;
+}
+
+/* Pixels of @actual with no close colour in @expected near them (and the
+ * other way round); marked white in @diff when given. */
+static guint
+count_differing_near (cairo_surface_t *actual, cairo_surface_t *expected, const Closeness *c,
+                      cairo_surface_t *diff)
+{
+  int width = cairo_image_surface_get_width (actual);
+  int height = cairo_image_surface_get_height (actual);
+  guint differing = 0;
+
+  cairo_surface_flush (actual);
+  cairo_surface_flush (expected);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        gboolean off = !matched_nearby (actual, expected, x, y, c)
+                       || !matched_nearby (expected, actual, x, y, c);
+        differing += off;
+        if (diff != NULL)
+          memset (cairo_image_surface_get_data (diff) + y * cairo_image_surface_get_stride (diff)
+                  + 4 * x, off ? 0xFF : 0x00, 4);
+      }
+  if (diff != NULL)
+    cairo_surface_mark_dirty (diff);
+  return differing;
+}
+
+/* Pixels whose colour differs by more than a little (antialiasing) between
+ * two pictures of one size; marked white in @diff when given. */
+static guint
+count_differing (cairo_surface_t *actual, cairo_surface_t *expected, cairo_surface_t *diff)
+{
+  static const Closeness antialiasing = { 0, 24 };
+
+  return count_differing_near (actual, expected, &antialiasing, diff);
+}
+
 static void
 compare_with_reference (const char *name, const EtViewport *v)
 {
@@ -471,22 +546,8 @@ compare_with_reference (const char *name, const EtViewport *v)
   assert_int_equal (cairo_image_surface_get_height (expected), v->height);
   {
     cairo_surface_t *diff = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width, v->height);
-    const guint8 *a = cairo_image_surface_get_data (actual);
-    const guint8 *e = cairo_image_surface_get_data (expected);
-    guint8 *d = cairo_image_surface_get_data (diff);
-    int stride = cairo_image_surface_get_stride (actual);
 
-    for (int y = 0; y < v->height; y++)
-      for (int x = 0; x < v->width; x++)
-        {
-          const guint8 *pa = a + y * stride + 4 * x, *pe = e + y * cairo_image_surface_get_stride (expected) + 4 * x;
-          gboolean off = FALSE;
-          for (int c = 0; c < 3; c++)
-            off |= ABS (pa[c] - pe[c]) > 24;
-          differing += off;
-          memset (d + y * cairo_image_surface_get_stride (diff) + 4 * x, off ? 0xFF : 0x00, 4);
-        }
-    cairo_surface_mark_dirty (diff);
+    differing = count_differing (actual, expected, diff);
     if (differing > (guint) (v->width * v->height / 500))
       {
         g_autofree char *actual_path = g_strconcat ("actual-", name, NULL);
@@ -531,6 +592,119 @@ test_reference_deep_zoom_with_scroll (void **state)
   compare_with_reference ("deep-scrolled.png", &v);
 }
 
+/* The most differing pixels (white in @diff) in any @tile × @tile square:
+ * antialiasing differences are spread thin, a missing or wrongly coloured
+ * mark is a dense patch. */
+static guint
+worst_tile (cairo_surface_t *diff, int tile)
+{
+  int width = cairo_image_surface_get_width (diff), height = cairo_image_surface_get_height (diff);
+  guint worst = 0;
+
+  for (int ty = 0; ty < height; ty += tile)
+    for (int tx = 0; tx < width; tx += tile)
+      {
+        guint n = 0;
+        for (int y = ty; y < MIN (ty + tile, height); y++)
+          for (int x = tx; x < MIN (tx + tile, width); x++)
+            n += pixel_at (diff, x, y)[0] != 0;
+        worst = MAX (worst, n);
+      }
+  return worst;
+}
+
+/* Good stamps measured 26 (1×) and 44 (2×) in the demo's worst 12-pixel
+ * square; a colour of flags left out measured 61 and 215. */
+#define MAX_TILE_DIFFERENCES 40
+
+/* Pixels of the plot area (right of the labels, under the ruler) close to
+ * the light theme's text colour: counts and span texts. */
+static guint
+count_text_pixels (cairo_surface_t *picture, const EtViewport *v, double scale)
+{
+  static const guint8 text[3] = { 0x24, 0x1E, 0x1E };     /* B, G, R */
+  guint n = 0;
+
+  for (int y = v->ruler_height * scale; y < v->height * scale; y++)
+    for (int x = v->label_width * scale; x < v->width * scale; x++)
+      n += pixel_close (pixel_at (picture, x, y), text, 40);
+  return n;
+}
+
+/* Draws @v at @scale device pixels per unit: straight into an image (marks
+ * copied from stamps) or through a recording replayed onto one (paths). */
+static cairo_surface_t *
+draw_at_scale (EtLayout *layout, const EtViewport *v, double scale, gboolean recorded)
+{
+  cairo_surface_t *image = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width * scale,
+                                                       v->height * scale);
+  cairo_surface_t *target = image;
+  cairo_t *cr;
+
+  cairo_surface_set_device_scale (image, scale, scale);
+  if (recorded)
+    target = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cr = cairo_create (target);
+  et_timeline_draw (cr, demo, layout, v);
+  cairo_destroy (cr);
+  if (recorded)
+    {
+      cr = cairo_create (image);
+      cairo_set_source_surface (cr, target, 0, 0);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      cairo_surface_destroy (target);
+    }
+  return image;
+}
+
+/* On raster targets flags, messages, counts and connectors are copied from
+ * stamps at whole pixels and bars are filled directly (et-stamps.h): the
+ * picture must be the one the paths draw, every mark within a pixel of its
+ * place, at 1× and 2×. */
+static void
+test_stamped_marks_match_paths (void **state)
+{
+  /* A stamp sits at the nearest whole pixel, so its antialiased edges may
+   * differ from the path's by up to half a pixel's coverage. */
+  static const Closeness half_pixel_moves = { 1, 64 };
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  EtViewport v;
+
+  whole_trace (&v, 1000, 600);
+  et_layout_update (layout, v.lane_height);
+  for (double scale = 1; scale <= 2; scale++)
+    {
+      cairo_surface_t *stamped = draw_at_scale (layout, &v, scale, FALSE);
+      cairo_surface_t *paths = draw_at_scale (layout, &v, scale, TRUE);
+      cairo_surface_t *diff = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v.width * scale,
+                                                          v.height * scale);
+      guint worst;
+      guint text_stamped = count_text_pixels (stamped, &v, scale);
+      guint text_paths = count_text_pixels (paths, &v, scale);
+
+      count_differing_near (stamped, paths, &half_pixel_moves, diff);
+      worst = worst_tile (diff, 12 * scale);
+
+      /* The digits of the counts are stamps too: the text is all there (the
+       * replayed recording draws glyphs a little lighter: 662 against 526
+       * text-coloured pixels at 1×; without the digits, 253). */
+      assert_true (text_paths > 0);
+      assert_true (text_stamped * 5 >= text_paths * 4 && text_stamped * 2 <= text_paths * 3);
+      if (worst > MAX_TILE_DIFFERENCES * scale * scale)
+        {
+          cairo_surface_write_to_png (stamped, "actual-stamped.png");
+          cairo_surface_write_to_png (paths, "actual-paths.png");
+          cairo_surface_write_to_png (diff, "diff-stamped.png");
+          fail_msg ("at %g×: %u pixels differ in one place (see actual-stamped.png, "
+                    "actual-paths.png, diff-stamped.png)", scale, worst);
+        }
+      cairo_surface_destroy (diff);
+      cairo_surface_destroy (stamped);
+      cairo_surface_destroy (paths);
+    }
+}
+
 int
 main (void)
 {
@@ -548,6 +722,7 @@ main (void)
     cmocka_unit_test (test_reference_whole_trace_light),
     cmocka_unit_test (test_reference_mid_zoom_dark),
     cmocka_unit_test (test_reference_deep_zoom_with_scroll),
+    cmocka_unit_test (test_stamped_marks_match_paths),
   };
   return cmocka_run_group_tests_name ("render", tests, setup_demo, teardown_demo);
 }
