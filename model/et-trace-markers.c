@@ -452,12 +452,25 @@ compare_channel_defs (gconstpointer a, gconstpointer b, gpointer strings)
 }
 
 static void
+add_to_summary (EtBlockSummary *block, const EtMarker *m)
+{
+  int k = m->kind;
+
+  block->count[k]++;
+  if (m->kind == ET_MARKER_SPAN)
+    return;
+  block->max_importance[k] = MAX (block->max_importance[k], m->importance);
+  block->loud[k] |= m->importance == ET_IMPORTANCE_CRITICAL || m->category < 0;
+}
+
+static void
 close_channel (EtTrace *self, const ChannelDef *def)
 {
   EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
   EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
   guint32 block0 = self->blocks->len;
   gint64 running = G_MININT64;
+  EtBlockSummary summary = { { 0 } };
 
   if (t->n_channels == 0)
     t->first_channel = self->channels->len;
@@ -468,8 +481,13 @@ close_channel (EtTrace *self, const ChannelDef *def)
   for (guint i = 0; i < c.n_markers; i++)
     {
       running = MAX (running, c.markers[i].end_ns);
+      add_to_summary (&summary, &c.markers[i]);
       if (((i + 1) & ((1u << ET_BLOCK_SHIFT) - 1)) == 0 || i + 1 == c.n_markers)
-        g_array_append_val (self->blocks, running);
+        {
+          g_array_append_val (self->blocks, running);
+          g_array_append_val (self->block_summaries, summary);
+          summary = (EtBlockSummary) { { 0 } };
+        }
     }
 }
 

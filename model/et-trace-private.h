@@ -35,7 +35,7 @@ typedef struct
 /* Markers of a channel are grouped in blocks of this many; each block keeps
  * the largest end time of the channel up to its end, so a range query can
  * binary-search past everything that ends before the range. */
-#define ET_BLOCK_SHIFT 6
+#define ET_BLOCK_SHIFT ET_CHANNEL_BLOCK_SHIFT
 
 struct _EtTrace
 {
@@ -61,6 +61,7 @@ struct _EtTrace
   GArray          *channels;        /* EtChannel */
   GArray          *channel_block0;  /* guint32: first block of each channel */
   GArray          *blocks;          /* gint64 prefix max end per block */
+  GArray          *block_summaries; /* EtBlockSummary per block, same order */
   GArray          *channel_thread;  /* guint32: thread of each channel */
   EtMarker        *markers;
   guint            n_markers;

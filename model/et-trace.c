@@ -75,6 +75,7 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->channels, g_array_unref);
   g_clear_pointer (&self->channel_block0, g_array_unref);
   g_clear_pointer (&self->blocks, g_array_unref);
+  g_clear_pointer (&self->block_summaries, g_array_unref);
   g_clear_pointer (&self->channel_thread, g_array_unref);
   g_free (self->markers);
   g_clear_pointer (&self->scratch_fields, et_fields_free);
@@ -111,6 +112,7 @@ et_trace_init (EtTrace *self)
   self->channel_block0 = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->channel_thread = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->blocks = g_array_new (FALSE, TRUE, sizeof (gint64));
+  self->block_summaries = g_array_new (FALSE, TRUE, sizeof (EtBlockSummary));
   g_mutex_init (&self->scratch_lock);
   self->scratch_fields = et_fields_new ();
   et_rule_result_init (&self->scratch_rules);
@@ -489,6 +491,16 @@ et_trace_get_string (EtTrace *self, guint32 id)
 {
   g_return_val_if_fail (ET_IS_TRACE (self), "");
   return et_strpool_get (self->strings, id);
+}
+
+const EtBlockSummary *
+et_channel_block_summaries (EtTrace *self, guint channel)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  g_return_val_if_fail (channel < self->channels->len, NULL);
+
+  return &g_array_index (self->block_summaries, EtBlockSummary,
+                         g_array_index (self->channel_block0, guint32, channel));
 }
 
 guint

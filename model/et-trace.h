@@ -222,6 +222,23 @@ guint              et_channel_query         (EtTrace *self,
                                              gint64   from_ns,
                                              gint64   to_ns,
                                              guint   *end);
+/* Per block of ET_CHANNEL_BLOCK markers of a channel (in channel order; the
+ * last block may be shorter), what it holds: drawing at coarse zoom skips
+ * blocks without the kind it draws and merges whole blocks of flags or
+ * messages without visiting their markers. */
+#define ET_CHANNEL_BLOCK_SHIFT 6
+#define ET_CHANNEL_BLOCK       (1u << ET_CHANNEL_BLOCK_SHIFT)
+
+typedef struct
+{
+  guint8 count[3];            /* by EtMarkerKind */
+  guint8 max_importance[2];   /* flags, messages: EtImportance (0 when none) */
+  guint8 loud[2];             /* flags, messages: has a critical or an alert */
+} EtBlockSummary;
+
+const EtBlockSummary *et_channel_block_summaries (EtTrace *self,
+                                                  guint    channel);
+
 static inline gboolean
 et_marker_overlaps (const EtMarker *m, gint64 from_ns, gint64 to_ns)
 {

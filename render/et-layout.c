@@ -188,6 +188,20 @@ et_layout_marker_visible (EtLayout *l, const EtMarker *m)
          && !l->provider_hidden[m->provider];
 }
 
+gboolean
+et_layout_kind_visible (EtLayout *l, EtMarkerKind kind)
+{
+  return l->kinds == 0 || (l->kinds & (1u << kind));
+}
+
+/* Keep in step with et_layout_marker_visible: everything it tests besides
+ * the kind and the provider (which hold for a whole channel). */
+gboolean
+et_layout_filters_single_markers (EtLayout *l)
+{
+  return l->min_importance > ET_IMPORTANCE_LOW;
+}
+
 void
 et_layout_row_label (EtLayout *l, const EtRow *row, GString *out)
 {

@@ -62,6 +62,12 @@ void         et_layout_set_kinds            (EtLayout    *layout,
                                              guint        kinds);
 gboolean     et_layout_marker_visible       (EtLayout       *layout,
                                              const EtMarker *marker);
+gboolean     et_layout_kind_visible         (EtLayout       *layout,
+                                             EtMarkerKind    kind);
+/* Whether a filter hides some markers of a channel whose provider and kind
+ * are shown (then the channel's block summaries cannot stand for their
+ * markers). */
+gboolean     et_layout_filters_single_markers (EtLayout     *layout);
 
 /* "<tid> <series>: <provider>" (provider alone for the empty series), or
  * "<process name> (<pid>)" for a process row. */

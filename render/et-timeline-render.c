@@ -85,28 +85,45 @@ flush_run (SpanRun *run, EtShapeFunc func, gpointer data)
   run->active = FALSE;
 }
 
+/* Whether markers [@i, @i + ET_CHANNEL_BLOCK) are one whole block of the
+ * channel's summaries, all before @to. */
+static inline gboolean
+whole_block (guint i, guint to)
+{
+  return (i & (ET_CHANNEL_BLOCK - 1)) == 0 && i + ET_CHANNEL_BLOCK <= to;
+}
+
 /* Spans as bars in their lanes. Narrow spans (under MERGE_PX wide) that
  * follow each other within half a pixel in one lane merge into one run, drawn
  * in their category's colour, or grey when their categories differ: at
  * whole-trace zoom most spans are such slivers, and drawing them one by
  * one would cost a fill per marker instead of per run of pixels. */
 static void
-span_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint end,
-             const EtViewport *v, double top, EtShapeFunc func, gpointer data)
+span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, guint first,
+             guint end, const EtViewport *v, double top, EtShapeFunc func, gpointer data)
 {
+  const EtBlockSummary *blocks = et_channel_block_summaries (trace, c);
+  gboolean filtered = et_layout_filters_single_markers (layout);
   SpanRun runs[MAX_LANES] = { { 0 } };
   EtTimeToX map;
 
+  if (!et_layout_kind_visible (layout, ET_MARKER_SPAN)
+      || !et_layout_get_provider_visible (layout, ch->provider))
+    return;
   et_time_to_x_init (&map, v);
-
   for (guint i = first; i < end; i++)
     {
       const EtMarker *m = &ch->markers[i];
       EtShape s = { ET_SHAPE_SPAN, c, i, 1, m->importance, m };
       SpanRun *run;
 
+      if (whole_block (i, end) && blocks[i >> ET_CHANNEL_BLOCK_SHIFT].count[ET_MARKER_SPAN] == 0)
+        {
+          i += ET_CHANNEL_BLOCK - 1;
+          continue;
+        }
       if (m->kind != ET_MARKER_SPAN || !et_marker_overlaps (m, v->from_ns, v->to_ns)
-          || !et_layout_marker_visible (layout, m))
+          || (filtered && !et_layout_marker_visible (layout, m)))
         continue;
       s.y0 = top + 1 + m->depth * v->lane_height;
       s.y1 = s.y0 + v->lane_height - 2;
@@ -143,37 +160,198 @@ span_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint 
     flush_run (&runs[k], func, data);
 }
 
-/* Flags and messages, merged where they crowd: O(visible markers) per row. */
+/* One channel's flags or messages, as point_shapes walks them. */
+typedef struct
+{
+  EtLayout             *layout;
+  const EtChannel      *ch;
+  const EtBlockSummary *blocks;   /* the channel's summaries */
+  gboolean              merge_blocks;   /* FALSE when filters hide single markers */
+  EtMarkerKind          kind;
+  guint                 end;
+  EtTimeToX             map;
+} PointScan;
+
+/* Without filters on single markers, the kind (and the channel's provider,
+ * checked once) decide; et_layout_marker_visible is the rule otherwise. */
+static inline gboolean
+is_member (const PointScan *p, const EtMarker *m)
+{
+  return m->kind == p->kind && (p->merge_blocks || et_layout_marker_visible (p->layout, m));
+}
+
+static inline gboolean
+is_loud (const EtMarker *m)
+{
+  return m->importance == ET_IMPORTANCE_CRITICAL || m->category < 0;
+}
+
+/* The critical and alert members of a window, found while merging it. */
+#define MAX_LOUD 32
+
+typedef struct
+{
+  guint    n;
+  gboolean overflow;       /* more than MAX_LOUD: look again (loud_members) */
+  guint    index[MAX_LOUD];
+} LoudList;
+
+static inline void
+note_loud (LoudList *loud, guint i)
+{
+  if (loud->n < MAX_LOUD)
+    loud->index[loud->n++] = i;
+  else
+    loud->overflow = TRUE;
+}
+
+/* The first marker after @i at or right of @limit pixels: the end of the
+ * merge window that @i opens. Gallops, so a window of one marker costs one
+ * step and a window of a million about forty. */
+static guint
+window_end (const PointScan *p, guint i, double limit)
+{
+  const EtMarker *markers = p->ch->markers;
+  guint lo = i + 1, step = 1;
+
+  /* Everything before lo is inside the window. */
+  while (lo < p->end && et_time_to_x (&p->map, markers[lo].start_ns) < limit)
+    {
+      guint hi = MIN (lo + step, p->end);
+      if (hi == p->end || et_time_to_x (&p->map, markers[hi].start_ns) >= limit)
+        {
+          for (lo++; lo < hi;)
+            {
+              guint mid = lo + (hi - lo) / 2;
+              if (et_time_to_x (&p->map, markers[mid].start_ns) < limit)
+                lo = mid + 1;
+              else
+                hi = mid;
+            }
+          return lo;
+        }
+      lo = hi + 1;
+      step *= 2;
+    }
+  return lo;
+}
+
+/* Adds the members in [@from, @to) to the aggregate @s and lists its loud
+ * ones: blocks without loud members from their summaries, so the cost
+ * follows windows (pixels), not markers. */
 static void
-point_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint end,
-              const EtViewport *v, double top, EtMarkerKind kind, EtShapeFunc func,
+merge_members (const PointScan *p, guint from, guint to, EtShape *s, LoudList *loud)
+{
+  for (guint i = from; i < to;)
+    {
+      const EtMarker *m = &p->ch->markers[i];
+
+      if (p->merge_blocks && whole_block (i, to) && !p->blocks[i >> ET_CHANNEL_BLOCK_SHIFT].loud[p->kind])
+        {
+          const EtBlockSummary *b = &p->blocks[i >> ET_CHANNEL_BLOCK_SHIFT];
+          if (b->count[p->kind] > 0)
+            {
+              s->count += b->count[p->kind];
+              s->importance = MAX (s->importance, b->max_importance[p->kind]);
+            }
+          i += ET_CHANNEL_BLOCK;
+          continue;
+        }
+      if (is_member (p, m))
+        {
+          s->count++;
+          s->importance = MAX (s->importance, m->importance);
+          if (is_loud (m))
+            note_loud (loud, i);
+        }
+      i++;
+    }
+}
+
+/* Critical and alert members are never hidden inside the grey mark (one
+ * per pixel column and colour: more would cover each other). */
+typedef struct
+{
+  guint last_column, last_category;
+} SingleDedup;
+
+static void
+single_on_top (const PointScan *p, const EtShape *s, guint k, SingleDedup *seen,
+               EtShapeFunc func, gpointer data)
+{
+  const EtMarker *o = &p->ch->markers[k];
+  double ox = et_time_to_x (&p->map, o->start_ns), r = flag_radius (o->importance);
+  guint column = (guint) MAX (ox, 0);
+  EtShape single = *s;
+
+  if (column == seen->last_column && (guint) (o->category + 1) == seen->last_category)
+    return;
+  seen->last_column = column, seen->last_category = (guint) (o->category + 1);
+  single.kind = p->kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE;
+  single.marker = k, single.m = o, single.count = 1, single.importance = o->importance;
+  if (p->kind == ET_MARKER_FLAG)
+    single.x0 = ox - r, single.x1 = ox + r;
+  func (&single, data);
+}
+
+static void
+loud_members (const PointScan *p, const EtShape *s, guint from, guint to, const LoudList *loud,
+              EtShapeFunc func, gpointer data)
+{
+  SingleDedup seen = { G_MAXUINT, G_MAXUINT };
+
+  if (!loud->overflow)
+    {
+      for (guint n = 0; n < loud->n; n++)
+        single_on_top (p, s, loud->index[n], &seen, func, data);
+      return;
+    }
+  for (guint k = from; k < to; k++)
+    {
+      if (whole_block (k, to) && !p->blocks[k >> ET_CHANNEL_BLOCK_SHIFT].loud[p->kind])
+        k += ET_CHANNEL_BLOCK - 1;
+      else if (is_member (p, &p->ch->markers[k]) && is_loud (&p->ch->markers[k]))
+        single_on_top (p, s, k, &seen, func, data);
+    }
+}
+
+/* Flags and messages, merged where they crowd: O(windows) per row. */
+static void
+point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, guint first,
+              guint end, const EtViewport *v, double top, EtMarkerKind kind, EtShapeFunc func,
               gpointer data)
 {
+  PointScan p = { layout, ch, et_channel_block_summaries (trace, c),
+                  !et_layout_filters_single_markers (layout), kind, end };
   guint i = first;
-  EtTimeToX map;
 
-  et_time_to_x_init (&map, v);
+  if (!et_layout_kind_visible (layout, kind) || !et_layout_get_provider_visible (layout, ch->provider))
+    return;
+  et_time_to_x_init (&p.map, v);
   while (i < end)
     {
       const EtMarker *m = &ch->markers[i];
       EtShape s = { kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE, c, i, 1,
                     m->importance, m };
+      LoudList loud = { 0 };
       double x;
       guint j;
 
-      if (m->kind != kind || !et_marker_overlaps (m, v->from_ns, v->to_ns)
-          || !et_layout_marker_visible (layout, m))
+      if (whole_block (i, end) && p.blocks[i >> ET_CHANNEL_BLOCK_SHIFT].count[kind] == 0)
+        {
+          i += ET_CHANNEL_BLOCK;
+          continue;
+        }
+      if (!is_member (&p, m) || !et_marker_overlaps (m, v->from_ns, v->to_ns))
         {
           i++;
           continue;
         }
-      x = et_time_to_x (&map, m->start_ns);
-      for (j = i + 1; j < end && et_time_to_x (&map, ch->markers[j].start_ns) < x + MERGE_PX; j++)
-        if (ch->markers[j].kind == kind && et_layout_marker_visible (layout, &ch->markers[j]))
-          {
-            s.count++;
-            s.importance = MAX (s.importance, ch->markers[j].importance);
-          }
+      x = et_time_to_x (&p.map, m->start_ns);
+      j = window_end (&p, i, x + MERGE_PX);
+      if (is_loud (m))
+        note_loud (&loud, i);
+      merge_members (&p, i + 1, j, &s, &loud);
       if (s.count > 1)
         s.kind = ET_SHAPE_AGGREGATE;
       if (kind == ET_MARKER_FLAG)
@@ -185,29 +363,8 @@ point_shapes (EtLayout *layout, guint c, const EtChannel *ch, guint first, guint
       else
         s.x0 = x - 4, s.x1 = x + 4, s.y0 = top, s.y1 = top + 6;
       func (&s, data);
-
-      /* Critical and alert members are never hidden inside the grey mark
-       * (one per pixel column and colour: more would cover each other). */
-      for (guint k = i, last_column = G_MAXUINT, last_category = G_MAXUINT; s.count > 1 && k < j; k++)
-        {
-          const EtMarker *o = &ch->markers[k];
-          if (o->kind == kind && et_layout_marker_visible (layout, o)
-              && (o->importance == ET_IMPORTANCE_CRITICAL || o->category < 0))
-            {
-              EtShape single = s;
-              double ox = et_time_to_x (&map, o->start_ns), r = flag_radius (o->importance);
-              guint column = (guint) MAX (ox, 0);
-
-              if (column == last_column && (guint) (o->category + 1) == last_category)
-                continue;
-              last_column = column, last_category = (guint) (o->category + 1);
-              single.kind = kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE;
-              single.marker = k, single.m = o, single.count = 1, single.importance = o->importance;
-              if (kind == ET_MARKER_FLAG)
-                single.x0 = ox - r, single.x1 = ox + r;
-              func (&single, data);
-            }
-        }
+      if (s.count > 1)
+        loud_members (&p, &s, i, j, &loud, func, data);
       i = j;
     }
 }
@@ -226,9 +383,9 @@ row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint r, EtSh
     return;
   ch = et_trace_get_channel (trace, row->index);
   first = et_channel_query (trace, row->index, v->from_ns, v->to_ns, &end);
-  span_shapes (layout, row->index, ch, first, end, v, top, func, data);
-  point_shapes (layout, row->index, ch, first, end, v, top, ET_MARKER_FLAG, func, data);
-  point_shapes (layout, row->index, ch, first, end, v, top, ET_MARKER_MESSAGE, func, data);
+  span_shapes (trace, layout, row->index, ch, first, end, v, top, func, data);
+  point_shapes (trace, layout, row->index, ch, first, end, v, top, ET_MARKER_FLAG, func, data);
+  point_shapes (trace, layout, row->index, ch, first, end, v, top, ET_MARKER_MESSAGE, func, data);
 }
 
 void

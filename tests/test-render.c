@@ -127,6 +127,45 @@ count_shape (const EtShape *s, gpointer data)
     g_hash_table_add (c->singles, (gpointer) s->m);
 }
 
+/* Drawing merges whole blocks of flags and messages from the channel's
+ * block summaries (et-trace.h): each must say exactly what its markers are. */
+static void
+test_block_summaries_match_their_markers (void **state)
+{
+  guint loud_blocks = 0;
+
+  for (guint c = 0; c < et_trace_get_n_channels (demo); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (demo, c);
+      const EtBlockSummary *blocks = et_channel_block_summaries (demo, c);
+
+      for (guint b = 0; b * ET_CHANNEL_BLOCK < ch->n_markers; b++)
+        {
+          guint count[3] = { 0 }, top[2] = { 0 };
+          gboolean loud[2] = { FALSE, FALSE };
+
+          for (guint i = b * ET_CHANNEL_BLOCK; i < MIN ((b + 1) * ET_CHANNEL_BLOCK, ch->n_markers); i++)
+            {
+              const EtMarker *m = &ch->markers[i];
+              count[m->kind]++;
+              if (m->kind == ET_MARKER_SPAN)
+                continue;
+              top[m->kind] = MAX (top[m->kind], m->importance);
+              loud[m->kind] |= m->importance == ET_IMPORTANCE_CRITICAL || m->category < 0;
+            }
+          for (int k = 0; k < 3; k++)
+            assert_int_equal (blocks[b].count[k], count[k]);
+          for (int k = 0; k < 2; k++)
+            {
+              assert_int_equal (blocks[b].max_importance[k], top[k]);
+              assert_int_equal (blocks[b].loud[k], loud[k]);
+              loud_blocks += loud[k];
+            }
+        }
+    }
+  assert_true (loud_blocks > 0);
+}
+
 /* Whole-trace zoom merges crowded flags, but every critical or alert flag
  * in view is still drawn on its own. */
 static void
@@ -713,6 +752,7 @@ main (void)
     cmocka_unit_test (test_zoom_keeps_time_under_pointer_and_reaches_nanoseconds),
     cmocka_unit_test (test_ruler_steps_are_1_2_5_and_at_least_min_pixels),
     cmocka_unit_test (test_duration_text_has_units),
+    cmocka_unit_test (test_block_summaries_match_their_markers),
     cmocka_unit_test (test_critical_and_alert_never_hidden_in_aggregates),
     cmocka_unit_test (test_hit_test_and_pixels_agree),
     cmocka_unit_test (test_narrow_spans_merge_into_runs),
