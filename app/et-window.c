@@ -273,6 +273,8 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
     show_error (self, error);
   else
     show_trace (self, trace);
+  /* Again, now that the trace is there: Export and Find need it. */
+  _et_window_update_actions (self);
   if (trace != NULL && et_trace_get_stats (trace)->preview_events > 0)
     start_complete_load (self);
 }

@@ -16,28 +16,10 @@
 #include "et-loader.h"
 #include "et-timeline-render.h"
 #include "et-window.h"
+#include "gui-test.h"
 
 static char *dir;
 static char *demo_path;
-
-/* Writes a fixture trace with the fixture tool, as a person would. */
-static gboolean
-run_fixture_tool (const char *const *args)
-{
-  const char *tool = g_getenv ("ET_FIXTURE_TOOL");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  int status = -1;
-
-  if (tool == NULL)
-    return FALSE;
-  g_ptr_array_add (argv, (gpointer) tool);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  return g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-                       NULL, NULL, &status, NULL)
-         && g_spawn_check_wait_status (status, NULL);
-}
 
 static int
 setup (void **state)
@@ -56,55 +38,6 @@ teardown (void **state)
   g_free (demo_path);
   g_free (dir);
   return 0;
-}
-
-static gboolean
-give_up (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-run_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, give_up, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-/* Iterates the main loop until @done (*flag, or a predicate) or 60 s. */
-#define RUN_UNTIL(cond)                                               \
-  G_STMT_START {                                                      \
-    gboolean late_ = FALSE;                                           \
-    guint timer_ = g_timeout_add_seconds (60, give_up, &late_);       \
-    while (!(cond) && !late_)                                         \
-      g_main_context_iteration (NULL, TRUE);                          \
-    assert_false (late_);                                             \
-    g_source_remove (timer_);                                         \
-  } G_STMT_END
-
-/* Runs the main loop until loading ends and the timeline has a size. */
-static EtWindow *
-open_window (const char *path)
-{
-  EtWindow *window = et_window_new (NULL);
-
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
-  et_window_load (window, path);
-  gtk_window_present (GTK_WINDOW (window));
-  RUN_UNTIL (!et_window_is_loading (window) && gtk_widget_get_mapped (GTK_WIDGET (window)));
-  run_for (200);                          /* a first frame sizes the timeline */
-  RUN_UNTIL (!et_window_is_busy (window)); /* a loaded machine only makes this slower */
-  return window;
-}
-
-static void
-activate (EtWindow *window, const char *action)
-{
-  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
 }
 
 typedef struct
@@ -140,34 +73,6 @@ event_name (EtTrace *trace, guint32 index)
   name = g_strdup (ev.name);
   et_fields_free (fields);
   return name;
-}
-
-static void
-save_screenshot (EtWindow *window, const char *name)
-{
-  /* The window's content (a toplevel's own paintable is drawn by its surface). */
-  GtkWidget *widget = gtk_window_get_child (GTK_WINDOW (window));
-  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-
-  /* The paintable has content once the frame clock has drawn the widget;
-   * slow (sanitizer) builds may need a few frames. */
-  for (int tries = 0; tries < 100; tries++)
-    {
-      gdk_paintable_snapshot (paintable, snapshot, w, h);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node != NULL)
-        break;
-      snapshot = gtk_snapshot_new ();
-      run_for (100);
-    }
-  assert_non_null (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
-  assert_true (gdk_texture_save_to_png (texture, name));
 }
 
 static void
@@ -627,21 +532,6 @@ test_application_one_window_per_file_and_shortcuts (void **state)
       fail_msg ("the shortcuts window does not list %s", listed[i]);
   gtk_window_destroy (windows->data);
   run_for (100);
-}
-
-/* The first widget of @type under @widget, depth first. */
-static GtkWidget *
-find_widget (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_widget (c, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static gboolean

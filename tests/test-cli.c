@@ -312,20 +312,6 @@ setup (void **state)
   return 0;
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      g_remove (child);
-    }
-  g_rmdir (path);
-}
-
 static int
 teardown (void **state)
 {
@@ -333,7 +319,7 @@ teardown (void **state)
 
   if (f == NULL)
     return 0;
-  remove_tree (f->dir);
+  et_fixture_remove_dir (f->dir);
   g_clear_pointer (&f->expected, g_ptr_array_unref);
   g_free (f->demo);
   g_free (f->cases);

@@ -34,15 +34,8 @@ static int
 teardown (void **state)
 {
   Fixture *f = *state;
-  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
-  const char *name;
 
-  while (dir && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (f->dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (f->dir);
+  et_fixture_remove_dir (f->dir);
   g_free (f->dir);
   g_free (f->path);
   g_free (f);

@@ -1,0 +1,121 @@
+/* gui-test.c — helpers shared by the GUI tests (see gui-test.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "gui-test.h"
+
+/* Writes a fixture trace with the fixture tool, as a person would. */
+gboolean
+run_fixture_tool (const char *const *args)
+{
+  const char *tool = g_getenv ("ET_FIXTURE_TOOL");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  int status = -1;
+
+  if (tool == NULL)
+    return FALSE;
+  g_ptr_array_add (argv, (gpointer) tool);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                       NULL, NULL, &status, NULL)
+         && g_spawn_check_wait_status (status, NULL);
+}
+
+gboolean
+give_up (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+run_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, give_up, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Runs the main loop until loading ends and the timeline has a size. */
+EtWindow *
+open_window (const char *path)
+{
+  EtWindow *window = et_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
+  et_window_load (window, path);
+  gtk_window_present (GTK_WINDOW (window));
+  RUN_UNTIL (!et_window_is_loading (window) && gtk_widget_get_mapped (GTK_WIDGET (window)));
+  run_for (200);                          /* a first frame sizes the timeline */
+  RUN_UNTIL (!et_window_is_busy (window)); /* a loaded machine only makes this slower */
+  return window;
+}
+
+void
+activate (EtWindow *window, const char *action)
+{
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, NULL));
+}
+
+/* The first widget of @type under @widget, depth first. */
+GtkWidget *
+find_widget (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+void
+save_screenshot (EtWindow *window, const char *name)
+{
+  /* The window's content (a toplevel's own paintable is drawn by its surface). */
+  GtkWidget *widget = gtk_window_get_child (GTK_WINDOW (window));
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  /* The paintable has content once the frame clock has drawn the widget;
+   * slow (sanitizer) builds may need a few frames. */
+  for (int tries = 0; tries < 100; tries++)
+    {
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node != NULL)
+        break;
+      snapshot = gtk_snapshot_new ();
+      run_for (100);
+    }
+  assert_non_null (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  assert_true (gdk_texture_save_to_png (texture, name));
+}
+
+GtkWindow *
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type))
+        return w;
+    }
+  return NULL;
+}

@@ -1,0 +1,43 @@
+/* gui-test.h — what every GUI test (under Xvfb) needs: fixture traces
+ * written by the fixture tool, a main loop run until something holds, a
+ * window opened and loaded, actions, widgets found, screenshots.
+ *
+ * Include after <cmocka.h>: RUN_UNTIL asserts.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "et-window.h"
+
+/* Writes a fixture trace with the fixture tool (ET_FIXTURE_TOOL), as a
+ * person would: @args are its arguments. */
+gboolean   run_fixture_tool (const char *const *args);
+
+/* Iterates the main loop for @ms milliseconds. */
+void       run_for          (guint              ms);
+
+gboolean   give_up          (gpointer           data);
+
+/* Iterates the main loop until @cond holds, or fails after 60 s. */
+#define RUN_UNTIL(cond)                                               \
+  G_STMT_START {                                                      \
+    gboolean late_ = FALSE;                                           \
+    guint timer_ = g_timeout_add_seconds (60, give_up, &late_);       \
+    while (!(cond) && !late_)                                         \
+      g_main_context_iteration (NULL, TRUE);                          \
+    assert_false (late_);                                             \
+    g_source_remove (timer_);                                         \
+  } G_STMT_END
+
+/* A window of 1400 × 860 with @path loaded and drawn, idle. */
+EtWindow  *open_window      (const char        *path);
+void       activate         (EtWindow          *window,
+                             const char        *action);
+/* The first widget of @type under @widget, depth first, or NULL. */
+GtkWidget *find_widget      (GtkWidget         *widget,
+                             GType              type);
+/* The first toplevel window of @type, or NULL. */
+GtkWindow *find_toplevel    (GType              type);
+/* Writes the window's content as drawn to the PNG file @name. */
+void       save_screenshot  (EtWindow          *window,
+                             const char        *name);
