@@ -239,9 +239,7 @@ typedef struct
   EtMarkersList *self;        /* a reference */
   EtTrace       *trace;       /* a reference */
   gint64         from_ns, to_ns;
-  gboolean      *provider_on;
-  EtImportance   min_importance;
-  guint          kinds;
+  EtLayoutFilter *filter;     /* a copy: collecting may run on a thread */
   SortBy         by;
   guint          generation;
   GArray        *refs;
@@ -254,7 +252,7 @@ collect_free (gpointer data)
 
   g_object_unref (c->self);
   g_object_unref (c->trace);
-  g_free (c->provider_on);
+  et_layout_filter_free (c->filter);
   g_clear_pointer (&c->refs, g_array_unref);
   g_free (c);
 }
@@ -268,14 +266,13 @@ collect (Collect *c)
       const EtChannel *ch = et_trace_get_channel (c->trace, ch_index);
       guint end, i = et_channel_query (c->trace, ch_index, c->from_ns, c->to_ns, &end);
 
-      if (!c->provider_on[ch->provider])
+      if (!et_layout_filter_channel (c->filter, ch_index))
         continue;
       for (; i < end; i++)
         {
           const EtMarker *m = &ch->markers[i];
 
-          if (et_marker_overlaps (m, c->from_ns, c->to_ns) && m->importance >= c->min_importance
-              && (c->kinds == 0 || (c->kinds & (1u << m->kind))))
+          if (et_marker_overlaps (m, c->from_ns, c->to_ns) && et_layout_filter_marker (c->filter, m))
             {
               Ref r = { ch_index, i };
               g_array_append_val (c->refs, r);
@@ -334,11 +331,7 @@ collect_new (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
   c->self = g_object_ref (self);
   c->trace = g_object_ref (self->trace);
   c->from_ns = from_ns, c->to_ns = to_ns;
-  c->provider_on = g_new (gboolean, MAX (et_trace_get_n_providers (self->trace), 1));
-  for (guint p = 0; p < et_trace_get_n_providers (self->trace); p++)
-    c->provider_on[p] = et_layout_get_provider_visible (self->layout, p);
-  c->min_importance = et_layout_get_min_importance (self->layout);
-  c->kinds = et_layout_get_kinds (self->layout);
+  c->filter = et_layout_filter_copy (self->layout);
   c->by = (SortBy) { self->trace, self->sort, self->descending };
   c->generation = ++self->generation;
   return c;

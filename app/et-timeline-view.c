@@ -190,6 +190,7 @@ set_selection (EtTimelineView *self, const EtShape *shape)
 
 typedef struct
 {
+  EtLayout       *layout;
   const EtMarker *m;
   EtShape         shape;
   gboolean        found;
@@ -206,7 +207,7 @@ find_marker_shape (const EtShape *s, gpointer data)
    * its own sliver of the run. (Channels are slices of one array, so the
    * run's markers are s->m .. s->m + count - 1.) */
   else if (s->kind == ET_SHAPE_SPAN && s->count > 1 && f->m > s->m && f->m < s->m + s->count
-           && f->m->depth == s->m->depth)
+           && et_layout_lane (f->layout, s->channel, f->m) == et_layout_lane (f->layout, s->channel, s->m))
     {
       f->shape = *s;
       f->shape.marker = s->marker + (guint) (f->m - s->m);
@@ -222,7 +223,7 @@ find_marker_shape (const EtShape *s, gpointer data)
 static void
 refresh_selection (EtTimelineView *self)
 {
-  FindShape f = { 0 };
+  FindShape f = { self->layout };
 
   if (!self->has_selection)
     return;
@@ -262,7 +263,7 @@ et_timeline_view_reveal_marker (EtTimelineView *self, guint channel, guint index
 {
   const EtMarker *m;
   const EtRow *row;
-  FindShape f = { 0 };
+  FindShape f = { self->layout };
   gint64 span;
   guint process;
 

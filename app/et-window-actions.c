@@ -228,7 +228,7 @@ match_visible (EtWindow *self, const EtMarkerRef *ref)
 {
   const EtMarker *m = &et_trace_get_channel (self->trace, ref->channel)->markers[ref->index];
 
-  return et_layout_get_provider_visible (self->layout, m->provider)
+  return et_layout_channel_shown (self->layout, ref->channel)
          && et_layout_marker_visible (self->layout, m);
 }
 

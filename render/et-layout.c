@@ -1,6 +1,25 @@
 /* et-layout.c — rows of the timeline (see et-layout.h). */
 #include "et-layout.h"
 
+#include <string.h>
+
+/* Categories are a byte (cvCategory's low byte) or -1 for alerts. */
+#define N_CATEGORIES 257
+
+/* Everything that decides whether a marker is shown, in one copyable piece
+ * (et_layout_filter_copy). */
+struct _EtLayoutFilter
+{
+  EtImportance min_importance;
+  guint        kinds;
+  gboolean     category_hidden[N_CATEGORIES];   /* by category + 1 (alert is -1) */
+  guint        n_hidden_categories;
+  guint        n_providers;
+  gboolean    *provider_hidden;
+  guint        n_channels;
+  gboolean    *channel_shown;                   /* has a row, collapsed or not */
+};
+
 struct _EtLayout
 {
   EtTrace  *trace;
@@ -10,9 +29,13 @@ struct _EtLayout
   gint     *row_of_channel;
   int       lane_height;
   int       height;
-  gboolean *provider_hidden;  /* per provider */
-  EtImportance min_importance;
-  guint     kinds;
+  EtLayoutFilter f;
+  GHashTable *series_hidden;  /* series string ids */
+  gboolean *channel_hidden;   /* per channel */
+  gboolean *channel_collapsed;
+  gint     *channel_rank;     /* "move to top": lower first, 0 in trace order */
+  gint     *process_rank;
+  gint      next_rank;
 };
 
 EtLayout *
@@ -25,7 +48,15 @@ et_layout_new (EtTrace *trace)
   l->lanes = g_new0 (guint, MAX (n, 1));
   l->row_of_channel = g_new (gint, MAX (n, 1));
   l->collapsed = g_new0 (gboolean, MAX (et_trace_get_n_processes (trace), 1));
-  l->provider_hidden = g_new0 (gboolean, MAX (et_trace_get_n_providers (trace), 1));
+  l->f.n_providers = et_trace_get_n_providers (trace);
+  l->f.provider_hidden = g_new0 (gboolean, MAX (l->f.n_providers, 1));
+  l->f.n_channels = n;
+  l->f.channel_shown = g_new0 (gboolean, MAX (n, 1));
+  l->series_hidden = g_hash_table_new (NULL, NULL);
+  l->channel_hidden = g_new0 (gboolean, MAX (n, 1));
+  l->channel_collapsed = g_new0 (gboolean, MAX (n, 1));
+  l->channel_rank = g_new0 (gint, MAX (n, 1));
+  l->process_rank = g_new0 (gint, MAX (et_trace_get_n_processes (trace), 1));
   l->rows = g_array_new (FALSE, FALSE, sizeof (EtRow));
   for (guint c = 0; c < n; c++)
     {
@@ -47,56 +78,109 @@ et_layout_free (EtLayout *l)
   g_object_unref (l->trace);
   g_free (l->lanes);
   g_free (l->collapsed);
-  g_free (l->provider_hidden);
+  g_free (l->f.provider_hidden);
+  g_free (l->f.channel_shown);
+  g_hash_table_unref (l->series_hidden);
+  g_free (l->channel_hidden);
+  g_free (l->channel_collapsed);
+  g_free (l->channel_rank);
+  g_free (l->process_rank);
   g_free (l->row_of_channel);
   g_array_unref (l->rows);
   g_free (l);
 }
 
+gboolean
+et_layout_channel_shown (EtLayout *l, guint c)
+{
+  const EtChannel *ch = et_trace_get_channel (l->trace, c);
+
+  return !l->f.provider_hidden[ch->provider] && !l->channel_hidden[c]
+         && !g_hash_table_contains (l->series_hidden, GUINT_TO_POINTER (ch->series));
+}
+
+typedef struct
+{
+  gint  rank;
+  guint index;
+} Ranked;
+
+/* By rank, then in trace order: "move to top" only reorders what moved. */
+static int
+compare_ranked (gconstpointer a, gconstpointer b)
+{
+  const Ranked *x = a, *y = b;
+
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The shown channels of @process in drawing order. */
+static GArray *
+process_channels (EtLayout *l, const EtProcess *process)
+{
+  GArray *channels = g_array_new (FALSE, FALSE, sizeof (Ranked));
+
+  for (guint t = 0; t < process->n_threads; t++)
+    {
+      const EtThread *thread = et_trace_get_thread (l->trace, process->first_thread + t);
+      for (guint k = 0; k < thread->n_channels; k++)
+        {
+          Ranked r = { l->channel_rank[thread->first_channel + k], thread->first_channel + k };
+          if (et_layout_channel_shown (l, r.index))
+            g_array_append_val (channels, r);
+        }
+    }
+  g_array_sort (channels, compare_ranked);
+  return channels;
+}
+
+static int
+add_process_rows (EtLayout *l, guint p, int y)
+{
+  g_autoptr(GArray) channels = process_channels (l, et_trace_get_process (l->trace, p));
+  EtRow header = { ET_ROW_PROCESS, p, y, l->lane_height + 6, 0 };
+
+  if (channels->len == 0)
+    return y;                       /* processes without markers are not shown */
+  g_array_append_val (l->rows, header);
+  y += header.height;
+  for (guint k = 0; k < channels->len && !l->collapsed[p]; k++)
+    {
+      guint c = g_array_index (channels, Ranked, k).index;
+      guint lanes = l->channel_collapsed[c] ? 1 : l->lanes[c];
+      EtRow row = { ET_ROW_CHANNEL, c, y, (int) lanes * l->lane_height + 2, lanes };
+
+      l->row_of_channel[c] = (gint) l->rows->len;
+      g_array_append_val (l->rows, row);
+      y += row.height;
+    }
+  return y;
+}
+
 void
 et_layout_update (EtLayout *l, int lane_height)
 {
+  guint n_processes = et_trace_get_n_processes (l->trace);
+  g_autoptr(GArray) processes = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), n_processes);
   int y = 0;
 
   l->lane_height = lane_height;
   g_array_set_size (l->rows, 0);
   for (guint c = 0; c < et_trace_get_n_channels (l->trace); c++)
-    l->row_of_channel[c] = -1;
-  for (guint p = 0; p < et_trace_get_n_processes (l->trace); p++)
     {
-      const EtProcess *process = et_trace_get_process (l->trace, p);
-      EtRow header = { ET_ROW_PROCESS, p, y, lane_height + 6, 0 };
-      gboolean any = FALSE;
-
-      for (guint t = 0; t < process->n_threads; t++)
-        {
-          const EtThread *thread = et_trace_get_thread (l->trace, process->first_thread + t);
-          for (guint k = 0; k < thread->n_channels; k++)
-            any |= !l->provider_hidden[et_trace_get_channel (l->trace, thread->first_channel + k)->provider];
-        }
-      if (!any)
-        continue;                       /* processes without markers are not shown */
-      g_array_append_val (l->rows, header);
-      y += header.height;
-      if (l->collapsed[p])
-        continue;
-      for (guint t = 0; t < process->n_threads; t++)
-        {
-          const EtThread *thread = et_trace_get_thread (l->trace, process->first_thread + t);
-          for (guint k = 0; k < thread->n_channels; k++)
-            {
-              guint c = thread->first_channel + k;
-              EtRow row;
-
-              if (l->provider_hidden[et_trace_get_channel (l->trace, c)->provider])
-                continue;
-              row = (EtRow) { ET_ROW_CHANNEL, c, y, (int) l->lanes[c] * lane_height + 2, l->lanes[c] };
-              l->row_of_channel[c] = (gint) l->rows->len;
-              g_array_append_val (l->rows, row);
-              y += row.height;
-            }
-        }
+      l->row_of_channel[c] = -1;
+      l->f.channel_shown[c] = et_layout_channel_shown (l, c);
     }
+  for (guint p = 0; p < n_processes; p++)
+    {
+      Ranked r = { l->process_rank[p], p };
+      g_array_append_val (processes, r);
+    }
+  g_array_sort (processes, compare_ranked);
+  for (guint k = 0; k < processes->len; k++)
+    y = add_process_rows (l, g_array_index (processes, Ranked, k).index, y);
   l->height = y;
 }
 
@@ -146,7 +230,7 @@ void
 et_layout_set_provider_visible (EtLayout *l, guint provider, gboolean visible)
 {
   g_return_if_fail (provider < et_trace_get_n_providers (l->trace));
-  l->provider_hidden[provider] = !visible;
+  l->f.provider_hidden[provider] = !visible;
   et_layout_update (l, l->lane_height);
 }
 
@@ -154,44 +238,179 @@ gboolean
 et_layout_get_provider_visible (EtLayout *l, guint provider)
 {
   g_return_val_if_fail (provider < et_trace_get_n_providers (l->trace), FALSE);
-  return !l->provider_hidden[provider];
+  return !l->f.provider_hidden[provider];
 }
 
 void
 et_layout_set_min_importance (EtLayout *l, EtImportance importance)
 {
-  l->min_importance = importance;
+  l->f.min_importance = importance;
 }
 
 EtImportance
 et_layout_get_min_importance (EtLayout *l)
 {
-  return l->min_importance;
+  return l->f.min_importance;
 }
 
 guint
 et_layout_get_kinds (EtLayout *l)
 {
-  return l->kinds;
+  return l->f.kinds;
 }
 
 void
 et_layout_set_kinds (EtLayout *l, guint kinds)
 {
-  l->kinds = kinds;
+  l->f.kinds = kinds;
+}
+
+static gboolean
+category_hidden (const EtLayoutFilter *f, gint16 category)
+{
+  return category >= -1 && category < N_CATEGORIES - 1 && f->category_hidden[category + 1];
+}
+
+gboolean
+et_layout_filter_marker (const EtLayoutFilter *f, const EtMarker *m)
+{
+  return m->importance >= f->min_importance && (f->kinds == 0 || (f->kinds & (1u << m->kind)))
+         && !f->provider_hidden[m->provider] && !category_hidden (f, m->category);
+}
+
+gboolean
+et_layout_filter_channel (const EtLayoutFilter *f, guint channel)
+{
+  return channel < f->n_channels && f->channel_shown[channel];
+}
+
+EtLayoutFilter *
+et_layout_filter_copy (EtLayout *l)
+{
+  EtLayoutFilter *f = g_memdup2 (&l->f, sizeof l->f);
+
+  f->provider_hidden = g_memdup2 (l->f.provider_hidden, MAX (f->n_providers, 1) * sizeof (gboolean));
+  f->channel_shown = g_memdup2 (l->f.channel_shown, MAX (f->n_channels, 1) * sizeof (gboolean));
+  return f;
+}
+
+void
+et_layout_filter_free (EtLayoutFilter *f)
+{
+  if (f == NULL)
+    return;
+  g_free (f->provider_hidden);
+  g_free (f->channel_shown);
+  g_free (f);
 }
 
 gboolean
 et_layout_marker_visible (EtLayout *l, const EtMarker *m)
 {
-  return m->importance >= l->min_importance && (l->kinds == 0 || (l->kinds & (1u << m->kind)))
-         && !l->provider_hidden[m->provider];
+  return et_layout_filter_marker (&l->f, m);
+}
+
+void
+et_layout_set_category_visible (EtLayout *l, gint16 category, gboolean visible)
+{
+  g_return_if_fail (category >= -1 && category < N_CATEGORIES - 1);
+  if (l->f.category_hidden[category + 1] == !visible)
+    return;
+  l->f.category_hidden[category + 1] = !visible;
+  l->f.n_hidden_categories += visible ? -1 : 1;
+}
+
+gboolean
+et_layout_get_category_visible (EtLayout *l, gint16 category)
+{
+  return !category_hidden (&l->f, category);
+}
+
+void
+et_layout_set_series_visible (EtLayout *l, guint32 series, gboolean visible)
+{
+  if (visible)
+    g_hash_table_remove (l->series_hidden, GUINT_TO_POINTER (series));
+  else
+    g_hash_table_add (l->series_hidden, GUINT_TO_POINTER (series));
+  et_layout_update (l, l->lane_height);
+}
+
+gboolean
+et_layout_get_series_visible (EtLayout *l, guint32 series)
+{
+  return !g_hash_table_contains (l->series_hidden, GUINT_TO_POINTER (series));
+}
+
+void
+et_layout_set_channel_visible (EtLayout *l, guint channel, gboolean visible)
+{
+  g_return_if_fail (channel < et_trace_get_n_channels (l->trace));
+  l->channel_hidden[channel] = !visible;
+  et_layout_update (l, l->lane_height);
+}
+
+gboolean
+et_layout_get_channel_visible (EtLayout *l, guint channel)
+{
+  g_return_val_if_fail (channel < et_trace_get_n_channels (l->trace), FALSE);
+  return !l->channel_hidden[channel];
+}
+
+guint
+et_layout_n_hidden_channels (EtLayout *l)
+{
+  guint n = 0;
+
+  for (guint c = 0; c < et_trace_get_n_channels (l->trace); c++)
+    n += l->channel_hidden[c];
+  return n;
+}
+
+void
+et_layout_show_all_channels (EtLayout *l)
+{
+  memset (l->channel_hidden, 0, et_trace_get_n_channels (l->trace) * sizeof (gboolean));
+  et_layout_update (l, l->lane_height);
+}
+
+void
+et_layout_set_channel_collapsed (EtLayout *l, guint channel, gboolean collapsed)
+{
+  g_return_if_fail (channel < et_trace_get_n_channels (l->trace));
+  l->channel_collapsed[channel] = collapsed;
+  et_layout_update (l, l->lane_height);
+}
+
+gboolean
+et_layout_get_channel_collapsed (EtLayout *l, guint channel)
+{
+  g_return_val_if_fail (channel < et_trace_get_n_channels (l->trace), FALSE);
+  return l->channel_collapsed[channel];
+}
+
+guint
+et_layout_lane (EtLayout *l, guint channel, const EtMarker *m)
+{
+  return l->channel_collapsed[channel] ? 0 : m->depth;
+}
+
+void
+et_layout_move_channel_to_top (EtLayout *l, guint channel)
+{
+  guint thread;
+
+  g_return_if_fail (channel < et_trace_get_n_channels (l->trace));
+  thread = et_trace_channel_thread (l->trace, channel);
+  l->channel_rank[channel] = --l->next_rank;
+  l->process_rank[et_trace_get_thread (l->trace, thread)->process] = l->next_rank;
+  et_layout_update (l, l->lane_height);
 }
 
 gboolean
 et_layout_kind_visible (EtLayout *l, EtMarkerKind kind)
 {
-  return l->kinds == 0 || (l->kinds & (1u << kind));
+  return l->f.kinds == 0 || (l->f.kinds & (1u << kind));
 }
 
 /* Keep in step with et_layout_marker_visible: everything it tests besides
@@ -199,7 +418,7 @@ et_layout_kind_visible (EtLayout *l, EtMarkerKind kind)
 gboolean
 et_layout_filters_single_markers (EtLayout *l)
 {
-  return l->min_importance > ET_IMPORTANCE_LOW;
+  return l->f.min_importance > ET_IMPORTANCE_LOW || l->f.n_hidden_categories > 0;
 }
 
 void

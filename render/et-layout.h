@@ -62,12 +62,61 @@ void         et_layout_set_kinds            (EtLayout    *layout,
                                              guint        kinds);
 gboolean     et_layout_marker_visible       (EtLayout       *layout,
                                              const EtMarker *marker);
+/* Categories (-1 is the alert category) and series (string ids) shown;
+ * a hidden series' channel rows go away like a hidden provider's. */
+void         et_layout_set_category_visible (EtLayout       *layout,
+                                             gint16          category,
+                                             gboolean        visible);
+gboolean     et_layout_get_category_visible (EtLayout       *layout,
+                                             gint16          category);
+void         et_layout_set_series_visible   (EtLayout       *layout,
+                                             guint32         series,
+                                             gboolean        visible);
+gboolean     et_layout_get_series_visible   (EtLayout       *layout,
+                                             guint32         series);
+/* One channel's row hidden or shown; all shown again. */
+void         et_layout_set_channel_visible  (EtLayout       *layout,
+                                             guint           channel,
+                                             gboolean        visible);
+gboolean     et_layout_get_channel_visible  (EtLayout       *layout,
+                                             guint           channel);
+guint        et_layout_n_hidden_channels    (EtLayout       *layout);
+void         et_layout_show_all_channels    (EtLayout       *layout);
+/* Whether @channel has a row: not hidden itself, nor by provider or series. */
+gboolean     et_layout_channel_shown        (EtLayout       *layout,
+                                             guint           channel);
+/* A collapsed channel draws its spans in one lane, whatever their depth. */
+void         et_layout_set_channel_collapsed (EtLayout      *layout,
+                                              guint          channel,
+                                              gboolean       collapsed);
+gboolean     et_layout_get_channel_collapsed (EtLayout      *layout,
+                                              guint          channel);
+/* The lane @m (a marker of @channel) is drawn in. */
+guint        et_layout_lane                 (EtLayout       *layout,
+                                             guint           channel,
+                                             const EtMarker *m);
+/* The channel's row first in its process, and its process first of all. */
+void         et_layout_move_channel_to_top  (EtLayout       *layout,
+                                             guint           channel);
 gboolean     et_layout_kind_visible         (EtLayout       *layout,
                                              EtMarkerKind    kind);
 /* Whether a filter hides some markers of a channel whose provider and kind
  * are shown (then the channel's block summaries cannot stand for their
  * markers). */
 gboolean     et_layout_filters_single_markers (EtLayout     *layout);
+
+/* A copy of the filters above (and of which channels have rows), for
+ * testing markers on another thread while the layout changes. */
+typedef struct _EtLayoutFilter EtLayoutFilter;
+
+EtLayoutFilter *et_layout_filter_copy    (EtLayout             *layout);
+void            et_layout_filter_free    (EtLayoutFilter       *filter);
+/* Whether the channel has a row (not hidden itself, nor its provider or
+ * series). */
+gboolean        et_layout_filter_channel (const EtLayoutFilter *filter,
+                                          guint                 channel);
+gboolean        et_layout_filter_marker  (const EtLayoutFilter *filter,
+                                          const EtMarker       *marker);
 
 /* "<tid> <series>: <provider>" (provider alone for the empty series), or
  * "<process name> (<pid>)" for a process row. */
@@ -76,5 +125,6 @@ void         et_layout_row_label     (EtLayout    *layout,
                                       GString     *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtLayout, et_layout_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtLayoutFilter, et_layout_filter_free)
 
 G_END_DECLS

@@ -116,6 +116,7 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
       const EtMarker *m = &ch->markers[i];
       EtShape s = { ET_SHAPE_SPAN, c, i, 1, m->importance, m };
       SpanRun *run;
+      guint lane;
 
       if (whole_block (i, end) && blocks[i >> ET_CHANNEL_BLOCK_SHIFT].count[ET_MARKER_SPAN] == 0)
         {
@@ -125,7 +126,8 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
       if (m->kind != ET_MARKER_SPAN || !et_marker_overlaps (m, v->from_ns, v->to_ns)
           || (filtered && !et_layout_marker_visible (layout, m)))
         continue;
-      s.y0 = top + 1 + m->depth * v->lane_height;
+      lane = et_layout_lane (layout, c, m);
+      s.y0 = top + 1 + lane * v->lane_height;
       s.y1 = s.y0 + v->lane_height - 2;
       s.x0 = MAX (et_time_to_x (&map, m->start_ns), v->label_width - 2);
       s.x1 = MIN (et_time_to_x (&map, m->end_ns), v->width + 2);
@@ -137,13 +139,13 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
         }
       else if (s.x1 - s.x0 < 1)
         s.x1 = s.x0 + 1;
-      if (s.kind != ET_SHAPE_SPAN || m->depth >= MAX_LANES || !plain_bar (m)
+      if (s.kind != ET_SHAPE_SPAN || lane >= MAX_LANES || !plain_bar (m)
           || s.x1 - s.x0 >= MERGE_PX)
         {
           func (&s, data);
           continue;
         }
-      run = &runs[m->depth];
+      run = &runs[lane];
       if (run->active && s.x0 <= run->shape.x1 + 0.5)
         {
           run->shape.x1 = MAX (run->shape.x1, s.x1);
@@ -939,7 +941,9 @@ resolve_run (EtTrace *trace, EtLayout *layout, const EtViewport *v, double x, Et
       const EtMarker *m = &ch->markers[i];
       double x0, x1, distance;
 
-      if (m->kind != ET_MARKER_SPAN || m->depth != run->m->depth || !plain_bar (m)
+      if (m->kind != ET_MARKER_SPAN
+          || et_layout_lane (layout, run->channel, m) != et_layout_lane (layout, run->channel, run->m)
+          || !plain_bar (m)
           || !et_layout_marker_visible (layout, m))
         continue;
       x0 = et_viewport_x (v, m->start_ns);

@@ -556,6 +556,116 @@ count_differing (cairo_surface_t *actual, cairo_surface_t *expected, cairo_surfa
   return count_differing_near (actual, expected, &antialiasing, diff);
 }
 
+typedef struct
+{
+  gint16 category;
+  guint  singles;      /* shapes of one marker in that category */
+  guint  deepest_top;  /* largest y0 of span shapes in channel */
+  guint  channel;
+  double row_top;
+} CategoryCheck;
+
+static void
+check_category (const EtShape *s, gpointer data)
+{
+  CategoryCheck *c = data;
+
+  if (s->kind != ET_SHAPE_AGGREGATE && s->count == 1 && s->m->category == c->category)
+    c->singles++;
+}
+
+/* Categories and series filter at once: a hidden category's markers are not
+ * drawn, a hidden series' channel rows go away, and both come back. */
+static void
+test_filters_hide_categories_and_series (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  CategoryCheck check = { 2 };
+  guint rows = et_layout_n_rows (layout), with_series = 0;
+  guint32 series;
+  EtViewport v;
+
+  whole_trace (&v, 1400, 20000);
+  et_layout_update (layout, v.lane_height);
+  et_timeline_foreach_shape (demo, layout, &v, check_category, &check);
+  assert_true (check.singles > 0);
+  et_layout_set_category_visible (layout, 2, FALSE);
+  assert_true (et_layout_filters_single_markers (layout));
+  check.singles = 0;
+  et_timeline_foreach_shape (demo, layout, &v, check_category, &check);
+  assert_int_equal (check.singles, 0);
+  et_layout_set_category_visible (layout, 2, TRUE);
+  assert_false (et_layout_filters_single_markers (layout));
+
+  series = et_trace_get_channel (demo, et_layout_row (layout, 1)->index)->series;
+  for (guint r = 0; r < rows; r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+      with_series += row->kind == ET_ROW_CHANNEL
+                     && et_trace_get_channel (demo, row->index)->series == series;
+    }
+  assert_true (with_series > 0);
+  et_layout_set_series_visible (layout, series, FALSE);
+  assert_true (et_layout_n_rows (layout) <= rows - with_series);
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+      assert_false (row->kind == ET_ROW_CHANNEL
+                    && et_trace_get_channel (demo, row->index)->series == series);
+    }
+  et_layout_set_series_visible (layout, series, TRUE);
+  assert_int_equal (et_layout_n_rows (layout), rows);
+}
+
+static void
+deepest_span (const EtShape *s, gpointer data)
+{
+  CategoryCheck *c = data;
+
+  if (s->channel == c->channel && (s->kind == ET_SHAPE_SPAN || s->kind == ET_SHAPE_LONE_END))
+    c->deepest_top = MAX (c->deepest_top, (guint) (s->y0 - c->row_top));
+}
+
+/* A channel can be hidden and shown again, moved to the top (first row of
+ * its process, its process first) and collapsed into one lane. */
+static void
+test_channels_hide_move_to_top_and_collapse (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  guint rows = et_layout_n_rows (layout), first = et_layout_row (layout, 1)->index;
+  guint last = et_layout_row (layout, rows - 1)->index, deep = G_MAXUINT;
+  CategoryCheck check = { 0 };
+  EtViewport v;
+
+  et_layout_set_channel_visible (layout, first, FALSE);
+  assert_null (et_layout_channel_row (layout, first));
+  assert_int_equal (et_layout_n_rows (layout), rows - 1);
+  assert_int_equal (et_layout_n_hidden_channels (layout), 1);
+  et_layout_show_all_channels (layout);
+  assert_int_equal (et_layout_n_rows (layout), rows);
+  assert_non_null (et_layout_channel_row (layout, first));
+
+  et_layout_move_channel_to_top (layout, last);
+  assert_int_equal (et_layout_row (layout, 0)->kind, ET_ROW_PROCESS);
+  assert_int_equal (et_layout_row (layout, 0)->index,
+                    et_trace_get_thread (demo, et_trace_channel_thread (demo, last))->process);
+  assert_int_equal (et_layout_row (layout, 1)->index, last);
+  assert_int_equal (et_layout_n_rows (layout), rows);
+
+  for (guint r = 0; r < rows && deep == G_MAXUINT; r++)
+    if (et_layout_row (layout, r)->kind == ET_ROW_CHANNEL && et_layout_row (layout, r)->lanes > 1)
+      deep = et_layout_row (layout, r)->index;
+  assert_true (deep != G_MAXUINT);
+  whole_trace (&v, 1400, 20000);
+  et_layout_set_channel_collapsed (layout, deep, TRUE);
+  et_layout_update (layout, v.lane_height);
+  assert_int_equal (et_layout_channel_row (layout, deep)->lanes, 1);
+  check.channel = deep;
+  check.row_top = v.ruler_height + et_layout_channel_row (layout, deep)->y;
+  et_timeline_foreach_shape (demo, layout, &v, deepest_span, &check);
+  assert_true (check.deepest_top < (guint) v.lane_height);
+}
+
 static void
 compare_with_reference (const char *name, const EtViewport *v)
 {
@@ -759,6 +869,8 @@ main (void)
     cmocka_unit_test (test_render_files_png_svg_pdf),
     cmocka_unit_test (test_collapsing_a_process_hides_its_rows),
     cmocka_unit_test (test_filters_hide_providers_importance_and_kinds),
+    cmocka_unit_test (test_filters_hide_categories_and_series),
+    cmocka_unit_test (test_channels_hide_move_to_top_and_collapse),
     cmocka_unit_test (test_reference_whole_trace_light),
     cmocka_unit_test (test_reference_mid_zoom_dark),
     cmocka_unit_test (test_reference_deep_zoom_with_scroll),
