@@ -184,19 +184,33 @@ et_layout_update (EtLayout *l, int lane_height)
   l->height = y;
 }
 
+/* The per-process, per-provider and per-channel switches: set one, lay out
+ * again. */
+static void
+set_switch (EtLayout *l, gboolean *switches, guint index, guint n, gboolean on)
+{
+  g_return_if_fail (index < n);
+  switches[index] = on;
+  et_layout_update (l, l->lane_height);
+}
+
+static gboolean
+get_switch (const gboolean *switches, guint index, guint n)
+{
+  g_return_val_if_fail (index < n, FALSE);
+  return switches[index];
+}
+
 void
 et_layout_set_collapsed (EtLayout *l, guint process, gboolean collapsed)
 {
-  g_return_if_fail (process < et_trace_get_n_processes (l->trace));
-  l->collapsed[process] = collapsed;
-  et_layout_update (l, l->lane_height);
+  set_switch (l, l->collapsed, process, et_trace_get_n_processes (l->trace), collapsed);
 }
 
 gboolean
 et_layout_get_collapsed (EtLayout *l, guint process)
 {
-  g_return_val_if_fail (process < et_trace_get_n_processes (l->trace), FALSE);
-  return l->collapsed[process];
+  return get_switch (l->collapsed, process, et_trace_get_n_processes (l->trace));
 }
 
 guint
@@ -229,16 +243,13 @@ et_layout_channel_row (EtLayout *l, guint channel)
 void
 et_layout_set_provider_visible (EtLayout *l, guint provider, gboolean visible)
 {
-  g_return_if_fail (provider < et_trace_get_n_providers (l->trace));
-  l->f.provider_hidden[provider] = !visible;
-  et_layout_update (l, l->lane_height);
+  set_switch (l, l->f.provider_hidden, provider, l->f.n_providers, !visible);
 }
 
 gboolean
 et_layout_get_provider_visible (EtLayout *l, guint provider)
 {
-  g_return_val_if_fail (provider < et_trace_get_n_providers (l->trace), FALSE);
-  return !l->f.provider_hidden[provider];
+  return provider < l->f.n_providers && !l->f.provider_hidden[provider];
 }
 
 void
@@ -345,16 +356,13 @@ et_layout_get_series_visible (EtLayout *l, guint32 series)
 void
 et_layout_set_channel_visible (EtLayout *l, guint channel, gboolean visible)
 {
-  g_return_if_fail (channel < et_trace_get_n_channels (l->trace));
-  l->channel_hidden[channel] = !visible;
-  et_layout_update (l, l->lane_height);
+  set_switch (l, l->channel_hidden, channel, l->f.n_channels, !visible);
 }
 
 gboolean
 et_layout_get_channel_visible (EtLayout *l, guint channel)
 {
-  g_return_val_if_fail (channel < et_trace_get_n_channels (l->trace), FALSE);
-  return !l->channel_hidden[channel];
+  return channel < l->f.n_channels && !l->channel_hidden[channel];
 }
 
 guint
@@ -377,16 +385,13 @@ et_layout_show_all_channels (EtLayout *l)
 void
 et_layout_set_channel_collapsed (EtLayout *l, guint channel, gboolean collapsed)
 {
-  g_return_if_fail (channel < et_trace_get_n_channels (l->trace));
-  l->channel_collapsed[channel] = collapsed;
-  et_layout_update (l, l->lane_height);
+  set_switch (l, l->channel_collapsed, channel, l->f.n_channels, collapsed);
 }
 
 gboolean
 et_layout_get_channel_collapsed (EtLayout *l, guint channel)
 {
-  g_return_val_if_fail (channel < et_trace_get_n_channels (l->trace), FALSE);
-  return l->channel_collapsed[channel];
+  return get_switch (l->channel_collapsed, channel, l->f.n_channels);
 }
 
 guint
