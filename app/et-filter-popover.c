@@ -6,6 +6,7 @@
  * and the widgets are set from it when a trace arrives.
  */
 #include "et-filter-popover.h"
+#include "et-timeline-render.h"
 
 #include <glib/gi18n.h>
 
@@ -18,6 +19,8 @@ struct _EtFilterPopover
   GtkWidget   *kind_message;
   GtkWidget   *kind_span;
   GtkBox      *providers;
+  GtkFlowBox  *categories;
+  GtkBox      *series;
 
   EtTrace     *trace;
   EtLayout    *layout;      /* not owned */
@@ -117,6 +120,131 @@ provider_check (EtFilterPopover *self, guint index)
   return check;
 }
 
+static void
+on_category_toggled (GtkCheckButton *check, gpointer data)
+{
+  EtFilterPopover *self = data;
+  gint16 category = (gint16) GPOINTER_TO_INT (g_object_get_data (G_OBJECT (check), "category"));
+
+  if (self->filling || self->layout == NULL)
+    return;
+  et_layout_set_category_visible (self->layout, category, gtk_check_button_get_active (check));
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+on_series_toggled (GtkCheckButton *check, gpointer data)
+{
+  EtFilterPopover *self = data;
+  guint32 series = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "series"));
+
+  if (self->filling || self->layout == NULL)
+    return;
+  et_layout_set_series_visible (self->layout, series, gtk_check_button_get_active (check));
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+static void
+draw_swatch (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+  double r, g, b;
+
+  et_timeline_category_rgb ((gint16) GPOINTER_TO_INT (data), &r, &g, &b);
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+}
+
+/* A check button with the category's colour beside its name: the colour
+ * alone would not say which it is. */
+static GtkWidget *
+category_check (EtFilterPopover *self, gint16 category)
+{
+  GtkWidget *check = gtk_check_button_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *swatch = gtk_drawing_area_new ();
+  g_autofree char *number = g_strdup_printf ("%d", category);
+
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 12);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (swatch), 12);
+  gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_swatch,
+                                  GINT_TO_POINTER (category), NULL);
+  gtk_box_append (GTK_BOX (box), swatch);
+  /* Translators: the alert category (-1), drawn red with a "!" */
+  gtk_box_append (GTK_BOX (box), gtk_label_new (category == ET_CATEGORY_ALERT ? _("Alert") : number));
+  gtk_check_button_set_child (GTK_CHECK_BUTTON (check), box);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
+                               et_layout_get_category_visible (self->layout, category));
+  g_object_set_data (G_OBJECT (check), "category", GINT_TO_POINTER (category));
+  g_signal_connect (check, "toggled", G_CALLBACK (on_category_toggled), self);
+  return check;
+}
+
+static void
+fill_categories (EtFilterPopover *self)
+{
+  gboolean present[257] = { FALSE };
+
+  for (guint c = 0; c < et_trace_get_n_channels (self->trace); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (self->trace, c);
+      for (guint i = 0; i < ch->n_markers; i++)
+        if (ch->markers[i].category >= -1 && ch->markers[i].category < 256)
+          present[ch->markers[i].category + 1] = TRUE;
+    }
+  for (int k = 0; k < 257; k++)
+    if (present[k])
+      gtk_flow_box_append (self->categories, category_check (self, (gint16) (k - 1)));
+}
+
+static int
+compare_series_names (gconstpointer a, gconstpointer b, gpointer trace)
+{
+  return g_utf8_collate (et_trace_get_string (trace, GPOINTER_TO_UINT (*(gconstpointer *) a)),
+                         et_trace_get_string (trace, GPOINTER_TO_UINT (*(gconstpointer *) b)));
+}
+
+static void
+fill_series (EtFilterPopover *self)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) series = g_ptr_array_new ();
+
+  for (guint c = 0; c < et_trace_get_n_channels (self->trace); c++)
+    {
+      gpointer id = GUINT_TO_POINTER (et_trace_get_channel (self->trace, c)->series);
+      if (g_hash_table_add (seen, id))
+        g_ptr_array_add (series, id);
+    }
+  g_ptr_array_sort_with_data (series, compare_series_names, self->trace);
+  for (guint k = 0; k < series->len; k++)
+    {
+      guint32 id = GPOINTER_TO_UINT (series->pdata[k]);
+      const char *name = et_trace_get_string (self->trace, id);
+      /* Translators: the series of markers that have none */
+      GtkWidget *check = gtk_check_button_new_with_label (*name ? name : _("(no series)"));
+
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
+                                   et_layout_get_series_visible (self->layout, id));
+      g_object_set_data (G_OBJECT (check), "series", GUINT_TO_POINTER (id));
+      g_signal_connect (check, "toggled", G_CALLBACK (on_series_toggled), self);
+      gtk_box_append (self->series, check);
+    }
+}
+
+static void
+remove_children (GtkWidget *parent)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (parent)) != NULL)
+    if (GTK_IS_FLOW_BOX (parent))
+      gtk_flow_box_remove (GTK_FLOW_BOX (parent), child);
+    else
+      gtk_box_remove (GTK_BOX (parent), child);
+}
+
 /* The last importance and kinds chosen (or everything, without settings). */
 static void
 restore_importance_and_kinds (EtFilterPopover *self)
@@ -154,13 +282,12 @@ void
 et_filter_popover_set_trace (EtFilterPopover *self, EtTrace *trace, EtLayout *layout,
                              const char * const *shown_extra)
 {
-  GtkWidget *child;
-
   g_return_if_fail (ET_IS_FILTER_POPOVER (self));
   g_set_object (&self->trace, trace);
   self->layout = layout;
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->providers))) != NULL)
-    gtk_box_remove (self->providers, child);
+  remove_children (GTK_WIDGET (self->providers));
+  remove_children (GTK_WIDGET (self->categories));
+  remove_children (GTK_WIDGET (self->series));
   if (trace == NULL)
     return;
   self->filling = TRUE;
@@ -177,6 +304,8 @@ et_filter_popover_set_trace (EtFilterPopover *self, EtTrace *trace, EtLayout *la
       gtk_box_append (self->providers, check);
     }
   restore_importance_and_kinds (self);
+  fill_categories (self);
+  fill_series (self);
   self->filling = FALSE;
 }
 
@@ -232,6 +361,8 @@ et_filter_popover_class_init (EtFilterPopoverClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, kind_message);
   gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, kind_span);
   gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, providers);
+  gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, categories);
+  gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, series);
   gtk_widget_class_bind_template_callback (widget_class, on_kinds_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_importance_selected);
   signals[SIGNAL_CHANGED] =

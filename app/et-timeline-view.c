@@ -8,6 +8,8 @@
 #include "et-details.h"
 #include "et-i18n.h"
 
+#include <glib/gi18n.h>
+
 #include <math.h>
 
 struct _EtTimelineView
@@ -26,6 +28,7 @@ struct _EtTimelineView
   gboolean            has_selection;
   EtShape             selected;
   double              pointer_x;
+  GtkWidget          *channel_menu;  /* right-click on a row */
   gint64              drag_from_ns;
   int                 drag_from_scroll;
   double              pinch_last;
@@ -33,7 +36,7 @@ struct _EtTimelineView
 
 G_DEFINE_FINAL_TYPE (EtTimelineView, et_timeline_view, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_SELECTION_CHANGED, SIGNAL_RANGE_CHANGED, N_SIGNALS };
+enum { SIGNAL_SELECTION_CHANGED, SIGNAL_RANGE_CHANGED, SIGNAL_LAYOUT_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -233,16 +236,25 @@ refresh_selection (EtTimelineView *self)
   set_selection (self, f.found ? &f.shape : NULL);
 }
 
+/* What is at (@x, @y) in the current view; FALSE without a trace. */
+static gboolean
+hit_at (EtTimelineView *self, double x, double y, EtHit *hit)
+{
+  if (self->trace == NULL)
+    return FALSE;
+  sync_size (self);
+  et_timeline_hit_test (self->trace, self->layout, &self->view, x, y, hit);
+  return TRUE;
+}
+
 gboolean
 et_timeline_view_select_at (EtTimelineView *self, double x, double y)
 {
   EtHit hit;
 
   g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
-  if (self->trace == NULL)
+  if (!hit_at (self, x, y, &hit))
     return FALSE;
-  sync_size (self);
-  et_timeline_hit_test (self->trace, self->layout, &self->view, x, y, &hit);
   if (hit.kind == ET_HIT_ROW_LABEL)
     {
       const EtRow *row = et_layout_row (self->layout, hit.row);
@@ -409,6 +421,133 @@ on_action (GSimpleAction *action, GVariant *parameter, gpointer data)
     }
 }
 
+/* ---- channels (the row menu) -------------------------------------------------- */
+
+static void
+update_channel_actions (EtTimelineView *self)
+{
+  GAction *show_all = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "show-all-channels");
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (show_all),
+                               self->layout != NULL && et_layout_n_hidden_channels (self->layout) > 0);
+}
+
+static void
+on_channel_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtTimelineView *self = data;
+  const char *name = g_action_get_name (G_ACTION (action));
+  guint c = parameter != NULL ? g_variant_get_uint32 (parameter) : 0;
+
+  if (self->trace == NULL || c >= et_trace_get_n_channels (self->trace))
+    return;
+  if (g_str_equal (name, "hide-channel"))
+    et_layout_set_channel_visible (self->layout, c, FALSE);
+  else if (g_str_equal (name, "collapse-channel"))
+    et_layout_set_channel_collapsed (self->layout, c, !et_layout_get_channel_collapsed (self->layout, c));
+  else if (g_str_equal (name, "move-channel-to-top"))
+    {
+      et_layout_move_channel_to_top (self->layout, c);
+      self->view.scroll_y = 0;
+    }
+  else
+    et_layout_show_all_channels (self->layout);
+  et_layout_update (self->layout, self->view.lane_height);
+  update_channel_actions (self);
+  clamp_scroll (self);
+  view_changed (self);
+  refresh_selection (self);
+  g_signal_emit (self, signals[SIGNAL_LAYOUT_CHANGED], 0);
+}
+
+static void
+append_channel_item (GMenu *menu, const char *label, const char *action, guint channel)
+{
+  g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+  g_menu_item_set_action_and_target_value (item, action, g_variant_new_uint32 (channel));
+  g_menu_append_item (menu, item);
+}
+
+static GMenuModel *
+channel_menu_model (EtTimelineView *self, guint channel)
+{
+  GMenu *menu = g_menu_new ();
+  g_autoptr(GMenu) one = g_menu_new ();
+  g_autoptr(GMenu) all = g_menu_new ();
+
+  append_channel_item (one, _("Hide Channel"), "timeline.hide-channel", channel);
+  append_channel_item (one, et_layout_get_channel_collapsed (self->layout, channel)
+                            ? _("Expand Lanes") : _("Collapse Lanes"),
+                       "timeline.collapse-channel", channel);
+  append_channel_item (one, _("Move to Top"), "timeline.move-channel-to-top", channel);
+  g_menu_append (all, _("Show Hidden Channels"), "timeline.show-all-channels");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (one));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (all));
+  return G_MENU_MODEL (menu);
+}
+
+/* The row menu of the channel under (@x, @y), there; FALSE when no channel
+ * row is there. */
+gboolean
+et_timeline_view_popup_channel_menu (EtTimelineView *self, double x, double y)
+{
+  g_autoptr(GMenuModel) model = NULL;
+  const EtRow *row;
+  EtHit hit;
+
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
+  if (!hit_at (self, x, y, &hit)
+      || (hit.kind != ET_HIT_ROW_LABEL && hit.kind != ET_HIT_EMPTY_ROW && hit.kind != ET_HIT_SHAPE))
+    return FALSE;
+  row = et_layout_row (self->layout, hit.row);
+  if (row->kind != ET_ROW_CHANNEL)
+    return FALSE;
+  model = channel_menu_model (self, row->index);
+  if (self->channel_menu == NULL)
+    {
+      self->channel_menu = gtk_popover_menu_new_from_model (NULL);
+      gtk_widget_set_parent (self->channel_menu, GTK_WIDGET (self));
+      gtk_popover_set_has_arrow (GTK_POPOVER (self->channel_menu), FALSE);
+    }
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->channel_menu), model);
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->channel_menu),
+                               &(GdkRectangle) { (int) x, (int) y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->channel_menu));
+  return TRUE;
+}
+
+static void
+on_secondary_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer data)
+{
+  if (et_timeline_view_popup_channel_menu (data, x, y))
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+/* Shift+F10 or the Menu key: the menu of the selected marker's channel,
+ * or of the first channel in view. */
+static void
+on_menu_key (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  EtTimelineView *self = ET_TIMELINE_VIEW (widget);
+  double y = self->view.ruler_height + 4;
+
+  if (self->has_selection)
+    y = (self->selected.y0 + self->selected.y1) / 2;
+  else
+    for (guint r = 0; self->layout != NULL && r < et_layout_n_rows (self->layout); r++)
+      {
+        const EtRow *row = et_layout_row (self->layout, r);
+        double top = self->view.ruler_height + row->y - self->view.scroll_y;
+        if (row->kind == ET_ROW_CHANNEL && top >= self->view.ruler_height)
+          {
+            y = top + 2;
+            break;
+          }
+      }
+  et_timeline_view_popup_channel_menu (self, self->view.label_width / 2.0, y);
+}
+
 /* ---- input ------------------------------------------------------------------ */
 
 static gboolean
@@ -538,6 +677,7 @@ add_controllers (EtTimelineView *self)
   GtkGesture *drag = gtk_gesture_drag_new ();
   GtkGesture *click = gtk_gesture_click_new ();
   GtkGesture *pinch = gtk_gesture_zoom_new ();
+  GtkGesture *menu_click = gtk_gesture_click_new ();
 
   g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
@@ -546,11 +686,14 @@ add_controllers (EtTimelineView *self)
   g_signal_connect (click, "pressed", G_CALLBACK (on_click), self);
   g_signal_connect (pinch, "begin", G_CALLBACK (on_pinch_begin), self);
   g_signal_connect (pinch, "scale-changed", G_CALLBACK (on_pinch), self);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (menu_click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (menu_click, "pressed", G_CALLBACK (on_secondary_click), self);
   gtk_widget_add_controller (widget, scroll);
   gtk_widget_add_controller (widget, motion);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (pinch));
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (menu_click));
 }
 
 static void
@@ -567,6 +710,16 @@ add_actions (EtTimelineView *self)
       g_signal_connect (action, "activate", G_CALLBACK (on_action), self);
       g_action_map_add_action (G_ACTION_MAP (self->actions), G_ACTION (action));
     }
+  for (guint i = 0; i < 4; i++)
+    {
+      static const char *const channel_actions[] = { "hide-channel", "collapse-channel",
+                                                     "move-channel-to-top", "show-all-channels" };
+      g_autoptr(GSimpleAction) action = g_simple_action_new (channel_actions[i],
+                                                             i < 3 ? G_VARIANT_TYPE_UINT32 : NULL);
+
+      g_signal_connect (action, "activate", G_CALLBACK (on_channel_action), self);
+      g_action_map_add_action (G_ACTION_MAP (self->actions), G_ACTION (action));
+    }
   /* The view answers to its own "timeline." actions even when it is used
    * outside a window that inserts them. */
   gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", G_ACTION_GROUP (self->actions));
@@ -580,6 +733,7 @@ et_timeline_view_dispose (GObject *object)
   g_signal_handlers_disconnect_by_data (gtk_settings_get_default (), self);
   g_clear_pointer (&self->picture, gsk_render_node_unref);
   g_clear_pointer (&self->highlights, g_hash_table_unref);
+  g_clear_pointer (&self->channel_menu, gtk_widget_unparent);
   g_clear_object (&self->trace);
   self->layout = NULL;
   G_OBJECT_CLASS (et_timeline_view_parent_class)->dispose (object);
@@ -629,6 +783,14 @@ et_timeline_view_class_init (EtTimelineViewClass *klass)
   signals[SIGNAL_RANGE_CHANGED] =
     g_signal_new ("range-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* Channels hidden, shown, collapsed or moved from the row menu. */
+  signals[SIGNAL_LAYOUT_CHANGED] =
+    g_signal_new ("layout-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_install_action (widget_class, "timeline.channel-menu", NULL, on_menu_key);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
+                                       "timeline.channel-menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "timeline.channel-menu", NULL);
 }
 
 static void
@@ -664,6 +826,7 @@ et_timeline_view_set_trace (EtTimelineView *self, EtTrace *trace, EtLayout *layo
   self->layout = layout;
   self->has_selection = FALSE;
   g_clear_pointer (&self->highlights, g_hash_table_unref);
+  update_channel_actions (self);
   if (layout != NULL)
     et_layout_update (layout, self->view.lane_height);
   if (trace != NULL)

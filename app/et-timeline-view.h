@@ -42,6 +42,12 @@ gboolean      et_timeline_view_select_at      (EtTimelineView *self,
 void          et_timeline_view_reveal_marker  (EtTimelineView *self,
                                                guint           channel,
                                                guint           index);
+/* Opens the row menu (hide, collapse, move to top, show hidden channels)
+ * of the channel at (@x, @y), as a right click does; FALSE when no channel
+ * row is there. */
+gboolean      et_timeline_view_popup_channel_menu (EtTimelineView *self,
+                                                   double          x,
+                                                   double          y);
 /* Centres @t_ns, keeping the zoom (e.g. a span's end). */
 void          et_timeline_view_center_on      (EtTimelineView *self,
                                                gint64          t_ns);

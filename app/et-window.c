@@ -63,6 +63,14 @@ on_list_marker_selected (EtMarkersList *list, guint channel, guint index, gpoint
   et_window_reveal_marker (data, channel, index);
 }
 
+/* Rows or filters changed: the list follows at once. */
+static void
+refresh_list_now (EtWindow *self)
+{
+  g_clear_handle_id (&self->list_idle, g_source_remove);
+  update_list (self);
+}
+
 static void
 on_filters_changed (EtFilterPopover *filters, gpointer data)
 {
@@ -70,8 +78,13 @@ on_filters_changed (EtFilterPopover *filters, gpointer data)
 
   et_layout_update (self->layout, et_timeline_view_get_viewport (self->timeline)->lane_height);
   et_timeline_view_layout_changed (self->timeline);
-  g_clear_handle_id (&self->list_idle, g_source_remove);
-  update_list (self);
+  refresh_list_now (self);
+}
+
+static void
+on_channels_changed (EtTimelineView *timeline, gpointer data)
+{
+  refresh_list_now (data);
 }
 
 static void
@@ -490,6 +503,7 @@ et_window_class_init (EtWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_damage_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_channels_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_list_marker_selected);
   _et_window_bind_search_callbacks (widget_class);
 }

@@ -37,6 +37,14 @@ category_color (const Rgb *palette, gint16 category)
   return category < 0 ? &alert_color : &palette[category % 5];
 }
 
+void
+et_timeline_category_rgb (gint16 category, double *r, double *g, double *b)
+{
+  const Rgb *c = category_color (flag_colors, category);
+
+  *r = c->r, *g = c->g, *b = c->b;
+}
+
 static void
 set_rgb (cairo_t *cr, const Rgb *c)
 {

@@ -86,6 +86,13 @@ gboolean et_timeline_render_file   (EtTrace          *trace,
                                     const char       *path,
                                     GError          **error);
 
+/* The colour flags of @category are drawn in (alert red for -1), 0–1 each:
+ * for legends and filter swatches. */
+void     et_timeline_category_rgb  (gint16            category,
+                                    double           *r,
+                                    double           *g,
+                                    double           *b);
+
 /* Tick step (ns) for a ruler showing @span_ns over @width_px pixels: the
  * smallest 1-2-5 step at least @min_px pixels apart. */
 gint64   et_ruler_step             (gint64            span_ns,

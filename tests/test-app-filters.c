@@ -1,0 +1,196 @@
+/* GUI tests (under Xvfb) of the filters by category and series, and of the
+ * row menu that hides, collapses and moves channels: driven through the
+ * filter popover's check buttons and the "timeline." actions, checked
+ * against the Markers report and the rows, counted by hand from the
+ * model. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <glib/gstdio.h>
+#include "et-fixture.h"
+#include "et-filter-popover.h"
+#include "et-markers-list.h"
+#include "et-timeline-view.h"
+#include "gui-test.h"
+
+static char *dir;
+static char *demo_path;
+
+static int
+setup (void **state)
+{
+  gtk_init ();
+  dir = g_dir_make_tmp ("et-app-filters-XXXXXX", NULL);
+  demo_path = g_build_filename (dir, "demo.etl", NULL);
+  return run_fixture_tool ((const char *[]) { "demo", demo_path, NULL }) ? 0 : -1;
+}
+
+static int
+teardown (void **state)
+{
+  et_fixture_remove_dir (dir);
+  g_free (demo_path);
+  g_free (dir);
+  return 0;
+}
+
+/* What a person hid, and the markers of the view that remain, by hand. */
+typedef struct
+{
+  gint16  category;      /* hidden, or G_MININT16 */
+  guint32 series;        /* hidden, or G_MAXUINT32 */
+  guint   channel;       /* hidden, or G_MAXUINT */
+} Hidden;
+
+static guint
+count_by_hand (EtWindow *window, const Hidden *h)
+{
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  guint n = 0;
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, c);
+
+      if (!et_trace_get_provider (trace, ch->provider)->default_on || ch->series == h->series
+          || c == h->channel)
+        continue;
+      for (guint i = 0; i < ch->n_markers; i++)
+        n += et_marker_overlaps (&ch->markers[i], v->from_ns, v->to_ns)
+             && ch->markers[i].category != h->category;
+    }
+  return n;
+}
+
+static guint
+list_rows (EtWindow *window)
+{
+  EtMarkersList *list = et_window_get_markers_list (window);
+
+  RUN_UNTIL (!et_window_is_busy (window) && !et_markers_list_is_busy (list));
+  return et_markers_list_get_n_rows (list);
+}
+
+/* The check button under @widget whose @key data is @value. */
+static GtkCheckButton *
+find_check (GtkWidget *widget, const char *key, gpointer value)
+{
+  if (GTK_IS_CHECK_BUTTON (widget) && g_object_get_data (G_OBJECT (widget), key) == value
+      && g_object_get_data (G_OBJECT (widget), key) != NULL)
+    return GTK_CHECK_BUTTON (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkCheckButton *found = find_check (c, key, value);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Unticking a category or a series in the filter popover takes their
+ * markers out of the Markers report at once; ticking brings them back. */
+static void
+test_popover_filters_categories_and_series (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  GtkWidget *popover = find_widget (GTK_WIDGET (window), ET_TYPE_FILTER_POPOVER);
+  EtTrace *trace = et_window_get_trace (window);
+  EtLayout *layout = et_window_get_layout (window);
+  Hidden hidden = { G_MININT16, G_MAXUINT32, G_MAXUINT };
+  guint all = list_rows (window);
+  GtkCheckButton *category, *series;
+
+  assert_non_null (popover);
+  assert_int_equal (all, count_by_hand (window, &hidden));
+  /* Category 1 (green); category 0's data would be NULL, like none. */
+  category = find_check (popover, "category", GINT_TO_POINTER (1));
+  assert_non_null (category);
+  gtk_check_button_set_active (category, FALSE);
+  hidden.category = 1;
+  assert_int_equal (list_rows (window), count_by_hand (window, &hidden));
+  assert_true (list_rows (window) < all);
+
+  /* A named series (the empty one's id, 0, would look like no data). */
+  for (guint r = 0; r < et_layout_n_rows (layout) && hidden.series == G_MAXUINT32; r++)
+    if (et_layout_row (layout, r)->kind == ET_ROW_CHANNEL
+        && et_trace_get_channel (trace, et_layout_row (layout, r)->index)->series != 0)
+      hidden.series = et_trace_get_channel (trace, et_layout_row (layout, r)->index)->series;
+  series = find_check (popover, "series", GUINT_TO_POINTER (hidden.series));
+  assert_non_null (series);
+  gtk_check_button_set_active (series, FALSE);
+  assert_int_equal (list_rows (window), count_by_hand (window, &hidden));
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    assert_false (et_layout_row (layout, r)->kind == ET_ROW_CHANNEL
+                  && et_trace_get_channel (trace, et_layout_row (layout, r)->index)->series
+                     == hidden.series);
+
+  gtk_check_button_set_active (category, TRUE);
+  gtk_check_button_set_active (series, TRUE);
+  assert_int_equal (list_rows (window), all);
+  gtk_window_destroy (GTK_WINDOW (window));
+  run_for (100);
+}
+
+static void
+activate_on_channel (EtWindow *window, const char *action, guint channel)
+{
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), action, "u", channel));
+}
+
+/* A right click on a row opens its menu; hiding the channel takes its row
+ * and its markers away until "Show Hidden Channels"; "Move to Top" makes
+ * it the first row under its process, the process first. */
+static void
+test_row_menu_hides_moves_and_shows_channels (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTimelineView *timeline = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
+                                                            ET_TYPE_TIMELINE_VIEW));
+  guint rows = et_layout_n_rows (layout), all = list_rows (window);
+  guint first = et_layout_row (layout, 1)->index;
+  guint last = et_layout_row (layout, rows - 1)->index;
+  Hidden hidden = { G_MININT16, G_MAXUINT32, first };
+  GtkWidget *menu;
+
+  /* On the row's label, as a right click there does. */
+  assert_true (et_timeline_view_popup_channel_menu (timeline, 20,
+                                                    v->ruler_height + et_layout_row (layout, 1)->y + 4));
+  menu = find_widget (GTK_WIDGET (timeline), GTK_TYPE_POPOVER_MENU);
+  assert_non_null (menu);
+  assert_true (gtk_widget_get_visible (menu));
+  gtk_popover_popdown (GTK_POPOVER (menu));
+  assert_false (g_action_group_get_action_enabled (et_timeline_view_get_actions (timeline),
+                                                   "show-all-channels"));
+
+  activate_on_channel (window, "timeline.hide-channel", first);
+  assert_int_equal (et_layout_n_rows (layout), rows - 1);
+  assert_null (et_layout_channel_row (layout, first));
+  assert_int_equal (list_rows (window), count_by_hand (window, &hidden));
+  assert_true (list_rows (window) < all);
+  assert_true (g_action_group_get_action_enabled (et_timeline_view_get_actions (timeline),
+                                                  "show-all-channels"));
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "timeline.show-all-channels", NULL));
+  assert_int_equal (et_layout_n_rows (layout), rows);
+  assert_int_equal (list_rows (window), all);
+
+  activate_on_channel (window, "timeline.move-channel-to-top", last);
+  assert_int_equal (et_layout_row (layout, 1)->index, last);
+  assert_int_equal (v->scroll_y, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+  run_for (100);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_popover_filters_categories_and_series),
+    cmocka_unit_test (test_row_menu_hides_moves_and_shows_channels),
+  };
+  return cmocka_run_group_tests_name ("app-filters", tests, setup, teardown);
+}
