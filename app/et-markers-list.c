@@ -631,6 +631,28 @@ et_markers_list_select_row (EtMarkersList *self, guint row)
   gtk_single_selection_set_selected (self->selection, row);
 }
 
+gboolean
+et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
+{
+  guint row = GTK_INVALID_LIST_POSITION;
+
+  g_return_val_if_fail (ET_IS_MARKERS_LIST (self), FALSE);
+  for (guint r = 0; r < self->model->refs->len && row == GTK_INVALID_LIST_POSITION; r++)
+    {
+      const Ref *ref = &g_array_index (self->model->refs, Ref, r);
+      if (ref->channel == channel && ref->index == index)
+        row = r;
+    }
+  /* Quietly: the timeline already shows this marker. */
+  self->selecting = TRUE;
+  gtk_single_selection_set_selected (self->selection, row);
+  self->selecting = FALSE;
+  if (row == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", row);
+  return TRUE;
+}
+
 static void
 csv_field (GString *line, const char *text)
 {

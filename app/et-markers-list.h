@@ -55,6 +55,12 @@ gboolean   et_markers_list_get_row    (EtMarkersList *self,
                                        guint         *index);
 void       et_markers_list_select_row (EtMarkersList *self,
                                        guint          row);
+/* Selects and scrolls to the row of a marker chosen elsewhere (the
+ * timeline), without "marker-selected"; no row is selected and FALSE is
+ * returned when the marker is not in the list. */
+gboolean   et_markers_list_show_marker (EtMarkersList *self,
+                                        guint          channel,
+                                        guint          index);
 gboolean   et_markers_list_write_csv  (EtMarkersList *self,
                                        const char    *path,
                                        GError       **error);

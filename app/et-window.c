@@ -54,6 +54,8 @@ on_selection_changed (EtTimelineView *timeline, gpointer data)
   gboolean selected = et_timeline_view_get_selection (timeline, &shape);
 
   et_details_pane_show (self->details, self->trace, selected ? &shape : NULL);
+  if (selected && shape.kind != ET_SHAPE_AGGREGATE)
+    et_markers_list_show_marker (self->markers, shape.channel, shape.marker);
   _et_window_update_actions (self);
 }
 

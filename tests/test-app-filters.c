@@ -12,6 +12,7 @@
 #include "et-fixture.h"
 #include "et-filter-popover.h"
 #include "et-markers-list.h"
+#include "et-timeline-render.h"
 #include "et-timeline-view.h"
 #include "gui-test.h"
 
@@ -185,12 +186,55 @@ test_row_menu_hides_moves_and_shows_channels (void **state)
   run_for (100);
 }
 
+typedef struct
+{
+  EtShape shape;
+  gboolean found;
+} FirstFlag;
+
+static void
+first_flag (const EtShape *s, gpointer data)
+{
+  FirstFlag *f = data;
+
+  if (!f->found && s->kind == ET_SHAPE_FLAG && s->x0 > 300)
+    f->shape = *s, f->found = TRUE;
+}
+
+/* Clicking a marker on the timeline selects its row in the Markers report
+ * (and scrolls to it). */
+static void
+test_clicking_a_marker_selects_its_list_row (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  EtMarkersList *list = et_window_get_markers_list (window);
+  GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW));
+  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (view));
+  FirstFlag f = { { 0 } };
+  guint channel, index, row;
+
+  list_rows (window);
+  et_timeline_foreach_shape (et_window_get_trace (window), et_window_get_layout (window),
+                             et_window_get_viewport (window), first_flag, &f);
+  assert_true (f.found);
+  assert_true (et_window_select_at (window, (f.shape.x0 + f.shape.x1) / 2,
+                                    (f.shape.y0 + f.shape.y1) / 2));
+  row = gtk_single_selection_get_selected (selection);
+  assert_true (row != GTK_INVALID_LIST_POSITION);
+  assert_true (et_markers_list_get_row (list, row, &channel, &index));
+  assert_int_equal (channel, f.shape.channel);
+  assert_int_equal (index, f.shape.marker);
+  gtk_window_destroy (GTK_WINDOW (window));
+  run_for (100);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_popover_filters_categories_and_series),
     cmocka_unit_test (test_row_menu_hides_moves_and_shows_channels),
+    cmocka_unit_test (test_clicking_a_marker_selects_its_list_row),
   };
   return cmocka_run_group_tests_name ("app-filters", tests, setup, teardown);
 }
