@@ -31,6 +31,10 @@ struct _EtTimelineView
   GtkWidget          *channel_menu;  /* right-click on a row */
   gint64              drag_from_ns;
   int                 drag_from_scroll;
+  gboolean            range_drag;    /* the drag began on the ruler */
+  double              range_start_x;
+  gboolean            has_range;     /* a time range selected on the ruler */
+  gint64              range_from_ns, range_to_ns;
   double              pinch_last;
 };
 
@@ -158,10 +162,13 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->picture != NULL)
     gtk_snapshot_append_node (snapshot, self->picture);
   report_first_frame ();
-  if (self->highlights == NULL && !self->has_selection)
+  if (self->highlights == NULL && !self->has_selection && !self->has_range)
     return;
-  /* Matches and the selection are overlays: rings over the cached picture. */
+  /* Matches, the selection and the range are overlays over the cached
+   * picture. */
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (self->has_range)
+    et_timeline_draw_range (cr, &self->view, self->range_from_ns, self->range_to_ns);
   if (self->highlights != NULL)
     {
       Ring ring = { cr, self->highlights };
@@ -340,6 +347,45 @@ et_timeline_view_clear_selection (EtTimelineView *self)
     set_selection (self, NULL);
 }
 
+/* ---- range (dragged on the ruler) ------------------------------------------ */
+
+void
+et_timeline_view_select_range (EtTimelineView *self, gint64 from_ns, gint64 to_ns)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  self->has_range = TRUE;
+  self->range_from_ns = MIN (from_ns, to_ns);
+  self->range_to_ns = MAX (from_ns, to_ns);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SIGNAL_RANGE_CHANGED], 0);
+}
+
+void
+et_timeline_view_clear_range (EtTimelineView *self)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  if (!self->has_range)
+    return;
+  self->has_range = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SIGNAL_RANGE_CHANGED], 0);
+}
+
+gboolean
+et_timeline_view_get_range (EtTimelineView *self, gint64 *from_ns, gint64 *to_ns)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
+  if (self->has_range)
+    *from_ns = self->range_from_ns, *to_ns = self->range_to_ns;
+  return self->has_range;
+}
+
+static void
+on_clear_range (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  et_timeline_view_clear_range (ET_TIMELINE_VIEW (widget));
+}
+
 /* ---- view commands (the "timeline" actions) -------------------------------- */
 
 static void
@@ -367,13 +413,23 @@ zoom_fit (EtTimelineView *self)
   refresh_selection (self);
 }
 
-/* The selected marker fills the middle 80 % of the width; a flag or
- * message (no width) gets 10 µs around it. */
+/* The range selected on the ruler fills the view; without one, the
+ * selected marker fills the middle 80 % of the width (a flag or message,
+ * which has no width, gets 10 µs around it). */
 static void
 zoom_selection (EtTimelineView *self)
 {
   gint64 from, to, margin;
 
+  if (self->has_range)
+    {
+      self->view.from_ns = self->range_from_ns;
+      self->view.to_ns = MAX (self->range_to_ns, self->range_from_ns + 10);
+      self->has_range = FALSE;
+      view_changed (self);
+      refresh_selection (self);
+      return;
+    }
   if (!self->has_selection)
     return;
   if (self->selected.kind == ET_SHAPE_AGGREGATE)
@@ -599,6 +655,7 @@ on_pinch (GtkGestureZoom *gesture, double scale, gpointer data)
   self->pinch_last = scale;
 }
 
+/* A drag on the ruler selects a time range; anywhere else it pans. */
 static void
 on_drag_begin (GtkGestureDrag *gesture, double x, double y, gpointer data)
 {
@@ -606,6 +663,20 @@ on_drag_begin (GtkGestureDrag *gesture, double x, double y, gpointer data)
 
   self->drag_from_ns = self->view.from_ns;
   self->drag_from_scroll = self->view.scroll_y;
+  self->range_drag = self->trace != NULL && y < self->view.ruler_height
+                     && x >= self->view.label_width;
+  self->range_start_x = x;
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture, double dx, double dy, gpointer data)
+{
+  EtTimelineView *self = data;
+
+  /* A click on the ruler, not a drag: no range (and an old one goes). */
+  if (self->range_drag && fabs (dx) < 3)
+    et_timeline_view_clear_range (self);
+  self->range_drag = FALSE;
 }
 
 static void
@@ -616,6 +687,13 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, gpointer data)
 
   if (self->trace == NULL)
     return;
+  if (self->range_drag)
+    {
+      if (fabs (dx) >= 3)
+        et_timeline_view_select_range (self, et_viewport_time (&self->view, self->range_start_x),
+                                       et_viewport_time (&self->view, self->range_start_x + dx));
+      return;
+    }
   self->view.from_ns = self->drag_from_ns
                        - (gint64) (dx / MAX (1, self->view.width - self->view.label_width) * span);
   self->view.to_ns = self->view.from_ns + span;
@@ -683,6 +761,7 @@ add_controllers (EtTimelineView *self)
   g_signal_connect (motion, "motion", G_CALLBACK (on_motion), self);
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
+  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
   g_signal_connect (click, "pressed", G_CALLBACK (on_click), self);
   g_signal_connect (pinch, "begin", G_CALLBACK (on_pinch_begin), self);
   g_signal_connect (pinch, "scale-changed", G_CALLBACK (on_pinch), self);
@@ -788,6 +867,8 @@ et_timeline_view_class_init (EtTimelineViewClass *klass)
     g_signal_new ("layout-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_install_action (widget_class, "timeline.channel-menu", NULL, on_menu_key);
+  gtk_widget_class_install_action (widget_class, "timeline.clear-range", NULL, on_clear_range);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-range", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
                                        "timeline.channel-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "timeline.channel-menu", NULL);
@@ -825,6 +906,7 @@ et_timeline_view_set_trace (EtTimelineView *self, EtTrace *trace, EtLayout *layo
   g_set_object (&self->trace, trace);
   self->layout = layout;
   self->has_selection = FALSE;
+  self->has_range = FALSE;
   g_clear_pointer (&self->highlights, g_hash_table_unref);
   update_channel_actions (self);
   if (layout != NULL)

@@ -48,6 +48,16 @@ void          et_timeline_view_reveal_marker  (EtTimelineView *self,
 gboolean      et_timeline_view_popup_channel_menu (EtTimelineView *self,
                                                    double          x,
                                                    double          y);
+/* The time range selected on the ruler (a drag there does this): drawn as
+ * a band, listed by the Markers report, zoomed to by zoom-selection (Z);
+ * Escape clears it. "range-changed" is emitted. */
+void          et_timeline_view_select_range   (EtTimelineView *self,
+                                               gint64          from_ns,
+                                               gint64          to_ns);
+void          et_timeline_view_clear_range    (EtTimelineView *self);
+gboolean      et_timeline_view_get_range      (EtTimelineView *self,
+                                               gint64         *from_ns,
+                                               gint64         *to_ns);
 /* Centres @t_ns, keeping the zoom (e.g. a span's end). */
 void          et_timeline_view_center_on      (EtTimelineView *self,
                                                gint64          t_ns);

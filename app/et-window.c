@@ -25,9 +25,12 @@ update_list (gpointer data)
 {
   EtWindow *self = data;
   EtViewport *v = et_timeline_view_get_viewport (self->timeline);
+  gint64 from = v->from_ns, to = v->to_ns;
 
   self->list_idle = 0;
-  et_markers_list_set_range (self->markers, v->from_ns, v->to_ns);
+  /* A range selected on the ruler, else what is in view. */
+  et_timeline_view_get_range (self->timeline, &from, &to);
+  et_markers_list_set_range (self->markers, from, to);
   return G_SOURCE_REMOVE;
 }
 

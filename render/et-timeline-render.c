@@ -911,6 +911,39 @@ et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewpor
   g_string_free (p.scratch, TRUE);
 }
 
+void
+et_timeline_draw_range (cairo_t *cr, const EtViewport *v, gint64 from_ns, gint64 to_ns)
+{
+  g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans Bold 8");
+  g_autoptr(PangoLayout) text = pango_cairo_create_layout (cr);
+  g_autoptr(GString) length = g_string_new (NULL);
+  double x0 = MAX (et_viewport_x (v, MIN (from_ns, to_ns)), v->label_width);
+  double x1 = MIN (et_viewport_x (v, MAX (from_ns, to_ns)), v->width);
+  int w, h;
+
+  if (x1 < x0)
+    return;
+  cairo_save (cr);
+  /* Amber, as the search rings: a selection, not data. */
+  cairo_set_source_rgba (cr, 1.0, 0.6, 0.0, 0.16);
+  cairo_rectangle (cr, x0, 0, x1 - x0, v->height);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, 1.0, 0.6, 0.0, 0.9);
+  cairo_rectangle (cr, floor (x0), 0, 1, v->height);
+  cairo_rectangle (cr, floor (x1), 0, 1, v->height);
+  cairo_fill (cr);
+  et_format_duration_display (ABS (to_ns - from_ns), length);
+  pango_layout_set_font_description (text, font);
+  pango_layout_set_text (text, length->str, -1);
+  pango_layout_get_pixel_size (text, &w, &h);
+  cairo_rectangle (cr, (x0 + x1 - w) / 2 - 4, v->ruler_height - h - 4, w + 8, h + 2);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+  cairo_move_to (cr, (x0 + x1 - w) / 2, v->ruler_height - h - 3);
+  pango_cairo_show_layout (cr, text);
+  cairo_restore (cr);
+}
+
 /* ---- hit-testing and files -------------------------------------------- */
 
 typedef struct

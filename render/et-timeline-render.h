@@ -56,6 +56,14 @@ void     et_timeline_draw          (cairo_t          *cr,
                                     EtLayout         *layout,
                                     const EtViewport *viewport);
 
+/* A selected time range over a picture drawn by et_timeline_draw: a
+ * translucent band across the rows, its edges, and its length on the
+ * ruler. Drawn as an overlay, so dragging it never redraws the markers. */
+void     et_timeline_draw_range    (cairo_t          *cr,
+                                    const EtViewport *viewport,
+                                    gint64            from_ns,
+                                    gint64            to_ns);
+
 typedef enum
 {
   ET_HIT_NONE,

@@ -228,6 +228,80 @@ test_clicking_a_marker_selects_its_list_row (void **state)
   run_for (100);
 }
 
+/* Emits what a drag gesture emits for a drag from (@x, @y) by @dx. */
+static void
+drag_on (GtkWidget *widget, double x, double y, double dx)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_GESTURE_DRAG (c))
+        {
+          g_signal_emit_by_name (c, "drag-begin", x, y);
+          g_signal_emit_by_name (c, "drag-update", dx / 2, 0.0);
+          g_signal_emit_by_name (c, "drag-update", dx, 0.0);
+          g_signal_emit_by_name (c, "drag-end", dx, 0.0);
+          return;
+        }
+    }
+  fail_msg ("the timeline has no drag gesture");
+}
+
+/* Markers of [@from, @to] of the default providers, by hand. */
+static guint
+count_in (EtTrace *trace, gint64 from, gint64 to)
+{
+  guint n = 0;
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, c);
+      if (et_trace_get_provider (trace, ch->provider)->default_on)
+        for (guint i = 0; i < ch->n_markers; i++)
+          n += et_marker_overlaps (&ch->markers[i], from, to);
+    }
+  return n;
+}
+
+/* A drag on the ruler selects a time range: the Markers report lists its
+ * markers, Z zooms to it; Escape (timeline.clear-range) clears it. */
+static void
+test_ruler_drag_selects_a_range_that_z_zooms_to (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTimelineView *timeline = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
+                                                            ET_TYPE_TIMELINE_VIEW));
+  double x0 = v->label_width + 200, x1 = x0 + 300;
+  gint64 from = et_viewport_time (v, x0), to = et_viewport_time (v, x1), got_from, got_to;
+  guint all = list_rows (window);
+
+  drag_on (GTK_WIDGET (timeline), x0, v->ruler_height / 2.0, x1 - x0);
+  assert_true (et_timeline_view_get_range (timeline, &got_from, &got_to));
+  assert_int_equal (got_from, from);
+  assert_int_equal (got_to, to);
+  run_for (200);                      /* the report follows a moment later */
+  assert_int_equal (list_rows (window), count_in (et_window_get_trace (window), from, to));
+  assert_true (list_rows (window) < all);
+
+  activate (window, "timeline.zoom-selection");
+  assert_int_equal (v->from_ns, from);
+  assert_int_equal (v->to_ns, to);
+  assert_false (et_timeline_view_get_range (timeline, &got_from, &got_to));
+
+  /* A drag below the ruler pans instead; Escape clears a range. */
+  drag_on (GTK_WIDGET (timeline), x0, v->ruler_height + 50, -100);
+  assert_false (et_timeline_view_get_range (timeline, &got_from, &got_to));
+  assert_true (v->from_ns > from);
+  et_timeline_view_select_range (timeline, from, to);
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-range", NULL));
+  assert_false (et_timeline_view_get_range (timeline, &got_from, &got_to));
+  gtk_window_destroy (GTK_WINDOW (window));
+  run_for (100);
+}
+
 int
 main (void)
 {
@@ -235,6 +309,7 @@ main (void)
     cmocka_unit_test (test_popover_filters_categories_and_series),
     cmocka_unit_test (test_row_menu_hides_moves_and_shows_channels),
     cmocka_unit_test (test_clicking_a_marker_selects_its_list_row),
+    cmocka_unit_test (test_ruler_drag_selects_a_range_that_z_zooms_to),
   };
   return cmocka_run_group_tests_name ("app-filters", tests, setup, teardown);
 }

@@ -854,6 +854,33 @@ test_stamped_marks_match_paths (void **state)
     }
 }
 
+/* A selected range is a translucent band over the rows, with edges: inside
+ * it the picture is tinted, outside it is as drawn. */
+static void
+test_range_band_is_drawn_over_the_picture (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  cairo_surface_t *plain, *banded;
+  EtViewport v;
+  cairo_t *cr;
+  int inside = 600, outside = 900, y = 590;
+
+  whole_trace (&v, 1000, 600);
+  et_layout_update (layout, v.lane_height);
+  plain = draw_at_scale (layout, &v, 1, FALSE);
+  banded = draw_at_scale (layout, &v, 1, FALSE);
+  cr = cairo_create (banded);
+  et_timeline_draw_range (cr, &v, et_viewport_time (&v, 500), et_viewport_time (&v, 700));
+  cairo_destroy (cr);
+  cairo_surface_flush (banded);
+  assert_false (pixel_close (pixel_at (plain, inside, y), pixel_at (banded, inside, y), 8));
+  assert_true (pixel_close (pixel_at (plain, outside, y), pixel_at (banded, outside, y), 0));
+  /* Amber: more red than blue where it was grey or white. */
+  assert_true (pixel_at (banded, inside, y)[2] > pixel_at (banded, inside, y)[0]);
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (banded);
+}
+
 int
 main (void)
 {
@@ -875,6 +902,7 @@ main (void)
     cmocka_unit_test (test_reference_mid_zoom_dark),
     cmocka_unit_test (test_reference_deep_zoom_with_scroll),
     cmocka_unit_test (test_stamped_marks_match_paths),
+    cmocka_unit_test (test_range_band_is_drawn_over_the_picture),
   };
   return cmocka_run_group_tests_name ("render", tests, setup_demo, teardown_demo);
 }
