@@ -3,6 +3,7 @@
  * in the GResource, shown by win.show-help-overlay) agree. */
 #include "et-application.h"
 #include "et-app-resources.h"
+#include "et-preferences.h"
 #include "et-resources.h"
 #include "et-window.h"
 
@@ -11,6 +12,8 @@
 struct _EtApplication
 {
   GtkApplication parent_instance;
+
+  GSettings     *settings;     /* NULL when the schema is not installed */
 };
 
 G_DEFINE_FINAL_TYPE (EtApplication, et_application, GTK_TYPE_APPLICATION)
@@ -106,6 +109,65 @@ quit_action (GSimpleAction *action, GVariant *parameter, gpointer data)
 }
 
 static void
+about_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  static const char *const authors[] = { "The Etlscope developers", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (data),
+                         "program-name", "Etlscope",
+                         "version", ETLSCOPE_VERSION,
+                         "logo-icon-name", "io.github.etlscope.Etlscope",
+                         "comments", _("Concurrency Visualizer markers of Windows ETW traces, "
+                                       "thread by thread, on Linux"),
+                         "website", "https://github.com/etlscope/etlscope",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         /* Translators: your names, one per line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+preferences_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtApplication *self = data;
+
+  if (self->settings == NULL)
+    return;
+  gtk_window_present (GTK_WINDOW (et_preferences_new (self->settings,
+                                                      gtk_application_get_active_window (data))));
+}
+
+/* Light, dark, or whatever the desktop says (the timelines follow the same
+ * GtkSettings property). */
+static void
+apply_theme (GSettings *settings, const char *key, gpointer data)
+{
+  GtkSettings *gtk = gtk_settings_get_default ();
+  g_autofree char *theme = g_settings_get_string (settings, "theme");
+
+  if (gtk == NULL)
+    return;
+  if (g_str_equal (theme, "follow"))
+    gtk_settings_reset_property (gtk, "gtk-application-prefer-dark-theme");
+  else
+    g_object_set (gtk, "gtk-application-prefer-dark-theme", g_str_equal (theme, "dark"), NULL);
+}
+
+GSettings *
+et_application_settings_new (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  /* Run from the build folder without the schema installed: no settings,
+   * rather than an abort inside g_settings_new (). */
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, "io.github.etlscope.Etlscope", TRUE);
+  return schema != NULL ? g_settings_new ("io.github.etlscope.Etlscope") : NULL;
+}
+
+static void
 et_application_startup (GApplication *app)
 {
   static const struct { const char *action; const char *accels[3]; } keys[] = {
@@ -116,6 +178,7 @@ et_application_startup (GApplication *app)
     { "win.find-next", { "<Control>g", "F3", NULL } },
     { "win.find-previous", { "<Shift><Control>g", "<Shift>F3", NULL } },
     { "app.quit", { "<Control>q", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
     /* Plain-key variants (W, S, A, D, Z, Home) are bound on the timeline
      * itself, so they never take a letter away from a text entry. */
     { "timeline.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
@@ -124,12 +187,28 @@ et_application_startup (GApplication *app)
   };
   const GActionEntry entries[] = {
     { "quit", quit_action },
+    { "about", about_action },
+    { "preferences", preferences_action },
   };
+  EtApplication *self = ET_APPLICATION (app);
 
   G_APPLICATION_CLASS (et_application_parent_class)->startup (app);
+  self->settings = et_application_settings_new ();
+  if (self->settings != NULL)
+    {
+      g_signal_connect (self->settings, "changed::theme", G_CALLBACK (apply_theme), NULL);
+      apply_theme (self->settings, "theme", NULL);
+    }
   g_action_map_add_action_entries (G_ACTION_MAP (app), entries, G_N_ELEMENTS (entries), app);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), keys[i].action, keys[i].accels);
+}
+
+static void
+et_application_dispose (GObject *object)
+{
+  g_clear_object (&ET_APPLICATION (object)->settings);
+  G_OBJECT_CLASS (et_application_parent_class)->dispose (object);
 }
 
 static void
@@ -137,6 +216,7 @@ et_application_class_init (EtApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->dispose = et_application_dispose;
   app_class->open = et_application_open;
   app_class->activate = et_application_activate;
   app_class->startup = et_application_startup;

@@ -272,6 +272,27 @@ restore_importance_and_kinds (EtFilterPopover *self)
 }
 
 void
+et_filter_popover_apply_defaults (EtFilterPopover *self)
+{
+  EtImportance importance;
+  guint kinds;
+
+  g_return_if_fail (ET_IS_FILTER_POPOVER (self));
+  if (self->layout == NULL || self->filling)
+    return;
+  importance = et_layout_get_min_importance (self->layout);
+  kinds = et_layout_get_kinds (self->layout);
+  self->filling = TRUE;
+  restore_importance_and_kinds (self);
+  self->filling = FALSE;
+  /* The popover itself writes these keys: only a change from elsewhere
+   * (Preferences) needs the views to follow. */
+  if (importance != et_layout_get_min_importance (self->layout)
+      || kinds != et_layout_get_kinds (self->layout))
+    g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+void
 et_filter_popover_set_settings (EtFilterPopover *self, GSettings *settings)
 {
   g_return_if_fail (ET_IS_FILTER_POPOVER (self));

@@ -18,6 +18,9 @@ GtkWidget *et_filter_popover_new                  (void);
 /* Where the minimum importance and the kinds are remembered (may be NULL). */
 void       et_filter_popover_set_settings         (EtFilterPopover    *self,
                                                    GSettings          *settings);
+/* Applies the default importance and kinds from the settings again (they
+ * were changed in Preferences); "changed" when that changes the layout. */
+void       et_filter_popover_apply_defaults       (EtFilterPopover    *self);
 /* @shown_extra: GUID strings of non-default providers the person ticked
  * (ticked again after a reload); may be NULL. */
 void       et_filter_popover_set_trace            (EtFilterPopover    *self,

@@ -10,13 +10,13 @@
  */
 #include "et-window-private.h"
 #include "et-app-resources.h"
+#include "et-application.h"
 #include "et-i18n.h"
 
 #include <glib/gstdio.h>
 
 G_DEFINE_FINAL_TYPE (EtWindow, et_window, GTK_TYPE_APPLICATION_WINDOW)
 
-#define SCHEMA_ID "io.github.etlscope.Etlscope"
 
 /* ---- following the view ------------------------------------------------- */
 
@@ -396,18 +396,36 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, gpointe
 }
 
 static void
+on_time_format_changed (GSettings *settings, const char *key, gpointer data)
+{
+  g_autofree char *format = g_settings_get_string (settings, key);
+  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (data), "wall-clock");
+  gboolean wall_clock = g_str_equal (format, "wall-clock");
+
+  if (state != NULL && g_variant_get_boolean (state) != wall_clock)
+    g_action_group_change_action_state (G_ACTION_GROUP (data), "wall-clock",
+                                        g_variant_new_boolean (wall_clock));
+}
+
+static void
+on_default_filters_changed (GSettings *settings, const char *key, gpointer data)
+{
+  et_filter_popover_apply_defaults (ET_WINDOW (data)->filters);
+}
+
+static void
 restore_state (EtWindow *self)
 {
-  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-  g_autoptr(GSettingsSchema) schema = NULL;
-
-  /* Run from the build folder without the schema installed: no settings,
-   * rather than an abort inside g_settings_new (). */
-  if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, SCHEMA_ID, TRUE);
-  if (schema == NULL)
+  self->settings = et_application_settings_new ();
+  if (self->settings == NULL)
     return;
-  self->settings = g_settings_new (SCHEMA_ID);
+  /* Preferences changed anywhere apply to every open window. */
+  g_signal_connect_object (self->settings, "changed::time-format",
+                           G_CALLBACK (on_time_format_changed), self, 0);
+  g_signal_connect_object (self->settings, "changed::min-importance",
+                           G_CALLBACK (on_default_filters_changed), self, 0);
+  g_signal_connect_object (self->settings, "changed::kinds",
+                           G_CALLBACK (on_default_filters_changed), self, 0);
   gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));
   if (g_settings_get_boolean (self->settings, "window-maximized"))

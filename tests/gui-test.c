@@ -5,6 +5,10 @@
 #include <cmocka.h>
 
 #include "gui-test.h"
+#include "et-fixture.h"
+
+char *gui_dir;
+char *gui_demo_path;
 
 /* Writes a fixture trace with the fixture tool, as a person would. */
 gboolean
@@ -118,4 +122,22 @@ find_toplevel (GType type)
         return w;
     }
   return NULL;
+}
+
+int
+setup_demo (void **state)
+{
+  gtk_init ();
+  gui_dir = g_dir_make_tmp ("et-gui-XXXXXX", NULL);
+  gui_demo_path = g_build_filename (gui_dir, "demo.etl", NULL);
+  return run_fixture_tool ((const char *[]) { "demo", gui_demo_path, NULL }) ? 0 : -1;
+}
+
+int
+teardown_demo (void **state)
+{
+  et_fixture_remove_dir (gui_dir);
+  g_clear_pointer (&gui_demo_path, g_free);
+  g_clear_pointer (&gui_dir, g_free);
+  return 0;
 }

@@ -9,6 +9,13 @@
 #include <gtk/gtk.h>
 #include "et-window.h"
 
+/* The usual group set-up: GTK, a temporary folder (gui_dir) and the demo
+ * trace written there (gui_demo_path); the teardown removes them. */
+extern char *gui_dir;
+extern char *gui_demo_path;
+int        setup_demo       (void             **state);
+int        teardown_demo    (void             **state);
+
 /* Writes a fixture trace with the fixture tool (ET_FIXTURE_TOOL), as a
  * person would: @args are its arguments. */
 gboolean   run_fixture_tool (const char *const *args);

@@ -9,33 +9,11 @@
 #include <cmocka.h>
 
 #include <glib/gstdio.h>
-#include "et-fixture.h"
 #include "et-filter-popover.h"
 #include "et-markers-list.h"
 #include "et-timeline-render.h"
 #include "et-timeline-view.h"
 #include "gui-test.h"
-
-static char *dir;
-static char *demo_path;
-
-static int
-setup (void **state)
-{
-  gtk_init ();
-  dir = g_dir_make_tmp ("et-app-filters-XXXXXX", NULL);
-  demo_path = g_build_filename (dir, "demo.etl", NULL);
-  return run_fixture_tool ((const char *[]) { "demo", demo_path, NULL }) ? 0 : -1;
-}
-
-static int
-teardown (void **state)
-{
-  et_fixture_remove_dir (dir);
-  g_free (demo_path);
-  g_free (dir);
-  return 0;
-}
 
 /* What a person hid, and the markers of the view that remain, by hand. */
 typedef struct
@@ -96,7 +74,7 @@ find_check (GtkWidget *widget, const char *key, gpointer value)
 static void
 test_popover_filters_categories_and_series (void **state)
 {
-  EtWindow *window = open_window (demo_path);
+  EtWindow *window = open_window (gui_demo_path);
   GtkWidget *popover = find_widget (GTK_WIDGET (window), ET_TYPE_FILTER_POPOVER);
   EtTrace *trace = et_window_get_trace (window);
   EtLayout *layout = et_window_get_layout (window);
@@ -147,7 +125,7 @@ activate_on_channel (EtWindow *window, const char *action, guint channel)
 static void
 test_row_menu_hides_moves_and_shows_channels (void **state)
 {
-  EtWindow *window = open_window (demo_path);
+  EtWindow *window = open_window (gui_demo_path);
   EtLayout *layout = et_window_get_layout (window);
   EtViewport *v = et_window_get_viewport (window);
   EtTimelineView *timeline = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
@@ -206,7 +184,7 @@ first_flag (const EtShape *s, gpointer data)
 static void
 test_clicking_a_marker_selects_its_list_row (void **state)
 {
-  EtWindow *window = open_window (demo_path);
+  EtWindow *window = open_window (gui_demo_path);
   EtMarkersList *list = et_window_get_markers_list (window);
   GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW));
   GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (view));
@@ -214,6 +192,9 @@ test_clicking_a_marker_selects_its_list_row (void **state)
   guint channel, index, row;
 
   list_rows (window);
+  /* The panes settle (under load a frame may still resize the timeline). */
+  run_for (300);
+  RUN_UNTIL (!et_window_is_busy (window));
   et_timeline_foreach_shape (et_window_get_trace (window), et_window_get_layout (window),
                              et_window_get_viewport (window), first_flag, &f);
   assert_true (f.found);
@@ -270,7 +251,7 @@ count_in (EtTrace *trace, gint64 from, gint64 to)
 static void
 test_ruler_drag_selects_a_range_that_z_zooms_to (void **state)
 {
-  EtWindow *window = open_window (demo_path);
+  EtWindow *window = open_window (gui_demo_path);
   EtViewport *v = et_window_get_viewport (window);
   EtTimelineView *timeline = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
                                                             ET_TYPE_TIMELINE_VIEW));
@@ -311,5 +292,5 @@ main (void)
     cmocka_unit_test (test_clicking_a_marker_selects_its_list_row),
     cmocka_unit_test (test_ruler_drag_selects_a_range_that_z_zooms_to),
   };
-  return cmocka_run_group_tests_name ("app-filters", tests, setup, teardown);
+  return cmocka_run_group_tests_name ("app-filters", tests, setup_demo, teardown_demo);
 }

@@ -1,0 +1,132 @@
+/* GUI tests (under Xvfb) of how the application fits the desktop: the
+ * About dialog, and the Preferences window whose choices (time format,
+ * theme, default filters) open windows follow at once. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "et-application.h"
+#include "et-preferences.h"
+#include "gui-test.h"
+
+/* An application (no session bus in tests: not unique) with the demo open. */
+static EtApplication *
+app_with_demo (EtWindow **window)
+{
+  EtApplication *app = et_application_new ();
+  g_autoptr(GFile) file = g_file_new_for_path (gui_demo_path);
+
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  g_application_open (G_APPLICATION (app), &file, 1, "");
+  *window = gtk_application_get_windows (GTK_APPLICATION (app))->data;
+  RUN_UNTIL (!et_window_is_loading (*window) && !et_window_is_busy (*window));
+  return app;
+}
+
+static void
+test_about_names_the_program_and_version (void **state)
+{
+  EtWindow *window;
+  g_autoptr(EtApplication) app = app_with_demo (&window);
+  GtkAboutDialog *about;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "about", NULL);
+  RUN_UNTIL (find_toplevel (GTK_TYPE_ABOUT_DIALOG) != NULL);
+  about = GTK_ABOUT_DIALOG (find_toplevel (GTK_TYPE_ABOUT_DIALOG));
+  assert_string_equal (gtk_about_dialog_get_program_name (about), "Etlscope");
+  assert_string_equal (gtk_about_dialog_get_version (about), ETLSCOPE_VERSION);
+  assert_int_equal (gtk_about_dialog_get_license_type (about), GTK_LICENSE_GPL_3_0);
+  gtk_window_destroy (GTK_WINDOW (about));
+  gtk_window_destroy (GTK_WINDOW (window));
+  run_for (100);
+}
+
+/* The n-th widget of @type under @widget, depth first. */
+static GtkWidget *
+nth_widget (GtkWidget *widget, GType type, guint *n)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && (*n)-- == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = nth_widget (c, type, n);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkDropDown *
+drop_down (GtkWidget *preferences, guint n)
+{
+  return GTK_DROP_DOWN (nth_widget (preferences, GTK_TYPE_DROP_DOWN, &n));
+}
+
+/* Each choice in Preferences lands in its GSettings key, and the open
+ * window follows it at once: the ruler's time, light or dark, the
+ * minimum importance and the kinds shown. */
+static void
+test_preferences_apply_to_open_windows (void **state)
+{
+  EtWindow *window;
+  g_autoptr(EtApplication) app = app_with_demo (&window);
+  g_autoptr(GSettings) settings = et_application_settings_new ();
+  g_auto(GStrv) kinds = NULL;
+  g_autofree char *format = NULL, *theme = NULL;
+  EtViewport *v = et_window_get_viewport (window);
+  GtkWidget *preferences;
+  guint n = 0;
+
+  assert_non_null (settings);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
+  RUN_UNTIL (find_toplevel (ET_TYPE_PREFERENCES) != NULL);
+  preferences = GTK_WIDGET (find_toplevel (ET_TYPE_PREFERENCES));
+
+  gtk_drop_down_set_selected (drop_down (preferences, 0), 1);
+  format = g_settings_get_string (settings, "time-format");
+  assert_string_equal (format, "wall-clock");
+  assert_true (v->wall_clock);
+
+  gtk_drop_down_set_selected (drop_down (preferences, 1), 2);
+  theme = g_settings_get_string (settings, "theme");
+  assert_string_equal (theme, "dark");
+  assert_true (v->dark);
+  gtk_drop_down_set_selected (drop_down (preferences, 1), 1);
+  assert_false (v->dark);
+
+  gtk_drop_down_set_selected (drop_down (preferences, 2), ET_IMPORTANCE_HIGH);
+  assert_int_equal (g_settings_get_int (settings, "min-importance"), ET_IMPORTANCE_HIGH);
+  assert_int_equal (et_layout_get_min_importance (et_window_get_layout (window)), ET_IMPORTANCE_HIGH);
+
+  /* The third check button is Spans. */
+  n = 2;
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (nth_widget (preferences, GTK_TYPE_CHECK_BUTTON, &n)),
+                               FALSE);
+  kinds = g_settings_get_strv (settings, "kinds");
+  assert_false (g_strv_contains ((const char * const *) kinds, "span"));
+  assert_true (g_strv_contains ((const char * const *) kinds, "flag"));
+  assert_false (et_layout_kind_visible (et_window_get_layout (window), ET_MARKER_SPAN));
+  assert_true (et_layout_kind_visible (et_window_get_layout (window), ET_MARKER_FLAG));
+
+  /* Back to the defaults for the tests after this one. */
+  g_settings_reset (settings, "time-format");
+  g_settings_reset (settings, "theme");
+  g_settings_reset (settings, "min-importance");
+  g_settings_reset (settings, "kinds");
+  assert_false (v->wall_clock);
+  gtk_window_destroy (GTK_WINDOW (preferences));
+  gtk_window_destroy (GTK_WINDOW (window));
+  run_for (100);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_about_names_the_program_and_version),
+    cmocka_unit_test (test_preferences_apply_to_open_windows),
+  };
+  return cmocka_run_group_tests_name ("app-desktop", tests, setup_demo, teardown_demo);
+}
