@@ -6,6 +6,7 @@
  */
 #include "et-timeline-view.h"
 #include "et-details.h"
+#include "et-timeline-focus.h"
 #include "et-i18n.h"
 
 #include <glib/gi18n.h>
@@ -162,6 +163,16 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->picture != NULL)
     gtk_snapshot_append_node (snapshot, self->picture);
   report_first_frame ();
+  if (gtk_widget_has_visible_focus (widget))
+    {
+      /* Keyboard focus is visible: a frame in the accent blue. */
+      GdkRGBA accent = { 0.21, 0.52, 0.89, 1 };
+      GskRoundedRect frame;
+
+      gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (1, 1, width - 2, height - 2), 0);
+      gtk_snapshot_append_border (snapshot, &frame, (float[4]) { 2, 2, 2, 2 },
+                                  (GdkRGBA[4]) { accent, accent, accent, accent });
+    }
   if (self->highlights == NULL && !self->has_selection && !self->has_range)
     return;
   /* Matches, the selection and the range are overlays over the cached
@@ -188,12 +199,36 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 
 /* ---- selection ------------------------------------------------------------ */
 
+/* Screen readers hear the selected (focused) marker: its text, kind, time
+ * and duration, as the tooltip shows them. */
+static void
+describe_selection (EtTimelineView *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (self->has_selection && self->selected.kind == ET_SHAPE_AGGREGATE)
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                               "%u marker here — zoom in to tell them apart",
+                                               "%u markers here — zoom in to tell them apart",
+                                               self->selected.count), self->selected.count);
+  else if (self->has_selection)
+    et_details_summary (self->trace, self->selected.channel, self->selected.m, text);
+  g_strdelimit (text->str, "\n", ';');
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  text->str, -1);
+}
+
 static void
 set_selection (EtTimelineView *self, const EtShape *shape)
 {
+  gboolean changed = shape == NULL ? self->has_selection
+                                   : !self->has_selection || self->selected.m != shape->m;
+
   self->has_selection = shape != NULL;
   if (shape != NULL)
     self->selected = *shape;
+  if (changed)
+    describe_selection (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[SIGNAL_SELECTION_CHANGED], 0);
 }
@@ -345,6 +380,33 @@ et_timeline_view_clear_selection (EtTimelineView *self)
   g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
   if (self->has_selection)
     set_selection (self, NULL);
+}
+
+/* ---- keyboard focus, marker to marker (et-timeline-focus.h) ----------------- */
+
+/* In EtFocusMove order. */
+static const char *const focus_actions[] = { "timeline.next-marker", "timeline.previous-marker",
+                                             "timeline.marker-up", "timeline.marker-down" };
+
+static void
+on_focus_move (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  EtTimelineView *self = ET_TIMELINE_VIEW (widget);
+  guint channel = G_MAXUINT, index = 0, to_channel, to_index;
+  EtFocusMove move = ET_FOCUS_NEXT;
+
+  if (self->trace == NULL)
+    return;
+  for (guint k = 0; k < G_N_ELEMENTS (focus_actions); k++)
+    if (g_str_equal (action_name, focus_actions[k]))
+      move = (EtFocusMove) k;
+  if (self->has_selection)
+    channel = self->selected.channel, index = self->selected.marker;
+  if (et_timeline_focus_move (self->trace, self->layout, channel, index, move, self->view.from_ns,
+                              &to_channel, &to_index))
+    et_timeline_view_reveal_marker (self, to_channel, to_index);
+  else
+    gtk_widget_error_bell (widget);
 }
 
 /* ---- range (dragged on the ruler) ------------------------------------------ */
@@ -846,7 +908,9 @@ et_timeline_view_class_init (EtTimelineViewClass *klass)
     { GDK_KEY_w, "timeline.zoom-in" }, { GDK_KEY_s, "timeline.zoom-out" },
     { GDK_KEY_a, "timeline.pan-left" }, { GDK_KEY_d, "timeline.pan-right" },
     { GDK_KEY_z, "timeline.zoom-selection" }, { GDK_KEY_Home, "timeline.zoom-fit" },
-    { GDK_KEY_Left, "timeline.pan-left" }, { GDK_KEY_Right, "timeline.pan-right" },
+    /* The arrows move keyboard focus marker to marker. */
+    { GDK_KEY_Right, "timeline.next-marker" }, { GDK_KEY_Left, "timeline.previous-marker" },
+    { GDK_KEY_Up, "timeline.marker-up" }, { GDK_KEY_Down, "timeline.marker-down" },
   };
 
   object_class->dispose = et_timeline_view_dispose;
@@ -856,6 +920,9 @@ et_timeline_view_class_init (EtTimelineViewClass *klass)
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     gtk_widget_class_add_binding_action (widget_class, keys[i].key, 0, keys[i].action, NULL);
   gtk_widget_class_set_css_name (widget_class, "timeline");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+  for (guint i = 0; i < G_N_ELEMENTS (focus_actions); i++)
+    gtk_widget_class_install_action (widget_class, focus_actions[i], NULL, on_focus_move);
   signals[SIGNAL_SELECTION_CHANGED] =
     g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -885,6 +952,8 @@ et_timeline_view_init (EtTimelineView *self)
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+  /* The focus frame comes and goes with the focus. */
+  g_signal_connect (self, "state-flags-changed", G_CALLBACK (gtk_widget_queue_draw), NULL);
   add_controllers (self);
   add_actions (self);
   /* Follow the desktop's light/dark preference. */
@@ -907,6 +976,13 @@ et_timeline_view_set_trace (EtTimelineView *self, EtTrace *trace, EtLayout *layo
   self->layout = layout;
   self->has_selection = FALSE;
   self->has_range = FALSE;
+  if (trace != NULL)
+    {
+      g_autofree char *name = g_path_get_basename (et_trace_get_path (trace));
+      g_autofree char *label = g_strdup_printf (_("Timeline of %s"), name);
+
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+    }
   g_clear_pointer (&self->highlights, g_hash_table_unref);
   update_channel_actions (self);
   if (layout != NULL)

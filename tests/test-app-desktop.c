@@ -7,7 +7,11 @@
 #include <cmocka.h>
 
 #include "et-application.h"
+#include "et-details.h"
 #include "et-preferences.h"
+#include "et-timeline-view.h"
+
+#include <string.h>
 #include "gui-test.h"
 
 /* An application (no session bus in tests: not unique) with the demo open. */
@@ -121,12 +125,141 @@ test_preferences_apply_to_open_windows (void **state)
   run_for (100);
 }
 
+/* The first shown marker of @channel from @from on (by hand). */
+static guint
+first_shown (EtLayout *layout, const EtChannel *ch, guint from)
+{
+  for (guint i = from; i < ch->n_markers; i++)
+    if (et_layout_marker_visible (layout, &ch->markers[i]))
+      return i;
+  return G_MAXUINT;
+}
+
+/* The shown marker of @ch starting nearest to @t (by hand: every one). */
+static guint
+nearest_shown (EtLayout *layout, const EtChannel *ch, gint64 t)
+{
+  guint best = G_MAXUINT;
+  guint64 best_distance = G_MAXUINT64;
+
+  for (guint i = 0; i < ch->n_markers; i++)
+    {
+      guint64 d = (guint64) ABS (ch->markers[i].start_ns - t);
+      if (et_layout_marker_visible (layout, &ch->markers[i]) && d < best_distance)
+        best = i, best_distance = d;
+    }
+  return best;
+}
+
+/* The channel row after @channel's (by hand), or G_MAXUINT. */
+static guint
+channel_below (EtLayout *layout, guint channel)
+{
+  gboolean seen = FALSE;
+
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+      if (row->kind != ET_ROW_CHANNEL)
+        continue;
+      if (seen)
+        return row->index;
+      seen = row->index == channel;
+    }
+  return G_MAXUINT;
+}
+
+/* After a key, the selected marker is @index of @channel, the details pane
+ * shows it and the timeline's accessible description reads it out. */
+static void
+check_focus (EtWindow *window, EtTimelineView *timeline, guint channel, guint index)
+{
+  EtTrace *trace = et_window_get_trace (window);
+  const EtMarker *m = &et_trace_get_channel (trace, channel)->markers[index];
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *details = NULL, *mismatch = NULL;
+  EtShape shape;
+
+  assert_true (et_timeline_view_get_selection (timeline, &shape));
+  assert_int_equal (shape.channel, channel);
+  assert_int_equal (shape.marker, index);
+  et_trace_marker_text (trace, m, text);
+  details = et_window_get_details (window);
+  assert_non_null (strstr (details, text->str));
+  /* The tooltip's lines (text; kind at time, lasting duration; …). */
+  et_details_summary (trace, channel, m, expected);
+  g_strdelimit (expected->str, "\n", ';');
+  assert_true (g_str_has_prefix (expected->str, text->str));
+  mismatch = gtk_test_accessible_check_property (GTK_ACCESSIBLE (timeline),
+                                                 GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, expected->str);
+  if (mismatch != NULL)
+    fail_msg ("description '%s', expected '%s'", mismatch, expected->str);
+}
+
+static void
+press (EtTimelineView *timeline, const char *action)
+{
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), action, NULL));
+}
+
+/* The timeline is an accessible group named after the trace; the arrow
+ * keys move focus marker to marker (Right/Left in the channel, Down/Up to
+ * the nearest in time in the next channel row), each selected, shown in
+ * the details and described for screen readers. */
+static void
+test_keyboard_moves_focus_marker_to_marker (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtTimelineView *timeline = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window), ET_TYPE_TIMELINE_VIEW));
+  EtTrace *trace = et_window_get_trace (window);
+  EtLayout *layout = et_window_get_layout (window);
+  g_autofree char *mismatch = NULL;
+  guint c0 = G_MAXUINT, i0 = G_MAXUINT, i1, c1;
+
+  assert_true (gtk_test_accessible_has_role (GTK_ACCESSIBLE (timeline), GTK_ACCESSIBLE_ROLE_GROUP));
+  mismatch = gtk_test_accessible_check_property (GTK_ACCESSIBLE (timeline),
+                                                 GTK_ACCESSIBLE_PROPERTY_LABEL, "Timeline of demo.etl");
+  assert_null (mismatch);
+  assert_true (gtk_widget_get_focusable (GTK_WIDGET (timeline)));
+
+  /* Nothing selected: the first marker of the first channel row (the view
+   * starts at 0, so the nearest to it is the first shown). */
+  for (guint r = 0; r < et_layout_n_rows (layout) && i0 == G_MAXUINT; r++)
+    if (et_layout_row (layout, r)->kind == ET_ROW_CHANNEL)
+      {
+        c0 = et_layout_row (layout, r)->index;
+        i0 = first_shown (layout, et_trace_get_channel (trace, c0), 0);
+      }
+  press (timeline, "timeline.next-marker");
+  check_focus (window, timeline, c0, i0);
+
+  i1 = first_shown (layout, et_trace_get_channel (trace, c0), i0 + 1);
+  press (timeline, "timeline.next-marker");
+  check_focus (window, timeline, c0, i1);
+  press (timeline, "timeline.previous-marker");
+  check_focus (window, timeline, c0, i0);
+
+  c1 = channel_below (layout, c0);
+  assert_true (c1 != G_MAXUINT);
+  press (timeline, "timeline.marker-down");
+  check_focus (window, timeline, c1, nearest_shown (layout, et_trace_get_channel (trace, c1),
+                                                    et_trace_get_channel (trace, c0)->markers[i0].start_ns));
+  gtk_window_destroy (GTK_WINDOW (window));
+  run_for (100);
+}
+
 int
 main (void)
 {
+  /* GTK's test accessibility backend keeps what screen readers would be
+   * told, for gtk_test_accessible_check_property (). */
+  g_setenv ("GTK_A11Y", "test", TRUE);
+
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_about_names_the_program_and_version),
     cmocka_unit_test (test_preferences_apply_to_open_windows),
+    cmocka_unit_test (test_keyboard_moves_focus_marker_to_marker),
   };
   return cmocka_run_group_tests_name ("app-desktop", tests, setup_demo, teardown_demo);
 }

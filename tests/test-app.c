@@ -506,8 +506,8 @@ test_application_one_window_per_file_and_shortcuts (void **state)
   GList *windows;
   static const char *const listed[] = {
     "win.open", "win.find", "win.export-markers", "win.show-help-overlay", "app.quit",
-    "w &lt;Control&gt;plus", "s &lt;Control&gt;minus", "Home &lt;Control&gt;0", ">z<", ">a Left<",
-    ">d Right<",
+    "w &lt;Control&gt;plus", "s &lt;Control&gt;minus", "Home &lt;Control&gt;0", ">z<", ">a<", ">d<",
+    ">Right Left<", ">Up Down<", ">Escape<",
   };
 
   /* Tests have no session bus to be unique on. */
