@@ -411,8 +411,9 @@ finish_entry (Decoder *d, guint index, const EtManifestData *item)
     v &= (G_GUINT64_CONSTANT (1) << (8 * fixed_sizes[item->in_type])) - 1;  /* wire width */
   if (item->map->bitmap)
     set_bitmap_label (d->fields, index, item->map, v);
-  else if ((e = bsearch (&v, item->map->sorted, item->map->n_entries,
-                         sizeof (EtManifestMapEntry), compare_value)) != NULL)
+  else if (item->map->n_entries > 0
+           && (e = bsearch (&v, item->map->sorted, item->map->n_entries,
+                            sizeof (EtManifestMapEntry), compare_value)) != NULL)
     et_fields_set_label (d->fields, index, e->label);
 }
 

@@ -492,7 +492,9 @@ finish_maps (Parser *p)
           map->entries[map->n_entries++].label = resolve (p, e->message);
         }
       map->sorted = g_memdup2 (map->entries, map->n_entries * sizeof (EtManifestMapEntry));
-      qsort (map->sorted, map->n_entries, sizeof (EtManifestMapEntry), compare_map_entries);
+      /* A map whose entries all lack messages has none (and no array). */
+      if (map->n_entries > 1)
+        qsort (map->sorted, map->n_entries, sizeof (EtManifestMapEntry), compare_map_entries);
       g_ptr_array_add (p->m->maps, map);
     }
 }
