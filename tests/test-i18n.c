@@ -10,10 +10,16 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include <gio/gio.h>
+#include <locale.h>
 #include "et-fixture.h"
+#include "et-timeline-render.h"
 
 static char *dir;
 static char *demo_path;
+/* When set, run_cli's programs with a LANGUAGE also get German number
+ * formats (LC_ALL, in the build folder's own de_DE.UTF-8: ET_LOCALE_DIR);
+ * the others stay in C. */
+static gboolean german_numbers;
 
 typedef struct
 {
@@ -71,6 +77,11 @@ run_cli (const char *language, ...)
   g_subprocess_launcher_setenv (launcher, "LANG", "C.UTF-8", TRUE);
   g_subprocess_launcher_unsetenv (launcher, "LC_ALL");
   g_subprocess_launcher_unsetenv (launcher, "LC_MESSAGES");
+  if (german_numbers && language != NULL)
+    {
+      g_subprocess_launcher_setenv (launcher, "LOCPATH", g_getenv ("ET_LOCALE_DIR"), TRUE);
+      g_subprocess_launcher_setenv (launcher, "LC_ALL", "de_DE.UTF-8", TRUE);
+    }
   if (language != NULL)
     g_subprocess_launcher_setenv (launcher, "LANGUAGE", language, TRUE);
   else
@@ -164,6 +175,34 @@ test_machine_output_is_identical_under_language_de (void **state)
     }
 }
 
+/* The GUI writes numbers for the user's locale (a decimal comma in German);
+ * the machine formats never change with it. */
+static void
+test_decimal_comma_in_german_locale_not_in_machine_output (void **state)
+{
+  const char *locales = g_getenv ("ET_LOCALE_DIR");
+  g_autofree char *compiled = locales ? g_build_filename (locales, "de_DE.UTF-8", NULL) : NULL;
+  g_autoptr(GString) display = g_string_new (NULL);
+  g_autoptr(GString) machine = g_string_new (NULL);
+
+  if (compiled == NULL || !g_file_test (compiled, G_FILE_TEST_IS_DIR))
+    fail_msg ("no de_DE.UTF-8 locale at %s: install the Debian package locales (./dev deps)",
+              compiled ? compiled : "(ET_LOCALE_DIR unset)");
+  g_setenv ("LOCPATH", locales, TRUE);
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    fail_msg ("setlocale (LC_NUMERIC, \"de_DE.UTF-8\") failed with LOCPATH=%s", locales);
+  et_format_duration_display (1500000, display);
+  et_format_duration (1500000, machine);
+  setlocale (LC_NUMERIC, "C");
+  g_unsetenv ("LOCPATH");
+  assert_string_equal (display->str, "1,5 ms");
+  assert_string_equal (machine->str, "1.5 ms");
+
+  german_numbers = TRUE;
+  test_machine_output_is_identical_under_language_de (state);
+  german_numbers = FALSE;
+}
+
 int
 main (void)
 {
@@ -172,6 +211,7 @@ main (void)
     cmocka_unit_test (test_cli_errors_are_german_under_language_de),
     cmocka_unit_test (test_text_formats_are_german_under_language_de),
     cmocka_unit_test (test_machine_output_is_identical_under_language_de),
+    cmocka_unit_test (test_decimal_comma_in_german_locale_not_in_machine_output),
   };
 
   return cmocka_run_group_tests_name ("i18n", tests, setup, teardown);
