@@ -602,6 +602,36 @@ test_decode_ansi_string (void **state)
   decoded_clear (&d);
 }
 
+/* A string whose NUL never comes ends with the payload (decode_with reads
+ * an exactly sized copy, so ASan sees any byte read past it): an error
+ * naming the field and its offset, not a read beyond the record. */
+static void
+test_unterminated_strings_stop_at_the_payload_end (void **state)
+{
+  g_autoptr(EtManifest) m = parse_tpl ();
+  static const guint16 events[] = { 101, 102 };   /* UnicodeString, AnsiString */
+
+  for (guint k = 0; k < G_N_ELEMENTS (events); k++)
+    {
+      g_autoptr(GByteArray) b = g_byte_array_new ();
+      Decoded d;
+
+      if (events[k] == 101)
+        {
+          put_utf16 (b, "abc");
+          g_byte_array_set_size (b, b->len - 2);     /* without its NUL unit */
+        }
+      else
+        g_byte_array_append (b, (const guint8 *) "abc", 3);
+      d = decode (m, events[k], b);
+      assert_false (d.ok);
+      assert_true (g_error_matches (d.error, ET_ETL_ERROR, ET_ETL_ERROR_TRUNCATED)
+                   || g_error_matches (d.error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT));
+      assert_int_equal (offset_in_message (d.error), 0);
+      decoded_clear (&d);
+    }
+}
+
 static void
 test_decode_integers_by_width_and_sign (void **state)
 {
@@ -1456,6 +1486,7 @@ main (void)
     cmocka_unit_test (test_bit_map_labels_set_bits_in_map_order),
     cmocka_unit_test (test_decode_unicode_string_to_utf8),
     cmocka_unit_test (test_decode_ansi_string),
+    cmocka_unit_test (test_unterminated_strings_stop_at_the_payload_end),
     cmocka_unit_test (test_decode_integers_by_width_and_sign),
     cmocka_unit_test (test_decode_float_double_and_four_byte_boolean),
     cmocka_unit_test (test_decode_guid_in_windows_layout),

@@ -1033,6 +1033,38 @@ test_array_count_larger_than_payload_fails_at_once (void **state)
   et_fields_free (fields);
 }
 
+/* A string whose NUL never comes ends with the payload: read through an
+ * exactly sized copy (ASan would see one byte more), it is an error naming
+ * the field and offset, and nothing past the end is read. */
+static void
+test_unterminated_strings_stop_at_the_payload_end (void **state)
+{
+  static const guint8 kinds[] = { IN_ASTR, IN_USTR };
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autoptr(GByteArray) m = meta_new (NULL, 0, "E");
+      g_autoptr(GByteArray) p = g_byte_array_new ();
+      g_autoptr(EtTlSchema) schema = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree guint8 *exact = NULL;
+      EtFields *fields = et_fields_new ();
+
+      meta_field (m, "text", kinds[k], NO_OUT);
+      meta_finish (m);
+      schema = parse_ok (m);
+      if (kinds[k] == IN_ASTR)
+        put_bytes (p, "abc", 3);
+      else
+        put_utf16 (p, "abc", FALSE);
+      exact = g_memdup2 (p->data, p->len);
+      assert_false (et_tl_decode (schema, exact, p->len, fields, NULL, &error));
+      assert_etl_error (error, ET_ETL_ERROR_TRUNCATED, "text");
+      assert_etl_error (error, ET_ETL_ERROR_TRUNCATED, "payload offset 0");
+      et_fields_free (fields);
+    }
+}
+
 /* Constant-count arrays of structs take no payload bytes, so nesting them
  * could ask for 65535² entries from an empty payload. */
 static void
@@ -1422,6 +1454,7 @@ main (void)
     cmocka_unit_test (test_every_truncation_of_payload_fails_with_offset),
     cmocka_unit_test (test_truncated_payload_error_names_field_and_offset),
     cmocka_unit_test (test_array_count_larger_than_payload_fails_at_once),
+    cmocka_unit_test (test_unterminated_strings_stop_at_the_payload_end),
     cmocka_unit_test (test_arrays_of_empty_structs_cannot_explode),
     cmocka_unit_test (test_failed_decode_leaves_open_container_intact),
     cmocka_unit_test (test_corpus_primitive_types_match_expected),
