@@ -460,7 +460,6 @@ add_to_summary (EtBlockSummary *block, const EtMarker *m)
   if (m->kind == ET_MARKER_SPAN)
     return;
   block->max_importance[k] = MAX (block->max_importance[k], m->importance);
-  block->loud[k] |= m->importance == ET_IMPORTANCE_CRITICAL || m->category < 0;
 }
 
 static void
@@ -478,10 +477,13 @@ close_channel (EtTrace *self, const ChannelDef *def)
   g_array_append_val (self->channels, c);
   g_array_append_val (self->channel_thread, def->thread);
   g_array_append_val (self->channel_block0, block0);
+  g_array_append_val (self->channel_loud0, self->loud->len);
   for (guint i = 0; i < c.n_markers; i++)
     {
       running = MAX (running, c.markers[i].end_ns);
       add_to_summary (&summary, &c.markers[i]);
+      if (et_marker_is_loud (&c.markers[i]))
+        g_array_append_val (self->loud, i);
       if (((i + 1) & ((1u << ET_BLOCK_SHIFT) - 1)) == 0 || i + 1 == c.n_markers)
         {
           g_array_append_val (self->blocks, running);
@@ -547,6 +549,7 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
   marker_build_free_arrays (b);
   for (guint c = 0; c < defs->len; c++)
     close_channel (self, sorted[c]);
+  g_array_append_val (self->channel_loud0, self->loud->len);
   self->stats.markers = n;
 }
 

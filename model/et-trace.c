@@ -76,6 +76,8 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->channel_block0, g_array_unref);
   g_clear_pointer (&self->blocks, g_array_unref);
   g_clear_pointer (&self->block_summaries, g_array_unref);
+  g_clear_pointer (&self->loud, g_array_unref);
+  g_clear_pointer (&self->channel_loud0, g_array_unref);
   g_clear_pointer (&self->channel_thread, g_array_unref);
   g_free (self->markers);
   g_clear_pointer (&self->scratch_fields, et_fields_free);
@@ -113,6 +115,8 @@ et_trace_init (EtTrace *self)
   self->channel_thread = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->blocks = g_array_new (FALSE, TRUE, sizeof (gint64));
   self->block_summaries = g_array_new (FALSE, TRUE, sizeof (EtBlockSummary));
+  self->loud = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->channel_loud0 = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_mutex_init (&self->scratch_lock);
   self->scratch_fields = et_fields_new ();
   et_rule_result_init (&self->scratch_rules);
@@ -501,6 +505,20 @@ et_channel_block_summaries (EtTrace *self, guint channel)
 
   return &g_array_index (self->block_summaries, EtBlockSummary,
                          g_array_index (self->channel_block0, guint32, channel));
+}
+
+const guint32 *
+et_channel_loud_markers (EtTrace *self, guint channel, guint *n)
+{
+  const guint32 *first;
+
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  g_return_val_if_fail (channel < self->channels->len, NULL);
+  g_return_val_if_fail (n != NULL, NULL);
+
+  first = &g_array_index (self->channel_loud0, guint32, channel);
+  *n = first[1] - first[0];
+  return (const guint32 *) (gpointer) self->loud->data + first[0];
 }
 
 guint

@@ -233,11 +233,26 @@ typedef struct
 {
   guint8 count[3];            /* by EtMarkerKind */
   guint8 max_importance[2];   /* flags, messages: EtImportance (0 when none) */
-  guint8 loud[2];             /* flags, messages: has a critical or an alert */
 } EtBlockSummary;
 
 const EtBlockSummary *et_channel_block_summaries (EtTrace *self,
                                                   guint    channel);
+
+/* A flag or message that is critical or an alert: never merged out of
+ * sight when drawn. */
+static inline gboolean
+et_marker_is_loud (const EtMarker *m)
+{
+  return m->kind != ET_MARKER_SPAN
+         && (m->importance == ET_IMPORTANCE_CRITICAL || m->category < 0);
+}
+
+/* The loud markers of a channel (et_marker_is_loud), as ascending indices
+ * into its markers; @n gets their number. Drawing finds a window's loud
+ * members here instead of visiting every marker of the window. */
+const guint32        *et_channel_loud_markers    (EtTrace *self,
+                                                  guint    channel,
+                                                  guint   *n);
 
 static inline gboolean
 et_marker_overlaps (const EtMarker *m, gint64 from_ns, gint64 to_ns)

@@ -176,10 +176,13 @@ typedef struct
   EtLayout             *layout;
   const EtChannel      *ch;
   const EtBlockSummary *blocks;   /* the channel's summaries */
-  gboolean              merge_blocks;   /* FALSE when filters hide single markers */
+  gboolean              merge_blocks;   /* no filter on single markers */
   EtMarkerKind          kind;
   guint                 end;
   EtTimeToX             map;
+  const guint32        *loud;     /* the channel's loud markers (et_channel_loud_markers) */
+  guint                 n_loud;
+  guint                 next_loud;   /* the first not before the current window */
 } PointScan;
 
 /* Without filters on single markers, the kind (and the channel's provider,
@@ -188,31 +191,6 @@ static inline gboolean
 is_member (const PointScan *p, const EtMarker *m)
 {
   return m->kind == p->kind && (p->merge_blocks || et_layout_marker_visible (p->layout, m));
-}
-
-static inline gboolean
-is_loud (const EtMarker *m)
-{
-  return m->importance == ET_IMPORTANCE_CRITICAL || m->category < 0;
-}
-
-/* The critical and alert members of a window, found while merging it. */
-#define MAX_LOUD 32
-
-typedef struct
-{
-  guint    n;
-  gboolean overflow;       /* more than MAX_LOUD: look again (loud_members) */
-  guint    index[MAX_LOUD];
-} LoudList;
-
-static inline void
-note_loud (LoudList *loud, guint i)
-{
-  if (loud->n < MAX_LOUD)
-    loud->index[loud->n++] = i;
-  else
-    loud->overflow = TRUE;
 }
 
 /* The first marker after @i at or right of @limit pixels: the end of the
@@ -246,17 +224,16 @@ window_end (const PointScan *p, guint i, double limit)
   return lo;
 }
 
-/* Adds the members in [@from, @to) to the aggregate @s and lists its loud
- * ones: blocks without loud members from their summaries, so the cost
- * follows windows (pixels), not markers. */
+/* Adds the members in [@from, @to) to the aggregate @s: whole blocks from
+ * their summaries, so the cost follows windows (pixels), not markers. */
 static void
-merge_members (const PointScan *p, guint from, guint to, EtShape *s, LoudList *loud)
+merge_members (const PointScan *p, guint from, guint to, EtShape *s)
 {
   for (guint i = from; i < to;)
     {
       const EtMarker *m = &p->ch->markers[i];
 
-      if (p->merge_blocks && whole_block (i, to) && !p->blocks[i >> ET_CHANNEL_BLOCK_SHIFT].loud[p->kind])
+      if (p->merge_blocks && whole_block (i, to))
         {
           const EtBlockSummary *b = &p->blocks[i >> ET_CHANNEL_BLOCK_SHIFT];
           if (b->count[p->kind] > 0)
@@ -271,8 +248,6 @@ merge_members (const PointScan *p, guint from, guint to, EtShape *s, LoudList *l
         {
           s->count++;
           s->importance = MAX (s->importance, m->importance);
-          if (is_loud (m))
-            note_loud (loud, i);
         }
       i++;
     }
@@ -304,25 +279,19 @@ single_on_top (const PointScan *p, const EtShape *s, guint k, SingleDedup *seen,
   func (&single, data);
 }
 
+/* The loud members of the window [@from, @to), from the channel's list of
+ * loud markers: windows come left to right, so one cursor serves them all. */
 static void
-loud_members (const PointScan *p, const EtShape *s, guint from, guint to, const LoudList *loud,
-              EtShapeFunc func, gpointer data)
+loud_members (PointScan *p, const EtShape *s, guint from, guint to, EtShapeFunc func,
+              gpointer data)
 {
   SingleDedup seen = { G_MAXUINT, G_MAXUINT };
 
-  if (!loud->overflow)
-    {
-      for (guint n = 0; n < loud->n; n++)
-        single_on_top (p, s, loud->index[n], &seen, func, data);
-      return;
-    }
-  for (guint k = from; k < to; k++)
-    {
-      if (whole_block (k, to) && !p->blocks[k >> ET_CHANNEL_BLOCK_SHIFT].loud[p->kind])
-        k += ET_CHANNEL_BLOCK - 1;
-      else if (is_member (p, &p->ch->markers[k]) && is_loud (&p->ch->markers[k]))
-        single_on_top (p, s, k, &seen, func, data);
-    }
+  while (p->next_loud < p->n_loud && p->loud[p->next_loud] < from)
+    p->next_loud++;
+  for (guint n = p->next_loud; n < p->n_loud && p->loud[n] < to; n++)
+    if (is_member (p, &p->ch->markers[p->loud[n]]))
+      single_on_top (p, s, p->loud[n], &seen, func, data);
 }
 
 /* Flags and messages, merged where they crowd: O(windows) per row. */
@@ -338,12 +307,12 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
   if (!et_layout_kind_visible (layout, kind) || !et_layout_get_provider_visible (layout, ch->provider))
     return;
   et_time_to_x_init (&p.map, v);
+  p.loud = et_channel_loud_markers (trace, c, &p.n_loud);
   while (i < end)
     {
       const EtMarker *m = &ch->markers[i];
       EtShape s = { kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE, c, i, 1,
                     m->importance, m };
-      LoudList loud = { 0 };
       double x;
       guint j;
 
@@ -359,9 +328,7 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
         }
       x = et_time_to_x (&p.map, m->start_ns);
       j = window_end (&p, i, x + MERGE_PX);
-      if (is_loud (m))
-        note_loud (&loud, i);
-      merge_members (&p, i + 1, j, &s, &loud);
+      merge_members (&p, i + 1, j, &s);
       if (s.count > 1)
         s.kind = ET_SHAPE_AGGREGATE;
       if (kind == ET_MARKER_FLAG)
@@ -374,7 +341,7 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
         s.x0 = x - 4, s.x1 = x + 4, s.y0 = top, s.y1 = top + 6;
       func (&s, data);
       if (s.count > 1)
-        loud_members (&p, &s, i, j, &loud, func, data);
+        loud_members (&p, &s, i, j, func, data);
       i = j;
     }
 }
