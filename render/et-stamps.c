@@ -188,14 +188,10 @@ blit (EtStamps *stamps, Stamp *stamp, int x, int y)
       int first = MAX (x0, x + stamp->row_first[row - y]);
       int end = MIN (x1, x + stamp->row_end[row - y]);
 
+      /* over() leaves dst as it is under a clear pixel and replaces it
+       * under an opaque one, so one branch-free loop serves all three. */
       for (int col = first; col < end; col++)
-        {
-          guint32 p = src[col - x];
-          if (p >> 24 == 255)
-            dst[col] = p;
-          else if (p != 0)
-            dst[col] = over (p, dst[col]);
-        }
+        dst[col] = over (src[col - x], dst[col]);
     }
   cairo_surface_mark_dirty (stamps->target);
 }
@@ -227,22 +223,15 @@ et_stamps_paint (EtStamps *stamps, cairo_t *cr, guint32 key, double half_width,
   blit (stamps, stamp, (int) lround (x), (int) lround (y));
 }
 
-/* One column of a box, @coverage (0–1] of it covered: blended like cairo's
- * antialiasing would, so a bar a third of a pixel wide stays light. */
-static void
-fill_column (EtStamps *stamps, int column, int top, int bottom, guint32 rgb, double coverage)
+/* @rgb covering @coverage (0–1] of a pixel, premultiplied: blended like
+ * cairo's antialiasing would, so a bar a third of a pixel wide stays light. */
+static guint32
+coverage_pixel (guint32 rgb, double coverage)
 {
-  guint32 a = (guint32) lround (coverage * 255), pixel;
+  guint32 a = (guint32) lround (coverage * 255);
 
-  if (column < stamps->clip_x0 || column >= stamps->clip_x1 || a == 0)
-    return;
-  pixel = a << 24 | ((rgb >> 16 & 0xFF) * a / 255) << 16 | ((rgb >> 8 & 0xFF) * a / 255) << 8
-          | ((rgb & 0xFF) * a / 255);
-  for (int row = top; row < bottom; row++)
-    {
-      guint32 *dst = (guint32 *) (stamps->pixels + (gsize) row * stamps->stride) + column;
-      *dst = a == 255 ? pixel : over (pixel, *dst);
-    }
+  return a << 24 | ((rgb >> 16 & 0xFF) * a / 255) << 16 | ((rgb >> 8 & 0xFF) * a / 255) << 8
+         | ((rgb & 0xFF) * a / 255);
 }
 
 void
@@ -251,7 +240,8 @@ et_stamps_fill_box (EtStamps *stamps, cairo_t *cr, double x0, double y0, double 
 {
   guint32 rgb = (guint32) lround (r * 255) << 16 | (guint32) lround (g * 255) << 8
                 | (guint32) lround (b * 255);
-  int top, bottom, first, last;
+  guint32 left, right, full = 0xFF000000u | rgb;
+  int top, bottom, first, last, from, to;
 
   to_pixels (stamps, cr, &x0, &y0);
   to_pixels (stamps, cr, &x1, &y1);
@@ -261,15 +251,22 @@ et_stamps_fill_box (EtStamps *stamps, cairo_t *cr, double x0, double y0, double 
   if (top >= bottom || x0 >= x1)
     return;
   first = (int) floor (x0), last = (int) floor (x1);
+  /* The partly covered columns at either end, and the whole ones between,
+   * written row by row. */
+  left = coverage_pixel (rgb, first == last ? x1 - x0 : first + 1 - x0);
+  right = first == last ? 0 : coverage_pixel (rgb, x1 - last);
+  from = MAX (first + 1, stamps->clip_x0), to = MIN (last, stamps->clip_x1);
   cairo_surface_flush (stamps->target);
-  if (first == last)
-    fill_column (stamps, first, top, bottom, rgb, x1 - x0);
-  else
+  for (int row = top; row < bottom; row++)
     {
-      fill_column (stamps, first, top, bottom, rgb, first + 1 - x0);
-      for (int column = first + 1; column < last; column++)
-        fill_column (stamps, column, top, bottom, rgb, 1);
-      fill_column (stamps, last, top, bottom, rgb, x1 - last);
+      guint32 *dst = (guint32 *) (stamps->pixels + (gsize) row * stamps->stride);
+
+      if (first >= stamps->clip_x0 && first < stamps->clip_x1)
+        dst[first] = over (left, dst[first]);
+      for (int col = from; col < to; col++)
+        dst[col] = full;
+      if (last != first && last >= stamps->clip_x0 && last < stamps->clip_x1)
+        dst[last] = over (right, dst[last]);
     }
   cairo_surface_mark_dirty (stamps->target);
 }
