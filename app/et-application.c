@@ -138,8 +138,9 @@ preferences_action (GSimpleAction *action, GVariant *parameter, gpointer data)
                                                       gtk_application_get_active_window (data))));
 }
 
-/* Light, dark, or whatever the desktop says (the timelines follow the same
- * GtkSettings property). */
+/* Light, dark, high contrast (GTK's HighContrast and HighContrastInverse
+ * themes), or whatever the desktop says; the timelines follow the same
+ * GtkSettings properties. */
 static void
 apply_theme (GSettings *settings, const char *key, gpointer data)
 {
@@ -148,10 +149,15 @@ apply_theme (GSettings *settings, const char *key, gpointer data)
 
   if (gtk == NULL)
     return;
-  if (g_str_equal (theme, "follow"))
-    gtk_settings_reset_property (gtk, "gtk-application-prefer-dark-theme");
+  if (g_str_has_prefix (theme, "high-contrast"))
+    g_object_set (gtk, "gtk-theme-name", g_str_equal (theme, "high-contrast")
+                  ? "HighContrast" : "HighContrastInverse", NULL);
   else
+    gtk_settings_reset_property (gtk, "gtk-theme-name");
+  if (g_str_equal (theme, "light") || g_str_equal (theme, "dark"))
     g_object_set (gtk, "gtk-application-prefer-dark-theme", g_str_equal (theme, "dark"), NULL);
+  else
+    gtk_settings_reset_property (gtk, "gtk-application-prefer-dark-theme");
 }
 
 GSettings *

@@ -28,12 +28,13 @@ render (const char *path, RenderOptions *o)
   EtViewport v;
 
   et_viewport_init (&v, o->width, o->height);
-  v.dark = g_strcmp0 (o->theme, "dark") == 0;
   v.wall_clock = o->wall_clock;
-  if (o->theme != NULL && !v.dark && g_strcmp0 (o->theme, "light") != 0)
+  if (!et_viewport_set_theme (&v, o->theme != NULL ? o->theme : "light"))
     {
-      /* Translators: light and dark are option values; keep them. */
-      et_cli_error (_("render: --theme must be light or dark, not '%s'"), o->theme);
+      /* Translators: light, dark, high-contrast and high-contrast-dark
+         are option values; keep them. */
+      et_cli_error (_("render: --theme must be light, dark, high-contrast or "
+                      "high-contrast-dark, not '%s'"), o->theme);
       return ET_CLI_EXIT_FAILURE;
     }
   trace = et_cli_load (path, ET_LOAD_DEFAULT);
@@ -76,8 +77,10 @@ et_cli_render_run (int argc, char **argv)
     { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, N_("Right edge (default: end of trace)"), N_("TIME") },
     { "width", 0, 0, G_OPTION_ARG_INT, &o.width, N_("Width in pixels (default 1600)"), N_("PX") },
     { "height", 0, 0, G_OPTION_ARG_INT, &o.height, N_("Height in pixels (default 900)"), N_("PX") },
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme, /* Translators: light and dark are option values; keep them. */
-      N_("light (default) or dark"), N_("THEME") },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme,
+      /* Translators: light, dark, high-contrast and high-contrast-dark
+         are option values; keep them. */
+      N_("light (default), dark, high-contrast or high-contrast-dark"), N_("THEME") },
     { "wall-clock", 0, 0, G_OPTION_ARG_NONE, &o.wall_clock, N_("Ruler in wall-clock time"), NULL },
     { NULL }
   };

@@ -103,7 +103,8 @@ static void
 bind_all (EtPreferences *self)
 {
   static const char *const time_formats[] = { "relative", "wall-clock", NULL };
-  static const char *const themes[] = { "follow", "light", "dark", NULL };
+  static const char *const themes[] = { "follow", "light", "dark", "high-contrast",
+                                         "high-contrast-dark", NULL };
 
   g_settings_bind_with_mapping (self->settings, "time-format", self->time_format, "selected",
                                 G_SETTINGS_BIND_DEFAULT, nick_to_position, position_to_nick,

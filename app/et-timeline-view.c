@@ -799,13 +799,22 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 
 /* ---- construction --------------------------------------------------------- */
 
+/* Light or dark as the desktop prefers; high contrast with GTK's own
+ * HighContrast and HighContrastInverse themes (white on black). */
 static void
-on_dark_changed (GtkSettings *settings, GParamSpec *pspec, gpointer data)
+on_theme_changed (GtkSettings *settings, GParamSpec *pspec, gpointer data)
 {
   EtTimelineView *self = data;
+  g_autofree char *name = NULL;
+  gboolean prefer_dark;
 
-  g_object_get (settings, "gtk-application-prefer-dark-theme", &self->view.dark, NULL);
-  invalidate (self);
+  g_object_get (settings, "gtk-application-prefer-dark-theme", &prefer_dark,
+                "gtk-theme-name", &name, NULL);
+  self->view.high_contrast = name != NULL && g_str_has_prefix (name, "HighContrast");
+  self->view.dark = self->view.high_contrast ? g_str_equal (name, "HighContrastInverse")
+                                             : prefer_dark;
+  if (pspec != NULL)
+    invalidate (self);
 }
 
 static void
@@ -956,10 +965,11 @@ et_timeline_view_init (EtTimelineView *self)
   g_signal_connect (self, "state-flags-changed", G_CALLBACK (gtk_widget_queue_draw), NULL);
   add_controllers (self);
   add_actions (self);
-  /* Follow the desktop's light/dark preference. */
-  g_object_get (settings, "gtk-application-prefer-dark-theme", &self->view.dark, NULL);
+  /* Follow the desktop's light/dark preference and high-contrast theme. */
+  on_theme_changed (settings, NULL, self);
   g_signal_connect (settings, "notify::gtk-application-prefer-dark-theme",
-                    G_CALLBACK (on_dark_changed), self);
+                    G_CALLBACK (on_theme_changed), self);
+  g_signal_connect (settings, "notify::gtk-theme-name", G_CALLBACK (on_theme_changed), self);
 }
 
 GtkWidget *

@@ -377,13 +377,29 @@ et_timeline_foreach_shape (EtTrace *trace, EtLayout *layout, const EtViewport *v
 
 typedef struct
 {
-  Rgb background, stripe, label_bg, text, grid, aggregate;
+  Rgb      background, stripe, label_bg, text, grid, aggregate;
+  gboolean outlined;    /* every mark edged in the text colour */
 } Theme;
 
 static const Theme light = { RGB (0xFFFFFF), RGB (0xF4F5F7), RGB (0xEBECEF), RGB (0x1E1E24),
-                             RGB (0xD5D7DC), RGB (0x8A8A8A) };
+                             RGB (0xD5D7DC), RGB (0x8A8A8A), FALSE };
 static const Theme dark = { RGB (0x1D1D20), RGB (0x242428), RGB (0x2C2C31), RGB (0xE6E6EA),
-                            RGB (0x3D3D44), RGB (0xA0A0A0) };
+                            RGB (0x3D3D44), RGB (0xA0A0A0), FALSE };
+/* High contrast: black on white (white on black), greys at 4.5:1 or more
+ * against the background, and an edge around every mark, since yellow and
+ * cyan on white (or blue on black) stand out by barely 1.5:1 on their own. */
+static const Theme light_hc = { RGB (0xFFFFFF), RGB (0xF0F0F0), RGB (0xE0E0E0), RGB (0x000000),
+                                RGB (0x6E6E6E), RGB (0x595959), TRUE };
+static const Theme dark_hc = { RGB (0x000000), RGB (0x121212), RGB (0x242424), RGB (0xFFFFFF),
+                               RGB (0x9A9A9A), RGB (0xB4B4B4), TRUE };
+
+static const Theme *
+theme_of (const EtViewport *v)
+{
+  if (v->high_contrast)
+    return v->dark ? &dark_hc : &light_hc;
+  return v->dark ? &dark : &light;
+}
 
 typedef struct
 {
@@ -423,11 +439,15 @@ draw_text (Painter *p, const char *text, double x, double y, double max_width, g
 }
 
 static void
-draw_open_end (cairo_t *cr, const EtShape *s)
+draw_open_end (cairo_t *cr, const EtShape *s, const Rgb *bar, gboolean high_contrast)
 {
-  /* A zigzag edge says "still open at the end of the trace". */
+  /* A zigzag edge says "still open at the end of the trace": white, or in
+   * high contrast whichever of black and white stands out on the bar. */
   double h = s->y1 - s->y0;
-  cairo_set_source_rgb (cr, 1, 1, 1);
+  if (high_contrast)
+    set_text_on (cr, bar);
+  else
+    cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_set_line_width (cr, 1.5);
   cairo_move_to (cr, s->x1 - 2, s->y0);
   for (int k = 1; k <= 4; k++)
@@ -506,22 +526,36 @@ draw_connector (Painter *p, const EtShape *s)
 }
 
 static void
+fill_box (Painter *p, double x0, double y0, double x1, double y1, const Rgb *c)
+{
+  if (p->stamps != NULL)
+    et_stamps_fill_box (p->stamps, p->cr, x0, y0, x1, y1, c->r, c->g, c->b);
+  else
+    {
+      set_rgb (p->cr, c);
+      cairo_rectangle (p->cr, x0, y0, x1 - x0, y1 - y0);
+      cairo_fill (p->cr);
+    }
+}
+
+static void
 paint_span (Painter *p, const EtShape *s)
 {
   const Rgb *c = s->mixed ? &p->theme->aggregate : category_color (span_colors, s->m->category);
   cairo_t *cr = p->cr;
 
-  set_rgb (cr, c);
-  if (p->stamps != NULL)
-    et_stamps_fill_box (p->stamps, cr, s->x0, s->y0, s->x1, s->y1, c->r, c->g, c->b);
-  else
+  if (p->theme->outlined)
     {
-      cairo_rectangle (cr, s->x0, s->y0, s->x1 - s->x0, s->y1 - s->y0);
-      cairo_fill (cr);
+      /* The edge, then the fill a pixel inside it (none when too thin). */
+      fill_box (p, s->x0, s->y0, s->x1, s->y1, &p->theme->text);
+      if (s->x1 - s->x0 > 2)
+        fill_box (p, s->x0 + 1, s->y0 + 1, s->x1 - 1, s->y1 - 1, c);
     }
+  else
+    fill_box (p, s->x0, s->y0, s->x1, s->y1, c);
   if (s->m->status == ET_SPAN_UNMATCHED_START
       && et_viewport_x (p->v, s->m->end_ns) <= p->v->width)
-    draw_open_end (cr, s);
+    draw_open_end (cr, s, c, p->theme->outlined);
   if (s->m->status == ET_SPAN_CROSS_THREAD && s->m->end_thread != ET_NO_INDEX)
     draw_connector (p, s);
   if (s->x1 - s->x0 > 30 && s->count == 1)
@@ -540,8 +574,27 @@ typedef struct
   gboolean   triangle;     /* messages, and aggregates too small for a diamond */
   gboolean   alert;
   const Rgb *fill;
+  const Rgb *edge;         /* high contrast: the outline's colour, else NULL */
   double     half_width, half_height;
 } PointMark;
+
+/* The outline of a mark's path (which stays): a faint one normally, the
+ * text colour in high contrast. */
+static void
+stroke_edge (cairo_t *cr, const PointMark *mark)
+{
+  if (mark->edge != NULL)
+    {
+      set_rgb (cr, mark->edge);
+      cairo_set_line_width (cr, 1.5);
+    }
+  else
+    {
+      cairo_set_source_rgba (cr, 0, 0, 0, 0.35);
+      cairo_set_line_width (cr, 0.75);
+    }
+  cairo_stroke (cr);
+}
 
 static void
 draw_point_mark (cairo_t *cr, gconstpointer data)
@@ -556,7 +609,13 @@ draw_point_mark (cairo_t *cr, gconstpointer data)
       cairo_line_to (cr, r, -mark->half_height);
       cairo_line_to (cr, 0, mark->half_height);
       cairo_close_path (cr);
-      cairo_fill (cr);
+      if (mark->edge == NULL)
+        {
+          cairo_fill (cr);
+          return;
+        }
+      cairo_fill_preserve (cr);
+      stroke_edge (cr, mark);
       return;
     }
   cairo_move_to (cr, 0, -r);
@@ -565,9 +624,7 @@ draw_point_mark (cairo_t *cr, gconstpointer data)
   cairo_line_to (cr, -r, 0);
   cairo_close_path (cr);
   cairo_fill_preserve (cr);
-  cairo_set_source_rgba (cr, 0, 0, 0, 0.35);
-  cairo_set_line_width (cr, 0.75);
-  cairo_stroke (cr);
+  stroke_edge (cr, mark);
   if (mark->alert)
     {
       /* "!" in white: alerts are not told by colour alone. */
@@ -596,6 +653,7 @@ point_mark (Painter *p, const EtShape *s, PointMark *mark)
       mark->fill = category_color (flag_colors, s->m->category);
       colour = mark->alert ? 5 : (guint) s->m->category % 5;
     }
+  mark->edge = p->theme->outlined ? &p->theme->text : NULL;
   mark->half_width = (s->x1 - s->x0) / 2;
   mark->half_height = (s->y1 - s->y0) / 2;
   mark->key = (guint32) mark->triangle | colour << 1 | (guint32) mark->alert << 4
@@ -698,12 +756,18 @@ paint_shape (const EtShape *s, gpointer data)
       break;
     case ET_SHAPE_LONE_END:
       /* A "]" bracket: the end of something we never saw start. */
-      set_rgb (p->cr, category_color (span_colors, s->m->category));
-      cairo_set_line_width (p->cr, 2);
       cairo_move_to (p->cr, s->x0, s->y0 + 1);
       cairo_line_to (p->cr, s->x1, s->y0 + 1);
       cairo_line_to (p->cr, s->x1, s->y1 - 1);
       cairo_line_to (p->cr, s->x0, s->y1 - 1);
+      if (p->theme->outlined)
+        {
+          set_rgb (p->cr, &p->theme->text);
+          cairo_set_line_width (p->cr, 4);
+          cairo_stroke_preserve (p->cr);
+        }
+      set_rgb (p->cr, category_color (span_colors, s->m->category));
+      cairo_set_line_width (p->cr, 2);
       cairo_stroke (p->cr);
       break;
     default:
@@ -843,8 +907,7 @@ void
 et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
 {
   g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans 8");
-  Painter p = { cr, trace, layout, v, v->dark ? &dark : &light, NULL, g_string_new (NULL),
-                G_MAXUINT, 0 };
+  Painter p = { cr, trace, layout, v, theme_of (v), NULL, g_string_new (NULL), G_MAXUINT, 0 };
 
   p.text = pango_cairo_create_layout (cr);
   pango_layout_set_font_description (p.text, font);

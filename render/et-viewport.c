@@ -15,6 +15,26 @@ et_viewport_init (EtViewport *v, int width, int height)
   v->to_ns = 1;
 }
 
+gboolean
+et_viewport_set_theme (EtViewport *v, const char *theme)
+{
+  static const struct { const char *name; gboolean dark, high_contrast; } themes[] = {
+    { "light", FALSE, FALSE },
+    { "dark", TRUE, FALSE },
+    { "high-contrast", FALSE, TRUE },
+    { "high-contrast-dark", TRUE, TRUE },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (themes); k++)
+    if (g_strcmp0 (theme, themes[k].name) == 0)
+      {
+        v->dark = themes[k].dark;
+        v->high_contrast = themes[k].high_contrast;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 static double
 plot_width (const EtViewport *v)
 {

@@ -20,6 +20,7 @@ typedef struct
   int      lane_height;   /* one lane of a channel */
   int      scroll_y;      /* rows scrolled away, in pixels */
   gboolean dark;          /* dark theme */
+  gboolean high_contrast; /* black and white, every mark outlined */
   gboolean wall_clock;    /* ruler in wall-clock time instead of relative */
 } EtViewport;
 
@@ -49,6 +50,11 @@ et_time_to_x (const EtTimeToX *map, gint64 t_ns)
 void   et_viewport_init      (EtViewport       *viewport,
                               int               width,
                               int               height);
+/* Sets dark and high_contrast from a theme's name: "light", "dark",
+ * "high-contrast" or "high-contrast-dark"; FALSE (and nothing set) for
+ * any other. */
+gboolean et_viewport_set_theme (EtViewport     *viewport,
+                                const char     *theme);
 /* x of time @t_ns (may be outside the picture) and back. */
 double et_viewport_x         (const EtViewport *viewport,
                               gint64            t_ns);

@@ -69,8 +69,8 @@ drop_down (GtkWidget *preferences, guint n)
 }
 
 /* Each choice in Preferences lands in its GSettings key, and the open
- * window follows it at once: the ruler's time, light or dark, the
- * minimum importance and the kinds shown. */
+ * window follows it at once: the ruler's time, light, dark or high
+ * contrast, the minimum importance and the kinds shown. */
 static void
 test_preferences_apply_to_open_windows (void **state)
 {
@@ -98,6 +98,27 @@ test_preferences_apply_to_open_windows (void **state)
   assert_string_equal (theme, "dark");
   assert_true (v->dark);
   gtk_drop_down_set_selected (drop_down (preferences, 1), 1);
+  assert_false (v->dark);
+  /* High contrast switches the whole program to GTK's HighContrast themes,
+   * and the timeline to its outlined black-and-white look. */
+  gtk_drop_down_set_selected (drop_down (preferences, 1), 3);
+  g_free (theme);
+  theme = g_settings_get_string (settings, "theme");
+  assert_string_equal (theme, "high-contrast");
+  assert_true (v->high_contrast);
+  assert_false (v->dark);
+  run_for (300);
+  save_screenshot (window, "app-high-contrast.png");
+  gtk_drop_down_set_selected (drop_down (preferences, 1), 4);
+  assert_true (v->high_contrast);
+  assert_true (v->dark);
+  {
+    g_autofree char *gtk_theme = NULL;
+    g_object_get (gtk_settings_get_default (), "gtk-theme-name", &gtk_theme, NULL);
+    assert_string_equal (gtk_theme, "HighContrastInverse");
+  }
+  gtk_drop_down_set_selected (drop_down (preferences, 1), 1);
+  assert_false (v->high_contrast);
   assert_false (v->dark);
 
   gtk_drop_down_set_selected (drop_down (preferences, 2), ET_IMPORTANCE_HIGH);

@@ -885,6 +885,142 @@ test_range_band_is_drawn_over_the_picture (void **state)
   cairo_surface_destroy (banded);
 }
 
+/* WCAG 2 relative luminance and contrast ratio of 8-bit sRGB pixels. */
+static double
+luminance_of (guint32 pixel)
+{
+  double l = 0;
+  const double weight[3] = { 0.2126, 0.7152, 0.0722 };
+
+  for (int c = 0; c < 3; c++)
+    {
+      double v = ((pixel >> (16 - 8 * c)) & 0xFF) / 255.0;
+      l += weight[c] * (v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4));
+    }
+  return l;
+}
+
+static double
+contrast (guint32 a, guint32 b)
+{
+  double la = luminance_of (a), lb = luminance_of (b);
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+static guint32
+rgb_at (cairo_surface_t *s, int x, int y)
+{
+  return *(const guint32 *) (gconstpointer) pixel_at (s, x, y) & 0xFFFFFF;
+}
+
+/* The commonest colour in a box of the picture: the background there. */
+static guint32
+commonest_colour (cairo_surface_t *s, int x0, int y0, int x1, int y1)
+{
+  g_autoptr(GHashTable) counts = g_hash_table_new (NULL, NULL);
+  guint32 best = 0;
+  guint best_count = 0;
+
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      {
+        gpointer key = GUINT_TO_POINTER (rgb_at (s, x, y));
+        guint count = GPOINTER_TO_UINT (g_hash_table_lookup (counts, key)) + 1;
+        g_hash_table_insert (counts, key, GUINT_TO_POINTER (count));
+        if (count > best_count)
+          best = GPOINTER_TO_UINT (key), best_count = count;
+      }
+  return best;
+}
+
+typedef struct
+{
+  cairo_surface_t  *picture;
+  EtLayout         *layout;
+  const EtViewport *v;
+  guint             checked;
+  guint             faint;       /* marks without a pixel at 3:1 against their row */
+  guint             categories;  /* bit (category + 1) per mark checked */
+} ContrastCheck;
+
+/* The most any pixel of the mark's box stands out from its row's
+ * background must reach 3:1 (WCAG 1.4.11, non-text contrast). */
+static void
+check_mark_contrast (const EtShape *s, gpointer data)
+{
+  ContrastCheck *c = data;
+  const EtRow *row = et_layout_channel_row (c->layout, s->channel);
+  int top = c->v->ruler_height + row->y - c->v->scroll_y;
+  int x0 = MAX ((int) floor (s->x0), c->v->label_width), x1 = MIN ((int) ceil (s->x1), c->v->width);
+  int y0 = MAX ((int) floor (s->y0), top), y1 = MIN ((int) ceil (s->y1), top + row->height);
+  guint32 background;
+  double best = 1;
+
+  /* Marks wholly in the picture: a sliver cut by its edge proves nothing. */
+  if (s->kind == ET_SHAPE_AGGREGATE || s->count != 1 || s->x0 < c->v->label_width
+      || s->x1 > c->v->width || top < c->v->ruler_height || top + row->height > c->v->height)
+    return;
+  background = commonest_colour (c->picture, c->v->label_width, top, c->v->width,
+                                 top + row->height);
+  for (int y = y0; y < y1; y++)
+    for (int x = x0; x < x1; x++)
+      best = MAX (best, contrast (rgb_at (c->picture, x, y), background));
+  c->checked++;
+  c->faint += best < 3;
+  c->categories |= 1u << (s->m->category + 1);
+}
+
+static ContrastCheck
+check_contrast (const char *theme, gboolean recorded)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  EtViewport v;
+  ContrastCheck c = { NULL, layout, &v, 0, 0, 0 };
+  g_autofree char *name = g_strdup_printf ("contrast-%s%s.png", theme, recorded ? "-paths" : "");
+  g_autofree char *path = g_build_filename (demo_dir, name, NULL);
+  guint32 label_bg;
+  double text = 1;
+
+  whole_trace (&v, 1400, 800);
+  assert_true (et_viewport_set_theme (&v, theme));
+  et_layout_update (layout, v.lane_height);
+  c.picture = draw_at_scale (layout, &v, 1, recorded);
+  cairo_surface_write_to_png (c.picture, path);     /* to look at when it fails */
+  et_timeline_foreach_shape (demo, layout, &v, check_mark_contrast, &c);
+  /* The row labels: the strongest text pixel against the label column. */
+  label_bg = commonest_colour (c.picture, 0, v.ruler_height, v.label_width - 1, v.height);
+  for (int y = v.ruler_height; y < v.height; y++)
+    for (int x = 0; x < v.label_width - 1; x++)
+      text = MAX (text, contrast (rgb_at (c.picture, x, y), label_bg));
+  if (v.high_contrast)
+    assert_true (text >= 7);
+  cairo_surface_destroy (c.picture);
+  return c;
+}
+
+/* In the high-contrast themes every single flag, message and span stands
+ * out from its row by 3:1 or more, whatever its category's colour (raster
+ * stamps and paths alike), and label text by 7:1. The ordinary light theme
+ * does not manage that for yellow and cyan, which shows the check can fail. */
+static void
+test_high_contrast_marks_stand_out (void **state)
+{
+  const char *themes[] = { "high-contrast", "high-contrast-dark" };
+  ContrastCheck light = check_contrast ("light", FALSE);
+
+  assert_true (light.checked > 100);
+  assert_true (light.faint > 0);
+  for (guint k = 0; k < G_N_ELEMENTS (themes); k++)
+    for (int recorded = 0; recorded < 2; recorded++)
+      {
+        ContrastCheck c = check_contrast (themes[k], recorded);
+
+        assert_int_equal (c.checked, light.checked);
+        assert_int_equal (c.categories, 0x3F);          /* alert and categories 0–4 */
+        assert_int_equal (c.faint, 0);
+      }
+}
+
 int
 main (void)
 {
@@ -907,6 +1043,7 @@ main (void)
     cmocka_unit_test (test_reference_deep_zoom_with_scroll),
     cmocka_unit_test (test_stamped_marks_match_paths),
     cmocka_unit_test (test_range_band_is_drawn_over_the_picture),
+    cmocka_unit_test (test_high_contrast_marks_stand_out),
   };
   return cmocka_run_group_tests_name ("render", tests, setup_demo, teardown_demo);
 }
