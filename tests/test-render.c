@@ -941,6 +941,7 @@ typedef struct
   guint             checked;
   guint             faint;       /* marks without a pixel at 3:1 against their row */
   guint             categories;  /* bit (category + 1) per mark checked */
+  GHashTable       *backgrounds; /* channel + 1 → its row's commonest colour + 1 */
 } ContrastCheck;
 
 /* The most any pixel of the mark's box stands out from its row's
@@ -960,8 +961,15 @@ check_mark_contrast (const EtShape *s, gpointer data)
   if (s->kind == ET_SHAPE_AGGREGATE || s->count != 1 || s->x0 < c->v->label_width
       || s->x1 > c->v->width || top < c->v->ruler_height || top + row->height > c->v->height)
     return;
-  background = commonest_colour (c->picture, c->v->label_width, top, c->v->width,
-                                 top + row->height);
+  background = GPOINTER_TO_UINT (g_hash_table_lookup (c->backgrounds,
+                                                     GUINT_TO_POINTER (s->channel + 1)));
+  if (background-- == 0)
+    {
+      background = commonest_colour (c->picture, c->v->label_width, top, c->v->width,
+                                     top + row->height);
+      g_hash_table_insert (c->backgrounds, GUINT_TO_POINTER (s->channel + 1),
+                           GUINT_TO_POINTER (background + 1));
+    }
   for (int y = y0; y < y1; y++)
     for (int x = x0; x < x1; x++)
       best = MAX (best, contrast (rgb_at (c->picture, x, y), background));
@@ -975,7 +983,8 @@ check_contrast (const char *theme, gboolean recorded)
 {
   g_autoptr(EtLayout) layout = et_layout_new (demo);
   EtViewport v;
-  ContrastCheck c = { NULL, layout, &v, 0, 0, 0 };
+  g_autoptr(GHashTable) backgrounds = g_hash_table_new (NULL, NULL);
+  ContrastCheck c = { NULL, layout, &v, 0, 0, 0, backgrounds };
   g_autofree char *name = g_strdup_printf ("contrast-%s%s.png", theme, recorded ? "-paths" : "");
   g_autofree char *path = g_build_filename (demo_dir, name, NULL);
   guint32 label_bg;
@@ -995,6 +1004,7 @@ check_contrast (const char *theme, gboolean recorded)
   if (v.high_contrast)
     assert_true (text >= 7);
   cairo_surface_destroy (c.picture);
+  c.picture = NULL, c.backgrounds = NULL;    /* gone with this call */
   return c;
 }
 
