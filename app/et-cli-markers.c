@@ -122,15 +122,18 @@ resolve_line (Writer *w, const Row *row, Line *line)
 {
   const EtMarker *m = row->marker;
   gboolean is_span = m->kind == ET_MARKER_SPAN;
+  guint32 end_thread;
 
   line->m = m;
   line->has_start = m->status != ET_SPAN_UNMATCHED_END;
   line->has_end = is_span && m->status != ET_SPAN_UNMATCHED_START;
   line->pid = row->pid;
   line->tid = row->tid;
-  line->has_end_tid = m->status == ET_SPAN_CROSS_THREAD && m->end_thread != ET_NO_INDEX;
-  line->end_tid = line->has_end_tid ? et_trace_get_thread (w->trace, m->end_thread)->tid : 0;
-  line->series = et_trace_get_string (w->trace, m->series);
+  end_thread = m->status == ET_SPAN_CROSS_THREAD ? et_trace_marker_end_thread (w->trace, m)
+                                                 : ET_NO_INDEX;
+  line->has_end_tid = end_thread != ET_NO_INDEX;
+  line->end_tid = line->has_end_tid ? et_trace_get_thread (w->trace, end_thread)->tid : 0;
+  line->series = et_trace_get_string (w->trace, et_trace_marker_series (w->trace, m));
   line->provider = et_trace_get_provider (w->trace, m->provider)->name;
   line->provider_guid = w->guids[m->provider];
 

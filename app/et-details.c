@@ -148,7 +148,8 @@ et_details_describe (EtTrace *trace, guint channel, const EtMarker *m, GString *
 {
   const EtThread *thread = et_trace_get_thread (trace, et_trace_channel_thread (trace, channel));
   const EtProcess *process = et_trace_get_process (trace, thread->process);
-  const char *series = et_trace_get_string (trace, m->series);
+  const char *series = et_trace_get_string (trace, et_trace_get_channel (trace, channel)->series);
+  guint32 end_thread = et_trace_marker_end_thread (trace, m);
 
   g_string_append (out, et_i18n_marker_kind (m->kind));
   if (m->kind == ET_MARKER_SPAN)
@@ -167,10 +168,10 @@ et_details_describe (EtTrace *trace, guint channel, const EtMarker *m, GString *
   g_string_append_printf (out, "%s (%u)\n", process->name, process->pid);
   row (out, _("Thread"));
   g_string_append_printf (out, "%s (%u)\n", thread->name, thread->tid);
-  if (m->end_thread != ET_NO_INDEX)
+  if (end_thread != ET_NO_INDEX)
     {
       row (out, _("Ends on"));
-      g_string_append_printf (out, _("thread %u"), et_trace_get_thread (trace, m->end_thread)->tid);
+      g_string_append_printf (out, _("thread %u"), et_trace_get_thread (trace, end_thread)->tid);
       g_string_append_c (out, '\n');
     }
   describe_event (trace, m->event, m->kind == ET_MARKER_SPAN ? _("Start event") : _("Event"), out);
@@ -183,7 +184,7 @@ void
 et_details_summary (EtTrace *trace, guint channel, const EtMarker *m, GString *out)
 {
   const EtThread *thread = et_trace_get_thread (trace, et_trace_channel_thread (trace, channel));
-  const char *series = et_trace_get_string (trace, m->series);
+  const char *series = et_trace_get_string (trace, et_trace_get_channel (trace, channel)->series);
 
   et_trace_marker_text (trace, m, out);
   g_string_append_printf (out, "\n%s", et_i18n_marker_kind (m->kind));

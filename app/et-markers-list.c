@@ -172,6 +172,12 @@ tid_of (EtTrace *trace, const Ref *r)
   return et_trace_get_thread (trace, et_trace_channel_thread (trace, r->channel))->tid;
 }
 
+static const char *
+series_of (EtTrace *trace, const Ref *r)
+{
+  return et_trace_get_string (trace, et_trace_get_channel (trace, r->channel)->series);
+}
+
 /* Strings compare by their text, everything else by a number. */
 static int
 compare_key (const SortBy *by, const Ref *a, const Ref *b)
@@ -190,8 +196,7 @@ compare_key (const SortBy *by, const Ref *a, const Ref *b)
       return g_strcmp0 (et_trace_get_provider (by->trace, x->provider)->name,
                         et_trace_get_provider (by->trace, y->provider)->name);
     case ET_SORT_SERIES:
-      return g_strcmp0 (et_trace_get_string (by->trace, x->series),
-                        et_trace_get_string (by->trace, y->series));
+      return g_strcmp0 (series_of (by->trace, a), series_of (by->trace, b));
     case ET_SORT_START:
       break;
     }
@@ -417,7 +422,7 @@ cell_text (EtMarkersList *self, const Ref *r, guint column, gboolean display, GS
       g_string_append (out, et_trace_get_provider (self->trace, m->provider)->name);
       break;
     case COL_SERIES:
-      g_string_append (out, et_trace_get_string (self->trace, m->series));
+      g_string_append (out, series_of (self->trace, r));
       break;
     case COL_CATEGORY:
       g_string_append_printf (out, "%d", m->category);

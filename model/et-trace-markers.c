@@ -20,10 +20,12 @@ typedef struct
 {
   EtMarker    *markers;       /* time order */
   guint32     *marker_thread; /* per marker */
+  guint32     *marker_series; /* per marker: string id */
   EtSpanEvent *spans;
   guint32     *span_marker;   /* marker of each span event */
   guint        n_markers;
   guint        n_spans;
+  GArray      *cross_ends;    /* EtCrossEnd by marker of this build (pair_spans) */
   EtFields    *fields;
   EtRuleResult rules;
   ProviderCache providers;
@@ -40,6 +42,7 @@ marker_build_init (MarkerBuild *b, const MarkerBuild *out, guint64 from)
   memset (b, 0, sizeof *b);
   b->markers = out->markers + from;
   b->marker_thread = out->marker_thread + from;
+  b->marker_series = out->marker_series + from;
   b->spans = out->spans + from;
   b->span_marker = out->span_marker + from;
   b->fields = et_fields_new ();
@@ -96,10 +99,8 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
 
   et_marker_rules_apply (&input, &b->rules);
   m.start_ns = m.end_ns = event->time_ns;
-  m.series = series_id (self, b);
   m.event = (guint32) index;
   m.end_event = ET_NO_INDEX;
-  m.end_thread = ET_NO_INDEX;
   m.provider = (guint16) provider;
   m.category = b->rules.category;
   m.importance = b->rules.importance;
@@ -125,6 +126,7 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
       break;
     }
   b->markers[b->n_markers] = m;
+  b->marker_series[b->n_markers] = series_id (self, b);
   b->marker_thread[b->n_markers++] = thread;
 }
 
@@ -186,6 +188,7 @@ append_build (MarkerBuild *into, MarkerBuild *from)
 
   memmove (into->markers + base, from->markers, from->n_markers * sizeof (EtMarker));
   memmove (into->marker_thread + base, from->marker_thread, from->n_markers * sizeof (guint32));
+  memmove (into->marker_series + base, from->marker_series, from->n_markers * sizeof (guint32));
   memmove (into->spans + into->n_spans, from->spans, from->n_spans * sizeof (EtSpanEvent));
   for (guint i = 0; i < from->n_spans; i++)
     into->span_marker[into->n_spans + i] = from->span_marker[i] + base;
@@ -201,6 +204,7 @@ marker_build_shrink (MarkerBuild *b)
 {
   b->markers = g_realloc (b->markers, MAX (b->n_markers, 1) * sizeof (EtMarker));
   b->marker_thread = g_realloc (b->marker_thread, MAX (b->n_markers, 1) * sizeof (guint32));
+  b->marker_series = g_realloc (b->marker_series, MAX (b->n_markers, 1) * sizeof (guint32));
   b->spans = g_realloc (b->spans, MAX (b->n_spans, 1) * sizeof (EtSpanEvent));
   b->span_marker = g_realloc (b->span_marker, MAX (b->n_spans, 1) * sizeof (guint32));
 }
@@ -210,6 +214,8 @@ marker_build_free_arrays (MarkerBuild *b)
 {
   g_clear_pointer (&b->markers, g_free);
   g_clear_pointer (&b->marker_thread, g_free);
+  g_clear_pointer (&b->marker_series, g_free);
+  g_clear_pointer (&b->cross_ends, g_array_unref);
   g_clear_pointer (&b->spans, g_free);
   g_clear_pointer (&b->span_marker, g_free);
 }
@@ -242,6 +248,7 @@ decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
 
   out->markers = g_new (EtMarker, capacity);
   out->marker_thread = g_new (guint32, capacity);
+  out->marker_series = g_new (guint32, capacity);
   out->spans = g_new (EtSpanEvent, capacity);
   out->span_marker = g_new (guint32, capacity);
   for (guint k = 0; k < n; k++)
@@ -378,6 +385,7 @@ pair_spans (EtTrace *self, MarkerBuild *b)
   gint64 end_of_trace = et_trace_get_duration_ns (self);
 
   memset (keep, 1, b->n_markers);
+  b->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   pair_all_processes (b, results);
   g_clear_pointer (&b->spans, g_free);      /* only the results are needed now */
   for (guint i = 0; i < n; i++)
@@ -408,7 +416,10 @@ pair_spans (EtTrace *self, MarkerBuild *b)
         m->end_ns = end->start_ns;
         m->end_event = end->event;
         if (end_thread != b->marker_thread[mi])
-          m->end_thread = end_thread;
+          {
+            EtCrossEnd cross = { mi, end_thread };
+            g_array_append_val (b->cross_ends, cross);
+          }
       }
     }
   return keep;
@@ -509,7 +520,7 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
   for (guint i = 0; i < b->n_markers; i++)
     {
       const EtMarker *m = &b->markers[i];
-      ChannelDef key = { b->marker_thread[i], m->series, m->provider, 0, 0 };
+      ChannelDef key = { b->marker_thread[i], b->marker_series[i], m->provider, 0, 0 };
       ChannelDef *def;
 
       if (!keep[i])
@@ -543,9 +554,21 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
       cursor[created] = offset;
       offset += sorted[c]->count;
     }
-  for (guint i = 0; i < b->n_markers; i++)
+  /* The cross-thread ends come in marker order (pair_spans), as the scatter
+   * goes: each gets its marker's final place. */
+  for (guint i = 0, k = 0; i < b->n_markers; i++)
     if (keep[i])
-      self->markers[cursor[channel_of[i]]++] = b->markers[i];
+      {
+        guint32 at = cursor[channel_of[i]]++;
+
+        self->markers[at] = b->markers[i];
+        if (k < b->cross_ends->len && g_array_index (b->cross_ends, EtCrossEnd, k).marker == i)
+          {
+            EtCrossEnd cross = { at, g_array_index (b->cross_ends, EtCrossEnd, k++).thread };
+            g_array_append_val (self->cross_ends, cross);
+          }
+      }
+  g_array_sort (self->cross_ends, _et_compare_cross_ends);
   marker_build_free_arrays (b);
   for (guint c = 0; c < defs->len; c++)
     close_channel (self, sorted[c]);

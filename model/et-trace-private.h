@@ -26,6 +26,14 @@ typedef struct
   EtEventLoc loc;
 } EtEventRef;
 
+/* A span that ends on another thread than it starts on: few, so kept
+ * here rather than in every marker. */
+typedef struct
+{
+  guint32 marker;     /* index into markers */
+  guint32 thread;     /* where it ends */
+} EtCrossEnd;
+
 typedef struct
 {
   EtProvider  pub;
@@ -67,6 +75,7 @@ struct _EtTrace
   GArray          *channel_thread;  /* guint32: thread of each channel */
   EtMarker        *markers;
   guint            n_markers;
+  GArray          *cross_ends;      /* EtCrossEnd, by marker */
 
   gint64           ticks_per_second;
 
@@ -107,5 +116,8 @@ gboolean        _et_trace_decode_record  (EtTrace        *self,
                                           GError        **error);
 gint64          _et_trace_raw_to_ns      (EtTrace        *self,
                                           gint64          raw);
+/* Orders EtCrossEnd by marker. */
+int             _et_compare_cross_ends   (gconstpointer   a,
+                                          gconstpointer   b);
 
 G_END_DECLS

@@ -5,14 +5,13 @@
  * et-trace-load.c; this file answers questions about a loaded trace.
  */
 #include "et-trace-private.h"
+
+#include <stdlib.h>
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
 
 G_DEFINE_FINAL_TYPE (EtTrace, et_trace, G_TYPE_OBJECT)
-
-/* The memory budget of a marker (issue: at most 48 bytes each). */
-G_STATIC_ASSERT (sizeof (EtMarker) == 40);
 
 typedef struct
 {
@@ -77,6 +76,7 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->blocks, g_array_unref);
   g_clear_pointer (&self->block_summaries, g_array_unref);
   g_clear_pointer (&self->loud, g_array_unref);
+  g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->channel_loud0, g_array_unref);
   g_clear_pointer (&self->channel_thread, g_array_unref);
   g_free (self->markers);
@@ -116,6 +116,7 @@ et_trace_init (EtTrace *self)
   self->blocks = g_array_new (FALSE, TRUE, sizeof (gint64));
   self->block_summaries = g_array_new (FALSE, TRUE, sizeof (EtBlockSummary));
   self->loud = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   self->channel_loud0 = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_mutex_init (&self->scratch_lock);
   self->scratch_fields = et_fields_new ();
@@ -505,6 +506,57 @@ et_channel_block_summaries (EtTrace *self, guint channel)
 
   return &g_array_index (self->block_summaries, EtBlockSummary,
                          g_array_index (self->channel_block0, guint32, channel));
+}
+
+guint
+et_trace_marker_channel (EtTrace *self, const EtMarker *m)
+{
+  guint lo = 0, hi;
+
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  g_return_val_if_fail (m >= self->markers && m < self->markers + self->n_markers, 0);
+
+  /* The last channel starting at or before m: channels lie in order. */
+  hi = self->channels->len;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (self->channels, EtChannel, mid).markers <= m)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+guint32
+et_trace_marker_series (EtTrace *self, const EtMarker *m)
+{
+  return g_array_index (self->channels, EtChannel, et_trace_marker_channel (self, m)).series;
+}
+
+int
+_et_compare_cross_ends (gconstpointer a, gconstpointer b)
+{
+  guint32 x = ((const EtCrossEnd *) a)->marker, y = ((const EtCrossEnd *) b)->marker;
+  return x < y ? -1 : x > y;
+}
+
+guint32
+et_trace_marker_end_thread (EtTrace *self, const EtMarker *m)
+{
+  EtCrossEnd key;
+  const EtCrossEnd *found;
+
+  g_return_val_if_fail (ET_IS_TRACE (self), ET_NO_INDEX);
+  g_return_val_if_fail (m >= self->markers && m < self->markers + self->n_markers, ET_NO_INDEX);
+
+  if (self->cross_ends->len == 0)
+    return ET_NO_INDEX;
+  key.marker = (guint32) (m - self->markers);
+  found = bsearch (&key, self->cross_ends->data, self->cross_ends->len, sizeof (EtCrossEnd),
+                   _et_compare_cross_ends);
+  return found != NULL ? found->thread : ET_NO_INDEX;
 }
 
 const guint32 *

@@ -57,14 +57,15 @@ typedef struct
   gboolean       default_on;    /* its events become markers by default */
 } EtProvider;
 
+/* 32 bytes: a trace holds millions. The series is the channel's
+ * (et_trace_marker_series), and the few cross-thread ends are kept aside
+ * (et_trace_marker_end_thread). */
 typedef struct
 {
   gint64  start_ns;    /* ns from t0; for unmatched ends, the end's time */
   gint64  end_ns;      /* spans: end time; unmatched starts: end of trace; else = start */
-  guint32 series;      /* string id */
   guint32 event;       /* event index of the (start) event */
   guint32 end_event;   /* event index of the end event, or ET_NO_INDEX */
-  guint32 end_thread;  /* thread index of a cross-thread end, or ET_NO_INDEX */
   guint16 provider;    /* provider index */
   gint16  category;
   guint8  kind;        /* EtMarkerKind */
@@ -72,6 +73,8 @@ typedef struct
   guint8  status;      /* EtSpanStatus; OK for flags and messages */
   guint8  depth;
 } EtMarker;
+
+G_STATIC_ASSERT (sizeof (EtMarker) == 32);
 
 typedef struct
 {
@@ -262,6 +265,13 @@ et_marker_overlaps (const EtMarker *m, gint64 from_ns, gint64 to_ns)
 
 /* The thread index of a channel. */
 guint              et_trace_channel_thread  (EtTrace *self, guint channel);
+
+/* Of a marker of this trace (a pointer into one of its channels): the
+ * channel it is in, its series (the channel's, a string id), and the thread
+ * index a cross-thread span ends on (ET_NO_INDEX for every other marker). */
+guint              et_trace_marker_channel    (EtTrace *self, const EtMarker *m);
+guint32            et_trace_marker_series     (EtTrace *self, const EtMarker *m);
+guint32            et_trace_marker_end_thread (EtTrace *self, const EtMarker *m);
 
 /* One event, decoded again from the file. */
 typedef struct

@@ -488,9 +488,9 @@ draw_connector_dot (cairo_t *cr, gconstpointer data)
 }
 
 static void
-draw_connector (Painter *p, const EtShape *s)
+draw_connector (Painter *p, const EtShape *s, guint32 end_thread)
 {
-  const EtThread *t = et_trace_get_thread (p->trace, s->m->end_thread);
+  const EtThread *t = et_trace_get_thread (p->trace, end_thread);
   double from = (s->y0 + s->y1) / 2, x = et_viewport_x (p->v, s->m->end_ns);
 
   for (guint k = 0; k < t->n_channels; k++)
@@ -556,8 +556,12 @@ paint_span (Painter *p, const EtShape *s)
   if (s->m->status == ET_SPAN_UNMATCHED_START
       && et_viewport_x (p->v, s->m->end_ns) <= p->v->width)
     draw_open_end (cr, s, c, p->theme->outlined);
-  if (s->m->status == ET_SPAN_CROSS_THREAD && s->m->end_thread != ET_NO_INDEX)
-    draw_connector (p, s);
+  if (s->m->status == ET_SPAN_CROSS_THREAD)
+    {
+      guint32 end_thread = et_trace_marker_end_thread (p->trace, s->m);
+      if (end_thread != ET_NO_INDEX)
+        draw_connector (p, s, end_thread);
+    }
   if (s->x1 - s->x0 > 30 && s->count == 1)
     {
       g_string_truncate (p->scratch, 0);

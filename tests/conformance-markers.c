@@ -224,7 +224,8 @@ check_look (Case *cs, const char *key, const EtMarker *m, const MarkerWant *w,
               et_importance_to_string (w->importance), et_importance_to_string (m->importance));
   if (m->category != w->category)
     mismatch (cs, key, "expected category %d, actual %d", w->category, m->category);
-  expect_str (cs, key, w->series, et_trace_get_string (cs->trace, m->series));
+  expect_str (cs, key, w->series, et_trace_get_string (cs->trace,
+                                                       et_trace_marker_series (cs->trace, m)));
   if (thread->pid != w->pid || thread->tid != w->tid)
     mismatch (cs, key, "expected on thread %u/%u, actual on %u/%u", w->pid, w->tid,
               thread->pid, thread->tid);
@@ -279,7 +280,7 @@ check_marker (Case *cs, const EtChannel *ch, guint k, const EtThread *thread, gu
   const MarkerWant *w;
 
   cs->n_markers++;
-  if (m->provider != ch->provider || m->series != ch->series)
+  if (m->provider != ch->provider || et_trace_marker_series (cs->trace, m) != ch->series)
     mismatch (cs, key, "expected its channel's provider and series, actual another");
   if (k > 0 && ch->markers[k - 1].start_ns > m->start_ns)
     mismatch (cs, key, "expected markers sorted by start, actual one before it starts later");

@@ -284,7 +284,10 @@ walk_markers (EtTrace *trace)
           g_string_truncate (text, 0);
           et_trace_marker_text (trace, marker, text);
           consume (text->str);
-          consume (et_trace_get_string (trace, marker->series));
+          consume (et_trace_get_string (trace, channel->series));
+          g_assert (et_trace_marker_channel (trace, marker) == c);
+          if (et_trace_marker_end_thread (trace, marker) != ET_NO_INDEX)
+            g_assert (et_trace_marker_end_thread (trace, marker) < et_trace_get_n_threads (trace));
           consume (et_marker_kind_to_string (marker->kind));
           g_assert (marker->provider < et_trace_get_n_providers (trace));
         }
