@@ -463,13 +463,18 @@ compare_channel_defs (gconstpointer a, gconstpointer b, gpointer strings)
 }
 
 static void
-add_to_summary (EtBlockSummary *block, const EtMarker *m)
+add_to_summary (EtBlockSummary *block, const EtMarker *m, guint i)
 {
+  guint64 bit = G_GUINT64_CONSTANT (1) << (i & (ET_CHANNEL_BLOCK - 1));
   int k = m->kind;
 
   block->count[k]++;
+  for (int level = ET_IMPORTANCE_NORMAL; level <= ET_IMPORTANCE_CRITICAL; level++)
+    if (m->importance >= level)
+      block->at_least[level - ET_IMPORTANCE_NORMAL] |= bit;
   if (m->kind == ET_MARKER_SPAN)
     return;
+  block->members[k] |= bit;
   block->max_importance[k] = MAX (block->max_importance[k], m->importance);
 }
 
@@ -480,7 +485,7 @@ close_channel (EtTrace *self, const ChannelDef *def)
   EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
   guint32 block0 = self->blocks->len;
   gint64 running = G_MININT64;
-  EtBlockSummary summary = { { 0 } };
+  EtBlockSummary summary = { 0 };
 
   if (t->n_channels == 0)
     t->first_channel = self->channels->len;
@@ -492,14 +497,14 @@ close_channel (EtTrace *self, const ChannelDef *def)
   for (guint i = 0; i < c.n_markers; i++)
     {
       running = MAX (running, c.markers[i].end_ns);
-      add_to_summary (&summary, &c.markers[i]);
+      add_to_summary (&summary, &c.markers[i], i);
       if (et_marker_is_loud (&c.markers[i]))
         g_array_append_val (self->loud, i);
       if (((i + 1) & ((1u << ET_BLOCK_SHIFT) - 1)) == 0 || i + 1 == c.n_markers)
         {
           g_array_append_val (self->blocks, running);
           g_array_append_val (self->block_summaries, summary);
-          summary = (EtBlockSummary) { { 0 } };
+          summary = (EtBlockSummary) { 0 };
         }
     }
 }

@@ -227,15 +227,19 @@ guint              et_channel_query         (EtTrace *self,
                                              guint   *end);
 /* Per block of ET_CHANNEL_BLOCK markers of a channel (in channel order; the
  * last block may be shorter), what it holds: drawing at coarse zoom skips
- * blocks without the kind it draws and merges whole blocks of flags or
- * messages without visiting their markers. */
+ * blocks without the kind it draws and merges flags or messages, whole
+ * blocks or any part of one (from the bit masks), without visiting their
+ * markers. */
 #define ET_CHANNEL_BLOCK_SHIFT 6
 #define ET_CHANNEL_BLOCK       (1u << ET_CHANNEL_BLOCK_SHIFT)
 
 typedef struct
 {
-  guint8 count[3];            /* by EtMarkerKind */
-  guint8 max_importance[2];   /* flags, messages: EtImportance (0 when none) */
+  guint64 members[2];         /* flags, messages: bit i for the block's marker i */
+  guint64 at_least[3];        /* bit i when marker i's importance is at least
+                                 normal, high, critical */
+  guint8  count[3];           /* by EtMarkerKind */
+  guint8  max_importance[2];  /* flags, messages: EtImportance (0 when none) */
 } EtBlockSummary;
 
 const EtBlockSummary *et_channel_block_summaries (EtTrace *self,

@@ -155,6 +155,14 @@ et_stamps_clip (EtStamps *stamps, cairo_t *cr)
   stamps->clip_y1 = CLAMP ((int) floor (y1 + 0.5), 0, height);
 }
 
+/* lround () for the pixel coordinates and 8-bit values here, inline: it is
+ * called several times per mark. Halves round away from zero, as lround. */
+static inline long
+round_px (double v)
+{
+  return v >= 0 ? (long) (v + 0.5) : -(long) (-v + 0.5);
+}
+
 /* d = s + d × (1 − αs), per premultiplied channel, in 8 bits. */
 static inline guint32
 over (guint32 s, guint32 d)
@@ -220,7 +228,7 @@ et_stamps_paint (EtStamps *stamps, cairo_t *cr, guint32 key, double half_width,
       make_stamp (stamps, stamp, half_width, half_height, draw, data);
     }
   to_pixels (stamps, cr, &x, &y);
-  blit (stamps, stamp, (int) lround (x), (int) lround (y));
+  blit (stamps, stamp, (int) round_px (x), (int) round_px (y));
 }
 
 /* @rgb covering @coverage (0–1] of a pixel, premultiplied: blended like
@@ -228,7 +236,7 @@ et_stamps_paint (EtStamps *stamps, cairo_t *cr, guint32 key, double half_width,
 static guint32
 coverage_pixel (guint32 rgb, double coverage)
 {
-  guint32 a = (guint32) lround (coverage * 255);
+  guint32 a = (guint32) round_px (coverage * 255);
 
   return a << 24 | ((rgb >> 16 & 0xFF) * a / 255) << 16 | ((rgb >> 8 & 0xFF) * a / 255) << 8
          | ((rgb & 0xFF) * a / 255);
@@ -238,15 +246,15 @@ void
 et_stamps_fill_box (EtStamps *stamps, cairo_t *cr, double x0, double y0, double x1,
                     double y1, double r, double g, double b)
 {
-  guint32 rgb = (guint32) lround (r * 255) << 16 | (guint32) lround (g * 255) << 8
-                | (guint32) lround (b * 255);
+  guint32 rgb = (guint32) round_px (r * 255) << 16 | (guint32) round_px (g * 255) << 8
+                | (guint32) round_px (b * 255);
   guint32 left, right, full = 0xFF000000u | rgb;
   int top, bottom, first, last, from, to;
 
   to_pixels (stamps, cr, &x0, &y0);
   to_pixels (stamps, cr, &x1, &y1);
-  top = MAX ((int) lround (y0), stamps->clip_y0);
-  bottom = MIN ((int) lround (y1), stamps->clip_y1);
+  top = MAX ((int) round_px (y0), stamps->clip_y0);
+  bottom = MIN ((int) round_px (y1), stamps->clip_y1);
   x0 = MAX (x0, stamps->clip_x0 - 1), x1 = MIN (x1, stamps->clip_x1 + 1);
   if (top >= bottom || x0 >= x1)
     return;
@@ -275,18 +283,18 @@ void
 et_stamps_dashed_vline (EtStamps *stamps, cairo_t *cr, double x, double y0, double y1,
                         double r, double g, double b, double alpha)
 {
-  guint32 a = (guint32) lround (alpha * 255);
-  guint32 pixel = a << 24 | (guint32) lround (r * a) << 16 | (guint32) lround (g * a) << 8
-                  | (guint32) lround (b * a);
+  guint32 a = (guint32) round_px (alpha * 255);
+  guint32 pixel = a << 24 | (guint32) round_px (r * a) << 16 | (guint32) round_px (g * a) << 8
+                  | (guint32) round_px (b * a);
   double x1 = x;
   int column, start, top, bottom;
 
   to_pixels (stamps, cr, &x, &y0);
   to_pixels (stamps, cr, &x1, &y1);
   column = (int) floor (x);
-  start = (int) lround (y0);
-  top = (int) lround (MIN (y0, y1));
-  bottom = (int) lround (MAX (y0, y1));
+  start = (int) round_px (y0);
+  top = (int) round_px (MIN (y0, y1));
+  bottom = (int) round_px (MAX (y0, y1));
   if (column < stamps->clip_x0 || column >= stamps->clip_x1)
     return;
   cairo_surface_flush (stamps->target);

@@ -224,33 +224,71 @@ window_end (const PointScan *p, guint i, double limit)
   return lo;
 }
 
-/* Adds the members in [@from, @to) to the aggregate @s: whole blocks from
- * their summaries, so the cost follows windows (pixels), not markers. */
+/* The bits of a block's markers [@i, @end) that are members (@end within
+ * the block, or past it for the whole rest). */
+static inline guint64
+members_between (const PointScan *p, guint i, guint end)
+{
+  guint first = i & (ET_CHANNEL_BLOCK - 1), block_start = i - first;
+  guint64 from_first = ~G_GUINT64_CONSTANT (0) << first;
+  guint64 before_end = end - block_start >= ET_CHANNEL_BLOCK
+                       ? ~G_GUINT64_CONSTANT (0)
+                       : (G_GUINT64_CONSTANT (1) << (end - block_start)) - 1;
+
+  return p->blocks[i >> ET_CHANNEL_BLOCK_SHIFT].members[p->kind] & from_first & before_end;
+}
+
+/* Adds the members in [@from, @to) to the aggregate @s. Without filters on
+ * single markers, block by block from the summaries' bit masks, so the cost
+ * follows windows (pixels), not markers; otherwise marker by marker. */
 static void
 merge_members (const PointScan *p, guint from, guint to, EtShape *s)
 {
-  for (guint i = from; i < to;)
+  if (!p->merge_blocks)
     {
-      const EtMarker *m = &p->ch->markers[i];
-
-      if (p->merge_blocks && whole_block (i, to))
-        {
-          const EtBlockSummary *b = &p->blocks[i >> ET_CHANNEL_BLOCK_SHIFT];
-          if (b->count[p->kind] > 0)
-            {
-              s->count += b->count[p->kind];
-              s->importance = MAX (s->importance, b->max_importance[p->kind]);
-            }
-          i += ET_CHANNEL_BLOCK;
-          continue;
-        }
-      if (is_member (p, m))
-        {
-          s->count++;
-          s->importance = MAX (s->importance, m->importance);
-        }
-      i++;
+      for (guint i = from; i < to; i++)
+        if (is_member (p, &p->ch->markers[i]))
+          {
+            s->count++;
+            s->importance = MAX (s->importance, p->ch->markers[i].importance);
+          }
+      return;
     }
+  for (guint i = from; i < to; i = (i | (ET_CHANNEL_BLOCK - 1)) + 1)
+    {
+      const EtBlockSummary *b = &p->blocks[i >> ET_CHANNEL_BLOCK_SHIFT];
+      guint64 members = members_between (p, i, to);
+
+      if (members == 0)
+        continue;
+      s->count += (guint) __builtin_popcountll (members);
+      for (int level = ET_IMPORTANCE_CRITICAL; level > (int) s->importance; level--)
+        if (members & b->at_least[level - ET_IMPORTANCE_NORMAL])
+          {
+            s->importance = (EtImportance) level;
+            break;
+          }
+    }
+}
+
+/* The first member at or after @i (before @end), or @end: without filters
+ * from the bit masks, a block at a time. */
+static guint
+next_member (const PointScan *p, guint i, guint end)
+{
+  if (!p->merge_blocks)
+    {
+      while (i < end && !is_member (p, &p->ch->markers[i]))
+        i++;
+      return i;
+    }
+  for (; i < end; i = (i | (ET_CHANNEL_BLOCK - 1)) + 1)
+    {
+      guint64 members = members_between (p, i, end);
+      if (members != 0)
+        return (i & ~(ET_CHANNEL_BLOCK - 1)) + (guint) __builtin_ctzll (members);
+    }
+  return end;
 }
 
 /* Critical and alert members are never hidden inside the grey mark (one
@@ -308,7 +346,7 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
     return;
   et_time_to_x_init (&p.map, v);
   p.loud = et_channel_loud_markers (trace, c, &p.n_loud);
-  while (i < end)
+  while ((i = next_member (&p, i, end)) < end)
     {
       const EtMarker *m = &ch->markers[i];
       EtShape s = { kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE, c, i, 1,
@@ -316,12 +354,7 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
       double x;
       guint j;
 
-      if (whole_block (i, end) && p.blocks[i >> ET_CHANNEL_BLOCK_SHIFT].count[kind] == 0)
-        {
-          i += ET_CHANNEL_BLOCK;
-          continue;
-        }
-      if (!is_member (&p, m) || !et_marker_overlaps (m, v->from_ns, v->to_ns))
+      if (!et_marker_overlaps (m, v->from_ns, v->to_ns))
         {
           i++;
           continue;

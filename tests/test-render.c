@@ -145,13 +145,19 @@ test_block_summaries_match_their_markers (void **state)
       for (guint b = 0; b * ET_CHANNEL_BLOCK < ch->n_markers; b++)
         {
           guint count[3] = { 0 }, top[2] = { 0 };
+          guint64 members[2] = { 0 }, at_least[3] = { 0 };
 
           for (guint i = b * ET_CHANNEL_BLOCK; i < MIN ((b + 1) * ET_CHANNEL_BLOCK, ch->n_markers); i++)
             {
               const EtMarker *m = &ch->markers[i];
+              guint64 bit = G_GUINT64_CONSTANT (1) << (i - b * ET_CHANNEL_BLOCK);
+
               count[m->kind]++;
+              for (guint level = ET_IMPORTANCE_NORMAL; level <= m->importance; level++)
+                at_least[level - ET_IMPORTANCE_NORMAL] |= bit;
               if (m->kind == ET_MARKER_SPAN)
                 continue;
+              members[m->kind] |= bit;
               top[m->kind] = MAX (top[m->kind], m->importance);
               if (m->importance == ET_IMPORTANCE_CRITICAL || m->category < 0)
                 {
@@ -162,7 +168,12 @@ test_block_summaries_match_their_markers (void **state)
           for (int k = 0; k < 3; k++)
             assert_int_equal (blocks[b].count[k], count[k]);
           for (int k = 0; k < 2; k++)
-            assert_int_equal (blocks[b].max_importance[k], top[k]);
+            {
+              assert_int_equal (blocks[b].max_importance[k], top[k]);
+              assert_int_equal (blocks[b].members[k], members[k]);
+            }
+          for (int level = 0; level < 3; level++)
+            assert_int_equal (blocks[b].at_least[level], at_least[level]);
         }
       assert_int_equal (next, n_loud);
       loud_total += n_loud;
