@@ -24,6 +24,11 @@ typedef struct
 
 /* ---- a row, made only when shown ------------------------------------------ */
 
+/* A row is a slot: the object for a position stays the same while the list
+ * shows other markers, and says "changed" when its marker does. GTK (4.8)
+ * keeps a row's widgets only while its item is the same object, so a
+ * refresh that gave new objects would build every cell of every realised
+ * row anew (~150 ms for a hundred rows); slots only relabel them. */
 #define ET_TYPE_MARKER_ROW (et_marker_row_get_type ())
 G_DECLARE_FINAL_TYPE (EtMarkerRow, et_marker_row, ET, MARKER_ROW, GObject)
 
@@ -31,11 +36,22 @@ struct _EtMarkerRow
 {
   GObject parent_instance;
   Ref     ref;
+  guint   position;
 };
 
 G_DEFINE_FINAL_TYPE (EtMarkerRow, et_marker_row, G_TYPE_OBJECT)
 
-static void et_marker_row_class_init (EtMarkerRowClass *klass) {}
+enum { ROW_CHANGED, N_ROW_SIGNALS };
+static guint row_signals[N_ROW_SIGNALS];
+
+static void
+et_marker_row_class_init (EtMarkerRowClass *klass)
+{
+  row_signals[ROW_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass),
+                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                           G_TYPE_NONE, 0);
+}
+
 static void et_marker_row_init (EtMarkerRow *self) {}
 
 /* ---- the list model over Ref[] -------------------------------------------- */
@@ -45,8 +61,9 @@ G_DECLARE_FINAL_TYPE (EtRowModel, et_row_model, ET, ROW_MODEL, GObject)
 
 struct _EtRowModel
 {
-  GObject parent_instance;
-  GArray *refs;
+  GObject     parent_instance;
+  GArray     *refs;
+  GHashTable *rows;       /* position → EtMarkerRow, while anyone holds it */
 };
 
 static GType
@@ -61,6 +78,13 @@ row_model_n_items (GListModel *model)
   return ET_ROW_MODEL (model)->refs->len;
 }
 
+/* A row object is forgotten when its last holder lets go. */
+static void
+row_gone (gpointer data, GObject *row)
+{
+  g_hash_table_remove (ET_ROW_MODEL (data)->rows, GUINT_TO_POINTER (((EtMarkerRow *) row)->position));
+}
+
 static gpointer
 row_model_item (GListModel *model, guint position)
 {
@@ -69,9 +93,38 @@ row_model_item (GListModel *model, guint position)
 
   if (position >= self->refs->len)
     return NULL;
+  row = g_hash_table_lookup (self->rows, GUINT_TO_POINTER (position));
+  if (row != NULL)
+    return g_object_ref (row);
   row = g_object_new (ET_TYPE_MARKER_ROW, NULL);
   row->ref = g_array_index (self->refs, Ref, position);
+  row->position = position;
+  g_hash_table_insert (self->rows, GUINT_TO_POINTER (position), row);
+  g_object_weak_ref (G_OBJECT (row), row_gone, self);
   return row;
+}
+
+/* The rows become @refs (taken): rows that stay in the list keep their
+ * objects and widgets and are told their marker changed; only a change of
+ * length is an items-changed, at the end. */
+static void
+row_model_replace (EtRowModel *self, GArray *refs)
+{
+  guint old = self->refs->len, kept = MIN (old, refs->len);
+  GHashTableIter iter;
+  gpointer row;
+
+  g_array_unref (self->refs);
+  self->refs = refs;
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, NULL, &row))
+    if (((EtMarkerRow *) row)->position < kept)
+      {
+        ((EtMarkerRow *) row)->ref = g_array_index (refs, Ref, ((EtMarkerRow *) row)->position);
+        g_signal_emit (row, row_signals[ROW_CHANGED], 0);
+      }
+  if (old != refs->len)
+    g_list_model_items_changed (G_LIST_MODEL (self), kept, old - kept, refs->len - kept);
 }
 
 static void
@@ -88,7 +141,16 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (EtRowModel, et_row_model, G_TYPE_OBJECT,
 static void
 et_row_model_finalize (GObject *object)
 {
-  g_array_unref (ET_ROW_MODEL (object)->refs);
+  EtRowModel *self = ET_ROW_MODEL (object);
+  GHashTableIter iter;
+  gpointer row;
+
+  /* Rows still held elsewhere outlive the model: they must not call back. */
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, NULL, &row))
+    g_object_weak_unref (row, row_gone, self);
+  g_hash_table_unref (self->rows);
+  g_array_unref (self->refs);
   G_OBJECT_CLASS (et_row_model_parent_class)->finalize (object);
 }
 
@@ -102,6 +164,7 @@ static void
 et_row_model_init (EtRowModel *self)
 {
   self->refs = g_array_new (FALSE, FALSE, sizeof (Ref));
+  self->rows = g_hash_table_new (NULL, NULL);
 }
 
 /* ---- the widget ------------------------------------------------------------- */
@@ -218,14 +281,23 @@ compare_refs (gconstpointer a, gconstpointer b, gpointer data)
   return by->descending ? -order : order;
 }
 
+/* The same rows in the new order; the selected marker stays selected,
+ * wherever it lands. */
 static void
 resort (EtMarkersList *self)
 {
-  guint n = self->model->refs->len;
+  guint n = self->model->refs->len, selected = gtk_single_selection_get_selected (self->selection);
   SortBy by = { self->trace, self->sort, self->descending };
+  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (Ref), n);
+  Ref chosen = { G_MAXUINT32, G_MAXUINT32 };
 
-  g_qsort_with_data (self->model->refs->data, (gint) n, sizeof (Ref), compare_refs, &by);
-  g_list_model_items_changed (G_LIST_MODEL (self->model), 0, n, n);
+  if (selected < n)
+    chosen = g_array_index (self->model->refs, Ref, selected);
+  g_array_append_vals (sorted, self->model->refs->data, n);
+  g_qsort_with_data (sorted->data, (gint) n, sizeof (Ref), compare_refs, &by);
+  row_model_replace (self->model, g_steal_pointer (&sorted));
+  if (selected < n)
+    et_markers_list_show_marker (self, chosen.channel, chosen.index);
 }
 
 static void
@@ -297,21 +369,16 @@ collect_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
 static void
 show_refs (EtMarkersList *self, Collect *c)
 {
-  guint old = self->model->refs->len;
-
-  g_array_unref (self->model->refs);
-  self->model->refs = g_steal_pointer (&c->refs);
   /* Sorted for the order of when it started: a header clicked meanwhile
    * still counts. */
   if (c->by.sort != self->sort || c->by.descending != self->descending)
     {
       SortBy by = { self->trace, self->sort, self->descending };
-      g_qsort_with_data (self->model->refs->data, (gint) self->model->refs->len, sizeof (Ref),
-                         compare_refs, &by);
+      g_qsort_with_data (c->refs->data, (gint) c->refs->len, sizeof (Ref), compare_refs, &by);
     }
-  set_count (self, self->model->refs->len);
+  set_count (self, c->refs->len);
   self->selecting = TRUE;
-  g_list_model_items_changed (G_LIST_MODEL (self->model), 0, old, self->model->refs->len);
+  row_model_replace (self->model, g_steal_pointer (&c->refs));
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->selecting = FALSE;
 }
@@ -454,15 +521,36 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   gtk_list_item_set_child (item, label);
 }
 
+/* A cell's label shows its column of its row's marker; the label knows
+ * both (set in bind_cell). */
+static void
+label_row (EtMarkerRow *row, GtkLabel *label)
+{
+  EtMarkersList *self = g_object_get_data (G_OBJECT (label), "list");
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  cell_text (self, &row->ref, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "column")),
+             TRUE, text);
+  gtk_label_set_text (label, text->str);
+}
+
 static void
 bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
-  EtMarkersList *self = g_object_get_data (G_OBJECT (factory), "list");
+  GtkWidget *label = gtk_list_item_get_child (item);
   EtMarkerRow *row = gtk_list_item_get_item (item);
-  g_autoptr(GString) text = g_string_new (NULL);
 
-  cell_text (self, &row->ref, GPOINTER_TO_UINT (data), TRUE, text);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text->str);
+  g_object_set_data (G_OBJECT (label), "list", g_object_get_data (G_OBJECT (factory), "list"));
+  g_object_set_data (G_OBJECT (label), "column", data);
+  g_signal_connect_object (row, "changed", G_CALLBACK (label_row), label, 0);
+  label_row (row, GTK_LABEL (label));
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  g_signal_handlers_disconnect_by_func (gtk_list_item_get_item (item), label_row,
+                                        gtk_list_item_get_child (item));
 }
 
 /* A header's sorter is never used to sort rows; it only answers which
@@ -506,6 +594,7 @@ add_columns (EtMarkersList *self)
       g_object_set_data (G_OBJECT (factory), "list", self);
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), NULL);
       column = gtk_column_view_column_new (_(column_titles[c]), factory);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, c == COL_TEXT);

@@ -34,13 +34,16 @@ update_list (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* The list follows the visible range and the filters a moment after the
- * view stops changing, so zooming stays smooth on big traces. */
+/* The list follows the visible range a moment after the view stops
+ * changing (each change restarts the wait), so zooming and panning never
+ * pay for it on the way. */
 static void
 queue_list_update (EtWindow *self)
 {
-  if (self->trace != NULL && self->list_idle == 0)
-    self->list_idle = g_timeout_add (120, update_list, self);
+  if (self->trace == NULL)
+    return;
+  g_clear_handle_id (&self->list_idle, g_source_remove);
+  self->list_idle = g_timeout_add (150, update_list, self);
 }
 
 static void

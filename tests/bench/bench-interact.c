@@ -1,0 +1,175 @@
+/* bench-interact — how long the main loop stays busy while a person opens
+ * a trace and explores it: the real window (libetapp) under Xvfb, driven
+ * through its actions. Prints one JSON object. Used by tests/bench/run.
+ *
+ * The main loop's poll function is wrapped: the time from one poll's
+ * return to the next poll is one busy stretch (every source dispatched in
+ * that iteration, GTK's layout and drawing included). A stretch longer
+ * than a frame (16.7 ms) is a stall a person can see.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include "gui-test.h"
+#include "et-timeline-view.h"
+
+#define FRAME_US 16667
+
+typedef struct
+{
+  GArray *busy;            /* gint64 µs per main-loop iteration */
+  gint64  woke;            /* when the last poll returned, 0 before */
+} Probe;
+
+static Probe probe;
+static GPollFunc default_poll;
+
+static gint
+probing_poll (GPollFD *fds, guint n_fds, gint timeout)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint result;
+
+  if (probe.woke != 0)
+    {
+      gint64 busy = now - probe.woke;
+      g_array_append_val (probe.busy, busy);
+    }
+  result = default_poll (fds, n_fds, timeout);
+  probe.woke = g_get_monotonic_time ();
+  return result;
+}
+
+static int
+compare_gint64 (const void *a, const void *b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Writes the stretches since the last report as a JSON object, and starts
+ * counting afresh. */
+static void
+report (GString *out, const char *phase)
+{
+  GArray *b = probe.busy;
+  guint over = 0;
+
+  qsort (b->data, b->len, sizeof (gint64), compare_gint64);
+  for (guint i = 0; i < b->len; i++)
+    over += g_array_index (b, gint64, i) > FRAME_US;
+  g_string_append_printf (out, "%s\"%s\": {\"iterations\": %u, \"longest_ms\": %.1f, "
+                          "\"p99_ms\": %.1f, \"median_ms\": %.2f, \"over_frame\": %u}",
+                          out->len > 1 ? ", " : "", phase, b->len,
+                          b->len ? g_array_index (b, gint64, b->len - 1) / 1000.0 : 0,
+                          b->len ? g_array_index (b, gint64, b->len * 99 / 100) / 1000.0 : 0,
+                          b->len ? g_array_index (b, gint64, b->len / 2) / 1000.0 : 0, over);
+  g_array_set_size (b, 0);
+}
+
+/* Says which part of the script stalled, to find out why
+ * (ETLSCOPE_BENCH_VERBOSE): the longest stretch since stretch @from. */
+static void
+blame (const char *what, guint k, guint from)
+{
+  gint64 longest = 0;
+
+  for (guint i = from; i < probe.busy->len; i++)
+    longest = MAX (longest, g_array_index (probe.busy, gint64, i));
+  if (longest > FRAME_US && g_getenv ("ETLSCOPE_BENCH_VERBOSE") != NULL)
+    fprintf (stderr, "%s #%u: %.1f ms\n", what, k, longest / 1000.0);
+}
+
+/* An action of @widget (or of a widget above it), then the frames it
+ * causes. */
+static void
+step (gpointer widget, const char *action, guint times)
+{
+  for (guint k = 0; k < times; k++)
+    {
+      guint from = probe.busy->len;
+
+      if (!gtk_widget_activate_action (GTK_WIDGET (widget), action, NULL))
+        {
+          fprintf (stderr, "bench-interact: no action %s\n", action);
+          exit (2);
+        }
+      run_for (40);
+      blame (action, k + 1, from);
+    }
+}
+
+static void
+explore (EtWindow *window)
+{
+  EtTimelineView *view = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
+                                                        ET_TYPE_TIMELINE_VIEW));
+  const EtViewport *v = et_window_get_viewport (window);
+  gint64 span;
+
+  guint from = probe.busy->len;
+
+  /* A look at the whole trace first. */
+  run_for (1000);
+  blame ("looking", 1, from);
+  /* From the whole trace down to microseconds, across, and back out. */
+  step (view, "timeline.zoom-in", 24);
+  step (view, "timeline.pan-right", 10);
+  step (view, "timeline.zoom-out", 24);
+  step (view, "timeline.zoom-fit", 1);
+  /* Marker to marker with the keyboard. */
+  gtk_widget_grab_focus (GTK_WIDGET (view));
+  step (view, "timeline.next-marker", 10);
+  step (view, "timeline.marker-down", 5);
+  /* A range on the ruler, zoomed to, cleared. */
+  span = v->to_ns - v->from_ns;
+  from = probe.busy->len;
+  et_timeline_view_select_range (view, v->from_ns + span / 3, v->from_ns + span / 3 + span / 50);
+  run_for (100);
+  blame ("range", 1, from);
+  step (view, "timeline.zoom-selection", 1);
+  step (view, "timeline.clear-range", 1);
+  step (view, "timeline.zoom-fit", 1);
+  /* Search over every marker's text and payload (on a thread), then steps. */
+  from = probe.busy->len;
+  et_window_search (window, "GET");
+  RUN_UNTIL (!et_window_is_searching (window));
+  blame ("search", 1, from);
+  step (window, "win.find-next", 5);
+  /* Channels hidden and shown again. */
+  step (view, "timeline.show-all-channels", 1);
+  from = probe.busy->len;
+  RUN_UNTIL (!et_window_is_busy (window));
+  run_for (200);
+  blame ("settling", 1, from);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GString) out = g_string_new ("{");
+  EtWindow *window;
+
+  if (argc != 2)
+    {
+      fprintf (stderr, "usage: bench-interact FILE.etl\n");
+      return 2;
+    }
+  gtk_init ();
+  probe.busy = g_array_new (FALSE, FALSE, sizeof (gint64));
+  default_poll = g_main_context_get_poll_func (NULL);
+  g_main_context_set_poll_func (NULL, probing_poll);
+
+  window = open_window (argv[1]);
+  report (out, "open");
+  explore (window);
+  report (out, "explore");
+  g_string_append (out, "}");
+  printf ("%s\n", out->str);
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
