@@ -249,6 +249,36 @@ row_duration (EtTrace *trace, EtMarkersList *list, guint row)
 }
 
 static void
+collect_label_texts (GtkWidget *widget, GHashTable *texts)
+{
+  if (GTK_IS_LABEL (widget))
+    g_hash_table_add (texts, g_strdup (gtk_label_get_text (GTK_LABEL (widget))));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect_label_texts (c, texts);
+}
+
+/* The first rows' start times are on screen: the cells were relabelled
+ * when the list followed the view (rows keep their widgets). */
+static void
+check_first_rows_shown (EtTrace *trace, EtMarkersList *list)
+{
+  g_autoptr(GHashTable) texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint channel, index;
+
+  run_for (200);
+  collect_label_texts (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW), texts);
+  for (guint r = 0; r < MIN (5, et_markers_list_get_n_rows (list)); r++)
+    {
+      g_autoptr(GString) start = g_string_new (NULL);
+
+      assert_true (et_markers_list_get_row (list, r, &channel, &index));
+      et_format_duration_display (et_trace_get_channel (trace, channel)->markers[index].start_ns,
+                                  start);
+      assert_true (g_hash_table_contains (texts, start->str));
+    }
+}
+
+static void
 test_markers_list_follows_view_filters_and_sort (void **state)
 {
   EtWindow *window = open_window (demo_path);
@@ -271,6 +301,7 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   assert_int_equal (et_markers_list_get_n_rows (list),
                     count_visible (trace, et_window_get_layout (window), v->from_ns, v->to_ns));
   assert_true (et_markers_list_get_n_rows (list) < all);
+  check_first_rows_shown (trace, list);
 
   /* Large ranges are collected on a thread; the result is the same. */
   et_markers_list_set_async_threshold (list, 0);
@@ -284,6 +315,7 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   et_markers_list_set_sort (list, ET_SORT_DURATION, TRUE);
   for (guint r = 1; r < et_markers_list_get_n_rows (list); r++)
     assert_true (row_duration (trace, list, r - 1) >= row_duration (trace, list, r));
+  check_first_rows_shown (trace, list);
 
   /* Choosing a row selects and reveals its marker. */
   assert_true (et_markers_list_get_row (list, 0, &channel, &index));
