@@ -122,7 +122,7 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
   for (guint i = first; i < end; i++)
     {
       const EtMarker *m = &ch->markers[i];
-      EtShape s = { ET_SHAPE_SPAN, c, i, 1, m->importance, m };
+      double x0, x1;
       SpanRun *run;
       guint lane;
 
@@ -135,36 +135,42 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
           || (filtered && !et_layout_marker_visible (layout, m)))
         continue;
       lane = et_layout_lane (layout, c, m);
-      s.y0 = top + 1 + lane * v->lane_height;
-      s.y1 = s.y0 + v->lane_height - 2;
-      s.x0 = MAX (et_time_to_x (&map, m->start_ns), v->label_width - 2);
-      s.x1 = MIN (et_time_to_x (&map, m->end_ns), v->width + 2);
-      if (m->status == ET_SPAN_UNMATCHED_END)
+      x0 = MAX (et_time_to_x (&map, m->start_ns), v->label_width - 2);
+      x1 = MIN (et_time_to_x (&map, m->end_ns), v->width + 2);
+      if (m->status != ET_SPAN_UNMATCHED_END && x1 - x0 < 1)
+        x1 = x0 + 1;
+      /* A sliver in a run: the run grows, no shape is made. */
+      run = lane < MAX_LANES ? &runs[lane] : NULL;
+      if (run != NULL && run->active && m->status != ET_SPAN_UNMATCHED_END && plain_bar (m)
+          && x1 - x0 < MERGE_PX && x0 <= run->shape.x1 + 0.5)
         {
-          s.kind = ET_SHAPE_LONE_END;
-          s.x0 = et_time_to_x (&map, m->start_ns) - 4;
-          s.x1 = s.x0 + 5;
-        }
-      else if (s.x1 - s.x0 < 1)
-        s.x1 = s.x0 + 1;
-      if (s.kind != ET_SHAPE_SPAN || lane >= MAX_LANES || !plain_bar (m)
-          || s.x1 - s.x0 >= MERGE_PX)
-        {
-          func (&s, data);
-          continue;
-        }
-      run = &runs[lane];
-      if (run->active && s.x0 <= run->shape.x1 + 0.5)
-        {
-          run->shape.x1 = MAX (run->shape.x1, s.x1);
+          run->shape.x1 = MAX (run->shape.x1, x1);
           run->shape.count = i - run->shape.marker + 1;
-          run->shape.importance = MAX (run->shape.importance, s.importance);
+          run->shape.importance = MAX (run->shape.importance, (EtImportance) m->importance);
           run->shape.mixed |= m->category != run->shape.m->category;
           continue;
         }
-      flush_run (run, func, data);
-      run->active = TRUE;
-      run->shape = s;
+      {
+        EtShape s = { ET_SHAPE_SPAN, c, i, 1, m->importance, m };
+
+        s.y0 = top + 1 + lane * v->lane_height;
+        s.y1 = s.y0 + v->lane_height - 2;
+        s.x0 = x0, s.x1 = x1;
+        if (m->status == ET_SPAN_UNMATCHED_END)
+          {
+            s.kind = ET_SHAPE_LONE_END;
+            s.x0 = et_time_to_x (&map, m->start_ns) - 4;
+            s.x1 = s.x0 + 5;
+          }
+        if (s.kind != ET_SHAPE_SPAN || run == NULL || !plain_bar (m) || s.x1 - s.x0 >= MERGE_PX)
+          {
+            func (&s, data);
+            continue;
+          }
+        flush_run (run, func, data);
+        run->active = TRUE;
+        run->shape = s;
+      }
     }
   for (guint k = 0; k < MAX_LANES; k++)
     flush_run (&runs[k], func, data);
