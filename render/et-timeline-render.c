@@ -453,6 +453,7 @@ typedef struct
   double            label_end;
   EtStamps         *stamps;          /* raster targets only (et-stamps.h) */
   PangoLayout      *digits;          /* makes the digit stamps */
+  int               digit_size[10][2];  /* width and height of each, once measured */
   guint32          *connectors;      /* per pixel column: the last connector drawn */
 } Painter;
 
@@ -750,9 +751,13 @@ draw_count (Painter *p, guint count, double x, double y)
   for (const char *c = text; *c; c++)
     {
       Digit d = { p->digits, &p->theme->text, { *c, 0 } };
+      int *size = p->digit_size[*c - '0'];
 
+      /* Laid out once per picture: shaping is dearer than the copy. */
       pango_layout_set_text (p->digits, d.digit, 1);
-      pango_layout_get_pixel_size (p->digits, &d.width, &d.height);
+      if (size[0] == 0)
+        pango_layout_get_pixel_size (p->digits, &size[0], &size[1]);
+      d.width = size[0], d.height = size[1];
       et_stamps_paint (p->stamps, p->cr, DIGIT_KEY | (guint32) *c, d.width / 2.0,
                        d.height / 2.0, x + d.width / 2.0, y, draw_digit, &d);
       x += d.width;
