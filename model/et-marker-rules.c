@@ -34,9 +34,26 @@ static const char *const cv_names[] = {
 };
 enum { CV_TYPE, CV_IMPORTANCE, CV_SERIES, CV_CATEGORY, CV_TEXT, CV_SPAN_ID, N_CV };
 
-/* One pass over the top-level fields finds every cv field (matched without
- * regard to case); most events have none, and most names do not start
- * with "cv", so this costs two character tests per field. */
+/* Which cv field @name is (without regard to case), or -1. Most names do
+ * not start with "cv", and the names' lengths tell all but two apart, so
+ * this costs a few character tests per field. */
+static gint
+cv_field_of (const char *name)
+{
+  static const guint8 lengths[N_CV] = { 6, 12, 8, 10, 7, 8 };
+  gsize len;
+
+  if ((name[0] | 0x20) != 'c' || (name[1] | 0x20) != 'v')
+    return -1;
+  len = strlen (name);
+  for (guint k = 0; k < N_CV; k++)
+    if (len == lengths[k] && g_ascii_strcasecmp (name, cv_names[k]) == 0)
+      return (gint) k;
+  return -1;
+}
+
+/* One pass over the top-level fields finds every cv field; the first of
+ * each name counts. */
 static void
 find_cv_fields (const EtFields *fields, gint found[N_CV])
 {
@@ -46,25 +63,17 @@ find_cv_fields (const EtFields *fields, gint found[N_CV])
     return;
   for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
     {
-      const char *name = et_fields_get (fields, i)->name;
+      gint k = cv_field_of (et_fields_get (fields, i)->name);
 
-      if ((name[0] | 0x20) != 'c' || (name[1] | 0x20) != 'v')
-        continue;
-      for (guint k = 0; k < N_CV; k++)
-        if (found[k] < 0 && g_ascii_strcasecmp (name, cv_names[k]) == 0)
-          found[k] = (gint) i;
+      if (k >= 0 && found[k] < 0)
+        found[k] = (gint) i;
     }
 }
 
 static gboolean
 is_cv_name (const char *name)
 {
-  if ((name[0] | 0x20) != 'c' || (name[1] | 0x20) != 'v')
-    return FALSE;
-  for (guint k = 0; k < N_CV; k++)
-    if (g_ascii_strcasecmp (name, cv_names[k]) == 0)
-      return TRUE;
-  return FALSE;
+  return cv_field_of (name) >= 0;
 }
 
 /* An integer cv field (any integer type; markers.md "cv fields"). Booleans

@@ -17,13 +17,27 @@ typedef struct
   guint    final;
 } TempThread;
 
-/* The last provider looked up: records of one provider come in runs. */
+/* The providers looked up last: records come from a few providers at a
+ * time, often taking turns. Zeroed means empty. */
+#define PROVIDER_CACHE_SIZE 4
+
 typedef struct
 {
-  EtGuid   guid;
-  guint    index;
-  gboolean valid;
+  EtGuid guid[PROVIDER_CACHE_SIZE];
+  guint  index[PROVIDER_CACHE_SIZE];
+  guint  n;          /* entries in use */
+  guint  next;       /* the entry a miss replaces when all are in use */
 } ProviderCache;
+
+/* The threads looked up last, by (pid, tid) key: a direct-mapped cache in
+ * front of Loader.thread_map, whose value (temp index + 1) it holds. */
+#define THREAD_CACHE_SIZE 64
+
+typedef struct
+{
+  guint64 key[THREAD_CACHE_SIZE];
+  guint   value[THREAD_CACHE_SIZE];   /* 0: empty */
+} ThreadCache;
 
 typedef struct
 {
@@ -36,6 +50,7 @@ typedef struct
   GHashTable   *thread_names;    /* guint64 key → char* */
   gboolean      header_seen;
   ProviderCache providers;     /* of the scanning pass */
+  ThreadCache   threads;       /* of the scanning pass */
 } Loader;
 
 guint    _et_loader_provider_of       (EtTrace             *self,
@@ -50,6 +65,7 @@ void     _et_loader_report_error      (EtTrace             *self,
                                        const char          *what,
                                        const GError        *error);
 guint    _et_loader_thread_of         (Loader              *loader,
+                                       ThreadCache         *cache,
                                        const EtRecord      *record);
 void     _et_loader_phase_done        (const char          *phase,
                                        gint64              *since);

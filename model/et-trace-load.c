@@ -106,14 +106,19 @@ _et_loader_provider_of (EtTrace *self, ProviderCache *cache, const EtRecord *rec
   EtGuid guid;
   const char *name;
   EtProviderKind kind;
+  guint slot;
 
   _et_record_identity (record, &guid, &name, &kind);
-  if (cache->valid && et_guid_equal (&guid, &cache->guid))
-    return cache->index;
-  cache->guid = guid;
-  cache->valid = TRUE;
-  cache->index = _et_trace_provider_for (self, &guid, name, kind);
-  return cache->index;
+  for (guint k = 0; k < cache->n; k++)
+    if (et_guid_equal (&guid, &cache->guid[k]))
+      return cache->index[k];
+  if (cache->n < PROVIDER_CACHE_SIZE)
+    slot = cache->n++;
+  else
+    slot = cache->next, cache->next = (cache->next + 1) % PROVIDER_CACHE_SIZE;
+  cache->guid[slot] = guid;
+  cache->index[slot] = _et_trace_provider_for (self, &guid, name, kind);
+  return cache->index[slot];
 }
 
 gboolean
@@ -144,11 +149,26 @@ refine_provider (Loader *loader, guint index, const EtRecord *record)
     }
 }
 
+/* Temp index + 1 of the record's thread, 0 when it has none yet. */
+static guint
+cached_thread (Loader *loader, ThreadCache *cache, guint64 key)
+{
+  guint slot = (guint) ((key ^ (key >> 29)) * 0x9E3779B1u) % THREAD_CACHE_SIZE;
+  guint value;
+
+  if (cache->value[slot] != 0 && cache->key[slot] == key)
+    return cache->value[slot];
+  value = GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &key));
+  if (value != 0)
+    cache->key[slot] = key, cache->value[slot] = value;
+  return value;
+}
+
 static void
 count_thread (Loader *loader, const EtRecord *record)
 {
   guint64 key = thread_key (record);
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &key));
+  guint index = cached_thread (loader, &loader->threads, key);
 
   if (index == 0)
     {
@@ -520,10 +540,9 @@ build_threads (Loader *loader)
 }
 
 guint
-_et_loader_thread_of (Loader *loader, const EtRecord *record)
+_et_loader_thread_of (Loader *loader, ThreadCache *cache, const EtRecord *record)
 {
-  guint64 key = thread_key (record);
-  guint index = GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &key)) - 1;
+  guint index = cached_thread (loader, cache, thread_key (record)) - 1;
 
   return g_array_index (loader->temp_threads, TempThread, index).final;
 }

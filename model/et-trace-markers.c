@@ -29,6 +29,7 @@ typedef struct
   EtFields    *fields;
   EtRuleResult rules;
   ProviderCache providers;
+  ThreadCache  threads;
   guint32      last_series;   /* string id of the last series interned, and its text */
   GString     *last_series_text;
   guint64      failures;
@@ -95,7 +96,7 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
     .task_name = event->task_name, .message = event->message, .fields = b->fields,
   };
   EtMarker m = { 0 };
-  guint32 thread = _et_loader_thread_of (loader, record);
+  guint32 thread = _et_loader_thread_of (loader, &b->threads, record);
 
   et_marker_rules_apply (&input, &b->rules);
   m.start_ns = m.end_ns = event->time_ns;
@@ -520,21 +521,24 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
   g_autofree guint32 *channel_of = g_new (guint32, MAX (b->n_markers, 1));
   g_autofree guint32 *cursor = NULL;
   g_autofree ChannelDef **sorted = NULL;
+  ChannelDef *recent[256] = { NULL };    /* direct-mapped, in front of index */
   guint n = 0;
 
   for (guint i = 0; i < b->n_markers; i++)
     {
       const EtMarker *m = &b->markers[i];
       ChannelDef key = { b->marker_thread[i], b->marker_series[i], m->provider, 0, 0 };
-      ChannelDef *def;
+      guint slot = channel_def_hash (&key) % G_N_ELEMENTS (recent);
+      ChannelDef *def = recent[slot];
 
       if (!keep[i])
         continue;
-      def = g_hash_table_lookup (index, &key);
+      if (def == NULL || !channel_def_equal (def, &key))
+        def = recent[slot] = g_hash_table_lookup (index, &key);
       if (def == NULL)
         {
           key.first = defs->len;          /* its creation index, until laid out */
-          def = g_memdup2 (&key, sizeof key);
+          def = recent[slot] = g_memdup2 (&key, sizeof key);
           g_ptr_array_add (defs, def);
           g_hash_table_add (index, def);
         }
