@@ -55,8 +55,18 @@ on_progress (guint64 done, guint64 total, gpointer data)
   self->hop_pending = TRUE;
   g_mutex_unlock (&self->lock);
   if (hop)
-    g_main_context_invoke_full (self->context, G_PRIORITY_DEFAULT_IDLE, emit_progress,
-                                g_object_ref (self), g_object_unref);
+    {
+      /* An attached source, not g_main_context_invoke: that runs the
+       * function right here, on the loading thread, whenever the context
+       * is between iterations (nobody owns it), and "progress" handlers
+       * touch widgets. */
+      GSource *source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT_IDLE);
+      g_source_set_callback (source, emit_progress, g_object_ref (self), g_object_unref);
+      g_source_attach (source, self->context);
+      g_source_unref (source);
+    }
 }
 
 static void

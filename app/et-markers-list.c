@@ -123,6 +123,13 @@ row_model_replace (EtRowModel *self, GArray *refs)
         ((EtMarkerRow *) row)->ref = g_array_index (refs, Ref, ((EtMarkerRow *) row)->position);
         g_signal_emit (row, row_signals[ROW_CHANGED], 0);
       }
+    else
+      {
+        /* Removed: the view may hold it a while longer, but a row that
+         * comes back at this position is a new object with its marker. */
+        g_object_weak_unref (row, row_gone, self);
+        g_hash_table_iter_remove (&iter);
+      }
   if (old != refs->len)
     g_list_model_items_changed (G_LIST_MODEL (self), kept, old - kept, refs->len - kept);
 }
@@ -313,7 +320,6 @@ set_count (EtMarkersList *self, guint n)
  * reads this copy, never the layout the main loop may be changing. */
 typedef struct
 {
-  EtMarkersList *self;        /* a reference */
   EtTrace       *trace;       /* a reference */
   gint64         from_ns, to_ns;
   EtLayoutFilter *filter;     /* a copy: collecting may run on a thread */
@@ -327,7 +333,6 @@ collect_free (gpointer data)
 {
   Collect *c = data;
 
-  g_object_unref (c->self);
   g_object_unref (c->trace);
   et_layout_filter_free (c->filter);
   g_clear_pointer (&c->refs, g_array_unref);
@@ -387,7 +392,7 @@ static void
 collected (GObject *source, GAsyncResult *result, gpointer data)
 {
   Collect *c = g_task_get_task_data (G_TASK (result));
-  EtMarkersList *self = ET_MARKERS_LIST (source);
+  g_autoptr(EtMarkersList) self = data;
 
   self->pending--;
   /* A newer refresh started meanwhile: its result will come. */
@@ -400,7 +405,6 @@ collect_new (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 {
   Collect *c = g_new0 (Collect, 1);
 
-  c->self = g_object_ref (self);
   c->trace = g_object_ref (self->trace);
   c->from_ns = from_ns, c->to_ns = to_ns;
   c->filter = et_layout_filter_copy (self->layout);
@@ -432,8 +436,10 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
       collect_free (c);
       return;
     }
-  /* Large: collect and sort on a thread; the old rows stay until then. */
-  task = g_task_new (self, NULL, collected, NULL);
+  /* Large: collect and sort on a thread; the old rows stay until then.
+   * The task may be finalized on that thread, so it holds nothing of
+   * GTK: the list is the callback's data, let go on the main loop. */
+  task = g_task_new (NULL, NULL, collected, g_object_ref (self));
   g_task_set_task_data (task, c, collect_free);
   self->pending++;
   g_task_run_in_thread (task, collect_in_thread);

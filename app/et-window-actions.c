@@ -308,7 +308,7 @@ first_match_in_view (EtWindow *self)
 static void
 searched (GObject *source, GAsyncResult *result, gpointer data)
 {
-  EtWindow *self = ET_WINDOW (source);
+  g_autoptr(EtWindow) self = data;
   GArray *found = g_task_propagate_pointer (G_TASK (result), NULL);
   g_autoptr(GHashTable) set = NULL;
 
@@ -348,7 +348,9 @@ et_window_search (EtWindow *self, const char *text)
   if (self->trace == NULL || text == NULL || *text == '\0')
     return;
   self->search_cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->search_cancellable, searched, NULL);
+  /* Not the task's source object: a task may be finalized on its thread,
+   * and a window must be let go on the main loop (in searched). */
+  task = g_task_new (NULL, self->search_cancellable, searched, g_object_ref (self));
   g_task_set_task_data (task, g_object_ref (self->trace), g_object_unref);
   g_object_set_data_full (G_OBJECT (task), "needle", g_strdup (text), g_free);
   g_task_run_in_thread (task, (GTaskThreadFunc) search_in_thread);
