@@ -528,11 +528,13 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
     {
       const EtMarker *m = &b->markers[i];
       ChannelDef key = { b->marker_thread[i], b->marker_series[i], m->provider, 0, 0 };
-      guint slot = channel_def_hash (&key) % G_N_ELEMENTS (recent);
-      ChannelDef *def = recent[slot];
+      guint slot;
+      ChannelDef *def;
 
       if (!keep[i])
         continue;
+      slot = channel_def_hash (&key) % G_N_ELEMENTS (recent);
+      def = recent[slot];
       if (def == NULL || !channel_def_equal (def, &key))
         def = recent[slot] = g_hash_table_lookup (index, &key);
       if (def == NULL)
