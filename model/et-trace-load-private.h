@@ -42,7 +42,8 @@ typedef struct
 typedef struct
 {
   EtTrace      *self;
-  GArray       *refs;            /* EtEventRef, file order, then time order */
+  GPtrArray    *runs;            /* per CPU: GArray of EtEventRef, file order */
+  GArray       *run;             /* the run of the buffer being walked */
   GArray       *manifest_refs;   /* EtEventRef of manifest events */
   GHashTable   *thread_map;      /* guint64 key → TempThread index + 1 */
   GArray       *temp_threads;    /* TempThread */
@@ -57,11 +58,8 @@ guint    _et_loader_provider_of       (EtTrace             *self,
                                        ProviderCache       *cache,
                                        const EtRecord      *record);
 gboolean _et_loader_is_manifest_event (const EtRecord      *record);
-gboolean _et_loader_parse_ref         (EtTrace             *self,
-                                       const EtEventLoc    *ref,
-                                       EtRecord            *record);
 void     _et_loader_report_error      (EtTrace             *self,
-                                       const EtEventLoc    *ref,
+                                       EtEventLoc           loc,
                                        const char          *what,
                                        const GError        *error);
 guint    _et_loader_thread_of         (Loader              *loader,

@@ -2,8 +2,8 @@
  *
  *   1. walk every buffer in file order: count records per provider and
  *      thread, read the log-file header, collect names and manifest events,
- *      and note where each record is (EtEventRef);
- *   2. sort the references by time (ties in file order);
+ *      and note where each record is (EtEventRef), one run per CPU;
+ *   2. merge the runs by time (ties in file order) into the event index;
  *   3. reassemble and parse EventSource manifests in time order;
  *   4. decode the events of marker providers in time order, apply the
  *      marker rules, pair spans, and lay the markers out per channel
@@ -200,7 +200,7 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
 {
   Loader *loader = user_data;
   EtTrace *self = loader->self;
-  EtEventRef ref = { record->ts, { buffer, (guint32) pos } };
+  EtEventRef ref = { record->ts, buffer * self->slot_stride + (EtEventLoc) (pos >> 3) };
   guint provider;
 
   if (!loader->header_seen && record->klass == ET_RECORD_SYSTEM && record->hook == 0)
@@ -214,7 +214,7 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
   if (self->stats.records == 0 || record->ts > self->stats.last_raw)
     self->stats.last_raw = record->ts;
   self->stats.records++;
-  g_array_append_val (loader->refs, ref);
+  g_array_append_val (loader->run, ref);
 
   provider = _et_loader_provider_of (self, &loader->providers, record);
   g_array_index (self->providers, EtProviderEntry, provider).pub.n_events++;
@@ -242,14 +242,52 @@ report_missing_buffers (EtTrace *self, guint n)
   _et_trace_add_damage (self, size, message);
 }
 
+/* Slots are 4 bytes (EtEventLoc): a trace whose buffers hold more than
+ * 32 GiB of event data is read up to there, and the rest is reported. */
+static guint
+indexable_buffers (EtTrace *self, guint n)
+{
+  const char *space = g_getenv ("ETLSCOPE_SLOT_SPACE");   /* for the tests */
+  guint64 slots = space ? g_ascii_strtoull (space, NULL, 10) : G_GUINT64_CONSTANT (1) << 32;
+  guint64 fit = MIN (slots, G_GUINT64_CONSTANT (1) << 32) / self->slot_stride;
+  g_autofree char *message = NULL;
+  const EtBufferInfo *first;
+
+  if (fit >= n)
+    return n;
+  first = et_etl_file_buffer_info (self->file, (guint) fit);
+  message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": the trace holds more "
+                             "event data than Etlscope can index (%" G_GUINT64_FORMAT
+                             " MiB); its last %u buffers, from here on, are skipped",
+                             self->path, first->offset, slots * 8 / (1024 * 1024),
+                             n - (guint) fit);
+  _et_trace_add_damage (self, first->offset, message);
+  self->stats.buffers_skipped = n - (guint) fit;
+  return (guint) fit;
+}
+
+/* The run of records of @cpu. */
+static GArray *
+run_of (Loader *loader, guint cpu)
+{
+  while (loader->runs->len <= cpu)
+    g_ptr_array_add (loader->runs, g_array_new (FALSE, FALSE, sizeof (EtEventRef)));
+  return g_ptr_array_index (loader->runs, cpu);
+}
+
 static gboolean
 walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
               GCancellable *cancellable, GError **error)
 {
   EtTrace *self = loader->self;
-  guint n = et_etl_file_n_buffers (self->file);
+  guint n = et_etl_file_n_buffers (self->file), walked;
 
   for (guint i = 0; i < n; i++)
+    self->slot_stride = MAX (self->slot_stride,
+                             (et_etl_file_buffer_info (self->file, i)->data_end + 7) / 8);
+  self->slot_stride = MAX (self->slot_stride, 1);
+  walked = indexable_buffers (self, n);
+  for (guint i = 0; i < walked; i++)
     {
       const EtBufferInfo *info = et_etl_file_buffer_info (self->file, i);
 
@@ -259,8 +297,9 @@ walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
         self->stats.buffers_flagged_events_lost++;
       if (info->flags & 0x0004)
         self->stats.buffers_flagged_buffer_lost++;
+      loader->run = run_of (loader, info->cpu);
       self->stats.records_skipped += et_etl_file_walk_buffer (self->file, i, scan_record, loader);
-      if (progress != NULL && (i % 64 == 0 || i + 1 == n))
+      if (progress != NULL && (i % 64 == 0 || i + 1 == walked))
         progress (info->offset + info->disk_size, et_etl_file_size (self->file), progress_data);
     }
   self->stats.buffers = n;
@@ -276,127 +315,71 @@ compare_refs (const void *a, const void *b)
 
   if (x->ts != y->ts)
     return x->ts < y->ts ? -1 : 1;
-  if (x->loc.buffer != y->loc.buffer)
-    return x->loc.buffer < y->loc.buffer ? -1 : 1;
-  return x->loc.pos < y->loc.pos ? -1 : x->loc.pos > y->loc.pos;
+  return x->loc < y->loc ? -1 : x->loc > y->loc;   /* slots follow file order */
 }
 
-/* Sorts the references into time order (ties in file order). Each CPU's
- * buffers hold its events in time order, so the records split by CPU are
- * (nearly always) already sorted runs: split them (stable counting pass),
- * sort any run that is not, then merge the runs with a small heap — a few
- * comparisons per record instead of a full sort. */
-static void
-sort_refs (EtTrace *self, EtEventRef *refs, gsize n)
+/* Merges the runs into the event index, in time order (ties in file order).
+ * Each CPU's buffers hold its events in time order, so each run is (nearly
+ * always) sorted already: sort any that is not, then merge them with a
+ * small heap — a few comparisons per record, no copy of the references. */
+static EtEventLoc *
+merge_runs (GPtrArray *runs, gsize n)
 {
-  guint n_cpus = 0;
-  g_autofree guint *cpu_of_buffer = NULL;
-  g_autofree gsize *start = NULL, *pos = NULL;
-  g_autofree EtEventRef *split = NULL;
-  g_autofree guint *heap = NULL;
-  guint n_buffers = et_etl_file_n_buffers (self->file), heap_len = 0;
+  guint n_runs = runs->len, heap_len = 0;
+  g_autofree guint *heap = g_new (guint, MAX (n_runs, 1));
+  g_autofree const EtEventRef **head = g_new (const EtEventRef *, MAX (n_runs, 1));
+  g_autofree const EtEventRef **end = g_new (const EtEventRef *, MAX (n_runs, 1));
+  EtEventLoc *out = g_new (EtEventLoc, MAX (n, 1));
 
-  if (n < 2)
-    return;
-  cpu_of_buffer = g_new (guint, MAX (n_buffers, 1));
-  for (guint b = 0; b < n_buffers; b++)
+  for (guint c = 0; c < n_runs; c++)
     {
-      cpu_of_buffer[b] = et_etl_file_buffer_info (self->file, b)->cpu;
-      n_cpus = MAX (n_cpus, cpu_of_buffer[b] + 1);
-    }
-  start = g_new0 (gsize, n_cpus + 1);
-  pos = g_new0 (gsize, n_cpus);
-  for (gsize i = 0; i < n; i++)
-    start[cpu_of_buffer[refs[i].loc.buffer] + 1]++;
-  for (guint c = 0; c < n_cpus; c++)
-    pos[c] = start[c + 1] += start[c];
-  for (guint c = 0; c < n_cpus; c++)
-    pos[c] = start[c];
-  split = g_new (EtEventRef, n);
-  for (gsize i = 0; i < n; i++)
-    split[pos[cpu_of_buffer[refs[i].loc.buffer]]++] = refs[i];
+      GArray *run = g_ptr_array_index (runs, c);
+      const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
 
-  heap = g_new (guint, n_cpus);
-  for (guint c = 0; c < n_cpus; c++)
-    {
-      gsize len = start[c + 1] - start[c];
-      for (gsize i = 1; i < len; i++)
-        if (compare_refs (&split[start[c] + i - 1], &split[start[c] + i]) > 0)
+      for (guint i = 1; i < run->len; i++)
+        if (compare_refs (&refs[i - 1], &refs[i]) > 0)
           {
-            qsort (split + start[c], len, sizeof (EtEventRef), compare_refs);
+            g_array_sort (run, compare_refs);
             break;
           }
-      pos[c] = start[c];
-      if (len > 0)
+      head[c] = (const EtEventRef *) (gpointer) run->data;
+      end[c] = head[c] + run->len;
+      if (run->len > 0)
         heap[heap_len++] = c;
     }
 
-  /* k-way merge; the heap holds CPUs ordered by their next reference. */
-#define HEAD(c) (&split[pos[c]])
-#define LESS(a, b) (compare_refs (HEAD (heap[a]), HEAD (heap[b])) < 0)
+  /* The heap holds runs ordered by their next reference. */
+#define LESS(a, b) (compare_refs (head[heap[a]], head[heap[b]]) < 0)
+#define SIFT_DOWN(from)                                         \
+  for (guint j = (from), k; (k = 2 * j + 1) < heap_len; j = k)  \
+    {                                                           \
+      guint t;                                                  \
+      if (k + 1 < heap_len && LESS (k + 1, k))                  \
+        k++;                                                    \
+      if (!LESS (k, j))                                         \
+        break;                                                  \
+      t = heap[j], heap[j] = heap[k], heap[k] = t;              \
+    }
   for (guint i = heap_len / 2; i-- > 0;)
-    for (guint j = i, k; (k = 2 * j + 1) < heap_len; j = k)
-      {
-        guint t;
-        if (k + 1 < heap_len && LESS (k + 1, k))
-          k++;
-        if (!LESS (k, j))
-          break;
-        t = heap[j], heap[j] = heap[k], heap[k] = t;
-      }
-  for (gsize out = 0; out < n; out++)
+    SIFT_DOWN (i)
+  for (gsize o = 0; o < n; o++)
     {
       guint c = heap[0];
-      refs[out] = split[pos[c]++];
-      if (pos[c] == start[c + 1])
+
+      out[o] = head[c]->loc;
+      if (++head[c] == end[c])
         heap[0] = heap[--heap_len];
-      for (guint j = 0, k; (k = 2 * j + 1) < heap_len; j = k)
-        {
-          guint t;
-          if (k + 1 < heap_len && LESS (k + 1, k))
-            k++;
-          if (!LESS (k, j))
-            break;
-          t = heap[j], heap[j] = heap[k], heap[k] = t;
-        }
+      SIFT_DOWN (0)
     }
+#undef SIFT_DOWN
 #undef LESS
-#undef HEAD
-}
-
-/* The sorted references without their times (the records carry them):
- * half the memory for the index the trace keeps. */
-static EtEventLoc *
-compact_refs (GArray *refs)
-{
-  gsize n = refs->len;
-  EtEventRef *from = (EtEventRef *) (gpointer) refs->data;
-  EtEventLoc *to = (EtEventLoc *) (gpointer) refs->data;
-
-  /* In place, front to back: entry i moves to bytes [8i, 8i+8), which
-   * entry i no longer needs and no later entry uses. */
-  for (gsize i = 0; i < n; i++)
-    {
-      EtEventLoc loc = from[i].loc;
-      to[i] = loc;
-    }
-  return g_realloc (g_array_free (refs, FALSE), MAX (n, 1) * sizeof (EtEventLoc));
-}
-
-gboolean
-_et_loader_parse_ref (EtTrace *self, const EtEventLoc *ref, EtRecord *record)
-{
-  gsize len;
-  const guint8 *bytes = et_etl_file_buffer (self->file, ref->buffer, &len);
-  const char *reason;
-
-  return et_record_parse (bytes + ref->pos, len - ref->pos, record, &reason);
+  return out;
 }
 
 void
-_et_loader_report_error (EtTrace *self, const EtEventLoc *ref, const char *what, const GError *error)
+_et_loader_report_error (EtTrace *self, EtEventLoc loc, const char *what, const GError *error)
 {
-  guint64 offset = et_etl_file_offset_of (self->file, ref->buffer, ref->pos);
+  guint64 offset = _et_trace_offset_of (self, loc);
   g_autofree char *message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": %s: %s",
                                               self->path, offset, what, error->message);
   _et_trace_add_damage (self, offset, message);
@@ -404,7 +387,7 @@ _et_loader_report_error (EtTrace *self, const EtEventLoc *ref, const char *what,
 
 static void
 install_manifest (Loader *loader, const EtRecord *record, const char *xml, gsize len,
-                  const EtEventLoc *ref)
+                  EtEventLoc loc)
 {
   EtTrace *self = loader->self;
   g_autoptr(GError) error = NULL;
@@ -414,7 +397,7 @@ install_manifest (Loader *loader, const EtRecord *record, const char *xml, gsize
 
   if (manifest == NULL)
     {
-      _et_loader_report_error (self, ref, "EventSource manifest", error);
+      _et_loader_report_error (self, loc, "EventSource manifest", error);
       return;
     }
   index = _et_loader_provider_of (self, &loader->providers, record);
@@ -446,14 +429,14 @@ load_manifests (Loader *loader)
       EtRecord record;
       gsize len = 0;
 
-      if (!_et_loader_parse_ref (self, &ref->loc, &record))
+      if (!_et_trace_record_at (self, ref->loc, &record))
         continue;
       xml = et_manifest_assembler_add (assembler, &record.guid, record.pid, record.tid,
                                        record.payload, record.payload_len, &len, &error);
       if (error != NULL)
-        _et_loader_report_error (self, &ref->loc, "EventSource manifest chunk", error);
+        _et_loader_report_error (self, ref->loc, "EventSource manifest chunk", error);
       else if (xml != NULL)
-        install_manifest (loader, &record, xml, len, &ref->loc);
+        install_manifest (loader, &record, xml, len, ref->loc);
     }
 }
 
@@ -628,7 +611,7 @@ choose_clock (EtTrace *self)
 static void
 loader_clear (Loader *loader)
 {
-  g_clear_pointer (&loader->refs, g_array_unref);
+  g_clear_pointer (&loader->runs, g_ptr_array_unref);
   g_clear_pointer (&loader->manifest_refs, g_array_unref);
   g_clear_pointer (&loader->thread_map, g_hash_table_unref);
   g_clear_pointer (&loader->temp_threads, g_array_unref);
@@ -657,7 +640,7 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   self->stats.file_size = et_etl_file_size (self->file);
 
   loader.self = self;
-  loader.refs = g_array_new (FALSE, FALSE, sizeof (EtEventRef));
+  loader.runs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   loader.manifest_refs = g_array_new (FALSE, FALSE, sizeof (EtEventRef));
   loader.thread_map = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   loader.temp_threads = g_array_new (FALSE, FALSE, sizeof (TempThread));
@@ -677,9 +660,9 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
     }
   choose_clock (self);
 
-  sort_refs (self, (EtEventRef *) (gpointer) loader.refs->data, loader.refs->len);
-  self->n_events = loader.refs->len;
-  self->events = compact_refs (g_steal_pointer (&loader.refs));
+  self->n_events = self->stats.records;
+  self->events = merge_runs (loader.runs, self->n_events);
+  g_clear_pointer (&loader.runs, g_ptr_array_unref);
   _et_loader_phase_done ("sort", &clock);
 
   load_manifests (&loader);

@@ -153,7 +153,7 @@ decode_range (gpointer data)
 
   for (guint64 i = w->from; i < w->to; i++)
     {
-      const EtEventLoc *ref = &self->events[i];
+      EtEventLoc loc = self->events[i];
       g_autoptr(GError) local = NULL;
       EtRecord record;
       guint provider;
@@ -163,17 +163,17 @@ decode_range (gpointer data)
           w->cancelled = TRUE;
           break;
         }
-      if (!_et_loader_parse_ref (self, ref, &record) || _et_loader_is_manifest_event (&record))
+      if (!_et_trace_record_at (self, loc, &record) || _et_loader_is_manifest_event (&record))
         continue;
       provider = _et_loader_provider_of (self, &b->providers, &record);
       if (!wants_markers (self, provider, w->flags))
         continue;
       if (!_et_trace_decode_record (self, &record, provider,
-                                    et_etl_file_offset_of (self->file, ref->buffer, ref->pos),
+                                    _et_trace_offset_of (self, loc),
                                     &event, b->fields, &local))
         {
           b->failures++;
-          _et_loader_report_error (self, ref, event.name ? event.name : "event payload", local);
+          _et_loader_report_error (self, loc, event.name ? event.name : "event payload", local);
         }
       add_marker (w->loader, b, &record, provider, &event, i);
     }

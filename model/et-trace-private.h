@@ -10,16 +10,15 @@
 
 G_BEGIN_DECLS
 
-/* Where a record is: 8 bytes per event, kept for the life of the trace
- * (markers point at their events by index into these). */
-typedef struct
-{
-  guint32 buffer;
-  guint32 pos;
-} EtEventLoc;
+/* Where a record is: its slot, 4 bytes per event, kept for the life of
+ * the trace (markers point at their events by index into these). Records
+ * start on 8-byte boundaries, so the record at byte `pos` of buffer `b` has
+ * slot b × slot_stride + pos / 8. Slots follow file order, and 2^32 of
+ * them reach 32 GiB of event data (et_trace_load says what lies beyond). */
+typedef guint32 EtEventLoc;
 
-/* A record and its time while loading, until the sort; 16 bytes, no
- * per-event allocation. */
+/* A record and its time while loading, until the sort; no per-event
+ * allocation. */
 typedef struct
 {
   gint64     ts;
@@ -63,6 +62,7 @@ struct _EtTrace
 
   EtEventLoc      *events;          /* time order */
   guint64          n_events;
+  guint32          slot_stride;     /* slots per buffer (EtEventLoc) */
 
   GArray          *processes;       /* EtProcess */
   GArray          *threads;         /* EtThread */
@@ -114,6 +114,15 @@ gboolean        _et_trace_decode_record  (EtTrace        *self,
                                           EtEvent        *event,
                                           EtFields       *fields,
                                           GError        **error);
+/* The buffer and byte position of a slot, the record there (parsed once
+ * while loading, so it parses again) and its file offset. */
+guint           _et_loc_buffer           (const EtTrace  *self,
+                                          EtEventLoc      loc);
+gboolean        _et_trace_record_at      (EtTrace        *self,
+                                          EtEventLoc      loc,
+                                          EtRecord       *record);
+guint64         _et_trace_offset_of      (EtTrace        *self,
+                                          EtEventLoc      loc);
 gint64          _et_trace_raw_to_ns      (EtTrace        *self,
                                           gint64          raw);
 /* Orders EtCrossEnd by marker. */

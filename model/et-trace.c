@@ -229,6 +229,34 @@ _et_trace_tl_schema (EtTrace *self, const EtRecord *record, guint64 offset)
   return schema;
 }
 
+guint
+_et_loc_buffer (const EtTrace *self, EtEventLoc loc)
+{
+  return loc / self->slot_stride;
+}
+
+static gsize
+loc_pos (const EtTrace *self, EtEventLoc loc)
+{
+  return (gsize) (loc % self->slot_stride) << 3;
+}
+
+gboolean
+_et_trace_record_at (EtTrace *self, EtEventLoc loc, EtRecord *record)
+{
+  gsize len, pos = loc_pos (self, loc);
+  const guint8 *bytes = et_etl_file_buffer (self->file, _et_loc_buffer (self, loc), &len);
+  const char *reason;
+
+  return et_record_parse (bytes + pos, len - pos, record, &reason);
+}
+
+guint64
+_et_trace_offset_of (EtTrace *self, EtEventLoc loc)
+{
+  return et_etl_file_offset_of (self->file, _et_loc_buffer (self, loc), loc_pos (self, loc));
+}
+
 gint64
 _et_trace_raw_to_ns (EtTrace *self, gint64 raw)
 {
@@ -628,32 +656,26 @@ gboolean
 et_trace_decode_event (EtTrace *self, guint64 index, EtEvent *event, EtFields *fields,
                        GError **error)
 {
-  const EtEventLoc *ref;
-  const guint8 *bytes;
-  gsize len;
+  EtEventLoc loc;
   EtRecord record;
-  const char *reason;
   EtGuid guid;
   const char *name;
   EtProviderKind kind;
-  guint64 offset;
   gboolean ok;
 
   g_return_val_if_fail (ET_IS_TRACE (self), FALSE);
   g_return_val_if_fail (index < self->n_events, FALSE);
 
-  ref = &self->events[index];
-  bytes = et_etl_file_buffer (self->file, ref->buffer, &len);
-  offset = et_etl_file_offset_of (self->file, ref->buffer, ref->pos);
+  loc = self->events[index];
   /* The record parsed once while loading; it cannot fail now. */
-  if (!et_record_parse (bytes + ref->pos, len - ref->pos, &record, &reason))
+  if (!_et_trace_record_at (self, loc, &record))
     g_assert_not_reached ();
   _et_record_identity (&record, &guid, &name, &kind);
   ok = _et_trace_decode_record (self, &record,
                                 GPOINTER_TO_UINT (g_hash_table_lookup (self->provider_index,
                                                                        &guid)) - 1,
-                                offset, event, fields, error);
-  event->cpu = et_etl_file_buffer_info (self->file, ref->buffer)->cpu;
+                                _et_trace_offset_of (self, loc), event, fields, error);
+  event->cpu = et_etl_file_buffer_info (self->file, _et_loc_buffer (self, loc))->cpu;
   return ok;
 }
 

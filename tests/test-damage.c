@@ -441,6 +441,44 @@ test_zero_and_huge_record_sizes_skip_only_the_rest_of_their_buffer (void **state
   assert_true (g_bit_storage (done_types) > 1);
 }
 
+/* Events are indexed by 4-byte slots (32 GiB of event data). A trace
+ * beyond that keeps what fits, and says from which byte on buffers are
+ * skipped: ETLSCOPE_SLOT_SPACE shrinks the slot space so that a small trace
+ * runs into the limit after five of its 4 KiB buffers. */
+static void
+test_traces_beyond_the_index_keep_what_fits_and_say_where_it_ends (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtTrace) t = NULL;
+  g_autoptr(GArray) counts = NULL;
+  const EtDamage *d;
+  guint n, n_damage = 0;
+
+  for (int compress = 0; compress <= 1; compress++)
+    {
+      write_mixed (f->base, compress, 8, 0, -1);
+      use_base (f);
+      n = f->layout->buffers->len;
+      assert_true (n > 8);
+      fresh_copy (f);
+      g_setenv ("ETLSCOPE_SLOT_SPACE", "2560", TRUE);   /* 5 × 4096 / 8 */
+      g_clear_object (&t);
+      t = load_damaged (f, 5, n - 1);
+      g_unsetenv ("ETLSCOPE_SLOT_SPACE");
+
+      d = et_trace_get_damage (t, &n_damage);
+      assert_int_equal (d[0].offset, et_fixture_layout_buffer_offset (f->layout, 5));
+      assert_non_null (strstr (d[0].message, "more event data than Etlscope can index"));
+      assert_int_equal (et_trace_get_stats (t)->buffers_skipped, n - 5);
+      assert_int_equal (et_trace_get_stats (t)->buffers, n);
+      g_clear_pointer (&counts, g_array_unref);
+      counts = count_per_buffer (t, f->layout);
+      for (guint b = 5; b < n; b++)
+        assert_int_equal (g_array_index (counts, guint, b), 0);
+      assert_true (et_trace_get_stats (t)->records < f->records);
+    }
+}
+
 static void
 test_records_crossing_the_buffer_end_are_reported (void **state)
 {
@@ -834,6 +872,7 @@ main (void)
     T (test_impossible_buffer_sizes_fall_back_to_the_session_size),
     T (test_zero_and_huge_record_sizes_skip_only_the_rest_of_their_buffer),
     T (test_records_crossing_the_buffer_end_are_reported),
+    T (test_traces_beyond_the_index_keep_what_fits_and_say_where_it_ends),
     T (test_bad_compressed_streams_lose_only_their_buffer),
     T (test_compressed_buffer_stating_a_huge_size_loses_nothing_else),
     T (test_decompression_bombs_keep_memory_bounded_by_the_file_size),
