@@ -124,9 +124,16 @@ typedef struct
   const EtSpanEvent *events;
   EtSpanResult      *results;
   FpMap              maps[N_MAPS];   /* fingerprint → top start index + 1 */
-  guint32           *prev[N_MAPS];   /* per start: next older open start of its key + 1 */
+  /* Per start: the next older open start of its key + 1, in its thread
+   * map (prev[0]) and its process map (prev[1]). A start is in one map of
+   * each pair at most (in_map), so two arrays serve the four maps. */
+  guint32           *prev[2];
   guint8            *closed;
 } Pairing;
+
+#define PREV(map) ((map) >> 1)
+G_STATIC_ASSERT (PREV (MAP_THREAD_ID) == 0 && PREV (MAP_THREAD_TASK) == 0);
+G_STATIC_ASSERT (PREV (MAP_PROCESS_ID) == 1 && PREV (MAP_PROCESS_ACTIVITY) == 1);
 
 static guint64
 mix (guint64 h, guint64 v)
@@ -202,7 +209,7 @@ push (Pairing *p, guint map, guint index)
 {
   guint64 key = map_key (map, &p->events[index]);
 
-  p->prev[map][index] = fp_map_get (&p->maps[map], key);
+  p->prev[PREV (map)][index] = fp_map_get (&p->maps[map], key);
   fp_map_set (&p->maps[map], key, index + 1);
 }
 
@@ -214,7 +221,7 @@ find_open (Pairing *p, guint map, guint end)
   guint top = fp_map_get (&p->maps[map], key), first = top;
 
   while (top != 0 && p->closed[top - 1])
-    top = p->prev[map][top - 1];
+    top = p->prev[PREV (map)][top - 1];
   /* Drop the closed entries we walked over, so they are not walked again. */
   if (top == 0 && first != 0)
     fp_map_remove (&p->maps[map], key);
@@ -242,9 +249,9 @@ pop_closed (Pairing *p, guint start)
       key = map_key (map, &p->events[start]);
       if (fp_map_get (&p->maps[map], key) != start + 1)
         continue;
-      top = p->prev[map][start];
+      top = p->prev[PREV (map)][start];
       while (top != 0 && p->closed[top - 1])
-        top = p->prev[map][top - 1];
+        top = p->prev[PREV (map)][top - 1];
       if (top == 0)
         fp_map_remove (&p->maps[map], key);
       else
@@ -389,18 +396,16 @@ et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
   g_return_if_fail (n == 0 || (events != NULL && results != NULL));
 
   for (guint map = 0; map < N_MAPS; map++)
-    {
-      fp_map_init (&p.maps[map], 1024);
-      p.prev[map] = g_new0 (guint32, MAX (n, 1));
-    }
+    fp_map_init (&p.maps[map], 1024);
+  for (guint k = 0; k < G_N_ELEMENTS (p.prev); k++)
+    p.prev[k] = g_new0 (guint32, MAX (n, 1));
   p.closed = g_new0 (guint8, MAX (n, 1));
   pair_all (&p, n);
   assign_lanes (events, results, n);
   for (guint map = 0; map < N_MAPS; map++)
-    {
-      fp_map_clear (&p.maps[map]);
-      g_free (p.prev[map]);
-    }
+    fp_map_clear (&p.maps[map]);
+  for (guint k = 0; k < G_N_ELEMENTS (p.prev); k++)
+    g_free (p.prev[k]);
   g_free (p.closed);
 }
 
