@@ -34,6 +34,18 @@ static const char *const cv_names[] = {
 };
 enum { CV_TYPE, CV_IMPORTANCE, CV_SERIES, CV_CATEGORY, CV_TEXT, CV_SPAN_ID, N_CV };
 
+/* Whether @name is the all-letter @cv name, without regard to case: for a
+ * lower-case letter t, (c | 0x20) == t holds exactly when c is t in either
+ * case. */
+static gboolean
+same_letters (const char *name, const char *cv, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    if (((guchar) name[i] | 0x20) != g_ascii_tolower (cv[i]))
+      return FALSE;
+  return TRUE;
+}
+
 /* Which cv field @name is (without regard to case), or -1. Most names do
  * not start with "cv", and the names' lengths tell all but two apart, so
  * this costs a few character tests per field. */
@@ -47,7 +59,7 @@ cv_field_of (const char *name)
     return -1;
   len = strlen (name);
   for (guint k = 0; k < N_CV; k++)
-    if (len == lengths[k] && g_ascii_strcasecmp (name, cv_names[k]) == 0)
+    if (len == lengths[k] && same_letters (name + 2, cv_names[k] + 2, len - 2))
       return (gint) k;
   return -1;
 }

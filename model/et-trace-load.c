@@ -136,8 +136,9 @@ refine_provider (Loader *loader, guint index, const EtRecord *record)
   const guint8 *traits;
   gsize len;
 
-  if (record->klass != ET_RECORD_EVENT || p->pub.kind == ET_PROVIDER_EVENTSOURCE)
-    return;
+  if (record->klass != ET_RECORD_EVENT || p->pub.kind == ET_PROVIDER_EVENTSOURCE
+      || (p->pub.kind == ET_PROVIDER_TRACELOGGING && p->pub.name[0] != '\0'))
+    return;     /* nothing more to learn */
   if (et_record_find_ext (record, ET_EXT_EVENT_SCHEMA_TL, &len) != NULL)
     p->pub.kind = ET_PROVIDER_TRACELOGGING;
   traits = et_record_find_ext (record, ET_EXT_PROV_TRAITS, &len);
@@ -606,6 +607,8 @@ choose_clock (EtTrace *self)
       self->ticks_per_second = 10000000;
     }
   self->stats.ticks_per_second = (guint64) self->ticks_per_second;
+  if (1000000000 % self->ticks_per_second == 0)
+    self->ns_per_tick = 1000000000 / self->ticks_per_second;
 }
 
 static void

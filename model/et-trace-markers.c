@@ -30,6 +30,7 @@ typedef struct
   EtRuleResult rules;
   ProviderCache providers;
   ThreadCache  threads;
+  EtSchemaCache schemas;
   guint32      last_series;   /* string id of the last series interned, and its text */
   GString     *last_series_text;
   guint64      failures;
@@ -169,7 +170,7 @@ decode_range (gpointer data)
       if (!wants_markers (self, provider, w->flags))
         continue;
       if (!_et_trace_decode_record (self, &record, provider,
-                                    _et_trace_offset_of (self, loc),
+                                    _et_trace_offset_of (self, loc), &b->schemas,
                                     &event, b->fields, &local))
         {
           b->failures++;
@@ -318,12 +319,18 @@ pair_groups (gpointer data)
 /* Pairs every span event, one process per task on every core. When one
  * process holds most of the spans there is nothing to share out, and
  * copying its spans out would only cost memory: they pair in place. */
-static void
-pair_all_processes (MarkerBuild *b, EtSpanResult *results)
+static guint
+process_of_span (EtTrace *self, const MarkerBuild *b, guint span)
 {
-  guint n = b->n_spans, largest = 0;
-  g_autoptr(GHashTable) group_of = g_hash_table_new (NULL, NULL);
-  g_autoptr(GArray) starts = g_array_new (FALSE, TRUE, sizeof (guint32));
+  guint32 thread = b->marker_thread[b->span_marker[span]];
+  return g_array_index (self->threads, EtThread, thread).process;
+}
+
+static void
+pair_all_processes (EtTrace *self, MarkerBuild *b, EtSpanResult *results)
+{
+  guint n = b->n_spans, largest = 0, n_groups = self->processes->len;
+  g_autofree guint32 *starts = g_new0 (guint32, n_groups + 1);
   g_autofree guint32 *order = NULL, *cursor = NULL;
   g_autofree GThread **threads = NULL;
   const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* as for decoding */
@@ -331,17 +338,10 @@ pair_all_processes (MarkerBuild *b, EtSpanResult *results)
                            : CLAMP (g_get_num_processors (), 1, 8);
   PairJob job;
 
+  /* A group per process (a thread's process is its pid's). */
   for (guint i = 0; i < n; i++)
     {
-      gpointer key = GUINT_TO_POINTER (b->spans[i].pid + 1);
-      guint g = GPOINTER_TO_UINT (g_hash_table_lookup (group_of, key)), count;
-
-      if (g == 0)
-        {
-          g_array_set_size (starts, starts->len + 1);
-          g_hash_table_insert (group_of, key, GUINT_TO_POINTER (g = starts->len));
-        }
-      count = ++g_array_index (starts, guint32, g - 1);
+      guint32 count = ++starts[process_of_span (self, b, i)];
       largest = MAX (largest, count);
     }
   if ((n < 50000 && forced == NULL) || n_threads == 1 || largest > n / 2)
@@ -350,23 +350,17 @@ pair_all_processes (MarkerBuild *b, EtSpanResult *results)
       return;
     }
   /* Counts to starts, then a stable placement of each event in its group. */
-  g_array_set_size (starts, starts->len + 1);
-  for (guint g = 0, sum = 0; g < starts->len; g++)
+  for (guint g = 0, sum = 0; g <= n_groups; g++)
     {
-      guint32 count = g_array_index (starts, guint32, g);
-      g_array_index (starts, guint32, g) = sum;
+      guint32 count = starts[g];
+      starts[g] = sum;
       sum += count;
     }
   order = g_new (guint32, n);
-  cursor = g_memdup2 (starts->data, starts->len * sizeof (guint32));
+  cursor = g_memdup2 (starts, (n_groups + 1) * sizeof (guint32));
   for (guint i = 0; i < n; i++)
-    {
-      guint g = GPOINTER_TO_UINT (g_hash_table_lookup (group_of,
-                                                       GUINT_TO_POINTER (b->spans[i].pid + 1)));
-      order[cursor[g - 1]++] = i;
-    }
-  job = (PairJob) { b->spans, results, order, (const guint32 *) (gpointer) starts->data,
-                    starts->len - 1, 0 };
+    order[cursor[process_of_span (self, b, i)]++] = i;
+  job = (PairJob) { b->spans, results, order, starts, n_groups, 0 };
   threads = g_new0 (GThread *, n_threads);
   for (guint k = 1; k < n_threads; k++)
     threads[k] = g_thread_new ("etlscope-pair", pair_groups, &job);
@@ -387,7 +381,7 @@ pair_spans (EtTrace *self, MarkerBuild *b)
 
   memset (keep, 1, b->n_markers);
   b->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
-  pair_all_processes (b, results);
+  pair_all_processes (self, b, results);
   g_clear_pointer (&b->spans, g_free);      /* only the results are needed now */
   for (guint i = 0; i < n; i++)
     {

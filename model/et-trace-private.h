@@ -25,6 +25,19 @@ typedef struct
   EtEventLoc loc;
 } EtEventRef;
 
+/* The TraceLogging schemas one decoding thread found last: a hit costs a
+ * length check and a memcmp of the record's metadata instead of a hash of
+ * it and the schema lock. Zeroed means empty. */
+#define ET_SCHEMA_CACHE_SIZE 4
+
+typedef struct
+{
+  const guint8     *bytes[ET_SCHEMA_CACHE_SIZE];
+  gsize             len[ET_SCHEMA_CACHE_SIZE];
+  const EtTlSchema *schema[ET_SCHEMA_CACHE_SIZE];
+  guint             next;    /* the entry the next miss replaces */
+} EtSchemaCache;
+
 /* A span that ends on another thread than it starts on: few, so kept
  * here rather than in every marker. */
 typedef struct
@@ -78,6 +91,7 @@ struct _EtTrace
   GArray          *cross_ends;      /* EtCrossEnd, by marker */
 
   gint64           ticks_per_second;
+  gint64           ns_per_tick;      /* when a tick is a whole number of ns, else 0 */
 
   GMutex           lock;            /* names, damage and strings while decoding in parallel */
   GRWLock          schema_lock;     /* tl_schemas and tl_failed */
@@ -97,9 +111,11 @@ guint           _et_trace_provider_for   (EtTrace        *self,
                                           const EtGuid   *guid,
                                           const char     *name,
                                           EtProviderKind  kind);
+/* @cache: NULL, or the calling thread's own. */
 const EtTlSchema *_et_trace_tl_schema    (EtTrace        *self,
                                           const EtRecord *record,
-                                          guint64         offset);
+                                          guint64         offset,
+                                          EtSchemaCache  *cache);
 /* The provider GUID and name of a record, and its kind as far as the record
  * alone tells. */
 void            _et_record_identity      (const EtRecord *record,
@@ -111,6 +127,7 @@ gboolean        _et_trace_decode_record  (EtTrace        *self,
                                           const EtRecord *record,
                                           guint           provider,
                                           guint64         offset,
+                                          EtSchemaCache  *cache,
                                           EtEvent        *event,
                                           EtFields       *fields,
                                           GError        **error);

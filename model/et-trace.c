@@ -186,25 +186,51 @@ _et_record_identity (const EtRecord *record, EtGuid *guid, const char **name,
     }
 }
 
+static const EtTlSchema *
+cached_schema (EtSchemaCache *cache, const TlKey *key)
+{
+  for (guint k = 0; k < ET_SCHEMA_CACHE_SIZE; k++)
+    if (cache->schema[k] != NULL && cache->len[k] == key->len
+        && memcmp (cache->bytes[k], key->bytes, key->len) == 0)
+      return cache->schema[k];
+  return NULL;
+}
+
+static void
+cache_schema (EtSchemaCache *cache, const TlKey *key, const EtTlSchema *schema)
+{
+  guint k = cache->next;
+
+  cache->next = (k + 1) % ET_SCHEMA_CACHE_SIZE;
+  cache->bytes[k] = key->bytes;
+  cache->len[k] = key->len;
+  cache->schema[k] = schema;
+}
+
 /* The schema of a TraceLogging record, parsed once per distinct metadata
  * blob (the event-class table). Decoding threads share it: lookups take the
  * read lock; the first sight of a blob parses it under the write lock. A
  * blob that does not parse is remembered, so it is reported once. */
 const EtTlSchema *
-_et_trace_tl_schema (EtTrace *self, const EtRecord *record, guint64 offset)
+_et_trace_tl_schema (EtTrace *self, const EtRecord *record, guint64 offset, EtSchemaCache *cache)
 {
   TlKey key;
   EtTlSchema *schema;
+  const EtTlSchema *hit;
   g_autoptr(GError) error = NULL;
   gboolean failed;
 
   key.bytes = et_record_find_ext (record, ET_EXT_EVENT_SCHEMA_TL, &key.len);
   if (key.bytes == NULL)
     return NULL;
+  if (cache != NULL && (hit = cached_schema (cache, &key)) != NULL)
+    return hit;
   g_rw_lock_reader_lock (&self->schema_lock);
   schema = g_hash_table_lookup (self->tl_schemas, &key);
   failed = schema == NULL && g_hash_table_contains (self->tl_failed, &key);
   g_rw_lock_reader_unlock (&self->schema_lock);
+  if (schema != NULL && cache != NULL)
+    cache_schema (cache, &key, schema);
   if (schema != NULL || failed)
     return schema;
 
@@ -261,7 +287,12 @@ gint64
 _et_trace_raw_to_ns (EtTrace *self, gint64 raw)
 {
   __int128 delta = (__int128) raw - self->stats.t0_raw;
-  __int128 ns = delta * 1000000000 / self->ticks_per_second;
+  __int128 ns;
+
+  if (self->ns_per_tick != 0)     /* a multiply (the 128 bits cannot overflow) */
+    ns = delta * self->ns_per_tick;
+  else
+    ns = delta * 1000000000 / self->ticks_per_second;
 
   /* Garbage timestamps must saturate, not wrap: events are in raw order,
    * and markers must stay in the same order in nanoseconds. */
@@ -304,7 +335,7 @@ decode_manifest_chunk (const EtRecord *record, EtEvent *event, EtFields *fields)
 
 static gboolean
 decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
-               EtEvent *event, EtFields *fields, GError **error)
+               EtSchemaCache *cache, EtEvent *event, EtFields *fields, GError **error)
 {
   gsize consumed = 0;
 
@@ -315,9 +346,13 @@ decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
     {
       const EtManifestEvent *me = et_manifest_lookup (p->manifest, record->id, record->version);
 
-      event->task_name = et_manifest_task_name (p->manifest, record->task);
-      event->opcode_name = et_manifest_opcode_name (p->manifest, record->task, record->opcode);
-      if (me != NULL)
+      if (me == NULL)
+        {
+          event->task_name = et_manifest_task_name (p->manifest, record->task);
+          event->opcode_name = et_manifest_opcode_name (p->manifest, record->task,
+                                                        record->opcode);
+        }
+      else
         {
           event->name = me->name;
           event->message = me->message;
@@ -329,7 +364,7 @@ decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
     }
   else if (record->klass == ET_RECORD_EVENT)
     {
-      const EtTlSchema *schema = _et_trace_tl_schema (self, record, event->file_offset);
+      const EtTlSchema *schema = _et_trace_tl_schema (self, record, event->file_offset, cache);
 
       if (schema != NULL)
         {
@@ -350,7 +385,8 @@ decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
 
 gboolean
 _et_trace_decode_record (EtTrace *self, const EtRecord *record, guint provider,
-                         guint64 offset, EtEvent *event, EtFields *fields, GError **error)
+                         guint64 offset, EtSchemaCache *cache, EtEvent *event, EtFields *fields,
+                         GError **error)
 {
   const EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, provider);
   gsize rel_len = 0;
@@ -383,7 +419,7 @@ _et_trace_decode_record (EtTrace *self, const EtRecord *record, guint provider,
       event->has_related_activity_id = TRUE;
     }
 
-  ok = decode_fields (self, record, p, event, fields, error);
+  ok = decode_fields (self, record, p, cache, event, fields, error);
   event->decode_failed = !ok;
   if (event->name == NULL && (record->klass == ET_RECORD_SYSTEM
                               || record->klass == ET_RECORD_PERFINFO))
@@ -674,7 +710,7 @@ et_trace_decode_event (EtTrace *self, guint64 index, EtEvent *event, EtFields *f
   ok = _et_trace_decode_record (self, &record,
                                 GPOINTER_TO_UINT (g_hash_table_lookup (self->provider_index,
                                                                        &guid)) - 1,
-                                _et_trace_offset_of (self, loc), event, fields, error);
+                                _et_trace_offset_of (self, loc), NULL, event, fields, error);
   event->cpu = et_etl_file_buffer_info (self->file, _et_loc_buffer (self, loc))->cpu;
   return ok;
 }

@@ -290,6 +290,15 @@ test_cv_fields_match_case_insensitively (void **state)
   assert_int_equal (c->result.role, ET_ROLE_FLAG);
   assert_true (c->result.has_span_id);
   assert_int_equal (c->result.span_id, 77);
+
+  /* Only letters fold: a name one bit away from a letter, in a character
+   * that is not one, is another field. */
+  et_fields_clear (c->fields);
+  et_fields_add_uint (c->fields, "cvSpan\x09\x04", 78);    /* 'I' ^ 0x40, 'D' ^ 0x40 */
+  et_fields_add_uint (c->fields, "cvTyp@", 3);               /* '@' | 0x20 is '`' */
+  apply (c, 5, 0, NULL, NULL);
+  assert_int_equal (c->result.role, ET_ROLE_MESSAGE);
+  assert_false (c->result.has_span_id);
 }
 
 static void
