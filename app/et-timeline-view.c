@@ -80,15 +80,20 @@ view_changed (EtTimelineView *self)
 
 /* The picture is drawn into pixels of our own, not into a recording for
  * GSK to replay: render/ copies small marks straight into an image surface
- * (et-stamps.h), which at whole-trace zoom is several times faster. */
+ * (et-stamps.h), which at whole-trace zoom is several times faster.
+ *
+ * The pixels go to GSK as a cairo node that paints that surface, not as a
+ * texture: GTK 4.8's cairo renderer downloads a texture into a new surface
+ * on every frame it draws, through a per-pixel float conversion (perf: a
+ * quarter of bench-interact's time on the demo trace, any frame that drew
+ * the window). A cairo node replays a paint of the surface, clipped to
+ * what changed. */
 static GskRenderNode *
 draw_picture (EtTimelineView *self, int width, int height)
 {
   int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale,
                                                          height * scale);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
   GtkSnapshot *snapshot;
   cairo_t *cr;
 
@@ -96,14 +101,13 @@ draw_picture (EtTimelineView *self, int width, int height)
   cr = cairo_create (surface);
   et_timeline_draw (cr, self->trace, self->layout, &self->view);
   cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface),
-                                      (gsize) cairo_image_surface_get_stride (surface) * height * scale,
-                                      (GDestroyNotify) cairo_surface_destroy, surface);
-  texture = gdk_memory_texture_new (width * scale, height * scale, GDK_MEMORY_DEFAULT, bytes,
-                                    cairo_image_surface_get_stride (surface));
   snapshot = gtk_snapshot_new ();
-  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  cairo_set_source_surface (cr, surface, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  /* The recording keeps the pixels (cairo hands them over, no copy). */
+  cairo_surface_destroy (surface);
   return gtk_snapshot_free_to_node (snapshot);
 }
 
