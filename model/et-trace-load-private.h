@@ -39,6 +39,18 @@ typedef struct
   guint   value[THREAD_CACHE_SIZE];   /* 0: empty */
 } ThreadCache;
 
+/* What one walking thread learnt of a provider in its buffers. */
+typedef struct
+{
+  guint64    n_events;
+  EtEventLoc first;          /* its first record (when n_events > 0) */
+  gboolean   tracelogging;   /* a record carried TraceLogging metadata */
+  char      *traits_name;    /* the first name in provider traits, or NULL */
+  gboolean   learned;        /* both known: nothing more to learn */
+} SeenProvider;
+
+/* The loading state. The walk runs one Loader per thread over a range of
+ * buffers (the fields under "walking"), merged into the main one after. */
 typedef struct
 {
   EtTrace      *self;
@@ -52,6 +64,20 @@ typedef struct
   gboolean      header_seen;
   ProviderCache providers;     /* of the scanning pass */
   ThreadCache   threads;       /* of the scanning pass */
+
+  /* walking */
+  GArray       *seen;          /* SeenProvider by provider index */
+  guint         from, to;      /* buffers [from, to) */
+  EtEventLoc    header_loc;    /* the log-file header record, when header_seen */
+  guint64       records;
+  guint64       records_skipped;
+  gint64        first_raw, last_raw;
+  guint32       flagged_events_lost, flagged_buffer_lost;
+  GCancellable *cancellable;
+  gboolean      cancelled;
+  volatile gint *buffers_done; /* all walkers' progress */
+  EtProgressFunc progress;     /* called by the first walker only */
+  gpointer      progress_data;
 } Loader;
 
 guint    _et_loader_provider_of       (EtTrace             *self,

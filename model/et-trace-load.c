@@ -1,8 +1,9 @@
 /* et-trace-load.c — the loading pipeline (see et-trace.h for the diagram).
  *
- *   1. walk every buffer in file order: count records per provider and
- *      thread, read the log-file header, collect names and manifest events,
- *      and note where each record is (EtEventRef), one run per CPU;
+ *   1. walk every buffer (one range of buffers per core, merged in file
+ *      order after): count records per provider and thread, find the
+ *      log-file header, collect names and manifest events, and note where
+ *      each record is (EtEventRef), one run per CPU;
  *   2. merge the runs by time (ties in file order) into the event index;
  *   3. reassemble and parse EventSource manifests in time order;
  *   4. decode the events of marker providers in time order, apply the
@@ -21,12 +22,16 @@
 /* TempThread, ProviderCache and Loader: et-trace-load-private.h */
 
 static guint64
-thread_key (const EtRecord *record)
+key_of (guint32 pid, guint32 tid, gboolean has_ids)
 {
   /* Records without ids share one key that no (pid, tid) pair can have. */
-  if (!record->has_ids)
-    return G_MAXUINT64;
-  return ((guint64) record->pid << 32) | record->tid;
+  return has_ids ? ((guint64) pid << 32) | tid : G_MAXUINT64;
+}
+
+static guint64
+thread_key (const EtRecord *record)
+{
+  return key_of (record->pid, record->tid, record->has_ids);
 }
 
 static gsize
@@ -98,8 +103,8 @@ read_logfile_header (EtTrace *self, const EtRecord *record)
   h->log_file_name = read_header_string (self, &r);
 }
 
-/* The provider index of a record. Only the scanning pass adds providers;
- * the decoding threads only look them up (so they may share the table). */
+/* The provider index of a record. Only the walking threads add providers,
+ * under the lock; a miss of the cache is rare enough to always take it. */
 guint
 _et_loader_provider_of (EtTrace *self, ProviderCache *cache, const EtRecord *record)
 {
@@ -117,7 +122,9 @@ _et_loader_provider_of (EtTrace *self, ProviderCache *cache, const EtRecord *rec
   else
     slot = cache->next, cache->next = (cache->next + 1) % PROVIDER_CACHE_SIZE;
   cache->guid[slot] = guid;
+  g_mutex_lock (&self->lock);
   cache->index[slot] = _et_trace_provider_for (self, &guid, name, kind);
+  g_mutex_unlock (&self->lock);
   return cache->index[slot];
 }
 
@@ -128,26 +135,30 @@ _et_loader_is_manifest_event (const EtRecord *record)
          && record->opcode == 0xFE && record->task == 0xFFFE;
 }
 
-/* What an EVENT_HEADER record tells about its provider's kind and name. */
+/* What an EVENT_HEADER record tells about its provider's kind and name
+ * (merged into the provider when the walk is done: merge_walkers). */
 static void
-refine_provider (Loader *loader, guint index, const EtRecord *record)
+learn_provider (SeenProvider *seen, const EtRecord *record)
 {
-  EtProviderEntry *p = &g_array_index (loader->self->providers, EtProviderEntry, index);
   const guint8 *traits;
   gsize len;
 
-  if (record->klass != ET_RECORD_EVENT || p->pub.kind == ET_PROVIDER_EVENTSOURCE
-      || (p->pub.kind == ET_PROVIDER_TRACELOGGING && p->pub.name[0] != '\0'))
-    return;     /* nothing more to learn */
+  if (seen->learned || record->klass != ET_RECORD_EVENT)
+    return;
   if (et_record_find_ext (record, ET_EXT_EVENT_SCHEMA_TL, &len) != NULL)
-    p->pub.kind = ET_PROVIDER_TRACELOGGING;
+    seen->tracelogging = TRUE;
   traits = et_record_find_ext (record, ET_EXT_PROV_TRAITS, &len);
-  if (traits != NULL && p->pub.name[0] == '\0')
-    {
-      g_autofree char *name = et_tl_traits_provider_name (traits, len, NULL);
-      if (name != NULL)
-        p->pub.name = g_string_chunk_insert_const (loader->self->names, name);
-    }
+  if (traits != NULL && seen->traits_name == NULL)
+    seen->traits_name = et_tl_traits_provider_name (traits, len, NULL);
+  seen->learned = seen->tracelogging && seen->traits_name != NULL;
+}
+
+static SeenProvider *
+seen_provider (Loader *walker, guint provider)
+{
+  if (provider >= walker->seen->len)
+    g_array_set_size (walker->seen, provider + 1);
+  return &g_array_index (walker->seen, SeenProvider, provider);
 }
 
 /* Temp index + 1 of the record's thread, 0 when it has none yet. */
@@ -165,21 +176,30 @@ cached_thread (Loader *loader, ThreadCache *cache, guint64 key)
   return value;
 }
 
+/* Adds @n events to the thread, whose temp index + 1 is @index or, when
+ * @index is 0, a new one. */
 static void
-count_thread (Loader *loader, const EtRecord *record)
+add_thread_events (Loader *loader, guint index, guint32 pid, guint32 tid, gboolean has_ids,
+                   guint64 n)
 {
-  guint64 key = thread_key (record);
-  guint index = cached_thread (loader, &loader->threads, key);
-
   if (index == 0)
     {
-      TempThread t = { record->pid, record->tid, record->has_ids, 0, 0 };
+      TempThread t = { pid, tid, has_ids, 0, 0 };
+      guint64 key = key_of (pid, tid, has_ids);
+
       g_array_append_val (loader->temp_threads, t);
       index = loader->temp_threads->len;
       g_hash_table_insert (loader->thread_map, g_memdup2 (&key, sizeof key),
                            GUINT_TO_POINTER (index));
     }
-  g_array_index (loader->temp_threads, TempThread, index - 1).n_events++;
+  g_array_index (loader->temp_threads, TempThread, index - 1).n_events += n;
+}
+
+static void
+count_thread (Loader *loader, const EtRecord *record)
+{
+  add_thread_events (loader, cached_thread (loader, &loader->threads, thread_key (record)),
+                     record->pid, record->tid, record->has_ids, 1);
 }
 
 static void
@@ -199,36 +219,48 @@ collect_names (Loader *loader, const EtRecord *record)
 static void
 scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data)
 {
-  Loader *loader = user_data;
-  EtTrace *self = loader->self;
+  Loader *walker = user_data;
+  EtTrace *self = walker->self;
   EtEventRef ref = { record->ts, buffer * self->slot_stride + (EtEventLoc) (pos >> 3) };
-  guint provider;
+  SeenProvider *seen;
 
-  if (!loader->header_seen && record->klass == ET_RECORD_SYSTEM && record->hook == 0)
+  if (!walker->header_seen && record->klass == ET_RECORD_SYSTEM && record->hook == 0)
     {
-      loader->header_seen = TRUE;
-      self->stats.t0_raw = record->ts;
-      read_logfile_header (self, record);
+      walker->header_seen = TRUE;
+      walker->header_loc = ref.loc;
     }
-  if (self->stats.records == 0 || record->ts < self->stats.first_raw)
-    self->stats.first_raw = record->ts;
-  if (self->stats.records == 0 || record->ts > self->stats.last_raw)
-    self->stats.last_raw = record->ts;
-  self->stats.records++;
-  g_array_append_val (loader->run, ref);
+  if (walker->records == 0 || record->ts < walker->first_raw)
+    walker->first_raw = record->ts;
+  if (walker->records == 0 || record->ts > walker->last_raw)
+    walker->last_raw = record->ts;
+  walker->records++;
+  g_array_append_val (walker->run, ref);
 
-  provider = _et_loader_provider_of (self, &loader->providers, record);
-  g_array_index (self->providers, EtProviderEntry, provider).pub.n_events++;
-  refine_provider (loader, provider, record);
+  seen = seen_provider (walker, _et_loader_provider_of (self, &walker->providers, record));
+  if (seen->n_events++ == 0)
+    seen->first = ref.loc;
+  learn_provider (seen, record);
   if (_et_loader_is_manifest_event (record))
-    g_array_append_val (loader->manifest_refs, ref);
-  count_thread (loader, record);
+    g_array_append_val (walker->manifest_refs, ref);
+  count_thread (walker, record);
   if (record->klass == ET_RECORD_SYSTEM || record->klass == ET_RECORD_PERFINFO)
-    collect_names (loader, record);
+    collect_names (walker, record);
 }
 
 /* A file cut at a buffer boundary still walks cleanly; only the header's
  * BuffersWritten tells that buffers are missing. */
+/* The log-file header: the first record of the trace-header hook. */
+static void
+read_header (EtTrace *self, EtEventLoc loc)
+{
+  EtRecord record;
+
+  if (!_et_trace_record_at (self, loc, &record))
+    g_assert_not_reached ();       /* it parsed while walking */
+  self->stats.t0_raw = record.ts;
+  read_logfile_header (self, &record);
+}
+
 static void
 report_missing_buffers (EtTrace *self, guint n)
 {
@@ -276,36 +308,231 @@ run_of (Loader *loader, guint cpu)
   return g_ptr_array_index (loader->runs, cpu);
 }
 
+static void
+loader_init (Loader *loader, EtTrace *self)
+{
+  memset (loader, 0, sizeof *loader);
+  loader->self = self;
+  loader->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  loader->manifest_refs = g_array_new (FALSE, FALSE, sizeof (EtEventRef));
+  loader->thread_map = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  loader->temp_threads = g_array_new (FALSE, FALSE, sizeof (TempThread));
+  loader->process_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  loader->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  loader->seen = g_array_new (FALSE, TRUE, sizeof (SeenProvider));
+}
+
+static void
+loader_clear (Loader *loader)
+{
+  g_clear_pointer (&loader->runs, g_ptr_array_unref);
+  g_clear_pointer (&loader->manifest_refs, g_array_unref);
+  g_clear_pointer (&loader->thread_map, g_hash_table_unref);
+  g_clear_pointer (&loader->temp_threads, g_array_unref);
+  g_clear_pointer (&loader->process_names, g_hash_table_unref);
+  g_clear_pointer (&loader->thread_names, g_hash_table_unref);
+  for (guint i = 0; loader->seen != NULL && i < loader->seen->len; i++)
+    g_free (g_array_index (loader->seen, SeenProvider, i).traits_name);
+  g_clear_pointer (&loader->seen, g_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Loader, loader_clear)
+
+/* One walking thread: buffers [from, to) in file order. */
+static gpointer
+walk_range (gpointer data)
+{
+  Loader *w = data;
+  EtEtlFile *file = w->self->file;
+  guint n = et_etl_file_n_buffers (file);
+  guint64 size = et_etl_file_size (file);
+
+  for (guint i = w->from; i < w->to; i++)
+    {
+      const EtBufferInfo *info = et_etl_file_buffer_info (file, i);
+      guint done;
+
+      if (g_cancellable_is_cancelled (w->cancellable))
+        {
+          w->cancelled = TRUE;
+          break;
+        }
+      if (info->flags & 0x0002)
+        w->flagged_events_lost++;
+      if (info->flags & 0x0004)
+        w->flagged_buffer_lost++;
+      w->run = run_of (w, info->cpu);
+      w->records_skipped += et_etl_file_walk_buffer (file, i, scan_record, w);
+      done = (guint) g_atomic_int_add (w->buffers_done, 1) + 1;
+      if (w->progress != NULL && i % 64 == 0)
+        w->progress (size * done / n, size, w->progress_data);
+    }
+  return NULL;
+}
+
+static int
+compare_first_records (gconstpointer a, gconstpointer b, gpointer first)
+{
+  EtEventLoc x = ((const EtEventLoc *) first)[*(const guint *) a];
+  EtEventLoc y = ((const EtEventLoc *) first)[*(const guint *) b];
+
+  return x < y ? -1 : x > y;
+}
+
+/* Providers in the order of their first record in the file, as one thread
+ * walking the whole file would have found them. */
+static void
+number_providers_in_file_order (EtTrace *self, const EtEventLoc *first)
+{
+  guint n = self->providers->len;
+  g_autofree guint *order = g_new (guint, MAX (n, 1));
+  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, TRUE, sizeof (EtProviderEntry), n);
+
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, (gint) n, sizeof (guint), compare_first_records, (gpointer) first);
+  for (guint i = 0; i < n; i++)
+    {
+      EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, order[i]);
+      g_array_append_val (sorted, *p);
+      g_hash_table_insert (self->provider_index, g_memdup2 (&p->pub.guid, sizeof (EtGuid)),
+                           GUINT_TO_POINTER (i + 1));
+    }
+  g_array_set_size (self->providers, 0);
+  g_array_append_vals (self->providers, sorted->data, n);
+}
+
+/* What the walkers found, in file order, into @loader and the trace. */
+static void
+merge_walkers (Loader *loader, Loader *walkers, guint k)
+{
+  EtTrace *self = loader->self;
+  guint n_providers = self->providers->len;
+  g_autofree EtEventLoc *first = g_new (EtEventLoc, MAX (n_providers, 1));
+
+  for (guint p = 0; p < n_providers; p++)
+    first[p] = G_MAXUINT32;
+  for (guint i = 0; i < k; i++)
+    {
+      Loader *w = &walkers[i];
+      GHashTableIter iter;
+      gpointer key, value;
+
+      if (w->records > 0)
+        {
+          if (self->stats.records == 0 || w->first_raw < self->stats.first_raw)
+            self->stats.first_raw = w->first_raw;
+          if (self->stats.records == 0 || w->last_raw > self->stats.last_raw)
+            self->stats.last_raw = w->last_raw;
+        }
+      self->stats.records += w->records;
+      self->stats.records_skipped += w->records_skipped;
+      self->stats.buffers_flagged_events_lost += w->flagged_events_lost;
+      self->stats.buffers_flagged_buffer_lost += w->flagged_buffer_lost;
+      if (w->header_seen && !loader->header_seen)
+        loader->header_seen = TRUE, loader->header_loc = w->header_loc;
+      for (guint r = 0; r < w->runs->len; r++)
+        g_ptr_array_add (loader->runs, g_array_ref (g_ptr_array_index (w->runs, r)));
+      g_array_append_vals (loader->manifest_refs, w->manifest_refs->data, w->manifest_refs->len);
+
+      for (guint t = 0; t < w->temp_threads->len; t++)
+        {
+          const TempThread *from = &g_array_index (w->temp_threads, TempThread, t);
+          guint64 tkey = key_of (from->pid, from->tid, from->has_ids);
+
+          add_thread_events (loader,
+                             GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &tkey)),
+                             from->pid, from->tid, from->has_ids, from->n_events);
+        }
+      /* Later names replace earlier ones, as in one walk. */
+      g_hash_table_iter_init (&iter, w->process_names);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          g_hash_table_iter_steal (&iter);
+          g_hash_table_replace (loader->process_names, key, value);
+        }
+      g_hash_table_iter_init (&iter, w->thread_names);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          g_hash_table_iter_steal (&iter);
+          g_hash_table_replace (loader->thread_names, key, value);
+        }
+
+      for (guint p = 0; p < w->seen->len; p++)
+        {
+          const SeenProvider *seen = &g_array_index (w->seen, SeenProvider, p);
+          EtProvider *provider = &g_array_index (self->providers, EtProviderEntry, p).pub;
+
+          if (seen->n_events == 0)
+            continue;
+          provider->n_events += seen->n_events;
+          first[p] = MIN (first[p], seen->first);
+          if (seen->tracelogging)
+            provider->kind = ET_PROVIDER_TRACELOGGING;
+          if (seen->traits_name != NULL && provider->name[0] == '\0')
+            provider->name = g_string_chunk_insert_const (self->names, seen->traits_name);
+        }
+    }
+  g_hash_table_remove_all (self->provider_index);
+  number_providers_in_file_order (self, first);
+}
+
+/* Walks the buffers on every core, each thread a range of them in file
+ * order (small files on one), then merges what they found. */
 static gboolean
 walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
               GCancellable *cancellable, GError **error)
 {
   EtTrace *self = loader->self;
-  guint n = et_etl_file_n_buffers (self->file), walked;
+  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* for tests and benchmarks */
+  guint n = et_etl_file_n_buffers (self->file), walked, k;
+  g_autofree Loader *walkers = NULL;
+  g_autofree GThread **threads = NULL;
+  volatile gint done = 0;
+  gboolean cancelled = FALSE;
 
   for (guint i = 0; i < n; i++)
     self->slot_stride = MAX (self->slot_stride,
                              (et_etl_file_buffer_info (self->file, i)->data_end + 7) / 8);
   self->slot_stride = MAX (self->slot_stride, 1);
   walked = indexable_buffers (self, n);
-  for (guint i = 0; i < walked; i++)
+  k = forced ? (guint) CLAMP (atoi (forced), 1, 64)
+             : walked < 256 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
+  k = MAX (MIN (k, walked), 1);
+  walkers = g_new0 (Loader, k);
+  threads = g_new0 (GThread *, k);
+  for (guint i = 0; i < k; i++)
     {
-      const EtBufferInfo *info = et_etl_file_buffer_info (self->file, i);
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (info->flags & 0x0002)
-        self->stats.buffers_flagged_events_lost++;
-      if (info->flags & 0x0004)
-        self->stats.buffers_flagged_buffer_lost++;
-      loader->run = run_of (loader, info->cpu);
-      self->stats.records_skipped += et_etl_file_walk_buffer (self->file, i, scan_record, loader);
-      if (progress != NULL && (i % 64 == 0 || i + 1 == walked))
-        progress (info->offset + info->disk_size, et_etl_file_size (self->file), progress_data);
+      loader_init (&walkers[i], self);
+      walkers[i].from = (guint) ((guint64) walked * i / k);
+      walkers[i].to = (guint) ((guint64) walked * (i + 1) / k);
+      walkers[i].cancellable = cancellable;
+      walkers[i].buffers_done = &done;
+      if (i == 0)
+        walkers[i].progress = progress, walkers[i].progress_data = progress_data;
+      else if (g_getenv ("ETLSCOPE_WALK_REVERSED") == NULL)
+        threads[i] = g_thread_new ("etlscope-walk", walk_range, &walkers[i]);
     }
+  if (g_getenv ("ETLSCOPE_WALK_REVERSED") != NULL)   /* tests: the last range first */
+    for (guint i = k; i-- > 0;)
+      walk_range (&walkers[i]);
+  else
+    walk_range (&walkers[0]);
+  for (guint i = 1; i < k; i++)
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
+  for (guint i = 0; i < k; i++)
+    cancelled |= walkers[i].cancelled;
+  if (!cancelled)
+    merge_walkers (loader, walkers, k);
+  for (guint i = 0; i < k; i++)
+    loader_clear (&walkers[i]);
+  if (cancelled)
+    return !g_cancellable_set_error_if_cancelled (cancellable, error);
+  if (progress != NULL)
+    progress (et_etl_file_size (self->file), et_etl_file_size (self->file), progress_data);
   self->stats.buffers = n;
   self->stats.compressed_buffers = et_etl_file_n_compressed (self->file);
-  report_missing_buffers (self, n);
   return TRUE;
 }
 
@@ -485,7 +712,7 @@ build_threads (Loader *loader)
   for (guint i = 0; i < sorted->len; i++)
     {
       TempThread *t = &g_array_index (sorted, TempThread, i);
-      guint64 key = t->has_ids ? ((guint64) t->pid << 32) | t->tid : G_MAXUINT64;
+      guint64 key = key_of (t->pid, t->tid, t->has_ids);
       guint temp_index = GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &key)) - 1;
       EtThread thread = { 0 };
       EtProcess *process = self->processes->len
@@ -611,18 +838,6 @@ choose_clock (EtTrace *self)
     self->ns_per_tick = 1000000000 / self->ticks_per_second;
 }
 
-static void
-loader_clear (Loader *loader)
-{
-  g_clear_pointer (&loader->runs, g_ptr_array_unref);
-  g_clear_pointer (&loader->manifest_refs, g_array_unref);
-  g_clear_pointer (&loader->thread_map, g_hash_table_unref);
-  g_clear_pointer (&loader->temp_threads, g_array_unref);
-  g_clear_pointer (&loader->process_names, g_hash_table_unref);
-  g_clear_pointer (&loader->thread_names, g_hash_table_unref);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Loader, loader_clear)
 
 
 EtTrace *
@@ -642,13 +857,7 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
     return NULL;
   self->stats.file_size = et_etl_file_size (self->file);
 
-  loader.self = self;
-  loader.runs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  loader.manifest_refs = g_array_new (FALSE, FALSE, sizeof (EtEventRef));
-  loader.thread_map = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  loader.temp_threads = g_array_new (FALSE, FALSE, sizeof (TempThread));
-  loader.process_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  loader.thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  loader_init (&loader, self);
 
   _et_loader_phase_done ("open", &clock);
   if (!walk_buffers (&loader, progress, progress_data, cancellable, error))
@@ -661,6 +870,8 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
                    path, ET_BUFFER_HEADER_SIZE);
       return NULL;
     }
+  read_header (self, loader.header_loc);
+  report_missing_buffers (self, self->stats.buffers);
   choose_clock (self);
 
   self->n_events = self->stats.records;
