@@ -63,6 +63,7 @@ struct _EtRowModel
 {
   GObject     parent_instance;
   GArray     *refs;
+  guint       shown;      /* the first refs the view is told of */
   GHashTable *rows;       /* position → EtMarkerRow, while anyone holds it */
 };
 
@@ -75,7 +76,7 @@ row_model_item_type (GListModel *model)
 static guint
 row_model_n_items (GListModel *model)
 {
-  return ET_ROW_MODEL (model)->refs->len;
+  return ET_ROW_MODEL (model)->shown;
 }
 
 /* A row object is forgotten when its last holder lets go. */
@@ -91,7 +92,7 @@ row_model_item (GListModel *model, guint position)
   EtRowModel *self = ET_ROW_MODEL (model);
   EtMarkerRow *row;
 
-  if (position >= self->refs->len)
+  if (position >= self->shown)
     return NULL;
   row = g_hash_table_lookup (self->rows, GUINT_TO_POINTER (position));
   if (row != NULL)
@@ -104,13 +105,17 @@ row_model_item (GListModel *model, guint position)
   return row;
 }
 
-/* The rows become @refs (taken): rows that stay in the list keep their
- * objects and widgets and are told their marker changed; only a change of
- * length is an items-changed, at the end. */
+/* The rows become @refs (taken), of which the view is shown the first
+ * @shown at most (row_model_show tells it of more): rows that stay in the
+ * list keep their objects and widgets and are told their marker changed;
+ * only a change of length is an items-changed, at the end. */
 static void
-row_model_replace (EtRowModel *self, GArray *refs)
+row_model_replace (EtRowModel *self, GArray *refs, guint shown)
 {
-  guint old = self->refs->len, kept = MIN (old, refs->len);
+  guint old = self->shown, kept;
+
+  shown = MIN (shown, refs->len);
+  kept = MIN (old, shown);
   GHashTableIter iter;
   gpointer row;
 
@@ -130,8 +135,22 @@ row_model_replace (EtRowModel *self, GArray *refs)
         g_object_weak_unref (row, row_gone, self);
         g_hash_table_iter_remove (&iter);
       }
-  if (old != refs->len)
-    g_list_model_items_changed (G_LIST_MODEL (self), kept, old - kept, refs->len - kept);
+  self->shown = shown;
+  if (old != shown)
+    g_list_model_items_changed (G_LIST_MODEL (self), kept, old - kept, shown - kept);
+}
+
+/* The view is told of the first @n rows. */
+static void
+row_model_show (EtRowModel *self, guint n)
+{
+  guint old = self->shown;
+
+  n = MIN (n, self->refs->len);
+  if (n <= old)
+    return;
+  self->shown = n;
+  g_list_model_items_changed (G_LIST_MODEL (self), old, 0, n - old);
 }
 
 static void
@@ -203,6 +222,7 @@ struct _EtMarkersList
   guint                generation;      /* of the newest refresh */
   guint                pending;         /* refreshes running on a thread */
   guint                async_threshold; /* candidates from which refreshes use a thread */
+  guint                grow_tick;       /* rows still to show, a slice a frame */
 };
 
 G_DEFINE_FINAL_TYPE (EtMarkersList, et_markers_list, GTK_TYPE_BOX)
@@ -288,6 +308,76 @@ compare_refs (gconstpointer a, gconstpointer b, gpointer data)
   return by->descending ? -order : order;
 }
 
+/* ---- showing rows a slice a frame ------------------------------------------ */
+
+/* GTK 4.8's list views keep up to 200 rows' widgets around the visible
+ * ones, whatever their height (GTK_LIST_VIEW_MAX_LIST_ITEMS): rows told of
+ * at once were built, bound and measured in one main-loop iteration, ~0.6
+ * ms each with nine cells (~100 ms when the list first filled). So a
+ * longer list is shown ROWS_PER_FRAME more rows a frame (~5 ms) until the
+ * view has all it will ever build widgets for; past ALL_AT_ONCE_FROM the rest
+ * come in one change (GTK builds no widgets for them). The rows on screen
+ * come first, so only the scrollbar shows the difference. */
+#define ROWS_PER_FRAME   8
+#define ALL_AT_ONCE_FROM 256
+
+/* How many of @n rows the view is to be told of now. */
+static guint
+rows_to_show (EtMarkersList *self, guint n)
+{
+  guint shown = self->model->shown;
+
+  if (shown >= ALL_AT_ONCE_FROM || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return n;
+  return MIN (n, shown + ROWS_PER_FRAME);
+}
+
+static void
+stop_growing (EtMarkersList *self)
+{
+  if (self->grow_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->grow_tick);
+  self->grow_tick = 0;
+}
+
+static gboolean
+grow (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  EtMarkersList *self = ET_MARKERS_LIST (widget);
+
+  row_model_show (self->model, rows_to_show (self, self->model->refs->len));
+  if (self->model->shown < self->model->refs->len)
+    return G_SOURCE_CONTINUE;
+  self->grow_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* After the model changed: the rest of the rows come with the frames. */
+static void
+keep_growing (EtMarkersList *self)
+{
+  if (self->model->shown < self->model->refs->len && self->grow_tick == 0)
+    self->grow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), grow, NULL, NULL);
+  else if (self->model->shown == self->model->refs->len)
+    stop_growing (self);
+}
+
+/* A row past the shown ones is wanted now (to select it): all of them. */
+static void
+show_all_rows (EtMarkersList *self)
+{
+  row_model_show (self->model, self->model->refs->len);
+  stop_growing (self);
+}
+
+/* An unmapped list gets no frames: the rest of its rows at once. */
+static void
+on_unmap (GtkWidget *widget, gpointer data)
+{
+  if (ET_MARKERS_LIST (widget)->grow_tick != 0)
+    show_all_rows (ET_MARKERS_LIST (widget));
+}
+
 /* The same rows in the new order; the selected marker stays selected,
  * wherever it lands. */
 static void
@@ -302,7 +392,7 @@ resort (EtMarkersList *self)
     chosen = g_array_index (self->model->refs, Ref, selected);
   g_array_append_vals (sorted, self->model->refs->data, n);
   g_qsort_with_data (sorted->data, (gint) n, sizeof (Ref), compare_refs, &by);
-  row_model_replace (self->model, g_steal_pointer (&sorted));
+  row_model_replace (self->model, g_steal_pointer (&sorted), self->model->shown);
   if (selected < n)
     et_markers_list_show_marker (self, chosen.channel, chosen.index);
 }
@@ -383,9 +473,11 @@ show_refs (EtMarkersList *self, Collect *c)
     }
   set_count (self, c->refs->len);
   self->selecting = TRUE;
-  row_model_replace (self->model, g_steal_pointer (&c->refs));
+  row_model_replace (self->model, c->refs, rows_to_show (self, c->refs->len));
+  c->refs = NULL;
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->selecting = FALSE;
+  keep_growing (self);
 }
 
 static void
@@ -449,7 +541,7 @@ gboolean
 et_markers_list_is_busy (EtMarkersList *self)
 {
   g_return_val_if_fail (ET_IS_MARKERS_LIST (self), FALSE);
-  return self->pending > 0;
+  return self->pending > 0 || self->grow_tick != 0;
 }
 
 void
@@ -680,6 +772,7 @@ et_markers_list_init (EtMarkersList *self)
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect (self->selection, "notify::selected", G_CALLBACK (on_selected), self);
+  g_signal_connect (self, "unmap", G_CALLBACK (on_unmap), NULL);
   gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
   add_columns (self);
 }
@@ -728,6 +821,8 @@ et_markers_list_get_row (EtMarkersList *self, guint row, guint *channel, guint *
 void
 et_markers_list_select_row (EtMarkersList *self, guint row)
 {
+  if (row >= self->model->shown)
+    show_all_rows (self);
   gtk_single_selection_set_selected (self->selection, row);
 }
 
@@ -743,6 +838,8 @@ et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
       if (ref->channel == channel && ref->index == index)
         row = r;
     }
+  if (row != GTK_INVALID_LIST_POSITION && row >= self->model->shown)
+    show_all_rows (self);
   /* Quietly: the timeline already shows this marker. */
   self->selecting = TRUE;
   gtk_single_selection_set_selected (self->selection, row);

@@ -278,6 +278,16 @@ check_first_rows_shown (EtTrace *trace, EtMarkersList *list)
     }
 }
 
+/* The rows the list's view is told of: they come a slice a frame, all of
+ * them once the list is idle. */
+static guint
+rows_in_view (EtMarkersList *list)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW));
+
+  return g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (view)));
+}
+
 static void
 test_markers_list_follows_view_filters_and_sort (void **state)
 {
@@ -295,6 +305,7 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   /* No row limit: the whole trace is in the list. */
   all = et_markers_list_get_n_rows (list);
   assert_int_equal (all, et_trace_get_stats (trace)->markers);
+  assert_int_equal (rows_in_view (list), all);
 
   activate (window, "timeline.zoom-in");
   activate (window, "timeline.zoom-in");
@@ -310,6 +321,7 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   RUN_UNTIL (!et_window_is_busy (window));
   assert_int_equal (et_markers_list_get_n_rows (list),
                     count_visible (trace, et_window_get_layout (window), v->from_ns, v->to_ns));
+  assert_int_equal (rows_in_view (list), et_markers_list_get_n_rows (list));
   et_markers_list_set_async_threshold (list, 50000);
 
   /* Longest first, as clicking the Duration header twice does. */
