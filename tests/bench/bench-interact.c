@@ -6,6 +6,11 @@
  * return to the next poll is one busy stretch (every source dispatched in
  * that iteration, GTK's layout and drawing included). A stretch longer
  * than a frame (16.7 ms) is a stall a person can see.
+ *
+ * ETLSCOPE_BENCH_VERBOSE=1 says on stderr which step had such a stretch
+ * and how much of it the frame clock's update (tick callbacks), layout
+ * (measuring and allocating) and paint (snapshot and rendering) phases
+ * took; "other" is everything else that iteration dispatched.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,15 +19,23 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "gui-test.h"
 #include "et-timeline-view.h"
 
 #define FRAME_US 16667
 
+/* The frame clock's phases within one iteration (ETLSCOPE_BENCH_VERBOSE):
+ * what an over-frame stretch was spent on. */
+enum { PHASE_UPDATE, PHASE_LAYOUT, PHASE_PAINT, N_PHASES };
+
 typedef struct
 {
   GArray *busy;            /* gint64 µs per main-loop iteration */
   gint64  woke;            /* when the last poll returned, 0 before */
+  gint64  mark;            /* when the running phase began */
+  gint64  phase[N_PHASES]; /* µs per phase in this iteration */
+  GArray *phases;          /* gint64[N_PHASES] per iteration */
 } Probe;
 
 static Probe probe;
@@ -37,8 +50,10 @@ probing_poll (GPollFD *fds, guint n_fds, gint timeout)
   if (probe.woke != 0)
     {
       gint64 busy = now - probe.woke;
+      g_array_append_vals (probe.phases, probe.phase, 1);
       g_array_append_val (probe.busy, busy);
     }
+  memset (probe.phase, 0, sizeof probe.phase);
   result = default_poll (fds, n_fds, timeout);
   probe.woke = g_get_monotonic_time ();
   return result;
@@ -69,6 +84,35 @@ report (GString *out, const char *phase)
                           b->len ? g_array_index (b, gint64, b->len * 99 / 100) / 1000.0 : 0,
                           b->len ? g_array_index (b, gint64, b->len / 2) / 1000.0 : 0, over);
   g_array_set_size (b, 0);
+  g_array_set_size (probe.phases, 0);
+}
+
+/* Each phase of a frame clock ends where the next one's signal is
+ * emitted; the hooks see every frame clock (the window's, popovers'). */
+static gboolean
+on_phase (GSignalInvocationHint *hint, guint n_values, const GValue *values, gpointer data)
+{
+  static int running = -1;
+  gint64 now = g_get_monotonic_time ();
+
+  if (running >= 0)
+    probe.phase[running] += now - probe.mark;
+  running = GPOINTER_TO_INT (data);
+  probe.mark = now;
+  return TRUE;
+}
+
+static void
+watch_phases (void)
+{
+  static const char *const signals[] = { "update", "layout", "paint", "after-paint" };
+  static const int phases[] = { PHASE_UPDATE, PHASE_LAYOUT, PHASE_PAINT, -1 };
+  GTypeClass *klass = g_type_class_ref (GDK_TYPE_FRAME_CLOCK);
+
+  for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
+    g_signal_add_emission_hook (g_signal_lookup (signals[i], GDK_TYPE_FRAME_CLOCK), 0, on_phase,
+                                GINT_TO_POINTER (phases[i]), NULL);
+  g_type_class_unref (klass);
 }
 
 /* Says which part of the script stalled, to find out why
@@ -77,11 +121,23 @@ static void
 blame (const char *what, guint k, guint from)
 {
   gint64 longest = 0;
+  guint at = from;
 
   for (guint i = from; i < probe.busy->len; i++)
-    longest = MAX (longest, g_array_index (probe.busy, gint64, i));
+    if (g_array_index (probe.busy, gint64, i) > longest)
+      {
+        longest = g_array_index (probe.busy, gint64, i);
+        at = i;
+      }
   if (longest > FRAME_US && g_getenv ("ETLSCOPE_BENCH_VERBOSE") != NULL)
-    fprintf (stderr, "%s #%u: %.1f ms\n", what, k, longest / 1000.0);
+    {
+      const gint64 *phase = &g_array_index (probe.phases, gint64, at * N_PHASES);
+
+      fprintf (stderr, "%s #%u: %.1f ms (update %.1f, layout %.1f, paint %.1f, other %.1f)\n",
+               what, k, longest / 1000.0, phase[PHASE_UPDATE] / 1000.0,
+               phase[PHASE_LAYOUT] / 1000.0, phase[PHASE_PAINT] / 1000.0,
+               (longest - phase[PHASE_UPDATE] - phase[PHASE_LAYOUT] - phase[PHASE_PAINT]) / 1000.0);
+    }
 }
 
 /* An action of @widget (or of a widget above it), then the frames it
@@ -161,10 +217,14 @@ main (int argc, char **argv)
     }
   gtk_init ();
   probe.busy = g_array_new (FALSE, FALSE, sizeof (gint64));
+  probe.phases = g_array_new (FALSE, FALSE, N_PHASES * sizeof (gint64));
   default_poll = g_main_context_get_poll_func (NULL);
   g_main_context_set_poll_func (NULL, probing_poll);
+  if (g_getenv ("ETLSCOPE_BENCH_VERBOSE") != NULL)
+    watch_phases ();
 
   window = open_window (argv[1]);
+  blame ("opening", 1, 0);
   report (out, "open");
   explore (window);
   report (out, "explore");
