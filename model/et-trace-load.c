@@ -874,7 +874,17 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   report_missing_buffers (self, self->stats.buffers);
   choose_clock (self);
 
+  /* A first look indexes only the events it makes markers of: the merge
+   * stops there. */
   self->n_events = self->stats.records;
+  if (flags & ET_LOAD_PREVIEW)
+    {
+      const char *preview = g_getenv ("ETLSCOPE_PREVIEW_EVENTS");
+      guint64 limit = preview ? g_ascii_strtoull (preview, NULL, 10) : ET_PREVIEW_EVENTS;
+
+      if (limit < self->n_events)
+        self->n_events = self->stats.preview_events = limit;
+    }
   self->events = merge_runs (loader.runs, self->n_events);
   g_clear_pointer (&loader.runs, g_ptr_array_unref);
   _et_loader_phase_done ("sort", &clock);

@@ -234,19 +234,9 @@ decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
                    : self->n_events < 200000 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
   g_autofree Worker *workers = g_new0 (Worker, n);
   g_autofree GThread **threads = g_new0 (GThread *, n);
-  guint64 n_events = self->n_events;
-  gsize capacity;
+  guint64 n_events = self->n_events;    /* a preview's first events only */
+  gsize capacity = MAX (n_events, 1);
   gboolean cancelled = FALSE;
-
-  if (flags & ET_LOAD_PREVIEW)
-    {
-      const char *preview = g_getenv ("ETLSCOPE_PREVIEW_EVENTS");
-      guint64 limit = preview ? g_ascii_strtoull (preview, NULL, 10) : ET_PREVIEW_EVENTS;
-
-      if (limit < n_events)
-        n_events = self->stats.preview_events = limit;
-    }
-  capacity = MAX (n_events, 1);
 
   out->markers = g_new (EtMarker, capacity);
   out->marker_thread = g_new (guint32, capacity);

@@ -171,8 +171,9 @@ typedef enum
   ET_LOAD_ALL_PROVIDERS = 1 << 0,  /* markers from every provider, not just the default-on ones */
   /* A quick first look at a large trace: everything is read and counted,
    * but markers are made from only the first ET_PREVIEW_EVENTS events in
-   * time order (ETLSCOPE_PREVIEW_EVENTS overrides it, for tests); a span
-   * still open where the preview stops shows as unmatched. */
+   * time order (ETLSCOPE_PREVIEW_EVENTS overrides it, for tests), and only
+   * these are indexed (et_trace_get_n_events); a span still open where the
+   * preview stops shows as unmatched. */
   ET_LOAD_PREVIEW = 1 << 1,
 } EtLoadFlags;
 

@@ -498,6 +498,19 @@ test_preview_makes_markers_of_the_first_events (void **state)
   assert_int_equal (et_trace_get_stats (preview)->preview_events, cut);
   assert_int_equal (et_trace_get_stats (preview)->records, et_trace_get_stats (full)->records);
   assert_int_equal (et_trace_get_duration_ns (preview), et_trace_get_duration_ns (full));
+  /* Only the first events are indexed, and they are the same events. */
+  assert_int_equal (et_trace_get_n_events (preview), cut);
+  for (guint64 i = 0; i < cut; i += 997)
+    {
+      EtFields *fields = et_fields_new ();
+      EtEvent a, b;
+
+      assert_true (et_trace_decode_event (full, i, &a, fields, NULL));
+      assert_true (et_trace_decode_event (preview, i, &b, fields, NULL));
+      assert_int_equal (a.file_offset, b.file_offset);
+      assert_int_equal (a.time_ns, b.time_ns);
+      et_fields_free (fields);
+    }
   for (guint c = 0; c < et_trace_get_n_channels (full); c++)
     {
       const EtChannel *ch = et_trace_get_channel (full, c);
