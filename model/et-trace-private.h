@@ -86,6 +86,7 @@ struct _EtTrace
   GArray          *loud;            /* guint32: loud markers, channel by channel */
   GArray          *channel_loud0;   /* guint32: first of each channel in loud, and the end */
   GArray          *channel_thread;  /* guint32: thread of each channel */
+  GArray          *channel_lanes;   /* guint32: lanes of each channel */
   EtMarker        *markers;
   guint            n_markers;
   GArray          *cross_ends;      /* EtCrossEnd, by marker */

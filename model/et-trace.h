@@ -214,6 +214,8 @@ guint              et_trace_get_n_threads   (EtTrace *self);
 const EtThread    *et_trace_get_thread      (EtTrace *self, guint index);
 guint              et_trace_get_n_channels  (EtTrace *self);
 const EtChannel   *et_trace_get_channel     (EtTrace *self, guint index);
+/* Lanes the spans of @channel need: its deepest span's depth + 1. */
+guint              et_trace_channel_lanes   (EtTrace *self, guint channel);
 const char        *et_trace_get_string      (EtTrace *self, guint32 id);
 
 /* Markers of @channel that are visible in [@from_ns, @to_ns]: everything

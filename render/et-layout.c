@@ -59,13 +59,7 @@ et_layout_new (EtTrace *trace)
   l->process_rank = g_new0 (gint, MAX (et_trace_get_n_processes (trace), 1));
   l->rows = g_array_new (FALSE, FALSE, sizeof (EtRow));
   for (guint c = 0; c < n; c++)
-    {
-      const EtChannel *ch = et_trace_get_channel (trace, c);
-      guint deepest = 0;
-      for (guint i = 0; i < ch->n_markers; i++)
-        deepest = MAX (deepest, ch->markers[i].depth);
-      l->lanes[c] = deepest + 1;
-    }
+    l->lanes[c] = et_trace_channel_lanes (trace, c);
   et_layout_update (l, 18);
   return l;
 }

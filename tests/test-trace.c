@@ -451,6 +451,23 @@ test_parallel_decoding_matches_serial (void **state)
   g_unsetenv ("ETLSCOPE_THREADS");
 
   assert_true (et_trace_get_n_providers (serial) >= 4);   /* kernel, manifest, TraceLogging */
+  {
+    /* Each channel's lanes: its deepest span + 1 (what a layout needs
+     * without visiting every marker). */
+    guint nested = 0;
+
+    for (guint c = 0; c < et_trace_get_n_channels (serial); c++)
+      {
+        const EtChannel *ch = et_trace_get_channel (serial, c);
+        guint deepest = 0;
+
+        for (guint i = 0; i < ch->n_markers; i++)
+          deepest = MAX (deepest, ch->markers[i].depth);
+        assert_int_equal (et_trace_channel_lanes (serial, c), deepest + 1);
+        nested += deepest > 0;
+      }
+    assert_true (nested > 0);
+  }
   assert_int_equal (et_trace_get_stats (serial)->markers, et_trace_get_stats (parallel)->markers);
   assert_true (et_trace_get_stats (serial)->markers > 30000);
   assert_int_equal (et_trace_get_n_channels (serial), et_trace_get_n_channels (parallel));
