@@ -8,6 +8,9 @@
 #include "et-trace-load-private.h"
 
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* ---- markers ---------------------------------------------------------- */
 
@@ -471,6 +474,7 @@ close_channel (EtTrace *self, const ChannelDef *def)
   guint32 block0 = self->blocks->len;
   gint64 running = G_MININT64;
   EtBlockSummary summary = { 0 };
+  guint32 deepest = 0;
 
   if (t->n_channels == 0)
     t->first_channel = self->channels->len;
@@ -482,6 +486,7 @@ close_channel (EtTrace *self, const ChannelDef *def)
   for (guint i = 0; i < c.n_markers; i++)
     {
       running = MAX (running, c.markers[i].end_ns);
+      deepest = MAX (deepest, c.markers[i].depth);
       add_to_summary (&summary, &c.markers[i], i);
       if (et_marker_is_loud (&c.markers[i]))
         g_array_append_val (self->loud, i);
@@ -492,6 +497,8 @@ close_channel (EtTrace *self, const ChannelDef *def)
           summary = (EtBlockSummary) { 0 };
         }
     }
+  deepest++;                       /* lanes */
+  g_array_append_val (self->channel_lanes, deepest);
 }
 
 /* Lays markers out channel by channel (thread, provider, series). Markers
@@ -587,9 +594,16 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
       keep = pair_spans (self, &b);
       _et_loader_phase_done ("pair", &clock);
       build_channels (self, &b, keep);
-      _et_loader_phase_done ("channels", &clock);
     }
   marker_build_free_arrays (&b);
+#ifdef __GLIBC__
+  /* The build's arrays went back to the allocator, partly to the arenas of
+   * the threads that made them, which keep freed memory: give it back to
+   * the system, so that what stays resident is the model. */
+  malloc_trim (0);
+#endif
+  if (ok)
+    _et_loader_phase_done ("channels", &clock);
   return ok;
 }
 
