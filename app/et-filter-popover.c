@@ -184,18 +184,9 @@ category_check (EtFilterPopover *self, gint16 category)
 static void
 fill_categories (EtFilterPopover *self)
 {
-  gboolean present[257] = { FALSE };
-
-  for (guint c = 0; c < et_trace_get_n_channels (self->trace); c++)
-    {
-      const EtChannel *ch = et_trace_get_channel (self->trace, c);
-      for (guint i = 0; i < ch->n_markers; i++)
-        if (ch->markers[i].category >= -1 && ch->markers[i].category < 256)
-          present[ch->markers[i].category + 1] = TRUE;
-    }
-  for (int k = 0; k < 257; k++)
-    if (present[k])
-      gtk_flow_box_append (self->categories, category_check (self, (gint16) (k - 1)));
+  for (gint k = -1; k <= 255; k++)
+    if (et_trace_has_category (self->trace, k))
+      gtk_flow_box_append (self->categories, category_check (self, (gint16) k));
 }
 
 static int

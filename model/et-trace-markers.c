@@ -487,6 +487,9 @@ close_channel (EtTrace *self, const ChannelDef *def)
     {
       running = MAX (running, c.markers[i].end_ns);
       deepest = MAX (deepest, c.markers[i].depth);
+      if (c.markers[i].category >= -1 && c.markers[i].category <= 255)
+        self->categories[(c.markers[i].category + 1) / 64]
+          |= G_GUINT64_CONSTANT (1) << ((c.markers[i].category + 1) % 64);
       add_to_summary (&summary, &c.markers[i], i);
       if (et_marker_is_loud (&c.markers[i]))
         g_array_append_val (self->loud, i);

@@ -87,6 +87,7 @@ struct _EtTrace
   GArray          *channel_loud0;   /* guint32: first of each channel in loud, and the end */
   GArray          *channel_thread;  /* guint32: thread of each channel */
   GArray          *channel_lanes;   /* guint32: lanes of each channel */
+  guint64          categories[5];   /* bit category + 1: some marker has it */
   EtMarker        *markers;
   guint            n_markers;
   GArray          *cross_ends;      /* EtCrossEnd, by marker */

@@ -557,6 +557,15 @@ et_trace_channel_lanes (EtTrace *self, guint channel)
   return g_array_index (self->channel_lanes, guint32, channel);
 }
 
+gboolean
+et_trace_has_category (EtTrace *self, gint category)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), FALSE);
+  if (category < -1 || category > 255)
+    return FALSE;
+  return (self->categories[(category + 1) / 64] >> ((category + 1) % 64)) & 1;
+}
+
 guint
 et_trace_channel_thread (EtTrace *self, guint channel)
 {

@@ -216,6 +216,9 @@ guint              et_trace_get_n_channels  (EtTrace *self);
 const EtChannel   *et_trace_get_channel     (EtTrace *self, guint index);
 /* Lanes the spans of @channel need: its deepest span's depth + 1. */
 guint              et_trace_channel_lanes   (EtTrace *self, guint channel);
+/* Whether any marker has @category (-1: none, 0-255), without visiting
+ * the markers. */
+gboolean           et_trace_has_category    (EtTrace *self, gint category);
 const char        *et_trace_get_string      (EtTrace *self, guint32 id);
 
 /* Markers of @channel that are visible in [@from_ns, @to_ns]: everything

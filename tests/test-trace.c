@@ -452,9 +452,10 @@ test_parallel_decoding_matches_serial (void **state)
 
   assert_true (et_trace_get_n_providers (serial) >= 4);   /* kernel, manifest, TraceLogging */
   {
-    /* Each channel's lanes: its deepest span + 1 (what a layout needs
-     * without visiting every marker). */
-    guint nested = 0;
+    /* Each channel's lanes (its deepest span + 1) and the categories
+     * present: what the window needs without visiting every marker. */
+    guint nested = 0, n_categories = 0;
+    gboolean present[257] = { FALSE };
 
     for (guint c = 0; c < et_trace_get_n_channels (serial); c++)
       {
@@ -462,11 +463,21 @@ test_parallel_decoding_matches_serial (void **state)
         guint deepest = 0;
 
         for (guint i = 0; i < ch->n_markers; i++)
-          deepest = MAX (deepest, ch->markers[i].depth);
+          {
+            deepest = MAX (deepest, ch->markers[i].depth);
+            present[ch->markers[i].category + 1] = TRUE;
+          }
         assert_int_equal (et_trace_channel_lanes (serial, c), deepest + 1);
         nested += deepest > 0;
       }
     assert_true (nested > 0);
+    for (gint k = -1; k <= 255; k++)
+      {
+        assert_int_equal (et_trace_has_category (serial, k), present[k + 1]);
+        n_categories += present[k + 1];
+      }
+    assert_true (n_categories >= 2);
+    assert_false (et_trace_has_category (serial, 256));
   }
   assert_int_equal (et_trace_get_stats (serial)->markers, et_trace_get_stats (parallel)->markers);
   assert_true (et_trace_get_stats (serial)->markers > 30000);
