@@ -218,9 +218,21 @@ show_damage (EtWindow *self)
   gtk_info_bar_set_revealed (self->damage_bar, TRUE);
 }
 
+/* The last reference to a trace, let go off the main loop: unmapping a
+ * file of gigabytes takes the kernel a tenth of a second. */
+static gpointer
+release_trace (gpointer trace)
+{
+  g_object_unref (trace);
+  return NULL;
+}
+
 static void
 show_trace (EtWindow *self, EtTrace *trace)
 {
+  /* Every widget lets go of the trace shown so far; this reference is its
+   * last, released on a thread at the end. */
+  EtTrace *old = self->trace != NULL ? g_object_ref (self->trace) : NULL;
   const EtTraceStats *stats = et_trace_get_stats (trace);
   g_autoptr(GString) subtitle = g_string_new (NULL);
   /* The complete trace replacing its first look keeps the view. */
@@ -265,6 +277,8 @@ show_trace (EtWindow *self, EtTrace *trace)
   g_clear_handle_id (&self->list_idle, g_source_remove);
   update_list (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+  if (old != NULL)
+    g_thread_unref (g_thread_new ("etlscope-release", release_trace, old));
 }
 
 static void start_complete_load (EtWindow *self);

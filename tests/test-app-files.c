@@ -184,6 +184,30 @@ window_for (GtkApplication *app, const char *path)
   return NULL;
 }
 
+/* Where the trace was finalized. */
+static void
+on_trace_finalized (gpointer data, GObject *where_the_object_was)
+{
+  g_atomic_pointer_set ((GThread **) data, g_thread_self ());
+  g_main_context_wakeup (NULL);
+}
+
+/* A trace replaced by another is let go off the main loop: unmapping a
+ * file of gigabytes takes the kernel a tenth of a second. */
+static void
+test_a_replaced_trace_is_released_off_the_main_loop (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  GThread *released = NULL;
+
+  g_object_weak_ref (G_OBJECT (et_window_get_trace (window)), on_trace_finalized, &released);
+  et_window_load (window, cases_path);
+  RUN_UNTIL (!et_window_is_loading (window) && g_atomic_pointer_get (&released) != NULL);
+  assert_true (g_atomic_pointer_get (&released) != g_thread_self ());
+  assert_string_equal (et_trace_get_path (et_window_get_trace (window)), cases_path);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A trace dropped on a window opens in a window of its own; dropping a
  * trace that is already open brings its window back instead. */
 static void
@@ -223,6 +247,7 @@ main (void)
     cmocka_unit_test (test_open_dialog_opens_the_chosen_trace),
     cmocka_unit_test (test_export_dialog_writes_the_markers_csv),
     cmocka_unit_test (test_dropping_a_trace_opens_it),
+    cmocka_unit_test (test_a_replaced_trace_is_released_off_the_main_loop),
   };
   return cmocka_run_group_tests_name ("app-files", tests, setup, teardown);
 }
