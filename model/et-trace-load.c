@@ -247,8 +247,6 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
     collect_names (walker, record);
 }
 
-/* A file cut at a buffer boundary still walks cleanly; only the header's
- * BuffersWritten tells that buffers are missing. */
 /* The log-file header: the first record of the trace-header hook. */
 static void
 read_header (EtTrace *self, EtEventLoc loc)
@@ -261,6 +259,8 @@ read_header (EtTrace *self, EtEventLoc loc)
   read_logfile_header (self, &record);
 }
 
+/* A file cut at a buffer boundary still walks cleanly; only the header's
+ * BuffersWritten tells that buffers are missing. */
 static void
 report_missing_buffers (EtTrace *self, guint n)
 {
