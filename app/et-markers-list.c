@@ -829,14 +829,29 @@ et_markers_list_select_row (EtMarkersList *self, guint row)
 gboolean
 et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
 {
-  guint row = GTK_INVALID_LIST_POSITION;
+  guint row = GTK_INVALID_LIST_POSITION, lo = 0, hi;
+  SortBy by;
+  Ref wanted = { channel, index };
 
   g_return_val_if_fail (ET_IS_MARKERS_LIST (self), FALSE);
-  for (guint r = 0; r < self->model->refs->len && row == GTK_INVALID_LIST_POSITION; r++)
+  /* The rows are sorted by the current order, a total one (ties go by
+   * time, then event): a binary search finds the marker's row, also among
+   * the millions of a whole large trace. */
+  by = (SortBy) { self->trace, self->sort, self->descending };
+  hi = self->model->refs->len;
+  while (self->trace != NULL && lo < hi)
     {
-      const Ref *ref = &g_array_index (self->model->refs, Ref, r);
+      guint mid = lo + (hi - lo) / 2;
+      if (compare_refs (&g_array_index (self->model->refs, Ref, mid), &wanted, &by) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < self->model->refs->len)
+    {
+      const Ref *ref = &g_array_index (self->model->refs, Ref, lo);
       if (ref->channel == channel && ref->index == index)
-        row = r;
+        row = lo;
     }
   if (row != GTK_INVALID_LIST_POSITION && row >= self->model->shown)
     show_all_rows (self);

@@ -180,7 +180,7 @@ first_flag (const EtShape *s, gpointer data)
 }
 
 /* Clicking a marker on the timeline selects its row in the Markers report
- * (and scrolls to it). */
+ * (and scrolls to it), whatever column the report is sorted by. */
 static void
 test_clicking_a_marker_selects_its_list_row (void **state)
 {
@@ -198,13 +198,23 @@ test_clicking_a_marker_selects_its_list_row (void **state)
   et_timeline_foreach_shape (et_window_get_trace (window), et_window_get_layout (window),
                              et_window_get_viewport (window), first_flag, &f);
   assert_true (f.found);
-  assert_true (et_window_select_at (window, (f.shape.x0 + f.shape.x1) / 2,
-                                    (f.shape.y0 + f.shape.y1) / 2));
-  row = gtk_single_selection_get_selected (selection);
-  assert_true (row != GTK_INVALID_LIST_POSITION);
-  assert_true (et_markers_list_get_row (list, row, &channel, &index));
-  assert_int_equal (channel, f.shape.channel);
-  assert_int_equal (index, f.shape.marker);
+  for (guint k = 0; k <= 2 * ET_SORT_KIND + 1; k++)
+    {
+      /* The default order first, then every column both ways. */
+      if (k > 0)
+        {
+          et_markers_list_set_sort (list, (k - 1) / 2, (k - 1) % 2 == 1);
+          RUN_UNTIL (!et_window_is_busy (window));
+          gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+        }
+      assert_true (et_window_select_at (window, (f.shape.x0 + f.shape.x1) / 2,
+                                        (f.shape.y0 + f.shape.y1) / 2));
+      row = gtk_single_selection_get_selected (selection);
+      assert_true (row != GTK_INVALID_LIST_POSITION);
+      assert_true (et_markers_list_get_row (list, row, &channel, &index));
+      assert_int_equal (channel, f.shape.channel);
+      assert_int_equal (index, f.shape.marker);
+    }
   gtk_window_destroy (GTK_WINDOW (window));
   run_for (100);
 }
