@@ -276,56 +276,88 @@ step_match (EtWindow *self, int step)
   show_match_status (self);
 }
 
+/* What a search found: the matches in time order, and the set of their
+ * markers the timeline rings. Both are made on the searching thread: a
+ * common word finds millions of markers. */
+typedef struct
+{
+  GArray     *found;     /* EtMarkerRef */
+  GHashTable *markers;   /* const EtMarker * */
+} Found;
+
+static void
+found_free (Found *f)
+{
+  g_clear_pointer (&f->found, g_array_unref);
+  g_clear_pointer (&f->markers, g_hash_table_unref);
+  g_free (f);
+}
+
 static void
 search_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   EtTrace *trace = g_task_get_task_data (task);
   const char *needle = g_object_get_data (G_OBJECT (task), "needle");
   GArray *found = et_trace_search (trace, needle, cancellable);
+  Found *f;
 
   if (found == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-  else
-    g_task_return_pointer (task, found, (GDestroyNotify) g_array_unref);
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+      return;
+    }
+  f = g_new0 (Found, 1);
+  f->found = found;
+  f->markers = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < found->len; i++)
+    {
+      const EtMarkerRef *r = &g_array_index (found, EtMarkerRef, i);
+      g_hash_table_add (f->markers, (gpointer) &et_trace_get_channel (trace, r->channel)->markers[r->index]);
+    }
+  g_task_return_pointer (task, f, (GDestroyNotify) found_free);
 }
 
-/* The first match at or after the left edge of the view (or the last). */
+static gint64
+match_start (EtWindow *self, guint i)
+{
+  const EtMarkerRef *r = &g_array_index (self->matches, EtMarkerRef, i);
+  return et_trace_get_channel (self->trace, r->channel)->markers[r->index].start_ns;
+}
+
+/* The first match at or after the left edge of the view (or the last):
+ * matches are in time order. */
 static guint
 first_match_in_view (EtWindow *self)
 {
   gint64 from = et_timeline_view_get_viewport (self->timeline)->from_ns;
+  guint lo = 0, hi = self->matches->len;
 
-  for (guint i = 0; i < self->matches->len; i++)
+  while (lo < hi)
     {
-      const EtMarkerRef *r = &g_array_index (self->matches, EtMarkerRef, i);
-
-      if (et_trace_get_channel (self->trace, r->channel)->markers[r->index].start_ns >= from)
-        return i;
+      guint mid = lo + (hi - lo) / 2;
+      if (match_start (self, mid) < from)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
-  return self->matches->len - 1;
+  return MIN (lo, self->matches->len - 1);
 }
 
 static void
 searched (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr(EtWindow) self = data;
-  GArray *found = g_task_propagate_pointer (G_TASK (result), NULL);
-  g_autoptr(GHashTable) set = NULL;
+  Found *f = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  if (found == NULL)
+  if (f == NULL)
     return;                /* cancelled: a newer search is running */
   g_clear_object (&self->search_cancellable);
   g_clear_pointer (&self->matches, g_array_unref);
-  self->matches = found;
+  self->matches = g_steal_pointer (&f->found);
   self->match = G_MAXUINT;
-  set = g_hash_table_new (NULL, NULL);
-  for (guint i = 0; i < found->len; i++)
-    {
-      const EtMarkerRef *r = &g_array_index (found, EtMarkerRef, i);
-      g_hash_table_add (set, (gpointer) &et_trace_get_channel (self->trace, r->channel)->markers[r->index]);
-    }
-  et_timeline_view_set_highlights (self->timeline, set);
-  if (found->len > 0)
+  et_timeline_view_set_highlights (self->timeline, f->markers);
+  found_free (f);
+  if (self->matches->len > 0)
     {
       /* step_match moves one on from the match before this one. */
       guint first = first_match_in_view (self);
