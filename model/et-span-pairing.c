@@ -321,71 +321,85 @@ typedef struct
   guint  depth;
 } Active;
 
-/* Status and lane of the starts of one thread, in start order. A span that
- * begins while others are open is nested (it ends by the time they do) or
- * overlapping (it outlives one of them), one lane below the deepest open.
- * Precedence: unmatched_start > cross_thread > overlapping > nested > ok. */
+/* Status and lane of one start, given the spans open on its thread. A
+ * span that begins while others are open is nested (it ends by the time
+ * they do) or overlapping (it outlives one of them), one lane below the
+ * deepest open. Precedence: unmatched_start > cross_thread > overlapping
+ * > nested > ok. */
 static void
-sweep_thread (const EtSpanEvent *events, EtSpanResult *results, const guint *starts,
-              guint n, GArray *active)
+sweep_start (const EtSpanEvent *events, EtSpanResult *results, guint i, GArray *active)
 {
-  g_array_set_size (active, 0);
-  for (guint k = 0; k < n; k++)
-    {
-      guint i = starts[k];
-      gint64 t = events[i].time;
-      gint64 end = results[i].partner != G_MAXUINT ? events[results[i].partner].time : G_MAXINT64;
-      gboolean outlives = FALSE;
-      guint deepest = 0, kept = 0;
-      Active a;
+  gint64 t = events[i].time;
+  gint64 end = results[i].partner != G_MAXUINT ? events[results[i].partner].time : G_MAXINT64;
+  gboolean outlives = FALSE;
+  guint deepest = 0, kept = 0;
+  Active a;
 
-      for (guint j = 0; j < active->len; j++)
-        {
-          Active *o = &g_array_index (active, Active, j);
-          if (o->end <= t)
-            continue;                       /* ended before this start */
-          g_array_index (active, Active, kept++) = *o;
-          deepest = MAX (deepest, o->depth + 1);
-          outlives |= o->end < end;
-        }
-      g_array_set_size (active, kept);
-      results[i].depth = deepest;
-      if (kept > 0 && results[i].status == ET_SPAN_OK)
-        results[i].status = outlives ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
-      a.end = end;
-      a.depth = deepest;
-      g_array_append_val (active, a);
+  for (guint j = 0; j < active->len; j++)
+    {
+      Active *o = &g_array_index (active, Active, j);
+      if (o->end <= t)
+        continue;                       /* ended before this start */
+      g_array_index (active, Active, kept++) = *o;
+      deepest = MAX (deepest, o->depth + 1);
+      outlives |= o->end < end;
     }
+  g_array_set_size (active, kept);
+  results[i].depth = deepest;
+  if (kept > 0 && results[i].status == ET_SPAN_OK)
+    results[i].status = outlives ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
+  a.end = end;
+  a.depth = deepest;
+  g_array_append_val (active, a);
 }
 
+/* The open spans of a thread. */
+typedef struct
+{
+  guint32 pid;
+  guint32 tid;
+  GArray *active;   /* Active */
+} ThreadSweep;
+
+/* One sweep over all starts in time order, each against its own thread's
+ * open spans: the same order as thread by thread, but reading the events
+ * and results front to back instead of striding through them once per
+ * thread (which missed the cache on nearly every start). */
 static void
 assign_lanes (const EtSpanEvent *events, EtSpanResult *results, guint n)
 {
-  g_autoptr(GHashTable) threads = g_hash_table_new_full (NULL, NULL, NULL,
-                                                         (GDestroyNotify) g_array_unref);
-  g_autoptr(GArray) active = g_array_new (FALSE, FALSE, sizeof (Active));
-  GHashTableIter iter;
-  gpointer value;
+  g_autoptr(GHashTable) threads = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) sweeps = g_array_new (FALSE, FALSE, sizeof (ThreadSweep));
+  guint recent[64] = { 0 };    /* direct-mapped by tid: sweep + 1, in front of threads */
 
   for (guint i = 0; i < n; i++)
     {
-      gpointer key;
-      GArray *list;
+      const EtSpanEvent *e = &events[i];
+      guint slot = e->tid % G_N_ELEMENTS (recent), k = recent[slot];
+      ThreadSweep *s;
 
-      if (events[i].is_end)
+      if (e->is_end)
         continue;
-      key = GSIZE_TO_POINTER (((guint64) events[i].pid << 32) | events[i].tid);
-      list = g_hash_table_lookup (threads, key);
-      if (list == NULL)
-        g_hash_table_insert (threads, key, list = g_array_new (FALSE, FALSE, sizeof (guint)));
-      g_array_append_val (list, i);
+      s = k != 0 ? &g_array_index (sweeps, ThreadSweep, k - 1) : NULL;
+      if (s == NULL || s->pid != e->pid || s->tid != e->tid)
+        {
+          gpointer key = GSIZE_TO_POINTER (((guint64) e->pid << 32) | e->tid);
+
+          k = GPOINTER_TO_UINT (g_hash_table_lookup (threads, key));
+          if (k == 0)
+            {
+              ThreadSweep fresh = { e->pid, e->tid, g_array_new (FALSE, FALSE, sizeof (Active)) };
+              g_array_append_val (sweeps, fresh);
+              k = sweeps->len;
+              g_hash_table_insert (threads, key, GUINT_TO_POINTER (k));
+            }
+          recent[slot] = k;
+          s = &g_array_index (sweeps, ThreadSweep, k - 1);
+        }
+      sweep_start (events, results, i, s->active);
     }
-  g_hash_table_iter_init (&iter, threads);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    {
-      GArray *list = value;
-      sweep_thread (events, results, (const guint *) (gpointer) list->data, list->len, active);
-    }
+  for (guint k = 0; k < sweeps->len; k++)
+    g_array_unref (g_array_index (sweeps, ThreadSweep, k).active);
 }
 
 void
