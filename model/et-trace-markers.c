@@ -1,8 +1,10 @@
 /* et-trace-markers.c — the last loading stage: events → markers.
  *
  *   events (time order) ─ split in ranges, one thread each ─ decode payload
- *     ─ marker rules ─ markers + span events ─ joined in time order
- *     ─ span pairing (et-span-pairing) ─ ends folded into their starts
+ *     ─ marker rules ─ markers (joined in time order)
+ *                    + span events, kept per process
+ *     ─ per process, one thread each: span pairing (et-span-pairing),
+ *       ends folded into their starts
  *     ─ channels (thread × provider × series), laid out by a stable scatter
  */
 #include "et-trace-load-private.h"
@@ -14,20 +16,32 @@
 
 /* ---- markers ---------------------------------------------------------- */
 
-/* What one decoding thread makes of its range of events, written into its
- * slice of arrays shared by all threads. An event makes at most one marker
- * and one span event, so the slice of events [from, to) starts at `from`
- * in each array: no thread can run into the next, nothing grows, and the
- * pages past what a thread wrote are never touched (so never resident). */
+/* The span events of one process that one decoding thread made, in time
+ * order, and the marker of each (numbered within the thread's range
+ * until the ranges are joined). Spans never pair across processes
+ * (markers.md "Spans"), so each process pairs on its own. */
+typedef struct
+{
+  EtSpanEvent *events;
+  guint32     *marker;
+  guint        n;
+  guint        capacity;
+} SpanList;
+
+/* What one decoding thread makes of its range of events. Markers go into
+ * its slice of arrays shared by all threads: an event makes at most one
+ * marker, so the slice of events [from, to) starts at `from` in each
+ * array; no thread can run into the next, nothing grows, and the pages
+ * past what a thread wrote are never touched (so never resident). */
 typedef struct
 {
   EtMarker    *markers;       /* time order */
   guint32     *marker_thread; /* per marker */
   guint32     *marker_series; /* per marker: string id */
-  EtSpanEvent *spans;
-  guint32     *span_marker;   /* marker of each span event */
+  SpanList    *spans;         /* by process index */
+  guint        n_processes;
   guint        n_markers;
-  guint        n_spans;
+  guint32      base;          /* where its markers start once joined */
   GArray      *cross_ends;    /* EtCrossEnd by marker of this build (pair_spans) */
   EtFields    *fields;
   EtRuleResult rules;
@@ -42,18 +56,26 @@ typedef struct
 /* The whole of @out's arrays are sized for every event; @b gets the part
  * from event @from on. */
 static void
-marker_build_init (MarkerBuild *b, const MarkerBuild *out, guint64 from)
+marker_build_init (MarkerBuild *b, EtTrace *self, const MarkerBuild *out, guint64 from)
 {
   memset (b, 0, sizeof *b);
   b->markers = out->markers + from;
   b->marker_thread = out->marker_thread + from;
   b->marker_series = out->marker_series + from;
-  b->spans = out->spans + from;
-  b->span_marker = out->span_marker + from;
+  b->n_processes = self->processes->len;
+  b->spans = g_new0 (SpanList, MAX (b->n_processes, 1));
   b->fields = et_fields_new ();
   b->last_series_text = g_string_new (NULL);
   et_rule_result_init (&b->rules);
   b->rules.skip_text = TRUE;     /* texts are made when shown (et_trace_marker_text) */
+}
+
+static void
+span_list_clear (SpanList *list)
+{
+  g_clear_pointer (&list->events, g_free);
+  g_clear_pointer (&list->marker, g_free);
+  list->n = list->capacity = 0;
 }
 
 static void
@@ -64,6 +86,30 @@ marker_build_clear (MarkerBuild *b)
     g_string_free (b->last_series_text, TRUE);
   b->last_series_text = NULL;
   et_rule_result_clear (&b->rules);
+}
+
+/* What pairing did not take already (a cancelled or failed load). */
+static void
+marker_build_free_spans (MarkerBuild *b)
+{
+  for (guint p = 0; b->spans != NULL && p < b->n_processes; p++)
+    span_list_clear (&b->spans[p]);
+  g_clear_pointer (&b->spans, g_free);
+}
+
+/* Large blocks are mapped, so doubling moves pages rather than copying
+ * them, and the unused tail is never resident. */
+static void
+span_list_add (SpanList *list, const EtSpanEvent *event, guint32 marker)
+{
+  if (list->n == list->capacity)
+    {
+      list->capacity = MAX (1024, list->capacity * 2);
+      list->events = g_renew (EtSpanEvent, list->events, list->capacity);
+      list->marker = g_renew (guint32, list->marker, list->capacity);
+    }
+  list->events[list->n] = *event;
+  list->marker[list->n++] = marker;
 }
 
 /* Series repeat from marker to marker: only a new one takes the lock. */
@@ -124,9 +170,10 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
           .has_span_id = b->rules.has_span_id, .span_id = b->rules.span_id,
           .activity_id = record->activity_id,
         };
+        guint process = g_array_index (self->threads, EtThread, thread).process;
+
         m.kind = ET_MARKER_SPAN;
-        b->spans[b->n_spans] = s;
-        b->span_marker[b->n_spans++] = b->n_markers;
+        span_list_add (&b->spans[process], &s, b->n_markers);
       }
       break;
     }
@@ -184,8 +231,8 @@ decode_range (gpointer data)
   return NULL;
 }
 
-/* Moves @from's results down to the end of @into's (in the same arrays),
- * renumbering its span references. */
+/* Moves @from's markers down to the end of @into's (in the same arrays);
+ * its spans stay where they are, numbered from @from->base. */
 static void
 append_build (MarkerBuild *into, MarkerBuild *from)
 {
@@ -194,11 +241,8 @@ append_build (MarkerBuild *into, MarkerBuild *from)
   memmove (into->markers + base, from->markers, from->n_markers * sizeof (EtMarker));
   memmove (into->marker_thread + base, from->marker_thread, from->n_markers * sizeof (guint32));
   memmove (into->marker_series + base, from->marker_series, from->n_markers * sizeof (guint32));
-  memmove (into->spans + into->n_spans, from->spans, from->n_spans * sizeof (EtSpanEvent));
-  for (guint i = 0; i < from->n_spans; i++)
-    into->span_marker[into->n_spans + i] = from->span_marker[i] + base;
+  from->base = base;
   into->n_markers += from->n_markers;
-  into->n_spans += from->n_spans;
   into->failures += from->failures;
 }
 
@@ -210,8 +254,6 @@ marker_build_shrink (MarkerBuild *b)
   b->markers = g_realloc (b->markers, MAX (b->n_markers, 1) * sizeof (EtMarker));
   b->marker_thread = g_realloc (b->marker_thread, MAX (b->n_markers, 1) * sizeof (guint32));
   b->marker_series = g_realloc (b->marker_series, MAX (b->n_markers, 1) * sizeof (guint32));
-  b->spans = g_realloc (b->spans, MAX (b->n_spans, 1) * sizeof (EtSpanEvent));
-  b->span_marker = g_realloc (b->span_marker, MAX (b->n_spans, 1) * sizeof (guint32));
 }
 
 static void
@@ -221,47 +263,45 @@ marker_build_free_arrays (MarkerBuild *b)
   g_clear_pointer (&b->marker_thread, g_free);
   g_clear_pointer (&b->marker_series, g_free);
   g_clear_pointer (&b->cross_ends, g_array_unref);
-  g_clear_pointer (&b->spans, g_free);
-  g_clear_pointer (&b->span_marker, g_free);
 }
 
 /* Small traces decode on one thread; larger ones split the events into
- * equal ranges, one per core, and join the results in time order. */
+ * equal ranges, one per core, and join the markers in time order. The
+ * workers (*@workers, *@n_workers) keep their span events for pairing. */
 static gboolean
-decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
-                GCancellable *cancellable, GError **error)
+decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_workers,
+                EtLoadFlags flags, GCancellable *cancellable, GError **error)
 {
   EtTrace *self = loader->self;
   const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* for tests and benchmarks */
   guint n = forced ? (guint) CLAMP (atoi (forced), 1, 64)
                    : self->n_events < 200000 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
-  g_autofree Worker *workers = g_new0 (Worker, n);
+  Worker *w = *workers = g_new0 (Worker, n);
   g_autofree GThread **threads = g_new0 (GThread *, n);
   guint64 n_events = self->n_events;    /* a preview's first events only */
   gsize capacity = MAX (n_events, 1);
   gboolean cancelled = FALSE;
 
+  *n_workers = n;
   out->markers = g_new (EtMarker, capacity);
   out->marker_thread = g_new (guint32, capacity);
   out->marker_series = g_new (guint32, capacity);
-  out->spans = g_new (EtSpanEvent, capacity);
-  out->span_marker = g_new (guint32, capacity);
   for (guint k = 0; k < n; k++)
     {
-      workers[k] = (Worker) { loader, { 0 }, flags, n_events * k / n,
-                              n_events * (k + 1) / n, cancellable, FALSE };
-      marker_build_init (&workers[k].b, out, workers[k].from);
+      w[k] = (Worker) { loader, { 0 }, flags, n_events * k / n, n_events * (k + 1) / n,
+                        cancellable, FALSE };
+      marker_build_init (&w[k].b, self, out, w[k].from);
       if (k > 0)
-        threads[k] = g_thread_new ("etlscope-decode", decode_range, &workers[k]);
+        threads[k] = g_thread_new ("etlscope-decode", decode_range, &w[k]);
     }
-  decode_range (&workers[0]);
+  decode_range (&w[0]);
   for (guint k = 1; k < n; k++)
     g_thread_join (threads[k]);
   for (guint k = 0; k < n; k++)
     {
-      cancelled |= workers[k].cancelled;
-      append_build (out, &workers[k].b);
-      marker_build_clear (&workers[k].b);
+      cancelled |= w[k].cancelled;
+      append_build (out, &w[k].b);
+      marker_build_clear (&w[k].b);
     }
   marker_build_shrink (out);
   self->stats.decode_failures += out->failures;
@@ -270,117 +310,65 @@ decode_markers (Loader *loader, MarkerBuild *out, EtLoadFlags flags,
   return TRUE;
 }
 
-/* Span events of one process: spans never pair across processes
- * (markers.md "Spans"), so processes pair on their own, in parallel. */
+/* Pairing, one process at a time on every core. */
 typedef struct
 {
-  const EtSpanEvent *spans;
-  EtSpanResult      *results;
-  const guint32     *order;     /* span indices grouped by process, time order in each */
-  const guint32     *group_start;
-  guint              n_groups;
-  gint               next;      /* atomic: the next group to take */
+  MarkerBuild *out;          /* the joined markers, folded in place */
+  Worker      *workers;
+  guint        n_workers;
+  guint        n_processes;
+  guint8      *keep;         /* per marker: 0 for ends folded into their starts */
+  gint64       end_of_trace;
+  GMutex       lock;         /* out->cross_ends */
+  gint         next;         /* atomic: the next process to take */
 } PairJob;
 
-static gpointer
-pair_groups (gpointer data)
-{
-  PairJob *job = data;
-  guint g;
-
-  while ((g = (guint) g_atomic_int_add (&job->next, 1)) < job->n_groups)
-    {
-      const guint32 *order = job->order + job->group_start[g];
-      guint n = job->group_start[g + 1] - job->group_start[g];
-      g_autofree EtSpanEvent *spans = g_new (EtSpanEvent, MAX (n, 1));
-      g_autofree EtSpanResult *results = g_new (EtSpanResult, MAX (n, 1));
-
-      for (guint k = 0; k < n; k++)
-        spans[k] = job->spans[order[k]];
-      et_span_pair (spans, n, results);
-      for (guint k = 0; k < n; k++)
-        {
-          EtSpanResult r = results[k];
-          if (r.partner != G_MAXUINT)
-            r.partner = order[r.partner];
-          job->results[order[k]] = r;
-        }
-    }
-  return NULL;
-}
-
-/* Pairs every span event, one process per task on every core. When one
- * process holds most of the spans there is nothing to share out, and
- * copying its spans out would only cost memory: they pair in place. */
+/* The span events of @process from every decoding thread, in thread order
+ * (so in time order), with their markers numbered as joined. The first
+ * list grows in place; each is freed once copied. Returns how many. */
 static guint
-process_of_span (EtTrace *self, const MarkerBuild *b, guint span)
+join_spans (PairJob *job, guint process, EtSpanEvent **events, guint32 **marker)
 {
-  guint32 thread = b->marker_thread[b->span_marker[span]];
-  return g_array_index (self->threads, EtThread, thread).process;
+  guint total = 0, n = 0;
+
+  *events = NULL, *marker = NULL;
+  for (guint k = 0; k < job->n_workers; k++)
+    total += job->workers[k].b.spans[process].n;
+  for (guint k = 0; k < job->n_workers && total > 0; k++)
+    {
+      SpanList *list = &job->workers[k].b.spans[process];
+
+      if (list->n > 0 && *events == NULL)
+        {
+          *events = g_renew (EtSpanEvent, g_steal_pointer (&list->events), total);
+          *marker = g_renew (guint32, g_steal_pointer (&list->marker), total);
+        }
+      else if (list->n > 0)
+        {
+          memcpy (*events + n, list->events, list->n * sizeof (EtSpanEvent));
+          memcpy (*marker + n, list->marker, list->n * sizeof (guint32));
+        }
+      for (guint i = 0; i < list->n; i++)
+        (*marker)[n + i] += job->workers[k].b.base;
+      n += list->n;
+      span_list_clear (list);
+    }
+  return n;
 }
 
+/* Folds span ends into their starts (markers.md "Spans"): a start takes
+ * its end's time and event, an end that closed something is dropped. */
 static void
-pair_all_processes (EtTrace *self, MarkerBuild *b, EtSpanResult *results)
+fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marker, guint n,
+            GArray *cross_ends)
 {
-  guint n = b->n_spans, largest = 0, n_groups = self->processes->len;
-  g_autofree guint32 *starts = g_new0 (guint32, n_groups + 1);
-  g_autofree guint32 *order = NULL, *cursor = NULL;
-  g_autofree GThread **threads = NULL;
-  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* as for decoding */
-  guint n_threads = forced ? (guint) CLAMP (atoi (forced), 1, 64)
-                           : CLAMP (g_get_num_processors (), 1, 8);
-  PairJob job;
+  MarkerBuild *b = job->out;
 
-  /* A group per process (a thread's process is its pid's). */
-  for (guint i = 0; i < n; i++)
-    {
-      guint32 count = ++starts[process_of_span (self, b, i)];
-      largest = MAX (largest, count);
-    }
-  if ((n < 50000 && forced == NULL) || n_threads == 1 || largest > n / 2)
-    {
-      et_span_pair (b->spans, n, results);
-      return;
-    }
-  /* Counts to starts, then a stable placement of each event in its group. */
-  for (guint g = 0, sum = 0; g <= n_groups; g++)
-    {
-      guint32 count = starts[g];
-      starts[g] = sum;
-      sum += count;
-    }
-  order = g_new (guint32, n);
-  cursor = g_memdup2 (starts, (n_groups + 1) * sizeof (guint32));
-  for (guint i = 0; i < n; i++)
-    order[cursor[process_of_span (self, b, i)]++] = i;
-  job = (PairJob) { b->spans, results, order, starts, n_groups, 0 };
-  threads = g_new0 (GThread *, n_threads);
-  for (guint k = 1; k < n_threads; k++)
-    threads[k] = g_thread_new ("etlscope-pair", pair_groups, &job);
-  pair_groups (&job);
-  for (guint k = 1; k < n_threads; k++)
-    g_thread_join (threads[k]);
-}
-
-/* Folds span ends into their starts (markers.md "Spans"); returns a mask of
- * the markers that stay. */
-static guint8 *
-pair_spans (EtTrace *self, MarkerBuild *b)
-{
-  guint n = b->n_spans;
-  g_autofree EtSpanResult *results = g_new0 (EtSpanResult, MAX (n, 1));
-  guint8 *keep = g_malloc (MAX (b->n_markers, 1));
-  gint64 end_of_trace = et_trace_get_duration_ns (self);
-
-  memset (keep, 1, b->n_markers);
-  b->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
-  pair_all_processes (self, b, results);
-  g_clear_pointer (&b->spans, g_free);      /* only the results are needed now */
   for (guint i = 0; i < n; i++)
     {
       gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
                         || (results[i].partner != G_MAXUINT && results[i].partner < i);
-      guint32 mi = b->span_marker[i];
+      guint32 mi = span_marker[i];
       EtMarker *m = &b->markers[mi];
 
       m->status = results[i].status;
@@ -388,16 +376,16 @@ pair_spans (EtTrace *self, MarkerBuild *b)
       if (is_end)
         {
           if (results[i].partner != G_MAXUINT)
-            keep[mi] = 0;              /* drawn as part of its start */
+            job->keep[mi] = 0;              /* drawn as part of its start */
           continue;
         }
       if (results[i].partner == G_MAXUINT)
         {
-          m->end_ns = MAX (end_of_trace, m->start_ns);
+          m->end_ns = MAX (job->end_of_trace, m->start_ns);
           continue;
         }
       {
-        guint32 ei = b->span_marker[results[i].partner];
+        guint32 ei = span_marker[results[i].partner];
         const EtMarker *end = &b->markers[ei];
         guint32 end_thread = b->marker_thread[ei];
 
@@ -406,11 +394,71 @@ pair_spans (EtTrace *self, MarkerBuild *b)
         if (end_thread != b->marker_thread[mi])
           {
             EtCrossEnd cross = { mi, end_thread };
-            g_array_append_val (b->cross_ends, cross);
+            g_array_append_val (cross_ends, cross);
           }
       }
     }
-  return keep;
+}
+
+static gpointer
+pair_processes (gpointer data)
+{
+  PairJob *job = data;
+  g_autoptr(GArray) cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
+  guint process;
+
+  while ((process = (guint) g_atomic_int_add (&job->next, 1)) < job->n_processes)
+    {
+      g_autofree EtSpanEvent *events = NULL;
+      g_autofree guint32 *span_marker = NULL;
+      g_autofree EtSpanResult *results = NULL;
+      guint n = join_spans (job, process, &events, &span_marker);
+
+      if (n == 0)
+        continue;
+      results = g_new (EtSpanResult, n);
+      et_span_pair (events, n, results);
+      g_clear_pointer (&events, g_free);      /* only the results are needed now */
+      fold_spans (job, results, span_marker, n, cross_ends);
+    }
+  g_mutex_lock (&job->lock);
+  g_array_append_vals (job->out->cross_ends, cross_ends->data, cross_ends->len);
+  g_mutex_unlock (&job->lock);
+  return NULL;
+}
+
+/* Pairs every process's spans, a process per task on every core, and
+ * returns a mask of the markers that stay. */
+static guint8 *
+pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
+{
+  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* as for decoding */
+  guint n_threads = forced ? (guint) CLAMP (atoi (forced), 1, 64)
+                           : CLAMP (g_get_num_processors (), 1, 8);
+  PairJob job = { b, workers, n_workers, self->processes->len, g_malloc (MAX (b->n_markers, 1)),
+                  et_trace_get_duration_ns (self) };
+  g_autofree GThread **threads = NULL;
+  guint64 n_spans = 0;
+
+  memset (job.keep, 1, b->n_markers);
+  b->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
+  for (guint k = 0; k < n_workers; k++)
+    for (guint p = 0; p < job.n_processes; p++)
+      n_spans += workers[k].b.spans[p].n;
+  if (n_spans < 50000 && forced == NULL)
+    n_threads = 1;
+  n_threads = MAX (MIN (n_threads, job.n_processes), 1);
+  g_mutex_init (&job.lock);
+  threads = g_new0 (GThread *, n_threads);
+  for (guint k = 1; k < n_threads; k++)
+    threads[k] = g_thread_new ("etlscope-pair", pair_processes, &job);
+  pair_processes (&job);
+  for (guint k = 1; k < n_threads; k++)
+    g_thread_join (threads[k]);
+  g_mutex_clear (&job.lock);
+  /* The scatter (build_channels) takes them in marker order. */
+  g_array_sort (b->cross_ends, _et_compare_cross_ends);
+  return job.keep;
 }
 
 typedef struct
@@ -586,18 +634,22 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
 {
   EtTrace *self = loader->self;
   MarkerBuild b = { 0 };
+  g_autofree Worker *workers = NULL;
   g_autofree guint8 *keep = NULL;
+  guint n_workers = 0;
   gint64 clock = g_get_monotonic_time ();
   gboolean ok;
 
-  ok = decode_markers (loader, &b, flags, cancellable, error);
+  ok = decode_markers (loader, &b, &workers, &n_workers, flags, cancellable, error);
   _et_loader_phase_done ("decode", &clock);
   if (ok)
     {
-      keep = pair_spans (self, &b);
+      keep = pair_spans (self, &b, workers, n_workers);
       _et_loader_phase_done ("pair", &clock);
       build_channels (self, &b, keep);
     }
+  for (guint k = 0; k < n_workers; k++)
+    marker_build_free_spans (&workers[k].b);
   marker_build_free_arrays (&b);
 #ifdef __GLIBC__
   /* The build's arrays went back to the allocator, partly to the arenas of
@@ -609,4 +661,3 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
     _et_loader_phase_done ("channels", &clock);
   return ok;
 }
-
