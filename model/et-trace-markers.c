@@ -28,6 +28,27 @@ typedef struct
   guint        capacity;
 } SpanList;
 
+/* A marker while loading: where EtMarker has the end's time and event,
+ * it has what the layout needs (thread and series) and, for a span start,
+ * the index of its end's marker (fold_spans); finish_marker makes the
+ * EtMarker. Both are 32 bytes. */
+typedef struct
+{
+  gint64  start_ns;
+  guint32 event;
+  guint32 end_marker;  /* a span start's end, or ET_NO_INDEX */
+  guint32 thread;
+  guint32 series;      /* string id */
+  guint16 provider;
+  gint16  category;
+  guint8  kind;
+  guint8  importance;
+  guint8  status;
+  guint8  depth;
+} PendingMarker;
+
+G_STATIC_ASSERT (sizeof (PendingMarker) == sizeof (EtMarker));
+
 /* What one decoding thread makes of its range of events. Markers go into
  * its slice of arrays shared by all threads: an event makes at most one
  * marker, so the slice of events [from, to) starts at `from` in each
@@ -35,9 +56,7 @@ typedef struct
  * past what a thread wrote are never touched (so never resident). */
 typedef struct
 {
-  EtMarker    *markers;       /* time order */
-  guint32     *marker_thread; /* per marker */
-  guint32     *marker_series; /* per marker: string id */
+  PendingMarker *markers;     /* time order */
   SpanList    *spans;         /* by process index */
   guint        n_processes;
   guint        n_markers;
@@ -54,16 +73,26 @@ typedef struct
 } MarkerBuild;
 
 /* The whole of @out's arrays are sized for every event; @b gets the part
- * from event @from on. */
+ * from event @from to @to. Its span lists are sized for every event of
+ * their process in that range (the first thread's for every event of the
+ * process, so that the others' can join it in place): the space is
+ * reserved, not used, until spans are written. */
 static void
-marker_build_init (MarkerBuild *b, EtTrace *self, const MarkerBuild *out, guint64 from)
+marker_build_init (MarkerBuild *b, EtTrace *self, const MarkerBuild *out, guint64 from,
+                   guint64 to)
 {
   memset (b, 0, sizeof *b);
   b->markers = out->markers + from;
-  b->marker_thread = out->marker_thread + from;
-  b->marker_series = out->marker_series + from;
   b->n_processes = self->processes->len;
   b->spans = g_new0 (SpanList, MAX (b->n_processes, 1));
+  for (guint t = 0; t < self->threads->len; t++)
+    {
+      const EtThread *thread = &g_array_index (self->threads, EtThread, t);
+      SpanList *list = &b->spans[thread->process];
+
+      list->capacity = (guint) MIN (list->capacity + thread->n_events,
+                                    from == 0 ? G_MAXUINT : to - from);
+    }
   b->fields = et_fields_new ();
   b->last_series_text = g_string_new (NULL);
   et_rule_result_init (&b->rules);
@@ -97,16 +126,17 @@ marker_build_free_spans (MarkerBuild *b)
   g_clear_pointer (&b->spans, g_free);
 }
 
-/* Large blocks are mapped, so doubling moves pages rather than copying
- * them, and the unused tail is never resident. */
+/* The list's space is taken when its first span comes (and grows should
+ * the reservation fall short, which it cannot). */
 static void
 span_list_add (SpanList *list, const EtSpanEvent *event, guint32 marker)
 {
-  if (list->n == list->capacity)
+  if (list->events == NULL || list->n == list->capacity)
     {
-      list->capacity = MAX (1024, list->capacity * 2);
-      list->events = g_renew (EtSpanEvent, list->events, list->capacity);
-      list->marker = g_renew (guint32, list->marker, list->capacity);
+      if (list->events != NULL)
+        list->capacity = MAX (1024, list->capacity * 2);
+      list->events = g_renew (EtSpanEvent, list->events, MAX (list->capacity, 1));
+      list->marker = g_renew (guint32, list->marker, MAX (list->capacity, 1));
     }
   list->events[list->n] = *event;
   list->marker[list->n++] = marker;
@@ -145,13 +175,14 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
     .level = event->level, .opcode = event->opcode, .event_name = event->name,
     .task_name = event->task_name, .message = event->message, .fields = b->fields,
   };
-  EtMarker m = { 0 };
+  PendingMarker m = { 0 };
   guint32 thread = _et_loader_thread_of (loader, &b->threads, record);
 
   et_marker_rules_apply (&input, &b->rules);
-  m.start_ns = m.end_ns = event->time_ns;
+  m.start_ns = event->time_ns;
   m.event = (guint32) index;
-  m.end_event = ET_NO_INDEX;
+  m.end_marker = ET_NO_INDEX;
+  m.thread = thread;
   m.provider = (guint16) provider;
   m.category = b->rules.category;
   m.importance = b->rules.importance;
@@ -177,9 +208,8 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
       }
       break;
     }
-  b->markers[b->n_markers] = m;
-  b->marker_series[b->n_markers] = series_id (self, b);
-  b->marker_thread[b->n_markers++] = thread;
+  m.series = series_id (self, b);
+  b->markers[b->n_markers++] = m;
 }
 
 typedef struct
@@ -238,9 +268,7 @@ append_build (MarkerBuild *into, MarkerBuild *from)
 {
   guint32 base = into->n_markers;
 
-  memmove (into->markers + base, from->markers, from->n_markers * sizeof (EtMarker));
-  memmove (into->marker_thread + base, from->marker_thread, from->n_markers * sizeof (guint32));
-  memmove (into->marker_series + base, from->marker_series, from->n_markers * sizeof (guint32));
+  memmove (into->markers + base, from->markers, from->n_markers * sizeof (PendingMarker));
   from->base = base;
   into->n_markers += from->n_markers;
   into->failures += from->failures;
@@ -251,17 +279,13 @@ append_build (MarkerBuild *into, MarkerBuild *from)
 static void
 marker_build_shrink (MarkerBuild *b)
 {
-  b->markers = g_realloc (b->markers, MAX (b->n_markers, 1) * sizeof (EtMarker));
-  b->marker_thread = g_realloc (b->marker_thread, MAX (b->n_markers, 1) * sizeof (guint32));
-  b->marker_series = g_realloc (b->marker_series, MAX (b->n_markers, 1) * sizeof (guint32));
+  b->markers = g_realloc (b->markers, MAX (b->n_markers, 1) * sizeof (PendingMarker));
 }
 
 static void
 marker_build_free_arrays (MarkerBuild *b)
 {
   g_clear_pointer (&b->markers, g_free);
-  g_clear_pointer (&b->marker_thread, g_free);
-  g_clear_pointer (&b->marker_series, g_free);
   g_clear_pointer (&b->cross_ends, g_array_unref);
 }
 
@@ -283,14 +307,12 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   gboolean cancelled = FALSE;
 
   *n_workers = n;
-  out->markers = g_new (EtMarker, capacity);
-  out->marker_thread = g_new (guint32, capacity);
-  out->marker_series = g_new (guint32, capacity);
+  out->markers = g_new (PendingMarker, capacity);
   for (guint k = 0; k < n; k++)
     {
       w[k] = (Worker) { loader, { 0 }, flags, n_events * k / n, n_events * (k + 1) / n,
                         cancellable, FALSE };
-      marker_build_init (&w[k].b, self, out, w[k].from);
+      marker_build_init (&w[k].b, self, out, w[k].from, w[k].to);
       if (k > 0)
         threads[k] = g_thread_new ("etlscope-decode", decode_range, &w[k]);
     }
@@ -318,14 +340,14 @@ typedef struct
   guint        n_workers;
   guint        n_processes;
   guint8      *keep;         /* per marker: 0 for ends folded into their starts */
-  gint64       end_of_trace;
   GMutex       lock;         /* out->cross_ends */
   gint         next;         /* atomic: the next process to take */
 } PairJob;
 
 /* The span events of @process from every decoding thread, in thread order
  * (so in time order), with their markers numbered as joined. The first
- * list grows in place; each is freed once copied. Returns how many. */
+ * list has room for all (marker_build_init); each other is freed once
+ * copied. Returns how many. */
 static guint
 join_spans (PairJob *job, guint process, EtSpanEvent **events, guint32 **marker)
 {
@@ -340,8 +362,13 @@ join_spans (PairJob *job, guint process, EtSpanEvent **events, guint32 **marker)
 
       if (list->n > 0 && *events == NULL)
         {
-          *events = g_renew (EtSpanEvent, g_steal_pointer (&list->events), total);
-          *marker = g_renew (guint32, g_steal_pointer (&list->marker), total);
+          *events = g_steal_pointer (&list->events);
+          *marker = g_steal_pointer (&list->marker);
+          if (list->capacity < total)
+            {
+              *events = g_renew (EtSpanEvent, *events, total);
+              *marker = g_renew (guint32, *marker, total);
+            }
         }
       else if (list->n > 0)
         {
@@ -356,8 +383,8 @@ join_spans (PairJob *job, guint process, EtSpanEvent **events, guint32 **marker)
   return n;
 }
 
-/* Folds span ends into their starts (markers.md "Spans"): a start takes
- * its end's time and event, an end that closed something is dropped. */
+/* Folds span ends into their starts (markers.md "Spans"): a start learns
+ * its end's marker, an end that closed something is dropped. */
 static void
 fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marker, guint n,
             GArray *cross_ends)
@@ -366,37 +393,24 @@ fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marke
 
   for (guint i = 0; i < n; i++)
     {
+      guint partner = results[i].partner;
       gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
-                        || (results[i].partner != G_MAXUINT && results[i].partner < i);
+                        || (partner != G_MAXUINT && partner < i);
       guint32 mi = span_marker[i];
-      EtMarker *m = &b->markers[mi];
+      PendingMarker *m = &b->markers[mi];
 
       m->status = results[i].status;
       m->depth = (guint8) MIN (results[i].depth, 255);
-      if (is_end)
+      if (is_end && partner != G_MAXUINT)
+        job->keep[mi] = 0;              /* drawn as part of its start */
+      if (is_end || partner == G_MAXUINT)
+        continue;
+      m->end_marker = span_marker[partner];
+      if (b->markers[m->end_marker].thread != m->thread)
         {
-          if (results[i].partner != G_MAXUINT)
-            job->keep[mi] = 0;              /* drawn as part of its start */
-          continue;
+          EtCrossEnd cross = { mi, b->markers[m->end_marker].thread };
+          g_array_append_val (cross_ends, cross);
         }
-      if (results[i].partner == G_MAXUINT)
-        {
-          m->end_ns = MAX (job->end_of_trace, m->start_ns);
-          continue;
-        }
-      {
-        guint32 ei = span_marker[results[i].partner];
-        const EtMarker *end = &b->markers[ei];
-        guint32 end_thread = b->marker_thread[ei];
-
-        m->end_ns = end->start_ns;
-        m->end_event = end->event;
-        if (end_thread != b->marker_thread[mi])
-          {
-            EtCrossEnd cross = { mi, end_thread };
-            g_array_append_val (cross_ends, cross);
-          }
-      }
     }
 }
 
@@ -435,8 +449,7 @@ pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
   const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* as for decoding */
   guint n_threads = forced ? (guint) CLAMP (atoi (forced), 1, 64)
                            : CLAMP (g_get_num_processors (), 1, 8);
-  PairJob job = { b, workers, n_workers, self->processes->len, g_malloc (MAX (b->n_markers, 1)),
-                  et_trace_get_duration_ns (self) };
+  PairJob job = { b, workers, n_workers, self->processes->len, g_malloc (MAX (b->n_markers, 1)) };
   g_autofree GThread **threads = NULL;
   guint64 n_spans = 0;
 
@@ -552,6 +565,27 @@ close_channel (EtTrace *self, const ChannelDef *def)
   g_array_append_val (self->channel_lanes, deepest);
 }
 
+/* The marker a pending one becomes: a span start takes its end's time
+ * and event, or lasts to the end of the trace when no end came; anything
+ * else ends where it starts. */
+static EtMarker
+finish_marker (const MarkerBuild *b, const PendingMarker *p, gint64 end_of_trace)
+{
+  EtMarker m = { p->start_ns, p->start_ns, p->event, ET_NO_INDEX, p->provider, p->category,
+                 p->kind, p->importance, p->status, p->depth };
+
+  if (p->kind != ET_MARKER_SPAN || p->status == ET_SPAN_UNMATCHED_END)
+    return m;
+  if (p->end_marker == ET_NO_INDEX)
+    m.end_ns = MAX (end_of_trace, p->start_ns);
+  else
+    {
+      m.end_ns = b->markers[p->end_marker].start_ns;
+      m.end_event = b->markers[p->end_marker].event;
+    }
+  return m;
+}
+
 /* Lays markers out channel by channel (thread, provider, series). Markers
  * were made in event time order, so a stable scatter leaves every channel
  * sorted by start time (ties in file order) without sorting the markers. */
@@ -564,12 +598,13 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
   g_autofree guint32 *cursor = NULL;
   g_autofree ChannelDef **sorted = NULL;
   ChannelDef *recent[256] = { NULL };    /* direct-mapped, in front of index */
+  gint64 end_of_trace = et_trace_get_duration_ns (self);
   guint n = 0;
 
   for (guint i = 0; i < b->n_markers; i++)
     {
-      const EtMarker *m = &b->markers[i];
-      ChannelDef key = { b->marker_thread[i], b->marker_series[i], m->provider, 0, 0 };
+      const PendingMarker *m = &b->markers[i];
+      ChannelDef key = { m->thread, m->series, m->provider, 0, 0 };
       guint slot;
       ChannelDef *def;
 
@@ -614,7 +649,7 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
       {
         guint32 at = cursor[channel_of[i]]++;
 
-        self->markers[at] = b->markers[i];
+        self->markers[at] = finish_marker (b, &b->markers[i], end_of_trace);
         if (k < b->cross_ends->len && g_array_index (b->cross_ends, EtCrossEnd, k).marker == i)
           {
             EtCrossEnd cross = { at, g_array_index (b->cross_ends, EtCrossEnd, k++).thread };
