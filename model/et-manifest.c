@@ -33,7 +33,8 @@ struct _EtManifest
   EtGuid        guid;
   GArray       *events;         /* EtManifestEvent */
   GHashTable   *by_id_version;  /* id << 8 | version → index + 1 */
-  GHashTable   *by_id;          /* id → index + 1 of its highest version */
+  guint32      *by_id;          /* id → index + 1 of its highest version, or 0 */
+  guint         n_ids;          /* entries in by_id: the highest id + 1 */
   GHashTable   *task_names;     /* task value → name */
   GHashTable   *task_opcodes;   /* task << 8 | opcode → name (a task's own) */
   const char   *opcodes[256];   /* the provider's <opcodes> */
@@ -614,7 +615,6 @@ finish_events (Parser *p, GHashTable *by_tid)
       const RawEvent *raw = &g_array_index (p->events, RawEvent, i);
       EtManifestEvent ev = { .id = raw->id, .version = raw->version };
       guint key = (guint) raw->id << 8 | raw->version;
-      gpointer best;
 
       if (g_hash_table_contains (m->by_id_version, GUINT_TO_POINTER (key)))
         continue;       /* the first definition of an (id, version) stands */
@@ -628,12 +628,19 @@ finish_events (Parser *p, GHashTable *by_tid)
       g_array_append_val (m->events, ev);
       g_hash_table_insert (m->by_id_version, GUINT_TO_POINTER (key),
                            GUINT_TO_POINTER (m->events->len));
-      best = g_hash_table_lookup (m->by_id, GUINT_TO_POINTER ((guint) raw->id));
-      if (best == NULL
-          || g_array_index (m->events, EtManifestEvent, GPOINTER_TO_UINT (best) - 1).version
-             < raw->version)
-        g_hash_table_insert (m->by_id, GUINT_TO_POINTER ((guint) raw->id),
-                             GUINT_TO_POINTER (m->events->len));
+    }
+  /* By id, an array: ids are 16 bits and usually small and dense, and
+   * decoding looks one up per event. */
+  for (guint i = 0; i < m->events->len; i++)
+    m->n_ids = MAX (m->n_ids, (guint) g_array_index (m->events, EtManifestEvent, i).id + 1);
+  m->by_id = g_new0 (guint32, MAX (m->n_ids, 1));
+  for (guint i = 0; i < m->events->len; i++)
+    {
+      const EtManifestEvent *ev = &g_array_index (m->events, EtManifestEvent, i);
+      guint32 best = m->by_id[ev->id];
+
+      if (best == 0 || g_array_index (m->events, EtManifestEvent, best - 1).version < ev->version)
+        m->by_id[ev->id] = i + 1;
     }
 }
 
@@ -678,7 +685,6 @@ manifest_new (void)
   m->strings = g_string_chunk_new (4096);
   m->events = g_array_new (FALSE, TRUE, sizeof (EtManifestEvent));
   m->by_id_version = g_hash_table_new (g_direct_hash, g_direct_equal);
-  m->by_id = g_hash_table_new (g_direct_hash, g_direct_equal);
   m->task_names = g_hash_table_new (g_direct_hash, g_direct_equal);
   m->task_opcodes = g_hash_table_new (g_direct_hash, g_direct_equal);
   m->keywords = g_array_new (FALSE, FALSE, sizeof (Keyword));
@@ -694,7 +700,7 @@ et_manifest_free (EtManifest *manifest)
     return;
   g_array_unref (manifest->events);
   g_hash_table_unref (manifest->by_id_version);
-  g_hash_table_unref (manifest->by_id);
+  g_free (manifest->by_id);
   g_hash_table_unref (manifest->task_names);
   g_hash_table_unref (manifest->task_opcodes);
   g_array_unref (manifest->keywords);
@@ -843,16 +849,19 @@ et_manifest_get_n_events (const EtManifest *manifest)
 const EtManifestEvent *
 et_manifest_lookup (const EtManifest *manifest, guint16 id, guint8 version)
 {
-  gpointer found;
+  guint32 highest;
+  gpointer exact;
 
   g_return_val_if_fail (manifest != NULL, NULL);
-  found = g_hash_table_lookup (manifest->by_id_version,
-                               GUINT_TO_POINTER ((guint) id << 8 | version));
-  if (found == NULL)
-    found = g_hash_table_lookup (manifest->by_id, GUINT_TO_POINTER ((guint) id));
-  if (found == NULL)
+  highest = id < manifest->n_ids ? manifest->by_id[id] : 0;
+  if (highest == 0)
     return NULL;
-  return &g_array_index (manifest->events, EtManifestEvent, GPOINTER_TO_UINT (found) - 1);
+  /* Mostly an id has one version, so the highest is the exact match. */
+  if (g_array_index (manifest->events, EtManifestEvent, highest - 1).version != version
+      && (exact = g_hash_table_lookup (manifest->by_id_version,
+                                       GUINT_TO_POINTER ((guint) id << 8 | version))) != NULL)
+    highest = GPOINTER_TO_UINT (exact);
+  return &g_array_index (manifest->events, EtManifestEvent, highest - 1);
 }
 
 const char *
