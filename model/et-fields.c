@@ -16,9 +16,11 @@ et_fields_new (void)
 {
   EtFields *fields = g_new0 (EtFields, 1);
 
-  fields->fields = g_array_sized_new (FALSE, FALSE, sizeof (EtField), 16);
+  fields->entries_capacity = 16;
+  fields->entries = g_new (EtField, fields->entries_capacity);
   fields->text = g_string_sized_new (256);
-  fields->open = g_array_new (FALSE, FALSE, sizeof (guint));
+  fields->open_capacity = 4;
+  fields->open = g_new (guint, fields->open_capacity);
   return fields;
 }
 
@@ -27,27 +29,32 @@ et_fields_free (EtFields *fields)
 {
   if (fields == NULL)
     return;
-  g_array_unref (fields->fields);
+  g_free (fields->entries);
   g_string_free (fields->text, TRUE);
-  g_array_unref (fields->open);
+  g_free (fields->open);
   g_free (fields);
 }
 
 void
 et_fields_clear (EtFields *fields)
 {
-  g_array_set_size (fields->fields, 0);
+  fields->n_entries = 0;
   g_string_truncate (fields->text, 0);
-  g_array_set_size (fields->open, 0);
+  fields->n_open = 0;
 }
 
 guint
 et_fields_add (EtFields *fields, const char *name, EtValueKind kind)
 {
-  guint index = fields->fields->len;
+  guint index = fields->n_entries;
   EtField *f;
 
-  g_array_set_size (fields->fields, index + 1);
+  if (index == fields->entries_capacity)
+    {
+      fields->entries_capacity *= 2;
+      fields->entries = g_renew (EtField, fields->entries, fields->entries_capacity);
+    }
+  fields->n_entries++;
   f = et_fields_entry (fields, index);
   memset (f, 0, sizeof *f);
   f->name = name != NULL ? name : "";
@@ -55,11 +62,11 @@ et_fields_add (EtFields *fields, const char *name, EtValueKind kind)
   f->label = -1;
 
   /* Every open container gains a descendant; the innermost a member. */
-  for (guint i = 0; i < fields->open->len; i++)
-    et_fields_entry (fields, g_array_index (fields->open, guint, i))->n_desc++;
-  if (fields->open->len > 0)
+  for (guint i = 0; i < fields->n_open; i++)
+    et_fields_entry (fields, fields->open[i])->n_desc++;
+  if (fields->n_open > 0)
     {
-      guint parent = g_array_index (fields->open, guint, fields->open->len - 1);
+      guint parent = fields->open[fields->n_open - 1];
       et_fields_entry (fields, parent)->n_children++;
     }
   return index;
@@ -202,15 +209,20 @@ et_fields_begin (EtFields *fields, const char *name, EtValueKind kind)
 
   g_return_val_if_fail (kind == ET_VALUE_STRUCT || kind == ET_VALUE_ARRAY, 0);
   i = et_fields_add (fields, name, kind);
-  g_array_append_val (fields->open, i);
+  if (fields->n_open == fields->open_capacity)
+    {
+      fields->open_capacity *= 2;
+      fields->open = g_renew (guint, fields->open, fields->open_capacity);
+    }
+  fields->open[fields->n_open++] = i;
   return i;
 }
 
 void
 et_fields_end (EtFields *fields)
 {
-  g_return_if_fail (fields->open->len > 0);
-  g_array_set_size (fields->open, fields->open->len - 1);
+  g_return_if_fail (fields->n_open > 0);
+  fields->n_open--;
 }
 
 void
@@ -218,7 +230,7 @@ et_fields_set_label (EtFields *fields, guint index, const char *label)
 {
   EtField *f;
 
-  g_return_if_fail (index < fields->fields->len);
+  g_return_if_fail (index < fields->n_entries);
   f = et_fields_entry (fields, index);
   f->label = (gint32) fields->text->len;
   g_string_append (fields->text, label);

@@ -66,11 +66,16 @@ typedef struct
   } v;
 } EtField;
 
+/* Reused from payload to payload: clearing keeps the space. */
 typedef struct
 {
-  GArray  *fields;  /* EtField */
-  GString *text;    /* string, binary and label bytes */
-  GArray  *open;    /* guint: indices of containers being built */
+  EtField *entries;
+  guint    n_entries;
+  guint    entries_capacity;
+  GString *text;          /* string, binary and label bytes */
+  guint   *open;          /* indices of containers being built */
+  guint    n_open;
+  guint    open_capacity;
 } EtFields;
 
 EtFields   *et_fields_new           (void);
@@ -80,14 +85,14 @@ void        et_fields_clear         (EtFields     *fields);
 static inline guint
 et_fields_len (const EtFields *fields)
 {
-  return fields->fields->len;
+  return fields->n_entries;
 }
 
 static inline const EtField *
 et_fields_get (const EtFields *fields,
                guint           index)
 {
-  return &g_array_index (fields->fields, EtField, index);
+  return &fields->entries[index];
 }
 
 /* Building. Each add returns the new entry's index; while a container is
@@ -143,7 +148,7 @@ static inline EtField *
 et_fields_entry (EtFields *fields,
                  guint     index)
 {
-  return &g_array_index (fields->fields, EtField, index);
+  return &fields->entries[index];
 }
 
 /* Reading. */

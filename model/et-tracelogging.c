@@ -744,20 +744,20 @@ decode_field (TlDecoder *d, guint index)
 static void
 roll_back (EtFields *fields, guint first, gsize text_len, guint n_open)
 {
-  guint removed = fields->fields->len - first;
+  guint removed = fields->n_entries - first;
   guint top_level = 0;
 
-  g_array_set_size (fields->open, n_open);
-  for (guint i = first; i < fields->fields->len; i = et_fields_next (fields, i))
+  fields->n_open = n_open;
+  for (guint i = first; i < fields->n_entries; i = et_fields_next (fields, i))
     top_level++;
   for (guint k = 0; k < n_open; k++)
     {
-      EtField *open = et_fields_entry (fields, g_array_index (fields->open, guint, k));
+      EtField *open = et_fields_entry (fields, fields->open[k]);
       open->n_desc -= removed;
       if (k == n_open - 1)
         open->n_children -= top_level;
     }
-  g_array_set_size (fields->fields, first);
+  fields->n_entries = first;
   g_string_truncate (fields->text, text_len);
 }
 
@@ -776,9 +776,9 @@ et_tl_decode (const EtTlSchema *schema, const guint8 *payload, gsize len, EtFiel
 
   et_reader_init (&d.r, payload, len);
   d.budget = ((gsize) len + 1) * (TL_MAX_DEPTH + 2) + schema->n_nodes;
-  first = fields->fields->len;
+  first = fields->n_entries;
   text_len = fields->text->len;
-  n_open = fields->open->len;
+  n_open = fields->n_open;
 
   for (guint f = 0, index = 0; f < schema->n_top; f++)
     {

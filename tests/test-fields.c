@@ -174,7 +174,7 @@ test_clear_reuses_without_leftovers (void **state)
   assert_int_equal (et_fields_len (f), 0);
   et_fields_add_int (f, "y", 2);
   assert_int_equal (et_fields_get (f, 0)->n_desc, 0);
-  assert_int_equal (f->open->len, 0);
+  assert_int_equal (f->n_open, 0);
   et_fields_free (f);
 }
 

@@ -1105,7 +1105,7 @@ test_failed_decode_leaves_open_container_intact (void **state)
   assert_int_equal (et_fields_len (fields), 2);
   assert_int_equal (et_fields_get (fields, outer)->n_children, 1);
   assert_int_equal (et_fields_get (fields, outer)->n_desc, 1);
-  assert_int_equal (fields->open->len, 1);
+  assert_int_equal (fields->n_open, 1);
   et_fields_free (fields);
 }
 
