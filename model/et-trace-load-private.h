@@ -31,7 +31,8 @@ typedef struct
 
 /* The threads looked up last, by (pid, tid) key: a direct-mapped cache in
  * front of Loader.thread_map, whose value (temp index + 1) it holds. */
-#define THREAD_CACHE_SIZE 64
+#define THREAD_CACHE_SHIFT 8
+#define THREAD_CACHE_SIZE  (1u << THREAD_CACHE_SHIFT)
 
 typedef struct
 {

@@ -161,18 +161,30 @@ seen_provider (Loader *walker, guint provider)
   return &g_array_index (walker->seen, SeenProvider, provider);
 }
 
-/* Temp index + 1 of the record's thread, 0 when it has none yet. */
+/* Temp index + 1 of the record's thread, 0 when it has none yet. The
+ * cache is two-way: a key may sit in either slot of its pair, the one
+ * used last in the first, so two busy threads whose keys share a pair do
+ * not keep pushing each other out. */
 static guint
 cached_thread (Loader *loader, ThreadCache *cache, guint64 key)
 {
-  guint slot = (guint) ((key ^ (key >> 29)) * 0x9E3779B1u) % THREAD_CACHE_SIZE;
+  /* The product's top bits: they depend on every bit of the key (the low
+   * ones only on the key's low bits, which many threads share). */
+  guint slot = (guint) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> (64 - THREAD_CACHE_SHIFT))
+               & ~1u;
   guint value;
 
   if (cache->value[slot] != 0 && cache->key[slot] == key)
     return cache->value[slot];
-  value = GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &key));
+  if (cache->value[slot + 1] != 0 && cache->key[slot + 1] == key)
+    value = cache->value[slot + 1];
+  else
+    value = GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &key));
   if (value != 0)
-    cache->key[slot] = key, cache->value[slot] = value;
+    {
+      cache->key[slot + 1] = cache->key[slot], cache->value[slot + 1] = cache->value[slot];
+      cache->key[slot] = key, cache->value[slot] = value;
+    }
   return value;
 }
 
