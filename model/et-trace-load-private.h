@@ -57,6 +57,7 @@ typedef struct
   EtTrace      *self;
   GPtrArray    *runs;            /* per CPU: GArray of EtEventRef, file order */
   GArray       *run;             /* the run of the buffer being walked */
+  guint         run_used;        /* its length: it has room for the buffer's records */
   GArray       *manifest_refs;   /* EtEventRef of manifest events */
   GHashTable   *thread_map;      /* guint64 key → TempThread index + 1 */
   GArray       *temp_threads;    /* TempThread */

@@ -246,7 +246,7 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
   if (walker->records == 0 || record->ts > walker->last_raw)
     walker->last_raw = record->ts;
   walker->records++;
-  g_array_append_val (walker->run, ref);
+  g_array_index (walker->run, EtEventRef, walker->run_used++) = ref;
 
   seen = seen_provider (walker, _et_loader_provider_of (self, &walker->providers, record));
   if (seen->n_events++ == 0)
@@ -362,6 +362,7 @@ walk_range (gpointer data)
   for (guint i = w->from; i < w->to; i++)
     {
       const EtBufferInfo *info = et_etl_file_buffer_info (file, i);
+      gsize len = 0;
       guint done;
 
       if (g_cancellable_is_cancelled (w->cancellable))
@@ -373,8 +374,14 @@ walk_range (gpointer data)
         w->flagged_events_lost++;
       if (info->flags & 0x0004)
         w->flagged_buffer_lost++;
+      /* Records start 8 bytes apart at least: room for them all first,
+       * so that each is one store (scan_record). */
+      et_etl_file_buffer (file, i, &len);
       w->run = run_of (w, info->cpu);
+      w->run_used = w->run->len;
+      g_array_set_size (w->run, w->run_used + len / 8 + 1);
       w->records_skipped += et_etl_file_walk_buffer (file, i, scan_record, w);
+      g_array_set_size (w->run, w->run_used);
       done = (guint) g_atomic_int_add (w->buffers_done, 1) + 1;
       if (w->progress != NULL && i % 64 == 0)
         w->progress (size * done / n, size, w->progress_data);
