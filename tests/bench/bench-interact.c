@@ -7,7 +7,7 @@
  * that iteration, GTK's layout and drawing included). A stretch longer
  * than a frame (16.7 ms) is a stall a person can see.
  *
- * ETLSCOPE_BENCH_VERBOSE=1 says on stderr which step had such a stretch
+ * ETLSCOPE_BENCH_VERBOSE=1 says on stderr which steps had such stretches
  * and how much of it the frame clock's update (tick callbacks), layout
  * (measuring and allocating) and paint (snapshot and rendering) phases
  * took; "other" is everything else that iteration dispatched.
@@ -116,27 +116,24 @@ watch_phases (void)
 }
 
 /* Says which part of the script stalled, to find out why
- * (ETLSCOPE_BENCH_VERBOSE): the longest stretch since stretch @from. */
+ * (ETLSCOPE_BENCH_VERBOSE): every stretch over a frame since stretch
+ * @from, split into the frame clock's phases. */
 static void
 blame (const char *what, guint k, guint from)
 {
-  gint64 longest = 0;
-  guint at = from;
-
+  if (g_getenv ("ETLSCOPE_BENCH_VERBOSE") == NULL)
+    return;
   for (guint i = from; i < probe.busy->len; i++)
-    if (g_array_index (probe.busy, gint64, i) > longest)
-      {
-        longest = g_array_index (probe.busy, gint64, i);
-        at = i;
-      }
-  if (longest > FRAME_US && g_getenv ("ETLSCOPE_BENCH_VERBOSE") != NULL)
     {
-      const gint64 *phase = &g_array_index (probe.phases, gint64, at * N_PHASES);
+      gint64 busy = g_array_index (probe.busy, gint64, i);
+      const gint64 *phase = &g_array_index (probe.phases, gint64, i * N_PHASES);
 
-      fprintf (stderr, "%s #%u: %.1f ms (update %.1f, layout %.1f, paint %.1f, other %.1f)\n",
-               what, k, longest / 1000.0, phase[PHASE_UPDATE] / 1000.0,
+      if (busy <= FRAME_US)
+        continue;
+      fprintf (stderr, "%s #%u, stretch %u: %.1f ms (update %.1f, layout %.1f, paint %.1f, "
+               "other %.1f)\n", what, k, i - from, busy / 1000.0, phase[PHASE_UPDATE] / 1000.0,
                phase[PHASE_LAYOUT] / 1000.0, phase[PHASE_PAINT] / 1000.0,
-               (longest - phase[PHASE_UPDATE] - phase[PHASE_LAYOUT] - phase[PHASE_PAINT]) / 1000.0);
+               (busy - phase[PHASE_UPDATE] - phase[PHASE_LAYOUT] - phase[PHASE_PAINT]) / 1000.0);
     }
 }
 
