@@ -19,7 +19,7 @@
 
 #include <string.h>
 
-G_STATIC_ASSERT (sizeof (EtSpanEvent) == 48);
+G_STATIC_ASSERT (sizeof (EtSpanEvent) == 40);
 
 enum { MAP_THREAD_ID, MAP_THREAD_TASK, MAP_PROCESS_ID, MAP_PROCESS_ACTIVITY, N_MAPS };
 

@@ -22,15 +22,20 @@ typedef enum
   ET_SPAN_UNMATCHED_END,
 } EtSpanStatus;
 
-/* 48 bytes: there is one per span start and end while loading. */
+/* 40 bytes: there is one per span start and end while loading. An event
+ * pairs by its cvSpanId when it has one, else by its task and ActivityId,
+ * so it keeps one or the other. */
 typedef struct
 {
   gint64   time;        /* any monotonic unit; only the order matters */
-  gint64   span_id;
-  EtGuid   activity_id; /* zero when the event has none */
+  union
+  {
+    gint64 span_id;     /* when has_span_id */
+    EtGuid activity_id; /* otherwise; zero when the event has none */
+  };
   guint32  pid;
   guint32  tid;
-  guint32  provider;    /* an index: equal means the same provider */
+  guint16  provider;    /* an index: equal means the same provider */
   guint16  task;
   guint8   is_end;
   guint8   has_span_id;

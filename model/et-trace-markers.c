@@ -196,13 +196,15 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
       {
         EtSpanEvent s = {
           .time = event->time_ns, .pid = record->pid, .tid = record->tid,
-          .provider = provider, .task = record->task,
-          .is_end = b->rules.role == ET_ROLE_SPAN_END,
-          .has_span_id = b->rules.has_span_id, .span_id = b->rules.span_id,
-          .activity_id = record->activity_id,
+          .provider = (guint16) provider, .task = record->task,
+          .is_end = b->rules.role == ET_ROLE_SPAN_END, .has_span_id = b->rules.has_span_id,
         };
         guint process = g_array_index (self->threads, EtThread, thread).process;
 
+        if (s.has_span_id)
+          s.span_id = b->rules.span_id;
+        else
+          s.activity_id = record->activity_id;
         m.kind = ET_MARKER_SPAN;
         span_list_add (&b->spans[process], &s, b->n_markers);
       }

@@ -311,8 +311,10 @@ test_random_traces_match_reference (void **state)
           e[i].task = g_rand_int_range (rand, 0, 3);
           e[i].is_end = g_rand_boolean (rand);
           e[i].has_span_id = g_rand_int_range (rand, 0, 3) == 0;
-          e[i].span_id = g_rand_int_range (rand, 0, 4);
-          e[i].activity_id.data1 = g_rand_int_range (rand, 0, 3);
+          if (e[i].has_span_id)
+            e[i].span_id = g_rand_int_range (rand, 0, 4);
+          else
+            e[i].activity_id.data1 = g_rand_int_range (rand, 0, 3);
         }
       et_span_pair (e, n, r);
       reference (e, n, expected);
