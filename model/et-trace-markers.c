@@ -49,11 +49,11 @@ typedef struct
 
 G_STATIC_ASSERT (sizeof (PendingMarker) == sizeof (EtMarker));
 
-/* What one decoding thread makes of its range of events. Markers go into
- * its slice of arrays shared by all threads: an event makes at most one
- * marker, so the slice of events [from, to) starts at `from` in each
- * array; no thread can run into the next, nothing grows, and the pages
- * past what a thread wrote are never touched (so never resident). */
+/* What one decoding thread makes of its range of events. Its markers go
+ * into its slice of one array shared by all threads: an event makes at
+ * most one marker, so the slice of events [from, to) starts at `from`; no
+ * thread can run into the next, nothing grows, and the pages past what a
+ * thread wrote are never touched (so never resident). */
 typedef struct
 {
   PendingMarker *markers;     /* time order */
@@ -72,8 +72,8 @@ typedef struct
   guint64      failures;
 } MarkerBuild;
 
-/* The whole of @out's arrays are sized for every event; @b gets the part
- * from event @from to @to. Its span lists are sized for every event of
+/* @out's markers are sized for every event; @b gets the part from event
+ * @from to @to. Its span lists are sized for every event of
  * their process in that range (the first thread's for every event of the
  * process, so that the others' can join it in place): the space is
  * reserved, not used, until spans are written. */
