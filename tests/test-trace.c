@@ -607,6 +607,63 @@ test_search_text_and_payload_values (void **state)
   assert_int_equal (empty->len, 0);
 }
 
+/* Folding is Unicode's, not ASCII's: "STRASSE" finds "Straße", and a
+ * non-ASCII needle finds its other case; and several searching threads
+ * find exactly what one finds. */
+static void
+test_search_folds_unicode_and_threads_agree (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+  g_autoptr(EtTrace) t = NULL;
+
+  et_fixture_options_init (&o);
+  {
+    g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, &o, &error);
+    const char *const places[] = { "Straße 5", "ÉCOLE", "plain ascii" };
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < G_N_ELEMENTS (places); i++)
+      {
+        g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+        EtFixtureEvent ev;
+
+        et_fixture_event_init (&ev);
+        ev.time_ns = (i + 1) * MS, ev.pid = 100, ev.tid = 101, ev.level = 4;
+        et_fixture_payload_add_utf16 (p, "place", places[i]);
+        et_fixture_write_tl_event (w, &ev, "Test.Places", "Visit", p, NULL);
+      }
+    assert_true (et_fixture_writer_close (w, &error));
+  }
+  t = load (f->path);
+  {
+    g_autoptr(GArray) strasse = et_trace_search (t, "STRASSE", NULL);
+    g_autoptr(GArray) ecole = et_trace_search (t, "école", NULL);
+    g_autoptr(GArray) ascii = et_trace_search (t, "ASCII", NULL);
+
+    assert_int_equal (strasse->len, 1);
+    assert_int_equal (ecole->len, 1);
+    assert_int_equal (ascii->len, 1);
+  }
+  g_clear_object (&t);
+
+  assert_true (et_fixture_write_large (f->path, 60000, 3, &o, &error));
+  t = load (f->path);
+  {
+    g_autoptr(GArray) serial = NULL, parallel = NULL;
+
+    g_setenv ("ETLSCOPE_THREADS", "1", TRUE);
+    serial = et_trace_search (t, "cache", NULL);
+    g_setenv ("ETLSCOPE_THREADS", "3", TRUE);
+    parallel = et_trace_search (t, "cache", NULL);
+    g_unsetenv ("ETLSCOPE_THREADS");
+    assert_true (serial->len > 100);
+    assert_int_equal (serial->len, parallel->len);
+    assert_memory_equal (serial->data, parallel->data, serial->len * sizeof (EtMarkerRef));
+  }
+}
+
 int
 main (void)
 {
@@ -625,6 +682,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
     cmocka_unit_test_setup_teardown (test_search_text_and_payload_values, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_search_folds_unicode_and_threads_agree, setup, teardown),
     cmocka_unit_test_setup_teardown (test_preview_makes_markers_of_the_first_events, setup, teardown),
   };
   return cmocka_run_group_tests_name ("trace", tests, NULL, NULL);
