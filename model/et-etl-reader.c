@@ -8,6 +8,7 @@
 #include "et-etl-reader.h"
 #include "et-bytes.h"
 #include "et-error.h"
+#include "et-memory.h"
 #include "et-xpress.h"
 
 #include <errno.h>
@@ -343,6 +344,8 @@ et_etl_file_free (EtEtlFile *file)
 {
   if (file == NULL)
     return;
+  et_memory_drop_pages (file->data, file->size);
+  et_memory_drop_pages (file->inflated, file->inflated_len);
   g_clear_pointer (&file->mapped, g_mapped_file_unref);
   g_clear_pointer (&file->buffers, g_array_unref);
   g_free (file->inflated);

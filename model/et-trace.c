@@ -10,6 +10,7 @@
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
+#include "et-memory.h"
 
 G_DEFINE_FINAL_TYPE (EtTrace, et_trace, G_TYPE_OBJECT)
 
@@ -58,6 +59,8 @@ et_trace_finalize (GObject *object)
   EtTrace *self = ET_TRACE (object);
 
   g_free (self->path);
+  et_memory_drop_pages (self->markers, self->n_markers * sizeof (EtMarker));
+  et_memory_drop_pages (self->events, self->n_events * sizeof (EtEventLoc));
   g_clear_pointer (&self->file, et_etl_file_free);
   g_clear_pointer (&self->damage, g_array_unref);
   g_clear_pointer (&self->names, g_string_chunk_free);

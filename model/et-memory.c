@@ -1,0 +1,22 @@
+/* et-memory.c — see et-memory.h. */
+#include "et-memory.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Small enough to hold the memory map for a millisecond or two. */
+#define SLICE (64u << 20)
+
+void
+et_memory_drop_pages (gconstpointer data, gsize len)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guintptr from = ((guintptr) data + page - 1) & ~(guintptr) (page - 1);
+  guintptr to = ((guintptr) data + len) & ~(guintptr) (page - 1);
+
+  if (data == NULL || len < SLICE)
+    return;                        /* freed at once, it holds the map only briefly */
+  /* Whole pages inside the block only: its first and last may be shared. */
+  for (guintptr at = from; at < to; at += MIN (SLICE, to - at))
+    madvise ((void *) at, MIN (SLICE, to - at), MADV_DONTNEED);
+}

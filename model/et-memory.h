@@ -1,0 +1,18 @@
+/* et-memory.h — giving a large block's memory back without stalling the
+ * other threads. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Drops the pages of [@data, @data + @len) a slice at a time; call it just
+ * before the block is freed or unmapped. Freeing or unmapping gigabytes at
+ * once holds the process's memory map while every page goes (about 100 ms
+ * for a 6 GB trace), and a thread that needs memory meanwhile (the
+ * window's renderer growing the heap) waits that long; between slices it
+ * gets its turn. The contents are gone afterwards. */
+void et_memory_drop_pages (gconstpointer data,
+                           gsize         len);
+
+G_END_DECLS
