@@ -84,6 +84,39 @@ et_layout_free (EtLayout *l)
   g_free (l);
 }
 
+/* A copy of @n items of @size, at least one so that it is never NULL. */
+static gpointer
+copy_items (gconstpointer items, gsize n, gsize size)
+{
+  return g_memdup2 (items, MAX (n, 1) * size);
+}
+
+EtLayout *
+et_layout_copy (EtLayout *l)
+{
+  EtLayout *c = g_memdup2 (l, sizeof *l);
+  guint n = et_trace_get_n_channels (l->trace), n_processes = et_trace_get_n_processes (l->trace);
+  GHashTableIter iter;
+  gpointer series;
+
+  g_object_ref (c->trace);
+  c->lanes = copy_items (l->lanes, n, sizeof (guint));
+  c->collapsed = copy_items (l->collapsed, n_processes, sizeof (gboolean));
+  c->rows = g_array_copy (l->rows);
+  c->row_of_channel = copy_items (l->row_of_channel, n, sizeof (gint));
+  c->f.provider_hidden = copy_items (l->f.provider_hidden, l->f.n_providers, sizeof (gboolean));
+  c->f.channel_shown = copy_items (l->f.channel_shown, n, sizeof (gboolean));
+  c->series_hidden = g_hash_table_new (NULL, NULL);
+  g_hash_table_iter_init (&iter, l->series_hidden);
+  while (g_hash_table_iter_next (&iter, &series, NULL))
+    g_hash_table_add (c->series_hidden, series);
+  c->channel_hidden = copy_items (l->channel_hidden, n, sizeof (gboolean));
+  c->channel_collapsed = copy_items (l->channel_collapsed, n, sizeof (gboolean));
+  c->channel_rank = copy_items (l->channel_rank, n, sizeof (gint));
+  c->process_rank = copy_items (l->process_rank, n_processes, sizeof (gint));
+  return c;
+}
+
 gboolean
 et_layout_channel_shown (EtLayout *l, guint c)
 {
@@ -294,8 +327,8 @@ et_layout_filter_copy (EtLayout *l)
 {
   EtLayoutFilter *f = g_memdup2 (&l->f, sizeof l->f);
 
-  f->provider_hidden = g_memdup2 (l->f.provider_hidden, MAX (f->n_providers, 1) * sizeof (gboolean));
-  f->channel_shown = g_memdup2 (l->f.channel_shown, MAX (f->n_channels, 1) * sizeof (gboolean));
+  f->provider_hidden = copy_items (l->f.provider_hidden, f->n_providers, sizeof (gboolean));
+  f->channel_shown = copy_items (l->f.channel_shown, f->n_channels, sizeof (gboolean));
   return f;
 }
 

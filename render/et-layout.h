@@ -30,6 +30,9 @@ typedef struct _EtLayout EtLayout;
 
 EtLayout    *et_layout_new           (EtTrace  *trace);
 void         et_layout_free          (EtLayout *layout);
+/* Everything @layout decides, in a layout of its own: drawing can go on
+ * from the copy on another thread while @layout changes. */
+EtLayout    *et_layout_copy          (EtLayout *layout);
 /* Lays rows out for @lane_height pixels per lane. */
 void         et_layout_update        (EtLayout *layout,
                                       int       lane_height);

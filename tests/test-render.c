@@ -423,6 +423,53 @@ test_collapsing_a_process_hides_its_rows (void **state)
   assert_int_equal (et_layout_n_rows (layout), before);
 }
 
+/* The pixels of the whole demo trace as @layout draws it. */
+static GBytes *
+draw_whole (EtLayout *layout)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  EtViewport v;
+  GBytes *pixels;
+
+  whole_trace (&v, 900, 3000);
+  et_layout_update (layout, v.lane_height);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v.width, v.height);
+  cr = cairo_create (surface);
+  et_timeline_draw (cr, demo, layout, &v);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  pixels = g_bytes_new (cairo_image_surface_get_data (surface),
+                        (gsize) cairo_image_surface_get_stride (surface) * v.height);
+  cairo_surface_destroy (surface);
+  return pixels;
+}
+
+/* A layout's copy (what a drawing thread gets) draws what the layout
+ * draws, and keeps doing so while the layout changes. */
+static void
+test_layout_copy_draws_the_same_and_stands_alone (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  g_autoptr(EtLayout) copy = NULL;
+  g_autoptr(GBytes) original = NULL, copied = NULL, changed = NULL, copied_again = NULL;
+
+  et_layout_set_collapsed (layout, et_layout_row (layout, 0)->index, TRUE);
+  et_layout_set_min_importance (layout, ET_IMPORTANCE_NORMAL);
+  original = draw_whole (layout);
+  copy = et_layout_copy (layout);
+  copied = draw_whole (copy);
+  assert_true (g_bytes_equal (original, copied));
+  assert_int_equal (et_layout_n_rows (copy), et_layout_n_rows (layout));
+
+  et_layout_set_collapsed (layout, et_layout_row (layout, 0)->index, FALSE);
+  et_layout_set_provider_visible (layout, 0, FALSE);
+  changed = draw_whole (layout);
+  assert_false (g_bytes_equal (original, changed));
+  copied_again = draw_whole (copy);
+  assert_true (g_bytes_equal (original, copied_again));
+}
+
 typedef struct
 {
   EtImportance lowest;
@@ -1056,6 +1103,7 @@ main (void)
     cmocka_unit_test (test_narrow_spans_merge_into_runs),
     cmocka_unit_test (test_render_files_png_svg_pdf),
     cmocka_unit_test (test_collapsing_a_process_hides_its_rows),
+    cmocka_unit_test (test_layout_copy_draws_the_same_and_stands_alone),
     cmocka_unit_test (test_filters_hide_providers_importance_and_kinds),
     cmocka_unit_test (test_filters_hide_categories_and_series),
     cmocka_unit_test (test_channels_hide_move_to_top_and_collapse),
