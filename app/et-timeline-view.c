@@ -2,7 +2,10 @@
  *
  * The picture render/ draws is kept as a render node and reused until the
  * viewport, the size, the theme or the layout change; the selection ring is
- * drawn over it, so clicking around never repaints the markers.
+ * drawn over it, so clicking around never repaints the markers. A picture
+ * that takes long to draw (a large trace seen whole) is drawn on a thread,
+ * from a copy of the layout, and the last picture stays on screen until it
+ * is ready: the main loop keeps its frames.
  */
 #include "et-timeline-view.h"
 #include "et-details.h"
@@ -22,8 +25,13 @@ struct _EtTimelineView
   EtViewport          view;
   GSimpleActionGroup *actions;
 
-  GskRenderNode      *picture;       /* cached et_timeline_draw output */
+  GskRenderNode      *picture;       /* the last et_timeline_draw output */
   EtViewport          picture_view;  /* what it was drawn for */
+  guint               changes;       /* bumped by what the viewport does not say:
+                                        layout, theme, trace */
+  guint               picture_changes; /* `changes` when the picture was begun */
+  gboolean            drawing;       /* a picture is being drawn on a thread */
+  gint64              draw_us;       /* how long the last picture took */
 
   GHashTable         *highlights;    /* const EtMarker * set, or NULL */
   gboolean            has_selection;
@@ -63,11 +71,11 @@ clamp_scroll (EtTimelineView *self)
   self->view.scroll_y = CLAMP (self->view.scroll_y, 0, MAX (max, 0));
 }
 
-/* Everything but the picture's content changed: drop the cache. */
+/* What the picture shows changed: it is drawn again, and shown until then. */
 static void
 invalidate (EtTimelineView *self)
 {
-  g_clear_pointer (&self->picture, gsk_render_node_unref);
+  self->changes++;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -80,35 +88,197 @@ view_changed (EtTimelineView *self)
 
 /* The picture is drawn into pixels of our own, not into a recording for
  * GSK to replay: render/ copies small marks straight into an image surface
- * (et-stamps.h), which at whole-trace zoom is several times faster.
- *
- * The pixels go to GSK as a cairo node that paints that surface, not as a
- * texture: GTK 4.8's cairo renderer downloads a texture into a new surface
- * on every frame it draws, through a per-pixel float conversion (perf: a
- * quarter of bench-interact's time on the demo trace, any frame that drew
- * the window). A cairo node replays a paint of the surface, clipped to
- * what changed. */
-static GskRenderNode *
-draw_picture (EtTimelineView *self, int width, int height)
+ * (et-stamps.h), which at whole-trace zoom is several times faster. Any
+ * thread may draw it. */
+static cairo_surface_t *
+draw_surface (EtTrace *trace, EtLayout *layout, const EtViewport *view, int width, int height,
+              int scale)
 {
-  int scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale,
                                                          height * scale);
-  GtkSnapshot *snapshot;
   cairo_t *cr;
 
   cairo_surface_set_device_scale (surface, scale, scale);
   cr = cairo_create (surface);
-  et_timeline_draw (cr, self->trace, self->layout, &self->view);
+  et_timeline_draw (cr, trace, layout, view);
   cairo_destroy (cr);
-  snapshot = gtk_snapshot_new ();
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  return surface;
+}
+
+/* The pixels go to GSK as a cairo node that paints the surface (taken),
+ * not as a texture: GTK 4.8's cairo renderer downloads a texture into a
+ * new surface on every frame it draws, through a per-pixel float
+ * conversion (perf: a quarter of bench-interact's time on the demo trace,
+ * any frame that drew the window). A cairo node replays a paint of the
+ * surface, clipped to what changed. */
+static void
+take_picture (EtTimelineView *self, cairo_surface_t *surface, const EtViewport *view,
+              guint changes, gint64 took_us)
+{
+  double scale;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  cairo_t *cr;
+
+  cairo_surface_get_device_scale (surface, &scale, NULL);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0,
+                                    cairo_image_surface_get_width (surface) / scale,
+                                    cairo_image_surface_get_height (surface) / scale));
+
   cairo_set_source_surface (cr, surface, 0, 0);
   cairo_paint (cr);
   cairo_destroy (cr);
   /* The recording keeps the pixels (cairo hands them over, no copy). */
   cairo_surface_destroy (surface);
-  return gtk_snapshot_free_to_node (snapshot);
+  g_clear_pointer (&self->picture, gsk_render_node_unref);
+  self->picture = gtk_snapshot_free_to_node (snapshot);
+  self->picture_view = *view;
+  self->picture_changes = changes;
+  self->draw_us = MAX (took_us, 1);
+}
+
+static gboolean
+picture_is_current (EtTimelineView *self)
+{
+  return self->picture != NULL && self->picture_changes == self->changes
+         && memcmp (&self->picture_view, &self->view, sizeof self->view) == 0;
+}
+
+/* Markers of the rows on screen that may be drawn: what drawing costs. */
+static guint64
+markers_in_view (EtTimelineView *self)
+{
+  guint64 n = 0;
+
+  for (guint r = 0; r < et_layout_n_rows (self->layout); r++)
+    {
+      const EtRow *row = et_layout_row (self->layout, r);
+      int top = self->view.ruler_height + row->y - self->view.scroll_y;
+      guint first, end;
+
+      if (row->kind != ET_ROW_CHANNEL || top + row->height <= self->view.ruler_height
+          || top >= self->view.height)
+        continue;
+      first = et_channel_query (self->trace, row->index, self->view.from_ns, self->view.to_ns, &end);
+      n += end - first;
+    }
+  return n;
+}
+
+/* A picture is drawn on a thread when the view holds this many markers (a
+ * large trace seen whole), or when the last one took this long; else at
+ * once, which is quicker to show. ETLSCOPE_DRAW_ON_THREAD=always or =never
+ * decides instead (tests). */
+#define DRAW_ON_THREAD_FROM_MARKERS 250000
+#define DRAW_ON_THREAD_FROM_US      10000
+
+static gboolean
+draws_on_thread (EtTimelineView *self)
+{
+  const char *forced = g_getenv ("ETLSCOPE_DRAW_ON_THREAD");
+
+  if (forced != NULL)
+    return g_str_equal (forced, "always");
+  return self->draw_us >= DRAW_ON_THREAD_FROM_US
+         || markers_in_view (self) >= DRAW_ON_THREAD_FROM_MARKERS;
+}
+
+/* What a thread needs to draw a picture, none of it shared with the widget. */
+typedef struct
+{
+  EtTrace         *trace;    /* a reference */
+  EtLayout        *layout;   /* a copy */
+  EtViewport       view;
+  int              width, height, scale;
+  guint            changes;
+  cairo_surface_t *surface;  /* the result */
+  gint64           took_us;
+} DrawJob;
+
+static void
+draw_job_free (gpointer data)
+{
+  DrawJob *job = data;
+
+  g_clear_pointer (&job->surface, cairo_surface_destroy);
+  et_layout_free (job->layout);
+  g_object_unref (job->trace);
+  g_free (job);
+}
+
+static void
+draw_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  DrawJob *job = data;
+  gint64 start = g_get_monotonic_time ();
+
+  job->surface = draw_surface (job->trace, job->layout, &job->view, job->width, job->height,
+                               job->scale);
+  job->took_us = g_get_monotonic_time () - start;
+  g_task_return_boolean (task, TRUE);
+}
+
+/* A picture from the thread: shown, and if the view moved on meanwhile,
+ * the next frame starts the next one. */
+static void
+drawn (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(EtTimelineView) self = data;
+  DrawJob *job = g_task_get_task_data (G_TASK (result));
+
+  self->drawing = FALSE;
+  if (self->trace != job->trace)
+    return;                        /* another trace (or none) meanwhile */
+  take_picture (self, g_steal_pointer (&job->surface), &job->view, job->changes, job->took_us);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The task holds nothing of GTK, since it may be finalized on its thread:
+ * the view is the callback's data, let go on the main loop. */
+static void
+start_drawing (EtTimelineView *self, int width, int height)
+{
+  g_autoptr(GTask) task = NULL;
+  DrawJob *job;
+
+  if (self->drawing)
+    return;                        /* its picture comes first */
+  job = g_new0 (DrawJob, 1);
+  job->trace = g_object_ref (self->trace);
+  job->layout = et_layout_copy (self->layout);
+  job->view = self->view;
+  job->width = width, job->height = height;
+  job->scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
+  job->changes = self->changes;
+  self->drawing = TRUE;
+  task = g_task_new (NULL, NULL, drawn, g_object_ref (self));
+  g_task_set_task_data (task, job, draw_job_free);
+  g_task_run_in_thread (task, draw_in_thread);
+}
+
+static void
+update_picture (EtTimelineView *self, int width, int height)
+{
+  cairo_surface_t *surface;
+  gint64 start;
+
+  if (picture_is_current (self))
+    return;
+  if (draws_on_thread (self))
+    {
+      start_drawing (self, width, height);
+      return;
+    }
+  start = g_get_monotonic_time ();
+  surface = draw_surface (self->trace, self->layout, &self->view, width, height,
+                          gtk_widget_get_scale_factor (GTK_WIDGET (self)));
+  take_picture (self, surface, &self->view, self->changes, g_get_monotonic_time () - start);
+}
+
+gboolean
+et_timeline_view_is_drawing (EtTimelineView *self)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
+  return self->drawing;
 }
 
 typedef struct
@@ -157,16 +327,11 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     return;
   sync_size (self);
   clamp_scroll (self);
-  if (self->picture != NULL && memcmp (&self->picture_view, &self->view, sizeof self->view) != 0)
-    g_clear_pointer (&self->picture, gsk_render_node_unref);
-  if (self->picture == NULL)
-    {
-      self->picture = draw_picture (self, width, height);
-      self->picture_view = self->view;
-    }
+  update_picture (self, width, height);
   if (self->picture != NULL)
     gtk_snapshot_append_node (snapshot, self->picture);
-  report_first_frame ();
+  if (picture_is_current (self))
+    report_first_frame ();
   if (gtk_widget_has_visible_focus (widget))
     {
       /* Keyboard focus is visible: a frame in the accent blue. */
@@ -988,6 +1153,10 @@ et_timeline_view_set_trace (EtTimelineView *self, EtTrace *trace, EtLayout *layo
   g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
   g_set_object (&self->trace, trace);
   self->layout = layout;
+  self->changes++;
+  self->draw_us = 0;                /* a new trace: its views decide */
+  if (trace == NULL)
+    g_clear_pointer (&self->picture, gsk_render_node_unref);
   self->has_selection = FALSE;
   self->has_range = FALSE;
   if (trace != NULL)

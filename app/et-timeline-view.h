@@ -26,6 +26,9 @@ GtkWidget    *et_timeline_view_new            (void);
 void          et_timeline_view_set_trace      (EtTimelineView *self,
                                                EtTrace        *trace,
                                                EtLayout       *layout);
+/* Whether a picture is being drawn on a thread (the last one is shown
+ * meanwhile). */
+gboolean      et_timeline_view_is_drawing     (EtTimelineView *self);
 /* The "timeline" actions (transfer none). */
 GActionGroup *et_timeline_view_get_actions    (EtTimelineView *self);
 EtViewport   *et_timeline_view_get_viewport   (EtTimelineView *self);

@@ -23,7 +23,8 @@ const char *et_window_get_path       (EtWindow       *self);
 EtTrace    *et_window_get_trace      (EtWindow       *self);
 gboolean    et_window_is_loading     (EtWindow       *self);
 /* TRUE while anything the window shows is still being brought up to date
- * (loading, the Markers report's refresh, a search). */
+ * (loading, the Markers report's refresh, a search, a timeline picture
+ * drawn on a thread). */
 gboolean    et_window_is_busy        (EtWindow       *self);
 EtViewport *et_window_get_viewport   (EtWindow       *self);
 EtLayout   *et_window_get_layout     (EtWindow       *self);

@@ -15,6 +15,7 @@
 #include "et-i18n.h"
 #include "et-loader.h"
 #include "et-timeline-render.h"
+#include "et-timeline-view.h"
 #include "et-window.h"
 #include "gui-test.h"
 
@@ -706,12 +707,70 @@ test_german_labels_under_language_de (void **state)
   et_i18n_init ();
 }
 
+/* What @widget shows now (its last frame), as pixels. */
+static GBytes *
+widget_pixels (GtkWidget *widget)
+{
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  gsize stride = (gsize) w * 4;
+  guint8 *data = g_malloc (stride * h);
+
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  assert_non_null (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gdk_texture_download (texture, data, stride);
+  return g_bytes_new_take (data, stride * h);
+}
+
+/* A picture that takes long is drawn on a thread while the last one stays
+ * on screen: the frame after a zoom starts it rather than waiting for it,
+ * and what comes is what drawing at once shows. */
+static void
+test_slow_pictures_are_drawn_on_a_thread (void **state)
+{
+  EtWindow *window;
+  EtTimelineView *view;
+  g_autoptr(GBytes) on_thread = NULL, at_once = NULL;
+
+  g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
+  window = open_window (demo_path);
+  view = ET_TIMELINE_VIEW (find_timeline (GTK_WIDGET (window)));
+  activate (window, "timeline.zoom-in");
+  RUN_UNTIL (et_timeline_view_is_drawing (view));
+  RUN_UNTIL (!et_window_is_busy (window));
+  run_for (200);                               /* a frame with the new picture */
+  on_thread = widget_pixels (GTK_WIDGET (view));
+
+  g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "never", TRUE);
+  et_timeline_view_layout_changed (view);      /* drawn again, at once */
+  run_for (200);
+  assert_false (et_timeline_view_is_drawing (view));
+  at_once = widget_pixels (GTK_WIDGET (view));
+  g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
+  assert_true (g_bytes_equal (on_thread, at_once));
+
+  /* And a window closed while its picture is being drawn goes cleanly. */
+  g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
+  activate (window, "timeline.zoom-out");
+  RUN_UNTIL (et_timeline_view_is_drawing (view));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
+  run_for (200);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_zoom_actions_and_selection_show_details),
     cmocka_unit_test (test_plain_keys_on_the_timeline_zoom_and_pan),
+    cmocka_unit_test (test_slow_pictures_are_drawn_on_a_thread),
     cmocka_unit_test (test_go_to_end_centres_the_span_end),
     cmocka_unit_test (test_markers_list_follows_view_filters_and_sort),
     cmocka_unit_test (test_ticking_a_non_default_provider_reloads_with_its_markers),
