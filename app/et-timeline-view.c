@@ -86,13 +86,35 @@ view_changed (EtTimelineView *self)
   g_signal_emit (self, signals[SIGNAL_RANGE_CHANGED], 0);
 }
 
+/* Search matches are ringed in amber. */
+typedef struct
+{
+  cairo_t    *cr;
+  GHashTable *set;
+} Ring;
+
+static void
+ring_match (const EtShape *s, gpointer data)
+{
+  Ring *ring = data;
+
+  if (s->kind == ET_SHAPE_AGGREGATE || !g_hash_table_contains (ring->set, s->m))
+    return;
+  cairo_set_source_rgb (ring->cr, 1.0, 0.6, 0.0);      /* amber */
+  cairo_set_line_width (ring->cr, 2);
+  cairo_rectangle (ring->cr, s->x0 - 2, s->y0 - 2, s->x1 - s->x0 + 4, s->y1 - s->y0 + 4);
+  cairo_stroke (ring->cr);
+}
+
 /* The picture is drawn into pixels of our own, not into a recording for
  * GSK to replay: render/ copies small marks straight into an image surface
  * (et-stamps.h), which at whole-trace zoom is several times faster. Any
- * thread may draw it. */
+ * thread may draw it. The search's matches (@highlights, a set of markers
+ * no one changes, or NULL) are ringed in the picture too: as an overlay
+ * every frame would find the shapes of the whole view again. */
 static cairo_surface_t *
-draw_surface (EtTrace *trace, EtLayout *layout, const EtViewport *view, int width, int height,
-              int scale)
+draw_surface (EtTrace *trace, EtLayout *layout, const EtViewport *view, GHashTable *highlights,
+              int width, int height, int scale)
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale,
                                                          height * scale);
@@ -101,6 +123,11 @@ draw_surface (EtTrace *trace, EtLayout *layout, const EtViewport *view, int widt
   cairo_surface_set_device_scale (surface, scale, scale);
   cr = cairo_create (surface);
   et_timeline_draw (cr, trace, layout, view);
+  if (highlights != NULL)
+    {
+      Ring ring = { cr, highlights };
+      et_timeline_foreach_shape (trace, layout, view, ring_match, &ring);
+    }
   cairo_destroy (cr);
   return surface;
 }
@@ -187,6 +214,7 @@ typedef struct
 {
   EtTrace         *trace;    /* a reference */
   EtLayout        *layout;   /* a copy */
+  GHashTable      *highlights;   /* a reference, or NULL */
   EtViewport       view;
   int              width, height, scale;
   guint            changes;
@@ -201,6 +229,7 @@ draw_job_free (gpointer data)
 
   g_clear_pointer (&job->surface, cairo_surface_destroy);
   et_layout_free (job->layout);
+  g_clear_pointer (&job->highlights, g_hash_table_unref);
   g_object_unref (job->trace);
   g_free (job);
 }
@@ -211,8 +240,8 @@ draw_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   DrawJob *job = data;
   gint64 start = g_get_monotonic_time ();
 
-  job->surface = draw_surface (job->trace, job->layout, &job->view, job->width, job->height,
-                               job->scale);
+  job->surface = draw_surface (job->trace, job->layout, &job->view, job->highlights, job->width,
+                               job->height, job->scale);
   job->took_us = g_get_monotonic_time () - start;
   g_task_return_boolean (task, TRUE);
 }
@@ -245,6 +274,7 @@ start_drawing (EtTimelineView *self, int width, int height)
   job = g_new0 (DrawJob, 1);
   job->trace = g_object_ref (self->trace);
   job->layout = et_layout_copy (self->layout);
+  job->highlights = self->highlights != NULL ? g_hash_table_ref (self->highlights) : NULL;
   job->view = self->view;
   job->width = width, job->height = height;
   job->scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
@@ -269,7 +299,7 @@ update_picture (EtTimelineView *self, int width, int height)
       return;
     }
   start = g_get_monotonic_time ();
-  surface = draw_surface (self->trace, self->layout, &self->view, width, height,
+  surface = draw_surface (self->trace, self->layout, &self->view, self->highlights, width, height,
                           gtk_widget_get_scale_factor (GTK_WIDGET (self)));
   take_picture (self, surface, &self->view, self->changes, g_get_monotonic_time () - start);
 }
@@ -279,25 +309,6 @@ et_timeline_view_is_drawing (EtTimelineView *self)
 {
   g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
   return self->drawing;
-}
-
-typedef struct
-{
-  cairo_t    *cr;
-  GHashTable *set;
-} Ring;
-
-static void
-ring_match (const EtShape *s, gpointer data)
-{
-  Ring *ring = data;
-
-  if (s->kind == ET_SHAPE_AGGREGATE || !g_hash_table_contains (ring->set, s->m))
-    return;
-  cairo_set_source_rgb (ring->cr, 1.0, 0.6, 0.0);      /* amber */
-  cairo_set_line_width (ring->cr, 2);
-  cairo_rectangle (ring->cr, s->x0 - 2, s->y0 - 2, s->x1 - s->x0 + 4, s->y1 - s->y0 + 4);
-  cairo_stroke (ring->cr);
 }
 
 /* For the benchmarks (tests/bench/run): ETLSCOPE_FIRST_FRAME=report says
@@ -342,18 +353,12 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       gtk_snapshot_append_border (snapshot, &frame, (float[4]) { 2, 2, 2, 2 },
                                   (GdkRGBA[4]) { accent, accent, accent, accent });
     }
-  if (self->highlights == NULL && !self->has_selection && !self->has_range)
+  if (!self->has_selection && !self->has_range)
     return;
-  /* Matches, the selection and the range are overlays over the cached
-   * picture. */
+  /* The selection and the range are overlays over the cached picture. */
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->has_range)
     et_timeline_draw_range (cr, &self->view, self->range_from_ns, self->range_to_ns);
-  if (self->highlights != NULL)
-    {
-      Ring ring = { cr, self->highlights };
-      et_timeline_foreach_shape (self->trace, self->layout, &self->view, ring_match, &ring);
-    }
   if (self->has_selection)
     {
       cairo_set_source_rgb (cr, self->view.dark, self->view.dark, self->view.dark);
@@ -443,7 +448,8 @@ refresh_selection (EtTimelineView *self)
     return;
   f.m = self->selected.m;
   if (self->selected.kind != ET_SHAPE_AGGREGATE)
-    et_timeline_foreach_shape (self->trace, self->layout, &self->view, find_marker_shape, &f);
+    et_timeline_foreach_channel_shape (self->trace, self->layout, &self->view,
+                                       self->selected.channel, find_marker_shape, &f);
   set_selection (self, f.found ? &f.shape : NULL);
 }
 
@@ -512,7 +518,8 @@ et_timeline_view_reveal_marker (EtTimelineView *self, guint channel, guint index
    * aggregate with its neighbours (bounded: 2^40 is far past 1 ns). */
   for (int i = 0; i < 40; i++)
     {
-      et_timeline_foreach_shape (self->trace, self->layout, &self->view, find_marker_shape, &f);
+      et_timeline_foreach_channel_shape (self->trace, self->layout, &self->view, channel,
+                                         find_marker_shape, &f);
       if (f.found)
         break;
       et_viewport_zoom (&self->view, et_viewport_x (&self->view, m->start_ns), 2, 1);
@@ -1217,5 +1224,5 @@ et_timeline_view_set_highlights (EtTimelineView *self, GHashTable *markers)
     return;
   g_clear_pointer (&self->highlights, g_hash_table_unref);
   self->highlights = markers ? g_hash_table_ref (markers) : NULL;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate (self);                /* the rings are in the picture */
 }

@@ -387,10 +387,9 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
 
 /* The shapes of one row, when it is a channel in view. */
 static void
-row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint r, EtShapeFunc func,
-            gpointer data)
+row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row,
+            EtShapeFunc func, gpointer data)
 {
-  const EtRow *row = et_layout_row (layout, r);
   const EtChannel *ch;
   guint first, end;
   double top;
@@ -409,7 +408,17 @@ et_timeline_foreach_shape (EtTrace *trace, EtLayout *layout, const EtViewport *v
                            EtShapeFunc func, gpointer data)
 {
   for (guint r = 0; r < et_layout_n_rows (layout); r++)
-    row_shapes (trace, layout, v, r, func, data);
+    row_shapes (trace, layout, v, et_layout_row (layout, r), func, data);
+}
+
+void
+et_timeline_foreach_channel_shape (EtTrace *trace, EtLayout *layout, const EtViewport *v,
+                                   guint channel, EtShapeFunc func, gpointer data)
+{
+  const EtRow *row = et_layout_channel_row (layout, channel);
+
+  if (row != NULL)
+    row_shapes (trace, layout, v, row, func, data);
 }
 
 /* ---- drawing ----------------------------------------------------------- */
@@ -1106,7 +1115,7 @@ et_timeline_hit_test (EtTrace *trace, EtLayout *layout, const EtViewport *v, dou
   if (hit->kind != ET_HIT_EMPTY_ROW)
     return;
   /* Shapes stay inside their row: only the row under the pointer counts. */
-  row_shapes (trace, layout, v, hit->row, hit_shape, &search);
+  row_shapes (trace, layout, v, et_layout_row (layout, hit->row), hit_shape, &search);
   if (search.found)
     {
       hit->kind = ET_HIT_SHAPE;

@@ -49,6 +49,15 @@ void     et_timeline_foreach_shape (EtTrace          *trace,
                                     EtShapeFunc       func,
                                     gpointer          user_data);
 
+/* The same for one channel's row alone (shapes never leave their row):
+ * nothing when the channel has no row or its row is out of view. */
+void     et_timeline_foreach_channel_shape (EtTrace          *trace,
+                                            EtLayout         *layout,
+                                            const EtViewport *viewport,
+                                            guint             channel,
+                                            EtShapeFunc       func,
+                                            gpointer          user_data);
+
 /* Draws the whole picture: background, rows, labels, markers, ruler. The
  * layout must have been updated for the viewport's lane height. */
 void     et_timeline_draw          (cairo_t          *cr,

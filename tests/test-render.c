@@ -1089,6 +1089,66 @@ test_high_contrast_marks_stand_out (void **state)
       }
 }
 
+/* Shapes gathered as they come, for comparing walks. */
+static void
+gather_shape (const EtShape *s, gpointer data)
+{
+  g_array_append_val ((GArray *) data, *s);
+}
+
+static gboolean
+same_shape (const EtShape *a, const EtShape *b)
+{
+  return a->kind == b->kind && a->channel == b->channel && a->marker == b->marker
+         && a->count == b->count && a->importance == b->importance && a->m == b->m
+         && a->x0 == b->x0 && a->y0 == b->y0 && a->x1 == b->x1 && a->y1 == b->y1
+         && a->mixed == b->mixed;
+}
+
+/* One channel's shapes are exactly the shapes of that channel among all
+ * the rows': the selection and the search's reveal walk only its row. */
+static void
+test_one_channel_walk_gives_its_row_shapes (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (EtShape));
+  EtViewport v;
+  guint compared = 0;
+
+  whole_trace (&v, 1200, 20000);
+  et_layout_update (layout, v.lane_height);
+  et_timeline_foreach_shape (demo, layout, &v, gather_shape, all);
+  for (guint c = 0; c < et_trace_get_n_channels (demo); c++)
+    {
+      g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (EtShape));
+      guint k = 0;
+
+      et_timeline_foreach_channel_shape (demo, layout, &v, c, gather_shape, one);
+      for (guint i = 0; i < all->len; i++)
+        {
+          const EtShape *s = &g_array_index (all, EtShape, i);
+          if (s->channel != c)
+            continue;
+          assert_true (k < one->len);
+          assert_true (same_shape (s, &g_array_index (one, EtShape, k)));
+          k++;
+        }
+      assert_int_equal (k, one->len);
+      compared += k;
+    }
+  assert_int_equal (compared, all->len);
+  assert_true (compared > 100);
+
+  /* A channel out of view has none. */
+  v.scroll_y = et_layout_height (layout) + 100;
+  for (guint c = 0; c < et_trace_get_n_channels (demo); c++)
+    {
+      g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (EtShape));
+      et_timeline_foreach_channel_shape (demo, layout, &v, c, gather_shape, one);
+      assert_int_equal (one->len, 0);
+    }
+}
+
 int
 main (void)
 {
@@ -1104,6 +1164,7 @@ main (void)
     cmocka_unit_test (test_render_files_png_svg_pdf),
     cmocka_unit_test (test_collapsing_a_process_hides_its_rows),
     cmocka_unit_test (test_layout_copy_draws_the_same_and_stands_alone),
+    cmocka_unit_test (test_one_channel_walk_gives_its_row_shapes),
     cmocka_unit_test (test_filters_hide_providers_importance_and_kinds),
     cmocka_unit_test (test_filters_hide_categories_and_series),
     cmocka_unit_test (test_channels_hide_move_to_top_and_collapse),
