@@ -4,6 +4,7 @@
  * Channels are shared out to a thread per core, each decoding with its own
  * scratch; the matches are put in time order at the end. */
 #include "et-search.h"
+#include "et-workers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,7 @@ search_channels (gpointer data)
   Searcher *s = data;
   guint c;
 
+  et_worker_begin ();
   while ((c = (guint) g_atomic_int_add (s->next, 1)) < et_trace_get_n_channels (s->trace))
     {
       const EtChannel *ch = et_trace_get_channel (s->trace, c);

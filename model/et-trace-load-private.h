@@ -5,6 +5,7 @@
 #pragma once
 
 #include "et-trace-private.h"
+#include "et-workers.h"
 
 G_BEGIN_DECLS
 

@@ -359,6 +359,7 @@ walk_range (gpointer data)
   guint n = et_etl_file_n_buffers (file);
   guint64 size = et_etl_file_size (file);
 
+  et_worker_begin ();
   for (guint i = w->from; i < w->to; i++)
     {
       const EtBufferInfo *info = et_etl_file_buffer_info (file, i);

@@ -234,6 +234,7 @@ decode_range (gpointer data)
   MarkerBuild *b = &w->b;
   EtEvent event;
 
+  et_worker_begin ();
   for (guint64 i = w->from; i < w->to; i++)
     {
       EtEventLoc loc = self->events[i];
@@ -423,6 +424,7 @@ pair_processes (gpointer data)
   g_autoptr(GArray) cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   guint process;
 
+  et_worker_begin ();
   while ((process = (guint) g_atomic_int_add (&job->next, 1)) < job->n_processes)
     {
       g_autofree EtSpanEvent *events = NULL;

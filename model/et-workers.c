@@ -1,0 +1,40 @@
+/* et-workers.c — see et-workers.h. */
+#include "et-workers.h"
+
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+/* Nice 10 weighs about a tenth of nice 0 with Linux's scheduler: a
+ * thread at nice 0 that wakes gets nine tenths of a busy core. */
+#define WORKER_NICE 10
+
+static GThread *interactive;           /* set once, before any worker starts */
+
+void
+et_workers_yield_to_this_thread (void)
+{
+  g_return_if_fail (interactive == NULL || interactive == g_thread_self ());
+  interactive = g_thread_self ();
+}
+
+void
+et_worker_begin (void)
+{
+#ifdef __linux__
+  static _Thread_local gboolean lowered;
+  id_t tid;
+
+  if (interactive == NULL || interactive == g_thread_self () || lowered)
+    return;
+  lowered = TRUE;
+  /* The nice value is per thread on Linux (setpriority(2), NOTES): the
+   * thread's own id lowers this thread only. Raising it needs no
+   * privilege; it is not lowered again (that would), so a pool thread that
+   * once worked stays in the background, which is where it works. */
+  tid = (id_t) syscall (SYS_gettid);
+  setpriority (PRIO_PROCESS, tid, MAX (getpriority (PRIO_PROCESS, tid), WORKER_NICE));
+#endif
+}

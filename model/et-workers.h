@@ -1,0 +1,20 @@
+/* et-workers.h — the model's background threads and an interactive one. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Called once by a program with a window, on its main thread: from then
+ * on every other thread that does the model's heavy work (walking,
+ * decoding, pairing, searching) runs at a lower priority. Loading and
+ * searching use every core; without this, the main loop waits its turn
+ * for a core behind them and a frame's work takes two or three frames. */
+void et_workers_yield_to_this_thread (void);
+
+/* Called by a thread as it begins heavy work: lowers its priority (once)
+ * when et_workers_yield_to_this_thread was called and this is not that
+ * thread; does nothing otherwise. */
+void et_worker_begin (void);
+
+G_END_DECLS
