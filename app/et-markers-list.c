@@ -12,6 +12,7 @@
  */
 #include "et-markers-list.h"
 #include "et-i18n.h"
+#include "et-release.h"
 #include "et-timeline-render.h"
 
 #include <string.h>
@@ -105,6 +106,10 @@ row_model_item (GListModel *model, guint position)
   return row;
 }
 
+/* Rows from which the array they leave goes back on a thread: a million
+ * rows are 8 MB, which the kernel takes milliseconds to unmap. */
+#define RELEASE_IN_BACKGROUND_FROM (1u << 20)
+
 /* The rows become @refs (taken), of which the view is shown the first
  * @shown at most (row_model_show tells it of more): rows that stay in the
  * list keep their objects and widgets and are told their marker changed;
@@ -119,7 +124,10 @@ row_model_replace (EtRowModel *self, GArray *refs, guint shown)
   GHashTableIter iter;
   gpointer row;
 
-  g_array_unref (self->refs);
+  if (self->refs->len >= RELEASE_IN_BACKGROUND_FROM)
+    et_release_in_background (self->refs, (GDestroyNotify) g_array_unref);
+  else
+    g_array_unref (self->refs);
   self->refs = refs;
   g_hash_table_iter_init (&iter, self->rows);
   while (g_hash_table_iter_next (&iter, NULL, &row))
@@ -223,6 +231,7 @@ struct _EtMarkersList
   guint                pending;         /* refreshes running on a thread */
   guint                async_threshold; /* candidates from which refreshes use a thread */
   guint                grow_tick;       /* rows still to show, a slice a frame */
+  gint64               from_ns, to_ns;  /* the range shown (et_markers_list_set_range) */
 };
 
 G_DEFINE_FINAL_TYPE (EtMarkersList, et_markers_list, GTK_TYPE_BOX)
@@ -378,25 +387,6 @@ on_unmap (GtkWidget *widget, gpointer data)
     show_all_rows (ET_MARKERS_LIST (widget));
 }
 
-/* The same rows in the new order; the selected marker stays selected,
- * wherever it lands. */
-static void
-resort (EtMarkersList *self)
-{
-  guint n = self->model->refs->len, selected = gtk_single_selection_get_selected (self->selection);
-  SortBy by = { self->trace, self->sort, self->descending };
-  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (Ref), n);
-  Ref chosen = { G_MAXUINT32, G_MAXUINT32 };
-
-  if (selected < n)
-    chosen = g_array_index (self->model->refs, Ref, selected);
-  g_array_append_vals (sorted, self->model->refs->data, n);
-  g_qsort_with_data (sorted->data, (gint) n, sizeof (Ref), compare_refs, &by);
-  row_model_replace (self->model, g_steal_pointer (&sorted), self->model->shown);
-  if (selected < n)
-    et_markers_list_show_marker (self, chosen.channel, chosen.index);
-}
-
 static void
 set_count (EtMarkersList *self, guint n)
 {
@@ -415,6 +405,7 @@ typedef struct
   EtLayoutFilter *filter;     /* a copy: collecting may run on a thread */
   SortBy         by;
   guint          generation;
+  Ref            chosen;      /* the marker to select once shown, or channel G_MAXUINT32 */
   GArray        *refs;
 } Collect;
 
@@ -477,6 +468,8 @@ show_refs (EtMarkersList *self, Collect *c)
   c->refs = NULL;
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->selecting = FALSE;
+  if (c->chosen.channel != G_MAXUINT32)
+    et_markers_list_show_marker (self, c->chosen.channel, c->chosen.index);
   keep_growing (self);
 }
 
@@ -493,29 +486,31 @@ collected (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static Collect *
-collect_new (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
+collect_new (EtMarkersList *self, gint64 from_ns, gint64 to_ns, Ref chosen)
 {
   Collect *c = g_new0 (Collect, 1);
 
   c->trace = g_object_ref (self->trace);
   c->from_ns = from_ns, c->to_ns = to_ns;
+  c->chosen = chosen;
   c->filter = et_layout_filter_copy (self->layout);
   c->by = (SortBy) { self->trace, self->sort, self->descending };
   c->generation = ++self->generation;
   return c;
 }
 
-void
-et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
+/* The rows of the range, sorted, then @chosen selected (if it is there). */
+static void
+refresh (EtMarkersList *self, gint64 from_ns, gint64 to_ns, Ref chosen)
 {
   g_autoptr(GTask) task = NULL;
   guint64 candidates = 0;
   Collect *c;
 
-  g_return_if_fail (ET_IS_MARKERS_LIST (self));
   if (self->trace == NULL)
     return;
-  c = collect_new (self, from_ns, to_ns);
+  self->from_ns = from_ns, self->to_ns = to_ns;
+  c = collect_new (self, from_ns, to_ns, chosen);
   for (guint ch = 0; ch < et_trace_get_n_channels (self->trace); ch++)
     {
       guint end, first = et_channel_query (self->trace, ch, from_ns, to_ns, &end);
@@ -535,6 +530,28 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
   g_task_set_task_data (task, c, collect_free);
   self->pending++;
   g_task_run_in_thread (task, collect_in_thread);
+}
+
+void
+et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
+{
+  g_return_if_fail (ET_IS_MARKERS_LIST (self));
+  refresh (self, from_ns, to_ns, (Ref) { G_MAXUINT32, G_MAXUINT32 });
+}
+
+/* The rows in the new order, the selected marker still selected wherever
+ * it lands. A refresh of the same range: a large one collects and sorts
+ * on a thread (millions of rows take seconds to sort), and one that was
+ * on its way is superseded by it. */
+static void
+resort (EtMarkersList *self)
+{
+  guint selected = gtk_single_selection_get_selected (self->selection);
+  Ref chosen = { G_MAXUINT32, G_MAXUINT32 };
+
+  if (selected < self->model->refs->len)
+    chosen = g_array_index (self->model->refs, Ref, selected);
+  refresh (self, self->from_ns, self->to_ns, chosen);
 }
 
 gboolean

@@ -12,6 +12,8 @@
 #include "et-app-resources.h"
 #include "et-application.h"
 #include "et-i18n.h"
+#include "et-release.h"
+#include "et-workers.h"
 
 #include <glib/gstdio.h>
 
@@ -218,15 +220,6 @@ show_damage (EtWindow *self)
   gtk_info_bar_set_revealed (self->damage_bar, TRUE);
 }
 
-/* The last reference to a trace, let go off the main loop: unmapping a
- * file of gigabytes takes the kernel a tenth of a second. */
-static gpointer
-release_trace (gpointer trace)
-{
-  g_object_unref (trace);
-  return NULL;
-}
-
 static void
 show_trace (EtWindow *self, EtTrace *trace)
 {
@@ -278,7 +271,7 @@ show_trace (EtWindow *self, EtTrace *trace)
   update_list (self);
   gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
   if (old != NULL)
-    g_thread_unref (g_thread_new ("etlscope-release", release_trace, old));
+    et_release_in_background (old, g_object_unref);   /* its file unmapped */
 }
 
 static void start_complete_load (EtWindow *self);
@@ -528,6 +521,9 @@ et_window_class_init (EtWindowClass *klass)
   G_OBJECT_CLASS (klass)->dispose = et_window_dispose;
   G_OBJECT_CLASS (klass)->finalize = et_window_finalize;
   et_app_resources_ensure ();
+  /* Windows live on the main thread: loading and searching, on every
+   * core, leave it a core whenever its main loop has work. */
+  et_workers_yield_to_this_thread ();
   g_type_ensure (ET_TYPE_TIMELINE_VIEW);
   g_type_ensure (ET_TYPE_MARKERS_LIST);
   g_type_ensure (ET_TYPE_DETAILS_PANE);

@@ -249,6 +249,15 @@ row_duration (EtTrace *trace, EtMarkersList *list, guint row)
   return m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END ? m->end_ns - m->start_ns : 0;
 }
 
+static gint64
+row_start (EtTrace *trace, EtMarkersList *list, guint row)
+{
+  guint channel, index;
+
+  assert_true (et_markers_list_get_row (list, row, &channel, &index));
+  return et_trace_get_channel (trace, channel)->markers[index].start_ns;
+}
+
 static void
 collect_label_texts (GtkWidget *widget, GHashTable *texts)
 {
@@ -330,6 +339,32 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   for (guint r = 1; r < et_markers_list_get_n_rows (list); r++)
     assert_true (row_duration (trace, list, r - 1) >= row_duration (trace, list, r));
   check_first_rows_shown (trace, list);
+
+  /* A large list sorts on a thread, and the selected marker stays
+   * selected, wherever it lands. */
+  {
+    GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (
+      GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW))));
+    guint chosen_channel, chosen_index, row, n = et_markers_list_get_n_rows (list);
+
+    assert_true (et_markers_list_get_row (list, n / 3, &chosen_channel, &chosen_index));
+    assert_true (et_markers_list_show_marker (list, chosen_channel, chosen_index));
+    assert_int_equal (gtk_single_selection_get_selected (selection), n / 3);
+    et_markers_list_set_async_threshold (list, 0);
+    et_markers_list_set_sort (list, ET_SORT_START, FALSE);
+    assert_true (et_markers_list_is_busy (list));
+    RUN_UNTIL (!et_window_is_busy (window));
+    assert_int_equal (et_markers_list_get_n_rows (list), n);
+    for (guint r = 1; r < n; r++)
+      assert_true (row_start (trace, list, r - 1) <= row_start (trace, list, r));
+    row = gtk_single_selection_get_selected (selection);
+    assert_true (et_markers_list_get_row (list, row, &channel, &index));
+    assert_int_equal (channel, chosen_channel);
+    assert_int_equal (index, chosen_index);
+    et_markers_list_set_sort (list, ET_SORT_DURATION, TRUE);
+    RUN_UNTIL (!et_window_is_busy (window));
+    et_markers_list_set_async_threshold (list, 50000);
+  }
 
   /* Choosing a row selects and reveals its marker. */
   assert_true (et_markers_list_get_row (list, 0, &channel, &index));
@@ -728,15 +763,31 @@ widget_pixels (GtkWidget *widget)
   return g_bytes_new_take (data, stride * h);
 }
 
+/* How many pixels are the amber of a search match's ring. */
+static guint
+amber_pixels (GBytes *pixels)
+{
+  gsize n;
+  const guint8 *p = g_bytes_get_data (pixels, &n);
+  guint count = 0;
+
+  /* B, G, R, A: gdk_texture_download's format. */
+  for (gsize i = 0; i + 3 < n; i += 4)
+    count += p[i] <= 1 && ABS (p[i + 1] - 153) <= 1 && p[i + 2] >= 254;
+  return count;
+}
+
 /* A picture that takes long is drawn on a thread while the last one stays
  * on screen: the frame after a zoom starts it rather than waiting for it,
- * and what comes is what drawing at once shows. */
+ * and what comes is what drawing at once shows, the search's rings
+ * included. */
 static void
 test_slow_pictures_are_drawn_on_a_thread (void **state)
 {
   EtWindow *window;
   EtTimelineView *view;
   g_autoptr(GBytes) on_thread = NULL, at_once = NULL;
+  g_autoptr(GBytes) ringed_on_thread = NULL, ringed_at_once = NULL;
 
   g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
   window = open_window (demo_path);
@@ -754,6 +805,28 @@ test_slow_pictures_are_drawn_on_a_thread (void **state)
   at_once = widget_pixels (GTK_WIDGET (view));
   g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
   assert_true (g_bytes_equal (on_thread, at_once));
+  assert_int_equal (amber_pixels (at_once), 0);
+
+  /* The search's matches are ringed in the picture the thread draws. */
+  g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
+  et_window_search (window, "FAILED");
+  RUN_UNTIL (!et_window_is_searching (window));
+  assert_true (et_window_get_n_matches (window) > 0);
+  RUN_UNTIL (!et_window_is_busy (window));
+  run_for (200);
+  ringed_on_thread = widget_pixels (GTK_WIDGET (view));
+  g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "never", TRUE);
+  et_timeline_view_layout_changed (view);
+  run_for (200);
+  ringed_at_once = widget_pixels (GTK_WIDGET (view));
+  g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
+  assert_true (amber_pixels (ringed_at_once) > 20);
+  assert_true (g_bytes_equal (ringed_on_thread, ringed_at_once));
+  et_window_search (window, "");
+  RUN_UNTIL (!et_window_is_searching (window));
+  run_for (200);
+  on_thread = (g_bytes_unref (on_thread), widget_pixels (GTK_WIDGET (view)));
+  assert_int_equal (amber_pixels (on_thread), 0);
 
   /* And a window closed while its picture is being drawn goes cleanly. */
   g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
