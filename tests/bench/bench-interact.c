@@ -157,7 +157,7 @@ step (gpointer widget, const char *action, guint times)
 }
 
 static void
-explore (EtWindow *window)
+explore (EtWindow *window, const char *needle)
 {
   EtTimelineView *view = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
                                                         ET_TYPE_TIMELINE_VIEW));
@@ -189,9 +189,15 @@ explore (EtWindow *window)
   step (view, "timeline.zoom-fit", 1);
   /* Search over every marker's text and payload (on a thread), then steps. */
   from = probe.busy->len;
-  et_window_search (window, "GET");
+  et_window_search (window, needle);
   RUN_UNTIL (!et_window_is_searching (window));
   blame ("search", 1, from);
+  if (et_window_get_n_matches (window) == 0)
+    {
+      fprintf (stderr, "bench-interact: nothing matches \"%s\": the steps through the "
+               "matches would measure nothing\n", needle);
+      exit (2);
+    }
   step (window, "win.find-next", 5);
   /* Channels hidden and shown again. */
   step (view, "timeline.show-all-channels", 1);
@@ -207,9 +213,9 @@ main (int argc, char **argv)
   g_autoptr(GString) out = g_string_new ("{");
   EtWindow *window;
 
-  if (argc != 2)
+  if (argc != 2 && argc != 3)
     {
-      fprintf (stderr, "usage: bench-interact FILE.etl\n");
+      fprintf (stderr, "usage: bench-interact FILE.etl [SEARCH]\n");
       return 2;
     }
   gtk_init ();
@@ -223,7 +229,7 @@ main (int argc, char **argv)
   window = open_window (argv[1]);
   blame ("opening", 1, 0);
   report (out, "open");
-  explore (window);
+  explore (window, argc == 3 ? argv[2] : "GET");
   report (out, "explore");
   g_string_append (out, "}");
   printf ("%s\n", out->str);
