@@ -10,6 +10,11 @@
 #include "et-fixture.h"
 #include "et-trace.h"
 #include "et-search.h"
+#include "et-workers.h"
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define MS (G_GINT64_CONSTANT (1000000))
 
@@ -664,6 +669,40 @@ test_search_folds_unicode_and_threads_agree (void **state)
   }
 }
 
+static int
+own_nice (void)
+{
+  return getpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid));
+}
+
+static gpointer
+nice_after_begin (gpointer data)
+{
+  et_worker_begin ();
+  return GINT_TO_POINTER (own_nice () + 100);
+}
+
+static int
+worker_nice (void)
+{
+  return GPOINTER_TO_INT (g_thread_join (g_thread_new ("test-worker", nice_after_begin, NULL))) - 100;
+}
+
+/* Once a window's thread says so, the threads that load and search step
+ * back (nice 10) so that its main loop gets a core at once; that thread
+ * itself never does. Before, nothing changes. */
+static void
+test_workers_yield_to_the_window_thread (void **state)
+{
+  int own = own_nice ();
+
+  assert_int_equal (worker_nice (), own);
+  et_workers_yield_to_this_thread ();
+  et_worker_begin ();
+  assert_int_equal (own_nice (), own);
+  assert_int_equal (worker_nice (), MAX (own, 10));
+}
+
 int
 main (void)
 {
@@ -684,6 +723,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_search_text_and_payload_values, setup, teardown),
     cmocka_unit_test_setup_teardown (test_search_folds_unicode_and_threads_agree, setup, teardown),
     cmocka_unit_test_setup_teardown (test_preview_makes_markers_of_the_first_events, setup, teardown),
+    cmocka_unit_test (test_workers_yield_to_the_window_thread),
   };
   return cmocka_run_group_tests_name ("trace", tests, NULL, NULL);
 }
