@@ -455,13 +455,8 @@ collect_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
 static void
 show_refs (EtMarkersList *self, Collect *c)
 {
-  /* Sorted for the order of when it started: a header clicked meanwhile
-   * still counts. */
-  if (c->by.sort != self->sort || c->by.descending != self->descending)
-    {
-      SortBy by = { self->trace, self->sort, self->descending };
-      g_qsort_with_data (c->refs->data, (gint) c->refs->len, sizeof (Ref), compare_refs, &by);
-    }
+  /* Sorted in the current order: a header clicked meanwhile started a
+   * newer refresh (resort), and this one is not shown (collected). */
   set_count (self, c->refs->len);
   self->selecting = TRUE;
   row_model_replace (self->model, c->refs, rows_to_show (self, c->refs->len));
