@@ -84,12 +84,6 @@ et_guid_parse (const char *text, EtGuid *guid)
   return TRUE;
 }
 
-gboolean
-et_guid_equal (const EtGuid *a, const EtGuid *b)
-{
-  return memcmp (a, b, sizeof *a) == 0;
-}
-
 guint
 et_guid_hash (const EtGuid *guid)
 {
@@ -98,13 +92,6 @@ et_guid_hash (const EtGuid *guid)
 
   memcpy (&tail, guid->data4 + 4, 4);
   return h ^ tail;
-}
-
-gboolean
-et_guid_is_zero (const EtGuid *guid)
-{
-  static const EtGuid zero;
-  return et_guid_equal (guid, &zero);
 }
 
 /* EventSource's GUID from its name: SHA-1 over a fixed namespace and the

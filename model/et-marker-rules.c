@@ -28,39 +28,44 @@ et_rule_result_clear (EtRuleResult *result)
   result->series = result->text = NULL;
 }
 
-/* The cv fields, in EtCvField bit order. */
-static const char *const cv_names[] = {
-  "cvType", "cvImportance", "cvSeries", "cvCategory", "cvTextW", "cvSpanId",
-};
+/* The cv fields (cvType, cvImportance, cvSeries, cvCategory, cvTextW,
+ * cvSpanId), in EtCvField bit order. */
 enum { CV_TYPE, CV_IMPORTANCE, CV_SERIES, CV_CATEGORY, CV_TEXT, CV_SPAN_ID, N_CV };
 
-/* Whether @name is the all-letter @cv name, without regard to case: for a
- * lower-case letter t, (c | 0x20) == t holds exactly when c is t in either
- * case. */
-static gboolean
-same_letters (const char *name, const char *cv, gsize len)
+/* Their names after "cv", in lower case, with their whole lengths. */
+static const struct
 {
-  for (gsize i = 0; i < len; i++)
-    if (((guchar) name[i] | 0x20) != g_ascii_tolower (cv[i]))
-      return FALSE;
-  return TRUE;
-}
+  const char *tail;
+  guint8      len;
+} cv_tails[N_CV] = {
+  { "type", 6 }, { "importance", 12 }, { "series", 8 }, { "category", 10 }, { "textw", 7 },
+  { "spanid", 8 },
+};
 
 /* Which cv field @name is (without regard to case), or -1. Most names do
  * not start with "cv", and the names' lengths tell all but two apart, so
- * this costs a few character tests per field. */
+ * this costs a few character tests per field. All cv names are letters:
+ * for a lower-case letter t, (c | 0x20) == t holds exactly when c is t in
+ * either case. */
 static gint
 cv_field_of (const char *name)
 {
-  static const guint8 lengths[N_CV] = { 6, 12, 8, 10, 7, 8 };
   gsize len;
 
   if ((name[0] | 0x20) != 'c' || (name[1] | 0x20) != 'v')
     return -1;
   len = strlen (name);
   for (guint k = 0; k < N_CV; k++)
-    if (len == lengths[k] && same_letters (name + 2, cv_names[k] + 2, len - 2))
-      return (gint) k;
+    {
+      gsize i = 0;
+
+      if (len != cv_tails[k].len)
+        continue;
+      while (i + 2 < len && ((guchar) name[i + 2] | 0x20) == (guchar) cv_tails[k].tail[i])
+        i++;
+      if (i + 2 == len)
+        return (gint) k;
+    }
   return -1;
 }
 

@@ -145,18 +145,18 @@ mix (guint64 h, guint64 v)
 
 /* A 64-bit fingerprint of the key. Candidates are checked field by field
  * (same_key), so a fingerprint collision can only hide a match, never make
- * a wrong one; at 2^-64 per pair that is accepted. */
+ * a wrong one; at 2^-64 per pair that is accepted. The key's small parts
+ * are packed into words, so it takes three or four mixing steps. */
 static guint64
 fingerprint (guint map, const EtSpanEvent *e)
 {
-  guint64 h = mix (map + 1, e->pid);
+  gboolean per_thread = map == MAP_THREAD_ID || map == MAP_THREAD_TASK;
+  gboolean by_id = map == MAP_THREAD_ID || map == MAP_PROCESS_ID;
+  guint64 ids = ((guint64) e->pid << 32) | (per_thread ? e->tid : 0);
+  guint64 h = mix (mix (map + 1, (guint64) e->provider << 16 | (by_id ? 0 : e->task)), ids);
 
-  if (map == MAP_THREAD_ID || map == MAP_THREAD_TASK)
-    h = mix (h, e->tid);
-  h = mix (h, e->provider);
-  if (map == MAP_THREAD_ID || map == MAP_PROCESS_ID)
+  if (by_id)
     return mix (h, (guint64) e->span_id);
-  h = mix (h, e->task);
   if (map == MAP_PROCESS_ACTIVITY)
     {
       guint64 a, b;
@@ -321,45 +321,49 @@ typedef struct
   guint  depth;
 } Active;
 
+/* The open spans of a thread (a plain array: one append per start). */
+typedef struct
+{
+  guint32 pid;
+  guint32 tid;
+  Active *active;
+  guint   len;
+  guint   capacity;
+} ThreadSweep;
+
 /* Status and lane of one start, given the spans open on its thread. A
  * span that begins while others are open is nested (it ends by the time
  * they do) or overlapping (it outlives one of them), one lane below the
  * deepest open. Precedence: unmatched_start > cross_thread > overlapping
  * > nested > ok. */
 static void
-sweep_start (const EtSpanEvent *events, EtSpanResult *results, guint i, GArray *active)
+sweep_start (const EtSpanEvent *events, EtSpanResult *results, guint i, ThreadSweep *s)
 {
   gint64 t = events[i].time;
   gint64 end = results[i].partner != G_MAXUINT ? events[results[i].partner].time : G_MAXINT64;
   gboolean outlives = FALSE;
   guint deepest = 0, kept = 0;
-  Active a;
 
-  for (guint j = 0; j < active->len; j++)
+  for (guint j = 0; j < s->len; j++)
     {
-      Active *o = &g_array_index (active, Active, j);
-      if (o->end <= t)
+      Active o = s->active[j];
+      if (o.end <= t)
         continue;                       /* ended before this start */
-      g_array_index (active, Active, kept++) = *o;
-      deepest = MAX (deepest, o->depth + 1);
-      outlives |= o->end < end;
+      s->active[kept++] = o;
+      deepest = MAX (deepest, o.depth + 1);
+      outlives |= o.end < end;
     }
-  g_array_set_size (active, kept);
+  s->len = kept;
   results[i].depth = deepest;
   if (kept > 0 && results[i].status == ET_SPAN_OK)
     results[i].status = outlives ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
-  a.end = end;
-  a.depth = deepest;
-  g_array_append_val (active, a);
+  if (s->len == s->capacity)
+    {
+      s->capacity = MAX (8, s->capacity * 2);
+      s->active = g_renew (Active, s->active, s->capacity);
+    }
+  s->active[s->len++] = (Active) { end, deepest };
 }
-
-/* The open spans of a thread. */
-typedef struct
-{
-  guint32 pid;
-  guint32 tid;
-  GArray *active;   /* Active */
-} ThreadSweep;
 
 /* One sweep over all starts in time order, each against its own thread's
  * open spans: the same order as thread by thread, but reading the events
@@ -388,7 +392,7 @@ assign_lanes (const EtSpanEvent *events, EtSpanResult *results, guint n)
           k = GPOINTER_TO_UINT (g_hash_table_lookup (threads, key));
           if (k == 0)
             {
-              ThreadSweep fresh = { e->pid, e->tid, g_array_new (FALSE, FALSE, sizeof (Active)) };
+              ThreadSweep fresh = { e->pid, e->tid, NULL, 0, 0 };
               g_array_append_val (sweeps, fresh);
               k = sweeps->len;
               g_hash_table_insert (threads, key, GUINT_TO_POINTER (k));
@@ -396,10 +400,10 @@ assign_lanes (const EtSpanEvent *events, EtSpanResult *results, guint n)
           recent[slot] = k;
           s = &g_array_index (sweeps, ThreadSweep, k - 1);
         }
-      sweep_start (events, results, i, s->active);
+      sweep_start (events, results, i, s);
     }
   for (guint k = 0; k < sweeps->len; k++)
-    g_array_unref (g_array_index (sweeps, ThreadSweep, k).active);
+    g_free (g_array_index (sweeps, ThreadSweep, k).active);
 }
 
 void
