@@ -566,37 +566,31 @@ compare_refs (const void *a, const void *b)
   return x->loc < y->loc ? -1 : x->loc > y->loc;   /* slots follow file order */
 }
 
-/* Merges the runs into the event index, in time order (ties in file order).
- * Each CPU's buffers hold its events in time order, so each run is (nearly
- * always) sorted already: sort any that is not, then merge them with a
- * small heap — a few comparisons per record, no copy of the references. */
-static EtEventLoc *
-merge_runs (GPtrArray *runs, gsize n)
+/* One part of the merge: the first @n references of the runs' slices
+ * [head, end) into @out, with a small heap of the runs ordered by their
+ * next reference — a few comparisons per record, no copy of the
+ * references. */
+typedef struct
 {
-  guint n_runs = runs->len, heap_len = 0;
-  g_autofree guint *heap = g_new (guint, MAX (n_runs, 1));
-  g_autofree const EtEventRef **head = g_new (const EtEventRef *, MAX (n_runs, 1));
-  g_autofree const EtEventRef **end = g_new (const EtEventRef *, MAX (n_runs, 1));
-  EtEventLoc *out = g_new (EtEventLoc, MAX (n, 1));
+  guint              n_runs;
+  const EtEventRef **head;
+  const EtEventRef **end;
+  EtEventLoc        *out;
+  gsize              n;
+} MergePart;
 
-  for (guint c = 0; c < n_runs; c++)
-    {
-      GArray *run = g_ptr_array_index (runs, c);
-      const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
+static gpointer
+merge_part (gpointer data)
+{
+  MergePart *part = data;
+  const EtEventRef **head = part->head, **end = part->end;
+  g_autofree guint *heap = g_new (guint, MAX (part->n_runs, 1));
+  guint heap_len = 0;
 
-      for (guint i = 1; i < run->len; i++)
-        if (compare_refs (&refs[i - 1], &refs[i]) > 0)
-          {
-            g_array_sort (run, compare_refs);
-            break;
-          }
-      head[c] = (const EtEventRef *) (gpointer) run->data;
-      end[c] = head[c] + run->len;
-      if (run->len > 0)
-        heap[heap_len++] = c;
-    }
-
-  /* The heap holds runs ordered by their next reference. */
+  et_worker_begin ();
+  for (guint c = 0; c < part->n_runs; c++)
+    if (head[c] < end[c])
+      heap[heap_len++] = c;
 #define LESS(a, b) (compare_refs (head[heap[a]], head[heap[b]]) < 0)
 #define SIFT_DOWN(from)                                         \
   for (guint j = (from), k; (k = 2 * j + 1) < heap_len; j = k)  \
@@ -610,17 +604,116 @@ merge_runs (GPtrArray *runs, gsize n)
     }
   for (guint i = heap_len / 2; i-- > 0;)
     SIFT_DOWN (i)
-  for (gsize o = 0; o < n; o++)
+  for (gsize o = 0; o < part->n; o++)
     {
       guint c = heap[0];
 
-      out[o] = head[c]->loc;
+      part->out[o] = head[c]->loc;
       if (++head[c] == end[c])
         heap[0] = heap[--heap_len];
       SIFT_DOWN (0)
     }
 #undef SIFT_DOWN
 #undef LESS
+  return NULL;
+}
+
+/* The first reference of @run[0, len) not before @key. */
+static gsize
+lower_bound (const EtEventRef *run, gsize len, const EtEventRef *key)
+{
+  gsize lo = 0, hi = len;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (compare_refs (&run[mid], key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Merges the runs into the event index, in time order (ties in file order).
+ * Each CPU's buffers hold its events in time order, so each run is (nearly
+ * always) sorted already: sort any that is not, then merge. Large indexes
+ * are cut into one part per core at keys taken from the longest run (every
+ * run is split where that key would go), and the parts merge at once, each
+ * into its own stretch of the index. A preview (@n less than the runs
+ * hold) takes the first @n in one part. */
+static EtEventLoc *
+merge_runs (GPtrArray *runs, gsize n)
+{
+  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* for tests and benchmarks */
+  guint n_runs = runs->len, longest = 0;
+  gsize total = 0;
+  guint k;
+  g_autofree MergePart *parts = NULL;
+  g_autofree GThread **threads = NULL;
+  g_autofree const EtEventRef **cut = NULL;
+  EtEventLoc *out = g_new (EtEventLoc, MAX (n, 1));
+  const EtEventRef *pivot_run = NULL;
+  guint pivot_len = 0;
+
+  for (guint c = 0; c < n_runs; c++)
+    {
+      GArray *run = g_ptr_array_index (runs, c);
+      const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
+
+      for (guint i = 1; i < run->len; i++)
+        if (compare_refs (&refs[i - 1], &refs[i]) > 0)
+          {
+            g_array_sort (run, compare_refs);
+            break;
+          }
+      if (run->len > ((GArray *) g_ptr_array_index (runs, longest))->len)
+        longest = c;
+      total += run->len;
+    }
+  k = n < total ? 1 : forced ? (guint) CLAMP (atoi (forced), 1, 64)
+                  : n < 1000000 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
+  parts = g_new0 (MergePart, k);
+  threads = g_new0 (GThread *, k);
+  cut = g_new (const EtEventRef *, (gsize) MAX (n_runs, 1) * (k + 1));
+  if (n_runs > 0)
+    {
+      GArray *run = g_ptr_array_index (runs, longest);
+
+      pivot_run = (const EtEventRef *) (gpointer) run->data;
+      pivot_len = run->len;
+    }
+  /* cut[j * n_runs + c]: where part j begins in run c (part k: its end). */
+  for (guint j = 0; j <= k; j++)
+    for (guint c = 0; c < n_runs; c++)
+      {
+        GArray *run = g_ptr_array_index (runs, c);
+        const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
+        gsize at = j == 0 ? 0 : j == k || pivot_len == 0 ? run->len
+                 : lower_bound (refs, run->len, &pivot_run[(gsize) pivot_len * j / k]);
+
+        cut[j * n_runs + c] = refs + at;
+      }
+  for (gsize j = 0, offset = 0; j < k; j++)
+    {
+      parts[j] = (MergePart) { n_runs, cut + j * n_runs, g_memdup2 (cut + (j + 1) * n_runs,
+                                                                     MAX (n_runs, 1) * sizeof *cut),
+                               out + offset, 0 };
+      for (guint c = 0; c < n_runs; c++)
+        parts[j].n += (gsize) (parts[j].end[c] - parts[j].head[c]);
+      parts[j].n = MIN (parts[j].n, n - offset);
+      offset += parts[j].n;
+    }
+  for (guint j = 1; j < k; j++)
+    threads[j] = g_thread_new ("etlscope-merge", merge_part, &parts[j]);
+  merge_part (&parts[0]);
+  for (guint j = 0; j < k; j++)
+    {
+      if (j > 0)
+        g_thread_join (threads[j]);
+      g_free (parts[j].end);
+    }
   return out;
 }
 

@@ -502,6 +502,22 @@ test_parallel_decoding_matches_serial (void **state)
                             et_trace_marker_end_thread (parallel, &b->markers[i]));
         }
     }
+  {
+    /* The time-ordered index, merged in parts on three threads, is the
+     * one-thread index: the same record at every position. */
+    EtFields *fields = et_fields_new ();
+    EtEvent x, y;
+
+    assert_int_equal (et_trace_get_n_events (serial), et_trace_get_n_events (parallel));
+    for (guint64 i = 0; i < et_trace_get_n_events (serial); i++)
+      {
+        et_trace_decode_event (serial, i, &x, fields, NULL);
+        et_trace_decode_event (parallel, i, &y, fields, NULL);
+        assert_int_equal (x.file_offset, y.file_offset);
+        assert_int_equal (x.raw_time, y.raw_time);
+      }
+    et_fields_free (fields);
+  }
 }
 
 /* A preview makes markers from the first N events only: everything is
