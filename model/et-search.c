@@ -6,7 +6,6 @@
 #include "et-search.h"
 #include "et-workers.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Whether @haystack contains @needle (case-folded). ASCII text against an
@@ -111,8 +110,7 @@ compare_refs (gconstpointer a, gconstpointer b, gpointer data)
 GArray *
 et_trace_search (EtTrace *trace, const char *needle, GCancellable *cancellable)
 {
-  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* as for loading */
-  guint n = forced ? (guint) CLAMP (atoi (forced), 1, 64) : CLAMP (g_get_num_processors (), 1, 8);
+  guint n;
   g_autofree char *folded = NULL;
   g_autofree Searcher *searchers = NULL;
   g_autofree GThread **threads = NULL;
@@ -129,8 +127,7 @@ et_trace_search (EtTrace *trace, const char *needle, GCancellable *cancellable)
   folded = g_utf8_casefold (needle, -1);
   for (const char *p = folded; *p != '\0'; p++)
     needle_ascii &= (guchar) *p < 0x80;
-  if (et_trace_get_stats (trace)->markers < 100000 && forced == NULL)
-    n = 1;
+  n = et_workers_count (et_trace_get_stats (trace)->markers, 100000);
   searchers = g_new0 (Searcher, n);
   threads = g_new0 (GThread *, n);
   for (guint k = 0; k < n; k++)

@@ -504,7 +504,6 @@ walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
               GCancellable *cancellable, GError **error)
 {
   EtTrace *self = loader->self;
-  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* for tests and benchmarks */
   guint n = et_etl_file_n_buffers (self->file), walked, k;
   g_autofree Loader *walkers = NULL;
   g_autofree GThread **threads = NULL;
@@ -516,9 +515,7 @@ walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
                              (et_etl_file_buffer_info (self->file, i)->data_end + 7) / 8);
   self->slot_stride = MAX (self->slot_stride, 1);
   walked = indexable_buffers (self, n);
-  k = forced ? (guint) CLAMP (atoi (forced), 1, 64)
-             : walked < 256 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
-  k = MAX (MIN (k, walked), 1);
+  k = MAX (MIN (et_workers_count (walked, 256), walked), 1);
   walkers = g_new0 (Loader, k);
   threads = g_new0 (GThread *, k);
   for (guint i = 0; i < k; i++)
@@ -646,7 +643,6 @@ lower_bound (const EtEventRef *run, gsize len, const EtEventRef *key)
 static EtEventLoc *
 merge_runs (GPtrArray *runs, gsize n)
 {
-  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* for tests and benchmarks */
   guint n_runs = runs->len, longest = 0;
   gsize total = 0;
   guint k;
@@ -672,8 +668,7 @@ merge_runs (GPtrArray *runs, gsize n)
         longest = c;
       total += run->len;
     }
-  k = n < total ? 1 : forced ? (guint) CLAMP (atoi (forced), 1, 64)
-                  : n < 1000000 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
+  k = n < total ? 1 : et_workers_count (n, 1000000);
   parts = g_new0 (MergePart, k);
   threads = g_new0 (GThread *, k);
   cut = g_new (const EtEventRef *, (gsize) MAX (n_runs, 1) * (k + 1));

@@ -9,7 +9,6 @@
  */
 #include "et-trace-load-private.h"
 
-#include <stdlib.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -300,9 +299,7 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
                 EtLoadFlags flags, GCancellable *cancellable, GError **error)
 {
   EtTrace *self = loader->self;
-  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* for tests and benchmarks */
-  guint n = forced ? (guint) CLAMP (atoi (forced), 1, 64)
-                   : self->n_events < 200000 ? 1 : CLAMP (g_get_num_processors (), 1, 8);
+  guint n = et_workers_count (self->n_events, 200000);
   Worker *w = *workers = g_new0 (Worker, n);
   g_autofree GThread **threads = g_new0 (GThread *, n);
   guint64 n_events = self->n_events;    /* a preview's first events only */
@@ -450,9 +447,7 @@ pair_processes (gpointer data)
 static guint8 *
 pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
 {
-  const char *forced = g_getenv ("ETLSCOPE_THREADS");   /* as for decoding */
-  guint n_threads = forced ? (guint) CLAMP (atoi (forced), 1, 64)
-                           : CLAMP (g_get_num_processors (), 1, 8);
+  guint n_threads;
   PairJob job = { b, workers, n_workers, self->processes->len, g_malloc (MAX (b->n_markers, 1)) };
   g_autofree GThread **threads = NULL;
   guint64 n_spans = 0;
@@ -462,9 +457,7 @@ pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
   for (guint k = 0; k < n_workers; k++)
     for (guint p = 0; p < job.n_processes; p++)
       n_spans += workers[k].b.spans[p].n;
-  if (n_spans < 50000 && forced == NULL)
-    n_threads = 1;
-  n_threads = MAX (MIN (n_threads, job.n_processes), 1);
+  n_threads = MAX (MIN (et_workers_count (n_spans, 50000), job.n_processes), 1);
   g_mutex_init (&job.lock);
   threads = g_new0 (GThread *, n_threads);
   for (guint k = 1; k < n_threads; k++)
@@ -590,29 +583,40 @@ finish_marker (const MarkerBuild *b, const PendingMarker *p, gint64 end_of_trace
   return m;
 }
 
-/* Lays markers out channel by channel (thread, provider, series). Markers
- * were made in event time order, so a stable scatter leaves every channel
- * sorted by start time (ties in file order) without sorting the markers. */
-static void
-build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
+/* One stretch of the markers in the channel layout (build_channels): its
+ * own channels while counting (local ids, first-seen order), then each
+ * local channel's first free place in the final array while scattering. */
+typedef struct
 {
-  g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
-  g_autoptr(GPtrArray) defs = g_ptr_array_new_with_free_func (g_free);
-  g_autofree guint32 *channel_of = g_new (guint32, MAX (b->n_markers, 1));
-  g_autofree guint32 *cursor = NULL;
-  g_autofree ChannelDef **sorted = NULL;
-  ChannelDef *recent[256] = { NULL };    /* direct-mapped, in front of index */
-  gint64 end_of_trace = et_trace_get_duration_ns (self);
-  guint n = 0;
+  const MarkerBuild *b;
+  const guint8      *keep;
+  guint32           *channel_of;   /* shared: per marker, its local channel */
+  guint32            from, to;     /* markers [from, to) */
+  GPtrArray         *defs;         /* ChannelDef, by local id; count within the part */
+  guint32           *global;       /* local id → global creation index */
+  guint32           *cursor;       /* local id → next place in the final array */
+  EtTrace           *self;
+  gint64             end_of_trace;
+  GArray            *cross;        /* EtCrossEnd with final places */
+} ChannelPart;
 
-  for (guint i = 0; i < b->n_markers; i++)
+static gpointer
+count_part (gpointer data)
+{
+  ChannelPart *part = data;
+  g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
+  ChannelDef *recent[256] = { NULL };    /* direct-mapped, in front of index */
+
+  et_worker_begin ();
+  part->defs = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = part->from; i < part->to; i++)
     {
-      const PendingMarker *m = &b->markers[i];
+      const PendingMarker *m = &part->b->markers[i];
       ChannelDef key = { m->thread, m->series, m->provider, 0, 0 };
       guint slot;
       ChannelDef *def;
 
-      if (!keep[i])
+      if (!part->keep[i])
         continue;
       slot = channel_def_hash (&key) % G_N_ELEMENTS (recent);
       def = recent[slot];
@@ -620,46 +624,143 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
         def = recent[slot] = g_hash_table_lookup (index, &key);
       if (def == NULL)
         {
-          key.first = defs->len;          /* its creation index, until laid out */
+          key.first = part->defs->len;     /* its local id */
           def = recent[slot] = g_memdup2 (&key, sizeof key);
-          g_ptr_array_add (defs, def);
+          g_ptr_array_add (part->defs, def);
           g_hash_table_add (index, def);
         }
       def->count++;
-      channel_of[i] = def->first;
-      n++;
+      part->channel_of[i] = def->first;
+    }
+  return NULL;
+}
+
+/* The cross-thread ends come in marker order (pair_spans), as the scatter
+ * goes: each gets its marker's final place. */
+static gpointer
+scatter_part (gpointer data)
+{
+  ChannelPart *part = data;
+  const MarkerBuild *b = part->b;
+  const EtCrossEnd *cross = (const EtCrossEnd *) (gpointer) b->cross_ends->data;
+  guint k = 0, n_cross = b->cross_ends->len;
+
+  et_worker_begin ();
+  while (k < n_cross && cross[k].marker < part->from)
+    k++;
+  for (guint i = part->from; i < part->to; i++)
+    if (part->keep[i])
+      {
+        guint32 at = part->cursor[part->channel_of[i]]++;
+
+        part->self->markers[at] = finish_marker (b, &b->markers[i], part->end_of_trace);
+        if (k < n_cross && cross[k].marker == i)
+          {
+            EtCrossEnd moved = { at, cross[k++].thread };
+            g_array_append_val (part->cross, moved);
+          }
+      }
+  return NULL;
+}
+
+/* Runs @func over the parts, the first on this thread. */
+static void
+run_parts (ChannelPart *parts, guint k, GThreadFunc func)
+{
+  g_autofree GThread **threads = g_new0 (GThread *, k);
+
+  for (guint j = 1; j < k; j++)
+    threads[j] = g_thread_new ("etlscope-layout", func, &parts[j]);
+  func (&parts[0]);
+  for (guint j = 1; j < k; j++)
+    g_thread_join (threads[j]);
+}
+
+/* Lays markers out channel by channel (thread, provider, series). Markers
+ * were made in event time order, so a stable scatter leaves every channel
+ * sorted by start time (ties in file order) without sorting the markers.
+ * Many markers are cut into one stretch per core: each stretch counts its
+ * channels, the counts give every stretch its places in every channel
+ * (after the stretches before it), and the stretches scatter at once. */
+static void
+build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
+{
+  guint k = et_workers_count (b->n_markers, 1000000);
+  g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
+  g_autoptr(GPtrArray) defs = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint32 *channel_of = g_new (guint32, MAX (b->n_markers, 1));
+  g_autofree guint32 *next = NULL;
+  g_autofree ChannelDef **sorted = NULL;
+  g_autofree ChannelPart *parts = g_new0 (ChannelPart, k);
+  guint n = 0;
+
+  for (guint j = 0; j < k; j++)
+    parts[j] = (ChannelPart) { b, keep, channel_of, (guint32) ((guint64) b->n_markers * j / k),
+                               (guint32) ((guint64) b->n_markers * (j + 1) / k), NULL, NULL, NULL,
+                               self, et_trace_get_duration_ns (self),
+                               g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)) };
+  run_parts (parts, k, count_part);
+
+  /* The parts' channels, joined (global ids in first-seen order). */
+  for (guint j = 0; j < k; j++)
+    {
+      parts[j].global = g_new (guint32, MAX (parts[j].defs->len, 1));
+      for (guint l = 0; l < parts[j].defs->len; l++)
+        {
+          const ChannelDef *local = g_ptr_array_index (parts[j].defs, l);
+          ChannelDef *def = g_hash_table_lookup (index, local);
+
+          if (def == NULL)
+            {
+              def = g_memdup2 (local, sizeof *local);
+              def->count = 0;
+              def->first = defs->len;      /* its creation index, until laid out */
+              g_ptr_array_add (defs, def);
+              g_hash_table_add (index, def);
+            }
+          def->count += local->count;
+          parts[j].global[l] = def->first;
+          n += local->count;
+        }
     }
 
-  /* Channels in (thread, provider, series) order; each gets its slice. */
+  /* Channels in (thread, provider, series) order; each gets its slice, and
+   * each part its places in it after the parts before. */
   sorted = g_new (ChannelDef *, MAX (defs->len, 1));
   for (guint c = 0; c < defs->len; c++)
     sorted[c] = g_ptr_array_index (defs, c);
   g_qsort_with_data (sorted, (gint) defs->len, sizeof (gpointer), compare_channel_defs,
                      self->strings);
-  cursor = g_new (guint32, MAX (defs->len, 1));
+  next = g_new (guint32, MAX (defs->len, 1));
   self->markers = g_new (EtMarker, MAX (n, 1));
   self->n_markers = n;
   for (guint c = 0, offset = 0; c < defs->len; c++)
     {
       guint created = sorted[c]->first;
       sorted[c]->first = offset;
-      cursor[created] = offset;
+      next[created] = offset;
       offset += sorted[c]->count;
     }
-  /* The cross-thread ends come in marker order (pair_spans), as the scatter
-   * goes: each gets its marker's final place. */
-  for (guint i = 0, k = 0; i < b->n_markers; i++)
-    if (keep[i])
-      {
-        guint32 at = cursor[channel_of[i]]++;
+  for (guint j = 0; j < k; j++)
+    {
+      parts[j].cursor = g_new (guint32, MAX (parts[j].defs->len, 1));
+      for (guint l = 0; l < parts[j].defs->len; l++)
+        {
+          guint32 g = parts[j].global[l];
 
-        self->markers[at] = finish_marker (b, &b->markers[i], end_of_trace);
-        if (k < b->cross_ends->len && g_array_index (b->cross_ends, EtCrossEnd, k).marker == i)
-          {
-            EtCrossEnd cross = { at, g_array_index (b->cross_ends, EtCrossEnd, k++).thread };
-            g_array_append_val (self->cross_ends, cross);
-          }
-      }
+          parts[j].cursor[l] = next[g];
+          next[g] += ((const ChannelDef *) g_ptr_array_index (parts[j].defs, l))->count;
+        }
+    }
+  run_parts (parts, k, scatter_part);
+  for (guint j = 0; j < k; j++)
+    {
+      g_array_append_vals (self->cross_ends, parts[j].cross->data, parts[j].cross->len);
+      g_array_unref (parts[j].cross);
+      g_ptr_array_unref (parts[j].defs);
+      g_free (parts[j].global);
+      g_free (parts[j].cursor);
+    }
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
   marker_build_free_arrays (b);
   for (guint c = 0; c < defs->len; c++)

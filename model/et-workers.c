@@ -1,6 +1,8 @@
 /* et-workers.c — see et-workers.h. */
 #include "et-workers.h"
 
+#include <stdlib.h>
+
 #ifdef __linux__
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -37,4 +39,14 @@ et_worker_begin (void)
   tid = (id_t) syscall (SYS_gettid);
   setpriority (PRIO_PROCESS, tid, MAX (getpriority (PRIO_PROCESS, tid), WORKER_NICE));
 #endif
+}
+
+guint
+et_workers_count (guint64 work, guint64 min_work)
+{
+  const char *forced = g_getenv ("ETLSCOPE_THREADS");
+
+  if (forced != NULL)
+    return (guint) CLAMP (atoi (forced), 1, 64);
+  return work < min_work ? 1 : (guint) CLAMP (g_get_num_processors (), 1, 8);
 }

@@ -17,4 +17,11 @@ void et_workers_yield_to_this_thread (void);
  * thread; does nothing otherwise. */
 void et_worker_begin (void);
 
+/* How many threads share work of size @work: one below @min_work (a
+ * thread costs more than it saves), else one per core, at most 8. The
+ * environment variable ETLSCOPE_THREADS (1…64) decides instead, for tests
+ * and benchmarks. */
+guint et_workers_count (guint64 work,
+                        guint64 min_work);
+
 G_END_DECLS
