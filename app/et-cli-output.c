@@ -40,6 +40,14 @@ et_cli_out_end_line (EtCliOut *out, const char *eol)
     out_flush (out);
 }
 
+void
+et_cli_out_write (EtCliOut *out, const char *data, gsize len)
+{
+  out_flush (out);
+  if (len > 0 && !out->failed && fwrite (data, 1, len, out->stream) != len)
+    out->failed = TRUE;
+}
+
 gboolean
 et_cli_out_close (EtCliOut *out)
 {

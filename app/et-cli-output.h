@@ -34,6 +34,10 @@ void        et_cli_out_init        (EtCliOut     *out,
  * buffered lines once they are large enough. */
 void        et_cli_out_end_line    (EtCliOut     *out,
                                     const char   *eol);
+/* Writes the buffered lines, then @len bytes of whole lines made elsewhere. */
+void        et_cli_out_write       (EtCliOut     *out,
+                                    const char   *data,
+                                    gsize         len);
 /* Writes what is left and frees the buffer; FALSE if any write failed. */
 gboolean    et_cli_out_close       (EtCliOut     *out);
 

@@ -113,7 +113,6 @@ et_trace_search (EtTrace *trace, const char *needle, GCancellable *cancellable)
   guint n;
   g_autofree char *folded = NULL;
   g_autofree Searcher *searchers = NULL;
-  g_autofree GThread **threads = NULL;
   gboolean needle_ascii = TRUE;
   gint next = 0;
   GArray *found;
@@ -129,21 +128,16 @@ et_trace_search (EtTrace *trace, const char *needle, GCancellable *cancellable)
     needle_ascii &= (guchar) *p < 0x80;
   n = et_workers_count (et_trace_get_stats (trace)->markers, 100000);
   searchers = g_new0 (Searcher, n);
-  threads = g_new0 (GThread *, n);
   for (guint k = 0; k < n; k++)
     {
       searchers[k] = (Searcher) { trace, folded, needle_ascii, cancellable, &next, et_fields_new () };
       et_rule_result_init (&searchers[k].rules);
       searchers[k].scratch = g_string_new (NULL);
       searchers[k].found = g_array_new (FALSE, FALSE, sizeof (EtMarkerRef));
-      if (k > 0)
-        threads[k] = g_thread_new ("etlscope-search", search_channels, &searchers[k]);
     }
-  search_channels (&searchers[0]);
+  et_workers_run (searchers, sizeof *searchers, n, search_channels, "etlscope-search");
   for (guint k = 0; k < n; k++)
     {
-      if (k > 0)
-        g_thread_join (threads[k]);
       g_array_append_vals (found, searchers[k].found->data, searchers[k].found->len);
       g_array_unref (searchers[k].found);
       g_string_free (searchers[k].scratch, TRUE);

@@ -647,7 +647,6 @@ merge_runs (GPtrArray *runs, gsize n)
   gsize total = 0;
   guint k;
   g_autofree MergePart *parts = NULL;
-  g_autofree GThread **threads = NULL;
   g_autofree const EtEventRef **cut = NULL;
   EtEventLoc *out = g_new (EtEventLoc, MAX (n, 1));
   const EtEventRef *pivot_run = NULL;
@@ -670,7 +669,6 @@ merge_runs (GPtrArray *runs, gsize n)
     }
   k = n < total ? 1 : et_workers_count (n, 1000000);
   parts = g_new0 (MergePart, k);
-  threads = g_new0 (GThread *, k);
   cut = g_new (const EtEventRef *, (gsize) MAX (n_runs, 1) * (k + 1));
   if (n_runs > 0)
     {
@@ -700,15 +698,9 @@ merge_runs (GPtrArray *runs, gsize n)
       parts[j].n = MIN (parts[j].n, n - offset);
       offset += parts[j].n;
     }
-  for (guint j = 1; j < k; j++)
-    threads[j] = g_thread_new ("etlscope-merge", merge_part, &parts[j]);
-  merge_part (&parts[0]);
+  et_workers_run (parts, sizeof *parts, k, merge_part, "etlscope-merge");
   for (guint j = 0; j < k; j++)
-    {
-      if (j > 0)
-        g_thread_join (threads[j]);
-      g_free (parts[j].end);
-    }
+    g_free (parts[j].end);
   return out;
 }
 

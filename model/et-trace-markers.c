@@ -663,19 +663,6 @@ scatter_part (gpointer data)
   return NULL;
 }
 
-/* Runs @func over the parts, the first on this thread. */
-static void
-run_parts (ChannelPart *parts, guint k, GThreadFunc func)
-{
-  g_autofree GThread **threads = g_new0 (GThread *, k);
-
-  for (guint j = 1; j < k; j++)
-    threads[j] = g_thread_new ("etlscope-layout", func, &parts[j]);
-  func (&parts[0]);
-  for (guint j = 1; j < k; j++)
-    g_thread_join (threads[j]);
-}
-
 /* Lays markers out channel by channel (thread, provider, series). Markers
  * were made in event time order, so a stable scatter leaves every channel
  * sorted by start time (ties in file order) without sorting the markers.
@@ -699,7 +686,7 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
                                (guint32) ((guint64) b->n_markers * (j + 1) / k), NULL, NULL, NULL,
                                self, et_trace_get_duration_ns (self),
                                g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)) };
-  run_parts (parts, k, count_part);
+  et_workers_run (parts, sizeof *parts, k, count_part, "etlscope-layout");
 
   /* The parts' channels, joined (global ids in first-seen order). */
   for (guint j = 0; j < k; j++)
@@ -752,7 +739,7 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
           next[g] += ((const ChannelDef *) g_ptr_array_index (parts[j].defs, l))->count;
         }
     }
-  run_parts (parts, k, scatter_part);
+  et_workers_run (parts, sizeof *parts, k, scatter_part, "etlscope-layout");
   for (guint j = 0; j < k; j++)
     {
       g_array_append_vals (self->cross_ends, parts[j].cross->data, parts[j].cross->len);

@@ -50,3 +50,16 @@ et_workers_count (guint64 work, guint64 min_work)
     return (guint) CLAMP (atoi (forced), 1, 64);
   return work < min_work ? 1 : (guint) CLAMP (g_get_num_processors (), 1, 8);
 }
+
+void
+et_workers_run (gpointer items, gsize size, guint n, GThreadFunc func, const char *name)
+{
+  g_autofree GThread **threads = g_new0 (GThread *, MAX (n, 1));
+
+  for (guint j = 1; j < n; j++)
+    threads[j] = g_thread_new (name, func, (guint8 *) items + j * size);
+  if (n > 0)
+    func (items);
+  for (guint j = 1; j < n; j++)
+    g_thread_join (threads[j]);
+}

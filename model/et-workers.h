@@ -24,4 +24,13 @@ void et_worker_begin (void);
 guint et_workers_count (guint64 work,
                         guint64 min_work);
 
+/* Runs @func on each of the @n items of @size bytes at @items, the first
+ * on this thread and each other on a thread named @name; returns when all
+ * are done. */
+void  et_workers_run   (gpointer     items,
+                        gsize        size,
+                        guint        n,
+                        GThreadFunc  func,
+                        const char  *name);
+
 G_END_DECLS

@@ -678,6 +678,43 @@ test_markers_csv_has_the_contract_columns (void **state)
   run_clear (&run);
 }
 
+/* Many markers are made into lines on several threads, a stretch of rows
+ * each, and written in order: every format gives, byte for byte, what one
+ * thread gives. */
+static void
+test_markers_on_threads_equal_one_thread (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "large.etl", NULL);
+  const char *tool[] = { g_getenv ("ET_FIXTURE_TOOL"), "large", "40000", path, NULL };
+  const char *formats[] = { "--format=jsonl", "--format=csv", "--format=text" };
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  process = g_subprocess_newv (tool, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error);
+  assert_non_null (process);
+  assert_true (g_subprocess_wait_check (process, NULL, &error));
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      Run one, three;
+      guint n_lines = 0;
+
+      g_setenv ("ETLSCOPE_THREADS", "1", TRUE);
+      one = run_cli ("markers", formats[i], path);
+      g_setenv ("ETLSCOPE_THREADS", "3", TRUE);
+      three = run_cli ("markers", formats[i], path);
+      g_unsetenv ("ETLSCOPE_THREADS");
+      assert_int_equal (one.status, 0);
+      assert_int_equal (three.status, 0);
+      for (const char *p = one.out; (p = strchr (p, '\n')) != NULL; p++)
+        n_lines++;
+      assert_true (n_lines > 3 * 8192);      /* more stretches than threads */
+      assert_string_equal (three.out, one.out);
+      run_clear (&one);
+      run_clear (&three);
+    }
+}
+
 static void
 test_markers_text_is_one_line_per_marker (void **state)
 {
@@ -779,6 +816,7 @@ main (void)
     cmocka_unit_test (test_markers_filter_provider_by_name_or_guid),
     cmocka_unit_test (test_markers_csv_has_the_contract_columns),
     cmocka_unit_test (test_markers_text_is_one_line_per_marker),
+    cmocka_unit_test (test_markers_on_threads_equal_one_thread),
     cmocka_unit_test (test_events_jsonl_every_event_in_time_order),
     cmocka_unit_test (test_events_filter_tid_and_range),
   };
