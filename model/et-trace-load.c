@@ -506,7 +506,6 @@ walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
   EtTrace *self = loader->self;
   guint n = et_etl_file_n_buffers (self->file), walked, k;
   g_autofree Loader *walkers = NULL;
-  g_autofree GThread **threads = NULL;
   volatile gint done = 0;
   gboolean cancelled = FALSE;
 
@@ -517,7 +516,6 @@ walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
   walked = indexable_buffers (self, n);
   k = MAX (MIN (et_workers_count (walked, 256), walked), 1);
   walkers = g_new0 (Loader, k);
-  threads = g_new0 (GThread *, k);
   for (guint i = 0; i < k; i++)
     {
       loader_init (&walkers[i], self);
@@ -527,17 +525,12 @@ walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
       walkers[i].buffers_done = &done;
       if (i == 0)
         walkers[i].progress = progress, walkers[i].progress_data = progress_data;
-      else if (g_getenv ("ETLSCOPE_WALK_REVERSED") == NULL)
-        threads[i] = g_thread_new ("etlscope-walk", walk_range, &walkers[i]);
     }
   if (g_getenv ("ETLSCOPE_WALK_REVERSED") != NULL)   /* tests: the last range first */
     for (guint i = k; i-- > 0;)
       walk_range (&walkers[i]);
   else
-    walk_range (&walkers[0]);
-  for (guint i = 1; i < k; i++)
-    if (threads[i] != NULL)
-      g_thread_join (threads[i]);
+    et_workers_run (walkers, sizeof *walkers, k, walk_range, "etlscope-walk");
   for (guint i = 0; i < k; i++)
     cancelled |= walkers[i].cancelled;
   if (!cancelled)

@@ -301,7 +301,6 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   EtTrace *self = loader->self;
   guint n = et_workers_count (self->n_events, 200000);
   Worker *w = *workers = g_new0 (Worker, n);
-  g_autofree GThread **threads = g_new0 (GThread *, n);
   guint64 n_events = self->n_events;    /* a preview's first events only */
   gsize capacity = MAX (n_events, 1);
   gboolean cancelled = FALSE;
@@ -313,12 +312,8 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
       w[k] = (Worker) { loader, { 0 }, flags, n_events * k / n, n_events * (k + 1) / n,
                         cancellable, FALSE };
       marker_build_init (&w[k].b, self, out, w[k].from, w[k].to);
-      if (k > 0)
-        threads[k] = g_thread_new ("etlscope-decode", decode_range, &w[k]);
     }
-  decode_range (&w[0]);
-  for (guint k = 1; k < n; k++)
-    g_thread_join (threads[k]);
+  et_workers_run (w, sizeof *w, n, decode_range, "etlscope-decode");
   for (guint k = 0; k < n; k++)
     {
       cancelled |= w[k].cancelled;
