@@ -36,6 +36,29 @@ et_fields_free (EtFields *fields)
 }
 
 void
+et_fixed_layout_add (EtFixedLayout *layout, const char *name, guint size, EtFixedClass klass)
+{
+  EtFixedField *f;
+
+  layout->fields = g_renew (EtFixedField, layout->fields, layout->n_fields + 1);
+  f = &layout->fields[layout->n_fields++];
+  f->name = name;
+  f->offset = layout->size;
+  f->size = (guint8) size;
+  f->klass = (guint8) klass;
+  layout->size += size;
+}
+
+void
+et_fixed_layout_free (EtFixedLayout *layout)
+{
+  if (layout == NULL)
+    return;
+  g_free (layout->fields);
+  g_free (layout);
+}
+
+void
 et_fields_clear (EtFields *fields)
 {
   fields->n_entries = 0;

@@ -66,6 +66,40 @@ typedef struct
   } v;
 } EtField;
 
+/* A schema whose top-level fields are all fixed-size scalars has a fixed
+ * layout: each field at a known offset, so that a payload of at least
+ * `size` bytes decodes without fail and one field can be read without
+ * decoding the others. The decoders say how they would read each field
+ * (et_manifest_event_fixed_layout, et_tl_schema_fixed_layout). */
+typedef enum
+{
+  ET_FIXED_SIGNED,     /* decoded as ET_VALUE_INT from `size` little-endian bytes */
+  ET_FIXED_UNSIGNED,   /* decoded as ET_VALUE_UINT */
+  ET_FIXED_OTHER,      /* decoded as a value that is not an integer */
+} EtFixedClass;
+
+typedef struct
+{
+  const char *name;
+  guint32     offset;
+  guint8      size;
+  guint8      klass;   /* EtFixedClass */
+} EtFixedField;
+
+typedef struct
+{
+  guint32       size;      /* bytes all fields take */
+  guint         n_fields;
+  EtFixedField *fields;
+} EtFixedLayout;
+
+/* Appends one field after the others (layouts are built once per schema). */
+void        et_fixed_layout_add     (EtFixedLayout *layout,
+                                     const char    *name,
+                                     guint          size,
+                                     EtFixedClass   klass);
+void        et_fixed_layout_free    (EtFixedLayout *layout);
+
 /* Reused from payload to payload: clearing keeps the space. */
 typedef struct
 {

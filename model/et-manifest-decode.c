@@ -223,6 +223,49 @@ build_level (GArray *items, GPtrArray *maps, const NameScope *outer, guint *n_ou
   return level;
 }
 
+/* How decode_fixed reads a scalar of a fixed size: -1 for an item that is
+ * not one (strings, binary, SID, structs, arrays; pointers too, whose size
+ * is the record's). */
+static gint
+fixed_class (const EtManifestData *d)
+{
+  if (d->count.kind != ET_MAN_SIZE_NONE)
+    return -1;
+  switch (d->in_type)
+    {
+    case ET_MAN_IN_INT8: case ET_MAN_IN_INT16: case ET_MAN_IN_INT32: case ET_MAN_IN_INT64:
+      return ET_FIXED_SIGNED;
+    case ET_MAN_IN_UINT8: case ET_MAN_IN_UINT16: case ET_MAN_IN_UINT32: case ET_MAN_IN_UINT64:
+    case ET_MAN_IN_HEXINT32: case ET_MAN_IN_HEXINT64:
+      return ET_FIXED_UNSIGNED;
+    case ET_MAN_IN_FLOAT: case ET_MAN_IN_DOUBLE: case ET_MAN_IN_BOOLEAN: case ET_MAN_IN_GUID:
+    case ET_MAN_IN_FILETIME: case ET_MAN_IN_SYSTEMTIME:
+      return ET_FIXED_OTHER;
+    default:
+      return -1;
+    }
+}
+
+/* The template's fixed layout, or NULL when an item is not a fixed scalar. */
+static EtFixedLayout *
+fixed_layout_of (const EtManifestData *items, guint n)
+{
+  EtFixedLayout *layout = g_new0 (EtFixedLayout, 1);
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint klass = fixed_class (&items[i]);
+
+      if (klass < 0)
+        {
+          et_fixed_layout_free (layout);
+          return NULL;
+        }
+      et_fixed_layout_add (layout, items[i].name, fixed_sizes[items[i].in_type], klass);
+    }
+  return layout;
+}
+
 EtManifestTemplate *
 _et_manifest_template_new (const char *tid, GArray *data, GPtrArray *maps)
 {
@@ -230,7 +273,17 @@ _et_manifest_template_new (const char *tid, GArray *data, GPtrArray *maps)
 
   t->tid = tid;
   t->data = build_level (data, maps, NULL, &t->n_data);
+  t->fixed = fixed_layout_of (t->data, t->n_data);
   return t;
+}
+
+const EtFixedLayout *
+et_manifest_event_fixed_layout (const EtManifestEvent *event)
+{
+  static const EtFixedLayout none = { 0, 0, NULL };   /* no template: no payload */
+
+  g_return_val_if_fail (event != NULL, NULL);
+  return event->template_ != NULL ? event->template_->fixed : &none;
 }
 
 static void
@@ -248,6 +301,7 @@ _et_manifest_template_free (EtManifestTemplate *tmpl)
   if (tmpl == NULL)
     return;
   free_level (tmpl->data, tmpl->n_data);
+  et_fixed_layout_free (tmpl->fixed);
   g_free (tmpl);
 }
 

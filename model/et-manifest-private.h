@@ -89,6 +89,7 @@ struct _EtManifestTemplate
   const char     *tid;
   guint           n_data;
   EtManifestData *data;
+  EtFixedLayout  *fixed;   /* NULL unless every item is a fixed-size scalar */
 };
 
 /* A <data> or <struct> as the parser met it, attributes as written. */

@@ -59,6 +59,11 @@ void          et_manifest_keyword_names     (const EtManifest *manifest,
                                              guint64           keywords,
                                              GString          *out);
 
+/* Where the event's fields sit when every one is a fixed-size scalar (an
+ * event without a template has an empty layout), else NULL. A payload of
+ * at least layout->size bytes then decodes without fail. */
+const EtFixedLayout *et_manifest_event_fixed_layout (const EtManifestEvent *event);
+
 /* Decodes @payload with the event's template into @fields (appending
  * top-level entries). @pointer_size is 4 or 8, from the record's header
  * type. Value maps set labels; bit maps set "A|B" labels. Returns FALSE with

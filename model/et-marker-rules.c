@@ -69,21 +69,101 @@ cv_field_of (const char *name)
   return -1;
 }
 
+/* What the rules see of each cv field: absent, an integer (its value), a
+ * string (its field), or another kind (ignored when the rule reads it). */
+enum { CV_ABSENT, CV_INTEGER, CV_STRING, CV_OTHER };
+
+typedef struct
+{
+  guint8 state[N_CV];
+  gint64 value[N_CV];  /* CV_INTEGER */
+  guint  index[N_CV];  /* CV_STRING: the field in the input's fields */
+} CvValues;
+
+static void
+cv_set_integer (CvValues *cv, gint k, gint64 value)
+{
+  cv->state[k] = CV_INTEGER;
+  cv->value[k] = value;
+}
+
+/* Unsigned values past G_MAXINT64 count as G_MAXINT64. */
+static gint64
+clamp_unsigned (guint64 u)
+{
+  return u > G_MAXINT64 ? G_MAXINT64 : (gint64) u;
+}
+
 /* One pass over the top-level fields finds every cv field; the first of
  * each name counts. */
 static void
-find_cv_fields (const EtFields *fields, gint found[N_CV])
+find_cv_fields (const EtFields *fields, CvValues *cv)
 {
-  for (guint k = 0; k < N_CV; k++)
-    found[k] = -1;
+  memset (cv->state, CV_ABSENT, sizeof cv->state);
   if (fields == NULL)
     return;
   for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
     {
-      gint k = cv_field_of (et_fields_get (fields, i)->name);
+      const EtField *f = et_fields_get (fields, i);
+      gint k = cv_field_of (f->name);
 
-      if (k >= 0 && found[k] < 0)
-        found[k] = (gint) i;
+      if (k < 0 || cv->state[k] != CV_ABSENT)
+        continue;
+      if (f->kind == ET_VALUE_INT)
+        cv_set_integer (cv, k, f->v.i);
+      else if (f->kind == ET_VALUE_UINT)
+        cv_set_integer (cv, k, clamp_unsigned (f->v.u));
+      else if (f->kind == ET_VALUE_STRING)
+        cv->state[k] = CV_STRING, cv->index[k] = i;
+      else
+        cv->state[k] = CV_OTHER;
+    }
+}
+
+G_STATIC_ASSERT (G_N_ELEMENTS (((EtCvPlan *) NULL)->field) == N_CV);
+
+void
+et_cv_plan_init (EtCvPlan *plan, const EtFixedLayout *layout)
+{
+  plan->n_present = 0;
+  for (guint k = 0; k < N_CV; k++)
+    plan->field[k] = -1;
+  for (guint i = 0; i < layout->n_fields; i++)
+    {
+      gint k = cv_field_of (layout->fields[i].name);
+
+      if (k >= 0 && plan->field[k] < 0)
+        {
+          plan->field[k] = (gint) i;
+          plan->present[plan->n_present++] = (guint8) k;
+        }
+    }
+}
+
+/* The cv fields read straight from a payload with a fixed layout, as the
+ * decoders would have decoded them. */
+static void
+read_cv_fields (const EtFixedLayout *layout, const EtCvPlan *plan, const guint8 *payload,
+                CvValues *cv)
+{
+  memset (cv->state, CV_ABSENT, sizeof cv->state);
+  for (guint j = 0; j < plan->n_present; j++)
+    {
+      guint k = plan->present[j];
+      const EtFixedField *f = &layout->fields[plan->field[k]];
+      guint64 raw = 0;
+
+      if (f->klass == ET_FIXED_OTHER)
+        {
+          cv->state[k] = CV_OTHER;
+          continue;
+        }
+      for (guint b = f->size; b > 0; b--)
+        raw = (raw << 8) | payload[f->offset + b - 1];
+      if (f->klass == ET_FIXED_UNSIGNED)
+        cv_set_integer (cv, k, clamp_unsigned (raw));
+      else
+        cv_set_integer (cv, k, (gint64) (raw << (64 - 8 * f->size)) >> (64 - 8 * f->size));
     }
 }
 
@@ -97,52 +177,45 @@ is_cv_name (const char *name)
  * are not integers here: a bool cvType would be a schema mistake, so it is
  * ignored like any other wrong kind. */
 static gboolean
-cv_integer (const EtRuleInput *in, gint index, EtCvField bit, EtRuleResult *out,
-            gint64 *value)
+cv_integer (const CvValues *cv, gint k, EtCvField bit, EtRuleResult *out, gint64 *value)
 {
-  const EtField *f;
-
-  if (index < 0)
+  if (cv->state[k] == CV_ABSENT)
     return FALSE;
-  f = et_fields_get (in->fields, (guint) index);
-  if (f->kind == ET_VALUE_INT)
-    *value = f->v.i;
-  else if (f->kind == ET_VALUE_UINT)
-    *value = f->v.u > G_MAXINT64 ? G_MAXINT64 : (gint64) f->v.u;
-  else
+  if (cv->state[k] != CV_INTEGER)
     {
       out->ignored_cv |= bit;
       return FALSE;
     }
+  *value = cv->value[k];
   return TRUE;
 }
 
 static gboolean
-cv_string (const EtRuleInput *in, gint index, EtCvField bit, EtRuleResult *out,
+cv_string (const EtRuleInput *in, const CvValues *cv, gint k, EtCvField bit, EtRuleResult *out,
            GString *dest)
 {
   const char *text;
   gsize len;
 
-  if (index < 0)
+  if (cv->state[k] == CV_ABSENT)
     return FALSE;
-  text = et_fields_text (in->fields, (guint) index, &len);
-  if (et_fields_get (in->fields, (guint) index)->kind != ET_VALUE_STRING)
+  if (cv->state[k] != CV_STRING)
     {
       out->ignored_cv |= bit;
       return FALSE;
     }
+  text = et_fields_text (in->fields, cv->index[k], &len);
   g_string_truncate (dest, 0);
   g_string_append_len (dest, text, (gssize) len);
   return TRUE;
 }
 
 static void
-decide_role (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
+decide_role (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
 {
   gint64 type;
 
-  if (cv_integer (in, cv[CV_TYPE], ET_CV_TYPE, out, &type))
+  if (cv_integer (cv, CV_TYPE, ET_CV_TYPE, out, &type))
     {
       out->role_rule = ET_RULE_CV_FIELD;
       switch (type)
@@ -165,11 +238,11 @@ decide_role (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
 }
 
 static void
-decide_importance (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
+decide_importance (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
 {
   gint64 value;
 
-  if (cv_integer (in, cv[CV_IMPORTANCE], ET_CV_IMPORTANCE, out, &value))
+  if (cv_integer (cv, CV_IMPORTANCE, ET_CV_IMPORTANCE, out, &value))
     {
       static const EtImportance table[] = {
         ET_IMPORTANCE_NORMAL, ET_IMPORTANCE_CRITICAL, ET_IMPORTANCE_HIGH,
@@ -193,11 +266,11 @@ decide_importance (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
 }
 
 static void
-decide_category (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
+decide_category (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
 {
   gint64 value;
 
-  if (cv_integer (in, cv[CV_CATEGORY], ET_CV_CATEGORY, out, &value))
+  if (cv_integer (cv, CV_CATEGORY, ET_CV_CATEGORY, out, &value))
     {
       /* The document calls cvCategory a byte: its unsigned byte value. A
        * wider integer contributes its low byte, as a byte field would have
@@ -211,21 +284,24 @@ decide_category (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
 }
 
 static void
-decide_series (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
+decide_series (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
 {
-  if (cv_string (in, cv[CV_SERIES], ET_CV_SERIES, out, out->series))
+  if (cv_string (in, cv, CV_SERIES, ET_CV_SERIES, out, out->series))
     {
       out->series_rule = ET_RULE_CV_FIELD;
       return;
     }
-  g_string_truncate (out->series, 0);
   if (in->task_name != NULL && in->task_name[0] != '\0')
     {
-      g_string_append (out->series, in->task_name);
+      if (!out->skip_task_series)
+        g_string_assign (out->series, in->task_name);
       out->series_rule = ET_RULE_TASK_NAME;
     }
   else
-    out->series_rule = ET_RULE_EMPTY;
+    {
+      g_string_truncate (out->series, 0);
+      out->series_rule = ET_RULE_EMPTY;
+    }
 }
 
 /* Text rule 3: the event name, then ": name=value, …" over the payload
@@ -253,9 +329,9 @@ text_from_fields (const EtRuleInput *in, GString *out)
 }
 
 static void
-decide_text (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
+decide_text (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
 {
-  if (cv_string (in, cv[CV_TEXT], ET_CV_TEXT, out, out->text))
+  if (cv_string (in, cv, CV_TEXT, ET_CV_TEXT, out, out->text))
     {
       out->text_rule = ET_RULE_CV_FIELD;
       return;
@@ -272,22 +348,16 @@ decide_text (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
 }
 
 static void
-decide_span_id (const EtRuleInput *in, const gint *cv, EtRuleResult *out)
+decide_span_id (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
 {
-  out->has_span_id = cv_integer (in, cv[CV_SPAN_ID], ET_CV_SPAN_ID, out, &out->span_id);
+  out->has_span_id = cv_integer (cv, CV_SPAN_ID, ET_CV_SPAN_ID, out, &out->span_id);
   if (!out->has_span_id)
     out->span_id = 0;
 }
 
-void
-et_marker_rules_apply (const EtRuleInput *input, EtRuleResult *result)
+static void
+apply_rules (const EtRuleInput *input, const CvValues *cv, EtRuleResult *result)
 {
-  gint cv[N_CV];
-
-  g_return_if_fail (input != NULL && input->event_name != NULL);
-  g_return_if_fail (result != NULL && result->series != NULL && result->text != NULL);
-
-  find_cv_fields (input->fields, cv);
   result->ignored_cv = 0;
   decide_role (input, cv, result);
   decide_importance (input, cv, result);
@@ -296,6 +366,32 @@ et_marker_rules_apply (const EtRuleInput *input, EtRuleResult *result)
   if (!result->skip_text)
     decide_text (input, cv, result);
   decide_span_id (input, cv, result);
+}
+
+void
+et_marker_rules_apply (const EtRuleInput *input, EtRuleResult *result)
+{
+  CvValues cv;
+
+  g_return_if_fail (input != NULL && input->event_name != NULL);
+  g_return_if_fail (result != NULL && result->series != NULL && result->text != NULL);
+
+  find_cv_fields (input->fields, &cv);
+  apply_rules (input, &cv, result);
+}
+
+void
+et_marker_rules_apply_fixed (const EtRuleInput *input, const EtFixedLayout *layout,
+                             const EtCvPlan *plan, const guint8 *payload, EtRuleResult *result)
+{
+  CvValues cv;
+
+  g_return_if_fail (input != NULL && layout != NULL && plan != NULL);
+  g_return_if_fail (payload != NULL || layout->size == 0);
+  g_return_if_fail (result != NULL && result->series != NULL && result->skip_text);
+
+  read_cv_fields (layout, plan, payload, &cv);
+  apply_rules (input, &cv, result);
 }
 
 /* The N-th top-level field (1-based), or -1. */

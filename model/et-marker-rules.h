@@ -76,6 +76,9 @@ typedef struct
   GString     *text;           /* caller-owned, overwritten */
   gboolean     skip_text;      /* set by the caller: leave text (and text_rule) alone;
                                   loading decides text lazily, when it is shown */
+  gboolean     skip_task_series; /* set by the caller: a series from the task name
+                                    (series_rule TASK_NAME) is not copied into series;
+                                    the caller has the name */
   EtRuleSource role_rule;
   EtRuleSource importance_rule;
   EtRuleSource series_rule;
@@ -88,6 +91,27 @@ void        et_rule_result_init       (EtRuleResult      *result);
 void        et_rule_result_clear      (EtRuleResult      *result);
 void        et_marker_rules_apply     (const EtRuleInput *input,
                                        EtRuleResult      *result);
+
+/* Which field of a fixed layout (et-fields.h) holds each cv field, in
+ * EtCvField bit order; -1 for none. Made once per schema. */
+typedef struct
+{
+  gint   field[6];
+  guint  n_present;
+  guint8 present[6];   /* the cv fields the layout has, by EtCvField bit number */
+} EtCvPlan;
+
+void        et_cv_plan_init           (EtCvPlan            *plan,
+                                       const EtFixedLayout *layout);
+/* The rules for an event whose schema has a fixed layout, reading only its
+ * cv fields from @payload (at least layout->size bytes): the result of
+ * decoding the payload and calling et_marker_rules_apply, without the text
+ * (@result->skip_text must be set; input->fields is not read). */
+void        et_marker_rules_apply_fixed (const EtRuleInput   *input,
+                                         const EtFixedLayout *layout,
+                                         const EtCvPlan      *plan,
+                                         const guint8        *payload,
+                                         EtRuleResult        *result);
 
 /* Text rule 2: expand %1…%N, %%, %n, %t of a manifest message. */
 void        et_format_message         (const char        *message,

@@ -48,6 +48,29 @@ typedef struct
 
 G_STATIC_ASSERT (sizeof (PendingMarker) == sizeof (EtMarker));
 
+/* The cv plans of the fixed layouts a decoding thread met, direct-mapped
+ * by layout; a slot another layout took is simply made again. */
+#define PLAN_CACHE_SIZE 64
+
+typedef struct
+{
+  const EtFixedLayout *layout[PLAN_CACHE_SIZE];
+  EtCvPlan             plan[PLAN_CACHE_SIZE];
+} PlanCache;
+
+static const EtCvPlan *
+plan_for (PlanCache *cache, const EtFixedLayout *layout)
+{
+  guint slot = (guint) (GPOINTER_TO_SIZE (layout) >> 4) % PLAN_CACHE_SIZE;
+
+  if (cache->layout[slot] != layout)
+    {
+      cache->layout[slot] = layout;
+      et_cv_plan_init (&cache->plan[slot], layout);
+    }
+  return &cache->plan[slot];
+}
+
 /* What one decoding thread makes of its range of events. Its markers go
  * into its slice of one array shared by all threads: an event makes at
  * most one marker, so the slice of events [from, to) starts at `from`; no
@@ -66,9 +89,13 @@ typedef struct
   ProviderCache providers;
   ThreadCache  threads;
   EtSchemaCache schemas;
-  guint32      last_series;   /* string id of the last series interned, and its text */
+  PlanCache    plans;
+  guint32      last_series;   /* string id of the last cvSeries interned, and its text */
   GString     *last_series_text;
+  const char  *task_name[64]; /* task names met (direct-mapped) and their string ids */
+  guint32      task_series[64];
   guint64      failures;
+  guint64      fixed;         /* markers made by add_fixed_marker */
 } MarkerBuild;
 
 /* @out's markers are sized for every event; @b gets the part from event
@@ -96,6 +123,7 @@ marker_build_init (MarkerBuild *b, EtTrace *self, const MarkerBuild *out, guint6
   b->last_series_text = g_string_new (NULL);
   et_rule_result_init (&b->rules);
   b->rules.skip_text = TRUE;     /* texts are made when shown (et_trace_marker_text) */
+  b->rules.skip_task_series = TRUE;   /* series_id takes the task name itself */
 }
 
 static void
@@ -141,12 +169,32 @@ span_list_add (SpanList *list, const EtSpanEvent *event, guint32 marker)
   list->marker[list->n++] = marker;
 }
 
-/* Series repeat from marker to marker: only a new one takes the lock. */
+/* The string id of a marker's series. A series from a task name is
+ * found by the name's address (names live as long as the trace); a cvSeries
+ * is compared with the last one. Only a new series takes the lock. */
 static guint32
-series_id (EtTrace *self, MarkerBuild *b)
+series_id (EtTrace *self, MarkerBuild *b, const char *task_name)
 {
   const GString *series = b->rules.series;
+  guint slot;
 
+  switch (b->rules.series_rule)
+    {
+    case ET_RULE_EMPTY:
+      return 0;
+    case ET_RULE_TASK_NAME:
+      slot = (guint) (GPOINTER_TO_SIZE (task_name) >> 3) % G_N_ELEMENTS (b->task_name);
+      if (b->task_name[slot] != task_name)
+        {
+          g_mutex_lock (&self->lock);
+          b->task_series[slot] = et_strpool_intern (self->strings, task_name, -1);
+          g_mutex_unlock (&self->lock);
+          b->task_name[slot] = task_name;
+        }
+      return b->task_series[slot];
+    default:
+      break;
+    }
   if (series->len == 0)
     return 0;
   if (b->last_series != 0 && g_string_equal (series, b->last_series_text))
@@ -165,20 +213,16 @@ wants_markers (EtTrace *self, guint provider, EtLoadFlags flags)
   return p->default_on || (flags & ET_LOAD_ALL_PROVIDERS);
 }
 
+/* The marker of event @index once the rules have run (b->rules). */
 static void
 add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provider,
-            const EtEvent *event, guint64 index)
+            gint64 time_ns, const char *task_name, guint64 index)
 {
   EtTrace *self = loader->self;
-  EtRuleInput input = {
-    .level = event->level, .opcode = event->opcode, .event_name = event->name,
-    .task_name = event->task_name, .message = event->message, .fields = b->fields,
-  };
   PendingMarker m = { 0 };
   guint32 thread = _et_loader_thread_of (loader, &b->threads, record);
 
-  et_marker_rules_apply (&input, &b->rules);
-  m.start_ns = event->time_ns;
+  m.start_ns = time_ns;
   m.event = (guint32) index;
   m.end_marker = ET_NO_INDEX;
   m.thread = thread;
@@ -194,7 +238,7 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
     case ET_ROLE_SPAN_END:
       {
         EtSpanEvent s = {
-          .time = event->time_ns, .pid = record->pid, .tid = record->tid,
+          .time = time_ns, .pid = record->pid, .tid = record->tid,
           .provider = (guint16) provider, .task = record->task,
           .is_end = b->rules.role == ET_ROLE_SPAN_END, .has_span_id = b->rules.has_span_id,
         };
@@ -209,8 +253,49 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
       }
       break;
     }
-  m.series = series_id (self, b);
+  m.series = series_id (self, b, task_name);
   b->markers[b->n_markers++] = m;
+}
+
+/* The marker of a decoded event. */
+static void
+add_decoded_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provider,
+                    const EtEvent *event, guint64 index)
+{
+  EtRuleInput input = {
+    .level = event->level, .opcode = event->opcode, .event_name = event->name,
+    .task_name = event->task_name, .message = event->message, .fields = b->fields,
+  };
+
+  et_marker_rules_apply (&input, &b->rules);
+  add_marker (loader, b, record, provider, event->time_ns, event->task_name, index);
+}
+
+/* The marker of an event whose schema has a fixed layout, from its cv
+ * fields alone: no payload decoding, no EtFields. Only a payload that
+ * would decode without fail takes this way (one too short is decoded, so
+ * that its failure is counted and reported); the marker is the one
+ * add_decoded_marker would make. FALSE when the event does not qualify. */
+static gboolean
+add_fixed_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provider,
+                  EtEventLoc loc, guint64 index)
+{
+  EtTrace *self = loader->self;
+  EtRuleInput input = { .level = record->level, .opcode = record->opcode };
+  EtFixedSchema fs;
+
+  if (!_et_trace_fixed_layout (self, record, provider, _et_trace_offset_of (self, loc),
+                               &b->schemas, &fs)
+      || record->payload_len < fs.layout->size)
+    return FALSE;
+  input.event_name = fs.event_name;
+  input.task_name = fs.task_name;
+  et_marker_rules_apply_fixed (&input, fs.layout, plan_for (&b->plans, fs.layout),
+                               record->payload, &b->rules);
+  add_marker (loader, b, record, provider, _et_trace_raw_to_ns (self, record->ts), fs.task_name,
+              index);
+  b->fixed++;
+  return TRUE;
 }
 
 typedef struct
@@ -222,6 +307,7 @@ typedef struct
   guint64       to;
   GCancellable *cancellable;
   gboolean      cancelled;
+  gboolean      full_decode;  /* tests: every payload decoded (ETLSCOPE_FULL_DECODE) */
 } Worker;
 
 /* Decodes events [from, to) of a worker's range into its own arrays. */
@@ -251,6 +337,8 @@ decode_range (gpointer data)
       provider = _et_loader_provider_of (self, &b->providers, &record);
       if (!wants_markers (self, provider, w->flags))
         continue;
+      if (!w->full_decode && add_fixed_marker (w->loader, b, &record, provider, loc, i))
+        continue;
       if (!_et_trace_decode_record (self, &record, provider,
                                     _et_trace_offset_of (self, loc), &b->schemas,
                                     &event, b->fields, &local))
@@ -258,7 +346,7 @@ decode_range (gpointer data)
           b->failures++;
           _et_loader_report_error (self, loc, event.name ? event.name : "event payload", local);
         }
-      add_marker (w->loader, b, &record, provider, &event, i);
+      add_decoded_marker (w->loader, b, &record, provider, &event, i);
     }
   return NULL;
 }
@@ -274,6 +362,7 @@ append_build (MarkerBuild *into, MarkerBuild *from)
   from->base = base;
   into->n_markers += from->n_markers;
   into->failures += from->failures;
+  into->fixed += from->fixed;
 }
 
 /* Gives back the arrays' unused tails (large blocks are mapped, so this
@@ -310,7 +399,7 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   for (guint k = 0; k < n; k++)
     {
       w[k] = (Worker) { loader, { 0 }, flags, n_events * k / n, n_events * (k + 1) / n,
-                        cancellable, FALSE };
+                        cancellable, FALSE, g_getenv ("ETLSCOPE_FULL_DECODE") != NULL };
       marker_build_init (&w[k].b, self, out, w[k].from, w[k].to);
     }
   et_workers_run (w, sizeof *w, n, decode_range, "etlscope-decode");
@@ -322,6 +411,7 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
     }
   marker_build_shrink (out);
   self->stats.decode_failures += out->failures;
+  self->stats.fixed_layout_events += out->fixed;
   if (cancelled)
     return !g_cancellable_set_error_if_cancelled (cancellable, error);
   return TRUE;

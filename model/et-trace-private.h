@@ -124,6 +124,20 @@ void            _et_record_identity      (const EtRecord *record,
                                           EtGuid         *guid,
                                           const char    **name,
                                           EtProviderKind *kind);
+/* A record's schema when it has a fixed layout, and the names the rules read. */
+typedef struct
+{
+  const EtFixedLayout *layout;
+  const char          *event_name;   /* may be NULL */
+  const char          *task_name;
+} EtFixedSchema;
+
+gboolean        _et_trace_fixed_layout   (EtTrace        *self,
+                                          const EtRecord *record,
+                                          guint           provider,
+                                          guint64         offset,
+                                          EtSchemaCache  *cache,
+                                          EtFixedSchema  *out);
 /* Names, task name, message and fields of one record, as the rules see it. */
 gboolean        _et_trace_decode_record  (EtTrace        *self,
                                           const EtRecord *record,

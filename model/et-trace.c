@@ -388,6 +388,46 @@ decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
   return TRUE;
 }
 
+/* The schema decode_fields would decode @record with, when it has a fixed
+ * layout, with the event and task names the rules would be given (the
+ * same as _et_trace_decode_record's, for every record this accepts). */
+gboolean
+_et_trace_fixed_layout (EtTrace *self, const EtRecord *record, guint provider, guint64 offset,
+                        EtSchemaCache *cache, EtFixedSchema *out)
+{
+  const EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, provider);
+
+  /* Manifest chunks are decoded as such (decode_manifest_chunk). */
+  if (record->klass != ET_RECORD_EVENT || (record->id == 0xFFFE && record->opcode == 0xFE))
+    return FALSE;
+  if (p->manifest != NULL)
+    {
+      const EtManifestEvent *me = et_manifest_lookup (p->manifest, record->id, record->version);
+
+      if (me == NULL)
+        return FALSE;
+      out->layout = et_manifest_event_fixed_layout (me);
+      out->event_name = me->name;
+      out->task_name = me->task_name;
+      return out->layout != NULL;
+    }
+  else
+    {
+      const EtTlSchema *schema;
+
+      /* Such a provider's tasks get numbered names. */
+      if (p->pub.kind != ET_PROVIDER_TRACELOGGING && record->task != 0)
+        return FALSE;
+      schema = _et_trace_tl_schema (self, record, offset, cache);
+      if (schema == NULL)
+        return FALSE;
+      out->layout = et_tl_schema_fixed_layout (schema);
+      out->event_name = et_tl_schema_event_name (schema);
+      out->task_name = NULL;
+      return out->layout != NULL;
+    }
+}
+
 gboolean
 _et_trace_decode_record (EtTrace *self, const EtRecord *record, guint provider,
                          guint64 offset, EtSchemaCache *cache, EtEvent *event, EtFields *fields,

@@ -97,6 +97,7 @@ struct _EtTlSchema
   guint     n_top;
   guint     n_nodes;
   EtTlNode *nodes;
+  EtFixedLayout *fixed;  /* NULL unless every field is a fixed-size scalar */
 };
 
 /* ---- metadata ---------------------------------------------------------- */
@@ -329,6 +330,54 @@ meta_parse_all (TlParser *p, EtTlSchema *schema, gsize *event_name_offset)
   return TRUE;
 }
 
+static gboolean is_signed_in_type (guint in_type);
+
+/* How decode_fixed reads a top-level node: -1 for one that is not a
+ * fixed-size scalar (and for a 16-bit port, whose bytes are swapped). */
+static gint
+fixed_class (const EtTlNode *node)
+{
+  if (node->count_kind != TL_COUNT_SCALAR)
+    return -1;
+  switch (node->in_type)
+    {
+    case TL_IN_INT8: case TL_IN_INT16: case TL_IN_INT32: case TL_IN_INT64:
+    case TL_IN_UINT8: case TL_IN_UINT16: case TL_IN_UINT32: case TL_IN_UINT64:
+    case TL_IN_HEXINT32: case TL_IN_HEXINT64:
+      if (node->out_type == TL_OUT_PORT && node->elem_min == 2)
+        return -1;
+      if (node->out_type == TL_OUT_BOOLEAN)
+        return ET_FIXED_OTHER;
+      return is_signed_in_type (node->in_type) ? ET_FIXED_SIGNED : ET_FIXED_UNSIGNED;
+    case TL_IN_BOOL32: case TL_IN_FLOAT: case TL_IN_DOUBLE: case TL_IN_GUID:
+    case TL_IN_FILETIME: case TL_IN_SYSTEMTIME:
+      return ET_FIXED_OTHER;
+    default:
+      return -1;
+    }
+}
+
+static EtFixedLayout *
+fixed_layout_of (const EtTlSchema *schema)
+{
+  EtFixedLayout *layout = g_new0 (EtFixedLayout, 1);
+
+  for (guint f = 0, index = 0; f < schema->n_top; f++)
+    {
+      const EtTlNode *node = &schema->nodes[index];
+      gint klass = fixed_class (node);
+
+      if (klass < 0)
+        {
+          et_fixed_layout_free (layout);
+          return NULL;
+        }
+      et_fixed_layout_add (layout, node->name, node->elem_min, klass);
+      index += 1 + node->n_desc;
+    }
+  return layout;
+}
+
 EtTlSchema *
 et_tl_schema_parse (const guint8 *meta, gsize len, GError **error)
 {
@@ -352,6 +401,7 @@ et_tl_schema_parse (const guint8 *meta, gsize len, GError **error)
   schema->nodes = (EtTlNode *) (gpointer) g_array_free (g_steal_pointer (&nodes), FALSE);
   for (guint i = 0; i < schema->n_nodes; i++)
     schema->nodes[i].name = schema->names + GPOINTER_TO_SIZE (schema->nodes[i].name);
+  schema->fixed = fixed_layout_of (schema);
   return g_steal_pointer (&schema);
 }
 
@@ -362,6 +412,7 @@ et_tl_schema_free (EtTlSchema *schema)
     return;
   g_free (schema->names);
   g_free (schema->nodes);
+  et_fixed_layout_free (schema->fixed);
   g_free (schema);
 }
 
@@ -377,6 +428,13 @@ et_tl_schema_event_tags (const EtTlSchema *schema)
 {
   g_return_val_if_fail (schema != NULL, 0);
   return schema->tags;
+}
+
+const EtFixedLayout *
+et_tl_schema_fixed_layout (const EtTlSchema *schema)
+{
+  g_return_val_if_fail (schema != NULL, NULL);
+  return schema->fixed;
 }
 
 guint

@@ -23,6 +23,9 @@ void        et_tl_schema_free       (EtTlSchema       *schema);
 const char *et_tl_schema_event_name (const EtTlSchema *schema);
 guint32     et_tl_schema_event_tags (const EtTlSchema *schema);
 guint       et_tl_schema_n_fields   (const EtTlSchema *schema); /* top-level */
+/* Where the fields sit when every one is a fixed-size scalar, else NULL. A
+ * payload of at least layout->size bytes then decodes without fail. */
+const EtFixedLayout *et_tl_schema_fixed_layout (const EtTlSchema *schema);
 
 /* Decodes @payload into @fields (appending top-level entries). FALSE and an
  * error naming the field and payload offset when the payload is short. */

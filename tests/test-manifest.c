@@ -567,6 +567,74 @@ test_bit_map_labels_set_bits_in_map_order (void **state)
     }
 }
 
+/* Templates of fixed-size scalars have a fixed layout: the offsets add up,
+ * a payload of that many bytes decodes, each field into the kind its class
+ * says; an event without a template has an empty one. Strings, binary,
+ * SIDs, pointers (their size is the record's), arrays and structs have
+ * none. */
+static void
+test_fixed_layouts_of_templates (void **state)
+{
+  static const struct { guint16 id; guint size; guint8 klass; } one[] = {
+    { 103, 1, ET_FIXED_SIGNED }, { 104, 1, ET_FIXED_UNSIGNED }, { 105, 2, ET_FIXED_SIGNED },
+    { 106, 2, ET_FIXED_UNSIGNED }, { 107, 4, ET_FIXED_SIGNED }, { 108, 4, ET_FIXED_UNSIGNED },
+    { 109, 8, ET_FIXED_SIGNED }, { 110, 8, ET_FIXED_UNSIGNED }, { 111, 4, ET_FIXED_OTHER },
+    { 112, 8, ET_FIXED_OTHER }, { 113, 4, ET_FIXED_OTHER }, { 115, 16, ET_FIXED_OTHER },
+    { 117, 8, ET_FIXED_OTHER }, { 118, 16, ET_FIXED_OTHER }, { 120, 4, ET_FIXED_UNSIGNED },
+    { 121, 8, ET_FIXED_UNSIGNED },
+  };
+  static const guint16 none[] = { 101, 102, 114, 116, 119, 200, 201, 202, 206 };
+  static const guint8 begin_classes[] = {
+    ET_FIXED_SIGNED, ET_FIXED_SIGNED, ET_FIXED_SIGNED, ET_FIXED_UNSIGNED, ET_FIXED_SIGNED,
+    ET_FIXED_SIGNED,
+  };
+  static const guint8 bytes[16] = { 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88,
+                                    0x89, 0x8a, 0x8b, 0x8c, 0x8d, 0x8e, 0x8f, 0x90 };
+  g_autoptr(EtManifest) m = parse_tpl ();
+  const EtFixedLayout *layout;
+
+  for (guint i = 0; i < G_N_ELEMENTS (one); i++)
+    {
+      Decoded d;
+      guint8 expected;
+
+      layout = et_manifest_event_fixed_layout (et_manifest_lookup (m, one[i].id, 0));
+      assert_non_null (layout);
+      assert_int_equal (layout->n_fields, 1);
+      assert_string_equal (layout->fields[0].name, "v");
+      assert_int_equal (layout->fields[0].offset, 0);
+      assert_int_equal (layout->fields[0].size, one[i].size);
+      assert_int_equal (layout->fields[0].klass, one[i].klass);
+      assert_int_equal (layout->size, one[i].size);
+      d = decode_with (m, one[i].id, 0, bytes, layout->size, 8);
+      assert_true (d.ok);
+      expected = field (&d, "v")->kind == ET_VALUE_INT ? ET_FIXED_SIGNED
+                 : field (&d, "v")->kind == ET_VALUE_UINT ? ET_FIXED_UNSIGNED : ET_FIXED_OTHER;
+      assert_int_equal (expected, one[i].klass);
+      decoded_clear (&d);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (none); i++)
+    assert_null (et_manifest_event_fixed_layout (et_manifest_lookup (m, none[i], 0)));
+
+  layout = et_manifest_event_fixed_layout (et_manifest_lookup (m, 1, 0));
+  assert_non_null (layout);
+  assert_int_equal (layout->n_fields, G_N_ELEMENTS (begin_classes));
+  assert_int_equal (layout->size, 32);
+  for (guint i = 0; i < layout->n_fields; i++)
+    {
+      static const guint offsets[] = { 0, 4, 8, 12, 16, 24 };
+
+      assert_int_equal (layout->fields[i].offset, offsets[i]);
+      assert_int_equal (layout->fields[i].klass, begin_classes[i]);
+    }
+  assert_string_equal (layout->fields[3].name, "OperationType");
+
+  layout = et_manifest_event_fixed_layout (et_manifest_lookup (m, 3, 0));   /* no template */
+  assert_non_null (layout);
+  assert_int_equal (layout->n_fields, 0);
+  assert_int_equal (layout->size, 0);
+}
+
 static void
 test_decode_unicode_string_to_utf8 (void **state)
 {
@@ -1484,6 +1552,7 @@ main (void)
     cmocka_unit_test (test_decode_tpl_loop_begin_with_value_map),
     cmocka_unit_test (test_value_map_without_match_has_no_label),
     cmocka_unit_test (test_bit_map_labels_set_bits_in_map_order),
+    cmocka_unit_test (test_fixed_layouts_of_templates),
     cmocka_unit_test (test_decode_unicode_string_to_utf8),
     cmocka_unit_test (test_decode_ansi_string),
     cmocka_unit_test (test_unterminated_strings_stop_at_the_payload_end),

@@ -426,6 +426,29 @@ assert_same_walk (EtTrace *serial, EtTrace *parallel)
     }
 }
 
+/* The same markers, channel by channel: every field, series names and
+ * where each span ends. */
+static void
+assert_same_markers (EtTrace *x, EtTrace *y)
+{
+  assert_int_equal (et_trace_get_stats (x)->markers, et_trace_get_stats (y)->markers);
+  assert_int_equal (et_trace_get_n_channels (x), et_trace_get_n_channels (y));
+  for (guint c = 0; c < et_trace_get_n_channels (x); c++)
+    {
+      const EtChannel *a = et_trace_get_channel (x, c);
+      const EtChannel *b = et_trace_get_channel (y, c);
+
+      assert_int_equal (a->n_markers, b->n_markers);
+      assert_string_equal (et_trace_get_string (x, a->series), et_trace_get_string (y, b->series));
+      for (guint i = 0; i < a->n_markers; i++)
+        {
+          assert_memory_equal (&a->markers[i], &b->markers[i], sizeof (EtMarker));
+          assert_int_equal (et_trace_marker_end_thread (x, &a->markers[i]),
+                            et_trace_marker_end_thread (y, &b->markers[i]));
+        }
+    }
+}
+
 /* Walking and decoding on several threads must give exactly what one
  * thread gives. */
 static void
@@ -484,24 +507,8 @@ test_parallel_decoding_matches_serial (void **state)
     assert_true (n_categories >= 2);
     assert_false (et_trace_has_category (serial, 256));
   }
-  assert_int_equal (et_trace_get_stats (serial)->markers, et_trace_get_stats (parallel)->markers);
   assert_true (et_trace_get_stats (serial)->markers > 30000);
-  assert_int_equal (et_trace_get_n_channels (serial), et_trace_get_n_channels (parallel));
-  for (guint c = 0; c < et_trace_get_n_channels (serial); c++)
-    {
-      const EtChannel *a = et_trace_get_channel (serial, c);
-      const EtChannel *b = et_trace_get_channel (parallel, c);
-
-      assert_int_equal (a->n_markers, b->n_markers);
-      assert_string_equal (et_trace_get_string (serial, a->series),
-                           et_trace_get_string (parallel, b->series));
-      for (guint i = 0; i < a->n_markers; i++)
-        {
-          assert_memory_equal (&a->markers[i], &b->markers[i], sizeof (EtMarker));
-          assert_int_equal (et_trace_marker_end_thread (serial, &a->markers[i]),
-                            et_trace_marker_end_thread (parallel, &b->markers[i]));
-        }
-    }
+  assert_same_markers (serial, parallel);
   {
     /* The time-ordered index, merged in parts on three threads, is the
      * one-thread index: the same record at every position. */
@@ -517,6 +524,132 @@ test_parallel_decoding_matches_serial (void **state)
         assert_int_equal (x.raw_time, y.raw_time);
       }
     et_fields_free (fields);
+  }
+}
+
+/* TraceLogging events with cv fields of every integer width and
+ * signedness, of wrong kinds (Boolean, float), named in other cases and
+ * repeated, beside other fields, sometimes a string (no fixed layout),
+ * and some payloads cut short (a decode failure). */
+static void
+write_cv_mix (const char *path, guint32 seed)
+{
+  static const char *const names[] = {
+    "cvType", "CVTYPE", "cvImportance", "cvSeries", "cvCategory", "cvSpanId", "cvspanid",
+    "cvTextW", "value", "n",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureWriter) w = NULL;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autoptr(GBytes) traits = et_fixture_tl_provider_traits ("Test.CvMix", NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  w = et_fixture_writer_new (path, &o, &error);
+  g_assert_no_error (error);
+  for (guint e = 0; e < 4000; e++)
+    {
+      g_autoptr(GBytes) meta = NULL;
+      guint n_fields = g_rand_int_range (rand, 0, 5);
+      const guint8 *data;
+      gsize len;
+      EtFixtureEvent ev;
+
+      et_fixture_payload_reset (p);
+      for (guint k = 0; k < n_fields; k++)
+        {
+          const char *name = names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))];
+          /* Mostly small values (cv values that mean something), some of
+           * every bit pattern (sign extension, values past G_MAXINT64). */
+          guint64 v = g_rand_int_range (rand, 0, 4) ? (guint64) g_rand_int_range (rand, -2, 7)
+                      : ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+
+          switch (g_rand_int_range (rand, 0, 14))
+            {
+            case 0:  et_fixture_payload_add_i8 (p, name, (gint8) v); break;
+            case 1:  et_fixture_payload_add_u8 (p, name, (guint8) v); break;
+            case 2:  et_fixture_payload_add_i16 (p, name, (gint16) v); break;
+            case 3:  et_fixture_payload_add_u16 (p, name, (guint16) v); break;
+            case 4:  et_fixture_payload_add_i32 (p, name, (gint32) v); break;
+            case 5:  et_fixture_payload_add_u32 (p, name, (guint32) v); break;
+            case 6:  et_fixture_payload_add_i64 (p, name, (gint64) v); break;
+            case 7:  et_fixture_payload_add_u64 (p, name, v); break;
+            case 8:  et_fixture_payload_add_hex32 (p, name, (guint32) v); break;
+            case 9:  et_fixture_payload_add_hex64 (p, name, v); break;
+            case 10: et_fixture_payload_add_bool32 (p, name, v & 1); break;
+            case 11: et_fixture_payload_add_double (p, name, (double) (gint64) v); break;
+            case 12:
+              et_fixture_payload_add_u8 (p, name, (guint8) v);
+              et_fixture_payload_set_out_type (p, 3);   /* Boolean out-type */
+              break;
+            default: et_fixture_payload_add_utf16 (p, name, "text"); break;
+            }
+        }
+      meta = et_fixture_payload_tl_metadata (p, "Mix", 0);
+      data = et_fixture_payload_data (p, &len);
+      if (len > 0 && g_rand_int_range (rand, 0, 15) == 0)
+        len = g_rand_int_range (rand, 0, len);                 /* cut short */
+      et_fixture_event_init (&ev);
+      ev.cpu = e % 4, ev.time_ns = 1000 + e * 1000;
+      ev.pid = 100, ev.tid = 101 + g_rand_int_range (rand, 0, 3);
+      ev.opcode = g_rand_int_range (rand, 0, 3), ev.level = g_rand_int_range (rand, 0, 6);
+      et_guid_from_eventsource_name ("Test.CvMix", &ev.provider);
+      ev.channel = 11;
+      et_fixture_write_tl_event_blobs (w, &ev, traits, meta, data, len);
+    }
+  assert_true (et_fixture_writer_close (w, &error));
+  g_assert_no_error (error);
+}
+
+static EtTrace *
+load_decoding_in_full (const char *path)
+{
+  EtTrace *t;
+
+  g_setenv ("ETLSCOPE_FULL_DECODE", "1", TRUE);
+  t = load (path);
+  g_unsetenv ("ETLSCOPE_FULL_DECODE");
+  assert_int_equal (et_trace_get_stats (t)->fixed_layout_events, 0);
+  return t;
+}
+
+/* An event whose schema has a fixed layout makes its marker from its cv
+ * fields alone; the markers must be the ones decoding every payload in
+ * full gives, and failures are counted the same. */
+static void
+test_fixed_layouts_make_the_markers_of_full_decoding (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+
+  write_cv_mix (f->path, 11);
+  {
+    g_autoptr(EtTrace) fast = load (f->path);
+    g_autoptr(EtTrace) full = load_decoding_in_full (f->path);
+    const EtTraceStats *s = et_trace_get_stats (fast);
+
+    guint64 n_events = et_trace_get_n_events (fast);
+
+    assert_true (s->fixed_layout_events > n_events / 2);
+    assert_true (s->fixed_layout_events < n_events);          /* strings, cut payloads */
+    assert_true (s->decode_failures > 0);
+    assert_int_equal (s->decode_failures, et_trace_get_stats (full)->decode_failures);
+    assert_int_equal (s->damage_count, et_trace_get_stats (full)->damage_count);
+    assert_same_markers (fast, full);
+  }
+  /* Manifest events too: the large trace's spans and flags have fixed
+   * layouts, its notes carry a string. */
+  et_fixture_options_init (&o);
+  assert_true (et_fixture_write_large (f->path, 20000, 5, &o, &error));
+  {
+    g_autoptr(EtTrace) fast = load (f->path);
+    g_autoptr(EtTrace) full = load_decoding_in_full (f->path);
+
+    assert_true (et_trace_get_stats (fast)->fixed_layout_events
+                 > et_trace_get_n_events (fast) / 2);
+    assert_same_markers (fast, full);
   }
 }
 
@@ -736,6 +869,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_cancelled_load_returns_cancelled, setup, teardown),
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_fixed_layouts_make_the_markers_of_full_decoding, setup,
+                                     teardown),
     cmocka_unit_test_setup_teardown (test_search_text_and_payload_values, setup, teardown),
     cmocka_unit_test_setup_teardown (test_search_folds_unicode_and_threads_agree, setup, teardown),
     cmocka_unit_test_setup_teardown (test_preview_makes_markers_of_the_first_events, setup, teardown),

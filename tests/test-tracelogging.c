@@ -690,6 +690,93 @@ test_out_types_shape_integer_values (void **state)
   et_fields_free (fields);
 }
 
+/* A schema of fixed-size scalars has a fixed layout: offsets add up, and
+ * each field's class is how et_tl_decode reads it. */
+static void
+test_fixed_layout_of_scalar_fields (void **state)
+{
+  static const struct { const char *name; guint8 in; int out; guint size; guint8 klass; } f[] = {
+    { "a", IN_I8, NO_OUT, 1, ET_FIXED_SIGNED },
+    { "b", IN_U16, 4, 2, ET_FIXED_UNSIGNED },          /* Hex */
+    { "c", IN_DOUBLE, NO_OUT, 8, ET_FIXED_OTHER },
+    { "d", IN_U8, 3, 1, ET_FIXED_OTHER },              /* Boolean */
+    { "e", IN_I64, NO_OUT, 8, ET_FIXED_SIGNED },
+    { "f", IN_GUID, NO_OUT, 16, ET_FIXED_OTHER },
+    { "g", IN_HEX32, NO_OUT, 4, ET_FIXED_UNSIGNED },
+    { "h", IN_BOOL32, NO_OUT, 4, ET_FIXED_OTHER },
+  };
+  g_autoptr(GByteArray) m = meta_new (NULL, 0, "E");
+  g_autoptr(GByteArray) p = g_byte_array_new ();
+  g_autoptr(EtTlSchema) schema = NULL;
+  const EtFixedLayout *layout;
+  EtFields *fields;
+  guint offset = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
+    meta_field (m, f[i].name, f[i].in, f[i].out);
+  meta_finish (m);
+  schema = parse_ok (m);
+  layout = et_tl_schema_fixed_layout (schema);
+  assert_non_null (layout);
+  assert_int_equal (layout->n_fields, G_N_ELEMENTS (f));
+  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
+    {
+      assert_string_equal (layout->fields[i].name, f[i].name);
+      assert_int_equal (layout->fields[i].offset, offset);
+      assert_int_equal (layout->fields[i].size, f[i].size);
+      assert_int_equal (layout->fields[i].klass, f[i].klass);
+      offset += f[i].size;
+    }
+  assert_int_equal (layout->size, offset);
+
+  /* A payload of exactly that size decodes, into the kinds the classes say. */
+  for (guint i = 0; i < offset; i++)
+    put_u8 (p, 0x80 + i);
+  fields = decode_ok (schema, p);
+  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
+    {
+      const EtField *x = field_named (fields, f[i].name);
+      guint8 expected = x->kind == ET_VALUE_INT ? ET_FIXED_SIGNED
+                        : x->kind == ET_VALUE_UINT ? ET_FIXED_UNSIGNED : ET_FIXED_OTHER;
+
+      assert_int_equal (expected, f[i].klass);
+    }
+  et_fields_free (fields);
+}
+
+/* Strings, arrays, structs and 16-bit ports (their bytes are swapped)
+ * leave a schema without a fixed layout. */
+static void
+test_no_fixed_layout_for_other_fields (void **state)
+{
+  static const struct { guint8 in; int out; } f[] = {
+    { IN_USTR, NO_OUT }, { IN_U16, 7 }, { IN_U32 | VAR_COUNT, NO_OUT }, { IN_CBINARY, NO_OUT },
+    { IN_SID, NO_OUT },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
+    {
+      g_autoptr(GByteArray) m = meta_new (NULL, 0, "E");
+      g_autoptr(EtTlSchema) schema = NULL;
+
+      meta_field (m, "n", IN_U32, NO_OUT);
+      meta_field (m, "x", f[i].in, f[i].out);
+      meta_finish (m);
+      schema = parse_ok (m);
+      assert_null (et_tl_schema_fixed_layout (schema));
+    }
+  {
+    g_autoptr(GByteArray) m = meta_new (NULL, 0, "E");
+    g_autoptr(EtTlSchema) schema = NULL;
+
+    meta_field (m, "s", IN_STRUCT, 1);         /* one member */
+    meta_field (m, "inner", IN_U32, NO_OUT);
+    meta_finish (m);
+    schema = parse_ok (m);
+    assert_null (et_tl_schema_fixed_layout (schema));
+  }
+}
+
 static void
 test_character_arrays_are_text (void **state)
 {
@@ -1439,6 +1526,8 @@ main (void)
     cmocka_unit_test (test_nested_struct_counts_as_one_member),
     cmocka_unit_test (test_self_describing_single_event_shape),
     cmocka_unit_test (test_out_types_shape_integer_values),
+    cmocka_unit_test (test_fixed_layout_of_scalar_fields),
+    cmocka_unit_test (test_no_fixed_layout_for_other_fields),
     cmocka_unit_test (test_character_arrays_are_text),
     cmocka_unit_test (test_text_out_types_mark_8bit_strings_as_utf8),
     cmocka_unit_test (test_custom_field_is_counted_binary),
