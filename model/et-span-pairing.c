@@ -93,18 +93,32 @@ fp_map_grow (FpMap *map)
   *map = bigger;
 }
 
+/* A new key takes the first deleted slot on its way, if any: the same keys
+ * come and go all the time (a thread's task, span after span), and
+ * without reuse each would land one slot further along, past the
+ * deleted ones, until every lookup walked a long chain. */
 static void
 fp_map_set (FpMap *map, guint64 key, guint32 value)
 {
-  gsize i;
+  gsize mask, i, reuse = G_MAXSIZE;
 
   if ((map->used + 1) * 2 > map->capacity)
     fp_map_grow (map);
-  i = fp_map_slot (map, key);
+  mask = map->capacity - 1;
+  i = (gsize) (key ^ (key >> 29)) & mask;
+  while (map->keys[i] != FP_EMPTY && map->keys[i] != key)
+    {
+      if (map->keys[i] == FP_DELETED && reuse == G_MAXSIZE)
+        reuse = i;
+      i = (i + 1) & mask;
+    }
   if (map->keys[i] != key)
     {
+      if (reuse != G_MAXSIZE)
+        i = reuse;              /* already counted in used */
+      else
+        map->used++;
       map->keys[i] = key;
-      map->used++;
     }
   map->values[i] = value;
 }
@@ -112,11 +126,25 @@ fp_map_set (FpMap *map, guint64 key, guint32 value)
 static void
 fp_map_remove (FpMap *map, guint64 key)
 {
-  gsize i = fp_map_slot (map, key);
+  gsize mask = map->capacity - 1, i = fp_map_slot (map, key);
 
-  /* Deleted slots keep probe chains intact; growth drops them. */
-  if (map->keys[i] == key)
-    map->keys[i] = FP_DELETED;
+  if (map->keys[i] != key)
+    return;
+  /* A deleted slot keeps the probe chains through it intact. When the
+   * next slot is empty no chain goes through, so it empties, and so do
+   * the deleted slots just before it. */
+  if (map->keys[(i + 1) & mask] != FP_EMPTY)
+    {
+      map->keys[i] = FP_DELETED;
+      return;
+    }
+  do
+    {
+      map->keys[i] = FP_EMPTY;
+      map->used--;
+      i = (i - 1) & mask;
+    }
+  while (map->keys[i] == FP_DELETED);
 }
 
 typedef struct
