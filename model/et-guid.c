@@ -5,18 +5,8 @@
  * by a string get a GUID derived from the name (etl-format.md §12).
  */
 #include "et-guid.h"
-#include "et-bytes.h"
 
 #include <stdio.h>
-
-void
-et_guid_from_bytes (EtGuid *guid, const guint8 *bytes16)
-{
-  guid->data1 = et_read_u32 (bytes16);
-  guid->data2 = et_read_u16 (bytes16 + 4);
-  guid->data3 = et_read_u16 (bytes16 + 6);
-  memcpy (guid->data4, bytes16 + 8, 8);
-}
 
 void
 et_guid_to_string (const EtGuid *guid, char out[ET_GUID_STRING_LEN])
