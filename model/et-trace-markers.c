@@ -2,12 +2,13 @@
  *
  *   events (time order) ─ split in ranges, one thread each ─ decode payload
  *     ─ marker rules ─ markers (joined in time order)
- *                    + span events, kept per process
+ *                    + span records (24 bytes), kept per process
  *     ─ per process, one thread each: span pairing (et-span-pairing),
  *       ends folded into their starts
  *     ─ channels (thread × provider × series), laid out by a stable scatter
  */
 #include "et-trace-load-private.h"
+#include "et-memory.h"
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -15,16 +16,34 @@
 
 /* ---- markers ---------------------------------------------------------- */
 
-/* The span events of one process that one decoding thread made, in time
- * order, and the marker of each (numbered within the thread's range
- * until the ranges are joined). Spans never pair across processes
- * (markers.md "Spans"), so each process pairs on its own. */
+/* A span start or end while loading: what pairing needs beyond what its
+ * marker holds (time, thread, provider), and the marker (numbered within
+ * the decoding thread's range until the ranges are joined). 24 bytes,
+ * where an EtSpanEvent and its marker's number take 44: there is one per
+ * span start and end until pairing, at the loader's memory peak. */
 typedef struct
 {
-  EtSpanEvent *events;
-  guint32     *marker;
-  guint        n;
-  guint        capacity;
+  union
+  {
+    gint64 span_id;      /* when has_span_id */
+    EtGuid activity_id;  /* otherwise */
+  };
+  guint32 marker;
+  guint16 task;
+  guint8  is_end;
+  guint8  has_span_id;
+} SpanRecord;
+
+G_STATIC_ASSERT (sizeof (SpanRecord) == 24);
+
+/* The span records of one process that one decoding thread made, in time
+ * order. Spans never pair across processes (markers.md "Spans"), so each
+ * process pairs on its own. */
+typedef struct
+{
+  SpanRecord *records;
+  guint       n;
+  guint       capacity;
 } SpanList;
 
 /* A marker while loading: where EtMarker has the end's time and event,
@@ -129,8 +148,7 @@ marker_build_init (MarkerBuild *b, EtTrace *self, const MarkerBuild *out, guint6
 static void
 span_list_clear (SpanList *list)
 {
-  g_clear_pointer (&list->events, g_free);
-  g_clear_pointer (&list->marker, g_free);
+  g_clear_pointer (&list->records, g_free);
   list->n = list->capacity = 0;
 }
 
@@ -156,17 +174,15 @@ marker_build_free_spans (MarkerBuild *b)
 /* The list's space is taken when its first span comes (and grows should
  * the reservation fall short, which it cannot). */
 static void
-span_list_add (SpanList *list, const EtSpanEvent *event, guint32 marker)
+span_list_add (SpanList *list, const SpanRecord *record)
 {
-  if (list->events == NULL || list->n == list->capacity)
+  if (list->records == NULL || list->n == list->capacity)
     {
-      if (list->events != NULL)
+      if (list->records != NULL)
         list->capacity = MAX (1024, list->capacity * 2);
-      list->events = g_renew (EtSpanEvent, list->events, MAX (list->capacity, 1));
-      list->marker = g_renew (guint32, list->marker, MAX (list->capacity, 1));
+      list->records = g_renew (SpanRecord, list->records, MAX (list->capacity, 1));
     }
-  list->events[list->n] = *event;
-  list->marker[list->n++] = marker;
+  list->records[list->n++] = *record;
 }
 
 /* The string id of a marker's series. A series from a task name is
@@ -237,9 +253,8 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
     case ET_ROLE_SPAN_START:
     case ET_ROLE_SPAN_END:
       {
-        EtSpanEvent s = {
-          .time = time_ns, .pid = record->pid, .tid = record->tid,
-          .provider = (guint16) provider, .task = record->task,
+        SpanRecord s = {
+          .marker = b->n_markers, .task = record->task,
           .is_end = b->rules.role == ET_ROLE_SPAN_END, .has_span_id = b->rules.has_span_id,
         };
         guint process = g_array_index (self->threads, EtThread, thread).process;
@@ -249,7 +264,7 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
         else
           s.activity_id = record->activity_id;
         m.kind = ET_MARKER_SPAN;
-        span_list_add (&b->spans[process], &s, b->n_markers);
+        span_list_add (&b->spans[process], &s);
       }
       break;
     }
@@ -420,6 +435,7 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
 /* Pairing, one process at a time on every core. */
 typedef struct
 {
+  EtTrace     *self;
   MarkerBuild *out;          /* the joined markers, folded in place */
   Worker      *workers;
   guint        n_workers;
@@ -429,43 +445,80 @@ typedef struct
   gint         next;         /* atomic: the next process to take */
 } PairJob;
 
-/* The span events of @process from every decoding thread, in thread order
- * (so in time order), with their markers numbered as joined. The first
- * list has room for all (marker_build_init); each other is freed once
- * copied. Returns how many. */
+/* The span records of @process from every decoding thread, in thread
+ * order (so in time order), with their markers numbered as joined. The
+ * first list has room for all (marker_build_init); each other is freed
+ * once copied. Returns how many. */
 static guint
-join_spans (PairJob *job, guint process, EtSpanEvent **events, guint32 **marker)
+join_spans (PairJob *job, guint process, SpanRecord **records)
 {
   guint total = 0, n = 0;
 
-  *events = NULL, *marker = NULL;
+  *records = NULL;
   for (guint k = 0; k < job->n_workers; k++)
     total += job->workers[k].b.spans[process].n;
   for (guint k = 0; k < job->n_workers && total > 0; k++)
     {
       SpanList *list = &job->workers[k].b.spans[process];
 
-      if (list->n > 0 && *events == NULL)
+      if (list->n > 0 && *records == NULL)
         {
-          *events = g_steal_pointer (&list->events);
-          *marker = g_steal_pointer (&list->marker);
+          *records = g_steal_pointer (&list->records);
           if (list->capacity < total)
-            {
-              *events = g_renew (EtSpanEvent, *events, total);
-              *marker = g_renew (guint32, *marker, total);
-            }
+            *records = g_renew (SpanRecord, *records, total);
         }
       else if (list->n > 0)
-        {
-          memcpy (*events + n, list->events, list->n * sizeof (EtSpanEvent));
-          memcpy (*marker + n, list->marker, list->n * sizeof (guint32));
-        }
+        memcpy (*records + n, list->records, list->n * sizeof (SpanRecord));
       for (guint i = 0; i < list->n; i++)
-        (*marker)[n + i] += job->workers[k].b.base;
+        (*records)[n + i].marker += job->workers[k].b.base;
       n += list->n;
       span_list_clear (list);
     }
   return n;
+}
+
+/* How many span events ahead the walks over a process's markers ask for
+ * them: the markers of one process are spread over the whole array. */
+#define PREFETCH_AHEAD 8
+
+/* Span records read before their pages are given back (96 MB). */
+#define RECORD_SLICE (4u << 20)
+
+/* The span events pairing takes: each record with its marker's time,
+ * thread and provider. @span_marker gets each one's marker. */
+static EtSpanEvent *
+span_events_of (EtTrace *self, const MarkerBuild *b, SpanRecord *records, guint n,
+                guint32 *span_marker)
+{
+  EtSpanEvent *events = g_new (EtSpanEvent, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const SpanRecord *r = &records[i];
+      const PendingMarker *m = &b->markers[r->marker];
+      const EtThread *thread = &g_array_index (self->threads, EtThread, m->thread);
+      EtSpanEvent *e = &events[i];
+
+      e->time = m->start_ns;
+      if (r->has_span_id)
+        e->span_id = r->span_id;
+      else
+        e->activity_id = r->activity_id;
+      e->pid = thread->pid;
+      e->tid = thread->tid;
+      e->provider = m->provider;
+      e->task = r->task;
+      e->is_end = r->is_end;
+      e->has_span_id = r->has_span_id;
+      span_marker[i] = r->marker;
+      if (i + PREFETCH_AHEAD < n)
+        __builtin_prefetch (&b->markers[records[i + PREFETCH_AHEAD].marker]);
+      /* A large process's records go as they are read: the events take
+       * their place instead of adding to them. */
+      if ((i + 1) % RECORD_SLICE == 0)
+        et_memory_drop_pages (&records[i + 1 - RECORD_SLICE], RECORD_SLICE * sizeof *records);
+    }
+  return events;
 }
 
 /* Folds span ends into their starts (markers.md "Spans"): a start learns
@@ -484,14 +537,22 @@ fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marke
       guint32 mi = span_marker[i];
       PendingMarker *m = &b->markers[mi];
 
+      if (i + PREFETCH_AHEAD < n)     /* the markers are spread over the whole array */
+        __builtin_prefetch (&b->markers[span_marker[i + PREFETCH_AHEAD]], 1);
+      if (is_end && partner != G_MAXUINT)
+        {
+          job->keep[mi] = 0;              /* drawn as part of its start */
+          continue;
+        }
       m->status = results[i].status;
       m->depth = (guint8) MIN (results[i].depth, 255);
-      if (is_end && partner != G_MAXUINT)
-        job->keep[mi] = 0;              /* drawn as part of its start */
       if (is_end || partner == G_MAXUINT)
         continue;
       m->end_marker = span_marker[partner];
-      if (b->markers[m->end_marker].thread != m->thread)
+      /* Only a start paired through its process can end on another
+       * thread: the others need not look at their end's marker. */
+      if (results[i].status == ET_SPAN_CROSS_THREAD
+          && b->markers[m->end_marker].thread != m->thread)
         {
           EtCrossEnd cross = { mi, b->markers[m->end_marker].thread };
           g_array_append_val (cross_ends, cross);
@@ -509,13 +570,17 @@ pair_processes (gpointer data)
   et_worker_begin ();
   while ((process = (guint) g_atomic_int_add (&job->next, 1)) < job->n_processes)
     {
+      g_autofree SpanRecord *records = NULL;
       g_autofree EtSpanEvent *events = NULL;
       g_autofree guint32 *span_marker = NULL;
       g_autofree EtSpanResult *results = NULL;
-      guint n = join_spans (job, process, &events, &span_marker);
+      guint n = join_spans (job, process, &records);
 
       if (n == 0)
         continue;
+      span_marker = g_new (guint32, n);
+      events = span_events_of (job->self, job->out, records, n, span_marker);
+      g_clear_pointer (&records, g_free);
       results = g_new (EtSpanResult, n);
       et_span_pair (events, n, results);
       g_clear_pointer (&events, g_free);      /* only the results are needed now */
@@ -533,7 +598,8 @@ static guint8 *
 pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
 {
   guint n_threads;
-  PairJob job = { b, workers, n_workers, self->processes->len, g_malloc (MAX (b->n_markers, 1)) };
+  PairJob job = { self, b, workers, n_workers, self->processes->len,
+                  g_malloc (MAX (b->n_markers, 1)) };
   g_autofree GThread **threads = NULL;
   guint64 n_spans = 0;
 
@@ -685,6 +751,11 @@ typedef struct
   GArray            *cross;        /* EtCrossEnd with final places */
 } ChannelPart;
 
+/* Counts the part's markers into its channels and makes each kept one the
+ * EtMarker it becomes, in its own place (both are 32 bytes): the scatter
+ * then reads each pending marker once, in order, so that what it has read
+ * can go. A span start reads its end here; ends that closed a span are
+ * not kept, so none is made over while another part may read it. */
 static gpointer
 count_part (gpointer data)
 {
@@ -701,6 +772,10 @@ count_part (gpointer data)
       guint slot;
       ChannelDef *def;
 
+      /* finish_marker reads a start's end, somewhere ahead: ask for it early. */
+      if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker != ET_NO_INDEX)
+        __builtin_prefetch (&part->b->markers[m[PREFETCH_AHEAD].end_marker]);
+
       if (!part->keep[i])
         continue;
       slot = channel_def_hash (&key) % G_N_ELEMENTS (recent);
@@ -716,11 +791,21 @@ count_part (gpointer data)
         }
       def->count++;
       part->channel_of[i] = def->first;
+      {
+        EtMarker done = finish_marker (part->b, m, part->end_of_trace);
+        memcpy (&part->b->markers[i], &done, sizeof done);
+      }
     }
   return NULL;
 }
 
-/* The cross-thread ends come in marker order (pair_spans), as the scatter
+/* Markers the scatter moves before it gives their pending pages back: 64 MB. */
+#define SCATTER_SLICE (2u << 20)
+
+/* Moves the part's markers (made by count_part) to their final places,
+ * giving back the pages of what it has moved as it goes, so that the
+ * pending and the final markers are not both resident in full. The
+ * cross-thread ends come in marker order (pair_spans), as the scatter
  * goes: each gets its marker's final place. */
 static gpointer
 scatter_part (gpointer data)
@@ -729,22 +814,30 @@ scatter_part (gpointer data)
   const MarkerBuild *b = part->b;
   const EtCrossEnd *cross = (const EtCrossEnd *) (gpointer) b->cross_ends->data;
   guint k = 0, n_cross = b->cross_ends->len;
+  guint32 moved_to = part->from;         /* pages before this are given back */
 
   et_worker_begin ();
   while (k < n_cross && cross[k].marker < part->from)
     k++;
   for (guint i = part->from; i < part->to; i++)
-    if (part->keep[i])
-      {
-        guint32 at = part->cursor[part->channel_of[i]]++;
+    {
+      if (part->keep[i])
+        {
+          guint32 at = part->cursor[part->channel_of[i]]++;
 
-        part->self->markers[at] = finish_marker (b, &b->markers[i], part->end_of_trace);
-        if (k < n_cross && cross[k].marker == i)
-          {
-            EtCrossEnd moved = { at, cross[k++].thread };
-            g_array_append_val (part->cross, moved);
-          }
-      }
+          memcpy (&part->self->markers[at], &b->markers[i], sizeof (EtMarker));
+          if (k < n_cross && cross[k].marker == i)
+            {
+              EtCrossEnd moved = { at, cross[k++].thread };
+              g_array_append_val (part->cross, moved);
+            }
+        }
+      if (i + 1 - moved_to == SCATTER_SLICE)
+        {
+          et_memory_drop_pages (&b->markers[moved_to], SCATTER_SLICE * sizeof (PendingMarker));
+          moved_to = i + 1;
+        }
+    }
   return NULL;
 }
 

@@ -653,6 +653,52 @@ test_fixed_layouts_make_the_markers_of_full_decoding (void **state)
   }
 }
 
+/* Every span knows the thread its end event was on (another thread only
+ * for cross-thread spans, and then exactly those), checked against the
+ * end event itself. */
+static void
+test_span_ends_know_their_thread (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+  EtFixtureOptions o;
+  EtFields *fields = et_fields_new ();
+  guint n_cross = 0, n_ended = 0;
+
+  et_fixture_options_init (&o);
+  assert_true (et_fixture_write_large (f->path, 20000, 9, &o, &error));
+  t = load (f->path);
+  for (guint c = 0; c < et_trace_get_n_channels (t); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (t, c);
+      guint thread = et_trace_channel_thread (t, c);
+
+      for (guint i = 0; i < ch->n_markers; i++)
+        {
+          const EtMarker *m = &ch->markers[i];
+          guint32 elsewhere = ET_NO_INDEX;     /* et_trace_marker_end_thread's answer */
+          const EtThread *end_thread;
+          EtEvent end;
+
+          if (m->kind != ET_MARKER_SPAN || m->end_event == ET_NO_INDEX)
+            continue;
+          elsewhere = et_trace_marker_end_thread (t, m);
+          assert_true (et_trace_decode_event (t, m->end_event, &end, fields, NULL));
+          end_thread = et_trace_get_thread (t, elsewhere != ET_NO_INDEX ? elsewhere : thread);
+          assert_int_equal (end_thread->pid, end.pid);
+          assert_int_equal (end_thread->tid, end.tid);
+          assert_true (elsewhere != thread);
+          assert_int_equal (m->status == ET_SPAN_CROSS_THREAD, elsewhere != ET_NO_INDEX);
+          n_cross += m->status == ET_SPAN_CROSS_THREAD;
+          n_ended++;
+        }
+    }
+  et_fields_free (fields);
+  assert_true (n_ended > 1000);
+  assert_true (n_cross > 10);
+}
+
 /* A preview makes markers from the first N events only: everything is
  * still counted, and each of its markers is the complete load's marker of
  * the same event, except that a span whose end comes after the first N
@@ -871,6 +917,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
     cmocka_unit_test_setup_teardown (test_fixed_layouts_make_the_markers_of_full_decoding, setup,
                                      teardown),
+    cmocka_unit_test_setup_teardown (test_span_ends_know_their_thread, setup, teardown),
     cmocka_unit_test_setup_teardown (test_search_text_and_payload_values, setup, teardown),
     cmocka_unit_test_setup_teardown (test_search_folds_unicode_and_threads_agree, setup, teardown),
     cmocka_unit_test_setup_teardown (test_preview_makes_markers_of_the_first_events, setup, teardown),
