@@ -113,6 +113,11 @@ _et_loader_provider_of (EtTrace *self, ProviderCache *cache, const EtRecord *rec
   EtProviderKind kind;
   guint slot;
 
+  /* Only kernel records make their GUID from the hook: the others carry it. */
+  if (record->klass != ET_RECORD_SYSTEM && record->klass != ET_RECORD_PERFINFO)
+    for (guint k = 0; k < cache->n; k++)
+      if (et_guid_equal (&record->guid, &cache->guid[k]))
+        return cache->index[k];
   _et_record_identity (record, &guid, &name, &kind);
   for (guint k = 0; k < cache->n; k++)
     if (et_guid_equal (&guid, &cache->guid[k]))
