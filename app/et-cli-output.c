@@ -163,9 +163,9 @@ void
 et_cli_json_key (GString *s, const char *key)
 {
   et_cli_json_sep (s);
-  g_string_append_c (s, '"');
-  g_string_append (s, key);
-  g_string_append (s, "\":");
+  et_string_append_len (s, "\"", 1);
+  et_string_append_len (s, key, strlen (key));
+  et_string_append_len (s, "\":", 2);
 }
 
 void

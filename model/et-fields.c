@@ -528,26 +528,30 @@ et_json_append_string (GString *out, const char *utf8, gssize len)
   const char *p = utf8;
   const char *end = len < 0 ? utf8 + strlen (utf8) : utf8 + len;
 
-  g_string_append_c (out, '"');
-  for (; p < end; p++)
+  et_string_append_len (out, "\"", 1);
+  while (p < end)
     {
-      guchar c = (guchar) *p;
+      const char *run = p;
+      guchar c;
 
+      /* Plain characters go in runs; the others are escaped one by one. */
+      while (p < end && (guchar) *p >= 0x20 && *p != '"' && *p != '\\')
+        p++;
+      et_string_append_len (out, run, (gsize) (p - run));
+      if (p == end)
+        break;
+      c = (guchar) *p++;
       switch (c)
         {
-        case '"':  g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (c < 0x20)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, (char) c);
+        case '"':  et_string_append_len (out, "\\\"", 2); break;
+        case '\\': et_string_append_len (out, "\\\\", 2); break;
+        case '\n': et_string_append_len (out, "\\n", 2); break;
+        case '\r': et_string_append_len (out, "\\r", 2); break;
+        case '\t': et_string_append_len (out, "\\t", 2); break;
+        default:   g_string_append_printf (out, "\\u%04x", c); break;
         }
     }
-  g_string_append_c (out, '"');
+  et_string_append_len (out, "\"", 1);
 }
 
 static gboolean

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <glib.h>
+#include <string.h>
 #include "et-guid.h"
 
 G_BEGIN_DECLS
@@ -214,6 +215,23 @@ void        et_fields_append_json   (const EtFields *fields,
 /* All top-level fields as one JSON object. */
 void        et_fields_append_json_object (const EtFields *fields,
                                           GString        *out);
+
+/* Appends @n bytes to @s: a copy when they fit in its space, else
+ * g_string_append_len. Output writers append millions of short pieces
+ * (keys, quotes, digits), where the call into GLib costs more than the
+ * copy. */
+static inline void
+et_string_append_len (GString *s, const char *bytes, gsize n)
+{
+  if (s->len + n < s->allocated_len)
+    {
+      memcpy (s->str + s->len, bytes, n);
+      s->len += n;
+      s->str[s->len] = '\0';
+    }
+  else
+    g_string_append_len (s, bytes, (gssize) n);
+}
 
 /* Small formatting helpers shared with the CLI. */
 void        et_json_append_string   (GString      *out,
