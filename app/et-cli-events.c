@@ -87,7 +87,7 @@ write_json (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtFiel
   /* A string: keyword masks use the top bits, past what JSON doubles hold. */
   et_cli_json_key (s, "keywords");
   g_string_append_c (s, '"');
-  et_cli_append_hex (s, e->keywords);
+  et_string_append_hex (s, e->keywords);
   g_string_append_c (s, '"');
   json_guid (s, "activity_id", TRUE, &e->activity_id);
   json_guid (s, "related_activity_id", e->has_related_activity_id, &e->related_activity_id);
@@ -114,20 +114,20 @@ write_csv (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtField
 {
   const guint values[] = { e->id, e->version, e->level, e->opcode };
 
-  et_cli_append_uint (s, index);
+  et_string_append_uint (s, index);
   g_string_append_c (s, ',');
-  et_cli_append_int (s, e->time_ns);
+  et_string_append_int (s, e->time_ns);
   g_string_append_c (s, ',');
   if (e->has_ids)
     {
-      et_cli_append_uint (s, e->pid);
+      et_string_append_uint (s, e->pid);
       g_string_append_c (s, ',');
-      et_cli_append_uint (s, e->tid);
+      et_string_append_uint (s, e->tid);
     }
   else
     g_string_append_c (s, ',');
   g_string_append_c (s, ',');
-  et_cli_append_uint (s, e->cpu);
+  et_string_append_uint (s, e->cpu);
   g_string_append_c (s, ',');
   et_cli_csv_value (s, et_trace_get_provider (w->trace, e->provider)->name, -1);
   g_string_append_c (s, ',');
@@ -137,16 +137,16 @@ write_csv (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtField
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     {
       g_string_append_c (s, ',');
-      et_cli_append_uint (s, values[i]);
+      et_string_append_uint (s, values[i]);
     }
   g_string_append_c (s, ',');
   et_cli_csv_value (s, e->opcode_name, -1);
   g_string_append_c (s, ',');
-  et_cli_append_uint (s, e->task);
+  et_string_append_uint (s, e->task);
   g_string_append_c (s, ',');
   et_cli_csv_value (s, e->task_name, -1);
   g_string_append_c (s, ',');
-  et_cli_append_hex (s, e->keywords);
+  et_string_append_hex (s, e->keywords);
   csv_guid (s, TRUE, &e->activity_id);
   csv_guid (s, e->has_related_activity_id, &e->related_activity_id);
   g_string_append_c (s, ',');
@@ -159,7 +159,7 @@ static void
 text_number (GString *s, const char *label, guint64 value, const char *name)
 {
   g_string_append (s, label);
-  et_cli_append_uint (s, value);
+  et_string_append_uint (s, value);
   if (name != NULL)
     {
       g_string_append_c (s, '(');
@@ -179,9 +179,9 @@ write_text (Writer *w, GString *s, const EtEvent *e, const EtFields *fields)
   et_cli_pad_to (s, start, 18);
   if (e->has_ids)
     {
-      et_cli_append_uint (s, e->pid);
+      et_string_append_uint (s, e->pid);
       g_string_append_c (s, '/');
-      et_cli_append_uint (s, e->tid);
+      et_string_append_uint (s, e->tid);
     }
   else
     g_string_append (s, "-");
@@ -196,7 +196,7 @@ write_text (Writer *w, GString *s, const EtEvent *e, const EtFields *fields)
   text_number (s, _(" opcode "), e->opcode, e->opcode_name);
   text_number (s, _(" task "), e->task, e->task_name);
   g_string_append (s, _(" keywords "));
-  et_cli_append_hex (s, e->keywords);
+  et_string_append_hex (s, e->keywords);
   if (!et_guid_is_zero (&e->activity_id))
     {
       g_string_append (s, _(" activity "));

@@ -30,16 +30,16 @@ clock_name (guint32 clock_type)
 static void
 append_os_version (GString *s, const EtLogfileHeader *h, gboolean translated)
 {
-  et_cli_append_uint (s, h->version[0]);
+  et_string_append_uint (s, h->version[0]);
   g_string_append_c (s, '.');
-  et_cli_append_uint (s, h->version[1]);
+  et_string_append_uint (s, h->version[1]);
   /* Translators: "10.0 build 19045 (log format 1.5)" in "etlscope-cli info". */
   g_string_append (s, translated ? _(" build ") : " build ");
-  et_cli_append_uint (s, h->provider_version);
+  et_string_append_uint (s, h->provider_version);
   g_string_append (s, translated ? _(" (log format ") : " (log format ");
-  et_cli_append_uint (s, h->version[2]);
+  et_string_append_uint (s, h->version[2]);
   g_string_append_c (s, '.');
-  et_cli_append_uint (s, h->version[3]);
+  et_string_append_uint (s, h->version[3]);
   g_string_append_c (s, ')');
 }
 
@@ -82,11 +82,11 @@ text_header (GString *s, EtTrace *trace)
   text_row (s, _("OS version"), &line);
   append_os_version (s, h, TRUE);
   text_row (s, _("Processors"), &line);
-  et_cli_append_uint (s, h->n_processors);
+  et_string_append_uint (s, h->n_processors);
   text_row (s, _("Clock"), &line);
   g_string_append (s, clock_name (h->clock_type));
   g_string_append (s, ", ");
-  et_cli_append_uint (s, st->ticks_per_second);
+  et_string_append_uint (s, st->ticks_per_second);
   g_string_append (s, _(" ticks/s"));
   text_row (s, _("Start"), &line);
   append_filetime (s, h->start_time);
@@ -100,20 +100,20 @@ text_header (GString *s, EtTrace *trace)
   text_row (s, _("Log file name"), &line);
   g_string_append (s, h->log_file_name != NULL ? h->log_file_name : "");
   text_row (s, _("Pointer size"), &line);
-  et_cli_append_uint (s, h->pointer_size);
+  et_string_append_uint (s, h->pointer_size);
   text_row (s, _("Buffer size"), &line);
-  et_cli_append_uint (s, h->buffer_size);
+  et_string_append_uint (s, h->buffer_size);
   text_row (s, _("Buffers"), &line);
-  et_cli_append_uint (s, st->buffers);
+  et_string_append_uint (s, st->buffers);
   g_string_append (s, " (");
-  et_cli_append_uint (s, st->compressed_buffers);
+  et_string_append_uint (s, st->compressed_buffers);
   g_string_append (s, _(" compressed)"));
   text_row (s, _("Events"), &line);
-  et_cli_append_uint (s, st->records);
+  et_string_append_uint (s, st->records);
   text_row (s, _("Markers"), &line);
-  et_cli_append_uint (s, st->markers);
+  et_string_append_uint (s, st->markers);
   text_row (s, _("Manifests"), &line);
-  et_cli_append_uint (s, st->manifests);
+  et_string_append_uint (s, st->manifests);
   g_string_append (s, "\n\n");
 }
 
@@ -136,7 +136,7 @@ text_providers (GString *s, EtTrace *trace)
       et_cli_pad_to (s, line, 40);
       g_string_append (s, et_provider_kind_to_string (p->kind));
       et_cli_pad_to (s, line, 54);
-      et_cli_append_uint (s, p->n_events);
+      et_string_append_uint (s, p->n_events);
       et_cli_pad_to (s, line, 66);
       /* Translators: whether a provider makes markers. */
       g_string_append (s, p->default_on ? C_("markers", "on") : C_("markers", "off"));
@@ -166,7 +166,7 @@ text_threads (GString *s, EtTrace *trace)
 
       g_string_append (s, "  pid ");
       if (p->has_ids)
-        et_cli_append_uint (s, p->pid);
+        et_string_append_uint (s, p->pid);
       else
         g_string_append (s, "-");
       g_string_append (s, "  ");
@@ -179,13 +179,13 @@ text_threads (GString *s, EtTrace *trace)
 
           g_string_append (s, "    tid ");
           if (th->has_ids)
-            et_cli_append_uint (s, th->tid);
+            et_string_append_uint (s, th->tid);
           else
             g_string_append (s, "-");
           et_cli_pad_to (s, line, 20);
           g_string_append (s, th->name);
           et_cli_pad_to (s, line, 44);
-          et_cli_append_uint (s, th->n_events);
+          et_string_append_uint (s, th->n_events);
           g_string_append_printf (s, " %s\n", g_dngettext (GETTEXT_PACKAGE, "event", "events", th->n_events));
         }
     }
@@ -204,15 +204,15 @@ text_losses (GString *s, EtTrace *trace)
   g_string_append (s, _("Lost\n"));
   line = s->len;
   text_row (s, _("Events (header)"), &line);
-  et_cli_append_uint (s, h->events_lost);
+  et_string_append_uint (s, h->events_lost);
   text_row (s, _("Buffers (header)"), &line);
-  et_cli_append_uint (s, h->buffers_lost);
+  et_string_append_uint (s, h->buffers_lost);
   text_row (s, _("Buffers flagged"), &line);
-  et_cli_append_uint (s, st->buffers_flagged_events_lost);
+  et_string_append_uint (s, st->buffers_flagged_events_lost);
   /* Translators: "Buffers flagged   3 events lost, 0 buffer lost": the
    * numbers count buffers whose header says so. */
   g_string_append (s, _(" events lost, "));
-  et_cli_append_uint (s, st->buffers_flagged_buffer_lost);
+  et_string_append_uint (s, st->buffers_flagged_buffer_lost);
   g_string_append (s, _(" buffer lost\n\nDamage: "));
 
   damage = et_trace_get_damage (trace, &n_damage);
@@ -222,11 +222,11 @@ text_losses (GString *s, EtTrace *trace)
       g_string_append (s, C_("damage", "none\n"));
       return;
     }
-  et_cli_append_uint (s, st->damage_count);
+  et_string_append_uint (s, st->damage_count);
   g_string_append_printf (s, " %s; ", g_dngettext (GETTEXT_PACKAGE, "problem", "problems", (gulong) st->damage_count));
-  et_cli_append_uint (s, st->records_skipped);
+  et_string_append_uint (s, st->records_skipped);
   g_string_append (s, _(" records and "));
-  et_cli_append_uint (s, st->buffers_skipped);
+  et_string_append_uint (s, st->buffers_skipped);
   g_string_append (s, _(" buffers skipped\n"));
   for (guint i = 0; i < MIN (n_damage, TEXT_DAMAGE_MESSAGES); i++)
     {
@@ -238,7 +238,7 @@ text_losses (GString *s, EtTrace *trace)
   if (st->damage_count > MIN (n_damage, TEXT_DAMAGE_MESSAGES))
     {
       g_string_append (s, _("  … and "));
-      et_cli_append_uint (s, st->damage_count - MIN (n_damage, TEXT_DAMAGE_MESSAGES));
+      et_string_append_uint (s, st->damage_count - MIN (n_damage, TEXT_DAMAGE_MESSAGES));
       g_string_append (s, _(" more\n"));
     }
 }

@@ -203,7 +203,7 @@ csv_int (GString *s, gboolean present, gint64 value)
 {
   g_string_append_c (s, ',');
   if (present)
-    et_cli_append_int (s, value);
+    et_string_append_int (s, value);
 }
 
 static void
@@ -261,9 +261,9 @@ write_text (GString *s, const Line *l)
         g_string_append (s, C_("span", "open"));
     }
   et_cli_pad_to (s, start, 30);
-  et_cli_append_uint (s, l->pid);
+  et_string_append_uint (s, l->pid);
   g_string_append_c (s, '/');
-  et_cli_append_uint (s, l->tid);
+  et_string_append_uint (s, l->tid);
   et_cli_pad_to (s, start, 44);
   g_string_append (s, et_marker_kind_to_string (m->kind));
   et_cli_pad_to (s, start, 52);
@@ -284,17 +284,17 @@ write_text (GString *s, const Line *l)
       if (m->depth > 0)
         {
           g_string_append (s, _(", depth "));
-          et_cli_append_uint (s, m->depth);
+          et_string_append_uint (s, m->depth);
         }
       if (l->has_end_tid)
         {
           g_string_append (s, _(", ends on tid "));
-          et_cli_append_uint (s, l->end_tid);
+          et_string_append_uint (s, l->end_tid);
         }
       if (l->has_span_id)
         {
           g_string_append (s, _(", span id "));
-          et_cli_append_int (s, l->span_id);
+          et_string_append_int (s, l->span_id);
         }
       g_string_append_c (s, ')');
     }

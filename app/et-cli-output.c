@@ -64,51 +64,6 @@ et_cli_out_close (EtCliOut *out)
 /* ---- numbers ---------------------------------------------------------- */
 
 void
-et_cli_append_uint (GString *s, guint64 value)
-{
-  char buf[24];
-  char *p = buf + sizeof buf;
-
-  do
-    {
-      *--p = (char) ('0' + value % 10);
-      value /= 10;
-    }
-  while (value != 0);
-  g_string_append_len (s, p, buf + sizeof buf - p);
-}
-
-void
-et_cli_append_int (GString *s, gint64 value)
-{
-  if (value < 0)
-    {
-      g_string_append_c (s, '-');
-      /* Negate in unsigned arithmetic so G_MININT64 does not overflow. */
-      et_cli_append_uint (s, (guint64) 0 - (guint64) value);
-    }
-  else
-    et_cli_append_uint (s, (guint64) value);
-}
-
-void
-et_cli_append_hex (GString *s, guint64 value)
-{
-  static const char digits[] = "0123456789abcdef";
-  char buf[16];
-  char *p = buf + sizeof buf;
-
-  do
-    {
-      *--p = digits[value & 0xf];
-      value >>= 4;
-    }
-  while (value != 0);
-  g_string_append (s, "0x");
-  g_string_append_len (s, p, buf + sizeof buf - p);
-}
-
-void
 et_cli_append_seconds (GString *s, gint64 ns)
 {
   guint64 magnitude = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns;
@@ -117,7 +72,7 @@ et_cli_append_seconds (GString *s, gint64 ns)
 
   if (ns < 0)
     g_string_append_c (s, '-');
-  et_cli_append_uint (s, magnitude / G_GUINT64_CONSTANT (1000000000));
+  et_string_append_uint (s, magnitude / G_GUINT64_CONSTANT (1000000000));
   g_string_append_c (s, '.');
   for (int i = 8; i >= 0; i--)
     {
@@ -182,14 +137,14 @@ void
 et_cli_json_int (GString *s, const char *key, gint64 value)
 {
   et_cli_json_key (s, key);
-  et_cli_append_int (s, value);
+  et_string_append_int (s, value);
 }
 
 void
 et_cli_json_uint (GString *s, const char *key, guint64 value)
 {
   et_cli_json_key (s, key);
-  et_cli_append_uint (s, value);
+  et_string_append_uint (s, value);
 }
 
 void

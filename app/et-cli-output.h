@@ -41,13 +41,6 @@ void        et_cli_out_write       (EtCliOut     *out,
 /* Writes what is left and frees the buffer; FALSE if any write failed. */
 gboolean    et_cli_out_close       (EtCliOut     *out);
 
-void        et_cli_append_int      (GString      *s,
-                                    gint64        value);
-void        et_cli_append_uint     (GString      *s,
-                                    guint64       value);
-/* "0x" and lowercase hex digits. */
-void        et_cli_append_hex      (GString      *s,
-                                    guint64       value);
 /* Nanoseconds as seconds with nine decimals: "-0.000001500". */
 void        et_cli_append_seconds  (GString      *s,
                                     gint64        ns);

@@ -437,6 +437,52 @@ append_sid (GString *out, const guint8 *b, gsize len)
     }
 }
 
+void
+et_string_append_uint (GString *s, guint64 value)
+{
+  char buf[24];
+  char *p = buf + sizeof buf;
+
+  do
+    {
+      *--p = (char) ('0' + value % 10);
+      value /= 10;
+    }
+  while (value != 0);
+  et_string_append_len (s, p, (gsize) (buf + sizeof buf - p));
+}
+
+void
+et_string_append_int (GString *s, gint64 value)
+{
+  if (value < 0)
+    {
+      et_string_append_len (s, "-", 1);
+      /* Negate in unsigned arithmetic so G_MININT64 does not overflow. */
+      et_string_append_uint (s, (guint64) 0 - (guint64) value);
+    }
+  else
+    et_string_append_uint (s, (guint64) value);
+}
+
+void
+et_string_append_hex (GString *s, guint64 value)
+{
+  static const char digits[] = "0123456789abcdef";
+  char buf[18];
+  char *p = buf + sizeof buf;
+
+  do
+    {
+      *--p = digits[value & 0xf];
+      value >>= 4;
+    }
+  while (value != 0);
+  *--p = 'x';
+  *--p = '0';
+  et_string_append_len (s, p, (gsize) (buf + sizeof buf - p));
+}
+
 static void
 append_scalar (const EtFields *fields, const EtField *f, GString *out)
 {
@@ -450,15 +496,15 @@ append_scalar (const EtFields *fields, const EtField *f, GString *out)
       break;
     case ET_VALUE_INT:
       if (f->hint == ET_HINT_HEX || f->hint == ET_HINT_POINTER)
-        g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", (guint64) f->v.i);
+        et_string_append_hex (out, (guint64) f->v.i);
       else
-        g_string_append_printf (out, "%" G_GINT64_FORMAT, f->v.i);
+        et_string_append_int (out, f->v.i);
       break;
     case ET_VALUE_UINT:
       if (f->hint == ET_HINT_HEX || f->hint == ET_HINT_POINTER)
-        g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", f->v.u);
+        et_string_append_hex (out, f->v.u);
       else
-        g_string_append_printf (out, "%" G_GUINT64_FORMAT, f->v.u);
+        et_string_append_uint (out, f->v.u);
       break;
     case ET_VALUE_FLOAT:
       append_double (out, f->v.f, f->in_type == 11);

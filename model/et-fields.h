@@ -233,6 +233,15 @@ et_string_append_len (GString *s, const char *bytes, gsize n)
     g_string_append_len (s, bytes, (gssize) n);
 }
 
+/* Numbers in decimal, and in hex as "0x" and lowercase digits (as printf's
+ * %d, %u and 0x%x write them, without its cost). */
+void        et_string_append_int    (GString      *s,
+                                     gint64        value);
+void        et_string_append_uint   (GString      *s,
+                                     guint64       value);
+void        et_string_append_hex    (GString      *s,
+                                     guint64       value);
+
 /* Small formatting helpers shared with the CLI. */
 void        et_json_append_string   (GString      *out,
                                      const char   *utf8,

@@ -5,6 +5,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "et-fields.h"
 
 static char *
@@ -178,6 +180,34 @@ test_clear_reuses_without_leftovers (void **state)
   et_fields_free (f);
 }
 
+/* The number writers give what printf gives, at the ends of the ranges
+ * too, and append (a GString grown past its first space on the way). */
+static void
+test_numbers_as_printf_writes_them (void **state)
+{
+  static const gint64 ints[] = { 0, 1, -1, 9, 10, -10, 4217, G_MAXINT64, G_MININT64 };
+  static const guint64 uints[] = { 0, 1, 15, 16, 255, 4096, G_MAXUINT32, G_MAXUINT64 };
+  g_autoptr(GString) ours = g_string_sized_new (1);
+  g_autoptr(GString) theirs = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+    {
+      et_string_append_int (ours, ints[i]);
+      g_string_append_printf (theirs, "%" G_GINT64_FORMAT, ints[i]);
+      et_string_append_len (ours, " ", 1);
+      g_string_append_c (theirs, ' ');
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (uints); i++)
+    {
+      et_string_append_uint (ours, uints[i]);
+      et_string_append_hex (ours, uints[i]);
+      g_string_append_printf (theirs, "%" G_GUINT64_FORMAT "0x%" G_GINT64_MODIFIER "x", uints[i],
+                              uints[i]);
+    }
+  assert_string_equal (ours->str, theirs->str);
+  assert_int_equal (ours->len, strlen (ours->str));
+}
+
 int
 main (void)
 {
@@ -193,6 +223,7 @@ main (void)
     cmocka_unit_test (test_struct_and_array_nesting),
     cmocka_unit_test (test_json_escapes_control_characters),
     cmocka_unit_test (test_clear_reuses_without_leftovers),
+    cmocka_unit_test (test_numbers_as_printf_writes_them),
   };
   return cmocka_run_group_tests_name ("fields", tests, NULL, NULL);
 }
