@@ -675,9 +675,69 @@ add_to_summary (EtBlockSummary *block, const EtMarker *m, guint i)
   block->max_importance[k] = MAX (block->max_importance[k], m->importance);
 }
 
+/* Microseconds, rounded up, for a lane run's distances (never less than
+ * the distance; G_MAXUINT32 for an hour and more). */
+static guint32
+micros_up (gint64 ns)
+{
+  guint64 us = ns > 0 ? ((guint64) ns + 999) / 1000 : 0;
+  return (guint32) MIN (us, G_MAXUINT32);
+}
+
+/* The lane runs of the block being summarized: which run each lane has
+ * (an index into self->lane_runs, from the block's first; -1 for none) and
+ * the last span's start in each run. */
+typedef struct
+{
+  gint8  run_of_lane[256];
+  gint64 last_start[ET_CHANNEL_BLOCK];
+  guint  first_run;
+} LaneRunBuild;
+
+static void
+lane_runs_open_block (EtTrace *self, LaneRunBuild *build)
+{
+  memset (build->run_of_lane, -1, sizeof build->run_of_lane);
+  build->first_run = self->lane_runs->len;
+  g_array_append_val (self->block_lanes0, build->first_run);
+}
+
+/* Adds span @m, marker @i of its channel, to its lane's run in the block. */
+static void
+lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i)
+{
+  gint8 k = build->run_of_lane[m->depth];
+  gboolean simple = et_marker_is_simple_span (m);
+  guint32 longest = m->status == ET_SPAN_UNMATCHED_END ? 0 : micros_up (m->end_ns - m->start_ns);
+  guint64 bit = G_GUINT64_CONSTANT (1) << (i & (ET_CHANNEL_BLOCK - 1));
+  EtLaneRun *run;
+
+  if (k < 0)
+    {
+      EtLaneRun fresh = { bit, longest, 0, m->category, m->depth, m->importance,
+                          simple ? ET_LANE_RUN_SIMPLE : 0 };
+
+      k = build->run_of_lane[m->depth] = (gint8) (self->lane_runs->len - build->first_run);
+      g_array_append_val (self->lane_runs, fresh);
+      build->last_start[k] = m->start_ns;
+      return;
+    }
+  run = &g_array_index (self->lane_runs, EtLaneRun, build->first_run + (guint) k);
+  run->members |= bit;
+  run->importance = MAX (run->importance, m->importance);
+  if (m->category != run->category)
+    run->flags |= ET_LANE_RUN_MIXED;
+  if (!simple)
+    run->flags &= ~ET_LANE_RUN_SIMPLE;
+  run->longest_us = MAX (run->longest_us, longest);
+  run->step_us = MAX (run->step_us, micros_up (m->start_ns - build->last_start[k]));
+  build->last_start[k] = m->start_ns;
+}
+
 static void
 close_channel (EtTrace *self, const ChannelDef *def)
 {
+  LaneRunBuild lanes;
   EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
   EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
   guint32 block0 = self->blocks->len;
@@ -694,6 +754,10 @@ close_channel (EtTrace *self, const ChannelDef *def)
   g_array_append_val (self->channel_loud0, self->loud->len);
   for (guint i = 0; i < c.n_markers; i++)
     {
+      if ((i & (ET_CHANNEL_BLOCK - 1)) == 0)
+        lane_runs_open_block (self, &lanes);
+      if (c.markers[i].kind == ET_MARKER_SPAN)
+        lane_runs_add (self, &lanes, &c.markers[i], i);
       running = MAX (running, c.markers[i].end_ns);
       deepest = MAX (deepest, c.markers[i].depth);
       if (c.markers[i].category >= -1 && c.markers[i].category <= 255)
@@ -930,6 +994,7 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
   marker_build_free_arrays (b);
   for (guint c = 0; c < defs->len; c++)
     close_channel (self, sorted[c]);
+  g_array_append_val (self->block_lanes0, self->lane_runs->len);
   g_array_append_val (self->channel_loud0, self->loud->len);
   self->stats.markers = n;
 }

@@ -83,6 +83,8 @@ struct _EtTrace
   GArray          *channel_block0;  /* guint32: first block of each channel */
   GArray          *blocks;          /* gint64 prefix max end per block */
   GArray          *block_summaries; /* EtBlockSummary per block, same order */
+  GArray          *block_lanes0;    /* guint32 per block: its first lane run, and the end */
+  GArray          *lane_runs;       /* EtLaneRun, block by block */
   GArray          *loud;            /* guint32: loud markers, channel by channel */
   GArray          *channel_loud0;   /* guint32: first of each channel in loud, and the end */
   GArray          *channel_thread;  /* guint32: thread of each channel */

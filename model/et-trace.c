@@ -78,6 +78,8 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->channel_block0, g_array_unref);
   g_clear_pointer (&self->blocks, g_array_unref);
   g_clear_pointer (&self->block_summaries, g_array_unref);
+  g_clear_pointer (&self->block_lanes0, g_array_unref);
+  g_clear_pointer (&self->lane_runs, g_array_unref);
   g_clear_pointer (&self->loud, g_array_unref);
   g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->channel_loud0, g_array_unref);
@@ -119,6 +121,8 @@ et_trace_init (EtTrace *self)
   self->channel_thread = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->blocks = g_array_new (FALSE, TRUE, sizeof (gint64));
   self->block_summaries = g_array_new (FALSE, TRUE, sizeof (EtBlockSummary));
+  self->block_lanes0 = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->lane_runs = g_array_new (FALSE, FALSE, sizeof (EtLaneRun));
   self->loud = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   self->channel_loud0 = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -631,6 +635,18 @@ et_channel_block_summaries (EtTrace *self, guint channel)
   g_return_val_if_fail (channel < self->channels->len, NULL);
 
   return &g_array_index (self->block_summaries, EtBlockSummary,
+                         g_array_index (self->channel_block0, guint32, channel));
+}
+
+const guint32 *
+et_channel_lane_runs (EtTrace *self, guint channel, const EtLaneRun **runs)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  g_return_val_if_fail (channel < self->channels->len, NULL);
+  g_return_val_if_fail (runs != NULL, NULL);
+
+  *runs = (const EtLaneRun *) (gpointer) self->lane_runs->data;
+  return &g_array_index (self->block_lanes0, guint32,
                          g_array_index (self->channel_block0, guint32, channel));
 }
 

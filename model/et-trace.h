@@ -253,6 +253,38 @@ typedef struct
 const EtBlockSummary *et_channel_block_summaries (EtTrace *self,
                                                   guint    channel);
 
+/* The spans of one block of a channel that share a lane (their depth), so
+ * that drawing at coarse zoom can take them as one run of slivers without
+ * visiting each: where they are in the block, the highest importance,
+ * whether their categories differ, and how far apart they lie. Within a
+ * lane spans never overlap (lanes sit below every span still open), so
+ * they follow each other in start and end order alike. */
+typedef enum
+{
+  ET_LANE_RUN_MIXED  = 1 << 0,   /* some span's category differs from the first's */
+  ET_LANE_RUN_SIMPLE = 1 << 1,   /* every span is et_marker_is_simple_span */
+} EtLaneRunFlags;
+
+typedef struct
+{
+  guint64 members;      /* bit i for the block's marker i, when it is one of them */
+  guint32 longest_us;   /* the longest span, in µs rounded up; G_MAXUINT32 for
+                           that much or more */
+  guint32 step_us;      /* the largest step from one span's start to the next
+                           one's, in µs rounded up (0 for one span) */
+  gint16  category;     /* the first span's */
+  guint8  lane;         /* EtMarker.depth */
+  guint8  importance;   /* highest */
+  guint8  flags;        /* EtLaneRunFlags */
+} EtLaneRun;
+
+/* The lane runs of @channel's blocks: those of its block b are
+ * (*@runs)[index[b]] up to (*@runs)[index[b + 1]], in the order of their
+ * first spans. Every span of a block is in one of its runs. */
+const guint32        *et_channel_lane_runs       (EtTrace          *self,
+                                                  guint             channel,
+                                                  const EtLaneRun **runs);
+
 /* A flag or message that is critical or an alert: never merged out of
  * sight when drawn. */
 static inline gboolean
@@ -260,6 +292,15 @@ et_marker_is_loud (const EtMarker *m)
 {
   return m->kind != ET_MARKER_SPAN
          && (m->importance == ET_IMPORTANCE_CRITICAL || m->category < 0);
+}
+
+/* A span that starts and ends on its thread, paired: ok, nested or
+ * overlapping (not cross-thread, not unmatched). */
+static inline gboolean
+et_marker_is_simple_span (const EtMarker *m)
+{
+  return m->status == ET_SPAN_OK || m->status == ET_SPAN_NESTED
+         || m->status == ET_SPAN_OVERLAPPING;
 }
 
 /* The loud markers of a channel (et_marker_is_loud), as ascending indices

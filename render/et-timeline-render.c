@@ -77,14 +77,6 @@ typedef struct
   EtShape  shape;
 } SpanRun;
 
-/* A span drawn as nothing but its bar (no open end, no connector). */
-static gboolean
-plain_bar (const EtMarker *m)
-{
-  return m->status == ET_SPAN_OK || m->status == ET_SPAN_NESTED
-         || m->status == ET_SPAN_OVERLAPPING;
-}
-
 static void
 flush_run (SpanRun *run, EtShapeFunc func, gpointer data)
 {
@@ -101,79 +93,185 @@ whole_block (guint i, guint to)
   return (i & (ET_CHANNEL_BLOCK - 1)) == 0 && i + ET_CHANNEL_BLOCK <= to;
 }
 
+/* One channel's spans, as span_shapes walks them. */
+typedef struct
+{
+  EtLayout         *layout;
+  guint             channel;
+  const EtChannel  *ch;
+  const EtViewport *v;
+  double            top;
+  EtTimeToX         map;
+  EtShapeFunc       func;
+  gpointer          data;
+  SpanRun           runs[MAX_LANES];
+} SpanScan;
+
+/* Span @i as a bar in its lane: alone, or grown into its lane's run. */
+static void
+span_shape (SpanScan *p, guint i)
+{
+  const EtMarker *m = &p->ch->markers[i];
+  const EtViewport *v = p->v;
+  guint lane = et_layout_lane (p->layout, p->channel, m);
+  double x0 = MAX (et_time_to_x (&p->map, m->start_ns), v->label_width - 2);
+  double x1 = MIN (et_time_to_x (&p->map, m->end_ns), v->width + 2);
+  SpanRun *run = lane < MAX_LANES ? &p->runs[lane] : NULL;
+  EtShape s = { ET_SHAPE_SPAN, p->channel, i, 1, m->importance, m };
+
+  if (m->status != ET_SPAN_UNMATCHED_END && x1 - x0 < 1)
+    x1 = x0 + 1;
+  /* A sliver in a run: the run grows, no shape is made. */
+  if (run != NULL && run->active && et_marker_is_simple_span (m)
+      && x1 - x0 < MERGE_PX && x0 <= run->shape.x1 + 0.5)
+    {
+      run->shape.x1 = MAX (run->shape.x1, x1);
+      run->shape.count = i - run->shape.marker + 1;
+      run->shape.importance = MAX (run->shape.importance, (EtImportance) m->importance);
+      run->shape.mixed |= m->category != run->shape.m->category;
+      return;
+    }
+  s.y0 = p->top + 1 + lane * v->lane_height;
+  s.y1 = s.y0 + v->lane_height - 2;
+  s.x0 = x0, s.x1 = x1;
+  if (m->status == ET_SPAN_UNMATCHED_END)
+    {
+      s.kind = ET_SHAPE_LONE_END;
+      s.x0 = et_time_to_x (&p->map, m->start_ns) - 4;
+      s.x1 = s.x0 + 5;
+    }
+  if (s.kind != ET_SHAPE_SPAN || run == NULL || !et_marker_is_simple_span (m)
+      || s.x1 - s.x0 >= MERGE_PX)
+    {
+      p->func (&s, p->data);
+      return;
+    }
+  flush_run (run, p->func, p->data);
+  run->active = TRUE;
+  run->shape = s;
+}
+
+/* Whether @run's spans all become slivers of one run at this zoom: each
+ * under a pixel wide, each start within 1.4 pixels of the one before, so
+ * that every span after the first joins the run the first one is in
+ * (span_shape: a sliver is one pixel wide and joins a run reaching within
+ * half a pixel of it). The margins keep rounding out of the answer. */
+static inline gboolean
+lane_run_joins (const EtLaneRun *run, double px_per_us)
+{
+  return (run->flags & ET_LANE_RUN_SIMPLE) && run->lane < MAX_LANES
+         && (run->members & (run->members - 1)) != 0 && run->longest_us != G_MAXUINT32
+         && run->longest_us * px_per_us < 0.9 && run->step_us * px_per_us < 1.4;
+}
+
+/* Joins the spans of @run after its first (which span_shape has placed)
+ * to the run of their lane: the last reaches furthest, since spans in a
+ * lane follow each other. */
+static void
+join_lane_run (SpanScan *p, const EtLaneRun *run, guint i)
+{
+  guint last = i + 63 - (guint) __builtin_clzll (run->members);
+  const EtMarker *m = &p->ch->markers[last];
+  SpanRun *into = &p->runs[run->lane];
+  double x0 = et_time_to_x (&p->map, m->start_ns);
+  double x1 = MIN (et_time_to_x (&p->map, m->end_ns), p->v->width + 2);
+
+  if (x1 - x0 < 1)
+    x1 = x0 + 1;
+  into->shape.x1 = MAX (into->shape.x1, x1);
+  into->shape.count = last - into->shape.marker + 1;
+  into->shape.importance = MAX (into->shape.importance, (EtImportance) run->importance);
+  into->shape.mixed |= (run->flags & ET_LANE_RUN_MIXED) || run->category != into->shape.m->category;
+}
+
+/* The spans of the whole block at @i, from its lane runs: a run that
+ * becomes one sliver run at this zoom (lane_run_joins) is its first span,
+ * as span_shape makes it, and the others joined at once; the spans of the
+ * other runs go one by one. Both in the block's order, so shapes come as
+ * span_shape alone would make them, visiting only what is drawn apart.
+ * FALSE, having done nothing, when the block starts before the range or
+ * the plot (the first spans there are cut). */
+static gboolean
+block_of_lane_runs (SpanScan *p, const EtLaneRun *runs, guint n, guint i, double px_per_us)
+{
+  const EtMarker *first = &p->ch->markers[i];
+  guint64 visit = 0, joined = 0;
+  guint8 run_at[ET_CHANNEL_BLOCK];
+
+  if (first->start_ns < p->v->from_ns
+      || et_time_to_x (&p->map, first->start_ns) < p->v->label_width - 2)
+    return FALSE;
+  for (guint k = 0; k < n; k++)
+    if (lane_run_joins (&runs[k], px_per_us))
+      {
+        guint at = (guint) __builtin_ctzll (runs[k].members);
+
+        joined |= G_GUINT64_CONSTANT (1) << at;
+        run_at[at] = (guint8) k;
+      }
+    else
+      visit |= runs[k].members;
+  for (visit |= joined; visit != 0; visit &= visit - 1)
+    {
+      guint at = (guint) __builtin_ctzll (visit);
+
+      span_shape (p, i + at);
+      if (joined & (G_GUINT64_CONSTANT (1) << at))
+        join_lane_run (p, &runs[run_at[at]], i);
+    }
+  return TRUE;
+}
+
 /* Spans as bars in their lanes. Narrow spans (under MERGE_PX wide) that
  * follow each other within half a pixel in one lane merge into one run, drawn
  * in their category's colour, or grey when their categories differ: at
  * whole-trace zoom most spans are such slivers, and drawing them one by
- * one would cost a fill per marker instead of per run of pixels. */
+ * one would cost a fill per marker instead of per run of pixels. Whole
+ * blocks of slivers are taken from their lane runs (block_of_lane_runs),
+ * so at coarse zoom the cost follows blocks and lanes, not spans. */
 static void
 span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, guint first,
              guint end, const EtViewport *v, double top, EtShapeFunc func, gpointer data)
 {
   const EtBlockSummary *blocks = et_channel_block_summaries (trace, c);
+  const EtLaneRun *lane_runs;
+  const guint32 *block_runs = et_channel_lane_runs (trace, c, &lane_runs);
   gboolean filtered = et_layout_filters_single_markers (layout);
-  SpanRun runs[MAX_LANES] = { { 0 } };
-  EtTimeToX map;
+  gboolean by_runs = !filtered && !et_layout_get_channel_collapsed (layout, c)
+                     && g_getenv ("ETLSCOPE_SPAN_BY_SPAN") == NULL;
+  SpanScan p = { layout, c, ch, v, top };
+  double px_per_us;
 
   if (!et_layout_kind_visible (layout, ET_MARKER_SPAN)
       || !et_layout_get_provider_visible (layout, ch->provider))
     return;
-  et_time_to_x_init (&map, v);
+  et_time_to_x_init (&p.map, v);
+  px_per_us = 1000.0 * p.map.plot_width / p.map.span;
+  p.func = func, p.data = data;
   for (guint i = first; i < end; i++)
     {
       const EtMarker *m = &ch->markers[i];
-      double x0, x1;
-      SpanRun *run;
-      guint lane;
 
-      if (whole_block (i, end) && blocks[i >> ET_CHANNEL_BLOCK_SHIFT].count[ET_MARKER_SPAN] == 0)
+      if (whole_block (i, end))
         {
-          i += ET_CHANNEL_BLOCK - 1;
-          continue;
+          guint b = i >> ET_CHANNEL_BLOCK_SHIFT;
+
+          if (blocks[b].count[ET_MARKER_SPAN] == 0
+              || (by_runs && block_of_lane_runs (&p, lane_runs + block_runs[b],
+                                                 block_runs[b + 1] - block_runs[b], i,
+                                                 px_per_us)))
+            {
+              i += ET_CHANNEL_BLOCK - 1;
+              continue;
+            }
         }
       if (m->kind != ET_MARKER_SPAN || !et_marker_overlaps (m, v->from_ns, v->to_ns)
           || (filtered && !et_layout_marker_visible (layout, m)))
         continue;
-      lane = et_layout_lane (layout, c, m);
-      x0 = MAX (et_time_to_x (&map, m->start_ns), v->label_width - 2);
-      x1 = MIN (et_time_to_x (&map, m->end_ns), v->width + 2);
-      if (m->status != ET_SPAN_UNMATCHED_END && x1 - x0 < 1)
-        x1 = x0 + 1;
-      /* A sliver in a run: the run grows, no shape is made. */
-      run = lane < MAX_LANES ? &runs[lane] : NULL;
-      if (run != NULL && run->active && m->status != ET_SPAN_UNMATCHED_END && plain_bar (m)
-          && x1 - x0 < MERGE_PX && x0 <= run->shape.x1 + 0.5)
-        {
-          run->shape.x1 = MAX (run->shape.x1, x1);
-          run->shape.count = i - run->shape.marker + 1;
-          run->shape.importance = MAX (run->shape.importance, (EtImportance) m->importance);
-          run->shape.mixed |= m->category != run->shape.m->category;
-          continue;
-        }
-      {
-        EtShape s = { ET_SHAPE_SPAN, c, i, 1, m->importance, m };
-
-        s.y0 = top + 1 + lane * v->lane_height;
-        s.y1 = s.y0 + v->lane_height - 2;
-        s.x0 = x0, s.x1 = x1;
-        if (m->status == ET_SPAN_UNMATCHED_END)
-          {
-            s.kind = ET_SHAPE_LONE_END;
-            s.x0 = et_time_to_x (&map, m->start_ns) - 4;
-            s.x1 = s.x0 + 5;
-          }
-        if (s.kind != ET_SHAPE_SPAN || run == NULL || !plain_bar (m) || s.x1 - s.x0 >= MERGE_PX)
-          {
-            func (&s, data);
-            continue;
-          }
-        flush_run (run, func, data);
-        run->active = TRUE;
-        run->shape = s;
-      }
+      span_shape (&p, i);
     }
   for (guint k = 0; k < MAX_LANES; k++)
-    flush_run (&runs[k], func, data);
+    flush_run (&p.runs[k], func, data);
 }
 
 /* One channel's flags or messages, as point_shapes walks them. */
@@ -801,6 +899,67 @@ paint_point (Painter *p, const EtShape *s)
     }
 }
 
+/* A "]" bracket: the end of something we never saw start. */
+typedef struct
+{
+  const Rgb *colour;
+  const Rgb *edge;           /* high contrast: the outline's colour, else NULL */
+  double     half_width, half_height;   /* of the bracket's path */
+} LoneEnd;
+
+/* Room around a bracket's path for its outline (4 wide in high contrast). */
+#define LONE_END_MARGIN 2.0
+
+/* Keys of lone-end stamps: above the digits' (DIGIT_KEY). */
+#define LONE_END_KEY (1u << 25)
+
+static void
+draw_lone_end (cairo_t *cr, gconstpointer data)
+{
+  const LoneEnd *end = data;
+
+  cairo_move_to (cr, -end->half_width, -end->half_height);
+  cairo_line_to (cr, end->half_width, -end->half_height);
+  cairo_line_to (cr, end->half_width, end->half_height);
+  cairo_line_to (cr, -end->half_width, end->half_height);
+  if (end->edge != NULL)
+    {
+      set_rgb (cr, end->edge);
+      cairo_set_line_width (cr, 4);
+      cairo_stroke_preserve (cr);
+    }
+  set_rgb (cr, end->colour);
+  cairo_set_line_width (cr, 2);
+  cairo_stroke (cr);
+}
+
+/* Copied from a stamp where it can be, like flags: a stroke costs more
+ * than the few pixels it makes, and a coarse view of a damaged trace can
+ * hold hundreds of lone ends. */
+static void
+paint_lone_end (Painter *p, const EtShape *s)
+{
+  LoneEnd end = { category_color (span_colors, s->m->category),
+                  p->theme->outlined ? &p->theme->text : NULL,
+                  (s->x1 - s->x0) / 2, (s->y1 - s->y0) / 2 - 1 };
+  double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2;
+  guint32 colour = s->m->category < 0 ? 5 : (guint32) s->m->category % 5;
+
+  if (p->stamps != NULL)
+    {
+      et_stamps_paint (p->stamps, p->cr,
+                       LONE_END_KEY | colour | (guint32) lround (end.half_width * 4) << 3
+                       | (guint32) lround (end.half_height * 4) << 10,
+                       end.half_width + LONE_END_MARGIN, end.half_height + LONE_END_MARGIN,
+                       cx, cy, draw_lone_end, &end);
+      return;
+    }
+  cairo_save (p->cr);
+  cairo_translate (p->cr, cx, cy);
+  draw_lone_end (p->cr, &end);
+  cairo_restore (p->cr);
+}
+
 static void
 paint_shape (const EtShape *s, gpointer data)
 {
@@ -812,20 +971,7 @@ paint_shape (const EtShape *s, gpointer data)
       paint_span (p, s);
       break;
     case ET_SHAPE_LONE_END:
-      /* A "]" bracket: the end of something we never saw start. */
-      cairo_move_to (p->cr, s->x0, s->y0 + 1);
-      cairo_line_to (p->cr, s->x1, s->y0 + 1);
-      cairo_line_to (p->cr, s->x1, s->y1 - 1);
-      cairo_line_to (p->cr, s->x0, s->y1 - 1);
-      if (p->theme->outlined)
-        {
-          set_rgb (p->cr, &p->theme->text);
-          cairo_set_line_width (p->cr, 4);
-          cairo_stroke_preserve (p->cr);
-        }
-      set_rgb (p->cr, category_color (span_colors, s->m->category));
-      cairo_set_line_width (p->cr, 2);
-      cairo_stroke (p->cr);
+      paint_lone_end (p, s);
       break;
     default:
       paint_point (p, s);
@@ -1071,7 +1217,7 @@ resolve_run (EtTrace *trace, EtLayout *layout, const EtViewport *v, double x, Et
 
       if (m->kind != ET_MARKER_SPAN
           || et_layout_lane (layout, run->channel, m) != et_layout_lane (layout, run->channel, run->m)
-          || !plain_bar (m)
+          || !et_marker_is_simple_span (m)
           || !et_layout_marker_visible (layout, m))
         continue;
       x0 = et_viewport_x (v, m->start_ns);

@@ -1149,6 +1149,213 @@ test_one_channel_walk_gives_its_row_shapes (void **state)
     }
 }
 
+static void
+keep_shape (const EtShape *s, gpointer data)
+{
+  g_array_append_val ((GArray *) data, *s);
+}
+
+/* Every shape of @v, in the order they come. */
+static GArray *
+all_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v)
+{
+  GArray *shapes = g_array_new (FALSE, FALSE, sizeof (EtShape));
+
+  et_timeline_foreach_shape (trace, layout, v, keep_shape, shapes);
+  return shapes;
+}
+
+static void
+assert_same_shapes (GArray *a, GArray *b)
+{
+  assert_int_equal (a->len, b->len);
+  for (guint k = 0; k < a->len; k++)
+    {
+      const EtShape *x = &g_array_index (a, EtShape, k), *y = &g_array_index (b, EtShape, k);
+
+      assert_int_equal (x->kind, y->kind);
+      assert_int_equal (x->channel, y->channel);
+      assert_int_equal (x->marker, y->marker);
+      assert_int_equal (x->count, y->count);
+      assert_int_equal (x->importance, y->importance);
+      assert_ptr_equal (x->m, y->m);
+      assert_true (x->x0 == y->x0 && x->x1 == y->x1 && x->y0 == y->y0 && x->y1 == y->y1);
+      assert_int_equal (!!x->mixed, !!y->mixed);
+    }
+}
+
+/* How many lane runs of the rows in view become one run at @v's zoom
+ * without their spans being visited (the rule of et-timeline-render.c). */
+static guint
+lane_runs_taken_whole (EtTrace *trace, EtLayout *layout, const EtViewport *v)
+{
+  double px_per_us = 1000.0 * (v->width - v->label_width) / (double) (v->to_ns - v->from_ns);
+  guint n = 0;
+
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+      const EtLaneRun *runs;
+      const guint32 *index;
+      guint end = 0;
+
+      if (row->kind != ET_ROW_CHANNEL || row->y - v->scroll_y >= v->height)
+        continue;
+      index = et_channel_lane_runs (trace, row->index, &runs);
+      et_channel_query (trace, row->index, v->from_ns, v->to_ns, &end);
+      for (guint k = 0; k < index[end / ET_CHANNEL_BLOCK]; k++)
+        n += (runs[k].flags & ET_LANE_RUN_SIMPLE) && (runs[k].members & (runs[k].members - 1))
+             && runs[k].longest_us * px_per_us < 0.9 && runs[k].step_us * px_per_us < 1.4;
+    }
+  return n;
+}
+
+/* Dense spans: three threads open and close TraceLogging spans a few
+ * microseconds apart, nested three deep or overlapping, with every
+ * category and importance, some ending on another thread or never, some
+ * ends with no start, and flags between. */
+static void
+write_dense_spans (const char *path, guint32 seed)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureWriter) w = NULL;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autoptr(GBytes) traits = et_fixture_tl_provider_traits ("Test.Dense", NULL);
+  g_autoptr(GBytes) start = NULL, stop = NULL, flag = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  gint64 open[3][4], next_id = 1, t = 1000;
+  guint depth[3] = { 0 };
+  EtFixtureOptions o;
+
+  et_fixture_payload_add_i64 (p, "cvSpanId", 0);
+  et_fixture_payload_add_u8 (p, "cvCategory", 0);
+  et_fixture_payload_add_u8 (p, "cvImportance", 0);
+  start = et_fixture_payload_tl_metadata (p, "Op", 0);
+  et_fixture_payload_reset (p);
+  et_fixture_payload_add_i64 (p, "cvSpanId", 0);
+  stop = et_fixture_payload_tl_metadata (p, "Op", 0);
+  et_fixture_payload_reset (p);
+  et_fixture_payload_add_u8 (p, "cvCategory", 0);
+  flag = et_fixture_payload_tl_metadata (p, "Tick", 0);
+  et_fixture_options_init (&o);
+  w = et_fixture_writer_new (path, &o, &error);
+  g_assert_no_error (error);
+  for (guint e = 0; e < 30000; e++)
+    {
+      guint th = (guint) g_rand_int_range (rand, 0, 3), r = (guint) g_rand_int_range (rand, 0, 100);
+      GBytes *meta = stop;
+      const guint8 *data;
+      gsize len;
+      EtFixtureEvent ev;
+
+      et_fixture_event_init (&ev);
+      t += g_rand_int_range (rand, 1, 40) * 100;
+      ev.cpu = th, ev.time_ns = t, ev.pid = 100, ev.tid = 101 + th, ev.level = 4;
+      et_fixture_payload_reset (p);
+      if (r < 45 && depth[th] < 4)
+        {
+          open[th][depth[th]++] = next_id;
+          et_fixture_payload_add_i64 (p, "cvSpanId", next_id++);
+          et_fixture_payload_add_u8 (p, "cvCategory", (guint8) g_rand_int_range (rand, 0, 5));
+          et_fixture_payload_add_u8 (p, "cvImportance", (guint8) g_rand_int_range (rand, 0, 6));
+          meta = start, ev.opcode = 1;
+        }
+      else if (r < 90 && depth[th] > 0)
+        {
+          /* The top span mostly, sometimes the one below (overlapping);
+           * a few end on the next thread, a few are left open. */
+          guint at = depth[th] >= 2 && r % 9 == 0 ? depth[th] - 2 : depth[th] - 1;
+
+          et_fixture_payload_add_i64 (p, "cvSpanId", open[th][at]);
+          for (; at + 1 < depth[th]; at++)
+            open[th][at] = open[th][at + 1];
+          depth[th]--;
+          if (r % 37 == 0)
+            ev.tid = 101 + (th + 1) % 3;
+          if (r % 41 == 0)
+            continue;
+          ev.opcode = 2;
+        }
+      else if (r < 92)
+        {
+          et_fixture_payload_add_i64 (p, "cvSpanId", -1);      /* ends nothing */
+          ev.opcode = 2;
+        }
+      else
+        {
+          et_fixture_payload_add_u8 (p, "cvCategory", (guint8) (r % 5));
+          meta = flag;
+        }
+      data = et_fixture_payload_data (p, &len);
+      et_guid_from_eventsource_name ("Test.Dense", &ev.provider);
+      ev.channel = 11;
+      et_fixture_write_tl_event_blobs (w, &ev, traits, meta, data, len);
+    }
+  assert_true (et_fixture_writer_close (w, &error));
+  g_assert_no_error (error);
+}
+
+/* At coarse zoom whole blocks of sliver spans are drawn from their lane
+ * runs without visiting each span: the shapes must be exactly those of
+ * the span-by-span walk (ETLSCOPE_SPAN_BY_SPAN), in the same order, at
+ * every zoom, for narrow and wide plots, collapsed channels and filters. */
+static void
+test_lane_runs_draw_what_span_by_span_draws (void **state)
+{
+  static const int widths[] = { 1920, 640, 330, 290, 262 };   /* plots down to 12 pixels */
+  static const double windows[][2] = { { 0, 1 }, { 0.25, 0.75 }, { 0.4, 0.45 }, { 0.5, 0.501 } };
+  g_autofree char *path = g_build_filename (demo_dir, "dense.etl", NULL);
+  guint taken = 0, mixed = 0;
+
+  for (guint32 seed = 1; seed <= 2; seed++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EtTrace) trace = NULL;
+      g_autoptr(EtLayout) layout = NULL;
+
+      write_dense_spans (path, seed);
+      trace = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+      g_unlink (path);
+      assert_non_null (trace);
+      layout = et_layout_new (trace);
+      for (int pass = 0; pass < 3; pass++)
+        {
+          if (pass == 1)        /* channels with all their spans in one lane */
+            for (guint r = 0; r < et_layout_n_rows (layout); r += 2)
+              if (et_layout_row (layout, r)->kind == ET_ROW_CHANNEL)
+                et_layout_set_channel_collapsed (layout, et_layout_row (layout, r)->index, TRUE);
+          if (pass == 2)        /* a filter on single markers */
+            et_layout_set_min_importance (layout, ET_IMPORTANCE_NORMAL);
+          for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+            for (guint k = 0; k < G_N_ELEMENTS (windows); k++)
+              {
+                gint64 duration = et_trace_get_duration_ns (trace);
+                g_autoptr(GArray) by_runs = NULL, by_span = NULL;
+                EtViewport v;
+
+                et_viewport_init (&v, widths[w], 2000);
+                v.from_ns = (gint64) (duration * windows[k][0]);
+                v.to_ns = (gint64) (duration * windows[k][1]);
+                et_layout_update (layout, v.lane_height);
+                by_runs = all_shapes (trace, layout, &v);
+                g_setenv ("ETLSCOPE_SPAN_BY_SPAN", "1", TRUE);
+                by_span = all_shapes (trace, layout, &v);
+                g_unsetenv ("ETLSCOPE_SPAN_BY_SPAN");
+                assert_true (by_runs->len > 10);
+                assert_same_shapes (by_runs, by_span);
+                if (pass == 0)
+                  taken += lane_runs_taken_whole (trace, layout, &v);
+                for (guint i = 0; i < by_runs->len; i++)
+                  mixed += g_array_index (by_runs, EtShape, i).mixed;
+              }
+        }
+    }
+  /* The runs were used, not only checked, and runs of mixed categories
+   * were among them. */
+  assert_true (taken > 1000);
+  assert_true (mixed > 100);
+}
+
 int
 main (void)
 {
@@ -1174,6 +1381,7 @@ main (void)
     cmocka_unit_test (test_stamped_marks_match_paths),
     cmocka_unit_test (test_range_band_is_drawn_over_the_picture),
     cmocka_unit_test (test_high_contrast_marks_stand_out),
+    cmocka_unit_test (test_lane_runs_draw_what_span_by_span_draws),
   };
   return cmocka_run_group_tests_name ("render", tests, setup_demo, teardown_demo);
 }

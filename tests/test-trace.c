@@ -101,6 +101,19 @@ load (const char *path)
   return t;
 }
 
+/* The large fixture of @n_events (seed @seed), written to @path and loaded. */
+static EtTrace *
+load_large (const char *path, guint64 n_events, guint32 seed)
+{
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  assert_true (et_fixture_write_large (path, n_events, seed, &o, &error));
+  g_assert_no_error (error);
+  return load (path);
+}
+
 static void
 test_counts_threads_and_names (void **state)
 {
@@ -653,6 +666,89 @@ test_fixed_layouts_make_the_markers_of_full_decoding (void **state)
   }
 }
 
+/* The lane runs of every block hold each of its spans once, in the run of
+ * its depth, and tell what drawing takes from them without visiting the
+ * spans: highest importance, first category and whether others differ,
+ * whether all are simple bars, and bounds on their lengths and steps. */
+static void
+test_lane_runs_sum_up_the_spans_of_their_block (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtTrace) t = load_large (f->path, 20000, 11);
+  guint n_runs = 0, n_long = 0;
+
+  for (guint c = 0; c < et_trace_get_n_channels (t); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (t, c);
+      const EtLaneRun *runs;
+      const guint32 *index = et_channel_lane_runs (t, c, &runs);
+
+      for (guint b = 0; b * ET_CHANNEL_BLOCK < ch->n_markers; b++)
+        {
+          const EtMarker *block = &ch->markers[b * ET_CHANNEL_BLOCK];
+          guint n = MIN (ET_CHANNEL_BLOCK, ch->n_markers - b * ET_CHANNEL_BLOCK);
+          guint64 spans = 0, seen = 0;
+          int previous_first = -1;
+
+          for (guint i = 0; i < n; i++)
+            if (block[i].kind == ET_MARKER_SPAN)
+              spans |= G_GUINT64_CONSTANT (1) << i;
+          for (guint k = index[b]; k < index[b + 1]; k++)
+            {
+              const EtLaneRun *r = &runs[k];
+              int first = __builtin_ctzll (r->members);
+              guint importance = 0, simple = ET_LANE_RUN_SIMPLE, mixed = 0;
+              gint64 longest = 0, step = 0, last_start = block[first].start_ns;
+
+              n_runs++;
+              assert_true (r->members != 0);
+              assert_true (first > previous_first);       /* in order of first spans */
+              previous_first = first;
+              assert_int_equal (seen & r->members, 0);
+              seen |= r->members;
+              for (guint i = (guint) first; i < n; i++)
+                {
+                  const EtMarker *m = &block[i];
+
+                  if (!(r->members & (G_GUINT64_CONSTANT (1) << i)))
+                    {
+                      /* No span of this lane is left out of its run. */
+                      assert_false (m->kind == ET_MARKER_SPAN && m->depth == r->lane);
+                      continue;
+                    }
+                  assert_int_equal (m->depth, r->lane);
+                  importance = MAX (importance, m->importance);
+                  mixed |= m->category != block[first].category ? ET_LANE_RUN_MIXED : 0;
+                  if (m->status != ET_SPAN_OK && m->status != ET_SPAN_NESTED
+                      && m->status != ET_SPAN_OVERLAPPING)
+                    simple = 0;
+                  if (m->status != ET_SPAN_UNMATCHED_END)
+                    longest = MAX (longest, m->end_ns - m->start_ns);
+                  step = MAX (step, m->start_ns - last_start);
+                  last_start = m->start_ns;
+                }
+              assert_int_equal (r->importance, importance);
+              assert_int_equal (r->category, block[first].category);
+              assert_int_equal (r->flags, simple | mixed);
+              /* Microseconds rounded up: never short, never a whole one over. */
+              if (r->longest_us != G_MAXUINT32)
+                {
+                  assert_true ((gint64) r->longest_us * 1000 >= longest);
+                  assert_true ((gint64) r->longest_us * 1000 < longest + 1000);
+                }
+              else
+                n_long++;
+              assert_true ((gint64) r->step_us * 1000 >= step);
+              assert_true ((gint64) r->step_us * 1000 < step + 1000);
+            }
+          assert_true (seen == spans);
+        }
+    }
+  assert_true (n_runs > 500);
+  /* Unmatched starts last to the end of the trace, under an hour here. */
+  assert_int_equal (n_long, 0);
+}
+
 /* Every span knows the thread its end event was on (another thread only
  * for cross-thread spans, and then exactly those), checked against the
  * end event itself. */
@@ -660,15 +756,10 @@ static void
 test_span_ends_know_their_thread (void **state)
 {
   Fixture *f = *state;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(EtTrace) t = NULL;
-  EtFixtureOptions o;
+  g_autoptr(EtTrace) t = load_large (f->path, 20000, 9);
   EtFields *fields = et_fields_new ();
   guint n_cross = 0, n_ended = 0;
 
-  et_fixture_options_init (&o);
-  assert_true (et_fixture_write_large (f->path, 20000, 9, &o, &error));
-  t = load (f->path);
   for (guint c = 0; c < et_trace_get_n_channels (t); c++)
     {
       const EtChannel *ch = et_trace_get_channel (t, c);
@@ -918,6 +1009,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_fixed_layouts_make_the_markers_of_full_decoding, setup,
                                      teardown),
     cmocka_unit_test_setup_teardown (test_span_ends_know_their_thread, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_lane_runs_sum_up_the_spans_of_their_block, setup,
+                                     teardown),
     cmocka_unit_test_setup_teardown (test_search_text_and_payload_values, setup, teardown),
     cmocka_unit_test_setup_teardown (test_search_folds_unicode_and_threads_agree, setup, teardown),
     cmocka_unit_test_setup_teardown (test_preview_makes_markers_of_the_first_events, setup, teardown),
