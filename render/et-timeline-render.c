@@ -246,7 +246,7 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
       || !et_layout_get_provider_visible (layout, ch->provider))
     return;
   et_time_to_x_init (&p.map, v);
-  px_per_us = 1000.0 * p.map.plot_width / p.map.span;
+  px_per_us = 1000.0 * p.map.px_per_ns;
   p.func = func, p.data = data;
   for (guint i = first; i < end; i++)
     {
