@@ -7,6 +7,7 @@
  * every marker event and by the details view to explain a marker.
  */
 #include "et-marker-rules.h"
+#include "et-bytes.h"
 
 #include <string.h>
 
@@ -158,8 +159,17 @@ read_cv_fields (const EtFixedLayout *layout, const EtCvPlan *plan, const guint8 
           cv->state[k] = CV_OTHER;
           continue;
         }
-      for (guint b = f->size; b > 0; b--)
-        raw = (raw << 8) | payload[f->offset + b - 1];
+      switch (f->size)
+        {
+        case 1: raw = payload[f->offset]; break;
+        case 2: raw = et_read_u16 (payload + f->offset); break;
+        case 4: raw = et_read_u32 (payload + f->offset); break;
+        case 8: raw = et_read_u64 (payload + f->offset); break;
+        default:
+          for (guint b = f->size; b > 0; b--)
+            raw = (raw << 8) | payload[f->offset + b - 1];
+          break;
+        }
       if (f->klass == ET_FIXED_UNSIGNED)
         cv_set_integer (cv, k, clamp_unsigned (raw));
       else

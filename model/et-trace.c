@@ -297,7 +297,12 @@ _et_trace_raw_to_ns (EtTrace *self, gint64 raw)
 {
   __int128 delta = (__int128) raw - self->stats.t0_raw;
   __int128 ns;
+  gint64 small;
 
+  /* Sane timestamps take one 64-bit multiply. */
+  if (self->ns_per_tick != 0 && !__builtin_sub_overflow (raw, self->stats.t0_raw, &small)
+      && !__builtin_mul_overflow (small, self->ns_per_tick, &small))
+    return small;
   if (self->ns_per_tick != 0)     /* a multiply (the 128 bits cannot overflow) */
     ns = delta * self->ns_per_tick;
   else
