@@ -685,11 +685,13 @@ micros_up (gint64 ns)
 }
 
 /* The lane runs of the block being summarized: which run each lane has
- * (an index into self->lane_runs, from the block's first; -1 for none) and
+ * (an index into self->lane_runs, from the block's first; -1 for none),
+ * which run the block's spans that are not simple have (-1 for none), and
  * the last span's start in each run. */
 typedef struct
 {
   gint8  run_of_lane[256];
+  gint8  others;
   gint64 last_start[ET_CHANNEL_BLOCK];
   guint  first_run;
 } LaneRunBuild;
@@ -698,26 +700,29 @@ static void
 lane_runs_open_block (EtTrace *self, LaneRunBuild *build)
 {
   memset (build->run_of_lane, -1, sizeof build->run_of_lane);
+  build->others = -1;
   build->first_run = self->lane_runs->len;
   g_array_append_val (self->block_lanes0, build->first_run);
 }
 
-/* Adds span @m, marker @i of its channel, to its lane's run in the block. */
+/* Adds span @m, marker @i of its channel, to its run in the block: the run
+ * of its lane when it is simple, else the block's run of the others. */
 static void
 lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i)
 {
-  gint8 k = build->run_of_lane[m->depth];
   gboolean simple = et_marker_is_simple_span (m);
+  gint8 *slot = simple ? &build->run_of_lane[m->depth] : &build->others;
   guint32 longest = m->status == ET_SPAN_UNMATCHED_END ? 0 : micros_up (m->end_ns - m->start_ns);
   guint64 bit = G_GUINT64_CONSTANT (1) << (i & (ET_CHANNEL_BLOCK - 1));
+  gint8 k = *slot;
   EtLaneRun *run;
 
   if (k < 0)
     {
-      EtLaneRun fresh = { bit, longest, 0, m->category, m->depth, m->importance,
-                          simple ? ET_LANE_RUN_SIMPLE : 0 };
+      EtLaneRun fresh = { bit, longest, 0, m->category, simple ? m->depth : ET_LANE_RUN_OTHERS,
+                          m->importance, simple ? ET_LANE_RUN_SIMPLE : 0 };
 
-      k = build->run_of_lane[m->depth] = (gint8) (self->lane_runs->len - build->first_run);
+      k = *slot = (gint8) (self->lane_runs->len - build->first_run);
       g_array_append_val (self->lane_runs, fresh);
       build->last_start[k] = m->start_ns;
       return;
@@ -727,8 +732,6 @@ lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i)
   run->importance = MAX (run->importance, m->importance);
   if (m->category != run->category)
     run->flags |= ET_LANE_RUN_MIXED;
-  if (!simple)
-    run->flags &= ~ET_LANE_RUN_SIMPLE;
   run->longest_us = MAX (run->longest_us, longest);
   run->step_us = MAX (run->step_us, micros_up (m->start_ns - build->last_start[k]));
   build->last_start[k] = m->start_ns;

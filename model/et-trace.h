@@ -258,12 +258,17 @@ const EtBlockSummary *et_channel_block_summaries (EtTrace *self,
  * visiting each: where they are in the block, the highest importance,
  * whether their categories differ, and how far apart they lie. Within a
  * lane spans never overlap (lanes sit below every span still open), so
- * they follow each other in start and end order alike. */
+ * they follow each other in start and end order alike. Only simple spans
+ * (et_marker_is_simple_span) go into lane runs: the others of a block,
+ * drawn one by one anyway, make one run of their own (lane
+ * ET_LANE_RUN_OTHERS, flag ET_LANE_RUN_SIMPLE not set). */
 typedef enum
 {
   ET_LANE_RUN_MIXED  = 1 << 0,   /* some span's category differs from the first's */
-  ET_LANE_RUN_SIMPLE = 1 << 1,   /* every span is et_marker_is_simple_span */
+  ET_LANE_RUN_SIMPLE = 1 << 1,   /* a lane's simple spans (else the block's others) */
 } EtLaneRunFlags;
+
+#define ET_LANE_RUN_OTHERS 255
 
 typedef struct
 {
@@ -273,7 +278,7 @@ typedef struct
   guint32 step_us;      /* the largest step from one span's start to the next
                            one's, in µs rounded up (0 for one span) */
   gint16  category;     /* the first span's */
-  guint8  lane;         /* EtMarker.depth */
+  guint8  lane;         /* EtMarker.depth, or ET_LANE_RUN_OTHERS */
   guint8  importance;   /* highest */
   guint8  flags;        /* EtLaneRunFlags */
 } EtLaneRun;
