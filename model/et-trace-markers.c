@@ -1024,6 +1024,8 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
   for (guint k = 0; k < n_workers; k++)
     marker_build_free_spans (&workers[k].b);
   marker_build_free_arrays (&b);
+  g_clear_pointer (&keep, g_free);       /* before the trim, so that it goes too */
+  g_clear_pointer (&workers, g_free);
 #ifdef __GLIBC__
   /* The build's arrays went back to the allocator, partly to the arenas of
    * the threads that made them, which keep freed memory: give it back to
