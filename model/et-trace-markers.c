@@ -675,13 +675,19 @@ add_to_summary (EtBlockSummary *block, const EtMarker *m, guint i)
   block->max_importance[k] = MAX (block->max_importance[k], m->importance);
 }
 
-/* Microseconds, rounded up, for a lane run's distances (never less than
- * the distance; G_MAXUINT32 for an hour and more). */
+/* The microseconds from @from to @to, rounded up, for a lane run's
+ * distances: never less than the distance, 0 when @to is not after @from,
+ * G_MAXUINT32 for an hour and more (damaged files saturate times). */
 static guint32
-micros_up (gint64 ns)
+micros_between (gint64 from, gint64 to)
 {
-  guint64 us = ns > 0 ? ((guint64) ns + 999) / 1000 : 0;
-  return (guint32) MIN (us, G_MAXUINT32);
+  gint64 ns;
+
+  if (to <= from)
+    return 0;
+  if (__builtin_sub_overflow (to, from, &ns) || ns > (gint64) G_MAXUINT32 * 1000)
+    return G_MAXUINT32;
+  return (guint32) MIN (((guint64) ns + 999) / 1000, G_MAXUINT32);
 }
 
 /* The lane runs of the block being summarized: which run each lane has
@@ -712,7 +718,7 @@ lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i)
 {
   gboolean simple = et_marker_is_simple_span (m);
   gint8 *slot = simple ? &build->run_of_lane[m->depth] : &build->others;
-  guint32 longest = m->status == ET_SPAN_UNMATCHED_END ? 0 : micros_up (m->end_ns - m->start_ns);
+  guint32 longest = m->status == ET_SPAN_UNMATCHED_END ? 0 : micros_between (m->start_ns, m->end_ns);
   guint64 bit = G_GUINT64_CONSTANT (1) << (i & (ET_CHANNEL_BLOCK - 1));
   gint8 k = *slot;
   EtLaneRun *run;
@@ -733,7 +739,7 @@ lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i)
   if (m->category != run->category)
     run->flags |= ET_LANE_RUN_MIXED;
   run->longest_us = MAX (run->longest_us, longest);
-  run->step_us = MAX (run->step_us, micros_up (m->start_ns - build->last_start[k]));
+  run->step_us = MAX (run->step_us, micros_between (build->last_start[k], m->start_ns));
   build->last_start[k] = m->start_ns;
 }
 
