@@ -326,11 +326,19 @@ et_fields_get_integer (const EtFields *fields, guint index, gint64 *value)
 /* ---- formatting ------------------------------------------------------- */
 
 /* Shortest text that reads back to the same value; a Float (in-type 11 in
- * both manifest and TraceLogging numbering) is judged at float precision. */
+ * both manifest and TraceLogging numbering) is judged at float precision.
+ * Precision 17 always reads back for a double, 9 for a float: the last try
+ * needs no check. A double that is a whole number under 10^15 is what
+ * "%.15g" writes, its digits: written without printf. */
 static void
 append_double (GString *out, double v, gboolean is_float)
 {
-  char format[8];
+  int last = is_float ? 9 : 17, prec;
+
+  static const char *const formats[] = {
+    "%.6g", "%.7g", "%.8g", "%.9g", "%.10g", "%.11g", "%.12g", "%.13g", "%.14g", "%.15g",
+    "%.16g", "%.17g",
+  };
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (isnan (v))
@@ -343,16 +351,22 @@ append_double (GString *out, double v, gboolean is_float)
       g_string_append (out, v > 0 ? "Infinity" : "-Infinity");
       return;
     }
-  for (int prec = is_float ? 6 : 15; prec <= 17; prec++)
+  if (!is_float && fabs (v) < 1e15 && v == floor (v) && !(v == 0 && signbit (v)))
+    {
+      et_string_append_int (out, (gint64) v);
+      return;
+    }
+  for (prec = is_float ? 6 : 15; prec < last; prec++)
     {
       double back;
 
-      g_snprintf (format, sizeof format, "%%.%dg", prec);
-      g_ascii_formatd (buf, sizeof buf, format, v);
+      g_ascii_formatd (buf, sizeof buf, formats[prec - 6], v);
       back = g_ascii_strtod (buf, NULL);
       if (is_float ? (float) back == (float) v : back == v)
         break;
     }
+  if (prec == last)
+    g_ascii_formatd (buf, sizeof buf, formats[prec - 6], v);
   g_string_append (out, buf);
 }
 

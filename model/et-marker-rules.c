@@ -177,8 +177,8 @@ read_cv_fields (const EtFixedLayout *layout, const EtCvPlan *plan, const guint8 
     }
 }
 
-static gboolean
-is_cv_name (const char *name)
+gboolean
+et_marker_rules_is_cv_field (const char *name)
 {
   return cv_field_of (name) >= 0;
 }
@@ -321,18 +321,18 @@ text_from_fields (const EtRuleInput *in, GString *out)
 {
   gboolean first = TRUE;
 
-  g_string_append (out, in->event_name);
+  et_string_append_len (out, in->event_name, strlen (in->event_name));
   if (in->fields == NULL)
     return;
   for (guint i = 0; i < et_fields_len (in->fields); i = et_fields_next (in->fields, i))
     {
       const EtField *f = et_fields_get (in->fields, i);
 
-      if (is_cv_name (f->name))
+      if (et_marker_rules_is_cv_field (f->name))
         continue;
-      g_string_append (out, first ? ": " : ", ");
+      et_string_append_len (out, first ? ": " : ", ", 2);
       first = FALSE;
-      g_string_append (out, f->name);
+      et_string_append_len (out, f->name, strlen (f->name));
       g_string_append_c (out, '=');
       et_fields_format_value (in->fields, i, out);
     }

@@ -113,6 +113,10 @@ void        et_marker_rules_apply_fixed (const EtRuleInput   *input,
                                          const guint8        *payload,
                                          EtRuleResult        *result);
 
+/* Whether a field of this name is a cv field (cvType, cvSpanId, …; any
+ * case). Text rule 3 leaves exactly these fields out of the text. */
+gboolean    et_marker_rules_is_cv_field (const char      *name);
+
 /* Text rule 2: expand %1…%N, %%, %n, %t of a manifest message. */
 void        et_format_message         (const char        *message,
                                        const EtFields    *fields,

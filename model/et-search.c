@@ -4,13 +4,16 @@
  * Channels are shared out to a thread per core, each decoding with its own
  * scratch; the matches are put in time order at the end. */
 #include "et-search.h"
+#include "et-trace-private.h"
 #include "et-workers.h"
 
 #include <string.h>
 
-/* Whether @haystack contains @needle (case-folded). ASCII text against an
- * ASCII needle is compared byte by byte without folding a copy first: for
- * ASCII, folding is lowering the letters, so the answer is the same. */
+/* Whether @haystack contains @needle (case-folded). An ASCII needle is
+ * first looked for byte by byte without folding a copy: for ASCII, folding
+ * is lowering the letters, and a match of ASCII bytes stays a match in the
+ * folded text. Only a haystack with other bytes, where folding could make
+ * a match (the Kelvin sign folds to "k"), is folded when that finds none. */
 static gboolean
 contains (const char *haystack, gssize len, const char *folded_needle, gboolean needle_ascii)
 {
@@ -19,21 +22,29 @@ contains (const char *haystack, gssize len, const char *folded_needle, gboolean 
 
   if (needle_ascii)
     {
-      gboolean ascii = TRUE;
+      guchar high = 0, first = (guchar) folded_needle[0];
+      /* The needle is folded: its first byte is lower case already, and
+       * only a letter has another case to match. */
+      guchar other = g_ascii_islower (first) ? (guchar) (first - 'a' + 'A') : first;
 
-      for (gsize i = 0; i < n && ascii; i++)
-        ascii = (guchar) haystack[i] < 0x80;
-      if (ascii)
+      for (gsize i = 0; i < n; i++)
         {
-          for (gsize i = 0; i + k <= n; i++)
-            if (g_ascii_strncasecmp (haystack + i, folded_needle, k) == 0)
-              return TRUE;
-          return FALSE;
+          guchar c = (guchar) haystack[i];
+
+          high |= c;
+          if ((c == first || c == other) && i + k <= n
+              && g_ascii_strncasecmp (haystack + i, folded_needle, k) == 0)
+            return TRUE;
         }
+      if (high < 0x80)
+        return FALSE;
     }
   folded = g_utf8_casefold (haystack, (gssize) n);
   return strstr (folded, folded_needle) != NULL;
 }
+
+/* How many markers ahead a search asks for their events. */
+#define PREFETCH_AHEAD 8
 
 /* What one searching thread needs of its own. */
 typedef struct
@@ -44,25 +55,34 @@ typedef struct
   GCancellable *cancellable;
   gint         *next;          /* atomic: the next channel to take */
   EtFields     *fields;
+  EtSchemaCache schemas;
   EtRuleResult  rules;
   GString      *scratch;
   GArray       *found;         /* EtMarkerRef */
 } Searcher;
 
 /* The marker's text (as et_trace_marker_text makes it), its event's name
- * and every payload value, from one decoding of its event. */
+ * and every payload value, from one decoding of its event. A text made
+ * from the fields (text rule 3) holds every value but the cv fields' as
+ * formatted here: a needle in such a value is in the text already, so
+ * only the cv fields are formatted again. */
 static gboolean
 marker_matches (Searcher *s, const EtMarker *m)
 {
   EtEvent event;
+  gboolean text_has_values;
 
-  et_trace_decode_event (s->trace, m->event, &event, s->fields, NULL);
+  _et_trace_decode_event (s->trace, m->event, &s->schemas, &event, s->fields, NULL);
   et_trace_explain_marker (s->trace, &event, s->fields, &s->rules);
   if (contains (s->rules.text->str, (gssize) s->rules.text->len, s->needle, s->needle_ascii)
       || contains (event.name, -1, s->needle, s->needle_ascii))
     return TRUE;
+  text_has_values = s->rules.text_rule == ET_RULE_EVENT_NAME;
   for (guint i = 0; i < et_fields_len (s->fields); i = et_fields_next (s->fields, i))
     {
+      if (text_has_values
+          && !et_marker_rules_is_cv_field (et_fields_get (s->fields, i)->name))
+        continue;
       g_string_truncate (s->scratch, 0);
       et_fields_format_value (s->fields, i, s->scratch);
       if (contains (s->scratch->str, (gssize) s->scratch->len, s->needle, s->needle_ascii))
@@ -85,11 +105,19 @@ search_channels (gpointer data)
       if (g_cancellable_is_cancelled (s->cancellable))
         break;
       for (guint i = 0; i < ch->n_markers; i++)
-        if (marker_matches (s, &ch->markers[i]))
-          {
-            EtMarkerRef r = { c, i };
-            g_array_append_val (s->found, r);
-          }
+        {
+          /* A channel's events are spread over the whole file: ask for
+           * their slots and then their records ahead of decoding them. */
+          if (i + 2 * PREFETCH_AHEAD < ch->n_markers)
+            __builtin_prefetch (&s->trace->events[ch->markers[i + 2 * PREFETCH_AHEAD].event]);
+          if (i + PREFETCH_AHEAD < ch->n_markers)
+            _et_trace_prefetch_event (s->trace, ch->markers[i + PREFETCH_AHEAD].event);
+          if (marker_matches (s, &ch->markers[i]))
+            {
+              EtMarkerRef r = { c, i };
+              g_array_append_val (s->found, r);
+            }
+        }
     }
   return NULL;
 }
@@ -130,7 +158,8 @@ et_trace_search (EtTrace *trace, const char *needle, GCancellable *cancellable)
   searchers = g_new0 (Searcher, n);
   for (guint k = 0; k < n; k++)
     {
-      searchers[k] = (Searcher) { trace, folded, needle_ascii, cancellable, &next, et_fields_new () };
+      searchers[k] = (Searcher) { trace, folded, needle_ascii, cancellable, &next,
+                                  et_fields_new () };
       et_rule_result_init (&searchers[k].rules);
       searchers[k].scratch = g_string_new (NULL);
       searchers[k].found = g_array_new (FALSE, FALSE, sizeof (EtMarkerRef));

@@ -141,6 +141,14 @@ gboolean        _et_trace_fixed_layout   (EtTrace        *self,
                                           EtSchemaCache  *cache,
                                           EtFixedSchema  *out);
 /* Names, task name, message and fields of one record, as the rules see it. */
+/* et_trace_decode_event with the calling thread's own schema cache (or
+ * NULL); @index must be valid. */
+gboolean        _et_trace_decode_event   (EtTrace        *self,
+                                          guint64         index,
+                                          EtSchemaCache  *cache,
+                                          EtEvent        *event,
+                                          EtFields       *fields,
+                                          GError        **error);
 gboolean        _et_trace_decode_record  (EtTrace        *self,
                                           const EtRecord *record,
                                           guint           provider,
@@ -158,6 +166,10 @@ gboolean        _et_trace_record_at      (EtTrace        *self,
                                           EtRecord       *record);
 guint64         _et_trace_offset_of      (EtTrace        *self,
                                           EtEventLoc      loc);
+/* Asks for the start of event @index's record (walks that visit events
+ * out of file order call it some events ahead). */
+void            _et_trace_prefetch_event (EtTrace        *self,
+                                          guint64         index);
 gint64          _et_trace_raw_to_ns      (EtTrace        *self,
                                           gint64          raw);
 /* Orders EtCrossEnd by marker. */

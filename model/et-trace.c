@@ -286,6 +286,16 @@ _et_trace_record_at (EtTrace *self, EtEventLoc loc, EtRecord *record)
   return et_record_parse (bytes + pos, len - pos, record, &reason);
 }
 
+void
+_et_trace_prefetch_event (EtTrace *self, guint64 index)
+{
+  EtEventLoc loc = self->events[index];
+  gsize len;
+  const guint8 *bytes = et_etl_file_buffer (self->file, _et_loc_buffer (self, loc), &len);
+
+  __builtin_prefetch (bytes + loc_pos (self, loc));
+}
+
 guint64
 _et_trace_offset_of (EtTrace *self, EtEventLoc loc)
 {
@@ -775,17 +785,23 @@ gboolean
 et_trace_decode_event (EtTrace *self, guint64 index, EtEvent *event, EtFields *fields,
                        GError **error)
 {
-  EtEventLoc loc;
+  g_return_val_if_fail (ET_IS_TRACE (self), FALSE);
+  g_return_val_if_fail (index < self->n_events, FALSE);
+
+  return _et_trace_decode_event (self, index, NULL, event, fields, error);
+}
+
+gboolean
+_et_trace_decode_event (EtTrace *self, guint64 index, EtSchemaCache *cache, EtEvent *event,
+                        EtFields *fields, GError **error)
+{
+  EtEventLoc loc = self->events[index];
   EtRecord record;
   EtGuid guid;
   const char *name;
   EtProviderKind kind;
   gboolean ok;
 
-  g_return_val_if_fail (ET_IS_TRACE (self), FALSE);
-  g_return_val_if_fail (index < self->n_events, FALSE);
-
-  loc = self->events[index];
   /* The record parsed once while loading; it cannot fail now. */
   if (!_et_trace_record_at (self, loc, &record))
     g_assert_not_reached ();
@@ -793,7 +809,7 @@ et_trace_decode_event (EtTrace *self, guint64 index, EtEvent *event, EtFields *f
   ok = _et_trace_decode_record (self, &record,
                                 GPOINTER_TO_UINT (g_hash_table_lookup (self->provider_index,
                                                                        &guid)) - 1,
-                                _et_trace_offset_of (self, loc), NULL, event, fields, error);
+                                _et_trace_offset_of (self, loc), cache, event, fields, error);
   event->cpu = et_etl_file_buffer_info (self->file, _et_loc_buffer (self, loc))->cpu;
   return ok;
 }

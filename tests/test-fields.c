@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "et-fields.h"
@@ -208,6 +209,74 @@ test_numbers_as_printf_writes_them (void **state)
   assert_int_equal (ours->len, strlen (ours->str));
 }
 
+/* The rule: the fewest significant digits, from 15 for a double and 6
+ * for a float, whose "%g" text reads back to the value at its precision;
+ * every precision tried and checked. */
+static void
+shortest_by_the_rule (double v, gboolean is_float, GString *out)
+{
+  char format[8], buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (int prec = is_float ? 6 : 15; prec <= 17; prec++)
+    {
+      double back;
+
+      g_snprintf (format, sizeof format, "%%.%dg", prec);
+      g_ascii_formatd (buf, sizeof buf, format, v);
+      back = g_ascii_strtod (buf, NULL);
+      if (is_float ? (float) back == (float) v : back == v)
+        break;
+    }
+  g_string_assign (out, buf);
+}
+
+/* Doubles and floats of every sort (whole numbers up to and past 10^15,
+ * negative zero, tiny, huge, random bits) are written by the rule, which
+ * the formatting takes short cuts to (whole numbers without printf, no
+ * check of the last precision). */
+static void
+test_floats_follow_the_shortest_rule (void **state)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (17);
+  g_autoptr(GString) ours = g_string_new (NULL), expected = g_string_new (NULL);
+  EtFields *f = et_fields_new ();
+  guint whole = 0;
+
+  for (guint n = 0; n < 20000; n++)
+    {
+      gboolean is_float = n % 3 == 0;
+      guint64 bits = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+      double v;
+      guint i;
+
+      switch (n % 8)
+        {
+        case 0:  memcpy (&v, &bits, sizeof v); break;                    /* any bits */
+        case 1:  v = (double) g_rand_int_range (rand, -1000000, 1000000); break;
+        case 2:  v = floor (g_rand_double_range (rand, -2e15, 2e15)); break;
+        case 3:  v = g_rand_int_range (rand, 0, 2) ? 0.0 : -0.0; break;
+        case 4:  v = g_rand_double_range (rand, -1, 1) * 1e-300; break;
+        case 5:  v = g_rand_int_range (rand, -99999, 99999) / 100.0; break;
+        default: v = g_rand_double_range (rand, -1e6, 1e6); break;
+        }
+      if (is_float)
+        v = (double) (float) v;
+      if (isnan (v) || isinf (v))
+        continue;
+      whole += v == floor (v);
+      et_fields_clear (f);
+      i = et_fields_add_float (f, "v", v);
+      if (is_float)
+        et_fields_entry (f, i)->in_type = 11;
+      g_string_truncate (ours, 0);
+      et_fields_format_value (f, i, ours);
+      shortest_by_the_rule (v, is_float, expected);
+      assert_string_equal (ours->str, expected->str);
+    }
+  assert_true (whole > 5000);
+  et_fields_free (f);
+}
+
 int
 main (void)
 {
@@ -224,6 +293,7 @@ main (void)
     cmocka_unit_test (test_json_escapes_control_characters),
     cmocka_unit_test (test_clear_reuses_without_leftovers),
     cmocka_unit_test (test_numbers_as_printf_writes_them),
+    cmocka_unit_test (test_floats_follow_the_shortest_rule),
   };
   return cmocka_run_group_tests_name ("fields", tests, NULL, NULL);
 }
