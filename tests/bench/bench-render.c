@@ -1,8 +1,11 @@
 /* bench-render — times render/ on a loaded trace: a 1920×1080 viewport at
  * whole-trace, mid and deep zoom, and a hit-test; median of several runs.
- * Prints one JSON object. Used by tests/bench/run. */
+ * With a needle, also one search of the whole trace for it (model/
+ * et-search: every marker's text and values). Prints one JSON object.
+ * Used by tests/bench/run. */
 #include <stdio.h>
 #include <stdlib.h>
+#include "et-search.h"
 #include "et-timeline-render.h"
 
 #define RUNS 7
@@ -47,12 +50,13 @@ main (int argc, char **argv)
   cairo_surface_t *surface;
   EtViewport v;
   gint64 duration, t0;
-  double load_ms, whole, mid, deep, hits[RUNS];
+  double load_ms, whole, mid, deep, hits[RUNS], search_ms = 0;
+  guint search_hits = 0;
   EtHit hit;
 
-  if (argc != 2)
+  if (argc != 2 && argc != 3)
     {
-      fprintf (stderr, "usage: bench-render FILE.etl\n");
+      fprintf (stderr, "usage: bench-render FILE.etl [NEEDLE]\n");
       return 2;
     }
   t0 = g_get_monotonic_time ();
@@ -83,9 +87,19 @@ main (int argc, char **argv)
       et_timeline_hit_test (trace, layout, &v, 900 + r, 300, &hit);
       hits[r] = (g_get_monotonic_time () - start) / 1000.0;
     }
+  if (argc == 3)
+    {
+      gint64 start = g_get_monotonic_time ();
+      g_autoptr(GArray) found = et_trace_search (trace, argv[2], NULL);
+
+      search_ms = (g_get_monotonic_time () - start) / 1000.0;
+      search_hits = found->len;
+    }
   printf ("{\"markers\": %" G_GUINT64_FORMAT ", \"load_and_layout_ms\": %.1f, "
-          "\"whole_ms\": %.2f, \"mid_ms\": %.2f, \"deep_ms\": %.2f, \"hit_ms\": %.3f}\n",
-          et_trace_get_stats (trace)->markers, load_ms, whole, mid, deep, median_ms (hits));
+          "\"whole_ms\": %.2f, \"mid_ms\": %.2f, \"deep_ms\": %.2f, \"hit_ms\": %.3f, "
+          "\"search_ms\": %.1f, \"search_hits\": %u}\n",
+          et_trace_get_stats (trace)->markers, load_ms, whole, mid, deep, median_ms (hits),
+          search_ms, search_hits);
   cairo_surface_destroy (surface);
   return 0;
 }
