@@ -420,9 +420,59 @@ collect_free (gpointer data)
   g_free (c);
 }
 
+/* Whether marker @a comes before @b in time (start, then event: a total
+ * order, as compare_refs has it for the start column). */
+static inline gboolean
+earlier (const EtMarker *const *markers, const Ref *a, const Ref *b)
+{
+  const EtMarker *x = &markers[a->channel][a->index], *y = &markers[b->channel][b->index];
+
+  return x->start_ns < y->start_ns || (x->start_ns == y->start_ns && x->event < y->event);
+}
+
+/* Sorts @refs by time when they come as runs already in time order (a
+ * channel's markers are): runs [bounds[r], bounds[r + 1]) are merged two
+ * by two until one is left, each pass reading its runs front to back,
+ * which costs about log2(runs) steps per marker where a sort costs
+ * log2(markers) comparisons through a callback. */
+static void
+merge_time_runs (EtTrace *trace, GArray *refs, GArray *bounds)
+{
+  guint n = refs->len, n_runs = bounds->len - 1;
+  g_autofree const EtMarker **markers = g_new (const EtMarker *, et_trace_get_n_channels (trace));
+  g_autofree Ref *spare = g_new (Ref, MAX (n, 1));
+  guint32 *at = (guint32 *) (gpointer) bounds->data;
+  Ref *from = (Ref *) (gpointer) refs->data, *to = spare;
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    markers[c] = et_trace_get_channel (trace, c)->markers;
+  for (; n_runs > 1; n_runs = (n_runs + 1) / 2)
+    {
+      Ref *swap;
+
+      for (guint r = 0; r < n_runs; r += 2)
+        {
+          guint i = at[r], mid = at[MIN (r + 1, n_runs)], end = at[MIN (r + 2, n_runs)], o = i;
+          guint j = mid;
+
+          while (i < mid && j < end)
+            to[o++] = earlier (markers, &from[j], &from[i]) ? from[j++] : from[i++];
+          memcpy (to + o, from + i, (mid - i) * sizeof (Ref));
+          memcpy (to + o + (mid - i), from + j, (end - j) * sizeof (Ref));
+          at[r / 2] = at[r];
+        }
+      at[(n_runs + 1) / 2] = n;
+      swap = from, from = to, to = swap;
+    }
+  if (from != (Ref *) (gpointer) refs->data)
+    memcpy (refs->data, from, n * sizeof (Ref));
+}
+
 static void
 collect (Collect *c)
 {
+  g_autoptr(GArray) bounds = g_array_new (FALSE, FALSE, sizeof (guint32));
+
   c->refs = g_array_new (FALSE, FALSE, sizeof (Ref));
   for (guint ch_index = 0; ch_index < et_trace_get_n_channels (c->trace); ch_index++)
     {
@@ -431,6 +481,7 @@ collect (Collect *c)
 
       if (!et_layout_filter_channel (c->filter, ch_index))
         continue;
+      g_array_append_val (bounds, c->refs->len);
       for (; i < end; i++)
         {
           const EtMarker *m = &ch->markers[i];
@@ -442,7 +493,22 @@ collect (Collect *c)
             }
         }
     }
-  g_qsort_with_data (c->refs->data, (gint) c->refs->len, sizeof (Ref), compare_refs, &c->by);
+  g_array_append_val (bounds, c->refs->len);
+  if (c->by.sort != ET_SORT_START)
+    {
+      g_qsort_with_data (c->refs->data, (gint) c->refs->len, sizeof (Ref), compare_refs, &c->by);
+      return;
+    }
+  /* A channel's markers are in time order: merged, not sorted. */
+  merge_time_runs (c->trace, c->refs, bounds);
+  if (c->by.descending)
+    for (guint i = 0, j = c->refs->len; i + 1 < j; i++, j--)
+      {
+        Ref swap = g_array_index (c->refs, Ref, i);
+
+        g_array_index (c->refs, Ref, i) = g_array_index (c->refs, Ref, j - 1);
+        g_array_index (c->refs, Ref, j - 1) = swap;
+      }
 }
 
 static void
