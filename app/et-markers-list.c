@@ -302,18 +302,25 @@ compare_key (const SortBy *by, const Ref *a, const Ref *b)
   return kx < ky ? -1 : kx > ky;
 }
 
+/* Time order: start, then event (a total order: an event makes one
+ * marker at most). */
+static inline int
+time_order (const EtMarker *x, const EtMarker *y)
+{
+  if (x->start_ns != y->start_ns)
+    return x->start_ns < y->start_ns ? -1 : 1;
+  return x->event < y->event ? -1 : x->event > y->event;
+}
+
 static int
 compare_refs (gconstpointer a, gconstpointer b, gpointer data)
 {
   const SortBy *by = data;
-  const EtMarker *x = marker_in (by->trace, a), *y = marker_in (by->trace, b);
   int order = compare_key (by, a, b);
 
-  /* Ties (and the start column itself) go by time, then event. */
-  if (order == 0 && x->start_ns != y->start_ns)
-    order = x->start_ns < y->start_ns ? -1 : 1;
+  /* Ties (and the start column itself) go by time. */
   if (order == 0)
-    order = x->event < y->event ? -1 : x->event > y->event;
+    order = time_order (marker_in (by->trace, a), marker_in (by->trace, b));
   return by->descending ? -order : order;
 }
 
@@ -420,14 +427,11 @@ collect_free (gpointer data)
   g_free (c);
 }
 
-/* Whether marker @a comes before @b in time (start, then event: a total
- * order, as compare_refs has it for the start column). */
+/* Whether marker @a comes before @b (time_order). */
 static inline gboolean
 earlier (const EtMarker *const *markers, const Ref *a, const Ref *b)
 {
-  const EtMarker *x = &markers[a->channel][a->index], *y = &markers[b->channel][b->index];
-
-  return x->start_ns < y->start_ns || (x->start_ns == y->start_ns && x->event < y->event);
+  return time_order (&markers[a->channel][a->index], &markers[b->channel][b->index]) < 0;
 }
 
 /* Sorts @refs by time when they come as runs already in time order (a
