@@ -311,6 +311,15 @@ et_timeline_view_is_drawing (EtTimelineView *self)
   return self->drawing;
 }
 
+/* The picture on screen is the one the view asks for: nothing is being
+ * drawn and nothing changed since (what a test waits for, not a time). */
+gboolean
+et_timeline_view_is_settled (EtTimelineView *self)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
+  return !self->drawing && picture_is_current (self);
+}
+
 /* For the benchmarks (tests/bench/run): ETLSCOPE_FIRST_FRAME=report says
  * on stderr when the first timeline of a trace is drawn; =quit also quits. */
 static void

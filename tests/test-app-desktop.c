@@ -43,8 +43,7 @@ test_about_names_the_program_and_version (void **state)
   assert_string_equal (gtk_about_dialog_get_version (about), ETLSCOPE_VERSION);
   assert_int_equal (gtk_about_dialog_get_license_type (about), GTK_LICENSE_GPL_3_0);
   gtk_window_destroy (GTK_WINDOW (about));
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 /* The n-th widget of @type under @widget, depth first. */
@@ -107,7 +106,7 @@ test_preferences_apply_to_open_windows (void **state)
   assert_string_equal (theme, "high-contrast");
   assert_true (v->high_contrast);
   assert_false (v->dark);
-  run_for (300);
+  wait_for_picture (window);
   save_screenshot (window, "app-high-contrast.png");
   gtk_drop_down_set_selected (drop_down (preferences, 1), 4);
   assert_true (v->high_contrast);
@@ -142,8 +141,7 @@ test_preferences_apply_to_open_windows (void **state)
   g_settings_reset (settings, "kinds");
   assert_false (v->wall_clock);
   gtk_window_destroy (GTK_WINDOW (preferences));
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 /* The first shown marker of @channel from @from on (by hand). */
@@ -266,8 +264,7 @@ test_keyboard_moves_focus_marker_to_marker (void **state)
   press (timeline, "timeline.marker-down");
   check_focus (window, timeline, c1, nearest_shown (layout, et_trace_get_channel (trace, c1),
                                                     et_trace_get_channel (trace, c0)->markers[i0].start_ns));
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 int

@@ -101,8 +101,7 @@ test_open_dialog_opens_the_chosen_trace (void **state)
   assert_null (find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG));
   folder = g_settings_get_string (settings, "last-folder");
   assert_string_equal (folder, dir);
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 static guint
@@ -146,8 +145,7 @@ test_export_dialog_writes_the_markers_csv (void **state)
   assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
   assert_true (g_str_has_prefix (csv, "Start,Duration,Thread,"));
   assert_int_equal (count_lines (csv), rows + 1);
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 /* Emits what GTK emits when files are dropped on @widget. */
@@ -236,8 +234,7 @@ test_dropping_a_trace_opens_it (void **state)
   assert_int_equal (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), 2);
   assert_ptr_equal (window_for (GTK_APPLICATION (app), demo_path), first);
   gtk_window_destroy (GTK_WINDOW (second));
-  gtk_window_destroy (GTK_WINDOW (first));
-  run_for (100);
+  close_window (first);
 }
 
 int

@@ -109,8 +109,7 @@ test_popover_filters_categories_and_series (void **state)
   gtk_check_button_set_active (category, TRUE);
   gtk_check_button_set_active (series, TRUE);
   assert_int_equal (list_rows (window), all);
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 static void
@@ -160,8 +159,7 @@ test_row_menu_hides_moves_and_shows_channels (void **state)
   activate_on_channel (window, "timeline.move-channel-to-top", last);
   assert_int_equal (et_layout_row (layout, 1)->index, last);
   assert_int_equal (v->scroll_y, 0);
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 typedef struct
@@ -193,8 +191,7 @@ test_clicking_a_marker_selects_its_list_row (void **state)
 
   list_rows (window);
   /* The panes settle (under load a frame may still resize the timeline). */
-  run_for (300);
-  RUN_UNTIL (!et_window_is_busy (window));
+  wait_for_picture (window);
   et_timeline_foreach_shape (et_window_get_trace (window), et_window_get_layout (window),
                              et_window_get_viewport (window), first_flag, &f);
   assert_true (f.found);
@@ -215,8 +212,7 @@ test_clicking_a_marker_selects_its_list_row (void **state)
       assert_int_equal (channel, f.shape.channel);
       assert_int_equal (index, f.shape.marker);
     }
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 /* Emits what a drag gesture emits for a drag from (@x, @y) by @dx. */
@@ -273,7 +269,7 @@ test_ruler_drag_selects_a_range_that_z_zooms_to (void **state)
   assert_true (et_timeline_view_get_range (timeline, &got_from, &got_to));
   assert_int_equal (got_from, from);
   assert_int_equal (got_to, to);
-  run_for (200);                      /* the report follows a moment later */
+  RUN_UNTIL (!et_window_is_busy (window)); /* the report follows a moment later */
   assert_int_equal (list_rows (window), count_in (et_window_get_trace (window), from, to));
   assert_true (list_rows (window) < all);
 
@@ -289,8 +285,7 @@ test_ruler_drag_selects_a_range_that_z_zooms_to (void **state)
   et_timeline_view_select_range (timeline, from, to);
   assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-range", NULL));
   assert_false (et_timeline_view_get_range (timeline, &got_from, &got_to));
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 int

@@ -118,7 +118,7 @@ test_zoom_actions_and_selection_show_details (void **state)
     assert_non_null (strstr (tip->str, "importance critical"));
     assert_non_null (strstr (tip->str, "thread "));
   }
-  run_for (500);                      /* let the frame clock draw the new state */
+  wait_for_picture (window);          /* the frame clock draws the new state */
   save_screenshot (window, "app-demo.png");
 
   /* Z zooms to the selection and keeps it selected. */
@@ -285,13 +285,14 @@ collect_label_texts (GtkWidget *widget, GHashTable *texts)
 
 /* The first rows' start times are on screen: the cells were relabelled
  * when the list followed the view (rows keep their widgets). */
-static void
-check_first_rows_shown (EtTrace *trace, EtMarkersList *list)
+/* Whether the view's labels show the start times of the list's first rows
+ * (the view binds its rows in the frames after the list changed). */
+static gboolean
+first_rows_shown (EtTrace *trace, EtMarkersList *list)
 {
   g_autoptr(GHashTable) texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint channel, index;
 
-  run_for (200);
   collect_label_texts (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW), texts);
   for (guint r = 0; r < MIN (5, et_markers_list_get_n_rows (list)); r++)
     {
@@ -300,8 +301,19 @@ check_first_rows_shown (EtTrace *trace, EtMarkersList *list)
       assert_true (et_markers_list_get_row (list, r, &channel, &index));
       et_format_duration_display (et_trace_get_channel (trace, channel)->markers[index].start_ns,
                                   start);
-      assert_true (g_hash_table_contains (texts, start->str));
+      if (!g_hash_table_contains (texts, start->str))
+        return FALSE;
     }
+  return TRUE;
+}
+
+/* The rows come within frames of their own; never do stale rows stay. */
+static void
+check_first_rows_shown (EtTrace *trace, EtMarkersList *list)
+{
+  RUN_UNTIL (!et_markers_list_is_busy (list));
+  while (!first_rows_shown (trace, list))
+    wait_for_frame (GTK_WIDGET (list));
 }
 
 /* The rows the list's view is told of: they come a slice a frame, all of
@@ -411,7 +423,8 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   /* Shrunk to one row, resorted and grown again before the view let go of
    * the old rows: the rows that come back show their new markers. */
   et_markers_list_set_sort (list, ET_SORT_START, FALSE);
-  run_for (200);
+  RUN_UNTIL (!et_markers_list_is_busy (list));
+  wait_for_frame (GTK_WIDGET (list));
   assert_true (et_markers_list_get_row (list, 0, &channel, &index));
   start = et_trace_get_channel (trace, channel)->markers[index].start_ns;
   et_markers_list_set_range (list, start, start);
@@ -450,8 +463,7 @@ test_ticking_a_non_default_provider_reloads_with_its_markers (void **state)
   et_window_set_provider_visible (window, extra, TRUE);
   assert_true (et_window_is_loading (window));
   RUN_UNTIL (!et_window_is_loading (window));
-  run_for (200);
-  RUN_UNTIL (!et_window_is_busy (window));
+  wait_for_picture (window);
   trace = et_window_get_trace (window);
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
     has_channel |= et_trace_get_channel (trace, c)->provider == extra;
@@ -596,8 +608,10 @@ test_loader_reports_progress_on_main_loop_and_cancels (void **state)
   et_loader_load_async (loader, NULL, on_loaded, &error);
   /* The main loop is not running meanwhile (as between two iterations, or
    * before an application's loop starts): progress still waits for it,
-   * since its handlers update widgets. */
-  g_usleep (300 * 1000);
+   * since its handlers update widgets. Waits (without iterating) until the
+   * loading thread has reported some progress. */
+  while (et_loader_get_bytes_done (loader) == 0)
+    g_usleep (1000);
   /* The last report (the whole file) may come just after the result. */
   RUN_UNTIL (error != NULL && seen[1] == (guint64) st.st_size);
   assert_true (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS));
@@ -649,8 +663,7 @@ test_application_one_window_per_file_and_shortcuts (void **state)
   for (guint i = 0; i < G_N_ELEMENTS (listed); i++)
     if (strstr (text, listed[i]) == NULL)
       fail_msg ("the shortcuts window does not list %s", listed[i]);
-  gtk_window_destroy (windows->data);
-  run_for (100);
+  close_window (windows->data);
 }
 
 static gboolean
@@ -750,7 +763,7 @@ test_german_labels_under_language_de (void **state)
   assert_non_null (strstr (details, "Bedeutung"));
   assert_non_null (strstr (details, "Kritisch"));
   assert_null (strstr (details, "Why it looks like this"));
-  run_for (300);
+  wait_for_picture (window);
   save_screenshot (window, "app-demo-de.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -810,13 +823,12 @@ test_slow_pictures_are_drawn_on_a_thread (void **state)
   view = ET_TIMELINE_VIEW (find_timeline (GTK_WIDGET (window)));
   activate (window, "timeline.zoom-in");
   RUN_UNTIL (et_timeline_view_is_drawing (view));
-  RUN_UNTIL (!et_window_is_busy (window));
-  run_for (200);                               /* a frame with the new picture */
+  wait_for_picture (window);                   /* a frame with the new picture */
   on_thread = widget_pixels (GTK_WIDGET (view));
 
   g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "never", TRUE);
   et_timeline_view_layout_changed (view);      /* drawn again, at once */
-  run_for (200);
+  wait_for_picture (window);
   assert_false (et_timeline_view_is_drawing (view));
   at_once = widget_pixels (GTK_WIDGET (view));
   g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
@@ -828,19 +840,18 @@ test_slow_pictures_are_drawn_on_a_thread (void **state)
   et_window_search (window, "FAILED");
   RUN_UNTIL (!et_window_is_searching (window));
   assert_true (et_window_get_n_matches (window) > 0);
-  RUN_UNTIL (!et_window_is_busy (window));
-  run_for (200);
+  wait_for_picture (window);
   ringed_on_thread = widget_pixels (GTK_WIDGET (view));
   g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "never", TRUE);
   et_timeline_view_layout_changed (view);
-  run_for (200);
+  wait_for_picture (window);
   ringed_at_once = widget_pixels (GTK_WIDGET (view));
   g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
   assert_true (amber_pixels (ringed_at_once) > 20);
   assert_true (g_bytes_equal (ringed_on_thread, ringed_at_once));
   et_window_search (window, "");
   RUN_UNTIL (!et_window_is_searching (window));
-  run_for (200);
+  wait_for_picture (window);
   on_thread = (g_bytes_unref (on_thread), widget_pixels (GTK_WIDGET (view)));
   assert_int_equal (amber_pixels (on_thread), 0);
 
@@ -848,9 +859,8 @@ test_slow_pictures_are_drawn_on_a_thread (void **state)
   g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
   activate (window, "timeline.zoom-out");
   RUN_UNTIL (et_timeline_view_is_drawing (view));
-  gtk_window_destroy (GTK_WINDOW (window));
+  close_window (window);
   g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
-  run_for (200);
 }
 
 int

@@ -30,6 +30,10 @@ int et_fuzz_tracelogging (const guint8 *data, gsize size);
 /* Bytes → temporary .etl → et_trace_load → every marker, every event. */
 int et_fuzz_trace        (const guint8 *data, gsize size);
 
+/* Units of work the targets did since the program started: every record,
+ * text, field set and damage report the model handed back. */
+guint64 et_fuzz_work (void);
+
 typedef int (*EtFuzzTarget) (const guint8 *data, gsize size);
 
 /* The target called @name ("buffers", "xpress", …), or NULL. */
