@@ -908,6 +908,32 @@ et_markers_list_select_row (EtMarkersList *self, guint row)
   gtk_single_selection_set_selected (self->selection, row);
 }
 
+/* The column view's own list view, or NULL. */
+static GtkWidget *
+inner_list_view (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = GTK_IS_LIST_VIEW (c) ? c : inner_list_view (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* GtkColumnView (GTK 4.8) has no call to scroll to a row; its inner list
+ * view has the "list.scroll-to-item" action. Activated on the column view
+ * it is never found (actions are looked up from a widget upwards), so the
+ * row was selected out of sight: it is activated on the list view. */
+static void
+scroll_to_row (EtMarkersList *self, guint row)
+{
+  GtkWidget *list = inner_list_view (GTK_WIDGET (self->view));
+
+  if (list != NULL)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", row);
+}
+
 gboolean
 et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
 {
@@ -943,7 +969,7 @@ et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
   self->selecting = FALSE;
   if (row == GTK_INVALID_LIST_POSITION)
     return FALSE;
-  gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", row);
+  scroll_to_row (self, row);
   return TRUE;
 }
 

@@ -422,6 +422,9 @@ typedef struct
   const EtMarker *m;
   EtShape         shape;
   gboolean        found;
+  double          x;             /* the marker's x, for the aggregate below */
+  EtShape         aggregate;     /* the grey mark it is merged into, if any */
+  gboolean        in_aggregate;
 } FindShape;
 
 static void
@@ -431,6 +434,9 @@ find_marker_shape (const EtShape *s, gpointer data)
 
   if (s->m == f->m && s->kind != ET_SHAPE_AGGREGATE)
     f->shape = *s, f->found = TRUE;
+  else if (s->kind == ET_SHAPE_AGGREGATE && f->x >= s->x0 - 0.5 && f->x <= s->x1 + 0.5
+           && et_layout_lane (f->layout, s->channel, f->m) == et_layout_lane (f->layout, s->channel, s->m))
+    f->aggregate = *s, f->in_aggregate = TRUE;
   /* A span merged into a run of narrow spans stays selected: its ring is
    * its own sliver of the run. (Channels are slices of one array, so the
    * run's markers are s->m .. s->m + count - 1.) */
@@ -496,8 +502,10 @@ et_timeline_view_select_at (EtTimelineView *self, double x, double y)
   return self->has_selection;
 }
 
-void
-et_timeline_view_reveal_marker (EtTimelineView *self, guint channel, guint index)
+/* Scrolls and pans to the marker (zooming in when @may_zoom and it is merged
+ * with others) and selects it. */
+static void
+reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
 {
   const EtMarker *m;
   const EtRow *row;
@@ -524,17 +532,35 @@ et_timeline_view_reveal_marker (EtTimelineView *self, guint channel, guint index
     }
   f.m = m;
   /* Zoom in around it until it is drawn alone, not merged into a grey
-   * aggregate with its neighbours (bounded: 2^40 is far past 1 ns). */
+   * aggregate with its neighbours (bounded: 2^40 is far past 1 ns). A step
+   * from marker to marker keeps the zoom the user chose: a merged marker
+   * is selected in its grey mark, whose ring it takes. */
   for (int i = 0; i < 40; i++)
     {
+      f.x = et_viewport_x (&self->view, m->start_ns);
+      f.in_aggregate = FALSE;
       et_timeline_foreach_channel_shape (self->trace, self->layout, &self->view, channel,
                                          find_marker_shape, &f);
       if (f.found)
         break;
+      if (!may_zoom && f.in_aggregate)
+        {
+          f.shape = f.aggregate;
+          f.shape.kind = m->kind == ET_MARKER_MESSAGE ? ET_SHAPE_MESSAGE : ET_SHAPE_FLAG;
+          f.shape.marker = index, f.shape.m = m, f.shape.count = 1;
+          f.found = TRUE;
+          break;
+        }
       et_viewport_zoom (&self->view, et_viewport_x (&self->view, m->start_ns), 2, 1);
     }
   view_changed (self);
   set_selection (self, f.found ? &f.shape : NULL);
+}
+
+void
+et_timeline_view_reveal_marker (EtTimelineView *self, guint channel, guint index)
+{
+  reveal (self, channel, index, TRUE);
 }
 
 void
@@ -589,7 +615,7 @@ on_focus_move (GtkWidget *widget, const char *action_name, GVariant *parameter)
     channel = self->selected.channel, index = self->selected.marker;
   if (et_timeline_focus_move (self->trace, self->layout, channel, index, move, self->view.from_ns,
                               &to_channel, &to_index))
-    et_timeline_view_reveal_marker (self, to_channel, to_index);
+    reveal (self, to_channel, to_index, FALSE);
   else
     gtk_widget_error_bell (widget);
 }
