@@ -310,6 +310,10 @@ main (void)
   /* GTK's test accessibility backend keeps what screen readers would be
    * told, for gtk_test_accessible_check_property (). */
   g_setenv ("GTK_A11Y", "test", TRUE);
+  /* As when the program is started from the build folder by hand: no
+   * GSETTINGS_SCHEMA_DIR. The preferences must still find the schema
+   * compiled beside it (_build/data, beside this test's _build/tests). */
+  g_unsetenv ("GSETTINGS_SCHEMA_DIR");
 
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_about_names_the_program_and_version),
