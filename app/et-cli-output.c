@@ -156,36 +156,10 @@ et_cli_json_null (GString *s, const char *key)
 
 /* ---- CSV -------------------------------------------------------------- */
 
-static gboolean
-csv_needs_quotes (const char *value, gsize n)
-{
-  for (gsize i = 0; i < n; i++)
-    if (value[i] == ',' || value[i] == '"' || value[i] == '\r' || value[i] == '\n')
-      return TRUE;
-  return FALSE;
-}
-
 void
 et_cli_csv_value (GString *s, const char *value, gssize len)
 {
-  gsize n;
-
-  if (value == NULL)
-    return;
-  n = len < 0 ? strlen (value) : (gsize) len;
-  if (!csv_needs_quotes (value, n))
-    {
-      g_string_append_len (s, value, (gssize) n);
-      return;
-    }
-  g_string_append_c (s, '"');
-  for (gsize i = 0; i < n; i++)
-    {
-      if (value[i] == '"')
-        g_string_append_c (s, '"');
-      g_string_append_c (s, value[i]);
-    }
-  g_string_append_c (s, '"');
+  et_string_append_csv (s, value, len);
 }
 
 /* ---- loading and statuses --------------------------------------------- */

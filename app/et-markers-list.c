@@ -635,31 +635,27 @@ et_markers_list_set_async_threshold (EtMarkersList *self, guint markers)
 
 /* ---- columns --------------------------------------------------------------- */
 
-/* Shown translated; the CSV export writes them untranslated (a file for
- * other programs, like the CLI's machine formats). */
+/* Shown translated. */
 static const char *const column_titles[N_COLUMNS] = {
   N_("Start"), N_("Duration"), N_("Thread"), N_("Provider"), N_("Series"), N_("Category"),
   N_("Importance"), N_("Kind"), N_("Text"),
 };
 
-/* One cell's text: translated and in the user's number format for @display,
- * the machine values the CSV export writes otherwise. */
+/* One cell's text: translated and in the user's number format. */
 static void
-cell_text (EtMarkersList *self, const Ref *r, guint column, gboolean display, GString *out)
+cell_text (EtMarkersList *self, const Ref *r, guint column, GString *out)
 {
-  void (*format_duration) (gint64, GString *) = display ? et_format_duration_display
-                                                        : et_format_duration;
   const EtMarker *m = marker_of (self, r);
   const EtThread *t;
 
   switch (column)
     {
     case COL_START:
-      format_duration (m->start_ns, out);
+      et_format_duration_display (m->start_ns, out);
       break;
     case COL_DURATION:
       if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
-        format_duration (duration_of (m), out);
+        et_format_duration_display (duration_of (m), out);
       break;
     case COL_THREAD:
       t = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, r->channel));
@@ -675,15 +671,12 @@ cell_text (EtMarkersList *self, const Ref *r, guint column, gboolean display, GS
       g_string_append_printf (out, "%d", m->category);
       break;
     case COL_IMPORTANCE:
-      g_string_append (out, display ? et_i18n_importance (m->importance)
-                                    : et_importance_to_string (m->importance));
+      g_string_append (out, et_i18n_importance (m->importance));
       break;
     case COL_KIND:
-      g_string_append (out, display ? et_i18n_marker_kind (m->kind)
-                                    : et_marker_kind_to_string (m->kind));
+      g_string_append (out, et_i18n_marker_kind (m->kind));
       if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_OK)
-        g_string_append_printf (out, " (%s)", display ? et_i18n_span_status (m->status)
-                                                      : et_span_status_to_string (m->status));
+        g_string_append_printf (out, " (%s)", et_i18n_span_status (m->status));
       break;
     case COL_TEXT:
       et_trace_marker_text (self->trace, m, out);
@@ -710,7 +703,7 @@ label_row (EtMarkerRow *row, GtkLabel *label)
   g_autoptr(GString) text = g_string_new (NULL);
 
   cell_text (self, &row->ref, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "column")),
-             TRUE, text);
+             text);
   gtk_label_set_text (label, text->str);
 }
 
@@ -973,48 +966,66 @@ et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
   return TRUE;
 }
 
-static void
-csv_field (GString *line, const char *text)
-{
-  gboolean quote = strpbrk (text, ",\"\r\n") != NULL;
+/* The export is a file for other programs, like the CLI's machine formats:
+ * times in integer nanoseconds from the trace's start (no units, no
+ * locale), the names and values `etlscope-cli markers --format=csv` uses,
+ * one line per row of the report, in its order. */
+static const char csv_header[] = "kind,status,start_ns,end_ns,duration_ns,pid,process,tid,thread,"
+                                 "provider,series,category,importance,text";
 
-  if (!quote)
-    {
-      g_string_append (line, text);
-      return;
-    }
-  g_string_append_c (line, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (line, '"');
-      g_string_append_c (line, *p);
-    }
-  g_string_append_c (line, '"');
+static void
+csv_int (GString *line, gboolean present, gint64 value)
+{
+  g_string_append_c (line, ',');
+  if (present)
+    et_string_append_int (line, value);
+}
+
+static void
+csv_text (GString *line, const char *text)
+{
+  g_string_append_c (line, ',');
+  et_string_append_csv (line, text, -1);
+}
+
+static void
+csv_row (EtMarkersList *self, const Ref *r, GString *line, GString *text)
+{
+  const EtMarker *m = marker_of (self, r);
+  const EtThread *t = et_trace_get_thread (self->trace,
+                                           et_trace_channel_thread (self->trace, r->channel));
+  gboolean span = m->kind == ET_MARKER_SPAN;
+  gboolean has_start = m->status != ET_SPAN_UNMATCHED_END;
+  gboolean has_end = span && m->status != ET_SPAN_UNMATCHED_START;
+
+  g_string_append (line, et_marker_kind_to_string (m->kind));
+  csv_text (line, et_span_status_to_string (m->status));
+  csv_int (line, has_start, m->start_ns);
+  /* Unmatched ends carry their own time in start_ns (et-trace.h). */
+  csv_int (line, has_end, has_start ? m->end_ns : m->start_ns);
+  csv_int (line, has_start && has_end, m->end_ns - m->start_ns);
+  csv_int (line, TRUE, t->pid);
+  csv_text (line, et_trace_get_process (self->trace, t->process)->name);
+  csv_int (line, TRUE, t->tid);
+  csv_text (line, t->name);
+  csv_text (line, et_trace_get_provider (self->trace, m->provider)->name);
+  csv_text (line, series_of (self->trace, r));
+  csv_int (line, TRUE, m->category);
+  csv_text (line, et_importance_to_string (m->importance));
+  g_string_truncate (text, 0);
+  et_trace_marker_text (self->trace, m, text);
+  csv_text (line, text->str);
+  g_string_append (line, "\r\n");
 }
 
 gboolean
 et_markers_list_write_csv (EtMarkersList *self, const char *path, GError **error)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(GString) cell = g_string_new (NULL);
+  g_autoptr(GString) out = g_string_new (csv_header);
+  g_autoptr(GString) text = g_string_new (NULL);
 
-  for (guint c = 0; c < N_COLUMNS; c++)
-    {
-      g_string_append (out, c ? "," : "");
-      csv_field (out, column_titles[c]);
-    }
   g_string_append (out, "\r\n");
   for (guint i = 0; i < self->model->refs->len; i++)
-    {
-      for (guint c = 0; c < N_COLUMNS; c++)
-        {
-          g_string_truncate (cell, 0);
-          cell_text (self, &g_array_index (self->model->refs, Ref, i), c, FALSE, cell);
-          g_string_append (out, c ? "," : "");
-          csv_field (out, cell->str);
-        }
-      g_string_append (out, "\r\n");
-    }
+    csv_row (self, &g_array_index (self->model->refs, Ref, i), out, text);
   return g_file_set_contents (path, out->str, (gssize) out->len, error);
 }

@@ -466,6 +466,38 @@ et_string_append_uint (GString *s, guint64 value)
   et_string_append_len (s, p, (gsize) (buf + sizeof buf - p));
 }
 
+static gboolean
+csv_needs_quotes (const char *value, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (value[i] == ',' || value[i] == '"' || value[i] == '\r' || value[i] == '\n')
+      return TRUE;
+  return FALSE;
+}
+
+void
+et_string_append_csv (GString *s, const char *value, gssize len)
+{
+  gsize n;
+
+  if (value == NULL)
+    return;
+  n = len < 0 ? strlen (value) : (gsize) len;
+  if (!csv_needs_quotes (value, n))
+    {
+      g_string_append_len (s, value, (gssize) n);
+      return;
+    }
+  g_string_append_c (s, '"');
+  for (gsize i = 0; i < n; i++)
+    {
+      if (value[i] == '"')
+        g_string_append_c (s, '"');
+      g_string_append_c (s, value[i]);
+    }
+  g_string_append_c (s, '"');
+}
+
 void
 et_string_append_int (GString *s, gint64 value)
 {

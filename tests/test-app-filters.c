@@ -168,15 +168,6 @@ typedef struct
   gboolean found;
 } FirstFlag;
 
-static void
-first_flag (const EtShape *s, gpointer data)
-{
-  FirstFlag *f = data;
-
-  if (!f->found && s->kind == ET_SHAPE_FLAG && s->x0 > 300)
-    f->shape = *s, f->found = TRUE;
-}
-
 /* The last flag drawn: its row is far down the report in time order. */
 static void
 last_flag (const EtShape *s, gpointer data)
