@@ -84,6 +84,7 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->channel_loud0, g_array_unref);
   g_clear_pointer (&self->channel_lanes, g_array_unref);
+  g_clear_pointer (&self->channel_depths, g_array_unref);
   g_clear_pointer (&self->channel_thread, g_array_unref);
   g_free (self->markers);
   g_clear_pointer (&self->scratch_fields, et_fields_free);
@@ -127,6 +128,7 @@ et_trace_init (EtTrace *self)
   self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   self->channel_loud0 = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->channel_lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->channel_depths = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_mutex_init (&self->scratch_lock);
   self->scratch_fields = et_fields_new ();
   et_rule_result_init (&self->scratch_rules);
@@ -617,6 +619,13 @@ et_trace_channel_lanes (EtTrace *self, guint channel)
   g_return_val_if_fail (ET_IS_TRACE (self), 1);
   g_return_val_if_fail (channel < self->channel_lanes->len, 1);
   return g_array_index (self->channel_lanes, guint32, channel);
+}
+
+const guint64 *
+et_trace_channel_depths (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  return (const guint64 *) (gpointer) self->channel_depths->data;
 }
 
 gboolean

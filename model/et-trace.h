@@ -218,6 +218,21 @@ guint              et_trace_get_n_channels  (EtTrace *self);
 const EtChannel   *et_trace_get_channel     (EtTrace *self, guint index);
 /* Lanes the spans of @channel need: its deepest span's depth + 1. */
 guint              et_trace_channel_lanes   (EtTrace *self, guint channel);
+/* Per channel, which thread-wide depths (EtMarker.depth, bit d for d < 64)
+ * its spans use: a channel's row gives lanes to those alone (see
+ * et_lane_of_depth). */
+const guint64     *et_trace_channel_depths  (EtTrace *self);
+
+/* The lane of a row whose spans use the depths @used that a span of depth
+ * @depth is drawn in: depths no span of the row uses take no lane (a row's
+ * only span, nested in another row's span, is in its lane 0). */
+static inline guint
+et_lane_of_depth (guint64 used, guint depth)
+{
+  if (depth < 64)
+    return (guint) __builtin_popcountll (used & ((G_GUINT64_CONSTANT (1) << depth) - 1));
+  return (guint) __builtin_popcountll (used) + (depth - 64);
+}
 /* Whether any marker has @category (-1: none, 0-255), without visiting
  * the markers. */
 gboolean           et_trace_has_category    (EtTrace *self, gint category);
@@ -278,7 +293,7 @@ typedef struct
   guint32 step_us;      /* the largest step from one span's start to the next
                            one's, in µs rounded up (0 for one span) */
   gint16  category;     /* the first span's */
-  guint8  lane;         /* EtMarker.depth, or ET_LANE_RUN_OTHERS */
+  guint8  lane;         /* the row's lane (et_trace_channel_lane), or ET_LANE_RUN_OTHERS */
   guint8  importance;   /* highest */
   guint8  flags;        /* EtLaneRunFlags */
 } EtLaneRun;
