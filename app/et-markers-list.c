@@ -397,8 +397,12 @@ on_unmap (GtkWidget *widget, gpointer data)
 static void
 set_count (EtMarkersList *self, guint n)
 {
-  g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u marker",
-                                                        "%u markers", n), n);
+  g_autoptr(GString) count = g_string_new (NULL);
+  g_autofree char *text = NULL;
+
+  et_format_count_display (n, count);
+  /* Translators: %s is a number already grouped for the locale */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s marker", "%s markers", n), count->str);
 
   gtk_label_set_text (self->count, text);
 }

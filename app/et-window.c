@@ -228,6 +228,8 @@ show_trace (EtWindow *self, EtTrace *trace)
   EtTrace *old = self->trace != NULL ? g_object_ref (self->trace) : NULL;
   const EtTraceStats *stats = et_trace_get_stats (trace);
   g_autoptr(GString) subtitle = g_string_new (NULL);
+  g_autoptr(GString) records = g_string_new (NULL);
+  g_autoptr(GString) markers = g_string_new (NULL);
   /* The complete trace replacing its first look keeps the view. */
   gboolean keep_view = showing_preview (self)
                        && g_strcmp0 (et_trace_get_path (self->trace), et_trace_get_path (trace)) == 0;
@@ -251,14 +253,15 @@ show_trace (EtWindow *self, EtTrace *trace)
       view->scroll_y = saved.scroll_y;
       et_timeline_view_layout_changed (self->timeline);
     }
-  /* Translators: the window subtitle, "120345 events · 2081 markers · 3 s". */
-  g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%llu event", "%llu events",
-                                                 plural (stats->records)),
-                          (unsigned long long) stats->records);
+  et_format_count_display (stats->records, records);
+  et_format_count_display (stats->markers, markers);
+  /* Translators: the window subtitle, "120,345 events · 2,081 markers · 3 s";
+   * %s is a number already grouped for the locale. */
+  g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events",
+                                                 plural (stats->records)), records->str);
   g_string_append (subtitle, " · ");
-  g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%llu marker", "%llu markers",
-                                                 plural (stats->markers)),
-                          (unsigned long long) stats->markers);
+  g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%s marker", "%s markers",
+                                                 plural (stats->markers)), markers->str);
   g_string_append (subtitle, " · ");
   et_format_duration_display (et_trace_get_duration_ns (trace), subtitle);
   set_subtitle (self, subtitle->str);

@@ -1066,6 +1066,12 @@ et_format_duration_display (gint64 ns, GString *out)
   format_duration (ns, TRUE, out);
 }
 
+void
+et_format_count_display (guint64 n, GString *out)
+{
+  g_string_append_printf (out, "%'" G_GUINT64_FORMAT, n);
+}
+
 static void
 draw_ruler (Painter *p)
 {

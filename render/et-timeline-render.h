@@ -123,5 +123,9 @@ void     et_format_duration        (gint64            ns,
  * ("1,5 ms" in German). For the GUI and pictures, never machine output. */
 void     et_format_duration_display (gint64           ns,
                                      GString         *out);
+/* A count for people: grouped as the locale's LC_NUMERIC groups thousands
+ * ("179.474" in German, "179,474" in English, "179474" under C). */
+void     et_format_count_display    (guint64          n,
+                                     GString         *out);
 
 G_END_DECLS

@@ -76,6 +76,53 @@ event_name (EtTrace *trace, guint32 index)
   return name;
 }
 
+/* The details pane cuts nothing at its right edge: long lines wrap, and
+ * go on under their value's column (issue 23, item 4). Returns how many
+ * lines wrapped. */
+static guint
+check_details_wrap (EtWindow *window)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (find_widget (GTK_WIDGET (window), GTK_TYPE_TEXT_VIEW));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkAdjustment *h = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
+  guint wrapped = 0;
+
+  wait_for_frame (GTK_WIDGET (view));
+  assert_true (gtk_adjustment_get_upper (h) <= gtk_adjustment_get_page_size (h) + 0.5);
+  for (int line = 0; line < gtk_text_buffer_get_line_count (buffer); line++)
+    {
+      GtkTextIter start, next, value;
+      GdkRectangle at_value, at_next;
+      g_autofree char *text = NULL;
+      const char *p, *gap;
+
+      gtk_text_buffer_get_iter_at_line (buffer, &start, line);
+      next = start;
+      if (gtk_text_iter_ends_line (&start) || !gtk_text_view_forward_display_line (view, &next)
+          || gtk_text_iter_get_line (&next) != line)
+        continue;                               /* one display line */
+      wrapped++;
+      value = start;
+      gtk_text_iter_forward_to_line_end (&value);
+      text = gtk_text_buffer_get_text (buffer, &start, &value, FALSE);
+      for (p = text; *p == ' '; p++)
+        ;
+      gap = strstr (p, "  ");
+      if (gap == NULL)
+        continue;                               /* no label column */
+      while (*gap == ' ')
+        gap++;
+      gtk_text_buffer_get_iter_at_line_offset (buffer, &value, line,
+                                               (int) g_utf8_pointer_to_offset (text, gap));
+      gtk_text_view_get_iter_location (view, &value, &at_value);
+      gtk_text_view_get_iter_location (view, &next, &at_next);
+      if (ABS (at_value.x - at_next.x) > 1)
+        fail_msg ("details line %d goes on at x %d, its value starts at x %d: %s", line,
+                  at_next.x, at_value.x, text);
+    }
+  return wrapped;
+}
+
 static void
 test_zoom_actions_and_selection_show_details (void **state)
 {
@@ -110,6 +157,7 @@ test_zoom_actions_and_selection_show_details (void **state)
   assert_non_null (strstr (details, name));
   assert_non_null (strstr (details, "Why it looks like this"));
   assert_non_null (strstr (details, "critical"));
+  assert_true (check_details_wrap (window) > 0);
   /* The hover tooltip says the same in a few lines. */
   {
     g_autoptr(GString) tip = g_string_new (NULL);
@@ -820,7 +868,7 @@ test_german_labels_under_language_de (void **state)
   window = open_window (demo_path);
   trace = et_window_get_trace (window);
   list = GTK_WIDGET (et_window_get_markers_list (window));
-  assert_true (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Bedeutung"));
+  assert_true (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Wichtigkeit"));
   assert_true (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Reihe"));
   assert_false (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Importance"));
   label = find_widget (list, GTK_TYPE_LABEL);
@@ -837,10 +885,13 @@ test_german_labels_under_language_de (void **state)
   details = et_window_get_details (window);
   name = event_name (trace, f.shape.m->event);
   assert_non_null (strstr (details, name));
-  assert_non_null (strstr (details, "Warum er so aussieht"));
-  assert_non_null (strstr (details, "Bedeutung"));
+  assert_non_null (strstr (details, "Warum es so aussieht"));
+  /* "Bedeutung" alone reads as "meaning": importance is "Wichtigkeit". */
+  assert_non_null (strstr (details, "Wichtigkeit"));
+  assert_null (strstr (details, "Bedeutung"));
   assert_non_null (strstr (details, "Kritisch"));
   assert_null (strstr (details, "Why it looks like this"));
+  check_details_wrap (window);
   wait_for_picture (window);
   save_screenshot (window, "app-demo-de.png");
 
