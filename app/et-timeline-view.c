@@ -348,6 +348,9 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   sync_size (self);
   clamp_scroll (self);
   update_picture (self, width, height);
+  /* The last picture may be of a taller view (the damage banner or a
+   * pane took room meanwhile): it never draws outside the timeline. */
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->picture != NULL)
     gtk_snapshot_append_node (snapshot, self->picture);
   if (picture_is_current (self))
@@ -363,7 +366,10 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
                                   (GdkRGBA[4]) { accent, accent, accent, accent });
     }
   if (!self->has_selection && !self->has_range)
-    return;
+    {
+      gtk_snapshot_pop (snapshot);
+      return;
+    }
   /* The selection and the range are overlays over the cached picture. */
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->has_range)
@@ -378,6 +384,7 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       cairo_stroke (cr);
     }
   cairo_destroy (cr);
+  gtk_snapshot_pop (snapshot);
 }
 
 /* ---- selection ------------------------------------------------------------ */

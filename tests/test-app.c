@@ -992,6 +992,42 @@ test_slow_pictures_are_drawn_on_a_thread (void **state)
   g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
 }
 
+/* A picture drawn for a taller timeline (before the damage banner or a
+ * pane took room) never spills over the widgets below it while the new
+ * one is drawn (issue 23, item 5). */
+static void
+test_an_old_picture_stays_inside_the_timeline (void **state)
+{
+  EtWindow *window;
+  GtkWidget *view;
+  int w, h;
+  GtkSnapshot *snapshot;
+  g_autoptr(GskRenderNode) node = NULL;
+  graphene_rect_t bounds;
+
+  g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
+  window = open_window (demo_path);
+  view = find_timeline (GTK_WIDGET (window));
+  w = gtk_widget_get_width (view), h = gtk_widget_get_height (view);
+  /* Shrunk as its parent shrinks it, and drawn before the thread's new
+   * picture can come: the old, taller one is what it has. */
+  gtk_widget_size_allocate (view, &(GtkAllocation) { 0, 0, w, h / 2 }, -1);
+  assert_int_equal (gtk_widget_get_height (view), h / 2);
+  snapshot = gtk_snapshot_new ();
+  GTK_WIDGET_GET_CLASS (view)->snapshot (view, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  assert_non_null (node);
+  assert_true (et_timeline_view_is_drawing (ET_TIMELINE_VIEW (view)));
+  gsk_render_node_get_bounds (node, &bounds);
+  if (bounds.origin.y < 0 || bounds.origin.y + bounds.size.height > h / 2 + 0.5)
+    fail_msg ("the timeline draws from y %g to %g, its height is %d", bounds.origin.y,
+              bounds.origin.y + bounds.size.height, h / 2);
+  g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
+  gtk_widget_queue_resize (view);
+  wait_for_picture (window);
+  close_window (window);
+}
+
 int
 main (void)
 {
@@ -999,6 +1035,7 @@ main (void)
     cmocka_unit_test (test_zoom_actions_and_selection_show_details),
     cmocka_unit_test (test_plain_keys_on_the_timeline_zoom_and_pan),
     cmocka_unit_test (test_slow_pictures_are_drawn_on_a_thread),
+    cmocka_unit_test (test_an_old_picture_stays_inside_the_timeline),
     cmocka_unit_test (test_go_to_end_centres_the_span_end),
     cmocka_unit_test (test_markers_list_follows_view_filters_and_sort),
     cmocka_unit_test (test_ticking_a_non_default_provider_reloads_with_its_markers),
