@@ -34,6 +34,7 @@
 #define IO_THREAD_0 "IOThreadCount:u32 RetiredIOThreads:u32"
 #define EXCEPTION_1 "ExceptionType:str ExceptionMessage:str ExceptionEIP:ptr " \
   "ExceptionHRESULT:x32 ExceptionFlags:u16=ExceptionFlags" CLR
+#define EXCEPTION_CLAUSE "EntryEIP:x64 MethodID:u64 MethodName:str" CLR
 #define CONTENTION_1 "ContentionFlags:u8=ContentionFlags" CLR
 #define METHOD_0 "MethodID:u64 ModuleID:u64 MethodStartAddress:x64 MethodSize:u32 " \
   "MethodToken:u32 MethodFlags:u32=MethodFlags"

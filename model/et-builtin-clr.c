@@ -60,6 +60,8 @@ const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "ThreadAdjustmentReason", FALSE, 6, "Starvation" },
   { "ThreadAdjustmentReason", FALSE, 7, "ThreadTimedOut" },
   { "ThreadAdjustmentReason", FALSE, 8, "CooperativeBlocking" },
+  { "WaitHandleWaitSource", FALSE, 0, "Unknown" },
+  { "WaitHandleWaitSource", FALSE, 1, "MonitorWait" },
   { "TailCallType", FALSE, 0, "OptimizedTailCall" }, { "TailCallType", FALSE, 1, "RecursiveLoop" },
   { "TailCallType", FALSE, 2, "HelperAssistedTailCall" },
   { "RuntimeSku", TRUE, 0, "None" }, { "RuntimeSku", TRUE, 1, "DesktopClr" },
@@ -125,6 +127,8 @@ enum
   EXCEPTION, CONTENTION, METHOD, LOADER, STACK, STRONG_NAME, AUTHENTICODE, APPDOMAIN_RM,
   IL_STUB, TP_WORKER, TP_WORKER_RETIREMENT, TP_ADJUSTMENT, RUNTIME, PERF_TRACK, TYPE,
   TP_WORKING_COUNT, THREAD_POOL, THREAD,
+  EXCEPTION_CATCH = 27, EXCEPTION_FINALLY, EXCEPTION_FILTER,
+  TP_MIN_MAX = 38, WAIT_HANDLE_WAIT,
 };
 
 static const EtBuiltinTask tasks[] = {
@@ -140,7 +144,9 @@ static const EtBuiltinTask tasks[] = {
   { TP_ADJUSTMENT, "ThreadPoolWorkerThreadAdjustment" }, { RUNTIME, "Runtime" },
   { PERF_TRACK, "ClrPerfTrack" }, { TYPE, "Type" },
   { TP_WORKING_COUNT, "ThreadPoolWorkingThreadCount" }, { THREAD_POOL, "ThreadPool" },
-  { THREAD, "Thread" },
+  { THREAD, "Thread" }, { EXCEPTION_CATCH, "ExceptionCatch" },
+  { EXCEPTION_FINALLY, "ExceptionFinally" }, { EXCEPTION_FILTER, "ExceptionFilter" },
+  { TP_MIN_MAX, "ThreadPoolMinMaxThreads" }, { WAIT_HANDLE_WAIT, "WaitHandleWait" },
 };
 
 static const EtBuiltinOpcode opcodes[] = {
@@ -181,6 +187,7 @@ static const EtBuiltinOpcode opcodes[] = {
   { TYPE, 10, "BulkType" }, { THREAD_POOL, 11, "Enqueue" }, { THREAD_POOL, 12, "Dequeue" },
   { THREAD_POOL, 13, "IOEnqueue" }, { THREAD_POOL, 14, "IODequeue" },
   { THREAD_POOL, 15, "IOPack" }, { THREAD, 11, "Creating" }, { THREAD, 12, "Running" },
+  { CONTENTION, 11, "LockCreated" },
 };
 
 /* ─────────────────────────────── events ─────────────────────────────── */
@@ -269,8 +276,20 @@ static const EtBuiltinEvent events[] = {
   { 81, 0, INFO, CONTENTION, 1 }, { 81, 1, INFO, CONTENTION, 1, CONTENTION_1 },
   { 81, 2, INFO, CONTENTION, 1, CONTENTION_1 " LockID:ptr AssociatedObjectID:ptr "
     "LockOwnerThreadID:u64" },
+  { 90, 0, INFO, CONTENTION, 11, "LockID:x64 AssociatedObjectID:x64" CLR },
   { 91, 0, INFO, CONTENTION, 2, CONTENTION_1 },
   { 91, 1, INFO, CONTENTION, 2, CONTENTION_1 " DurationNs:f64" },
+  /* Exception handling clauses: the stops carry nothing PerfView shows. */
+  { 250, 0, INFO, EXCEPTION_CATCH, 1, EXCEPTION_CLAUSE }, { 251, 0, INFO, EXCEPTION_CATCH, 2 },
+  { 252, 0, INFO, EXCEPTION_FINALLY, 1, EXCEPTION_CLAUSE },
+  { 253, 0, INFO, EXCEPTION_FINALLY, 2 },
+  { 254, 0, INFO, EXCEPTION_FILTER, 1, EXCEPTION_CLAUSE }, { 255, 0, INFO, EXCEPTION_FILTER, 2 },
+  { 256, 0, INFO, EXCEPTION, 2 },
+  { 59, 0, INFO, TP_MIN_MAX, 0, "MinWorkerThreads:u16 MaxWorkerThreads:u16 "
+    "MinIOCompletionThreads:u16 MaxIOCompletionThreads:u16" CLR },
+  { 301, 0, VERBOSE, WAIT_HANDLE_WAIT, 1, "WaitSource:u8=WaitHandleWaitSource "
+    "AssociatedObjectID:ptr" CLR },
+  { 302, 0, VERBOSE, WAIT_HANDLE_WAIT, 2, ONLY_CLR },
   /* Stacks, resource monitoring, interop */
   { 82, 0, ALWAYS, STACK, 82, STACK_WALK },
   { 83, 0, INFO, APPDOMAIN_RM, 48, "AppDomainID:u64 Allocated:u64" CLR },

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "et-builtin.h"
+#include "et-etl-reader.h"
 #include "et-fixture.h"
 #include "et-trace.h"
 
@@ -199,6 +200,114 @@ test_fixture_trace_decodes_by_version (void **state)
   et_fixture_remove_dir (dir);
 }
 
+/* ---- the corpus: every layout against real payloads ------------------- */
+
+/* Layouts that stop before their payload does, and why. */
+static const struct
+{
+  const char *provider;
+  const char *event;
+  const char *reason;
+} partial_layouts[] = {
+  { "Microsoft-Windows-DotNETRuntime", "GC/HeapStats",
+    "version 0: the runtime pads the payload to 96 bytes" },
+  { "Microsoft-Windows-DotNETRuntime", "GC/PerHeapHistory",
+    "only its ClrInstanceID is laid out" },
+  { "Microsoft-Windows-DotNETRuntimePrivate", "GC/PerHeapHistory",
+    "the manifest declares only ClrInstanceID" },
+  { "Microsoft-Windows-DotNETRuntime", "GC/LOHCompact",
+    "the per-heap details after Count are not laid out" },
+  { "Microsoft-Windows-DotNETRuntime", "GC/FitBucketInfo",
+    "the buckets after Count are not laid out" },
+};
+
+typedef struct
+{
+  guint n_decoded, n_exact, n_failed, n_partial, n_unknown;
+  EtFields *fields;
+} CorpusTally;
+
+static gboolean
+is_partial (const EtManifest *manifest, const EtManifestEvent *e)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (partial_layouts); i++)
+    if (strcmp (partial_layouts[i].provider, et_manifest_get_provider_name (manifest)) == 0
+        && strcmp (partial_layouts[i].event, e->name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+decode_record (const EtRecord *record, guint buffer, gsize pos, gpointer data)
+{
+  CorpusTally *t = data;
+  const EtManifest *manifest = NULL;
+  const EtManifestEvent *e;
+  g_autoptr(GError) error = NULL;
+  gsize consumed = 0;
+
+  if (record->klass != ET_RECORD_EVENT || !et_builtin_has (&record->guid))
+    return;
+  e = et_builtin_lookup (&record->guid, record->id, record->version, &manifest);
+  if (e == NULL || e->version != record->version)
+    {
+      t->n_unknown++;
+      print_message ("# no layout for event %u version %u\n", record->id, record->version);
+      return;
+    }
+  et_fields_clear (t->fields);
+  t->n_decoded++;
+  if (!et_manifest_decode (manifest, e, record->payload, record->payload_len,
+                           record->pointer_size, t->fields, &consumed, &error))
+    {
+      t->n_failed++;
+      print_message ("# %s: %s\n", e->name, error->message);
+    }
+  else if (consumed == record->payload_len)
+    t->n_exact++;
+  else if (is_partial (manifest, e))
+    t->n_partial++;
+  else
+    {
+      t->n_failed++;
+      print_message ("# %s version %u: %zu of %zu payload bytes laid out\n", e->name,
+                     record->version, consumed, record->payload_len);
+    }
+}
+
+static void
+test_corpus_payloads_fit_their_layouts (void **state)
+{
+  static const char *const traces[] = { "gcevents.etl", "net.4.5.2.x64.etl" };
+  const char *dir = g_getenv ("ET_CORPUS_DIR");
+  CorpusTally t = { 0 };
+
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      print_message ("# corpus not found at %s: real payloads not checked\n",
+                     dir ? dir : "(ET_CORPUS_DIR is not set)");
+      skip ();
+      return;
+    }
+  t.fields = et_fields_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (traces); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, traces[i], NULL);
+      g_autoptr(EtEtlFile) file = et_etl_file_open (path, NULL, NULL, NULL);
+
+      assert_non_null (file);
+      for (guint b = 0; b < et_etl_file_n_buffers (file); b++)
+        et_etl_file_walk_buffer (file, b, decode_record, &t);
+    }
+  et_fields_free (t.fields);
+  print_message ("# runtime events of the corpus: %u decoded, %u exactly their payload, "
+                 "%u by a partial layout, %u failed, %u without a layout\n",
+                 t.n_decoded, t.n_exact, t.n_partial, t.n_failed, t.n_unknown);
+  assert_true (t.n_decoded > 60000);
+  assert_int_equal (t.n_failed, 0);
+  assert_int_equal (t.n_unknown, 0);
+}
+
 int
 main (void)
 {
@@ -206,6 +315,7 @@ main (void)
     cmocka_unit_test (test_tables_build_for_the_three_providers),
     cmocka_unit_test (test_events_are_named_as_perfview_names_them),
     cmocka_unit_test (test_fixture_trace_decodes_by_version),
+    cmocka_unit_test (test_corpus_payloads_fit_their_layouts),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
