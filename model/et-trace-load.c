@@ -11,6 +11,7 @@
  *      (et-trace-markers.c).
  */
 #include "et-trace-load-private.h"
+#include "et-builtin.h"
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
@@ -766,6 +767,22 @@ load_manifests (Loader *loader)
     }
 }
 
+/* Providers whose manifest never travels in the trace (the .NET
+ * runtime's) decode with their built-in schema, as PerfView does; a
+ * manifest found in the trace still wins. The provider stays a "manifest"
+ * provider: its events are not markers by default. */
+static void
+install_builtin_schemas (EtTrace *self)
+{
+  for (guint i = 0; i < self->providers->len; i++)
+    {
+      EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, i);
+
+      if (p->manifest == NULL && p->pub.kind == ET_PROVIDER_MANIFEST)
+        p->manifest = et_builtin_manifest_new (&p->pub.guid);
+    }
+}
+
 static void
 decide_defaults (EtTrace *self)
 {
@@ -988,6 +1005,7 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   _et_loader_phase_done ("sort", &clock);
 
   load_manifests (&loader);
+  install_builtin_schemas (self);
   decide_defaults (self);
   build_threads (&loader);
   _et_loader_phase_done ("manifests", &clock);

@@ -794,6 +794,98 @@ test_events_filter_tid_and_range (void **state)
   run_clear (&run);
 }
 
+/* Negative integers of every width, through both decoders: a manifest
+ * (win:Int8…Int64) and TraceLogging (the same in-types, then the same
+ * values with out-type Hex). Text and JSON show the signed value; hex
+ * shows the bits as wide as the field. */
+static void
+write_signed_trace (const char *path)
+{
+  g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (path, NULL, NULL);
+  g_autoptr(EtFixtureProvider) provider = et_fixture_provider_new ("Etlscope-Signed");
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  static const EtFixtureFieldDef defs[] = {
+    { "i8", ET_FIXTURE_INT8 }, { "i16", ET_FIXTURE_INT16 },
+    { "i32", ET_FIXTURE_INT32 }, { "i64", ET_FIXTURE_INT64 },
+  };
+  EtFixtureEventDef def = { 1, 0, "Values", 4, 0, 0, 0, NULL, defs, G_N_ELEMENTS (defs) };
+  EtFixtureWhere where = { 0, 1000, 40, 41 };
+  EtFixtureEvent ev;
+
+  assert_non_null (w);
+  et_fixture_provider_add_event (provider, &def);
+  et_fixture_write_manifest (w, provider, &where, 0, -1);
+  et_fixture_event_init (&ev);
+  ev.time_ns = 2000;
+  ev.pid = 40;
+  ev.tid = 41;
+  et_fixture_payload_add_i8 (p, "i8", -5);
+  et_fixture_payload_add_i16 (p, "i16", -300);
+  et_fixture_payload_add_i32 (p, "i32", -70000);
+  et_fixture_payload_add_i64 (p, "i64", -204);
+  et_fixture_write_manifest_event (w, provider, &ev, 1, p);
+  ev.time_ns = 3000;
+  et_fixture_write_tl_event (w, &ev, "Signed.Tl", "Values", p, NULL);
+  et_fixture_payload_reset (p);
+  et_fixture_payload_add_i8 (p, "h8", -5);
+  et_fixture_payload_set_out_type (p, 4);
+  et_fixture_payload_add_i16 (p, "h16", -300);
+  et_fixture_payload_set_out_type (p, 4);
+  et_fixture_payload_add_i32 (p, "h32", -70000);
+  et_fixture_payload_set_out_type (p, 4);
+  et_fixture_payload_add_i64 (p, "h64", -204);
+  et_fixture_payload_set_out_type (p, 4);
+  ev.time_ns = 4000;
+  et_fixture_write_tl_event (w, &ev, "Signed.Tl", "Hex", p, NULL);
+  assert_true (et_fixture_writer_close (w, NULL));
+}
+
+static void
+test_events_negative_integers_keep_their_sign (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "signed.etl", NULL);
+  g_autoptr(GPtrArray) events = NULL;
+  Run text, jsonl;
+  guint n_values = 0, n_hex = 0;
+
+  write_signed_trace (path);
+  text = run_cli ("events", path);
+  jsonl = run_cli ("events", "--format=jsonl", path);
+  assert_int_equal (text.status, 0);
+  assert_int_equal (jsonl.status, 0);
+  /* Once from the manifest, once from TraceLogging. */
+  for (const char *p = text.out; (p = strstr (p, "i8=-5, i16=-300, i32=-70000, i64=-204")); p++)
+    n_values++;
+  assert_int_equal (n_values, 2);
+  assert_non_null (strstr (text.out, "h8=0xfb, h16=0xfed4, h32=0xfffeee90, h64=0xffffffffffffff34"));
+  events = parse_lines (jsonl.out);
+  for (guint i = 0; i < events->len; i++)
+    {
+      JsonObject *e = g_ptr_array_index (events, i);
+      JsonObject *fields = json_object_get_object_member (e, "fields");
+
+      if (json_object_has_member (fields, "i64"))
+        {
+          assert_int_equal (json_object_get_int_member (fields, "i8"), -5);
+          assert_int_equal (json_object_get_int_member (fields, "i16"), -300);
+          assert_int_equal (json_object_get_int_member (fields, "i32"), -70000);
+          assert_int_equal (json_object_get_int_member (fields, "i64"), -204);
+          n_values++;
+        }
+      if (json_object_has_member (fields, "h32"))
+        {
+          assert_string_equal (json_object_get_string_member (fields, "h32"), "0xfffeee90");
+          assert_string_equal (json_object_get_string_member (fields, "h8"), "0xfb");
+          n_hex++;
+        }
+    }
+  assert_int_equal (n_values, 4);
+  assert_int_equal (n_hex, 1);
+  run_clear (&text);
+  run_clear (&jsonl);
+}
+
 int
 main (void)
 {
@@ -819,6 +911,7 @@ main (void)
     cmocka_unit_test (test_markers_on_threads_equal_one_thread),
     cmocka_unit_test (test_events_jsonl_every_event_in_time_order),
     cmocka_unit_test (test_events_filter_tid_and_range),
+    cmocka_unit_test (test_events_negative_integers_keep_their_sign),
   };
 
   return cmocka_run_group_tests_name ("cli", tests, setup, teardown);
