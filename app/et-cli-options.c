@@ -245,7 +245,8 @@ et_cli_filter_group_new (EtCliFilter *filter, const char *command, EtCliFilterUs
   group = g_option_group_new (command, N_("Filters"), N_("Show the filter options"), filter, NULL);
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
   g_option_group_add_entries (group, common);
-  g_option_group_add_entries (group, use == ET_CLI_FILTER_STATS ? starts : overlaps);
+  if (use != ET_CLI_FILTER_VIEW)
+    g_option_group_add_entries (group, use == ET_CLI_FILTER_STATS ? starts : overlaps);
   if (use != ET_CLI_FILTER_EVENTS)
     g_option_group_add_entries (group, markers);
   return group;

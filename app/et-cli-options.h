@@ -36,6 +36,8 @@ typedef enum
   ET_CLI_FILTER_MARKERS = 1,   /* adds --kind, --min-importance, --all-providers */
   ET_CLI_FILTER_STATS   = 2,   /* the markers' filters; --from/--to bound starts, [from, to),
                                   and --format is text, json or csv */
+  ET_CLI_FILTER_VIEW    = 3,   /* the markers' filters without --from/--to (render: the
+                                  command's own --from/--to are the picture's edges) */
 } EtCliFilterUse;
 
 typedef struct
