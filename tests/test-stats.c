@@ -129,6 +129,12 @@ plan_edges (Plan *p)
   /* p·n/100 whole: 100 spans of 100 ns … 10 µs, 20 of 1 µs … 20 µs. */
   plan_shuffled (p, "Hundred", 101, 100, 100, 1010000, 5000, rand);
   plan_shuffled (p, "Twenty", 102, 20, 1000, 1100000, 20000, rand);
+  /* After the range: all durations equal, and durations rising in start
+   * order (worst cases for a careless selection). */
+  for (guint i = 0; i < 37; i++)
+    plan_span (p, 0, 100, 103, 103, "Same", 2500000 + i * 1000, 700, 4);
+  for (guint i = 0; i < 30; i++)
+    plan_span (p, 0, 100, 103, 103, "Rising", 2600000 + i * 1000, 100 * (i + 1), 4);
   /* Another provider with a series of the same name. */
   plan_span (p, 1, 200, 202, 202, "Edge", 1100000, 200, 4);
   plan_span (p, 1, 200, 202, 202, "Edge", 1300000, 600, 3);
@@ -615,9 +621,9 @@ test_edges_agree_with_markers (void **state)
   pid = whole, pid.pid = 200;
   tid = range, tid.tid = 101;
   flags = whole, flags.has_from = TRUE, flags.from = 1 * MS, flags.kind = "flag";
-  /* Span rows: Edge, Hundred, Solo, Twenty and the other provider's Edge;
-   * "Open" has none. */
-  assert_int_equal (assert_agree (f->edges, markers, &whole), 5);
+  /* Span rows: Edge, Hundred, Solo, Twenty and the other provider's Edge
+   * (and Same and Rising after the range); "Open" has none. */
+  assert_int_equal (assert_agree (f->edges, markers, &whole), 7);
   assert_int_equal (assert_agree (f->edges, markers, &range), 5);
   assert_int_equal (assert_agree (f->edges, markers, &half), 5);
   assert_int_equal (assert_agree (f->edges, markers, &important), 3);
