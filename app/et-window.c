@@ -33,6 +33,7 @@ update_list (gpointer data)
   /* A range selected on the ruler, else what is in view. */
   et_timeline_view_get_range (self->timeline, &from, &to);
   et_markers_list_set_range (self->markers, from, to);
+  et_stats_pane_set_range (self->stats, from, to);
   return G_SOURCE_REMOVE;
 }
 
@@ -48,10 +49,22 @@ queue_list_update (EtWindow *self)
   self->list_idle = g_timeout_add (150, update_list, self);
 }
 
+/* A new range dragged on the ruler brings up its statistics. */
 static void
 on_range_changed (EtTimelineView *timeline, gpointer data)
 {
-  queue_list_update (ET_WINDOW (data));
+  EtWindow *self = data;
+  gint64 from, to;
+
+  if (et_timeline_view_get_range (timeline, &from, &to)
+      && (from != self->range[0] || to != self->range[1]))
+    {
+      self->range[0] = from;
+      self->range[1] = to;
+      gtk_notebook_set_current_page (self->reports,
+                                     gtk_notebook_page_num (self->reports, GTK_WIDGET (self->stats)));
+    }
+  queue_list_update (self);
 }
 
 static void
@@ -237,6 +250,7 @@ show_trace (EtWindow *self, EtTrace *trace)
 
   et_timeline_view_set_trace (self->timeline, NULL, NULL);
   et_markers_list_set_trace (self->markers, NULL, NULL);
+  et_stats_pane_set_trace (self->stats, NULL, NULL);
   g_clear_pointer (&self->layout, et_layout_free);
   g_clear_object (&self->trace);
   self->trace = trace;
@@ -244,6 +258,7 @@ show_trace (EtWindow *self, EtTrace *trace)
   et_filter_popover_set_trace (self->filters, trace, self->layout,
                                (const char * const *) self->shown_extra);
   et_markers_list_set_trace (self->markers, trace, self->layout);
+  et_stats_pane_set_trace (self->stats, trace, self->layout);
   et_timeline_view_set_trace (self->timeline, trace, self->layout);
   if (keep_view)
     {
@@ -494,6 +509,8 @@ et_window_dispose (GObject *object)
     et_timeline_view_set_trace (self->timeline, NULL, NULL);
   if (self->markers != NULL)
     et_markers_list_set_trace (self->markers, NULL, NULL);
+  if (self->stats != NULL)
+    et_stats_pane_set_trace (self->stats, NULL, NULL);
   if (self->filters != NULL)
     et_filter_popover_set_trace (self->filters, NULL, NULL, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), ET_TYPE_WINDOW);
@@ -529,6 +546,7 @@ et_window_class_init (EtWindowClass *klass)
   et_workers_yield_to_this_thread ();
   g_type_ensure (ET_TYPE_TIMELINE_VIEW);
   g_type_ensure (ET_TYPE_MARKERS_LIST);
+  g_type_ensure (ET_TYPE_STATS_PANE);
   g_type_ensure (ET_TYPE_DETAILS_PANE);
   g_type_ensure (ET_TYPE_FILTER_POPOVER);
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -537,7 +555,8 @@ et_window_class_init (EtWindowClass *klass)
   CHILD (title_label); CHILD (subtitle_label); CHILD (stack); CHILD (loading_label);
   CHILD (progress); CHILD (damage_bar); CHILD (damage_label); CHILD (error_label);
   CHILD (search_bar); CHILD (search_entry); CHILD (search_status); CHILD (search_button);
-  CHILD (timeline); CHILD (markers); CHILD (details); CHILD (filters); CHILD (recent_menu);
+  CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (details);
+  CHILD (filters); CHILD (recent_menu);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_damage_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
@@ -581,7 +600,8 @@ et_window_is_busy (EtWindow *self)
 {
   g_return_val_if_fail (ET_IS_WINDOW (self), FALSE);
   return self->loader != NULL || self->list_idle != 0 || self->search_cancellable != NULL
-         || et_markers_list_is_busy (self->markers) || et_timeline_view_is_drawing (self->timeline);
+         || et_markers_list_is_busy (self->markers) || et_timeline_view_is_drawing (self->timeline)
+         || et_stats_pane_is_busy (self->stats);
 }
 
 EtViewport *

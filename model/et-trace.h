@@ -248,6 +248,25 @@ guint              et_channel_query         (EtTrace *self,
                                              gint64   from_ns,
                                              gint64   to_ns,
                                              guint   *end);
+/* The first marker of @ch that starts at or after @t_ns (n_markers when
+ * none): markers are sorted by start. Lone ends sort by their own time. */
+static inline guint
+et_channel_first_at (const EtChannel *ch, gint64 t_ns)
+{
+  guint lo = 0, hi = ch->n_markers;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ch->markers[mid].start_ns < t_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 /* Per block of ET_CHANNEL_BLOCK markers of a channel (in channel order; the
  * last block may be shorter), what it holds: drawing at coarse zoom skips
  * blocks without the kind it draws and merges flags or messages, whole

@@ -144,11 +144,17 @@ save_screenshot (EtWindow *window, const char *name)
   const char *dir = g_getenv ("ET_TEST_OUTPUT_DIR");
   g_autofree char *path = g_build_filename (dir != NULL ? dir : g_get_tmp_dir (), name, NULL);
 
-  /* The paintable has content once the frame clock has drawn the widget. */
-  wait_for_frame (widget);
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  assert_non_null (node);
+  /* The paintable has content once the frame clock has drawn the widget
+   * (a page just switched to may need a frame more). */
+  for (;;)
+    {
+      wait_for_frame (widget);
+      gdk_paintable_snapshot (paintable, snapshot, w, h);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node != NULL)
+        break;
+      snapshot = gtk_snapshot_new ();
+    }
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, w, h));
   g_mkdir_with_parents (dir != NULL ? dir : g_get_tmp_dir (), 0755);
@@ -185,4 +191,25 @@ teardown_demo (void **state)
   g_clear_pointer (&gui_demo_path, g_free);
   g_clear_pointer (&gui_dir, g_free);
   return 0;
+}
+
+/* Emits what a drag gesture emits for a drag from (@x, @y) by @dx. */
+void
+drag_on (GtkWidget *widget, double x, double y, double dx)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_GESTURE_DRAG (c))
+        {
+          g_signal_emit_by_name (c, "drag-begin", x, y);
+          g_signal_emit_by_name (c, "drag-update", dx / 2, 0.0);
+          g_signal_emit_by_name (c, "drag-update", dx, 0.0);
+          g_signal_emit_by_name (c, "drag-end", dx, 0.0);
+          return;
+        }
+    }
+  fail_msg ("the timeline has no drag gesture");
 }

@@ -52,6 +52,12 @@ GtkWidget *find_widget      (GtkWidget         *widget,
                              GType              type);
 /* The first toplevel window of @type, or NULL. */
 GtkWindow *find_toplevel    (GType              type);
+/* Emits what a drag gesture of @widget emits for a drag from (@x, @y) by
+ * @dx (on the timeline's ruler: a range selection). */
+void       drag_on          (GtkWidget         *widget,
+                             double             x,
+                             double             y,
+                             double             dx);
 /* Writes the window's content as drawn to the PNG file @name, in the
  * build folder's tests/output (ET_TEST_OUTPUT_DIR). */
 void       save_screenshot  (EtWindow          *window,

@@ -235,27 +235,6 @@ test_clicking_a_marker_selects_its_list_row (void **state)
   close_window (window);
 }
 
-/* Emits what a drag gesture emits for a drag from (@x, @y) by @dx. */
-static void
-drag_on (GtkWidget *widget, double x, double y, double dx)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
-      if (GTK_IS_GESTURE_DRAG (c))
-        {
-          g_signal_emit_by_name (c, "drag-begin", x, y);
-          g_signal_emit_by_name (c, "drag-update", dx / 2, 0.0);
-          g_signal_emit_by_name (c, "drag-update", dx, 0.0);
-          g_signal_emit_by_name (c, "drag-end", dx, 0.0);
-          return;
-        }
-    }
-  fail_msg ("the timeline has no drag gesture");
-}
-
 /* Markers of [@from, @to] of the default providers, by hand. */
 static guint
 count_in (EtTrace *trace, gint64 from, gint64 to)
