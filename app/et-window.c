@@ -181,15 +181,32 @@ on_progress (EtLoader *loader, guint64 done, guint64 total, gpointer data)
     set_preview_subtitle (self, total ? (int) (100.0 * (double) done / (double) total) : 0);
 }
 
+/* A file that cannot be read: said once. An empty window says it on its
+ * own page (no dialog on top), under its own name, not the file's; a
+ * window that still shows a trace keeps it and says it in a dialog. */
 static void
 show_error (EtWindow *self, const GError *error)
 {
   GtkWidget *dialog;
 
   set_status (self, error->message);
-  gtk_label_set_text (self->error_label, error->message);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
-  gtk_stack_set_visible_child_name (self->stack, "empty");
+  if (self->trace == NULL)
+    {
+      gtk_label_set_text (self->error_label, error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      gtk_window_set_title (GTK_WINDOW (self), "Etlscope");
+      gtk_label_set_text (self->title_label, "Etlscope");
+      set_subtitle (self, NULL);
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->stack, "timeline");
+  {
+    g_autofree char *base = g_path_get_basename (et_trace_get_path (self->trace));
+
+    gtk_window_set_title (GTK_WINDOW (self), base);
+    gtk_label_set_text (self->title_label, base);
+  }
   dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
                                    _("This file cannot be opened as a trace"));

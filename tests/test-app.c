@@ -683,11 +683,15 @@ test_unreadable_file_shows_error_not_crash (void **state)
   window = open_window (bad);
   assert_null (et_window_get_trace (window));
   assert_non_null (strstr (et_window_get_status (window), bad));
+  /* Said once, on the window's page (no dialog on top), and the window is
+   * not named after a file it does not show. */
+  assert_null (find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+  assert_string_equal (gtk_window_get_title (GTK_WINDOW (window)), "Etlscope");
   assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-markers"));
   /* The timeline's commands do nothing without a trace (and do not crash). */
   activate (window, "timeline.zoom-in");
   activate (window, "timeline.zoom-fit");
-  gtk_window_destroy (GTK_WINDOW (window));
+  close_window (window);
   g_unlink (bad);
 }
 
