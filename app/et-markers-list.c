@@ -526,6 +526,32 @@ collect_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
   g_task_return_boolean (task, TRUE);
 }
 
+/* The column view's own list view, or NULL. */
+static GtkWidget *
+inner_list_view (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = GTK_IS_LIST_VIEW (c) ? c : inner_list_view (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* GtkColumnView (GTK 4.8) has no call to scroll to a row; its inner list
+ * view has the "list.scroll-to-item" action. Activated on the column view
+ * it is never found (actions are looked up from a widget upwards), so the
+ * row was selected out of sight: it is activated on the list view. */
+static void
+scroll_to_row (EtMarkersList *self, guint row)
+{
+  GtkWidget *list = inner_list_view (GTK_WIDGET (self->view));
+
+  if (list != NULL)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", row);
+}
+
 static void
 show_refs (EtMarkersList *self, Collect *c)
 {
@@ -537,8 +563,12 @@ show_refs (EtMarkersList *self, Collect *c)
   c->refs = NULL;
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->selecting = FALSE;
-  if (c->chosen.channel != G_MAXUINT32)
-    et_markers_list_show_marker (self, c->chosen.channel, c->chosen.index);
+  /* The chosen marker's row is scrolled to; without one the new rows are
+   * read from their first (a new order or range is not read from the
+   * middle, where the old rows were scrolled to). */
+  if (c->chosen.channel == G_MAXUINT32
+      || !et_markers_list_show_marker (self, c->chosen.channel, c->chosen.index))
+    scroll_to_row (self, 0);
   keep_growing (self);
 }
 
@@ -683,7 +713,22 @@ cell_text (EtMarkersList *self, const Ref *r, guint column, GString *out)
         g_string_append_printf (out, " (%s)", et_i18n_span_status (m->status));
       break;
     case COL_TEXT:
-      et_trace_marker_text (self->trace, m, out);
+      {
+        gsize from = out->len;
+
+        /* One line per row: a text's line breaks show as ⏎ (the details
+         * pane has the text as it is). */
+        et_trace_marker_text (self->trace, m, out);
+        for (gsize i = from; i < out->len; i++)
+          if (out->str[i] == '\r' && i + 1 < out->len && out->str[i + 1] == '\n')
+            g_string_erase (out, (gssize) i, 1), i--;
+          else if (out->str[i] == '\n' || out->str[i] == '\r')
+            {
+              g_string_erase (out, (gssize) i, 1);
+              g_string_insert (out, (gssize) i, " \u23CE ");
+              i += strlen (" \u23CE ") - 1;
+            }
+      }
       break;
     }
 }
@@ -695,6 +740,7 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   gtk_list_item_set_child (item, label);
 }
 
@@ -841,6 +887,28 @@ et_markers_list_class_init (EtMarkersListClass *klass)
                   NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
 }
 
+/* Rows a notch of a mouse wheel scrolls (GTK's own step is the page's
+ * height to the power 2/3: one row of this short report per notch).
+ * Touchpads scroll smoothly as GTK does it. */
+#define ROWS_PER_NOTCH 3
+
+static gboolean
+on_wheel (GtkEventControllerScroll *controller, double dx, double dy, gpointer data)
+{
+  EtMarkersList *self = data;
+  GtkWidget *list = inner_list_view (GTK_WIDGET (self->view));
+  GtkAdjustment *adj;
+  guint n = self->model->shown;
+  double row;
+
+  if (list == NULL || n == 0 || gtk_event_controller_scroll_get_unit (controller) != GDK_SCROLL_UNIT_WHEEL)
+    return FALSE;
+  adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
+  row = gtk_adjustment_get_upper (adj) / n;
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + dy * ROWS_PER_NOTCH * row);
+  return TRUE;
+}
+
 static void
 et_markers_list_init (EtMarkersList *self)
 {
@@ -854,6 +922,13 @@ et_markers_list_init (EtMarkersList *self)
   g_signal_connect (self, "unmap", G_CALLBACK (on_unmap), NULL);
   gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
   add_columns (self);
+  {
+    GtkEventController *wheel = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+
+    gtk_event_controller_set_propagation_phase (wheel, GTK_PHASE_CAPTURE);
+    g_signal_connect (wheel, "scroll", G_CALLBACK (on_wheel), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->view), wheel);
+  }
 }
 
 GtkWidget *
@@ -903,32 +978,6 @@ et_markers_list_select_row (EtMarkersList *self, guint row)
   if (row >= self->model->shown)
     show_all_rows (self);
   gtk_single_selection_set_selected (self->selection, row);
-}
-
-/* The column view's own list view, or NULL. */
-static GtkWidget *
-inner_list_view (GtkWidget *widget)
-{
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = GTK_IS_LIST_VIEW (c) ? c : inner_list_view (c);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* GtkColumnView (GTK 4.8) has no call to scroll to a row; its inner list
- * view has the "list.scroll-to-item" action. Activated on the column view
- * it is never found (actions are looked up from a widget upwards), so the
- * row was selected out of sight: it is activated on the list view. */
-static void
-scroll_to_row (EtMarkersList *self, guint row)
-{
-  GtkWidget *list = inner_list_view (GTK_WIDGET (self->view));
-
-  if (list != NULL)
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", row);
 }
 
 gboolean

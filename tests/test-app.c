@@ -996,6 +996,54 @@ test_slow_pictures_are_drawn_on_a_thread (void **state)
   g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
 }
 
+static gboolean
+has_text_containing (GHashTable *texts, const char *needle)
+{
+  GHashTableIter iter;
+  const char *text;
+
+  g_hash_table_iter_init (&iter, texts);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &text, NULL))
+    if (strstr (text, needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* The report's rows are one line each (a text's line break shows as ⏎),
+ * and a new order is read from its first row, not from where the old one
+ * was scrolled to (issue 23, item 10). */
+static void
+test_report_rows_are_one_line_and_a_new_order_starts_at_the_top (void **state)
+{
+  g_autofree char *path = g_build_filename (dir, "cases.etl", NULL);
+  g_autoptr(GHashTable) texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  EtWindow *window;
+  EtMarkersList *list;
+  GtkAdjustment *adj;
+
+  assert_true (run_fixture_tool ((const char *[]) { "cases", path, NULL }));
+  window = open_window (path);
+  list = et_window_get_markers_list (window);
+  RUN_UNTIL (!et_window_is_busy (window));
+  wait_for_frame (GTK_WIDGET (list));
+  collect_label_texts (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW), texts);
+  assert_true (has_text_containing (texts, "50% done \u23CE  next io"));
+  assert_false (has_text_containing (texts, "\n"));
+
+  adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (find_widget (GTK_WIDGET (list),
+                                                                     GTK_TYPE_LIST_VIEW)));
+  assert_true (gtk_adjustment_get_upper (adj) > gtk_adjustment_get_page_size (adj));
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+  wait_for_frame (GTK_WIDGET (list));
+  assert_true (gtk_adjustment_get_value (adj) > 0);
+  et_markers_list_set_sort (list, ET_SORT_KIND, TRUE);
+  RUN_UNTIL (!et_window_is_busy (window));
+  wait_for_frame (GTK_WIDGET (list));
+  assert_true (gtk_adjustment_get_value (adj) == 0);
+  close_window (window);
+  g_unlink (path);
+}
+
 /* A picture drawn for a taller timeline (before the damage banner or a
  * pane took room) never spills over the widgets below it while the new
  * one is drawn (issue 23, item 5). */
@@ -1042,6 +1090,7 @@ main (void)
     cmocka_unit_test (test_an_old_picture_stays_inside_the_timeline),
     cmocka_unit_test (test_go_to_end_centres_the_span_end),
     cmocka_unit_test (test_markers_list_follows_view_filters_and_sort),
+    cmocka_unit_test (test_report_rows_are_one_line_and_a_new_order_starts_at_the_top),
     cmocka_unit_test (test_ticking_a_non_default_provider_reloads_with_its_markers),
     cmocka_unit_test (test_search_finds_reveals_and_steps),
     cmocka_unit_test (test_damaged_file_opens_with_banner),
