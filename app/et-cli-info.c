@@ -90,8 +90,14 @@ text_header (GString *s, EtTrace *trace)
   g_string_append (s, _(" ticks/s"));
   text_row (s, _("Start"), &line);
   append_filetime (s, h->start_time);
-  text_row (s, _("End"), &line);
+  /* The header's EndTime is the logger's word (a relogged file copies it
+   * from its first input): it need not match the last event, which is
+   * where Duration ends. Both are shown, each named. */
+  text_row (s, _("End (header)"), &line);
   append_filetime (s, h->end_time);
+  text_row (s, _("Last event"), &line);
+  append_filetime (s, h->start_time == 0 ? 0
+                      : et_trace_ns_to_filetime (trace, et_trace_get_duration_ns (trace)));
   text_row (s, _("Duration"), &line);
   et_cli_append_seconds (s, et_trace_get_duration_ns (trace));
   g_string_append (s, " s");

@@ -985,6 +985,7 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
     }
   self->events = merge_runs (loader.runs, self->n_events);
   g_clear_pointer (&loader.runs, g_ptr_array_unref);
+  _et_trace_check_times (self);
   _et_loader_phase_done ("sort", &clock);
 
   load_manifests (&loader);

@@ -11,6 +11,7 @@
 #include "et-error.h"
 #include "et-kernel.h"
 #include "et-memory.h"
+#include "et-time.h"
 
 G_DEFINE_FINAL_TYPE (EtTrace, et_trace, G_TYPE_OBJECT)
 
@@ -103,6 +104,8 @@ et_trace_init (EtTrace *self)
 {
   self->damage = g_array_new (FALSE, TRUE, sizeof (EtDamage));
   g_array_set_clear_func (self->damage, damage_clear);
+  self->raw_lo = G_MININT64;
+  self->raw_hi = G_MAXINT64;
   self->names = g_string_chunk_new (4096);
   self->strings = et_strpool_new ();
   self->providers = g_array_new (FALSE, TRUE, sizeof (EtProviderEntry));
@@ -305,9 +308,12 @@ _et_trace_offset_of (EtTrace *self, EtEventLoc loc)
 gint64
 _et_trace_raw_to_ns (EtTrace *self, gint64 raw)
 {
-  __int128 delta = (__int128) raw - self->stats.t0_raw;
+  __int128 delta;
   __int128 ns;
   gint64 small;
+
+  raw = et_time_clamp (raw, self->raw_lo, self->raw_hi);
+  delta = (__int128) raw - self->stats.t0_raw;
 
   /* Sane timestamps take one 64-bit multiply. */
   if (self->ns_per_tick != 0 && !__builtin_sub_overflow (raw, self->stats.t0_raw, &small)
@@ -548,7 +554,7 @@ gint64
 et_trace_ns_to_filetime (EtTrace *self, gint64 t_ns)
 {
   g_return_val_if_fail (ET_IS_TRACE (self), 0);
-  return self->header.start_time + t_ns / 100;
+  return et_time_add (self->header.start_time, t_ns / 100);
 }
 
 guint

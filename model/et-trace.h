@@ -154,6 +154,8 @@ typedef struct
   guint64 records_skipped;       /* bad records, and records in skipped buffer tails */
   guint32 buffers_skipped;
   guint64 damage_count;          /* all problems; only the first few keep a message */
+  guint64 time_damage;           /* events whose timestamp no recording can have
+                                    (clamped to the plausible range) */
   gint64  t0_raw;
   gint64  first_raw;
   gint64  last_raw;

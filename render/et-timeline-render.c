@@ -9,6 +9,7 @@
  */
 #include "et-timeline-render.h"
 #include "et-stamps.h"
+#include "et-time.h"
 
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -1066,19 +1067,46 @@ et_format_duration_display (gint64 ns, GString *out)
   format_duration (ns, TRUE, out);
 }
 
+guint
+et_ruler_ticks (const EtViewport *v, double min_px, gint64 *ticks, guint max)
+{
+  double plot = MAX (1, v->width - v->label_width);
+  gint64 span = MAX (et_time_sub (v->to_ns, v->from_ns), 1);
+  gint64 step = et_ruler_step (span, plot, min_px);
+  gint64 first = v->from_ns / step * step;
+  guint n = 0;
+
+  /* Counted in ticks, never by adding steps to a time: a viewport near
+   * the ends of the 64-bit range (a damaged file's timestamps saturate
+   * there) would wrap around and never reach its right edge. At most one
+   * tick per @min_px pixels, plus the two at the edges. */
+  max = MIN (max, (guint) (plot / MAX (min_px, 1)) + 2);
+  for (gint64 i = 0; n < max; i++)
+    {
+      gint64 t = et_time_add (first, et_time_mul (i, step));
+
+      if (t > v->to_ns || (n > 0 && t <= ticks[n - 1]))
+        break;
+      if (t >= v->from_ns)
+        ticks[n++] = t;
+    }
+  return n;
+}
+
 static void
 draw_ruler (Painter *p)
 {
   const EtViewport *v = p->v;
   cairo_t *cr = p->cr;
-  gint64 step = et_ruler_step (v->to_ns - v->from_ns, v->width - v->label_width, 90);
-  gint64 first = (v->from_ns / step) * step;
+  gint64 ticks[64];
+  guint n = et_ruler_ticks (v, 90, ticks, G_N_ELEMENTS (ticks));
 
   set_rgb (cr, &p->theme->label_bg);
   cairo_rectangle (cr, 0, 0, v->width, v->ruler_height);
   cairo_fill (cr);
-  for (gint64 t = first; t <= v->to_ns; t += step)
+  for (guint i = 0; i < n; i++)
     {
+      gint64 t = ticks[i];
       double x = et_viewport_x (v, t);
       if (x < v->label_width)
         continue;

@@ -1,0 +1,100 @@
+/* et-trace-times.c — timestamps no recording can have.
+ *
+ * Pipeline position: right after the events are merged into time order,
+ * before markers are made. One flipped high bit in a timestamp puts an
+ * event centuries after the rest; the timeline would then span centuries
+ * with everything squeezed into its first pixel. Such a timestamp is
+ * damage: it is reported with the record's offset, and the event is
+ * clamped to the nearest plausible time (the first or last event inside
+ * the window below). Clamping, not dropping: the event keeps its place in
+ * every count (threads, providers, the index) and its payload stays
+ * readable, and clamping keeps the time order the index was sorted in.
+ *
+ * The window: from the trace's start (t0, the header record) an event may
+ * lie as far as the header's StartTime→EndTime span plus a margin of that
+ * span again and an hour, and as far before t0 as the margin. Real files
+ * do not keep to the header's span exactly — a relogged file copies a
+ * header whose EndTime can come seconds before its last event, and a
+ * session's first events can precede its header record — so the margin is
+ * generous: only timestamps that no recording of that session can have
+ * are damage. Without a usable EndTime the span counts as a year.
+ */
+#include "et-trace-private.h"
+#include "et-time.h"
+
+#define NS_PER_S   G_GINT64_CONSTANT (1000000000)
+#define NS_PER_H   (3600 * NS_PER_S)
+#define NS_PER_DAY (24 * NS_PER_H)
+
+/* The header's StartTime→EndTime in ns; a year when it is not usable. */
+static gint64
+header_span_ns (EtTrace *self)
+{
+  const EtLogfileHeader *h = &self->header;
+
+  if (h->start_time > 0 && h->end_time > h->start_time)
+    return et_time_mul (h->end_time - h->start_time, 100);
+  return 366 * NS_PER_DAY;
+}
+
+/* The raw timestamp @ns after t0, saturated. */
+static gint64
+raw_of_ns (EtTrace *self, gint64 ns)
+{
+  __int128 raw = (__int128) ns * self->ticks_per_second / 1000000000 + self->stats.t0_raw;
+
+  return (gint64) CLAMP (raw, (__int128) G_MININT64, (__int128) G_MAXINT64);
+}
+
+static gint64
+event_raw (EtTrace *self, guint64 index)
+{
+  EtRecord record;
+
+  if (!_et_trace_record_at (self, self->events[index], &record))
+    return self->stats.t0_raw;       /* it parsed while walking */
+  return record.ts;
+}
+
+static void
+report_time (EtTrace *self, guint64 index, gint64 raw, const char *where, gint64 limit_ns)
+{
+  guint64 offset = _et_trace_offset_of (self, self->events[index]);
+  __int128 ticks = (__int128) raw - self->stats.t0_raw;
+  double seconds = (double) ticks / (double) self->ticks_per_second;
+  g_autofree char *message = NULL;
+
+  message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": the event's timestamp "
+                             "(%" G_GINT64_FORMAT ") lies %.6g s from the trace's start, "
+                             "more than %.6g s %s it; the event is placed at the %s "
+                             "plausible time", self->path, offset, raw, seconds,
+                             (double) limit_ns / NS_PER_S, where,
+                             g_str_equal (where, "after") ? "last" : "first");
+  _et_trace_add_damage (self, offset, message);
+  self->stats.time_damage++;
+}
+
+void
+_et_trace_check_times (EtTrace *self)
+{
+  gint64 span = header_span_ns (self);
+  gint64 margin = et_time_add (span, NS_PER_H);
+  gint64 lo_raw = raw_of_ns (self, -margin);
+  gint64 hi_raw = raw_of_ns (self, et_time_add (span, margin));
+  guint64 first = 0, end = self->n_events;
+  gint64 raw;
+
+  /* The index is in time order: absurd timestamps sit at its two ends. */
+  while (end > first && (raw = event_raw (self, end - 1)) > hi_raw)
+    report_time (self, --end, raw, "after", et_time_add (span, margin));
+  while (first < end && (raw = event_raw (self, first)) < lo_raw)
+    report_time (self, first++, raw, "before", margin);
+  self->raw_lo = first < end ? event_raw (self, first) : self->stats.t0_raw;
+  self->raw_hi = first < end ? event_raw (self, end - 1) : self->stats.t0_raw;
+  /* A preview indexes only the first events: the others are clamped to
+   * the window, unreported until the whole trace is loaded. */
+  if (self->n_events < self->stats.records)
+    self->raw_hi = MAX (self->raw_hi, MIN (self->stats.last_raw, hi_raw));
+  self->raw_lo = MIN (self->raw_lo, self->stats.t0_raw);
+  self->raw_hi = MAX (self->raw_hi, self->stats.t0_raw);
+}

