@@ -74,27 +74,57 @@ report_time (EtTrace *self, guint64 index, gint64 raw, const char *where, gint64
   self->stats.time_damage++;
 }
 
+/* The log-file header's own timestamp is t0: when the middle event lies
+ * outside the window around it, it is t0 that is wrong (one damaged
+ * timestamp, not half the trace's). The trace then starts from its
+ * events: the middle one centres the window, and the first plausible
+ * event becomes t0 (check_times). */
+static gboolean
+check_start (EtTrace *self, gint64 lo_ns, gint64 hi_ns)
+{
+  gint64 middle;
+  g_autofree char *message = NULL;
+
+  if (self->n_events < 3)
+    return TRUE;
+  middle = event_raw (self, self->n_events / 2);
+  if (middle >= raw_of_ns (self, lo_ns) && middle <= raw_of_ns (self, hi_ns))
+    return TRUE;
+  message = g_strdup_printf ("%s: byte offset %d: the log-file header's timestamp (%"
+                             G_GINT64_FORMAT ") is far from its events' (the middle one: %"
+                             G_GINT64_FORMAT "); times count from the first plausible event",
+                             self->path, ET_BUFFER_HEADER_SIZE, self->stats.t0_raw, middle);
+  _et_trace_add_damage (self, ET_BUFFER_HEADER_SIZE, message);
+  self->stats.time_damage++;
+  self->stats.t0_raw = middle;
+  return FALSE;
+}
+
 void
 _et_trace_check_times (EtTrace *self)
 {
   gint64 span = header_span_ns (self);
   gint64 margin = et_time_add (span, NS_PER_H);
-  gint64 lo_raw = raw_of_ns (self, -margin);
-  gint64 hi_raw = raw_of_ns (self, et_time_add (span, margin));
+  gint64 hi_ns = et_time_add (span, margin);
+  gboolean start_ok = check_start (self, -margin, hi_ns);
+  gint64 lo_raw = raw_of_ns (self, start_ok ? -margin : -hi_ns);
+  gint64 hi_raw = raw_of_ns (self, hi_ns);
   guint64 first = 0, end = self->n_events;
   gint64 raw;
 
   /* The index is in time order: absurd timestamps sit at its two ends. */
   while (end > first && (raw = event_raw (self, end - 1)) > hi_raw)
-    report_time (self, --end, raw, "after", et_time_add (span, margin));
+    report_time (self, --end, raw, "after", hi_ns);
   while (first < end && (raw = event_raw (self, first)) < lo_raw)
-    report_time (self, first++, raw, "before", margin);
+    report_time (self, first++, raw, "before", start_ok ? margin : hi_ns);
   self->raw_lo = first < end ? event_raw (self, first) : self->stats.t0_raw;
   self->raw_hi = first < end ? event_raw (self, end - 1) : self->stats.t0_raw;
   /* A preview indexes only the first events: the others are clamped to
    * the window, unreported until the whole trace is loaded. */
   if (self->n_events < self->stats.records)
     self->raw_hi = MAX (self->raw_hi, MIN (self->stats.last_raw, hi_raw));
+  if (!start_ok)
+    self->stats.t0_raw = self->raw_lo;
   self->raw_lo = MIN (self->raw_lo, self->stats.t0_raw);
   self->raw_hi = MAX (self->raw_hi, self->stats.t0_raw);
 }

@@ -164,6 +164,22 @@ damage_names (EtTrace *t, guint64 offset, const char *words)
   return FALSE;
 }
 
+/* Every event's time lies in [0, duration]. */
+static void
+assert_times_inside (EtTrace *t)
+{
+  EtFields *fields = et_fields_new ();
+
+  assert_true (et_trace_get_duration_ns (t) > 0);
+  for (guint64 i = 0; i < et_trace_get_n_events (t); i++)
+    {
+      EtEvent ev;
+      et_trace_decode_event (t, i, &ev, fields, NULL);
+      assert_true (ev.time_ns >= 0 && ev.time_ns <= et_trace_get_duration_ns (t));
+    }
+  et_fields_free (fields);
+}
+
 /* ---- 1. absurd timestamps --------------------------------------------------- */
 
 static void
@@ -172,7 +188,6 @@ test_absurd_timestamps_are_damage_and_clamped (void **state)
   Fixture *f = *state;
   g_autoptr(GError) error = NULL;
   g_autoptr(EtTrace) t = NULL;
-  EtFields *fields = et_fields_new ();
   guint k[3];
   guint64 offsets[3];
   gint64 plain_duration;
@@ -204,14 +219,37 @@ test_absurd_timestamps_are_damage_and_clamped (void **state)
    * inside the trace, whose duration is that of the undamaged events. */
   assert_int_equal (et_trace_get_n_events (t), plain_events);
   assert_true (et_trace_get_duration_ns (t) <= plain_duration);
-  assert_true (et_trace_get_duration_ns (t) > 0);
-  for (guint64 i = 0; i < et_trace_get_n_events (t); i++)
-    {
-      EtEvent ev;
-      et_trace_decode_event (t, i, &ev, fields, NULL);
-      assert_true (ev.time_ns >= 0 && ev.time_ns <= et_trace_get_duration_ns (t));
-    }
-  et_fields_free (fields);
+  assert_times_inside (t);
+}
+
+/* The header record's own timestamp is t0: when it is the damaged one,
+ * the trace counts from its events instead of putting them all centuries
+ * away. */
+static void
+test_a_damaged_header_timestamp_counts_from_the_events (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+  g_autoptr(EtFixtureLayout) layout = NULL;
+  gint64 plain_duration;
+
+  write_events (f->path);
+  t = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  plain_duration = et_trace_get_duration_ns (t);
+  g_clear_object (&t);
+  layout = et_fixture_layout_read (f->path, &error);
+  g_assert_no_error (error);
+  assert_int_equal (et_fixture_layout_record_offset (layout, 0), 0x48);
+  assert_true (et_fixture_damage_timestamp (f->path, 0, G_GINT64_CONSTANT (1) << 61, &error));
+  g_assert_no_error (error);
+
+  t = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_true (damage_names (t, 0x48, "header's timestamp"));
+  assert_true (et_trace_get_duration_ns (t) <= plain_duration);
+  assert_times_inside (t);
 }
 
 static void
@@ -292,6 +330,7 @@ main (void)
 #define T(name) cmocka_unit_test_setup_teardown (name, setup, teardown)
   const struct CMUnitTest tests[] = {
     T (test_absurd_timestamps_are_damage_and_clamped),
+    T (test_a_damaged_header_timestamp_counts_from_the_events),
     T (test_info_of_absurd_timestamps_exits_1_with_the_damage),
     T (test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time),
   };
