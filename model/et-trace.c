@@ -144,7 +144,7 @@ _et_trace_add_damage (EtTrace *self, guint64 offset, const char *message)
   self->stats.damage_count++;
   if (self->damage->len < ET_MAX_DAMAGE)
     {
-      EtDamage d = { offset, g_strdup (message) };
+      EtDamage d = { offset, et_message_dup_valid (message) };
       g_array_append_val (self->damage, d);
     }
   g_mutex_unlock (&self->lock);

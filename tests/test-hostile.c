@@ -5,6 +5,7 @@
  * by the fixture writer and then damaged where the test says. Every check
  * is bounded by work done (ticks drawn, comparisons made), never by time.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -324,6 +325,135 @@ test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time (void **state)
     }
 }
 
+/* ---- 7. text that is not UTF-8 -------------------------------------------- */
+
+/* A trace whose one manifest is written in @chunk_size chunks (0: one). */
+static void
+write_manifest_trace (const char *path, gsize chunk_size, guint n_events)
+{
+  static const EtFixtureFieldDef fields[] = { { "Item", ET_FIXTURE_UINT32 } };
+  EtFixtureEventDef def = { 1, 0, "Work", 4, 1, 0, 0, "Item %1", fields, 1 };
+  EtFixtureWhere where = { 0, 1 * MS, 100, 101 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureWriter) w = NULL;
+  g_autoptr(EtFixtureProvider) p = et_fixture_provider_new ("Hostile-Source");
+  g_autoptr(EtFixturePayload) payload = et_fixture_payload_new ();
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  o.buffer_size = 65536;
+  w = et_fixture_writer_new (path, &o, &error);
+  g_assert_no_error (error);
+  et_fixture_provider_add_event (p, &def);
+  et_fixture_write_manifest (w, p, &where, chunk_size, -1);
+  for (guint i = 0; i < n_events; i++)
+    {
+      EtFixtureEvent ev;
+
+      et_fixture_event_init (&ev);
+      ev.time_ns = 2 * MS + i * MS, ev.pid = 100, ev.tid = 101;
+      et_fixture_payload_reset (payload);
+      et_fixture_payload_add_u32 (payload, "Item", i);
+      et_fixture_write_manifest_event (w, p, &ev, 1, payload);
+    }
+  assert_true (et_fixture_writer_close (w, &error));
+  g_assert_no_error (error);
+}
+
+/* The whole output is UTF-8 and parses as JSON. */
+static void
+assert_valid_json (GBytes *out)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  const char *text = run_text (out, &len);
+
+  if (!g_utf8_validate_len (text, len, NULL))
+    fail_msg ("the output is not UTF-8");
+  assert_true (json_parser_load_from_data (parser, text, (gssize) len, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_bytes_that_are_not_utf8_never_reach_the_output (void **state)
+{
+  Fixture *f = *state;
+  /* Bytes that are not UTF-8 inside the manifest's XML: GMarkup's error
+   * quotes them. The same length as what they replace. */
+  static const char *breaks[][2] = {
+    { "\"Work\"", "\"W\xff\xfe\xc3\"" }, { "<events>", "<ev\xc3\x28ts>" },
+    { "Item %1", "It\x80m %1" },
+  };
+  static const char *commands[][2] = {
+    { "info", "--format=json" }, { "info", NULL }, { "events", "--format=jsonl" },
+    { "events", "--format=csv" }, { "events", NULL }, { "markers", "--format=jsonl" },
+    { "markers", "--format=csv" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (breaks); i++)
+    {
+      write_manifest_trace (f->path, 0, 3);
+      assert_true (et_fixture_damage_replace (f->path, breaks[i][0], breaks[i][1], NULL));
+      for (guint c = 0; c < G_N_ELEMENTS (commands); c++)
+        {
+          Run run = commands[c][1] ? run_cli (commands[c][0], commands[c][1], f->path)
+                                   : run_cli (commands[c][0], f->path);
+          gsize len;
+          const char *text = run_text (run.out, &len);
+
+          if (run.status != 1)
+            fail_msg ("%s %s: exit status %d", commands[c][0], commands[c][1], run.status);
+          if (!g_utf8_validate_len (text, len, NULL))
+            fail_msg ("%s %s: stdout is not UTF-8", commands[c][0], commands[c][1]);
+          text = run_text (run.err, &len);
+          if (!g_utf8_validate_len (text, len, NULL))
+            fail_msg ("%s %s: stderr is not UTF-8", commands[c][0], commands[c][1]);
+          if (c == 0)
+            assert_valid_json (run.out);
+          run_clear (&run);
+        }
+    }
+}
+
+/* A file name need not be UTF-8 (Linux names are bytes): the output
+ * shows it with U+FFFD, in the header, the damage and the errors. */
+static void
+test_file_names_that_are_not_utf8_never_reach_the_output (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *bad = g_build_filename (f->dir, "tr\xff\xfe" "ace.etl", NULL);
+  g_autofree char *short_file = g_build_filename (f->dir, "sh\xc3" "ort.etl", NULL);
+  static const char *commands[][2] = {
+    { "info", "--format=json" }, { "info", NULL }, { "events", "--format=jsonl" },
+  };
+  guint k[1];
+  guint64 offsets[1];
+
+  write_events (bad);
+  event_records (bad, k, 1, offsets);
+  assert_true (et_fixture_damage_timestamp (bad, k[0], G_MAXINT64, NULL));
+  assert_true (g_file_set_contents (short_file, "x", 1, NULL));
+  for (guint i = 0; i < 2 * G_N_ELEMENTS (commands); i++)
+    {
+      const char *path = i % 2 ? short_file : bad;
+      const char *const *c = commands[i / 2];
+      Run run = c[1] ? run_cli (c[0], c[1], path) : run_cli (c[0], path);
+      gsize len;
+      const char *text = run_text (run.out, &len);
+
+      assert_int_equal (run.status, i % 2 ? 2 : 1);
+      if (!g_utf8_validate_len (text, len, NULL))
+        fail_msg ("%s %s: stdout is not UTF-8", c[0], c[1]);
+      text = run_text (run.err, &len);
+      if (!g_utf8_validate_len (text, len, NULL) || g_strstr_len (text, (gssize) len, "\xef\xbf\xbd") == NULL)
+        fail_msg ("%s %s: stderr is not UTF-8 or does not name the file", c[0], c[1]);
+      if (i == 0)
+        assert_valid_json (run.out);
+      run_clear (&run);
+    }
+}
+
 int
 main (void)
 {
@@ -332,6 +462,8 @@ main (void)
     T (test_absurd_timestamps_are_damage_and_clamped),
     T (test_a_damaged_header_timestamp_counts_from_the_events),
     T (test_info_of_absurd_timestamps_exits_1_with_the_damage),
+    T (test_bytes_that_are_not_utf8_never_reach_the_output),
+    T (test_file_names_that_are_not_utf8_never_reach_the_output),
     T (test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time),
   };
 #undef T
