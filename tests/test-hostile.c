@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "et-fixture.h"
+#include "et-manifest.h"
 #include "et-trace.h"
 #include "et-timeline-render.h"
 #include "et-viewport.h"
@@ -454,6 +455,120 @@ test_file_names_that_are_not_utf8_never_reach_the_output (void **state)
     }
 }
 
+/* ---- 8. a manifest in very many chunks ----------------------------------- */
+
+/* A manifest of @n_events events: about 250 bytes of XML each. */
+static char *
+many_event_manifest (guint n_events, gsize *len)
+{
+  static const EtFixtureFieldDef fields[] = { { "Item", ET_FIXTURE_UINT32 } };
+  g_autoptr(EtFixtureProvider) p = et_fixture_provider_new ("Hostile-Many-Events");
+
+  for (guint i = 0; i < n_events; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Event%05u", i);
+      EtFixtureEventDef def = { (guint16) (i + 1), 0, name, 4, 0, 0, 0, "Item %1", fields, 1 };
+      et_fixture_provider_add_event (p, &def);
+    }
+  return et_fixture_provider_build_manifest (p, len);
+}
+
+/* Feeds @xml to a new assembler in chunks of @size bytes (envelope §9),
+ * chunk 0 first and the others in the order @order gives; returns the
+ * work the assembler did, and checks the XML it gives back. */
+static guint64
+assemble (const char *xml, gsize len, gsize size, gboolean reversed, guint *n_chunks)
+{
+  g_autoptr(EtManifestAssembler) a = et_manifest_assembler_new ();
+  guint total = (guint) ((len + size - 1) / size);
+  g_autofree guint8 *payload = g_malloc (8 + size);
+  g_autofree char *out = NULL;
+  EtGuid guid = { 0x1234 };
+  gsize out_len = 0;
+
+  assert_true (total <= G_MAXUINT16);
+  for (guint i = 0; i < total; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      guint number = i == 0 || !reversed ? i : total - i;
+      gsize n = MIN (size, len - (gsize) number * size);
+      char *done;
+
+      payload[0] = 1, payload[1] = 0, payload[2] = 0, payload[3] = 0x5B;
+      payload[4] = (guint8) total, payload[5] = (guint8) (total >> 8);
+      payload[6] = (guint8) number, payload[7] = (guint8) (number >> 8);
+      memcpy (payload + 8, xml + (gsize) number * size, n);
+      done = et_manifest_assembler_add (a, &guid, 1, 2, payload, 8 + n, &out_len, &error);
+      /* Chunks out of order are said to be out of order, and kept. */
+      assert_true (error == NULL || reversed);
+      if (done != NULL)
+        {
+          assert_int_equal (i, total - 1);
+          out = done;
+        }
+    }
+  assert_non_null (out);
+  assert_int_equal (out_len, len);
+  assert_memory_equal (out, xml, len);
+  *n_chunks = total;
+  return et_manifest_assembler_get_work (a);
+}
+
+/* The duplicate-chunk check was a scan of the chunks so far: 65,000
+ * chunks took 2·10^9 comparisons. Now the work per chunk is bounded,
+ * whatever the order the chunks come in. */
+static void
+test_a_manifest_in_65000_chunks_takes_work_linear_in_the_chunks (void **state)
+{
+  gsize len;
+  g_autofree char *xml = many_event_manifest (300, &len);
+  static const gsize sizes[] = { 64, 8, 0 };
+
+  (void) state;
+  assert_true (len > 65000);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (int reversed = 0; reversed < 2; reversed++)
+      {
+        gsize size = sizes[i] ? sizes[i] : (len + 64999) / 65000;
+        guint n_chunks;
+        guint64 work = assemble (xml, len, size, reversed, &n_chunks);
+
+        if (work > 2 * (guint64) n_chunks)
+          fail_msg ("%u chunks took %" G_GUINT64_FORMAT " steps", n_chunks, work);
+      }
+}
+
+/* Through the whole load: a manifest in one-byte chunks (as many chunks
+ * as it has bytes) is put together, and names its provider's events. */
+static void
+test_a_trace_with_a_manifest_in_one_byte_chunks_loads_it (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+  gsize len;
+  g_autofree char *xml = NULL;
+  static const EtFixtureFieldDef fields[] = { { "Item", ET_FIXTURE_UINT32 } };
+  EtFixtureEventDef def = { 1, 0, "Work", 4, 1, 0, 0, "Item %1", fields, 1 };
+  g_autoptr(EtFixtureProvider) p = et_fixture_provider_new ("Hostile-Source");
+
+  et_fixture_provider_add_event (p, &def);
+  xml = et_fixture_provider_build_manifest (p, &len);
+  /* One byte per chunk: as many chunks as the manifest has bytes. */
+  write_manifest_trace (f->path, 1, 3);
+  t = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_int_equal (et_trace_get_stats (t)->damage_count, 0);
+  assert_int_equal (et_trace_get_stats (t)->manifests, 1);
+  for (guint i = 0; i < et_trace_get_n_providers (t); i++)
+    if (g_str_equal (et_trace_get_provider (t, i)->name, "Hostile-Source"))
+      {
+        assert_int_equal (et_trace_get_provider (t, i)->n_events, len + 3);
+        return;
+      }
+  fail_msg ("the manifest did not name its provider");
+}
+
 int
 main (void)
 {
@@ -464,6 +579,8 @@ main (void)
     T (test_info_of_absurd_timestamps_exits_1_with_the_damage),
     T (test_bytes_that_are_not_utf8_never_reach_the_output),
     T (test_file_names_that_are_not_utf8_never_reach_the_output),
+    T (test_a_manifest_in_65000_chunks_takes_work_linear_in_the_chunks),
+    T (test_a_trace_with_a_manifest_in_one_byte_chunks_loads_it),
     T (test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time),
   };
 #undef T
