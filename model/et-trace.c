@@ -407,6 +407,17 @@ decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
           et_fields_add_utf16 (fields, "message", record->payload, record->payload_len / 2);
           return TRUE;
         }
+      if (record->ext_damage != NULL)
+        {
+          /* Reported where the walk found it; here: what it cost. */
+          if (record->payload_len > 0)
+            et_fields_add_bytes (fields, "payload", ET_VALUE_BINARY, record->payload,
+                                 record->payload_len);
+          g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
+                       "the extended data items are damaged (%s): TraceLogging metadata "
+                       "they held is lost, the payload is shown raw", record->ext_damage);
+          return FALSE;
+        }
     }
   if (record->payload_len > 0)
     et_fields_add_bytes (fields, "payload", ET_VALUE_BINARY, record->payload, record->payload_len);

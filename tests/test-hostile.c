@@ -326,6 +326,140 @@ test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time (void **state)
     }
 }
 
+/* ---- 6. damaged extended-data items ---------------------------------------- */
+
+/* 12 TraceLogging events (traits and metadata items) on one CPU. */
+static void
+write_tl_events (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureWriter) w = NULL;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  o.n_cpus = 1;
+  w = et_fixture_writer_new (path, &o, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < 12; i++)
+    {
+      EtFixtureEvent ev;
+
+      et_fixture_event_init (&ev);
+      ev.time_ns = MS + i * MS, ev.pid = 7, ev.tid = 8;
+      et_fixture_payload_reset (p);
+      et_fixture_payload_add_u32 (p, "Count", i);
+      et_fixture_payload_add_utf16 (p, "Text", "some text");
+      et_fixture_write_tl_event (w, &ev, "Hostile.Tl", "Tick", p, NULL);
+    }
+  assert_true (et_fixture_writer_close (w, &error));
+  g_assert_no_error (error);
+}
+
+/* The decoded event of the record at @offset. */
+static gboolean
+decode_at (EtTrace *t, guint64 offset, EtEvent *ev, GError **error)
+{
+  EtFields *fields = et_fields_new ();
+  gboolean ok = FALSE, found = FALSE;
+
+  for (guint64 i = 0; i < et_trace_get_n_events (t) && !found; i++)
+    {
+      g_clear_error (error);
+      ok = et_trace_decode_event (t, i, ev, fields, error);
+      found = ev->file_offset == offset;
+    }
+  et_fields_free (fields);
+  assert_true (found);
+  return ok;
+}
+
+/* Damage in record @k's items is reported at @at (or, for a chain that
+ * runs on, inside the record), the record is kept, and decoding it says
+ * what is missing; the CLI exits 1. */
+static void
+check_ext_damage (Fixture *f, guint k, guint64 record, guint64 at, gboolean inside,
+                  guint64 records)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+  guint n = 0;
+  const EtDamage *d;
+  EtEvent ev;
+  Run run;
+
+  g_assert_no_error (error);
+  d = et_trace_get_damage (t, &n);
+  if (n != 1)
+    fail_msg ("record %u: %u damage messages, the first: %s", k, n, n ? d[0].message : "");
+  if (inside ? d[0].offset < at || d[0].offset >= record + 0x200 : d[0].offset != at)
+    fail_msg ("record %u: damage at %" G_GUINT64_FORMAT ", item at %" G_GUINT64_FORMAT ": %s",
+              k, d[0].offset, at, d[0].message);
+  assert_non_null (strstr (d[0].message, "extended data"));
+  assert_int_equal (et_trace_get_stats (t)->records, records);
+  assert_false (decode_at (t, record, &ev, &error));
+  assert_non_null (error);
+  assert_non_null (strstr (error->message, "TraceLogging metadata"));
+
+  run = run_cli ("info", f->path);
+  assert_int_equal (run.status, 1);
+  run_clear (&run);
+}
+
+static void
+test_damaged_extended_items_are_reported_where_they_are (void **state)
+{
+  Fixture *f = *state;
+  static const struct { guint item; guint16 size; gboolean linkage; gboolean inside; } cases[] = {
+    { 0, 0, TRUE, FALSE },     /* size 0 */
+    { 0, 1, TRUE, FALSE },     /* size 1 */
+    { 0, 9, TRUE, FALSE },     /* size 9: not a multiple of 8 */
+    { 1, 0, TRUE, TRUE },      /* Linkage on the last item (size kept below) */
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) plain = NULL;
+  guint k[2];
+  guint64 offsets[2], records;
+
+  write_tl_events (f->path);
+  plain = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_int_equal (et_trace_get_stats (plain)->damage_count, 0);
+  records = et_trace_get_stats (plain)->records;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      guint64 at;
+      guint16 size = cases[i].size;
+
+      write_tl_events (f->path);
+      event_records (f->path, k, 2, offsets);
+      assert_true (et_fixture_ext_item_offset (f->path, k[1], cases[i].item, &at, &error));
+      if (cases[i].inside)
+        {
+          g_autofree guint8 *data = NULL;
+          gsize len;
+          assert_true (g_file_get_contents (f->path, (char **) &data, &len, NULL));
+          size = (guint16) (data[at] | data[at + 1] << 8);
+        }
+      assert_true (et_fixture_damage_ext_item (f->path, k[1], cases[i].item, size,
+                                               cases[i].linkage, &error));
+      g_assert_no_error (error);
+      check_ext_damage (f, k[1], offsets[1], at, cases[i].inside, records);
+    }
+
+  /* A DataSize that does not fit its item: that item alone is ignored. */
+  {
+    guint64 at;
+    guint8 big[2] = { 0xF0, 0x00 };
+
+    write_tl_events (f->path);
+    event_records (f->path, k, 2, offsets);
+    assert_true (et_fixture_ext_item_offset (f->path, k[1], 1, &at, &error));
+    assert_true (et_fixture_damage_write (f->path, at + 6, big, 2, &error));
+    check_ext_damage (f, k[1], offsets[1], at, FALSE, records);
+  }
+}
+
 /* ---- 7. text that is not UTF-8 -------------------------------------------- */
 
 /* A trace whose one manifest is written in @chunk_size chunks (0: one). */
@@ -577,6 +711,7 @@ main (void)
     T (test_absurd_timestamps_are_damage_and_clamped),
     T (test_a_damaged_header_timestamp_counts_from_the_events),
     T (test_info_of_absurd_timestamps_exits_1_with_the_damage),
+    T (test_damaged_extended_items_are_reported_where_they_are),
     T (test_bytes_that_are_not_utf8_never_reach_the_output),
     T (test_file_names_that_are_not_utf8_never_reach_the_output),
     T (test_a_manifest_in_65000_chunks_takes_work_linear_in_the_chunks),
