@@ -17,7 +17,8 @@
  * header whose EndTime can come seconds before its last event, and a
  * session's first events can precede its header record — so the margin is
  * generous: only timestamps that no recording of that session can have
- * are damage. Without a usable EndTime the span counts as a year.
+ * are damage. Without a usable EndTime the span counts as a year, and
+ * never as more than ten.
  */
 #include "et-trace-private.h"
 #include "et-time.h"
@@ -26,14 +27,16 @@
 #define NS_PER_H   (3600 * NS_PER_S)
 #define NS_PER_DAY (24 * NS_PER_H)
 
-/* The header's StartTime→EndTime in ns; a year when it is not usable. */
+/* The header's StartTime→EndTime in ns; a year when it is not usable.
+ * Ten years at most: the header is file data too, and with every event
+ * time within 2·10^18 ns of every other no difference of two can overflow. */
 static gint64
 header_span_ns (EtTrace *self)
 {
   const EtLogfileHeader *h = &self->header;
 
   if (h->start_time > 0 && h->end_time > h->start_time)
-    return et_time_mul (h->end_time - h->start_time, 100);
+    return MIN (et_time_mul (h->end_time - h->start_time, 100), 3653 * NS_PER_DAY);
   return 366 * NS_PER_DAY;
 }
 

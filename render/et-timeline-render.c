@@ -1193,7 +1193,7 @@ et_timeline_draw_range (cairo_t *cr, const EtViewport *v, gint64 from_ns, gint64
   cairo_rectangle (cr, floor (x0), 0, 1, v->height);
   cairo_rectangle (cr, floor (x1), 0, 1, v->height);
   cairo_fill (cr);
-  et_format_duration_display (ABS (to_ns - from_ns), length);
+  et_format_duration_display (et_time_sub (MAX (from_ns, to_ns), MIN (from_ns, to_ns)), length);
   pango_layout_set_font_description (text, font);
   pango_layout_set_text (text, length->str, -1);
   pango_layout_get_pixel_size (text, &w, &h);

@@ -222,6 +222,23 @@ test_absurd_timestamps_are_damage_and_clamped (void **state)
   assert_int_equal (et_trace_get_n_events (t), plain_events);
   assert_true (et_trace_get_duration_ns (t) <= plain_duration);
   assert_times_inside (t);
+  g_clear_object (&t);
+
+  /* The header is file data too: an EndTime at the end of time does not
+   * make a timestamp 114 years on plausible (2^55 ticks: 3.6·10^18 ns,
+   * where sums of two times overflow). (EndTime: the log-file header
+   * record, SYSTEM64, at 0x48; its payload at 0x20, EndTime at 16.) */
+  {
+    guint8 end[8] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F };
+
+    assert_true (et_fixture_damage_write (f->path, 0x48 + 0x20 + 16, end, 8, &error));
+    assert_true (et_fixture_damage_timestamp (f->path, k[0], G_GINT64_CONSTANT (1) << 55, &error));
+    t = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    assert_int_equal (et_trace_get_header (t)->end_time, G_MAXINT64);
+    assert_int_equal (et_trace_get_stats (t)->time_damage, 3);
+    assert_times_inside (t);
+  }
 }
 
 /* The header record's own timestamp is t0: when it is the damaged one,
