@@ -301,6 +301,56 @@ test_info_of_absurd_timestamps_exits_1_with_the_damage (void **state)
   run_clear (&run);
 }
 
+/* The issue's own case: one event of ShutdownPerfDiagLogger.etl (from
+ * the corpus) ~2^62 ticks after the start. info and render end, exit 1
+ * and name the record's offset. */
+static void
+test_real_trace_with_an_absurd_timestamp_renders_and_reports_it (void **state)
+{
+  Fixture *f = *state;
+  const char *dir = g_getenv ("ET_CORPUS_DIR");
+  g_autofree char *source = g_build_filename (dir ? dir : ".", "ShutdownPerfDiagLogger.etl", NULL);
+  g_autofree char *png = g_build_filename (f->dir, "real.png", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *where = NULL;
+  g_autoptr(EtFixtureLayout) layout = NULL;
+  g_autoptr(GError) error = NULL;
+  guint k[1] = { G_MAXUINT }, seen = 0;
+  guint64 offsets[1] = { 0 };
+  gsize len;
+  Run run;
+
+  if (dir == NULL || !g_file_get_contents (source, &data, &len, NULL))
+    {
+      print_message ("# corpus file not found: %s\n", source);
+      skip ();
+    }
+  assert_true (g_file_set_contents (f->path, data, (gssize) len, NULL));
+  /* The layout walk trusts buffer headers only: it reads a real file too.
+   * The tenth record after the header whose TimeStamp is at 0x10. */
+  layout = et_fixture_layout_read (f->path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < layout->records->len && seen < 10; i++)
+    {
+      const EtFixtureRecordInfo *r = &g_array_index (layout->records, EtFixtureRecordInfo, i);
+      if (i > 0 && ((r->header_type >= 0x01 && r->header_type <= 0x02) || r->header_type == 0x12 || r->header_type == 0x13))
+        k[0] = i, offsets[0] = r->offset, seen++;
+    }
+  assert_int_equal (seen, 10);
+  assert_true (et_fixture_damage_timestamp (f->path, k[0], G_GINT64_CONSTANT (1) << 62, &error));
+  g_assert_no_error (error);
+  where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT ":", offsets[0]);
+
+  run = run_cli ("info", f->path);
+  assert_int_equal (run.status, 1);
+  assert_non_null (g_strstr_len (run_text (run.out, &len), (gssize) len, where));
+  run_clear (&run);
+  run = run_cli ("render", f->path, "-o", png);
+  assert_int_equal (run.status, 1);
+  assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  run_clear (&run);
+}
+
 /* The ruler counts ticks, not time: at the ends of the 64-bit range it
  * still draws at most one tick per 90 pixels (plus the two edges), in
  * order, inside the view. */
@@ -733,6 +783,7 @@ main (void)
     T (test_file_names_that_are_not_utf8_never_reach_the_output),
     T (test_a_manifest_in_65000_chunks_takes_work_linear_in_the_chunks),
     T (test_a_trace_with_a_manifest_in_one_byte_chunks_loads_it),
+    T (test_real_trace_with_an_absurd_timestamp_renders_and_reports_it),
     T (test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time),
   };
 #undef T
