@@ -333,7 +333,9 @@ test_real_trace_with_an_absurd_timestamp_renders_and_reports_it (void **state)
   for (guint i = 0; i < layout->records->len && seen < 10; i++)
     {
       const EtFixtureRecordInfo *r = &g_array_index (layout->records, EtFixtureRecordInfo, i);
-      if (i > 0 && ((r->header_type >= 0x01 && r->header_type <= 0x02) || r->header_type == 0x12 || r->header_type == 0x13))
+      guint8 type = r->header_type;
+
+      if (i > 0 && (type == 0x01 || type == 0x02 || type == 0x12 || type == 0x13))
         k[0] = i, offsets[0] = r->offset, seen++;
     }
   assert_int_equal (seen, 10);
