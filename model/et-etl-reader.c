@@ -117,23 +117,22 @@ ext_item_problem (const guint8 *item, gsize avail, gboolean *chain)
 static gboolean
 parse_ext_items (EtRecord *r, const guint8 *p, gsize header, gsize size)
 {
-  gsize pos = header;
+  gsize pos = header, last = header;
+  gboolean linkage = TRUE;
 
   r->ext = p + header;
-  for (;;)
+  while (linkage)
     {
       gboolean chain;
       const char *problem = ext_item_problem (p + pos, size - pos, &chain);
 
+      /* Past the last item's Linkage, the item to blame is that one. */
       if (problem != NULL && r->ext_damage == NULL)
-        r->ext_damage = problem, r->ext_damage_pos = (guint16) pos;
+        r->ext_damage = problem, r->ext_damage_pos = (guint16) (size - pos < 8 ? last : pos);
       if (chain)
         return FALSE;
-      if ((et_read_u16 (p + pos + 4) & 1) == 0)
-        {
-          pos += et_read_u16 (p + pos);
-          break;
-        }
+      linkage = et_read_u16 (p + pos + 4) & 1;
+      last = pos;
       pos += et_read_u16 (p + pos);
     }
   r->ext_len = pos - header;
@@ -377,7 +376,8 @@ et_record_find_ext (const EtRecord *r, guint type, gsize *len)
       const guint8 *item = r->ext + pos;
       gboolean chain;
 
-      if (et_read_u16 (item + 2) == type && ext_item_problem (item, r->ext_len - pos, &chain) == NULL)
+      if (et_read_u16 (item + 2) == type
+          && ext_item_problem (item, r->ext_len - pos, &chain) == NULL)
         {
           *len = et_read_u16 (item + 6);
           return item + 8;

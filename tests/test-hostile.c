@@ -397,9 +397,10 @@ test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time (void **state)
 
 /* ---- 6. damaged extended-data items ---------------------------------------- */
 
-/* 12 TraceLogging events (traits and metadata items) on one CPU. */
+/* 12 TraceLogging events (traits and metadata items) on one CPU; with
+ * @empty, without payloads: their last item ends the record. */
 static void
-write_tl_events (const char *path)
+write_tl_events (const char *path, gboolean empty)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(EtFixtureWriter) w = NULL;
@@ -417,8 +418,11 @@ write_tl_events (const char *path)
       et_fixture_event_init (&ev);
       ev.time_ns = MS + i * MS, ev.pid = 7, ev.tid = 8;
       et_fixture_payload_reset (p);
-      et_fixture_payload_add_u32 (p, "Count", i);
-      et_fixture_payload_add_utf16 (p, "Text", "some text");
+      if (!empty)
+        {
+          et_fixture_payload_add_u32 (p, "Count", i);
+          et_fixture_payload_add_utf16 (p, "Text", "some text");
+        }
       et_fixture_write_tl_event (w, &ev, "Hostile.Tl", "Tick", p, NULL);
     }
   assert_true (et_fixture_writer_close (w, &error));
@@ -479,18 +483,25 @@ static void
 test_damaged_extended_items_are_reported_where_they_are (void **state)
 {
   Fixture *f = *state;
-  static const struct { guint item; guint16 size; gboolean linkage; gboolean inside; } cases[] = {
-    { 0, 0, TRUE, FALSE },     /* size 0 */
-    { 0, 1, TRUE, FALSE },     /* size 1 */
-    { 0, 9, TRUE, FALSE },     /* size 9: not a multiple of 8 */
-    { 1, 0, TRUE, TRUE },      /* Linkage on the last item (size kept below) */
+  static const struct
+  {
+    guint item;
+    guint16 size;
+    gboolean linkage, inside, empty;
+  } cases[] = {
+    { 0, 0, TRUE, FALSE, FALSE },     /* size 0 */
+    { 0, 1, TRUE, FALSE, FALSE },     /* size 1 */
+    { 0, 9, TRUE, FALSE, FALSE },     /* size 9: not a multiple of 8 */
+    { 1, 0, TRUE, TRUE, FALSE },      /* Linkage on the last item (its size kept):
+                                         the payload is read as an item */
+    { 1, 0, TRUE, FALSE, TRUE },      /* the same, at the record's end: that item */
   };
   g_autoptr(GError) error = NULL;
   g_autoptr(EtTrace) plain = NULL;
   guint k[2];
   guint64 offsets[2], records;
 
-  write_tl_events (f->path);
+  write_tl_events (f->path, FALSE);
   plain = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   assert_int_equal (et_trace_get_stats (plain)->damage_count, 0);
@@ -500,10 +511,10 @@ test_damaged_extended_items_are_reported_where_they_are (void **state)
       guint64 at;
       guint16 size = cases[i].size;
 
-      write_tl_events (f->path);
+      write_tl_events (f->path, cases[i].empty);
       event_records (f->path, k, 2, offsets);
       assert_true (et_fixture_ext_item_offset (f->path, k[1], cases[i].item, &at, &error));
-      if (cases[i].inside)
+      if (cases[i].item == 1)
         {
           g_autofree guint8 *data = NULL;
           gsize len;
@@ -521,7 +532,7 @@ test_damaged_extended_items_are_reported_where_they_are (void **state)
     guint64 at;
     guint8 big[2] = { 0xF0, 0x00 };
 
-    write_tl_events (f->path);
+    write_tl_events (f->path, FALSE);
     event_records (f->path, k, 2, offsets);
     assert_true (et_fixture_ext_item_offset (f->path, k[1], 1, &at, &error));
     assert_true (et_fixture_damage_write (f->path, at + 6, big, 2, &error));
