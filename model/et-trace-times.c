@@ -11,14 +11,15 @@
  * readable, and clamping keeps the time order the index was sorted in.
  *
  * The window: from the trace's start (t0, the header record) an event may
- * lie as far as the header's StartTime→EndTime span plus a margin of that
- * span again and an hour, and as far before t0 as the margin. Real files
- * do not keep to the header's span exactly — a relogged file copies a
- * header whose EndTime can come seconds before its last event, and a
- * session's first events can precede its header record — so the margin is
- * generous: only timestamps that no recording of that session can have
- * are damage. Without a usable EndTime the span counts as a year, and
- * never as more than ten.
+ * lie as far as the trace's span plus a margin of that span again and an
+ * hour, and as far before t0 as the margin. The span is the header's
+ * StartTime→EndTime, or twice the middle event's time when that is longer
+ * (an EndTime can be stale or missing; one bad timestamp does not move the
+ * middle event), and never more than ten years. Real files do not keep to
+ * the header's span exactly — a relogged file copies a header whose
+ * EndTime can come seconds before its last event, and a session's first
+ * events can precede its header record — so the margin is generous: only
+ * timestamps that no recording of that session can have are damage.
  */
 #include "et-trace-private.h"
 #include "et-time.h"
@@ -27,17 +28,30 @@
 #define NS_PER_H   (3600 * NS_PER_S)
 #define NS_PER_DAY (24 * NS_PER_H)
 
-/* The header's StartTime→EndTime in ns; a year when it is not usable.
- * Ten years at most: the header is file data too, and with every event
- * time within 2·10^18 ns of every other no difference of two can overflow. */
+#define MAX_SPAN   (3653 * NS_PER_DAY)
+
+/* The ns from raw @a to raw @b (b ≥ a), saturated. */
 static gint64
-header_span_ns (EtTrace *self)
+ns_between (EtTrace *self, gint64 a, gint64 b)
+{
+  __int128 ns = ((__int128) b - a) * 1000000000 / self->ticks_per_second;
+
+  return (gint64) MIN (ns, (__int128) G_MAXINT64);
+}
+
+/* The trace's span in ns (see the top): the header's, or twice the
+ * events' own @spread when that is longer. Ten years at most: the header
+ * is file data too, and with every event time within 2·10^18 ns of every
+ * other no difference of two can overflow. */
+static gint64
+trace_span_ns (EtTrace *self, gint64 spread)
 {
   const EtLogfileHeader *h = &self->header;
+  gint64 span = 0;
 
   if (h->start_time > 0 && h->end_time > h->start_time)
-    return MIN (et_time_mul (h->end_time - h->start_time, 100), 3653 * NS_PER_DAY);
-  return 366 * NS_PER_DAY;
+    span = et_time_mul (h->end_time - h->start_time, 100);
+  return MIN (MAX (span, et_time_mul (spread, 2)), MAX_SPAN);
 }
 
 /* The raw timestamp @ns after t0, saturated. */
@@ -78,20 +92,17 @@ report_time (EtTrace *self, guint64 index, gint64 raw, const char *where, gint64
 }
 
 /* The log-file header's own timestamp is t0: when the middle event lies
- * outside the window around it, it is t0 that is wrong (one damaged
- * timestamp, not half the trace's). The trace then starts from its
- * events: the middle one centres the window, and the first plausible
- * event becomes t0 (check_times). */
+ * further from it than any trace can last, it is t0 that is wrong (one
+ * damaged timestamp, not half the trace's). The trace then starts from
+ * its events: the middle one centres the window, and the first plausible
+ * event becomes t0 (_et_trace_check_times). */
 static gboolean
-check_start (EtTrace *self, gint64 lo_ns, gint64 hi_ns)
+check_start (EtTrace *self, gint64 middle)
 {
-  gint64 middle;
+  gint64 far = et_time_add (2 * MAX_SPAN, NS_PER_H);
   g_autofree char *message = NULL;
 
-  if (self->n_events < 3)
-    return TRUE;
-  middle = event_raw (self, self->n_events / 2);
-  if (middle >= raw_of_ns (self, lo_ns) && middle <= raw_of_ns (self, hi_ns))
+  if (middle >= raw_of_ns (self, -far) && middle <= raw_of_ns (self, far))
     return TRUE;
   message = g_strdup_printf ("%s: byte offset %d: the log-file header's timestamp (%"
                              G_GINT64_FORMAT ") is far from its events' (the middle one: %"
@@ -103,13 +114,30 @@ check_start (EtTrace *self, gint64 lo_ns, gint64 hi_ns)
   return FALSE;
 }
 
+/* How far the events themselves spread, robust to a few bad ones: the
+ * middle event's time from t0, or (when t0 is the damaged one) the middle
+ * half of the events. */
+static gint64
+events_spread (EtTrace *self, gboolean start_ok, gint64 middle)
+{
+  gint64 q1, q3;
+
+  if (start_ok)
+    return middle >= self->stats.t0_raw ? ns_between (self, self->stats.t0_raw, middle)
+                                        : ns_between (self, middle, self->stats.t0_raw);
+  q1 = event_raw (self, self->n_events / 4);
+  q3 = event_raw (self, self->n_events * 3 / 4);
+  return ns_between (self, q1, q3);
+}
+
 void
 _et_trace_check_times (EtTrace *self)
 {
-  gint64 span = header_span_ns (self);
+  gint64 middle = self->n_events ? event_raw (self, self->n_events / 2) : self->stats.t0_raw;
+  gboolean start_ok = check_start (self, middle);
+  gint64 span = trace_span_ns (self, events_spread (self, start_ok, middle));
   gint64 margin = et_time_add (span, NS_PER_H);
   gint64 hi_ns = et_time_add (span, margin);
-  gboolean start_ok = check_start (self, -margin, hi_ns);
   gint64 lo_raw = raw_of_ns (self, start_ok ? -margin : -hi_ns);
   gint64 hi_raw = raw_of_ns (self, hi_ns);
   guint64 first = 0, end = self->n_events;

@@ -105,9 +105,9 @@ run_text (GBytes *bytes, gsize *len)
 
 /* ---- a small trace of EVENT_HEADER records -------------------------------- */
 
-/* 40 events of one manifest-less provider on two CPUs, 1 ms apart. */
+/* 40 events of one manifest-less provider on two CPUs, @gap_ns apart. */
 static void
-write_events (const char *path)
+write_events_apart (const char *path, gint64 gap_ns)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(EtFixtureWriter) w = NULL;
@@ -123,13 +123,19 @@ write_events (const char *path)
       EtFixtureEvent ev;
 
       et_fixture_event_init (&ev);
-      ev.cpu = i % 2, ev.time_ns = MS + i * MS, ev.pid = 10, ev.tid = 11;
+      ev.cpu = i % 2, ev.time_ns = MS + i * gap_ns, ev.pid = 10, ev.tid = 11;
       ev.provider.data1 = 0x1234;
       ev.id = 1;
       et_fixture_write_event (w, &ev, NULL, 0, payload, sizeof payload);
     }
   assert_true (et_fixture_writer_close (w, &error));
   g_assert_no_error (error);
+}
+
+static void
+write_events (const char *path)
+{
+  write_events_apart (path, MS);
 }
 
 /* Indexes (in the layout) of the first @n EVENT_HEADER records of @path. */
@@ -269,6 +275,34 @@ test_a_damaged_header_timestamp_counts_from_the_events (void **state)
   assert_true (damage_names (t, 0x48, "header's timestamp"));
   assert_true (et_trace_get_duration_ns (t) <= plain_duration);
   assert_times_inside (t);
+}
+
+/* A header whose EndTime says one second, over events that go on for
+ * three hours (a stale EndTime): the events themselves say how long the
+ * trace is, and none of them is damage. */
+static void
+test_a_stale_header_end_time_makes_no_damage (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+  gint64 end;
+  guint8 v[8];
+
+  write_events_apart (f->path, 3 * 3600 * 1000 * MS / 40);
+  t = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  end = et_trace_get_header (t)->start_time + 10000000;
+  g_clear_object (&t);
+  for (guint i = 0; i < 8; i++)
+    v[i] = (guint8) (end >> (8 * i));
+  assert_true (et_fixture_damage_write (f->path, 0x48 + 0x20 + 16, v, 8, &error));
+
+  t = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_int_equal (et_trace_get_header (t)->end_time, end);
+  assert_int_equal (et_trace_get_stats (t)->damage_count, 0);
+  assert_true (et_trace_get_duration_ns (t) > 2 * 3600 * 1000 * MS);
 }
 
 static void
@@ -790,6 +824,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     T (test_absurd_timestamps_are_damage_and_clamped),
     T (test_a_damaged_header_timestamp_counts_from_the_events),
+    T (test_a_stale_header_end_time_makes_no_damage),
     T (test_info_of_absurd_timestamps_exits_1_with_the_damage),
     T (test_damaged_extended_items_are_reported_where_they_are),
     T (test_bytes_that_are_not_utf8_never_reach_the_output),
