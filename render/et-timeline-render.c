@@ -1098,8 +1098,9 @@ draw_ruler (Painter *p)
 {
   const EtViewport *v = p->v;
   cairo_t *cr = p->cr;
-  gint64 ticks[64];
-  guint n = et_ruler_ticks (v, 90, ticks, G_N_ELEMENTS (ticks));
+  guint max = (guint) (MAX (1, v->width - v->label_width) / 90) + 2;
+  g_autofree gint64 *ticks = g_new (gint64, max);
+  guint n = et_ruler_ticks (v, 90, ticks, max);
 
   set_rgb (cr, &p->theme->label_bg);
   cairo_rectangle (cr, 0, 0, v->width, v->ruler_height);

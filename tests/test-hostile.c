@@ -427,6 +427,23 @@ test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time (void **state)
       et_viewport_zoom (&v, 700, 1000, 1);
       assert_true (v.from_ns < v.to_ns);
     }
+
+  /* A wide picture of an ordinary range: ticks all the way across. */
+  {
+    EtViewport v;
+    g_autofree gint64 *many = g_new (gint64, 1000);
+    gint64 step;
+    guint n;
+
+    et_viewport_init (&v, 20250, 400);
+    v.from_ns = 0;
+    v.to_ns = 1000000000;
+    step = et_ruler_step (v.to_ns, 20000, 90);
+    n = et_ruler_ticks (&v, 90, many, 1000);
+    assert_true (n <= 20000 / 90 + 2);
+    assert_int_equal (many[0], 0);
+    assert_true (many[n - 1] + step > v.to_ns);
+  }
 }
 
 /* ---- 6. damaged extended-data items ---------------------------------------- */
