@@ -180,17 +180,20 @@ EtTrace *
 et_cli_load (const char *path, EtLoadFlags flags)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
   EtTrace *trace;
 
   trace = et_trace_load (path, flags, NULL, NULL, NULL, &error);
   if (trace != NULL)
     return trace;
 
-  /* The reader's messages name the file; say it ourselves if one does not. */
+  /* The reader's messages name the file; say it ourselves if one does not.
+   * Its name is shown as UTF-8, as the model's messages show it. */
+  name = g_filename_display_name (path);
   if (error == NULL)
-    et_cli_error (_("%s: could not be read"), path);
-  else if (strstr (error->message, path) == NULL)
-    et_cli_error ("%s: %s", path, error->message);
+    et_cli_error (_("%s: could not be read"), name);
+  else if (strstr (error->message, name) == NULL)
+    et_cli_error ("%s: %s", name, error->message);
   else
     et_cli_error ("%s", error->message);
   return NULL;
@@ -201,7 +204,7 @@ et_cli_finish (EtTrace *trace, EtCliOut *out)
 {
   const EtTraceStats *stats = et_trace_get_stats (trace);
   const EtDamage *damage;
-  const char *path;
+  g_autofree char *path = NULL;
   guint n_damage = 0;
 
   if (out != NULL && !et_cli_out_close (out))
@@ -213,7 +216,7 @@ et_cli_finish (EtTrace *trace, EtCliOut *out)
     return ET_CLI_EXIT_OK;
 
   damage = et_trace_get_damage (trace, &n_damage);
-  path = et_trace_get_path (trace);
+  path = g_filename_display_name (et_trace_get_path (trace));
   if (n_damage == 0)
     et_cli_error (g_dngettext (GETTEXT_PACKAGE, "%s: read with damage: %llu problem",
                                "%s: read with damage: %llu problems", (gulong) stats->damage_count),

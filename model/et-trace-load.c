@@ -955,9 +955,9 @@ choose_clock (EtTrace *self)
 
 
 
-EtTrace *
-et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
-               gpointer progress_data, GCancellable *cancellable, GError **error)
+static EtTrace *
+load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
+      gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autoptr(EtTrace) self = NULL;
   g_auto(Loader) loader = { 0 };
@@ -1002,6 +1002,7 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
     }
   self->events = merge_runs (loader.runs, self->n_events);
   g_clear_pointer (&loader.runs, g_ptr_array_unref);
+  _et_trace_check_times (self);
   _et_loader_phase_done ("sort", &clock);
 
   load_manifests (&loader);
@@ -1013,4 +1014,16 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
     return NULL;
   sort_damage (self);
   return g_steal_pointer (&self);
+}
+
+EtTrace *
+et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
+               gpointer progress_data, GCancellable *cancellable, GError **error)
+{
+  EtTrace *trace = load (path, flags, progress, progress_data, cancellable, error);
+
+  /* The messages name the path, which need not be UTF-8. */
+  if (trace == NULL && error != NULL)
+    et_error_make_valid (*error);
+  return trace;
 }

@@ -359,7 +359,9 @@ decode_range (gpointer data)
                                     &event, b->fields, &local))
         {
           b->failures++;
-          _et_loader_report_error (self, loc, event.name ? event.name : "event payload", local);
+          /* Damaged extended items were reported, at the item, by the walk. */
+          if (record.ext_damage == NULL)
+            _et_loader_report_error (self, loc, event.name ? event.name : "event payload", local);
         }
       add_decoded_marker (w->loader, b, &record, provider, &event, i);
     }

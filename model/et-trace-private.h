@@ -97,6 +97,8 @@ struct _EtTrace
 
   gint64           ticks_per_second;
   gint64           ns_per_tick;      /* when a tick is a whole number of ns, else 0 */
+  gint64           raw_lo, raw_hi;   /* plausible raw times; others are clamped to them
+                                        (et-trace-times.c) */
 
   GMutex           lock;            /* names, damage and strings while decoding in parallel */
   GRWLock          schema_lock;     /* tl_schemas and tl_failed */
@@ -167,6 +169,9 @@ gboolean        _et_trace_record_at      (EtTrace        *self,
                                           EtRecord       *record);
 guint64         _et_trace_offset_of      (EtTrace        *self,
                                           EtEventLoc      loc);
+/* Reports timestamps no recording can have and sets raw_lo / raw_hi, the
+ * range event times are clamped to (et-trace-times.c). */
+void            _et_trace_check_times    (EtTrace        *self);
 /* Asks for the start of event @index's record (walks that visit events
  * out of file order call it some events ahead). */
 void            _et_trace_prefetch_event (EtTrace        *self,

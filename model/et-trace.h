@@ -154,6 +154,8 @@ typedef struct
   guint64 records_skipped;       /* bad records, and records in skipped buffer tails */
   guint32 buffers_skipped;
   guint64 damage_count;          /* all problems; only the first few keep a message */
+  guint64 time_damage;           /* events whose timestamp no recording can have
+                                    (clamped to the plausible range) */
   gint64  t0_raw;
   gint64  first_raw;
   gint64  last_raw;
@@ -201,10 +203,14 @@ const EtTraceStats    *et_trace_get_stats       (EtTrace *self);
 /* The first damage messages (up to 100), in file order. */
 const EtDamage        *et_trace_get_damage      (EtTrace *self,
                                                  guint   *n_damage);
+/* From t0 to the last plausible event. Event times are clamped to the
+ * plausible range (et-trace-times.c): any two lie within 2·10^18 ns, so
+ * their differences never overflow. */
 gint64                 et_trace_get_duration_ns (EtTrace *self);
 /* Wall-clock time of @t_ns as a FILETIME (StartTime + t). */
 gint64                 et_trace_ns_to_filetime  (EtTrace *self,
                                                  gint64   t_ns);
+/* A raw timestamp in ns from t0, clamped to the plausible range. */
 gint64                 et_trace_raw_to_ns       (EtTrace *self,
                                                  gint64   raw);
 

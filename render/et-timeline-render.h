@@ -115,6 +115,13 @@ void     et_timeline_category_rgb  (gint16            category,
 gint64   et_ruler_step             (gint64            span_ns,
                                     double            width_px,
                                     double            min_px);
+/* The ruler's tick times over @viewport, at least @min_px pixels apart,
+ * into @ticks (at most @max of them, and never more than one per @min_px
+ * pixels plus two, whatever the times): returns how many. */
+guint    et_ruler_ticks            (const EtViewport *viewport,
+                                    double            min_px,
+                                    gint64           *ticks,
+                                    guint             max);
 /* "1.5 ms", "250 ns", "2 s"…, always with a decimal point (machine
  * formats use it). */
 void     et_format_duration        (gint64            ns,
