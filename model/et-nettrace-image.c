@@ -1,0 +1,574 @@
+/* et-nettrace-image.c — .nettrace events as the model's records (see
+ * et-nettrace-image.h).
+ *
+ * The image is a list of .etl-style buffers in memory: the first holds the
+ * log-file header record made from the Trace object; then, per EventBlock
+ * and processor, buffers of EVENT_HEADER records in file order. The model
+ * sorts them by time as it sorts the CPUs' buffers of an .etl.
+ */
+#include "et-nettrace-image.h"
+#include "et-nettrace-reader.h"
+#include "et-bytes.h"
+#include "et-error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define BUFFER_DATA_LIMIT  (1u << 20)   /* a buffer is closed past this */
+#define EVENT_HEADER_SIZE  0x50
+#define SYSTEM_HEADER_SIZE 0x20
+#define LOGFILE_HEADER_SIZE 280         /* TRACE_LOGFILE_HEADER, 64-bit, no strings */
+#define MAX_CPUS           256
+#define EXT_RELATED_ACTIVITY 1
+#define EXT_SCHEMA_TL        11
+#define EXT_PROV_TRAITS      12
+#define TL_VARIABLE_COUNT    0x40
+#define TL_HAS_OUT           0x80
+#define FILETIME_UNIX_EPOCH  G_GINT64_CONSTANT (116444736000000000)
+
+/* TraceLogging in-types and out-types written (etl-format.md §10). */
+enum
+{
+  TL_UNICODE_STRING = 1, TL_INT8 = 3, TL_UINT8, TL_INT16, TL_UINT16, TL_INT32, TL_UINT32,
+  TL_INT64, TL_UINT64, TL_FLOAT, TL_DOUBLE, TL_BOOL32, TL_GUID = 15, TL_SYSTEMTIME = 18,
+  TL_STRUCT = 24, TL_OUT_STRING = 2,
+};
+
+/* The runtime's providers: well-known GUIDs (not hashed from the name), and
+ * no field descriptions in EventPipe. */
+static const struct
+{
+  const char *name;
+  const char *guid;
+} runtime_providers[] = {
+  { "Microsoft-Windows-DotNETRuntime", "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4" },
+  { "Microsoft-Windows-DotNETRuntimeRundown", "a669021c-c450-4609-a035-5af59af4df18" },
+  { "Microsoft-Windows-DotNETRuntimePrivate", "763fd754-7086-4dfe-95eb-c01a46faf4ca" },
+  { "Microsoft-Windows-DotNETRuntimeStress", "cc2bcbba-16b6-4cf3-8990-d74c2e8af500" },
+  { "Microsoft-DotNETCore-SampleProfiler", "3c530d44-97ae-513a-1e6d-783e8f8e03a9" },
+  { "Microsoft-DotNETCore-EventPipe", NULL },
+};
+
+/* What every event of one metadata record shares. */
+typedef struct
+{
+  EtGuid  provider;
+  GBytes *traits;      /* PROV_TRAITS item data */
+  GBytes *schema;      /* EVENT_SCHEMA_TL item data, or NULL */
+  guint16 id;
+  guint8  version;
+  guint8  level;
+  guint8  opcode;
+  guint64 keywords;
+} EventType;
+
+typedef struct
+{
+  GByteArray *bytes;       /* records of the open buffer, NULL when none */
+  guint64     offset;      /* the EventBlock its first record came from */
+} OpenBuffer;
+
+typedef struct
+{
+  const char    *path;
+  EtDamageFunc   damage;
+  gpointer       damage_data;
+  EtNettraceInfo info;
+  GHashTable    *types;        /* metadata id → EventType* */
+  GByteArray    *image;        /* closed event buffers */
+  GArray        *offsets;      /* guint64 per closed buffer */
+  OpenBuffer     open[MAX_CPUS];
+  guint64        block;        /* the EventBlock being read */
+  gint64         last_ts;
+  guint64        too_large;
+} Builder;
+
+static void
+event_type_free (gpointer data)
+{
+  EventType *t = data;
+
+  g_clear_pointer (&t->traits, g_bytes_unref);
+  g_clear_pointer (&t->schema, g_bytes_unref);
+  g_free (t);
+}
+
+/* ---- little-endian writing -------------------------------------------- */
+
+static void
+put (GByteArray *b, guint64 v, guint n)
+{
+  guint8 x[8];
+
+  for (guint i = 0; i < n; i++)
+    x[i] = (guint8) (v >> (8 * i));
+  g_byte_array_append (b, x, n);
+}
+
+static void
+set (guint8 *p, guint64 v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    p[i] = (guint8) (v >> (8 * i));
+}
+
+static void
+put_guid (GByteArray *b, const EtGuid *g)
+{
+  put (b, g->data1, 4);
+  put (b, g->data2, 2);
+  put (b, g->data3, 2);
+  g_byte_array_append (b, g->data4, 8);
+}
+
+static void
+put_cstring (GByteArray *b, const char *s)
+{
+  g_byte_array_append (b, (const guint8 *) s, (guint) strlen (s) + 1);
+}
+
+static void
+pad8 (GByteArray *b)
+{
+  while (b->len % 8 != 0)
+    put (b, 0, 1);
+}
+
+/* ---- metadata → TraceLogging ------------------------------------------- */
+
+static guint8
+tl_in_type (guint8 type, guint8 *out)
+{
+  static const guint8 map[] = {
+    [ET_NT_BOOLEAN32] = TL_BOOL32, [ET_NT_UTF16_CODE_UNIT] = TL_UINT16,
+    [ET_NT_SBYTE] = TL_INT8, [ET_NT_BYTE] = TL_UINT8, [ET_NT_INT16] = TL_INT16,
+    [ET_NT_UINT16] = TL_UINT16, [ET_NT_INT32] = TL_INT32, [ET_NT_UINT32] = TL_UINT32,
+    [ET_NT_INT64] = TL_INT64, [ET_NT_UINT64] = TL_UINT64, [ET_NT_SINGLE] = TL_FLOAT,
+    [ET_NT_DOUBLE] = TL_DOUBLE, [ET_NT_DATETIME] = TL_SYSTEMTIME, [ET_NT_GUID] = TL_GUID,
+    [ET_NT_UTF16_STRING] = TL_UNICODE_STRING,
+  };
+
+  /* A UTF-16 code unit is a character: TraceLogging says so with an
+   * out-type on a 16-bit integer. */
+  *out = type == ET_NT_UTF16_CODE_UNIT ? TL_OUT_STRING : 0;
+  return type < G_N_ELEMENTS (map) ? map[type] : 0;
+}
+
+/* Writes the field at @i (and what belongs to it) as TraceLogging fields;
+ * returns the index after it, or 0 when TraceLogging cannot say it. */
+static guint
+tl_field (GByteArray *b, const GArray *fields, guint i, guint8 count)
+{
+  const EtNtField *f = &g_array_index (fields, EtNtField, i);
+  guint next = i + 1;
+  guint8 in, out;
+
+  if (f->type == ET_NT_ARRAY)
+    {
+      const EtNtField *element = &g_array_index (fields, EtNtField, i + 1);
+
+      if (count != 0 || i + 1 >= fields->len)
+        return 0;
+      if (element->type != ET_NT_ARRAY)
+        return tl_field (b, fields, i + 1, TL_VARIABLE_COUNT);
+      /* An array of arrays: an array of structs of one array each lays out
+       * the same bytes. */
+      put_cstring (b, f->name ? f->name : "");
+      put (b, TL_STRUCT | TL_VARIABLE_COUNT | TL_HAS_OUT, 1);
+      put (b, 1, 1);
+      return tl_field (b, fields, i + 1, 0);
+    }
+  put_cstring (b, f->name ? f->name : "");
+  if (f->type == ET_NT_OBJECT)
+    {
+      if (f->n_children > 0x7F)
+        return 0;
+      put (b, TL_STRUCT | count | TL_HAS_OUT, 1);
+      put (b, f->n_children, 1);
+      for (guint k = 0; k < f->n_children && next != 0; k++)
+        next = next < fields->len ? tl_field (b, fields, next, 0) : 0;
+      return next;
+    }
+  in = tl_in_type (f->type, &out);
+  if (in == 0)
+    return 0;
+  put (b, in | count | (out ? TL_HAS_OUT : 0), 1);
+  if (out)
+    put (b, out, 1);
+  return next;
+}
+
+/* The TraceLogging metadata of @meta, or NULL when its fields cannot be
+ * said in TraceLogging (or are not known). */
+static GBytes *
+tl_schema (const EtNettraceMeta *meta, const char *name)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  guint i = 0;
+
+  if (!meta->has_fields)
+    return NULL;
+  put (b, 0, 2);
+  put (b, 0, 1);                        /* no event tags */
+  put_cstring (b, name);
+  while (i < meta->fields->len)
+    if ((i = tl_field (b, meta->fields, i, 0)) == 0)
+      return NULL;
+  if (b->len > G_MAXUINT16)
+    return NULL;
+  set (b->data, b->len, 2);
+  return g_byte_array_free_to_bytes (g_steal_pointer (&b));
+}
+
+static GBytes *
+tl_traits (const char *provider)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+
+  put (b, 0, 2);
+  put_cstring (b, provider);
+  set (b->data, MIN (b->len, G_MAXUINT16), 2);
+  return g_byte_array_free_to_bytes (g_steal_pointer (&b));
+}
+
+static gboolean
+ends_with (const char *s, const char *suffix)
+{
+  gsize n = strlen (s), k = strlen (suffix);
+
+  return n >= k && g_ascii_strcasecmp (s + n - k, suffix) == 0;
+}
+
+static void
+on_metadata (const EtNettraceMeta *meta, gpointer user_data)
+{
+  Builder *bld = user_data;
+  EventType *t = g_new0 (EventType, 1);
+  g_autofree char *name = meta->name[0] ? g_strdup (meta->name)
+                                        : g_strdup_printf ("EventID(%u)", meta->event_id);
+  gboolean runtime = FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (runtime_providers); i++)
+    if (strcmp (meta->provider, runtime_providers[i].name) == 0)
+      {
+        runtime = TRUE;
+        if (runtime_providers[i].guid == NULL
+            || !et_guid_parse (runtime_providers[i].guid, &t->provider))
+          et_guid_from_eventsource_name (meta->provider, &t->provider);
+      }
+  if (!runtime)
+    et_guid_from_eventsource_name (meta->provider, &t->provider);
+  t->traits = tl_traits (meta->provider);
+  t->schema = runtime ? NULL : tl_schema (meta, name);
+  t->id = (guint16) meta->event_id;
+  t->version = meta->version;
+  t->level = meta->level;
+  t->keywords = meta->keywords;
+  t->opcode = meta->opcode;
+  /* Format 4 metadata has no opcodes: EventSource names its span events
+   * …Start and …Stop, and TraceEvent takes the opcode from the name. */
+  if (!meta->has_opcode && ends_with (name, "Start"))
+    t->opcode = 1;
+  else if (!meta->has_opcode && ends_with (name, "Stop"))
+    t->opcode = 2;
+  g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id), t);
+}
+
+/* ---- records and buffers ---------------------------------------------- */
+
+static void
+put_buffer_header (GByteArray *b, guint32 size, guint32 data_end, guint cpu)
+{
+  guint start = b->len;
+
+  g_byte_array_set_size (b, start + ET_BUFFER_HEADER_SIZE);
+  memset (b->data + start, 0, ET_BUFFER_HEADER_SIZE);
+  set (b->data + start, size, 4);
+  b->data[start + 0x28] = (guint8) cpu;
+  set (b->data + start + 0x30, data_end, 4);
+}
+
+static void
+close_buffer (Builder *bld, guint cpu)
+{
+  OpenBuffer *o = &bld->open[cpu];
+  guint32 size;
+
+  if (o->bytes == NULL)
+    return;
+  size = ET_BUFFER_HEADER_SIZE + o->bytes->len;
+  put_buffer_header (bld->image, size, size, cpu);
+  g_byte_array_append (bld->image, o->bytes->data, o->bytes->len);
+  g_array_append_val (bld->offsets, o->offset);
+  g_clear_pointer (&o->bytes, g_byte_array_unref);
+}
+
+static void
+close_all (Builder *bld)
+{
+  for (guint cpu = 0; cpu < MAX_CPUS; cpu++)
+    close_buffer (bld, cpu);
+}
+
+static void
+put_ext (GByteArray *b, guint16 type, const guint8 *data, gsize len, gboolean more)
+{
+  guint16 item = (guint16) ((8 + len + 7) & ~(gsize) 7);
+
+  put (b, item, 2);
+  put (b, type, 2);
+  put (b, more ? 1 : 0, 2);
+  put (b, len, 2);
+  g_byte_array_append (b, data, (guint) len);
+  pad8 (b);
+}
+
+/* One EVENT_HEADER record (etl-format.md §5.6) for @e. */
+static void
+put_record (Builder *bld, GByteArray *b, const EtNettraceEvent *e, const EventType *t)
+{
+  guint start = b->len;
+  gboolean related = !et_guid_is_zero (&e->related_activity_id);
+  gsize traits_len, schema_len = 0;
+  const guint8 *traits = g_bytes_get_data (t->traits, &traits_len);
+  const guint8 *schema = t->schema ? g_bytes_get_data (t->schema, &schema_len) : NULL;
+  guint8 guid[16];
+  gsize size;
+
+  put (b, 0, 2);
+  put (b, bld->info.pointer_size == 4 ? 0x12 : 0x13, 1);
+  put (b, 0xC0, 1);
+  put (b, 0x0001 | (bld->info.pointer_size == 4 ? 0x0020 : 0x0040), 2);
+  put (b, 0, 2);
+  put (b, (guint32) e->thread_id, 4);
+  put (b, bld->info.process_id, 4);
+  put (b, (guint64) e->timestamp, 8);
+  put_guid (b, &t->provider);
+  put (b, t->id, 2);
+  put (b, t->version, 1);
+  put (b, 0, 1);                               /* channel */
+  put (b, t->level, 1);
+  put (b, t->opcode, 1);
+  put (b, 0, 2);                               /* task: EventPipe has none */
+  put (b, t->keywords, 8);
+  put (b, 0, 8);                               /* processor time */
+  put_guid (b, &e->activity_id);
+  if (related)
+    {
+      set (guid, e->related_activity_id.data1, 4);
+      set (guid + 4, e->related_activity_id.data2, 2);
+      set (guid + 6, e->related_activity_id.data3, 2);
+      memcpy (guid + 8, e->related_activity_id.data4, 8);
+      put_ext (b, EXT_RELATED_ACTIVITY, guid, 16, TRUE);
+    }
+  put_ext (b, EXT_PROV_TRAITS, traits, traits_len, schema != NULL);
+  if (schema != NULL)
+    put_ext (b, EXT_SCHEMA_TL, schema, schema_len, FALSE);
+  g_byte_array_append (b, e->payload, (guint) e->payload_len);
+  size = b->len - start;
+  set (b->data + start, size, 2);
+  pad8 (b);
+}
+
+static gsize
+record_size (const EtNettraceEvent *e, const EventType *t)
+{
+  gsize size = EVENT_HEADER_SIZE + 8 + ((g_bytes_get_size (t->traits) + 7) & ~(gsize) 7)
+               + e->payload_len;
+
+  if (t->schema != NULL)
+    size += 8 + ((g_bytes_get_size (t->schema) + 7) & ~(gsize) 7);
+  if (!et_guid_is_zero (&e->related_activity_id))
+    size += 8 + 16;
+  return size;
+}
+
+static void
+report (Builder *bld, guint64 offset, const char *what)
+{
+  g_autofree char *message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": %s",
+                                              bld->path, offset, what);
+
+  bld->damage (offset, message, bld->damage_data);
+}
+
+static void
+on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_data)
+{
+  Builder *bld = user_data;
+  const EventType *t = g_hash_table_lookup (bld->types, GUINT_TO_POINTER (meta->id));
+  guint cpu = MIN (e->processor, MAX_CPUS - 1);
+  OpenBuffer *o;
+
+  if (t == NULL)
+    return;                 /* its metadata did not read: reported there */
+  if (record_size (e, t) > G_MAXUINT16)
+    {
+      g_autofree char *what = g_strdup_printf ("an event of %" G_GSIZE_FORMAT " payload bytes "
+                                               "is larger than Etlscope's records; skipped",
+                                               e->payload_len);
+      bld->too_large++;
+      report (bld, e->offset, what);
+      return;
+    }
+  /* Buffers do not span EventBlocks, so damage found in a record can be
+   * reported at its block. */
+  if (e->block_offset != bld->block)
+    close_all (bld);
+  bld->block = e->block_offset;
+  o = &bld->open[cpu];
+  if (o->bytes != NULL && o->bytes->len > BUFFER_DATA_LIMIT)
+    close_buffer (bld, cpu);
+  if (o->bytes == NULL)
+    {
+      o->bytes = g_byte_array_sized_new (4096);
+      o->offset = e->block_offset;
+    }
+  put_record (bld, o->bytes, e, t);
+  bld->last_ts = MAX (bld->last_ts, e->timestamp);
+}
+
+/* ---- the log-file header ---------------------------------------------- */
+
+static gint64
+filetime_of (const guint16 st[8])
+{
+  g_autoptr(GDateTime) dt = g_date_time_new_utc (st[0], st[1], st[3], st[4], st[5],
+                                                 st[6] + st[7] / 1000.0);
+
+  if (dt == NULL)
+    return 0;
+  return g_date_time_to_unix (dt) * 10000000 + g_date_time_get_microsecond (dt) * 10
+         + FILETIME_UNIX_EPOCH;
+}
+
+static void
+put_utf16z (GByteArray *b, const char *utf8)
+{
+  glong n = 0;
+  g_autofree gunichar2 *units = g_utf8_to_utf16 (utf8, -1, NULL, &n, NULL);
+
+  for (glong i = 0; units != NULL && i < n; i++)
+    put (b, units[i], 2);
+  put (b, 0, 2);
+}
+
+/* TRACE_LOGFILE_HEADER (etl-format.md §6), 64-bit layout, made from the
+ * Trace object: t0 is the trace's sync time, its clock QPC ticks. */
+static void
+put_logfile_header (Builder *bld, GByteArray *b, guint n_buffers, guint32 events_lost)
+{
+  const EtNettraceInfo *info = &bld->info;
+  gint64 start = filetime_of (info->sync_time_utc);
+  gint64 end = start;
+  guint p = b->len;
+
+  if (info->qpc_frequency > 0 && bld->last_ts > info->sync_time_qpc)
+    end += (gint64) ((double) (bld->last_ts - info->sync_time_qpc) * 1e7 / info->qpc_frequency);
+  g_byte_array_set_size (b, p + LOGFILE_HEADER_SIZE);
+  memset (b->data + p, 0, LOGFILE_HEADER_SIZE);
+  set (b->data + p + 4, info->format_version, 1);          /* "version" of the file */
+  set (b->data + p + 12, info->n_processors, 4);
+  set (b->data + p + 16, (guint64) end, 8);
+  set (b->data + p + 36, n_buffers, 4);                     /* BuffersWritten */
+  set (b->data + p + 44, info->pointer_size, 4);
+  set (b->data + p + 48, events_lost, 4);
+  set (b->data + p + 256, (guint64) info->qpc_frequency, 8);
+  set (b->data + p + 264, (guint64) start, 8);
+  set (b->data + p + 272, 1, 4);                            /* clock: QPC */
+  put_utf16z (b, "EventPipe");
+  put_utf16z (b, bld->path);
+}
+
+/* The first buffer: one SYSTEM64 record of the trace-header hook at the
+ * sync time, on the traced process. */
+static GByteArray *
+header_buffer (Builder *bld, guint n_buffers, guint32 events_lost)
+{
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+  GByteArray *b = g_byte_array_new ();
+
+  put (rec, 2, 2);                     /* version */
+  put (rec, 0x02, 1);                  /* SYSTEM64 */
+  put (rec, 0xC0, 1);
+  put (rec, 0, 2);                     /* size, set below */
+  put (rec, 0, 2);                     /* hook: group 0, type 0 */
+  put (rec, 0, 4);
+  put (rec, bld->info.process_id, 4);
+  put (rec, (guint64) bld->info.sync_time_qpc, 8);
+  put (rec, 0, 8);
+  put_logfile_header (bld, rec, n_buffers, events_lost);
+  set (rec->data + 4, rec->len, 2);
+  pad8 (rec);
+  put_buffer_header (b, ET_BUFFER_HEADER_SIZE + rec->len, ET_BUFFER_HEADER_SIZE + rec->len, 0);
+  g_byte_array_append (b, rec->data, rec->len);
+  return b;
+}
+
+/* ---- entry points ------------------------------------------------------ */
+
+gboolean
+et_nettrace_file_sniff (const char *path)
+{
+  FILE *f = fopen (path, "rb");
+  guint8 head[ET_NETTRACE_MAGIC_LEN];
+  gsize n;
+
+  if (f == NULL)
+    return FALSE;
+  n = fread (head, 1, sizeof head, f);
+  fclose (f);
+  return et_nettrace_sniff (head, n);
+}
+
+static EtEtlFile *
+assemble (Builder *bld, guint64 file_size, guint32 events_lost)
+{
+  guint n = bld->offsets->len + 1;
+  g_autoptr(GByteArray) head = header_buffer (bld, n, events_lost);
+  g_autofree guint64 *offsets = g_new (guint64, n);
+  gsize len;
+  guint8 *image;
+
+  offsets[0] = 0;
+  memcpy (offsets + 1, bld->offsets->data, bld->offsets->len * sizeof (guint64));
+  g_byte_array_prepend (bld->image, head->data, head->len);
+  len = bld->image->len;
+  image = g_byte_array_free (g_steal_pointer (&bld->image), FALSE);
+  return et_etl_file_new_from_image (bld->path, file_size, image, len, offsets, n);
+}
+
+EtEtlFile *
+et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, &local);
+  Builder bld = { path, damage, damage_data };
+  EtNettraceCallbacks cb = { on_metadata, on_event, damage, &bld };
+  EtNettraceStats stats;
+  EtEtlFile *file = NULL;
+
+  if (mapped == NULL)
+    {
+      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_IO, "%s: byte offset 0: cannot open: %s",
+                   path, local->message);
+      return NULL;
+    }
+  bld.types = g_hash_table_new_full (NULL, NULL, NULL, event_type_free);
+  bld.image = g_byte_array_new ();
+  bld.offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  bld.block = G_MAXUINT64;
+  if (et_nettrace_read (path, (const guint8 *) g_mapped_file_get_contents (mapped),
+                        g_mapped_file_get_length (mapped), &cb, &bld.info, &stats, error))
+    {
+      close_all (&bld);
+      file = assemble (&bld, g_mapped_file_get_length (mapped),
+                       (guint32) MIN (stats.events_lost, G_MAXUINT32));
+    }
+  else
+    close_all (&bld);
+  g_clear_pointer (&bld.image, g_byte_array_unref);
+  g_array_unref (bld.offsets);
+  g_hash_table_unref (bld.types);
+  return file;
+}
