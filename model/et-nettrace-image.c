@@ -544,7 +544,7 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
   g_autoptr(GError) local = NULL;
   g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, &local);
   Builder bld = { path, damage, damage_data };
-  EtNettraceCallbacks cb = { on_metadata, on_event, damage, &bld };
+  EtNettraceCallbacks cb = { on_metadata, on_event, &bld, damage, damage_data };
   EtNettraceStats stats;
   EtEtlFile *file = NULL;
 

@@ -79,7 +79,7 @@ damage (Stream *s, guint64 offset, const char *format, ...)
   what = g_strdup_vprintf (format, args);
   va_end (args);
   message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": %s", s->path, offset, what);
-  s->cb->damage (offset, message, s->cb->user_data);
+  s->cb->damage (offset, message, s->cb->damage_data);
 }
 
 gboolean
@@ -757,8 +757,12 @@ read_objects (Stream *s, gsize pos)
         }
       if (read_opening (s, pos, &kind, &version, &body))
         {
-          if (kind == OBJ_UNKNOWN || kind == OBJ_TRACE)
-            damage (s, pos, "an object of a type Etlscope does not know is skipped");
+          if (kind == OBJ_UNKNOWN || kind == OBJ_TRACE || version > 2)
+            {
+              damage (s, pos, "an object of a type or version (%u) Etlscope does not know "
+                      "is skipped", version);
+              kind = OBJ_UNKNOWN;
+            }
           next = read_block_object (s, pos, kind, body);
         }
       if (next == 0)

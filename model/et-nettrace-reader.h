@@ -129,8 +129,9 @@ typedef struct
 {
   EtNettraceMetaFunc  metadata;
   EtNettraceEventFunc event;
+  gpointer            user_data;     /* for metadata and event */
   EtDamageFunc        damage;
-  gpointer            user_data;
+  gpointer            damage_data;
 } EtNettraceCallbacks;
 
 /* TRUE when @data starts like a .nettrace file (its magic). */

@@ -1,0 +1,474 @@
+/* test-nettrace.c — .nettrace (EventPipe) files through the whole program.
+ *
+ * One list of EventSource events is written twice by the fixture writer:
+ * as TraceLogging events in an .etl, and as EventSource events in a
+ * .nettrace (formats 4 and 5, headers compressed or not, several threads
+ * and processors, fields with structs and arrays, stacks, sequence
+ * points). The built CLI ($ET_CLI) must give the same markers and the same
+ * decoded fields for both. Damaged .nettrace files must open with what can
+ * be read, name the byte offset and exit with 1.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "et-fixture.h"
+#include "et-fixture-nettrace.h"
+#include "et-trace.h"
+
+#define PID 4242
+#define PROVIDER "Etlscope-Nettrace-Test"
+
+typedef struct
+{
+  char *dir;
+  char *etl;
+  char *nettrace;
+} Fixture;
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static int
+setup (void **state)
+{
+  Fixture *f = g_new0 (Fixture, 1);
+
+  f->dir = g_dir_make_tmp ("et-nettrace-XXXXXX", NULL);
+  f->etl = g_build_filename (f->dir, "t.etl", NULL);
+  f->nettrace = g_build_filename (f->dir, "t.nettrace", NULL);
+  *state = f;
+  return 0;
+}
+
+static int
+teardown (void **state)
+{
+  Fixture *f = *state;
+
+  if (g_getenv ("ET_KEEP") == NULL) et_fixture_remove_dir (f->dir); else g_print ("kept %s\n", f->dir);
+  g_free (f->dir);
+  g_free (f->etl);
+  g_free (f->nettrace);
+  g_free (f);
+  return 0;
+}
+
+static Run
+run_cli_v (const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  Run run = { -1, NULL, NULL };
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("ET_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_newv ((const char *const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  assert_non_null (process);
+  assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, &run.out, &run.err, &error));
+  assert_true (g_subprocess_get_if_exited (process));
+  run.status = g_subprocess_get_exit_status (process);
+  return run;
+}
+
+#define run_cli(...) run_cli_v ((const char *const[]) { __VA_ARGS__, NULL })
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+/* ---- one list of events, written both ways ---------------------------- */
+
+typedef struct
+{
+  EtFixtureWriter   *etl;
+  EtFixtureNettrace *nt;
+} Both;
+
+static void
+emit (Both *b, const EtFixtureEvent *ev, const char *name, const EtFixturePayload *p)
+{
+  et_fixture_write_tl_event (b->etl, ev, PROVIDER, name, p, NULL);
+  et_fixture_nettrace_write_event (b->nt, ev, PROVIDER, name, p);
+}
+
+static void
+at (EtFixtureEvent *ev, guint32 tid, gint64 us, guint8 level, guint8 opcode, guint16 id)
+{
+  et_fixture_event_init (ev);
+  ev->pid = PID;
+  ev->tid = tid;
+  ev->cpu = tid % 3;
+  ev->time_ns = us * 1000;
+  ev->level = level;
+  ev->opcode = opcode;
+  ev->id = id;
+}
+
+/* Flags, messages, spans by opcode (nested, unmatched, lone end), cv
+ * fields, a cross-thread span by cvSpanId, structs, and (with @arrays)
+ * arrays of numbers and of structs. */
+static void
+write_events (Both *b, gboolean arrays)
+{
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  EtFixtureEvent ev;
+  const gint32 numbers[3] = { 7, -8, 9 };
+
+  for (guint i = 0; i < 40; i++)
+    {
+      guint32 tid = 100 + i % 4;
+
+      et_fixture_payload_reset (p);
+      et_fixture_payload_add_i32 (p, "item", (gint32) i);
+      et_fixture_payload_add_utf16 (p, "label", i % 2 ? "odd" : "even");
+      at (&ev, tid, 1000 + 50 * i, i % 7 == 0 ? 2 : 4, 0, 1);
+      emit (b, &ev, "Work", p);
+      at (&ev, tid, 1010 + 50 * i, 4, 1, 2);
+      emit (b, &ev, "StepStart", p);
+      if (i % 5 != 4)                         /* some spans stay open */
+        {
+          at (&ev, tid, 1030 + 50 * i, 4, 2, 3);
+          emit (b, &ev, "StepStop", p);
+        }
+    }
+  et_fixture_payload_reset (p);
+  et_fixture_payload_add_u8 (p, "cvType", 1);
+  et_fixture_payload_add_i32 (p, "cvSpanId", 77);
+  et_fixture_payload_add_utf16 (p, "cvTextW", "handed over");
+  et_fixture_payload_add_u8 (p, "cvCategory", 3);
+  et_fixture_payload_add_u8 (p, "cvImportance", 1);
+  et_fixture_payload_add_utf16 (p, "cvSeries", "Pipeline");
+  at (&ev, 100, 5000, 4, 0, 10);
+  emit (b, &ev, "CvBegin", p);
+  et_fixture_payload_reset (p);
+  et_fixture_payload_add_u8 (p, "cvType", 2);
+  et_fixture_payload_add_i32 (p, "cvSpanId", 77);
+  at (&ev, 103, 5600, 4, 0, 11);
+  emit (b, &ev, "CvFinish", p);
+  at (&ev, 104, 5700, 4, 2, 3);               /* an end with nothing open */
+  et_fixture_payload_reset (p);
+  et_fixture_payload_add_i32 (p, "item", -1);
+  et_fixture_payload_add_utf16 (p, "label", "lone");
+  emit (b, &ev, "StepStop", p);
+
+  et_fixture_payload_reset (p);
+  et_fixture_payload_add_double (p, "ratio", 0.25);
+  et_fixture_payload_add_bool32 (p, "ok", TRUE);
+  et_fixture_payload_begin_struct (p, "point");
+  et_fixture_payload_add_i64 (p, "x", -3);
+  et_fixture_payload_add_u16 (p, "y", 4);
+  et_fixture_payload_end_struct (p);
+  if (arrays)
+    {
+      et_fixture_payload_add_array (p, "numbers", ET_FIXTURE_INT32, numbers, 3, FALSE);
+      et_fixture_payload_begin_struct_array (p, "pairs", 2);
+      et_fixture_payload_add_u32 (p, "k", 1);
+      et_fixture_payload_add_utf16 (p, "v", "one");
+      et_fixture_payload_next_element (p);
+      et_fixture_payload_add_u32 (p, "k", 2);
+      et_fixture_payload_add_utf16 (p, "v", "two");
+      et_fixture_payload_end_struct (p);
+    }
+  at (&ev, 102, 6000, 5, 0, 20);
+  emit (b, &ev, "Shape", p);
+}
+
+/* Writes t.etl and t.nettrace from the same events. */
+static void
+write_both (Fixture *f, const EtFixtureNettraceOptions *nto, gboolean arrays,
+            gboolean stacks_and_points)
+{
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions eo;
+  Both b;
+  const guint64 ips[3] = { 0x7ff012340000, 0x7ff012340100, 0x7ff012340200 };
+
+  et_fixture_options_init (&eo);
+  b.etl = et_fixture_writer_new (f->etl, &eo, &error);
+  b.nt = et_fixture_nettrace_new (f->nettrace, nto, &error);
+  assert_non_null (b.etl);
+  assert_non_null (b.nt);
+  if (stacks_and_points)
+    et_fixture_nettrace_use_stack (b.nt, ips, 3);
+  write_events (&b, arrays);
+  if (stacks_and_points)
+    et_fixture_nettrace_sequence_point (b.nt, 0);
+  assert_true (et_fixture_writer_close (b.etl, &error));
+  assert_true (et_fixture_nettrace_close (b.nt, &error));
+  et_fixture_writer_free (b.etl);
+  et_fixture_nettrace_free (b.nt);
+}
+
+/* ---- comparisons ------------------------------------------------------- */
+
+static guint
+count_of (const char *text, const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (text, needle); p != NULL; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* The provider's events as `events --format=jsonl` gives them, without
+ * what depends on the file's layout (index, offset). */
+static char *
+provider_events (const char *path)
+{
+  Run run = run_cli ("events", "--format=jsonl", path);
+  g_autoptr(GRegex) layout = g_regex_new ("\"(index|offset)\":[0-9]+,", 0, 0, NULL);
+  g_auto(GStrv) lines = NULL;
+  GString *out = g_string_new (NULL);
+
+  assert_int_equal (run.status, 0);
+  lines = g_strsplit (run.out, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], "\"provider\":\"" PROVIDER "\"") != NULL)
+      {
+        g_autofree char *kept = g_regex_replace_literal (layout, lines[i], -1, 0, "", 0, NULL);
+        g_string_append_printf (out, "%s\n", kept);
+      }
+  run_clear (&run);
+  return g_string_free (out, FALSE);
+}
+
+/* Markers and decoded events of t.nettrace equal those of t.etl. */
+static void
+assert_same_as_etl (Fixture *f, gboolean arrays)
+{
+  Run etl = run_cli ("markers", "--format=jsonl", f->etl);
+  Run nt = run_cli ("markers", "--format=jsonl", f->nettrace);
+  g_autofree char *etl_events = provider_events (f->etl);
+  g_autofree char *nt_events = provider_events (f->nettrace);
+
+  assert_int_equal (etl.status, 0);
+  if (nt.status != 0)
+    fail_msg ("exit %d: %s", nt.status, nt.err);
+  /* What the event list must give, so that equal outputs mean something. */
+  assert_int_equal (count_of (etl.out, "\n"), 40 + 40 + 1 + 1 + 1);
+  assert_int_equal (count_of (etl.out, "\"status\":\"unmatched_start\""), 8);
+  assert_int_equal (count_of (etl.out, "\"status\":\"unmatched_end\""), 1);
+  assert_int_equal (count_of (etl.out, "\"status\":\"cross_thread\""), 1);
+  assert_int_equal (count_of (etl_events, "\n"), 40 * 3 - 8 + 4);
+  assert_true (strstr (etl_events, arrays ? "\"numbers\":[7,-8,9]" : "\"point\":{\"x\":-3,\"y\":4}"));
+  assert_string_equal (nt.out, etl.out);
+  assert_string_equal (nt_events, etl_events);
+  run_clear (&etl);
+  run_clear (&nt);
+}
+
+static void
+test_format5_compressed_round_trip (void **state)
+{
+  Fixture *f = *state;
+  EtFixtureNettraceOptions o;
+
+  et_fixture_nettrace_options_init (&o);
+  write_both (f, &o, TRUE, TRUE);
+  assert_same_as_etl (f, TRUE);
+}
+
+static void
+test_format5_uncompressed_round_trip (void **state)
+{
+  Fixture *f = *state;
+  EtFixtureNettraceOptions o;
+
+  et_fixture_nettrace_options_init (&o);
+  o.compressed = FALSE;
+  o.events_per_block = 7;
+  write_both (f, &o, TRUE, FALSE);
+  assert_same_as_etl (f, TRUE);
+}
+
+/* Format 4 has no opcodes in its metadata: …Start and …Stop names give
+ * them, as TraceEvent does. */
+static void
+test_format4_round_trip (void **state)
+{
+  Fixture *f = *state;
+  EtFixtureNettraceOptions o;
+
+  et_fixture_nettrace_options_init (&o);
+  o.format = 4;
+  o.events_per_block = 1000;
+  write_both (f, &o, FALSE, TRUE);
+  assert_same_as_etl (f, FALSE);
+}
+
+/* ---- damage, losses, dispatch ------------------------------------------ */
+
+static guint64
+write_for_damage (Fixture *f)
+{
+  EtFixtureNettraceOptions o;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureNettrace) nt = NULL;
+  g_autoptr(EtFixtureWriter) etl = NULL;
+  EtFixtureOptions eo;
+  Both b;
+  guint64 second_block;
+
+  et_fixture_nettrace_options_init (&o);
+  o.events_per_block = 16;
+  et_fixture_options_init (&eo);
+  etl = et_fixture_writer_new (f->etl, &eo, &error);
+  nt = et_fixture_nettrace_new (f->nettrace, &o, &error);
+  b = (Both) { etl, nt };
+  write_events (&b, TRUE);
+  assert_true (et_fixture_nettrace_close (nt, &error));
+  assert_true (et_fixture_nettrace_event_blocks (nt)->len > 4);
+  second_block = g_array_index (et_fixture_nettrace_event_blocks (nt), guint64, 1);
+  return second_block;
+}
+
+/* A block whose opening is overwritten: reported at its offset, skipped,
+ * and the blocks after it are read. */
+static void
+test_damaged_block_is_skipped (void **state)
+{
+  Fixture *f = *state;
+  guint64 block = write_for_damage (f);
+  g_autoptr(GError) error = NULL;
+  const guint8 junk[8] = { 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE };
+  Run run;
+
+  g_autofree char *bytes = NULL;
+  gsize len;
+  const char *name = NULL;
+
+  /* The block's opening (two BeginPrivateObject tags, a NullReference,
+   * versions, "EventBlock") ends 5 to 8 bytes before its body. */
+  assert_true (g_file_get_contents (f->nettrace, &bytes, &len, &error));
+  for (gsize i = 0; i + 10 <= block; i++)
+    if (memcmp (bytes + i, "EventBlock", 10) == 0)
+      name = bytes + i;
+  assert_non_null (name);
+  assert_true (et_fixture_damage_write (f->nettrace, (guint64) (name - bytes) - 15, junk,
+                                        sizeof junk, &error));
+  run = run_cli ("markers", "--format=jsonl", f->nettrace);
+  assert_int_equal (run.status, 1);
+  assert_non_null (strstr (run.err, "byte offset"));
+  assert_non_null (strstr (run.err, f->nettrace));
+  /* The first block's 16 events and the ones after the lost block remain. */
+  assert_true (count_of (run.out, "\n") > 40);
+  assert_true (count_of (run.out, "\n") < 83);
+  assert_non_null (strstr (run.out, "\"event\":\"Shape\""));
+  run_clear (&run);
+}
+
+static void
+test_cut_file_keeps_what_it_holds (void **state)
+{
+  Fixture *f = *state;
+  guint64 block = write_for_damage (f);
+  g_autoptr(GError) error = NULL;
+  Run run;
+
+  assert_true (et_fixture_damage_truncate (f->nettrace, block + 40, &error));
+  run = run_cli ("markers", "--format=jsonl", f->nettrace);
+  assert_int_equal (run.status, 1);
+  assert_non_null (strstr (run.err, "byte offset"));
+  /* The first block: events 0–4 (the fifth without its Stop) and the Work
+   * and StepStart of event 5: six flags, four spans and two open ones. */
+  assert_int_equal (count_of (run.out, "\n"), 12);
+  run_clear (&run);
+  run = run_cli ("info", f->nettrace);
+  assert_int_equal (run.status, 1);
+  run_clear (&run);
+}
+
+static void
+test_sequence_gaps_are_lost_events (void **state)
+{
+  Fixture *f = *state;
+  EtFixtureNettraceOptions o;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) trace = NULL;
+
+  et_fixture_nettrace_options_init (&o);
+  {
+    g_autoptr(EtFixtureNettrace) nt = et_fixture_nettrace_new (f->nettrace, &o, &error);
+    g_autoptr(EtFixtureWriter) etl = et_fixture_writer_new (f->etl, NULL, &error);
+    Both b = { etl, nt };
+
+    write_events (&b, FALSE);
+    et_fixture_nettrace_sequence_point (nt, 5);
+    assert_true (et_fixture_nettrace_close (nt, &error));
+  }
+  trace = et_trace_load (f->nettrace, 0, NULL, NULL, NULL, &error);
+  assert_non_null (trace);
+  /* Five threads wrote events; the sequence point says each lost five. */
+  assert_int_equal (et_trace_get_header (trace)->events_lost, 5 * 5);
+  assert_int_equal (et_trace_get_header (trace)->perf_freq, 10000000);
+  assert_int_equal (et_trace_get_stats (trace)->damage_count, 0);
+}
+
+/* The reader is chosen by the file's first bytes, not its name. */
+static void
+test_chosen_by_content (void **state)
+{
+  Fixture *f = *state;
+  EtFixtureNettraceOptions o;
+  g_autofree char *renamed = g_build_filename (f->dir, "renamed.etl", NULL);
+  g_autofree char *fake = g_build_filename (f->dir, "fake.nettrace", NULL);
+  Run a, b, c;
+
+  et_fixture_nettrace_options_init (&o);
+  write_both (f, &o, FALSE, FALSE);
+  assert_int_equal (g_rename (f->nettrace, renamed), 0);
+  assert_int_equal (g_rename (f->etl, fake), 0);
+  a = run_cli ("markers", "--format=jsonl", renamed);
+  b = run_cli ("markers", "--format=jsonl", fake);
+  assert_int_equal (a.status, 0);
+  assert_int_equal (b.status, 0);
+  assert_string_equal (a.out, b.out);
+  assert_true (g_file_set_contents (fake, "Nettrace but nothing else", -1, NULL));
+  c = run_cli ("info", fake);
+  assert_int_equal (c.status, 2);
+  assert_non_null (strstr (c.err, "byte offset"));
+  run_clear (&a);
+  run_clear (&b);
+  run_clear (&c);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup_teardown (test_format5_compressed_round_trip, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_format5_uncompressed_round_trip, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_format4_round_trip, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_damaged_block_is_skipped, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_cut_file_keeps_what_it_holds, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_sequence_gaps_are_lost_events, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_chosen_by_content, setup, teardown),
+  };
+
+  if (g_getenv ("ET_CLI") == NULL)
+    {
+      print_error ("ET_CLI must name the built etlscope-cli\n");
+      return 1;
+    }
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
