@@ -60,6 +60,7 @@ open_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   EtWindow *self = data;
   GtkFileChooserNative *dialog;
   g_autoptr(GtkFileFilter) etl = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) nettrace = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
   g_autofree char *last = self->settings ? g_settings_get_string (self->settings, "last-folder") : NULL;
 
@@ -68,9 +69,14 @@ open_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   gtk_file_filter_set_name (etl, _("ETW traces (*.etl)"));
   gtk_file_filter_add_pattern (etl, "*.[eE][tT][lL]");
   gtk_file_filter_add_mime_type (etl, "application/x-etl");
+  /* .NET's EventPipe traces, as dotnet-trace writes them on Linux and macOS */
+  gtk_file_filter_set_name (nettrace, _("EventPipe traces (*.nettrace)"));
+  gtk_file_filter_add_pattern (nettrace, "*.[nN][eE][tT][tT][rR][aA][cC][eE]");
+  gtk_file_filter_add_mime_type (nettrace, "application/x-nettrace");
   gtk_file_filter_set_name (all, _("All files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), etl);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), nettrace);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
   if (last != NULL && *last != '\0')
     {
