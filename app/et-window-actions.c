@@ -104,7 +104,8 @@ compare_recent (gconstpointer a, gconstpointer b)
   return g_date_time_compare (y, x);   /* newest first */
 }
 
-/* The "Open Recent" submenu: the ten newest .etl files GTK remembers. */
+/* The "Open Recent" submenu: the ten newest .etl and .nettrace files GTK
+ * remembers. */
 void
 _et_window_refresh_recent (EtWindow *self)
 {
@@ -114,7 +115,8 @@ _et_window_refresh_recent (EtWindow *self)
   g_autoptr(GMenu) section = g_menu_new ();
 
   for (GList *l = items; l != NULL; l = l->next)
-    if (g_str_has_suffix (gtk_recent_info_get_uri (l->data), ".etl")
+    if ((g_str_has_suffix (gtk_recent_info_get_uri (l->data), ".etl")
+         || g_str_has_suffix (gtk_recent_info_get_uri (l->data), ".nettrace"))
         && gtk_recent_info_exists (l->data))
       g_ptr_array_add (traces, l->data);
   g_ptr_array_sort (traces, compare_recent);

@@ -467,7 +467,6 @@ put_logfile_header (Builder *bld, GByteArray *b, guint n_buffers, guint32 events
     end += (gint64) ((double) (bld->last_ts - info->sync_time_qpc) * 1e7 / info->qpc_frequency);
   g_byte_array_set_size (b, p + LOGFILE_HEADER_SIZE);
   memset (b->data + p, 0, LOGFILE_HEADER_SIZE);
-  set (b->data + p + 4, info->format_version, 1);          /* "version" of the file */
   set (b->data + p + 12, info->n_processors, 4);
   set (b->data + p + 16, (guint64) end, 8);
   set (b->data + p + 36, n_buffers, 4);                     /* BuffersWritten */
@@ -476,7 +475,7 @@ put_logfile_header (Builder *bld, GByteArray *b, guint n_buffers, guint32 events
   set (b->data + p + 256, (guint64) info->qpc_frequency, 8);
   set (b->data + p + 264, (guint64) start, 8);
   set (b->data + p + 272, 1, 4);                            /* clock: QPC */
-  put_utf16z (b, "EventPipe");
+  put_utf16z (b, "EventPipe (.nettrace)");
   put_utf16z (b, bld->path);
 }
 
