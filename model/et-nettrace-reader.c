@@ -651,7 +651,8 @@ read_block (Stream *s, ObjectKind kind, gsize start, gsize size)
 }
 
 /* One block object at @pos (its opening read); returns where the next
- * object begins, or 0 when the framing is broken. */
+ * object begins, the end of the file when the block runs to it, or 0 when
+ * the framing is broken before its payload. */
 static gsize
 read_block_object (Stream *s, gsize pos, ObjectKind kind, gsize body)
 {
@@ -666,15 +667,16 @@ read_block_object (Stream *s, gsize pos, ObjectKind kind, gsize body)
     {
       damage (s, body, "block states %u bytes; %" G_GSIZE_FORMAT " are left in the file",
               size, start <= s->len ? s->len - start : 0);
-      if (start <= s->len)
-        read_block (s, kind, start, s->len - start);
-      return 0;
+      if (start > s->len)
+        return 0;
+      read_block (s, kind, start, s->len - start);
+      return s->len;
     }
   read_block (s, kind, start, size);
   if (start + size >= s->len || s->data[start + size] != TAG_END_OBJECT)
     {
       damage (s, start + size, "block at byte offset %" G_GSIZE_FORMAT " lacks its end tag", pos);
-      return 0;
+      return start + size;       /* the next object may still begin here */
     }
   return start + size + 1;
 }
