@@ -15,6 +15,9 @@
 #include <string.h>
 
 #define BUFFER_DATA_LIMIT  (1u << 20)   /* a buffer is closed past this */
+/* The image is one GByteArray (32-bit length): events past this are
+ * counted, not read. */
+#define IMAGE_LIMIT        (G_MAXUINT32 - (MAX_CPUS + 2) * (BUFFER_DATA_LIMIT + G_MAXUINT16))
 #define EVENT_HEADER_SIZE  0x50
 #define SYSTEM_HEADER_SIZE 0x20
 #define LOGFILE_HEADER_SIZE 280         /* TRACE_LOGFILE_HEADER, 64-bit, no strings */
@@ -53,8 +56,8 @@ static const struct
 typedef struct
 {
   EtGuid  provider;
-  GBytes *traits;      /* PROV_TRAITS item data */
-  GBytes *schema;      /* EVENT_SCHEMA_TL item data, or NULL */
+  GByteArray *items;   /* the PROV_TRAITS item and, when known, the
+                        * EVENT_SCHEMA_TL item, as every record carries them */
   guint16 id;
   guint8  version;
   guint8  level;
@@ -81,6 +84,10 @@ typedef struct
   guint64        block;        /* the EventBlock being read */
   gint64         last_ts;
   guint64        too_large;
+  guint          head_len;     /* the header buffer, at the image's start */
+  guint64        beyond_limit; /* events after the image was full */
+  guint32        last_id;      /* the metadata looked up last, and its type */
+  const EventType *last_type;
 } Builder;
 
 static void
@@ -88,8 +95,7 @@ event_type_free (gpointer data)
 {
   EventType *t = data;
 
-  g_clear_pointer (&t->traits, g_bytes_unref);
-  g_clear_pointer (&t->schema, g_bytes_unref);
+  g_clear_pointer (&t->items, g_byte_array_unref);
   g_free (t);
 }
 
@@ -113,12 +119,12 @@ set (guint8 *p, guint64 v, guint n)
 }
 
 static void
-put_guid (GByteArray *b, const EtGuid *g)
+put_guid_at (guint8 *p, const EtGuid *g)
 {
-  put (b, g->data1, 4);
-  put (b, g->data2, 2);
-  put (b, g->data3, 2);
-  g_byte_array_append (b, g->data4, 8);
+  set (p, g->data1, 4);
+  set (p + 4, g->data2, 2);
+  set (p + 6, g->data3, 2);
+  memcpy (p + 8, g->data4, 8);
 }
 
 static void
@@ -132,6 +138,19 @@ pad8 (GByteArray *b)
 {
   while (b->len % 8 != 0)
     put (b, 0, 1);
+}
+
+static void
+put_ext (GByteArray *b, guint16 type, const guint8 *data, gsize len, gboolean more)
+{
+  guint16 item = (guint16) ((8 + len + 7) & ~(gsize) 7);
+
+  put (b, item, 2);
+  put (b, type, 2);
+  put (b, more ? 1 : 0, 2);
+  put (b, len, 2);
+  g_byte_array_append (b, data, (guint) len);
+  pad8 (b);
 }
 
 /* ---- metadata → TraceLogging ------------------------------------------- */
@@ -244,6 +263,8 @@ on_metadata (const EtNettraceMeta *meta, gpointer user_data)
 {
   Builder *bld = user_data;
   EventType *t = g_new0 (EventType, 1);
+  g_autoptr(GBytes) traits = NULL;
+  g_autoptr(GBytes) schema = NULL;
   g_autofree char *name = meta->name[0] ? g_strdup (meta->name)
                                         : g_strdup_printf ("EventID(%u)", meta->event_id);
   gboolean runtime = FALSE;
@@ -258,8 +279,14 @@ on_metadata (const EtNettraceMeta *meta, gpointer user_data)
       }
   if (!runtime)
     et_guid_from_eventsource_name (meta->provider, &t->provider);
-  t->traits = tl_traits (meta->provider);
-  t->schema = runtime ? NULL : tl_schema (meta, name);
+  traits = tl_traits (meta->provider);
+  schema = runtime ? NULL : tl_schema (meta, name);
+  t->items = g_byte_array_new ();
+  put_ext (t->items, EXT_PROV_TRAITS, g_bytes_get_data (traits, NULL), g_bytes_get_size (traits),
+           schema != NULL);
+  if (schema != NULL)
+    put_ext (t->items, EXT_SCHEMA_TL, g_bytes_get_data (schema, NULL), g_bytes_get_size (schema),
+             FALSE);
   t->id = (guint16) meta->event_id;
   t->version = meta->version;
   t->level = meta->level;
@@ -271,6 +298,7 @@ on_metadata (const EtNettraceMeta *meta, gpointer user_data)
     t->opcode = 1;
   else if (!meta->has_opcode && ends_with (name, "Stop"))
     t->opcode = 2;
+  bld->last_type = NULL;              /* a redefined id frees the old type */
   g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id), t);
 }
 
@@ -310,77 +338,61 @@ close_all (Builder *bld)
     close_buffer (bld, cpu);
 }
 
-static void
-put_ext (GByteArray *b, guint16 type, const guint8 *data, gsize len, gboolean more)
-{
-  guint16 item = (guint16) ((8 + len + 7) & ~(gsize) 7);
-
-  put (b, item, 2);
-  put (b, type, 2);
-  put (b, more ? 1 : 0, 2);
-  put (b, len, 2);
-  g_byte_array_append (b, data, (guint) len);
-  pad8 (b);
-}
-
-/* One EVENT_HEADER record (etl-format.md §5.6) for @e. */
-static void
-put_record (Builder *bld, GByteArray *b, const EtNettraceEvent *e, const EventType *t)
-{
-  guint start = b->len;
-  gboolean related = !et_guid_is_zero (&e->related_activity_id);
-  gsize traits_len, schema_len = 0;
-  const guint8 *traits = g_bytes_get_data (t->traits, &traits_len);
-  const guint8 *schema = t->schema ? g_bytes_get_data (t->schema, &schema_len) : NULL;
-  guint8 guid[16];
-  gsize size;
-
-  put (b, 0, 2);
-  put (b, bld->info.pointer_size == 4 ? 0x12 : 0x13, 1);
-  put (b, 0xC0, 1);
-  put (b, 0x0001 | (bld->info.pointer_size == 4 ? 0x0020 : 0x0040), 2);
-  put (b, 0, 2);
-  put (b, (guint32) e->thread_id, 4);
-  put (b, bld->info.process_id, 4);
-  put (b, (guint64) e->timestamp, 8);
-  put_guid (b, &t->provider);
-  put (b, t->id, 2);
-  put (b, t->version, 1);
-  put (b, 0, 1);                               /* channel */
-  put (b, t->level, 1);
-  put (b, t->opcode, 1);
-  put (b, 0, 2);                               /* task: EventPipe has none */
-  put (b, t->keywords, 8);
-  put (b, 0, 8);                               /* processor time */
-  put_guid (b, &e->activity_id);
-  if (related)
-    {
-      set (guid, e->related_activity_id.data1, 4);
-      set (guid + 4, e->related_activity_id.data2, 2);
-      set (guid + 6, e->related_activity_id.data3, 2);
-      memcpy (guid + 8, e->related_activity_id.data4, 8);
-      put_ext (b, EXT_RELATED_ACTIVITY, guid, 16, TRUE);
-    }
-  put_ext (b, EXT_PROV_TRAITS, traits, traits_len, schema != NULL);
-  if (schema != NULL)
-    put_ext (b, EXT_SCHEMA_TL, schema, schema_len, FALSE);
-  g_byte_array_append (b, e->payload, (guint) e->payload_len);
-  size = b->len - start;
-  set (b->data + start, size, 2);
-  pad8 (b);
-}
-
+/* The record's size: header, items, payload (before the padding to 8). */
 static gsize
 record_size (const EtNettraceEvent *e, const EventType *t)
 {
-  gsize size = EVENT_HEADER_SIZE + 8 + ((g_bytes_get_size (t->traits) + 7) & ~(gsize) 7)
-               + e->payload_len;
+  gsize size = EVENT_HEADER_SIZE + t->items->len + e->payload_len;
 
-  if (t->schema != NULL)
-    size += 8 + ((g_bytes_get_size (t->schema) + 7) & ~(gsize) 7);
   if (!et_guid_is_zero (&e->related_activity_id))
     size += 8 + 16;
   return size;
+}
+
+/* One EVENT_HEADER record (etl-format.md §5.6) for @e: the header, the
+ * related activity item when there is one, the type's items, the payload.
+ * Written in place: a trace holds millions of them. */
+static void
+put_record (Builder *bld, GByteArray *b, const EtNettraceEvent *e, const EventType *t)
+{
+  gboolean related = !et_guid_is_zero (&e->related_activity_id);
+  gsize size = record_size (e, t);
+  guint start = b->len;
+  guint8 *r;
+
+  g_byte_array_set_size (b, start + ((size + 7) & ~(gsize) 7));
+  r = b->data + start;
+  memset (r, 0, EVENT_HEADER_SIZE);
+  set (r, size, 2);
+  r[2] = bld->info.pointer_size == 4 ? 0x12 : 0x13;
+  r[3] = 0xC0;
+  set (r + 4, 0x0001 | (bld->info.pointer_size == 4 ? 0x0020 : 0x0040), 2);
+  set (r + 8, (guint32) e->thread_id, 4);
+  set (r + 12, bld->info.process_id, 4);
+  set (r + 16, (guint64) e->timestamp, 8);
+  put_guid_at (r + 0x18, &t->provider);
+  set (r + 0x28, t->id, 2);
+  r[0x2A] = t->version;
+  r[0x2C] = t->level;
+  r[0x2D] = t->opcode;                         /* channel and task stay 0 */
+  set (r + 0x30, t->keywords, 8);
+  put_guid_at (r + 0x40, &e->activity_id);
+  r += EVENT_HEADER_SIZE;
+  if (related)
+    {
+      memset (r, 0, 8);
+      set (r, 8 + 16, 2);
+      set (r + 2, EXT_RELATED_ACTIVITY, 2);
+      set (r + 4, 1, 2);                       /* more items follow */
+      set (r + 6, 16, 2);
+      put_guid_at (r + 8, &e->related_activity_id);
+      r += 8 + 16;
+    }
+  memcpy (r, t->items->data, t->items->len);
+  r += t->items->len;
+  memcpy (r, e->payload, e->payload_len);
+  r += e->payload_len;
+  memset (r, 0, (gsize) (b->data + b->len - r));
 }
 
 static void
@@ -396,12 +408,24 @@ static void
 on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_data)
 {
   Builder *bld = user_data;
-  const EventType *t = g_hash_table_lookup (bld->types, GUINT_TO_POINTER (meta->id));
+  const EventType *t = bld->last_type;
   guint cpu = MIN (e->processor, MAX_CPUS - 1);
   OpenBuffer *o;
 
+  if (t == NULL || meta->id != bld->last_id)
+    {
+      t = bld->last_type = g_hash_table_lookup (bld->types, GUINT_TO_POINTER (meta->id));
+      bld->last_id = meta->id;
+    }
   if (t == NULL)
     return;                 /* its metadata did not read: reported there */
+  if (bld->image->len > IMAGE_LIMIT)
+    {
+      if (bld->beyond_limit++ == 0)
+        report (bld, e->offset, "the trace holds more events than Etlscope reads from one "
+                "file (4 GiB of records); the events from here on are skipped");
+      return;
+    }
   if (record_size (e, t) > G_MAXUINT16)
     {
       g_autofree char *what = g_strdup_printf ("an event of %" G_GSIZE_FORMAT " payload bytes "
@@ -531,7 +555,9 @@ assemble (Builder *bld, guint64 file_size, guint32 events_lost)
 
   offsets[0] = 0;
   memcpy (offsets + 1, bld->offsets->data, bld->offsets->len * sizeof (guint64));
-  g_byte_array_prepend (bld->image, head->data, head->len);
+  /* Its space was kept at the start (et_nettrace_open): same length. */
+  g_assert (head->len == bld->head_len);
+  memcpy (bld->image->data, head->data, head->len);
   len = bld->image->len;
   image = g_byte_array_free (g_steal_pointer (&bld->image), FALSE);
   return et_etl_file_new_from_image (bld->path, file_size, image, len, offsets, n);
@@ -555,6 +581,12 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
     }
   bld.types = g_hash_table_new_full (NULL, NULL, NULL, event_type_free);
   bld.image = g_byte_array_new ();
+  {
+    g_autoptr(GByteArray) head = header_buffer (&bld, 0, 0);
+
+    bld.head_len = head->len;
+    g_byte_array_set_size (bld.image, head->len);
+  }
   bld.offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
   bld.block = G_MAXUINT64;
   if (et_nettrace_read (path, (const guint8 *) g_mapped_file_get_contents (mapped),
