@@ -62,6 +62,7 @@ typedef struct
   guint8  version;
   guint8  level;
   guint8  opcode;
+  guint16 task;
   guint64 keywords;
 } EventType;
 
@@ -258,6 +259,21 @@ ends_with (const char *s, const char *suffix)
   return n >= k && g_ascii_strcasecmp (s + n - k, suffix) == 0;
 }
 
+/* EventPipe metadata has no task. An EventSource that names none gives
+ * event N the task 0xFFFE − N, and a …Stop event the task of the …Start
+ * just before it (EventSource's own rule, so that its .etl and .nettrace
+ * agree, and ends pair with their own kind of start). Events written
+ * without an id (EventSource.Write) keep task 0. */
+static guint16
+eventsource_task (guint16 id, guint8 opcode, const char *name)
+{
+  if (id == 0)
+    return 0;
+  if (opcode == 2 && id > 1 && ends_with (name, "Stop"))
+    return (guint16) (0xFFFE - (id - 1));
+  return (guint16) (0xFFFE - id);
+}
+
 static void
 on_metadata (const EtNettraceMeta *meta, gpointer user_data)
 {
@@ -298,6 +314,8 @@ on_metadata (const EtNettraceMeta *meta, gpointer user_data)
     t->opcode = 1;
   else if (!meta->has_opcode && ends_with (name, "Stop"))
     t->opcode = 2;
+  if (!runtime)
+    t->task = eventsource_task (t->id, t->opcode, name);
   bld->last_type = NULL;              /* a redefined id frees the old type */
   g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id), t);
 }
@@ -374,7 +392,8 @@ put_record (Builder *bld, GByteArray *b, const EtNettraceEvent *e, const EventTy
   set (r + 0x28, t->id, 2);
   r[0x2A] = t->version;
   r[0x2C] = t->level;
-  r[0x2D] = t->opcode;                         /* channel and task stay 0 */
+  r[0x2D] = t->opcode;                         /* channel stays 0 */
+  set (r + 0x2E, t->task, 2);
   set (r + 0x30, t->keywords, 8);
   put_guid_at (r + 0x40, &e->activity_id);
   r += EVENT_HEADER_SIZE;
