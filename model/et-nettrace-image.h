@@ -8,6 +8,11 @@
  * metadata is written as the TraceLogging metadata that the .etl path
  * already decodes (et-tracelogging), with the provider's name as its
  * traits, so fields, marker rules and span pairing are the .etl ones.
+ * EventPipe carries no tasks: EventSource's own rule gives them (event N
+ * has task 0xFFFE − N, a …Stop the task of its …Start), so ends pair with
+ * starts of their own kind; series stay empty (TraceLogging has no task
+ * names). Format 4 has no opcodes either: …Start and …Stop names give
+ * them, as TraceEvent does.
  * The runtime's own providers (Microsoft-Windows-DotNETRuntime and its
  * rundown, the sample profiler) carry no field descriptions in EventPipe
  * and get their well-known GUIDs, as in an .etl, and no schema: they are
