@@ -89,6 +89,11 @@ typedef struct
   guint64        beyond_limit; /* events after the image was full */
   guint32        last_id;      /* the metadata looked up last, and its type */
   const EventType *last_type;
+  void         (*progress) (guint64, guint64, gpointer);
+  gpointer       progress_data;
+  GCancellable  *cancellable;
+  guint64        file_size;
+  guint64        reported;     /* offset told to progress last */
 } Builder;
 
 static void
@@ -471,6 +476,21 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
   bld->last_ts = MAX (bld->last_ts, e->timestamp);
 }
 
+/* Opening is most of loading a .nettrace: it tells its progress (as 90 %
+ * of the file, the walk of the image does the rest) and can be cancelled. */
+static gboolean
+on_block (guint64 next, gpointer user_data)
+{
+  Builder *bld = user_data;
+
+  if (bld->progress != NULL && next - bld->reported >= (4u << 20))
+    {
+      bld->reported = next;
+      bld->progress (next * 9 / 10, bld->file_size, bld->progress_data);
+    }
+  return !g_cancellable_is_cancelled (bld->cancellable);
+}
+
 /* ---- the log-file header ---------------------------------------------- */
 
 static gint64
@@ -583,12 +603,14 @@ assemble (Builder *bld, guint64 file_size, guint32 events_lost)
 }
 
 EtEtlFile *
-et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data, GError **error)
+et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
+                  void (*progress) (guint64, guint64, gpointer), gpointer progress_data,
+                  GCancellable *cancellable, GError **error)
 {
   g_autoptr(GError) local = NULL;
   g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, &local);
   Builder bld = { path, damage, damage_data };
-  EtNettraceCallbacks cb = { on_metadata, on_event, &bld, damage, damage_data };
+  EtNettraceCallbacks cb = { on_metadata, on_event, on_block, &bld, damage, damage_data };
   EtNettraceStats stats;
   EtEtlFile *file = NULL;
 
@@ -598,6 +620,10 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
                    path, local->message);
       return NULL;
     }
+  bld.progress = progress;
+  bld.progress_data = progress_data;
+  bld.cancellable = cancellable;
+  bld.file_size = g_mapped_file_get_length (mapped);
   bld.types = g_hash_table_new_full (NULL, NULL, NULL, event_type_free);
   bld.image = g_byte_array_new ();
   {
@@ -609,7 +635,8 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
   bld.offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
   bld.block = G_MAXUINT64;
   if (et_nettrace_read (path, (const guint8 *) g_mapped_file_get_contents (mapped),
-                        g_mapped_file_get_length (mapped), &cb, &bld.info, &stats, error))
+                        g_mapped_file_get_length (mapped), &cb, &bld.info, &stats, error)
+      && !g_cancellable_set_error_if_cancelled (cancellable, error))
     {
       close_all (&bld);
       file = assemble (&bld, g_mapped_file_get_length (mapped),

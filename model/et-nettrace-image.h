@@ -21,7 +21,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 #include "et-etl-reader.h"
 
 G_BEGIN_DECLS
@@ -29,11 +29,18 @@ G_BEGIN_DECLS
 /* TRUE when the file at @path starts with the .nettrace magic. */
 gboolean   et_nettrace_file_sniff (const char   *path);
 
-/* Reads the .nettrace file at @path into an in-memory EtEtlFile. NULL with
- * an ET_ETL_ERROR naming the file and offset when it cannot be read at all. */
-EtEtlFile *et_nettrace_open       (const char   *path,
-                                   EtDamageFunc  damage,
-                                   gpointer      damage_data,
-                                   GError      **error);
+/* Reads the .nettrace file at @path into an in-memory EtEtlFile, telling
+ * @progress (may be NULL) how far it got. NULL with an ET_ETL_ERROR naming
+ * the file and offset when it cannot be read at all, or a G_IO_ERROR when
+ * @cancellable was cancelled. */
+EtEtlFile *et_nettrace_open       (const char    *path,
+                                   EtDamageFunc   damage,
+                                   gpointer       damage_data,
+                                   void         (*progress) (guint64  done,
+                                                             guint64  total,
+                                                             gpointer user_data),
+                                   gpointer       progress_data,
+                                   GCancellable  *cancellable,
+                                   GError       **error);
 
 G_END_DECLS

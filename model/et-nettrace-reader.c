@@ -774,6 +774,8 @@ read_objects (Stream *s, gsize pos)
                   next - pos);
         }
       pos = next;
+      if (s->cb->block != NULL && !s->cb->block (pos, s->cb->user_data))
+        return;
     }
   damage (s, s->len, "the stream ends without its end tag (the file is cut short)");
 }

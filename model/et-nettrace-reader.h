@@ -125,11 +125,16 @@ typedef void (*EtNettraceEventFunc) (const EtNettraceEvent *event,
                                      const EtNettraceMeta  *meta,
                                      gpointer               user_data);
 
+/* Called after each object with the offset reading goes on at; FALSE stops
+ * the reading (cancelled). */
+typedef gboolean (*EtNettraceBlockFunc) (guint64 next, gpointer user_data);
+
 typedef struct
 {
   EtNettraceMetaFunc  metadata;
   EtNettraceEventFunc event;
-  gpointer            user_data;     /* for metadata and event */
+  EtNettraceBlockFunc block;         /* may be NULL */
+  gpointer            user_data;     /* for metadata, event and block */
   EtDamageFunc        damage;
   gpointer            damage_data;
 } EtNettraceCallbacks;
@@ -138,7 +143,8 @@ typedef struct
 gboolean     et_nettrace_sniff      (const guint8              *data,
                                      gsize                      len);
 
-/* Reads the whole stream in file order, calling @callbacks. FALSE with an
+/* Reads the whole stream in file order, calling @callbacks (until a block
+ * callback returns FALSE). FALSE with an
  * ET_ETL_ERROR naming @path and the offset when the stream cannot be read at
  * all (no magic, no Trace object, an unsupported version); damage after the
  * Trace object is reported through callbacks->damage and reading goes on. */

@@ -954,7 +954,8 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   /* Chosen by content: a .nettrace stream is read into .etl-style buffers
    * in memory (et-nettrace-image), and everything after is the same. */
   if (et_nettrace_file_sniff (path))
-    self->file = et_nettrace_open (path, on_damage, self, error);
+    self->file = et_nettrace_open (path, on_damage, self, progress, progress_data, cancellable,
+                                   error);
   else
     self->file = et_etl_file_open (path, on_damage, self, error);
   if (self->file == NULL)

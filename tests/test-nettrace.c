@@ -580,6 +580,39 @@ test_mutated_files_never_crash (void **state)
   print_message ("# mutated copies: %u loaded, %u refused\n", loaded, failed);
 }
 
+static void
+on_progress (guint64 done, guint64 total, gpointer data)
+{
+  guint64 *last = data;
+
+  assert_true (done <= total);
+  last[0] = done, last[1] = total;
+}
+
+/* Loading a .nettrace tells its progress and stops when cancelled. */
+static void
+test_progress_and_cancel (void **state)
+{
+  Fixture *f = *state;
+  EtFixtureNettraceOptions o;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) trace = NULL;
+  guint64 last[2] = { 0, 0 };
+  GStatBuf st;
+
+  et_fixture_nettrace_options_init (&o);
+  write_both (f, &o, TRUE, FALSE);
+  assert_int_equal (g_stat (f->nettrace, &st), 0);
+  trace = et_trace_load (f->nettrace, 0, on_progress, last, cancellable, &error);
+  assert_non_null (trace);
+  assert_int_equal (last[0], st.st_size);
+  assert_int_equal (last[1], st.st_size);
+  g_cancellable_cancel (cancellable);
+  assert_null (et_trace_load (f->nettrace, 0, NULL, NULL, cancellable, &error));
+  assert_true (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+}
+
 /* ---- conformance with TraceEvent's baselines --------------------------- */
 
 typedef struct
@@ -799,6 +832,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_chosen_by_content, setup, teardown),
     cmocka_unit_test_setup_teardown (test_every_cli_command, setup, teardown),
     cmocka_unit_test_setup_teardown (test_mutated_files_never_crash, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_progress_and_cancel, setup, teardown),
     cmocka_unit_test (test_corpus_conformance),
   };
 
