@@ -593,7 +593,8 @@ assemble (Builder *bld, guint64 file_size, guint32 events_lost)
   guint8 *image;
 
   offsets[0] = 0;
-  memcpy (offsets + 1, bld->offsets->data, bld->offsets->len * sizeof (guint64));
+  if (bld->offsets->len > 0)
+    memcpy (offsets + 1, bld->offsets->data, bld->offsets->len * sizeof (guint64));
   /* Its space was kept at the start (et_nettrace_open): same length. */
   g_assert (head->len == bld->head_len);
   memcpy (bld->image->data, head->data, head->len);

@@ -117,7 +117,7 @@ read_varuint (EtReader *r, guint max_bits)
 {
   guint64 value = 0;
 
-  for (guint shift = 0; shift < max_bits + 7; shift += 7)
+  for (guint shift = 0; shift < max_bits; shift += 7)
     {
       guint8 b = et_reader_u8 (r);
 
@@ -129,12 +129,13 @@ read_varuint (EtReader *r, guint max_bits)
   return 0;
 }
 
-/* A NUL-terminated UTF-16 string as UTF-8 (transfer full). */
+/* A NUL-terminated UTF-16 string as UTF-8 (transfer full); unpaired
+ * surrogates become U+FFFD. */
 static char *
 read_utf16z (EtReader *r)
 {
   gsize start = r->pos, n = 0;
-  char *utf8;
+  g_autoptr(GString) s = NULL;
 
   while (et_reader_remaining (r) >= 2 && et_reader_u16 (r) != 0)
     n++;
@@ -142,21 +143,25 @@ read_utf16z (EtReader *r)
     r->failed = TRUE;
   if (r->failed)
     return g_strdup ("");
-  utf8 = g_utf16_to_utf8 ((const gunichar2 *) (gconstpointer) (r->data + start), (glong) n,
-                          NULL, NULL, NULL);
-  if (utf8 == NULL)
+  s = g_string_sized_new (n);
+  for (gsize i = 0; i < n; i++)
     {
-      /* Unpaired surrogates: keep what can be shown. */
-      g_autoptr(GString) s = g_string_new (NULL);
+      gunichar u = et_read_u16 (r->data + start + 2 * i);
 
-      for (gsize i = 0; i < n; i++)
+      if (u >= 0xD800 && u < 0xDC00 && i + 1 < n)
         {
-          guint16 u = et_read_u16 (r->data + start + 2 * i);
-          g_string_append_unichar (s, (u >= 0xD800 && u < 0xE000) ? 0xFFFD : u);
+          gunichar low = et_read_u16 (r->data + start + 2 * (i + 1));
+
+          if (low >= 0xDC00 && low < 0xE000)
+            {
+              g_string_append_unichar (s, 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00));
+              i++;
+              continue;
+            }
         }
-      return g_string_free (g_steal_pointer (&s), FALSE);
+      g_string_append_unichar (s, (u >= 0xD800 && u < 0xE000) ? 0xFFFD : u);
     }
-  return utf8;
+  return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
 /* ---- metadata --------------------------------------------------------- */
@@ -689,6 +694,7 @@ read_trace (Stream *s, GError **error)
   EtReader r;
   ObjectKind kind;
   guint32 version, id_len;
+  const guint8 *id;
   gsize body;
 
   et_reader_init (&r, s->data, s->len);
@@ -701,8 +707,8 @@ read_trace (Stream *s, GError **error)
                    "versions 4 and 5", s->path, ET_NETTRACE_MAGIC_LEN);
       return 0;
     }
-  if (id_len != strlen (SERIALIZATION_ID)
-      || memcmp (et_reader_take (&r, id_len) ?: (const guint8 *) "", SERIALIZATION_ID, id_len) != 0)
+  id = id_len == strlen (SERIALIZATION_ID) ? et_reader_take (&r, id_len) : NULL;
+  if (id == NULL || memcmp (id, SERIALIZATION_ID, id_len) != 0)
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_NOT_ETL,
                    "%s: byte offset %d: not a .nettrace stream (no \"%s\" header)", s->path,

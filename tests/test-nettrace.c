@@ -208,7 +208,9 @@ write_events (Both *b, gboolean arrays)
       et_fixture_payload_end_struct (p);
     }
   at (&ev, 102, 6000, 5, 0, 20);
-  emit (b, &ev, "Shape", p);
+  /* A name beyond ASCII and the BMP: UTF-16 with a surrogate pair in the
+   * .nettrace, UTF-8 in the .etl. */
+  emit (b, &ev, "Shape\u00df\U0001D11E", p);
 }
 
 /* Writes t.etl and t.nettrace from the same events. */
@@ -393,7 +395,7 @@ test_damaged_block_is_skipped (void **state)
   /* The first block's 16 events and the ones after the lost block remain. */
   assert_true (count_of (run.out, "\n") > 40);
   assert_true (count_of (run.out, "\n") < 85);
-  assert_non_null (strstr (run.out, "\"event\":\"Shape\""));
+  assert_non_null (strstr (run.out, "\"event\":\"Shape\u00df\U0001D11E\""));
   run_clear (&run);
 }
 
