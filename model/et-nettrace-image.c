@@ -19,7 +19,6 @@
  * counted, not read. */
 #define IMAGE_LIMIT        (G_MAXUINT32 - (MAX_CPUS + 2) * (BUFFER_DATA_LIMIT + G_MAXUINT16))
 #define EVENT_HEADER_SIZE  0x50
-#define SYSTEM_HEADER_SIZE 0x20
 #define LOGFILE_HEADER_SIZE 280         /* TRACE_LOGFILE_HEADER, 64-bit, no strings */
 #define MAX_CPUS           256
 #define EXT_RELATED_ACTIVITY 1
@@ -84,7 +83,6 @@ typedef struct
   OpenBuffer     open[MAX_CPUS];
   guint64        block;        /* the EventBlock being read */
   gint64         last_ts;
-  guint64        too_large;
   guint          head_len;     /* the header buffer, at the image's start */
   guint64        beyond_limit; /* events after the image was full */
   guint32        last_id;      /* the metadata looked up last, and its type */
@@ -455,7 +453,6 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
       g_autofree char *what = g_strdup_printf ("an event of %" G_GSIZE_FORMAT " payload bytes "
                                                "is larger than Etlscope's records; skipped",
                                                e->payload_len);
-      bld->too_large++;
       report (bld, e->offset, what);
       return;
     }

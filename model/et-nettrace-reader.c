@@ -16,8 +16,6 @@
 #define TAG_BEGIN_PRIVATE  5
 #define TAG_END_OBJECT     6
 #define SERIALIZATION_ID   "!FastSerialization.1"
-#define TRACE_FIELDS_SIZE  48
-#define UNCOMPRESSED_HEADER_SIZE 80
 #define FLAG_HEADER_COMPRESSION 1
 
 typedef enum
