@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define BUFFER_DATA_LIMIT  (1u << 20)   /* a buffer is closed past this */
+#define BUFFER_DATA_LIMIT  (256u << 10) /* a buffer is closed past this */
 /* The image is one GByteArray (32-bit length): events past this are
  * counted, not read. */
 #define IMAGE_LIMIT        (G_MAXUINT32 - (MAX_CPUS + 2) * (BUFFER_DATA_LIMIT + G_MAXUINT16))
@@ -81,7 +81,6 @@ typedef struct
   GByteArray    *image;        /* closed event buffers */
   GArray        *offsets;      /* guint64 per closed buffer */
   OpenBuffer     open[MAX_CPUS];
-  guint64        block;        /* the EventBlock being read */
   gint64         last_ts;
   guint          head_len;     /* the header buffer, at the image's start */
   guint64        beyond_limit; /* events after the image was full */
@@ -456,17 +455,16 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
       report (bld, e->offset, what);
       return;
     }
-  /* Buffers do not span EventBlocks, so damage found in a record can be
-   * reported at its block. */
-  if (e->block_offset != bld->block)
-    close_all (bld);
-  bld->block = e->block_offset;
+  /* Buffers are filled to about the same size whatever the blocks: the
+   * model's event slots are spaced by the largest buffer, so many small
+   * buffers beside one large one would use up their 2^32. Damage found in
+   * a record is reported at the EventBlock of its buffer's first record. */
   o = &bld->open[cpu];
   if (o->bytes != NULL && o->bytes->len > BUFFER_DATA_LIMIT)
     close_buffer (bld, cpu);
   if (o->bytes == NULL)
     {
-      o->bytes = g_byte_array_sized_new (4096);
+      o->bytes = g_byte_array_sized_new (BUFFER_DATA_LIMIT + G_MAXUINT16 + 8);
       o->offset = e->block_offset;
     }
   put_record (bld, o->bytes, e, t);
@@ -631,7 +629,6 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
     g_byte_array_set_size (bld.image, head->len);
   }
   bld.offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
-  bld.block = G_MAXUINT64;
   if (et_nettrace_read (path, (const guint8 *) g_mapped_file_get_contents (mapped),
                         g_mapped_file_get_length (mapped), &cb, &bld.info, &stats, error)
       && !g_cancellable_set_error_if_cancelled (cancellable, error))

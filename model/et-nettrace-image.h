@@ -16,8 +16,9 @@
  * The runtime's own providers (Microsoft-Windows-DotNETRuntime and its
  * rundown, the sample profiler) carry no field descriptions in EventPipe
  * and get their well-known GUIDs, as in an .etl, and no schema: they are
- * listed, off by default. Damage is reported with .nettrace file offsets;
- * a record's position inside the image maps back to its EventBlock.
+ * listed, off by default. Damage is reported with .nettrace file offsets:
+ * a record's position inside the image maps back to the EventBlock of its
+ * buffer's first record (buffers are filled to about 256 KiB each).
  */
 #pragma once
 
