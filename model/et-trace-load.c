@@ -15,6 +15,7 @@
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
+#include "et-nettrace-image.h"
 
 #include <stdlib.h>
 
@@ -967,7 +968,13 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
 
   self = g_object_new (ET_TYPE_TRACE, NULL);
   self->path = g_strdup (path);
-  self->file = et_etl_file_open (path, on_damage, self, error);
+  /* Chosen by content: a .nettrace stream is read into .etl-style buffers
+   * in memory (et-nettrace-image), and everything after is the same. */
+  if (et_nettrace_file_sniff (path))
+    self->file = et_nettrace_open (path, on_damage, self, progress, progress_data, cancellable,
+                                   error);
+  else
+    self->file = et_etl_file_open (path, on_damage, self, error);
   if (self->file == NULL)
     return NULL;
   self->stats.file_size = et_etl_file_size (self->file);
