@@ -7,6 +7,7 @@
  */
 #include "et-filter-popover.h"
 #include "et-timeline-render.h"
+#include "et-builtin-rules.h"
 
 #include <glib/gi18n.h>
 
@@ -107,12 +108,24 @@ provider_check (EtFilterPopover *self, guint index)
   g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, provider->n_events);
 
   et_guid_to_string (&provider->guid, guid);
-  check = gtk_check_button_new_with_label (*provider->name ? provider->name : guid);
+  /* The runtime's markers come from its built-in rules: one group named
+   * for what a .NET developer calls it (its real name stays in the tip). */
+  if (provider->default_on && et_builtin_rules_has (&provider->guid))
+    check = gtk_check_button_new_with_label (_("CLR (.NET runtime)"));
+  else
+    check = gtk_check_button_new_with_label (*provider->name ? provider->name : guid);
   /* Translators: a provider's tooltip: its GUID, its kind ("eventsource"…)
    * and how many events it wrote */
   tip = g_strdup_printf (ngettext ("%s\n%s provider, %s event", "%s\n%s provider, %s events",
                                    (gulong) MIN (provider->n_events, G_MAXULONG)),
                          guid, et_provider_kind_to_string (provider->kind), events);
+  if (provider->default_on && et_builtin_rules_has (&provider->guid))
+    {
+      char *named = g_strconcat (provider->name, "\n", tip, NULL);
+
+      g_free (tip);
+      tip = named;
+    }
   gtk_widget_set_tooltip_text (check, tip);
   g_object_set_data (G_OBJECT (check), "provider", GUINT_TO_POINTER (index));
   g_object_set_data_full (G_OBJECT (check), "guid", g_strdup (guid), g_free);
