@@ -639,7 +639,9 @@ drop_repeated_starts (PairJob *job, SpanRecord *records, guint n)
       else if (open && (r->is_end & SPAN_END) && r->has_span_id && r->span_id == open_id
                && markers[r->marker].provider == open_provider)
         open = FALSE;
-      records[kept++] = *r;
+      if (kept != i)             /* most processes drop nothing: no copying */
+        records[kept] = *r;
+      kept++;
     }
   return kept;
 }
