@@ -7,7 +7,8 @@
  * on: then the markers are there, the message is gone and the providers
  * are ticked in the filters. A trace with the runtime's GC events opens
  * with their markers, no message, and the group named "CLR (.NET
- * runtime)" among the filters.
+ * runtime)" among the filters; a GC's details say a built-in runtime rule
+ * decided how it looks.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -173,6 +174,20 @@ test_a_runtime_trace_opens_with_its_gcs (void **state)
   assert_non_null (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (clr)),
                            "Microsoft-Windows-DotNETRuntime"));
   save_screenshot (window, "clr-gcs.png");
+
+  /* The details of the first GC: its text, and why it looks like this. */
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    if (et_trace_get_channel (trace, c)->provider == runtime)
+      {
+        g_autofree char *details = NULL;
+
+        et_window_reveal_marker (window, c, 0);
+        details = et_window_get_details (window);
+        assert_non_null (strstr (details, "GC #1 gen 0 (AllocSmall, NonConcurrentGC)"));
+        assert_non_null (strstr (details, "from built-in runtime rule"));
+        assert_null (strstr (details, "cvSpanId"));
+        break;
+      }
   close_window (window);
 }
 
