@@ -233,8 +233,12 @@ want_marker (Case *cs, guint64 index, const EtEvent *ev, const EtFields *fields,
       w.pid = ev->pid;
       w.tid = ev->tid;
       w.provider = ev->provider;
-      if (want_clr_marker (cs, ev, fields, &w))
-        g_array_append_val (cs->marker_wants, w);
+      if (!want_clr_marker (cs, ev, fields, &w))
+        return;
+      if (!decoded || ev->decode_failed)
+        mismatch (cs, key, "expected it to decode with the runtime's built-in schema, "
+                  "actual: it did not");
+      g_array_append_val (cs->marker_wants, w);
       return;
     }
   if (!decoded || ev->decode_failed)
