@@ -8,6 +8,8 @@
  * alert members are drawn on top, never hidden).
  */
 #include "et-timeline-render.h"
+
+#include <locale.h>
 #include "et-stamps.h"
 #include "et-time.h"
 
@@ -1076,10 +1078,19 @@ et_format_count_display (guint64 n, GString *out)
 guint
 et_ruler_ticks (const EtViewport *v, double min_px, gint64 *ticks, guint max)
 {
+  return et_ruler_ticks_aligned (v, min_px, 0, ticks, max);
+}
+
+guint
+et_ruler_ticks_aligned (const EtViewport *v, double min_px, gint64 phase_ns, gint64 *ticks,
+                        guint max)
+{
   double plot = MAX (1, v->width - v->label_width);
   gint64 span = MAX (et_time_sub (v->to_ns, v->from_ns), 1);
   gint64 step = et_ruler_step (span, plot, min_px);
-  gint64 first = v->from_ns / step * step;
+  gint64 phase = ((phase_ns % step) + step) % step;
+  gint64 shifted = et_time_add (v->from_ns, phase);
+  gint64 first = et_time_sub (et_time_mul (shifted / step - (shifted % step < 0), step), phase);
   guint n = 0;
 
   /* Counted in ticks, never by adding steps to a time: a viewport near
@@ -1099,6 +1110,110 @@ et_ruler_ticks (const EtViewport *v, double min_px, gint64 *ticks, guint max)
   return n;
 }
 
+/* One unit and one precision for every label of a ruler: the unit of its
+ * largest time, and the decimals its step needs in that unit ("9.8 s"
+ * beside "10.0 s", never "9.9 s" beside "9.902 s"; the origin "0.0 s",
+ * not "0 ns"). */
+typedef struct
+{
+  gint64      unit;
+  const char *name;
+  int         decimals;
+} RulerUnit;
+
+static RulerUnit
+ruler_unit (gint64 step, gint64 largest)
+{
+  static const struct { gint64 unit; const char *name; } units[] = {
+    { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "µs" }, { 1, "ns" },
+  };
+  RulerUnit u = { 1, "ns", 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (largest >= units[i].unit || units[i].unit == 1)
+      {
+        u.unit = units[i].unit, u.name = units[i].name;
+        break;
+      }
+  for (gint64 s = u.unit; s > step && s > 1 && u.decimals < 9; s /= 10)
+    u.decimals++;
+  return u;
+}
+
+/* Wall-clock labels: hours to seconds (and the fraction the step needs),
+ * in UTC; the date and zone are said once, at the ruler's left. */
+static void
+format_wall_clock (gint64 filetime, gint64 step, GString *out)
+{
+  gint64 in_day = filetime % (G_GINT64_CONSTANT (864000000000));
+  gint64 seconds = in_day / 10000000, fraction = in_day % 10000000;
+  int decimals = 0;
+
+  for (gint64 s = 1000000000; s > step && decimals < 7; s /= 10)
+    decimals++;
+  g_string_append_printf (out, "%02d:%02d", (int) (seconds / 3600), (int) (seconds / 60 % 60));
+  if (step < G_GINT64_CONSTANT (60000000000) || seconds % 60 != 0)
+    g_string_append_printf (out, ":%02d", (int) (seconds % 60));
+  if (decimals > 0)
+    {
+      char digits[8];
+
+      g_snprintf (digits, sizeof digits, "%07d", (int) fraction);
+      g_string_append_printf (out, "%s%.*s", localeconv ()->decimal_point, decimals, digits);
+    }
+}
+
+/* "2019-06-15 UTC" for the ruler's left end (FILETIME: 100 ns since 1601). */
+static void
+format_wall_date (gint64 filetime, GString *out)
+{
+  g_autoptr(GDateTime) epoch = g_date_time_new_utc (1601, 1, 1, 0, 0, 0);
+  g_autoptr(GDateTime) at = g_date_time_add_seconds (epoch, (double) (filetime / 10000000));
+
+  if (at == NULL)
+    return;
+  g_string_append_printf (out, "%04d-%02d-%02d UTC", g_date_time_get_year (at),
+                          g_date_time_get_month (at), g_date_time_get_day_of_month (at));
+}
+
+/* The step of @v's ruler, and the wall-clock phase its ticks keep. */
+static gint64
+ruler_step (const EtViewport *v)
+{
+  return et_ruler_step (MAX (et_time_sub (v->to_ns, v->from_ns), 1),
+                        MAX (1, v->width - v->label_width), 90);
+}
+
+guint
+et_ruler_layout (EtTrace *trace, const EtViewport *v, gint64 *ticks, guint max)
+{
+  gint64 step = ruler_step (v);
+  gint64 origin_ft = v->wall_clock ? et_trace_ns_to_filetime (trace, 0) : 0;
+  /* Wall-clock ticks fall on round times of day, not round offsets from
+   * the trace's start (FILETIME counts 100 ns; steps under that have no
+   * round times to fall on). */
+  gint64 phase = v->wall_clock && step >= 100 ? (origin_ft % (step / 100)) * 100 : 0;
+
+  return et_ruler_ticks_aligned (v, 90, phase, ticks, max);
+}
+
+void
+et_ruler_label (EtTrace *trace, const EtViewport *v, const gint64 *ticks, guint n, guint i,
+                GString *out)
+{
+  gint64 step = ruler_step (v);
+  RulerUnit unit;
+
+  if (v->wall_clock)
+    {
+      format_wall_clock (et_trace_ns_to_filetime (trace, ticks[i]), step, out);
+      return;
+    }
+  unit = ruler_unit (step, MAX (ABS (ticks[0]), ABS (ticks[n - 1])));
+  g_string_append_printf (out, "%.*f %s", unit.decimals, (double) ticks[i] / (double) unit.unit,
+                          unit.name);
+}
+
 static void
 draw_ruler (Painter *p)
 {
@@ -1106,15 +1221,23 @@ draw_ruler (Painter *p)
   cairo_t *cr = p->cr;
   guint max = (guint) (MAX (1, v->width - v->label_width) / 90) + 2;
   g_autofree gint64 *ticks = g_new (gint64, max);
-  guint n = et_ruler_ticks (v, 90, ticks, max);
+  guint n = et_ruler_layout (p->trace, v, ticks, max);
 
   set_rgb (cr, &p->theme->label_bg);
   cairo_rectangle (cr, 0, 0, v->width, v->ruler_height);
   cairo_fill (cr);
+  if (v->wall_clock && v->label_width > 0)
+    {
+      g_string_truncate (p->scratch, 0);
+      format_wall_date (et_trace_ns_to_filetime (p->trace, 0), p->scratch);
+      set_rgb (cr, &p->theme->text);
+      draw_text (p, p->scratch->str, 6, v->ruler_height / 2.0 - 2, v->label_width - 12, FALSE);
+    }
   for (guint i = 0; i < n; i++)
     {
-      gint64 t = ticks[i];
-      double x = et_viewport_x (v, t);
+      double x = et_viewport_x (v, ticks[i]);
+      int w, h;
+
       if (x < v->label_width)
         continue;
       set_rgb (cr, &p->theme->grid);
@@ -1124,16 +1247,13 @@ draw_ruler (Painter *p)
       cairo_rectangle (cr, floor (x), v->ruler_height - 6, 1, 6);
       cairo_fill (cr);
       g_string_truncate (p->scratch, 0);
-      if (v->wall_clock)
-        {
-          gint64 ft = et_trace_ns_to_filetime (p->trace, t);
-          gint64 in_day = (ft / 10000) % (86400 * G_GINT64_CONSTANT (1000));
-          g_string_append_printf (p->scratch, "%02d:%02d:%02d.%03d", (int) (in_day / 3600000),
-                                  (int) (in_day / 60000 % 60), (int) (in_day / 1000 % 60),
-                                  (int) (in_day % 1000));
-        }
-      else
-        et_format_duration_display (t, p->scratch);
+      et_ruler_label (p->trace, v, ticks, n, i, p->scratch);
+      /* A label the right edge would cut is left out; its tick stays. */
+      pango_layout_set_text (p->text, p->scratch->str, -1);
+      pango_layout_set_width (p->text, -1);
+      pango_layout_get_pixel_size (p->text, &w, &h);
+      if (x + 3 + w > v->width)
+        continue;
       draw_text (p, p->scratch->str, x + 3, v->ruler_height / 2.0 - 2, -1, FALSE);
     }
   set_rgb (cr, &p->theme->grid);
@@ -1204,10 +1324,11 @@ et_timeline_draw_range (cairo_t *cr, const EtViewport *v, gint64 from_ns, gint64
   pango_layout_set_font_description (text, font);
   pango_layout_set_text (text, length->str, -1);
   pango_layout_get_pixel_size (text, &w, &h);
-  cairo_rectangle (cr, (x0 + x1 - w) / 2 - 4, v->ruler_height - h - 4, w + 8, h + 2);
+  /* Just under the ruler, where it covers no tick or label. */
+  cairo_rectangle (cr, (x0 + x1 - w) / 2 - 4, v->ruler_height + 2, w + 8, h + 2);
   cairo_fill (cr);
   cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
-  cairo_move_to (cr, (x0 + x1 - w) / 2, v->ruler_height - h - 3);
+  cairo_move_to (cr, (x0 + x1 - w) / 2, v->ruler_height + 3);
   pango_cairo_show_layout (cr, text);
   cairo_restore (cr);
 }

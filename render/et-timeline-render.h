@@ -122,6 +122,26 @@ guint    et_ruler_ticks            (const EtViewport *viewport,
                                     double            min_px,
                                     gint64           *ticks,
                                     guint             max);
+/* The same, with ticks where (t + @phase_ns) is a whole number of steps
+ * (the wall-clock ruler: round times of day). */
+guint    et_ruler_ticks_aligned    (const EtViewport *viewport,
+                                    double            min_px,
+                                    gint64            phase_ns,
+                                    gint64           *ticks,
+                                    guint             max);
+/* The ticks of @viewport's ruler as drawn (wall-clock ones on round times
+ * of day), and the label of tick @i of the @n: one unit and precision for
+ * all of them, or the time of day (UTC). */
+guint    et_ruler_layout           (EtTrace          *trace,
+                                    const EtViewport *viewport,
+                                    gint64           *ticks,
+                                    guint             max);
+void     et_ruler_label            (EtTrace          *trace,
+                                    const EtViewport *viewport,
+                                    const gint64     *ticks,
+                                    guint             n,
+                                    guint             i,
+                                    GString          *out);
 /* "1.5 ms", "250 ns", "2 s"…, always with a decimal point (machine
  * formats use it). */
 void     et_format_duration        (gint64            ns,

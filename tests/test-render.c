@@ -97,6 +97,104 @@ test_ruler_steps_are_1_2_5_and_at_least_min_pixels (void **state)
     }
 }
 
+/* The text after a label's number ("s", "ms"…) and its decimals. */
+static void
+label_shape (const char *label, char *unit, gsize unit_len, int *decimals)
+{
+  const char *space = strrchr (label, ' ');
+  const char *dot = strpbrk (label, ".,");
+
+  assert_non_null (space);
+  g_strlcpy (unit, space + 1, unit_len);
+  *decimals = dot != NULL && dot < space ? (int) (space - dot - 1) : 0;
+}
+
+/* Every label of a ruler has one unit and one precision ("9.8 s" beside
+ * "10.0 s"), the origin is "0 s" at whole-trace zoom (not "0 ns"), no
+ * label is cut at the right edge, and wall-clock ticks fall on round
+ * times of day (issue 23, item 8). */
+static void
+test_ruler_labels_share_unit_and_precision (void **state)
+{
+  static const gint64 views[][2] = {
+    { 0, G_GINT64_CONSTANT (12580000000) }, { G_GINT64_CONSTANT (9800000000), G_GINT64_CONSTANT (10300000000) },
+    { 1500, 3700 }, { G_GINT64_CONSTANT (9900000000), G_GINT64_CONSTANT (9900500000) }, { 0, 999 },
+  };
+  gint64 ticks[64];
+
+  for (guint k = 0; k < G_N_ELEMENTS (views); k++)
+    for (int wall = 0; wall <= 1; wall++)
+      {
+        EtViewport v;
+        char first_unit[8] = "", unit[8];
+        int first_decimals = -1, decimals;
+        guint n;
+
+        et_viewport_init (&v, 1000, 300);
+        v.from_ns = views[k][0], v.to_ns = views[k][1], v.wall_clock = wall;
+        n = et_ruler_layout (demo, &v, ticks, G_N_ELEMENTS (ticks));
+        assert_true (n >= 2);
+        for (guint i = 0; i < n; i++)
+          {
+            g_autoptr(GString) label = g_string_new (NULL);
+
+            et_ruler_label (demo, &v, ticks, n, i, label);
+            if (wall)
+              {
+                gint64 step = ticks[1] - ticks[0];
+                gint64 ft = et_trace_ns_to_filetime (demo, ticks[i]);
+
+                /* On a whole number of steps of the day (100 ns units). */
+                if (step >= 100)
+                  assert_int_equal (ft % (step / 100), 0);
+                continue;
+              }
+            label_shape (label->str, unit, sizeof unit, &decimals);
+            if (i == 0)
+              g_strlcpy (first_unit, unit, sizeof first_unit), first_decimals = decimals;
+            assert_string_equal (unit, first_unit);
+            assert_int_equal (decimals, first_decimals);
+            if (k == 0 && ticks[i] == 0)
+              assert_string_equal (label->str, "0 s");
+          }
+      }
+}
+
+/* No ruler label is cut by the picture's right edge: the last column of
+ * the ruler's label band shows only the ruler's background. */
+static void
+test_ruler_labels_are_not_cut_at_the_right_edge (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+
+  for (int width = 900; width <= 1000; width += 7)
+    {
+      EtViewport v;
+      cairo_surface_t *surface;
+      cairo_t *cr;
+      const guint8 *data;
+      int stride;
+      guint32 background;
+
+      et_viewport_init (&v, width, 200);
+      /* A tick (4 s) a few pixels left of the edge: its label would run out. */
+      v.to_ns = G_GINT64_CONSTANT (4020000000);
+      et_layout_update (layout, v.lane_height);
+      surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, 200);
+      cr = cairo_create (surface);
+      et_timeline_draw (cr, demo, layout, &v);
+      cairo_destroy (cr);
+      cairo_surface_flush (surface);
+      data = cairo_image_surface_get_data (surface);
+      stride = cairo_image_surface_get_stride (surface);
+      background = *(const guint32 *) (data + 2 * stride + (width - 1) * 4);
+      for (int y = 2; y < v.ruler_height - 8; y++)
+        if (*(const guint32 *) (data + y * stride + (width - 1) * 4) != background)
+          fail_msg ("width %d: a label is cut at the right edge (row %d)", width, y);
+      cairo_surface_destroy (surface);
+    }
+}
+
 static void
 test_duration_text_has_units (void **state)
 {
@@ -1382,6 +1480,8 @@ main (void)
     cmocka_unit_test (test_zoom_keeps_time_under_pointer_and_reaches_nanoseconds),
     cmocka_unit_test (test_ruler_steps_are_1_2_5_and_at_least_min_pixels),
     cmocka_unit_test (test_duration_text_has_units),
+    cmocka_unit_test (test_ruler_labels_share_unit_and_precision),
+    cmocka_unit_test (test_ruler_labels_are_not_cut_at_the_right_edge),
     cmocka_unit_test (test_block_summaries_match_their_markers),
     cmocka_unit_test (test_critical_and_alert_never_hidden_in_aggregates),
     cmocka_unit_test (test_hit_test_and_pixels_agree),
