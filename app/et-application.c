@@ -166,13 +166,18 @@ apply_theme (GSettings *settings, const char *key, gpointer data)
 
   if (gtk == NULL)
     return;
+  /* GTK 4.8 draws its HighContrast theme dark when dark is preferred; it
+   * does not know HighContrastInverse by that name (the header bar, the
+   * report and the details stayed light), so high contrast dark is
+   * HighContrast with dark preferred. */
   if (g_str_has_prefix (theme, "high-contrast"))
-    g_object_set (gtk, "gtk-theme-name", g_str_equal (theme, "high-contrast")
-                  ? "HighContrast" : "HighContrastInverse", NULL);
+    g_object_set (gtk, "gtk-theme-name", "HighContrast", NULL);
   else
     gtk_settings_reset_property (gtk, "gtk-theme-name");
-  if (g_str_equal (theme, "light") || g_str_equal (theme, "dark"))
-    g_object_set (gtk, "gtk-application-prefer-dark-theme", g_str_equal (theme, "dark"), NULL);
+  if (g_str_equal (theme, "light") || g_str_equal (theme, "dark")
+      || g_str_has_prefix (theme, "high-contrast"))
+    g_object_set (gtk, "gtk-application-prefer-dark-theme",
+                  g_str_equal (theme, "dark") || g_str_equal (theme, "high-contrast-dark"), NULL);
   else
     gtk_settings_reset_property (gtk, "gtk-application-prefer-dark-theme");
 }

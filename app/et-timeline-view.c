@@ -1029,8 +1029,7 @@ on_theme_changed (GtkSettings *settings, GParamSpec *pspec, gpointer data)
   g_object_get (settings, "gtk-application-prefer-dark-theme", &prefer_dark,
                 "gtk-theme-name", &name, NULL);
   self->view.high_contrast = name != NULL && g_str_has_prefix (name, "HighContrast");
-  self->view.dark = self->view.high_contrast ? g_str_equal (name, "HighContrastInverse")
-                                             : prefer_dark;
+  self->view.dark = prefer_dark || g_str_equal (name ? name : "", "HighContrastInverse");
   if (pspec != NULL)
     invalidate (self);
 }

@@ -142,6 +142,20 @@ void     et_ruler_label            (EtTrace          *trace,
                                     guint             n,
                                     guint             i,
                                     GString          *out);
+/* The colours a viewport's theme draws with: row backgrounds (plain and
+ * striped), and a category's flag or bar colour (for checks of contrast). */
+typedef enum
+{
+  ET_THEME_ROW,
+  ET_THEME_STRIPE,
+  ET_THEME_FLAG,
+  ET_THEME_BAR,
+} EtThemeColor;
+void     et_timeline_theme_rgb     (const EtViewport *viewport,
+                                    EtThemeColor      what,
+                                    gint16            category,
+                                    double            rgb[3]);
+
 /* "1.5 ms", "250 ns", "2 s"…, always with a decimal point (machine
  * formats use it). */
 void     et_format_duration        (gint64            ns,

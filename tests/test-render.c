@@ -1082,6 +1082,40 @@ contrast (guint32 a, guint32 b)
 }
 
 static guint32
+packed (const double rgb[3])
+{
+  return (guint32) lround (rgb[0] * 255) << 16 | (guint32) lround (rgb[1] * 255) << 8
+         | (guint32) lround (rgb[2] * 255);
+}
+
+/* On the dark theme's rows every category's flags and bars stand out by
+ * 3:1 or more, WCAG's bar for graphics (category 0's blue was 2.0:1,
+ * issue 23 item 6). */
+static void
+test_dark_theme_marks_stand_out_from_their_rows (void **state)
+{
+  EtViewport v;
+
+  et_viewport_init (&v, 800, 400);
+  v.dark = TRUE;
+  for (gint16 category = -1; category <= 4; category++)
+    for (EtThemeColor row = ET_THEME_ROW; row <= ET_THEME_STRIPE; row++)
+      for (EtThemeColor mark = ET_THEME_FLAG; mark <= ET_THEME_BAR; mark++)
+        {
+          double back[3], fore[3];
+          guint32 b, f;
+
+          et_timeline_theme_rgb (&v, row, category, back);
+          et_timeline_theme_rgb (&v, mark, category, fore);
+          b = packed (back), f = packed (fore);
+          if (contrast (f, b) < 3.0)
+            fail_msg ("category %d, %s on %s: %.2f:1", category,
+                      mark == ET_THEME_FLAG ? "flag" : "bar", row == ET_THEME_ROW ? "row" : "stripe",
+                      contrast (f, b));
+        }
+}
+
+static guint32
 rgb_at (cairo_surface_t *s, int x, int y)
 {
   return *(const guint32 *) (gconstpointer) pixel_at (s, x, y) & 0xFFFFFF;
@@ -1480,6 +1514,7 @@ main (void)
     cmocka_unit_test (test_zoom_keeps_time_under_pointer_and_reaches_nanoseconds),
     cmocka_unit_test (test_ruler_steps_are_1_2_5_and_at_least_min_pixels),
     cmocka_unit_test (test_duration_text_has_units),
+    cmocka_unit_test (test_dark_theme_marks_stand_out_from_their_rows),
     cmocka_unit_test (test_ruler_labels_share_unit_and_precision),
     cmocka_unit_test (test_ruler_labels_are_not_cut_at_the_right_edge),
     cmocka_unit_test (test_block_summaries_match_their_markers),
