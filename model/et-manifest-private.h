@@ -32,7 +32,8 @@ typedef enum
   ET_MAN_IN_SID,
   ET_MAN_IN_HEXINT32,
   ET_MAN_IN_HEXINT64,
-  ET_MAN_IN_LAST = ET_MAN_IN_HEXINT64,
+  ET_MAN_IN_WBEM_SID,          /* the kernel's classic SID: 0, or a TOKEN_USER and the SID */
+  ET_MAN_IN_LAST = ET_MAN_IN_WBEM_SID,
   ET_MAN_IN_UNKNOWN = 255,     /* an inType we cannot decode */
 } EtManInType;
 

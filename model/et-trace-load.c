@@ -768,9 +768,9 @@ load_manifests (Loader *loader)
 }
 
 /* Providers whose manifest never travels in the trace (the .NET
- * runtime's) decode with their built-in schema, as PerfView does; a
- * manifest found in the trace still wins. The provider stays a "manifest"
- * provider: its events are not markers by default. */
+ * runtime's, the kernel's classes) decode with their built-in schema, as
+ * PerfView does; a manifest found in the trace still wins. The provider
+ * keeps its kind: its events are not markers by default. */
 static void
 install_builtin_schemas (EtTrace *self)
 {
@@ -778,7 +778,9 @@ install_builtin_schemas (EtTrace *self)
     {
       EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, i);
 
-      if (p->manifest == NULL && p->pub.kind == ET_PROVIDER_MANIFEST)
+      if (p->manifest == NULL && (p->pub.kind == ET_PROVIDER_MANIFEST
+                                  || p->pub.kind == ET_PROVIDER_KERNEL
+                                  || p->pub.kind == ET_PROVIDER_CLASSIC))
         p->manifest = et_builtin_manifest_new (&p->pub.guid);
     }
 }

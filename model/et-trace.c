@@ -370,7 +370,9 @@ decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
 
   if (p->manifest != NULL)
     {
-      const EtManifestEvent *me = et_manifest_lookup (p->manifest, record->id, record->version);
+      /* Kernel and classic records are keyed by their event type
+       * (event->id, set from the opcode). */
+      const EtManifestEvent *me = et_manifest_lookup (p->manifest, event->id, record->version);
 
       if (me == NULL)
         {
