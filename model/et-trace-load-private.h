@@ -15,6 +15,7 @@ typedef struct
   guint32  tid;
   gboolean has_ids;
   guint64  n_events;
+  guint64  n_samples;
   guint    final;
 } TempThread;
 
@@ -64,6 +65,10 @@ typedef struct
   GArray       *temp_threads;    /* TempThread */
   GHashTable   *process_names;   /* pid → char* */
   GHashTable   *thread_names;    /* guint64 key → char* */
+  GHashTable   *command_lines;   /* pid → char* */
+  GHashTable   *thread_pids;     /* tid → pid, from the payloads of Thread events */
+  GHashTable   *tid_samples;     /* tid → CPU samples and other events naming the
+                                    thread in their payload (count of samples) */
   gboolean      header_seen;
   ProviderCache providers;     /* of the scanning pass */
   ThreadCache   threads;       /* of the scanning pass */
