@@ -67,9 +67,9 @@ static const EtBuiltinOpcode _et_builtin_kernel_header_opcodes[] = {
  * 4 of padding before BootTime. */
 #define LOGFILE_HEADER "BufferSize:u32 Version:x32 ProviderVersion:u32 NumberOfProcessors:u32 " \
   "EndTime:ft TimerResolution:u32 MaxFileSize:u32 LogFileMode:x32 BuffersWritten:u32 "          \
-  "StartBuffers:u32 PointerSize:u32 EventsLost:u32 CPUSpeed:u32 LoggerName:ptr "                \
-  "LogFileName:ptr TimeZoneInformation:bin(176) BootTime:ft PerfFreq:u64 StartTime:ft "        \
-  "ReservedFlags:u32 BuffersLost:u32 SessionName:str LogFileNameString:str"
+  "StartBuffers:u32 PointerSize:u32 EventsLost:u32 CPUSpeed:u32 LoggerNamePointer:ptr "         \
+  "LogFileNamePointer:ptr TimeZoneInformation:bin(176) BootTime:ft PerfFreq:u64 StartTime:ft " \
+  "ReservedFlags:u32 BuffersLost:u32 SessionName:str LogFileName:str"
 #define GROUP_MASKS "GroupMask1:x32 GroupMask2:x32 GroupMask3:x32 GroupMask4:x32 " \
   "GroupMask5:x32 GroupMask6:x32 GroupMask7:x32 GroupMask8:x32 KernelEventVersion:u32"
 
@@ -239,7 +239,7 @@ static const EtBuiltinOpcode _et_builtin_kernel_config_opcodes[] = {
 
 static const EtBuiltinEvent _et_builtin_kernel_config_events[] = {
   EV (10, 2, CPU_2), EV (10, 3, CPU_3), EV (11, 2, PHY_DISK), EV (12, 2, LOG_DISK),
-  EV (13, 2, "PhysicalAddr:u64 PhysicalAddrLen:u32 Ipv4Index:u32 Ipv6Index:u32 "
+  EV (13, 2, "PhysicalAddr:i64 PhysicalAddrLen:u32 Ipv4Index:u32 Ipv6Index:u32 "
              "NICDescription:str IpAddresses:str DnsServerAddresses:str"),
   EV (14, 2, VIDEO),
   EV (15, 2, "ProcessId:u32 ServiceState:u32 SubProcessTag:u32 ServiceName:str "

@@ -341,6 +341,10 @@ et_kernel_ids (const EtRecord *record, guint32 *pid, guint32 *tid)
   if (record->version >= 1 && (at = payload_pid_offset (group, type, ps)) >= 0)
     {
       *pid = payload_u32 (record, (gsize) at);
+      /* An image's unload and rundown are the process's, not a thread's;
+       * its load is the loading thread's. */
+      if (group == 0x14 && type != 10)
+        *tid = ET_KERNEL_NO_ID;
       return ET_KERNEL_IDS_PAYLOAD;
     }
   if (*tid == ET_KERNEL_NO_ID && (at = payload_tid_offset (group, type, record->version, ps)) >= 0)
