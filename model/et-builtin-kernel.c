@@ -122,8 +122,12 @@ static const EtBuiltinOpcode _et_builtin_kernel_thread_opcodes[] = {
 #define THREAD_STACKS THREAD_IDS " StackBase:ptr StackLimit:ptr UserStackBase:ptr " \
   "UserStackLimit:ptr StartAddr:ptr Win32StartAddr:ptr"
 #define THREAD_2 THREAD_STACKS " TebBase:ptr SubProcessTag:x32"
-#define THREAD_3 THREAD_2 " BasePriority:u8 PagePriority:u8 IoPriority:u8 ThreadFlags:u8"
-#define THREAD_4 THREAD_3 " ThreadName:str"
+/* Version 3 ends with the thread's name on later Windows (PerfView reads
+ * it when the payload is long enough); version 4 always has it. */
+#define THREAD_3 THREAD_2 " BasePriority:u8 PagePriority:u8 IoPriority:u8 ThreadFlags:u8 " \
+  "ThreadName:str?"
+#define THREAD_4 THREAD_2 " BasePriority:u8 PagePriority:u8 IoPriority:u8 ThreadFlags:u8 " \
+  "ThreadName:str"
 #define THREAD_VERSIONS(op) EV (op, 2, THREAD_2), EV (op, 3, THREAD_3), EV (op, 4, THREAD_4)
 #define CSWITCH "NewThreadId:u32 OldThreadId:u32 NewThreadPriority:i8 OldThreadPriority:i8 " \
   "PreviousCState:u8 SpareByte:i8 OldThreadWaitReason:i8=WaitReason "                         \
@@ -236,14 +240,15 @@ static const EtBuiltinOpcode _et_builtin_kernel_config_opcodes[] = {
   "ChipType:str(256) DACType:str(256) AdapterString:str(256) BiosString:str(256) "           \
   "DeviceID:str(256) StateFlags:x32"
 #define PNP_NAMES "DeviceID:str DeviceDescription:str FriendlyName:str"
+#define SERVICES "ProcessId:u32 ServiceState:u32 SubProcessTag:u32 ServiceName:str " \
+  "DisplayName:str ProcessName:str"
 
 static const EtBuiltinEvent _et_builtin_kernel_config_events[] = {
   EV (10, 2, CPU_2), EV (10, 3, CPU_3), EV (11, 2, PHY_DISK), EV (12, 2, LOG_DISK),
   EV (13, 2, "PhysicalAddr:i64 PhysicalAddrLen:u32 Ipv4Index:u32 Ipv6Index:u32 "
              "NICDescription:str IpAddresses:str DnsServerAddresses:str"),
   EV (14, 2, VIDEO),
-  EV (15, 2, "ProcessId:u32 ServiceState:u32 SubProcessTag:u32 ServiceName:str "
-             "DisplayName:str ProcessName:str"),
+  EV (15, 2, SERVICES), EV (15, 3, SERVICES " LoadOrderGroup:str? SvchostGroup:str?"),
   EV (16, 2, "S1:u8 S2:u8 S3:u8 S4:u8 S5:u8 Pad1:u8 Pad2:u8 Pad3:u8"),
   EV (17, 2, "TcbTablePartitions:u32 MaxHashTableSize:u32 MaxUserPort:u32 TcpTimedWaitDelay:u32"),
   EV (21, 2, "IRQAffinity:x64 IRQNum:u32 DeviceDescriptionLen:u32 DeviceDescription:str"),

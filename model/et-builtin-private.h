@@ -6,6 +6,8 @@
  *   Name:type            a scalar
  *   Name:type=Map        with a value map or bit map of the provider
  *   Name:type(N)         a string or binary of N characters or bytes
+ *   Name:type?           absent when the payload ends before it (a later
+ *                        field of a layout that grew within one version)
  *   Name:type[Other]     an array whose count is the earlier field Other
  *   Name{items}[Other]   an array of structs
  *

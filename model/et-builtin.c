@@ -144,6 +144,11 @@ read_item (SpecReader *r, GArray *items)
           r->p++;
           d.map = read_name (r);
         }
+      if (*r->p == '?')        /* absent when the payload ends before it */
+        {
+          r->p++;
+          d.optional = TRUE;
+        }
       g_array_append_val (items, d);
     }
   if (*r->p == '[')

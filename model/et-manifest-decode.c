@@ -209,6 +209,7 @@ build_item (EtManifestData *d, const EtManifestParseData *raw, GPtrArray *maps,
   if (raw->members != NULL)
     d->members = build_level (raw->members, maps, scope, &d->n_members);
   d->min_size = element_min_size (d);
+  d->optional = raw->optional;
 }
 
 static EtManifestData *
@@ -722,6 +723,8 @@ decode_item (Decoder *d, const EtManifestData *item, const Scope *scope)
   guint64 n;
   gboolean ok = TRUE;
 
+  if (item->optional && left == 0)
+    return TRUE;
   if (item->count.kind == ET_MAN_SIZE_NONE)
     return decode_element (d, item, scope);
   if (!size_value (d, item, &item->count, scope, "count", &n))

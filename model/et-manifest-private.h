@@ -81,6 +81,8 @@ struct _EtManifestData
   EtManifestSize       count;         /* NONE: a scalar */
   EtManifestSize       length;
   guint32              min_size;      /* least wire bytes of one element */
+  gboolean             optional;      /* absent when the payload ends before it
+                                         (built-in kernel layouts that grew) */
   guint                n_members;     /* ET_MAN_IN_STRUCT */
   EtManifestData      *members;
 };
@@ -97,6 +99,7 @@ struct _EtManifestTemplate
 typedef struct
 {
   const char *name, *in_type, *out_type, *map, *count, *length;
+  gboolean    optional;         /* built-in tables only: may be missing at the end */
   GArray     *members;          /* EtManifestParseData, only for a <struct> */
 } EtManifestParseData;
 
