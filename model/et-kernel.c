@@ -233,6 +233,54 @@ et_kernel_thread_name (const EtRecord *record, EtKernelName *out)
   return out->name != NULL;
 }
 
+/* ---- the runtime's threads --------------------------------------------- */
+
+/* Events only a thread of one role logs, and the name PerfView gives such
+ * a thread: the finalizer's GC/FinalizersStart and Stop, the thread pool's
+ * workers (ThreadPoolWorkerThread/Start and Wait, FrameworkEventSource's
+ * ThreadPoolDequeueWork and ThreadTransferReceive), its I/O workers
+ * (ThreadPool/IODequeue) and the thread that samples its throughput. */
+typedef struct
+{
+  guint8      provider;   /* index into role_providers */
+  guint16     id;
+  const char *role;
+} ThreadRole;
+
+static const char *const role_providers[] = {
+  "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4",   /* Microsoft-Windows-DotNETRuntime */
+  "8e9f5090-2d75-4d03-8a81-e5afbf85daf1",   /* FrameworkEventSource */
+};
+
+static const ThreadRole thread_roles[] = {
+  { 0, 13, ".NET Finalizer Thread" }, { 0, 14, ".NET Finalizer Thread" },
+  { 0, 50, ".NET ThreadPool Worker" }, { 0, 57, ".NET ThreadPool Worker" },
+  { 0, 54, ".NET ThreadPool" }, { 0, 64, ".NET IO ThreadPool Worker" },
+  { 1, 31, ".NET ThreadPool Worker" }, { 1, 151, ".NET ThreadPool Worker" },
+};
+
+const char *
+et_runtime_thread_role (const EtRecord *record)
+{
+  static EtGuid *guids;
+
+  if (record->klass != ET_RECORD_EVENT)
+    return NULL;
+  if (g_once_init_enter (&guids))
+    {
+      EtGuid *parsed = g_new (EtGuid, G_N_ELEMENTS (role_providers));
+
+      for (guint i = 0; i < G_N_ELEMENTS (role_providers); i++)
+        et_guid_parse (role_providers[i], &parsed[i]);
+      g_once_init_leave (&guids, parsed);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (thread_roles); i++)
+    if (thread_roles[i].id == record->id
+        && et_guid_equal (&guids[thread_roles[i].provider], &record->guid))
+      return thread_roles[i].role;
+  return NULL;
+}
+
 /* ---- attribution: whose event is it? ----------------------------------- */
 
 /* The u32 at @offset of the payload, or ET_KERNEL_NO_ID past its end. */

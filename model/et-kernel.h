@@ -38,6 +38,11 @@ gboolean    et_kernel_process_name   (const EtRecord *record,
 gboolean    et_kernel_thread_name    (const EtRecord *record,
                                       EtKernelName   *out);
 
+/* The name of the role of the thread that logged @record when only a
+ * thread of that role logs it (".NET Finalizer Thread", ".NET ThreadPool
+ * Worker"...), as PerfView names such threads; else NULL. Static string. */
+const char *et_runtime_thread_role   (const EtRecord *record);
+
 /* An id nobody has: TraceEvent's -1. */
 #define ET_KERNEL_NO_ID G_MAXUINT32
 

@@ -66,6 +66,7 @@ typedef struct
   GHashTable   *process_names;   /* pid → char* */
   GHashTable   *thread_names;    /* guint64 key → char* */
   GHashTable   *command_lines;   /* pid → char* */
+  GHashTable   *thread_roles;    /* guint64 key → static role name (et_runtime_thread_role) */
   GHashTable   *thread_pids;     /* tid → pid, from the payloads of Thread events */
   GHashTable   *tid_samples;     /* tid → CPU samples and other events naming the
                                     thread in their payload (count of samples) */

@@ -239,6 +239,22 @@ collect_names (Loader *loader, const EtRecord *record)
     }
 }
 
+/* A thread that logs what only the runtime's finalizer, thread-pool
+ * workers... log is named so, unless the kernel names it. */
+static void
+collect_thread_role (Loader *walker, const EtRecord *record)
+{
+  const char *role;
+
+  if (record->klass == ET_RECORD_EVENT && record->id <= 151
+      && (role = et_runtime_thread_role (record)) != NULL)
+    {
+      guint64 key = thread_key (record);
+
+      g_hash_table_replace (walker->thread_roles, g_memdup2 (&key, sizeof key), (gpointer) role);
+    }
+}
+
 /* Kernel events whose payload names their thread (et_kernel_ids): Thread
  * events tell which process a thread is in; samples and the others whose
  * header names no thread are kept by thread id until every Thread event is
@@ -300,6 +316,8 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
       collect_names (walker, record);
       attribute_kernel (walker, record);
     }
+  else
+    collect_thread_role (walker, record);
 }
 
 /* The log-file header: the first record of the trace-header hook. */
@@ -375,6 +393,7 @@ loader_init (Loader *loader, EtTrace *self)
   loader->process_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   loader->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   loader->command_lines = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  loader->thread_roles = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   loader->thread_pids = g_hash_table_new (NULL, NULL);
   loader->tid_samples = g_hash_table_new (NULL, NULL);
   loader->seen = g_array_new (FALSE, TRUE, sizeof (SeenProvider));
@@ -390,6 +409,7 @@ loader_clear (Loader *loader)
   g_clear_pointer (&loader->process_names, g_hash_table_unref);
   g_clear_pointer (&loader->thread_names, g_hash_table_unref);
   g_clear_pointer (&loader->command_lines, g_hash_table_unref);
+  g_clear_pointer (&loader->thread_roles, g_hash_table_unref);
   g_clear_pointer (&loader->thread_pids, g_hash_table_unref);
   g_clear_pointer (&loader->tid_samples, g_hash_table_unref);
   for (guint i = 0; loader->seen != NULL && i < loader->seen->len; i++)
@@ -494,6 +514,12 @@ merge_payload_ids (Loader *loader, Loader *w)
     {
       g_hash_table_iter_steal (&iter);
       g_hash_table_replace (loader->command_lines, key, value);
+    }
+  g_hash_table_iter_init (&iter, w->thread_roles);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_hash_table_iter_steal (&iter);
+      g_hash_table_replace (loader->thread_roles, key, value);
     }
 }
 
@@ -1001,6 +1027,8 @@ build_threads (Loader *loader)
       thread.n_samples = t->n_samples;
       name = t->has_ids ? g_hash_table_lookup (loader->thread_names, &key)
                         : "Records without a thread";
+      if (name == NULL && t->has_ids)
+        name = g_hash_table_lookup (loader->thread_roles, &key);
       if (name == NULL)
         g_snprintf (buf, sizeof buf, "Thread %u", t->tid);
       thread.name = g_string_chunk_insert_const (self->names, name ? name : buf);

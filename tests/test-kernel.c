@@ -36,9 +36,29 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
 #define WORKER_TID 4122
 #define STRAY_TID  7777
 
+/* ThreadPoolWorkerThread/Start of the runtime (no payload needed): only a
+ * thread-pool worker logs it. */
+static void
+write_worker_start (EtFixtureWriter *w, gint64 time_ns, guint32 tid)
+{
+  EtFixtureEvent ev;
+  static const guint8 counts[10] = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+
+  et_fixture_event_init (&ev);
+  ev.time_ns = time_ns;
+  ev.pid = APP_PID;
+  ev.tid = tid;
+  assert_true (et_guid_parse ("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", &ev.provider));
+  ev.id = 50;
+  ev.opcode = 1;
+  ev.task = 16;
+  et_fixture_write_event (w, &ev, NULL, 0, counts, sizeof counts);
+}
+
 /* A trace of one process started while tracing: its start, two threads
- * (one named by SetName), samples, a context switch, and samples of a
- * thread no event introduces. */
+ * (one named by SetName, both thread-pool workers to the runtime),
+ * samples, a context switch, and samples of a thread no event
+ * introduces. */
 static char *
 write_process_trace (guint pointer_size)
 {
@@ -58,6 +78,8 @@ write_process_trace (guint pointer_size)
   et_fixture_write_thread (w, 0, 2000, ET_FIXTURE_KERNEL_START, APP_PID, MAIN_TID, NULL);
   et_fixture_write_thread (w, 1, 3000, ET_FIXTURE_KERNEL_START, APP_PID, WORKER_TID, NULL);
   et_fixture_write_thread_name (w, 1, 3500, APP_PID, WORKER_TID, "Kestrel IO");
+  write_worker_start (w, 3600, MAIN_TID);
+  write_worker_start (w, 3700, WORKER_TID);
   for (guint i = 0; i < 3; i++)
     et_fixture_write_sample (w, 0, 4000 + 100 * i, MAIN_TID, 0x7FF6A1B21000 + i);
   et_fixture_write_cswitch (w, 1, 4500, WORKER_TID, 0);
@@ -121,7 +143,8 @@ check_process_trace (EtTrace *trace)
   assert_string_equal (app->command_line, "Contoso.exe --serve");
   assert_non_null (main_thread);
   assert_non_null (worker);
-  assert_string_equal (worker->name, "Kestrel IO");
+  assert_string_equal (worker->name, "Kestrel IO");              /* the kernel's name wins */
+  assert_string_equal (main_thread->name, ".NET ThreadPool Worker");
   assert_int_equal (main_thread->n_samples, 3);
   assert_int_equal (worker->n_samples, 2);
 
