@@ -255,6 +255,30 @@ collect_thread_role (Loader *walker, const EtRecord *record)
     }
 }
 
+static void
+flush_tid (Loader *walker, TidCount *c)
+{
+  gpointer old = NULL;
+
+  g_hash_table_lookup_extended (walker->tid_samples, GUINT_TO_POINTER (c->tid), NULL, &old);
+  g_hash_table_insert (walker->tid_samples, GUINT_TO_POINTER (c->tid),
+                       GSIZE_TO_POINTER (GPOINTER_TO_SIZE (old) + c->samples));
+  c->used = FALSE;
+  c->samples = 0;
+}
+
+static void
+count_tid (Loader *walker, guint32 tid, guint samples)
+{
+  TidCount *c = &walker->tid_cache[(tid >> 2) % TID_CACHE_SIZE];   /* ids are multiples of 4 */
+
+  if (c->used && c->tid != tid)
+    flush_tid (walker, c);
+  c->used = TRUE;
+  c->tid = tid;
+  c->samples += samples;
+}
+
 /* Kernel events whose payload names their thread (et_kernel_ids): Thread
  * events tell which process a thread is in; samples and the others whose
  * header names no thread are kept by thread id until every Thread event is
@@ -264,7 +288,6 @@ attribute_kernel (Loader *walker, const EtRecord *record)
 {
   guint32 pid, tid;
   EtKernelIdsFrom from = et_kernel_ids (record, &pid, &tid);
-  gpointer old = NULL;
 
   if (from == ET_KERNEL_IDS_THREAD && pid != ET_KERNEL_NO_ID && tid != ET_KERNEL_NO_ID)
     g_hash_table_replace (walker->thread_pids, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (pid));
@@ -279,9 +302,7 @@ attribute_kernel (Loader *walker, const EtRecord *record)
                      cached_thread (walker, &walker->threads, key) - 1).n_samples++;
       return;
     }
-  g_hash_table_lookup_extended (walker->tid_samples, GUINT_TO_POINTER (tid), NULL, &old);
-  g_hash_table_insert (walker->tid_samples, GUINT_TO_POINTER (tid),
-                       GSIZE_TO_POINTER (GPOINTER_TO_SIZE (old) + (from == ET_KERNEL_IDS_SAMPLE)));
+  count_tid (walker, tid, from == ET_KERNEL_IDS_SAMPLE);
 }
 
 static void
@@ -499,6 +520,9 @@ merge_payload_ids (Loader *loader, Loader *w)
   GHashTableIter iter;
   gpointer key, value, old;
 
+  for (guint i = 0; i < TID_CACHE_SIZE; i++)
+    if (w->tid_cache[i].used)
+      flush_tid (w, &w->tid_cache[i]);
   g_hash_table_iter_init (&iter, w->thread_pids);
   while (g_hash_table_iter_next (&iter, &key, &value))
     g_hash_table_replace (loader->thread_pids, key, value);
