@@ -206,10 +206,10 @@ static const EtBuiltinOpcode _et_builtin_kernel_stack_opcodes[] = {
 };
 
 /* The frames fill the rest of the payload: there is no count. */
-#define STACK_KEY_DEF "StackKey:ptr Frames:bin"
+#define STACK_KEY_DEF "StackKey:ptr Stack:ptr[*]"
 
 static const EtBuiltinEvent _et_builtin_kernel_stack_events[] = {
-  EV (32, 2, "EventTimeStamp:u64 StackProcess:u32 StackThread:u32 Frames:bin"),
+  EV (32, 2, "EventTimeStamp:u64 StackProcess:u32 StackThread:u32 Stack:ptr[*]"),
   EV (35, 2, STACK_KEY_DEF), EV (36, 2, STACK_KEY_DEF),
   EV (37, 2, "EventTimeStamp:u64 StackProcess:u32 StackThread:u32 StackKey:ptr"),
   EV (38, 2, "EventTimeStamp:u64 StackProcess:u32 StackThread:u32 StackKey:ptr"),

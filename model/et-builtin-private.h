@@ -9,6 +9,7 @@
  *   Name:type?           absent when the payload ends before it (a later
  *                        field of a layout that grew within one version)
  *   Name:type[Other]     an array whose count is the earlier field Other
+ *   Name:type[*]         an array filling the rest of the payload
  *   Name{items}[Other]   an array of structs
  *
  * Types: u8 u16 u32 u64 i32 i64 (integers), x32 x64 (unsigned, shown in

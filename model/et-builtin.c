@@ -154,7 +154,9 @@ read_item (SpecReader *r, GArray *items)
   if (*r->p == '[')
     {
       r->p++;
-      g_array_index (items, EtManifestParseData, items->len - 1).count = read_name (r);
+      /* "*": as many elements as the rest of the payload holds. */
+      g_array_index (items, EtManifestParseData, items->len - 1).count =
+        *r->p == '*' ? (r->p++, "*") : read_name (r);
       return expect (r, ']');
     }
   return TRUE;

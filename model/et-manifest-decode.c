@@ -125,6 +125,11 @@ size_from (const char *text, const NameScope *scope)
 
   if (text == NULL)
     return size;
+  if (strcmp (text, "*") == 0)
+    {
+      size.kind = ET_MAN_SIZE_REST;
+      return size;
+    }
   if (g_ascii_isdigit (text[0]))
     {
       gboolean hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
@@ -376,6 +381,12 @@ size_value (Decoder *d, const EtManifestData *item, const EtManifestSize *size,
   if (size->kind == ET_MAN_SIZE_BAD)
     return fail (d, ET_ETL_ERROR_UNSUPPORTED, d->r.pos, item,
                  "%s= is neither a number nor an earlier field", what);
+  if (size->kind == ET_MAN_SIZE_REST)
+    {
+      *out = et_reader_remaining (&d->r) / (item->in_type == ET_MAN_IN_POINTER
+                                            ? d->pointer_size : MAX (item->min_size, 1));
+      return TRUE;
+    }
   for (guint up = 0; up < size->up && scope != NULL; up++)
     scope = scope->outer;
   g_assert (scope != NULL);

@@ -58,6 +58,7 @@ typedef enum
   ET_MAN_SIZE_CONST,  /* value is the size */
   ET_MAN_SIZE_REF,    /* value is an earlier sibling's index, up scopes out */
   ET_MAN_SIZE_BAD,    /* names no earlier field: decoding fails there */
+  ET_MAN_SIZE_REST,   /* count "*" (built-in tables): as many as the payload holds */
 } EtManSizeKind;
 
 typedef struct
