@@ -196,9 +196,9 @@ text_threads (GString *s, EtTrace *trace)
           g_string_append_printf (s, " %s", g_dngettext (GETTEXT_PACKAGE, "event", "events", th->n_events));
           if (th->n_samples > 0)
             {
-              /* Translators: after "12 events": CPU samples of the thread. */
-              g_string_append (s, _(", "));
+              g_string_append (s, ", ");
               et_string_append_uint (s, th->n_samples);
+              /* Translators: after "12 events, 3": CPU samples of the thread. */
               g_string_append_printf (s, " %s", g_dngettext (GETTEXT_PACKAGE, "CPU sample",
                                                              "CPU samples", th->n_samples));
             }
