@@ -6,8 +6,9 @@
  * belongs to the new process, not the logger; Thread events belong to
  * their thread; CPU samples and CSwitch, whose PERFINFO header names no
  * thread, belong to the thread in their payload and its process; each
- * thread keeps its sample count; SetName names threads; a payload too short
- * for its layout is damage with its byte offset. On the corpus: every
+ * thread keeps its sample count; SetName names threads; etlscope-cli info
+ * lists command lines and samples per thread (text and JSON); a payload
+ * too short for its layout is damage with its byte offset. On the corpus: every
  * kernel payload fits its built-in layout, PerfView.exe (3988) is named
  * with its command line, the model's sample counts agree with the decoded
  * samples, and a trace with only the log-file header (lxcore_kernel.etl)
@@ -21,6 +22,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "cli-run.h"
 #include "et-builtin.h"
 #include "et-etl-reader.h"
 #include "et-fixture.h"
@@ -200,6 +202,51 @@ test_process_thread_and_sample_attribution (void **state)
       assert_int_equal (et_trace_get_stats (trace)->damage_count, 0);
       et_fixture_remove_dir (dir);
     }
+}
+
+static JsonObject *
+json_entry (JsonObject *info, const char *list, const char *key, gint64 value)
+{
+  JsonArray *a = json_object_get_array_member (info, list);
+
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *o = json_array_get_object_element (a, i);
+
+      if (!json_object_get_null_member (o, key) && json_object_get_int_member (o, key) == value)
+        return o;
+    }
+  fail_msg ("no %s with %s %" G_GINT64_FORMAT, list, key, value);
+  return NULL;
+}
+
+/* What etlscope-cli info says of the same trace. */
+static void
+test_cli_info_lists_command_lines_and_samples (void **state)
+{
+  g_autofree char *path = write_process_trace (8);
+  g_autofree char *dir = g_path_get_dirname (path);
+  Run text = run_cli ("info", path);
+  Run json = run_cli ("info", "--format=json", path);
+  g_autoptr(JsonObject) info = NULL;
+  JsonObject *o;
+
+  assert_int_equal (text.status, 0);
+  assert_non_null (strstr (text.out, "Contoso.exe  Contoso.exe --serve\n"));
+  assert_non_null (strstr (text.out, "3 CPU samples\n"));
+  assert_non_null (strstr (text.out, "Kestrel IO"));
+  assert_int_equal (json.status, 0);
+  info = parse_object (json.out, -1);
+  o = json_entry (info, "processes", "pid", APP_PID);
+  assert_string_equal (json_object_get_string_member (o, "command_line"), "Contoso.exe --serve");
+  o = json_entry (info, "threads", "tid", MAIN_TID);
+  assert_int_equal (json_object_get_int_member (o, "samples"), 3);
+  assert_int_equal (json_object_get_int_member (o, "pid"), APP_PID);
+  assert_int_equal (json_object_get_int_member (json_entry (info, "threads", "tid", WORKER_TID),
+                                                "samples"), 2);
+  run_clear (&text);
+  run_clear (&json);
+  et_fixture_remove_dir (dir);
 }
 
 /* A Process/Start cut inside its UserSID: decoding fails with the field
@@ -484,6 +531,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_process_thread_and_sample_attribution),
+    cmocka_unit_test (test_cli_info_lists_command_lines_and_samples),
     cmocka_unit_test (test_short_kernel_payload_is_damage),
     cmocka_unit_test (test_corpus_kernel_payloads_fit_their_layouts),
     cmocka_unit_test (test_corpus_perfview_trace),
