@@ -9,6 +9,8 @@
 #include "et-cli-output.h"
 #include "et-i18n.h"
 
+#include <string.h>
+
 /* The text form lists this many damage messages; JSON lists all kept. */
 #define TEXT_DAMAGE_MESSAGES 10
 
@@ -179,6 +181,11 @@ text_threads (GString *s, EtTrace *trace)
         g_string_append (s, "-");
       g_string_append (s, "  ");
       g_string_append (s, p->name);
+      if (p->command_line != NULL && strcmp (p->command_line, p->name) != 0)
+        {
+          g_string_append (s, "  ");
+          g_string_append (s, p->command_line);
+        }
       g_string_append_c (s, '\n');
       for (guint t = p->first_thread; t < p->first_thread + p->n_threads; t++)
         {
@@ -194,7 +201,16 @@ text_threads (GString *s, EtTrace *trace)
           g_string_append (s, th->name);
           et_cli_pad_to (s, line, 44);
           et_string_append_uint (s, th->n_events);
-          g_string_append_printf (s, " %s\n", g_dngettext (GETTEXT_PACKAGE, "event", "events", th->n_events));
+          g_string_append_printf (s, " %s", g_dngettext (GETTEXT_PACKAGE, "event", "events", th->n_events));
+          if (th->n_samples > 0)
+            {
+              g_string_append (s, ", ");
+              et_string_append_uint (s, th->n_samples);
+              /* Translators: after "12 events, 3": CPU samples of the thread. */
+              g_string_append_printf (s, " %s", g_dngettext (GETTEXT_PACKAGE, "CPU sample",
+                                                             "CPU samples", th->n_samples));
+            }
+          g_string_append_c (s, '\n');
         }
     }
   g_string_append_c (s, '\n');
@@ -350,6 +366,7 @@ json_threads (GString *s, EtTrace *trace)
       g_string_append_c (s, '{');
       json_id (s, "pid", p->has_ids, p->pid);
       et_cli_json_string (s, "name", p->name);
+      et_cli_json_string (s, "command_line", p->command_line);
       et_cli_json_uint (s, "threads", p->n_threads);
       g_string_append_c (s, '}');
     }
@@ -367,6 +384,7 @@ json_threads (GString *s, EtTrace *trace)
       json_id (s, "tid", t->has_ids, t->tid);
       et_cli_json_string (s, "name", t->name);
       et_cli_json_uint (s, "events", t->n_events);
+      et_cli_json_uint (s, "samples", t->n_samples);
       g_string_append_c (s, '}');
     }
   g_string_append_c (s, ']');

@@ -5,12 +5,19 @@
  *
  *   Name:type            a scalar
  *   Name:type=Map        with a value map or bit map of the provider
+ *   Name:type(N)         a string or binary of N characters or bytes
+ *   Name:type?           absent when the payload ends before it (a later
+ *                        field of a layout that grew within one version)
  *   Name:type[Other]     an array whose count is the earlier field Other
+ *   Name:type[*]         an array filling the rest of the payload
  *   Name{items}[Other]   an array of structs
  *
  * Types: u8 u16 u32 u64 i32 i64 (integers), x32 x64 (unsigned, shown in
  * hex), ptr (pointer-sized), str (UTF-16, NUL-terminated), ansi, bool
- * (4 bytes), guid, f32, f64.
+ * (4 bytes), guid, f32, f64, i8, i16, ft (FILETIME), bin (bytes, to the end
+ * of the payload unless (N) is given); and for the kernel's classes ksid
+ * (0, or a TOKEN_USER and the SID after it), ip4, ip6 and port (network byte
+ * order).
  */
 #pragma once
 

@@ -1,6 +1,6 @@
 /* et-builtin.c — built-in schemas turned into manifests.
  *
- * The tables of et-builtin-clr*.c say, per provider, its tasks, opcodes,
+ * The tables of et-builtin-clr*.c and et-builtin-kernel*.c say, per provider, its tasks, opcodes,
  * maps and events, each event's fields as one compact string (grammar in
  * et-builtin-private.h). Here they become the parse state of an EventSource
  * manifest (EtManifestTables) and are resolved by et-manifest.c exactly as
@@ -8,6 +8,7 @@
  */
 #include "et-builtin.h"
 #include "et-builtin-private.h"
+#include "et-builtin-kernel.h"
 #include "et-manifest-private.h"
 
 #include <string.h>
@@ -16,6 +17,12 @@ static const EtBuiltinProvider *const providers[] = {
   &_et_builtin_clr_runtime,
   &_et_builtin_clr_rundown,
   &_et_builtin_clr_private,
+  /* The kernel's classes, by group GUID (et-builtin-kernel*.c). */
+  &_et_builtin_kernel_header, &_et_builtin_kernel_process, &_et_builtin_kernel_thread,
+  &_et_builtin_kernel_image, &_et_builtin_kernel_perfinfo, &_et_builtin_kernel_stack,
+  &_et_builtin_kernel_config, &_et_builtin_kernel_disk, &_et_builtin_kernel_file,
+  &_et_builtin_kernel_memory, &_et_builtin_kernel_tcp, &_et_builtin_kernel_udp,
+  &_et_builtin_ktc_image_id, &_et_builtin_ktc_sysconfig, &_et_builtin_ktc_metadata,
 };
 
 typedef struct
@@ -23,6 +30,7 @@ typedef struct
   const char *code;
   const char *in_type;
   const char *out_type;
+  const char *length;     /* a fixed length the type implies, or NULL */
 } TypeCode;
 
 static const TypeCode type_codes[] = {
@@ -31,7 +39,12 @@ static const TypeCode type_codes[] = {
   { "x32", "win:UInt32", "win:HexInt32" }, { "x64", "win:UInt64", "win:HexInt64" },
   { "ptr", "win:Pointer" }, { "str", "win:UnicodeString" }, { "ansi", "win:AnsiString" },
   { "bool", "win:Boolean" }, { "guid", "win:GUID" }, { "f32", "win:Float" },
-  { "f64", "win:Double" },
+  { "f64", "win:Double" }, { "i8", "win:Int8" }, { "i16", "win:Int16" },
+  { "ft", "win:FILETIME" }, { "bin", "win:Binary" },
+  /* The kernel's classic (MOF) types: a SID behind a TOKEN_USER, IP
+   * addresses and ports in network byte order. */
+  { "ksid", "et:WbemSID" }, { "ip4", "win:UInt32", "win:IPv4" },
+  { "ip6", "win:Binary", "win:IPv6", "16" }, { "port", "win:UInt16", "win:Port" },
 };
 
 typedef struct
@@ -86,6 +99,7 @@ read_type (SpecReader *r, EtManifestParseData *d)
       {
         d->in_type = type_codes[i].in_type;
         d->out_type = type_codes[i].out_type;
+        d->length = type_codes[i].length;
         return TRUE;
       }
   g_critical ("built-in schema “%s”: unknown type at offset %d", r->spec, (int) (start - r->spec));
@@ -118,17 +132,31 @@ read_item (SpecReader *r, GArray *items)
     {
       if (!expect (r, ':') || !read_type (r, &d))
         return FALSE;
+      if (*r->p == '(')        /* a fixed length in characters or bytes */
+        {
+          r->p++;
+          d.length = read_name (r);
+          if (!expect (r, ')'))
+            return FALSE;
+        }
       if (*r->p == '=')
         {
           r->p++;
           d.map = read_name (r);
+        }
+      if (*r->p == '?')        /* absent when the payload ends before it */
+        {
+          r->p++;
+          d.optional = TRUE;
         }
       g_array_append_val (items, d);
     }
   if (*r->p == '[')
     {
       r->p++;
-      g_array_index (items, EtManifestParseData, items->len - 1).count = read_name (r);
+      /* "*": as many elements as the rest of the payload holds. */
+      g_array_index (items, EtManifestParseData, items->len - 1).count =
+        *r->p == '*' ? (r->p++, "*") : read_name (r);
       return expect (r, ']');
     }
   return TRUE;
@@ -219,16 +247,31 @@ build (const EtBuiltinProvider *b)
   return _et_manifest_tables_finish (t);
 }
 
+/* The providers' GUIDs, parsed once: lookups come per kernel record. */
+static const EtGuid *
+provider_guids (void)
+{
+  static EtGuid *guids;
+
+  if (g_once_init_enter (&guids))
+    {
+      EtGuid *parsed = g_new0 (EtGuid, G_N_ELEMENTS (providers));
+
+      for (guint i = 0; i < G_N_ELEMENTS (providers); i++)
+        et_guid_parse (providers[i]->guid, &parsed[i]);
+      g_once_init_leave (&guids, parsed);
+    }
+  return guids;
+}
+
 static gint
 provider_index (const EtGuid *provider)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (providers); i++)
-    {
-      EtGuid guid;
+  const EtGuid *guids = provider_guids ();
 
-      if (et_guid_parse (providers[i]->guid, &guid) && et_guid_equal (&guid, provider))
-        return (gint) i;
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (providers); i++)
+    if (et_guid_equal (&guids[i], provider))
+      return (gint) i;
   return -1;
 }
 

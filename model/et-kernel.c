@@ -6,7 +6,11 @@
  * Thread events give the names the timeline shows instead of bare ids.
  */
 #include "et-kernel.h"
+#include "et-builtin.h"
 #include "et-bytes.h"
+#include "et-fields.h"
+
+#include <string.h>
 
 typedef struct
 {
@@ -134,123 +138,267 @@ et_known_provider_name (const EtGuid *guid)
   return NULL;
 }
 
-/* An image name is a short run of printable ASCII ending in NUL. */
-static char *
-read_image_name (const guint8 *p, gsize len)
-{
-  gsize n = 0;
-
-  while (n < len && n < 260 && p[n] != 0)
-    {
-      if (p[n] < 0x20 || p[n] > 0x7E)
-        return NULL;
-      n++;
-    }
-  if (n == 0 || n >= len || p[n] != 0)
-    return NULL;
-  return g_strndup ((const char *) p, n);
-}
-
-/* Skips the UserSID of a Process event: zero when absent, else a TOKEN_USER
- * (two pointers' worth) followed by the SID. The layout is the kernel MOF
- * class Process_TypeGroup1 as decoders read it. */
+/* Decodes @record with its built-in schema (@version instead of the
+ * record's when not 0). */
 static gboolean
-skip_user_sid (EtReader *r, guint pointer_size)
+decode_builtin (const EtRecord *record, guint8 version, EtFields *fields)
 {
-  const guint8 *p = r->data + r->pos;
+  const EtManifest *manifest = NULL;
+  const EtManifestEvent *event;
+  EtGuid guid;
+  const char *name;
 
-  if (et_reader_remaining (r) < 4)
-    return FALSE;
-  if (et_read_u32 (p) == 0)
-    return et_reader_take (r, 4 + (pointer_size - 4)) != NULL;
-  if (!et_reader_take (r, 2 * pointer_size))
-    return FALSE;
-  if (et_reader_remaining (r) < 2)
-    return FALSE;
-  return et_reader_take (r, 8 + 4 * (gsize) r->data[r->pos + 1]) != NULL;
+  et_kernel_class_for_hook (record->hook, &guid, &name);
+  event = et_builtin_lookup (&guid, record->opcode, version ? version : record->version,
+                             &manifest);
+  et_fields_clear (fields);
+  return event != NULL && et_manifest_decode (manifest, event, record->payload,
+                                              record->payload_len, record->pointer_size,
+                                              fields, NULL, NULL);
 }
 
+/* The text of top-level field @name, or NULL when absent or empty. */
 static char *
-process_image_name (const EtRecord *record, gboolean has_flags, guint32 *pid)
+field_text (const EtFields *fields, const char *name)
 {
-  EtReader r;
-  guint ps = record->pointer_size;
+  gint i = et_fields_find (fields, name);
+  gsize len = 0;
+  const char *text = i >= 0 ? et_fields_text (fields, i, &len) : NULL;
 
-  et_reader_init (&r, record->payload, record->payload_len);
-  et_reader_pointer (&r, ps);              /* UniqueProcessKey */
-  *pid = et_reader_u32 (&r);
-  et_reader_u32 (&r);                      /* ParentId */
-  et_reader_u32 (&r);                      /* SessionId */
-  et_reader_u32 (&r);                      /* ExitStatus */
-  et_reader_pointer (&r, ps);              /* DirectoryTableBase */
-  if (has_flags)
-    et_reader_u32 (&r);                    /* Flags (version 4 on) */
-  if (r.failed || !skip_user_sid (&r, ps))
-    return NULL;
-  return read_image_name (r.data + r.pos, et_reader_remaining (&r));
+  return text != NULL && len > 0 ? g_strndup (text, len) : NULL;
+}
+
+static guint32
+field_u32 (const EtFields *fields, const char *name)
+{
+  gint i = et_fields_find (fields, name);
+
+  return i >= 0 ? (guint32) et_fields_get (fields, i)->v.u : ET_KERNEL_NO_ID;
+}
+
+static gboolean
+is_kernel_group (const EtRecord *record, guint group)
+{
+  return (record->klass == ET_RECORD_SYSTEM || record->klass == ET_RECORD_PERFINFO)
+         && (record->hook >> 8) == group;
 }
 
 gboolean
 et_kernel_process_name (const EtRecord *record, EtKernelName *out)
 {
   guint type = record->hook & 0xFF;
-  gboolean v4;
+  EtFields *fields;
 
   /* DCStart/DCEnd rundown comes as PERFINFO records too; the pid is in the
    * payload either way. */
-  if ((record->klass != ET_RECORD_SYSTEM && record->klass != ET_RECORD_PERFINFO)
-      || (record->hook >> 8) != ET_KERNEL_GROUP_PROCESS
-      || (type != 1 && type != 3 && type != 4))
+  memset (out, 0, sizeof *out);
+  if (!is_kernel_group (record, ET_KERNEL_GROUP_PROCESS) || (type != 1 && type != 3 && type != 4))
     return FALSE;
-  /* Version 4 added Flags; try the layout the version says, then the other,
-   * because relogged files do not always keep the version byte honest. */
-  v4 = record->version >= 4;
-  out->tid = 0;
-  out->name = process_image_name (record, v4, &out->pid);
-  if (out->name == NULL)
-    out->name = process_image_name (record, !v4, &out->pid);
+  fields = et_fields_new ();
+  /* Relogged files do not always keep the version byte honest: a payload
+   * that does not fit its version's layout is tried with its neighbour's
+   * (version 4 added Flags). */
+  if (decode_builtin (record, 0, fields)
+      || decode_builtin (record, record->version >= 4 ? 3 : 4, fields))
+    {
+      out->pid = field_u32 (fields, "ProcessID");
+      out->name = field_text (fields, "ImageFileName");
+      out->command_line = out->name ? field_text (fields, "CommandLine") : NULL;
+    }
+  et_fields_free (fields);
   return out->name != NULL;
 }
 
-/* A NUL-terminated UTF-16 name at the reader's position, or NULL. */
-static char *
-read_utf16_name (EtReader *r)
-{
-  gsize n_units = 0;
-  g_autofree gunichar2 *units = NULL;
-
-  while ((r->pos + 2 * n_units + 1) < r->len && et_read_u16 (r->data + r->pos + 2 * n_units) != 0)
-    n_units++;
-  if (n_units == 0)
-    return NULL;
-  units = g_new (gunichar2, n_units);
-  for (gsize i = 0; i < n_units; i++)
-    units[i] = et_read_u16 (r->data + r->pos + 2 * i);
-  return g_utf16_to_utf8 (units, (glong) n_units, NULL, NULL, NULL);
-}
-
-/* Thread events (group 5): SetName (type 72: ProcessId, ThreadId, name),
- * or Start/End/DCStart/DCEnd (types 1–4) of version 4 and later, which end
- * with the thread's name after seven pointers and 4 + 4 bytes of ids,
- * priorities and flags (Thread_TypeGroup1). */
+/* Thread events (group 5): SetName (type 72), or Start/End/DCStart/DCEnd
+ * of version 4 and later, which end with the thread's name. */
 gboolean
 et_kernel_thread_name (const EtRecord *record, EtKernelName *out)
 {
   guint type = record->hook & 0xFF;
-  EtReader r;
+  EtFields *fields;
 
-  if ((record->klass != ET_RECORD_SYSTEM && record->klass != ET_RECORD_PERFINFO)
-      || (record->hook >> 8) != ET_KERNEL_GROUP_THREAD)
+  memset (out, 0, sizeof *out);
+  if (!is_kernel_group (record, ET_KERNEL_GROUP_THREAD))
     return FALSE;
   if (type != 72 && !(type >= 1 && type <= 4 && record->version >= 4))
     return FALSE;
-  et_reader_init (&r, record->payload, record->payload_len);
-  out->pid = et_reader_u32 (&r);
-  out->tid = et_reader_u32 (&r);
-  if (type != 72)
-    et_reader_take (&r, 7 * (gsize) record->pointer_size + 4 + 4);
-  if (r.failed)
-    return FALSE;
-  out->name = read_utf16_name (&r);
+  fields = et_fields_new ();
+  if (decode_builtin (record, 0, fields))
+    {
+      out->pid = field_u32 (fields, "ProcessId");
+      out->tid = field_u32 (fields, "TThreadId");
+      out->name = field_text (fields, "ThreadName");
+    }
+  et_fields_free (fields);
   return out->name != NULL;
+}
+
+/* ---- the runtime's threads --------------------------------------------- */
+
+/* Events only a thread of one role logs, and the name PerfView gives such
+ * a thread: the finalizer's GC/FinalizersStart and Stop, the thread pool's
+ * workers (ThreadPoolWorkerThread/Start and Wait, FrameworkEventSource's
+ * ThreadPoolDequeueWork and ThreadTransferReceive), its I/O workers
+ * (ThreadPool/IODequeue) and the thread that samples its throughput. */
+typedef struct
+{
+  guint8      provider;   /* index into role_providers */
+  guint16     id;
+  const char *role;
+} ThreadRole;
+
+static const char *const role_providers[] = {
+  "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4",   /* Microsoft-Windows-DotNETRuntime */
+  "8e9f5090-2d75-4d03-8a81-e5afbf85daf1",   /* FrameworkEventSource */
+};
+
+static const ThreadRole thread_roles[] = {
+  { 0, 13, ".NET Finalizer Thread" }, { 0, 14, ".NET Finalizer Thread" },
+  { 0, 50, ".NET ThreadPool Worker" }, { 0, 57, ".NET ThreadPool Worker" },
+  { 0, 54, ".NET ThreadPool" }, { 0, 64, ".NET IO ThreadPool Worker" },
+  { 1, 31, ".NET ThreadPool Worker" }, { 1, 151, ".NET ThreadPool Worker" },
+};
+
+const char *
+et_runtime_thread_role (const EtRecord *record)
+{
+  static EtGuid *guids;
+
+  if (record->klass != ET_RECORD_EVENT)
+    return NULL;
+  if (g_once_init_enter (&guids))
+    {
+      EtGuid *parsed = g_new (EtGuid, G_N_ELEMENTS (role_providers));
+
+      for (guint i = 0; i < G_N_ELEMENTS (role_providers); i++)
+        et_guid_parse (role_providers[i], &parsed[i]);
+      g_once_init_leave (&guids, parsed);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (thread_roles); i++)
+    if (thread_roles[i].id == record->id
+        && et_guid_equal (&guids[thread_roles[i].provider], &record->guid))
+      return thread_roles[i].role;
+  return NULL;
+}
+
+/* ---- attribution: whose event is it? ----------------------------------- */
+
+/* The u32 at @offset of the payload, or ET_KERNEL_NO_ID past its end. */
+static guint32
+payload_u32 (const EtRecord *record, gsize offset)
+{
+  return offset + 4 <= record->payload_len ? et_read_u32 (record->payload + offset)
+                                           : ET_KERNEL_NO_ID;
+}
+
+/* Where a kernel event's payload names the thread that did the work, for
+ * records whose header names none (PERFINFO): the offset, or -1. Layouts
+ * are those of et-builtin-kernel*.c; ps is the pointer size. */
+static gssize
+payload_tid_offset (guint group, guint type, guint version, gsize ps)
+{
+  gboolean v3 = version >= 3;
+
+  switch (group)
+    {
+    case ET_KERNEL_GROUP_THREAD:                          /* CSwitch, ReadyThread */
+      return type == 36 || type == 50 ? 0 : -1;
+    case 0x0F:                                            /* SampledProfile, PMC */
+      return type == 46 || type == 47 ? (gssize) ps : -1;
+    case 0x01:                                            /* DiskIo, version 3 */
+      if (!v3)
+        return -1;
+      return type == 10 || type == 11 ? (gssize) (32 + 2 * ps)
+           : type == 14 ? (gssize) (16 + ps) : type >= 12 && type <= 15 ? (gssize) ps : -1;
+    case 0x02:                                            /* HardFault */
+      return type == 32 ? (gssize) (16 + 2 * ps) : -1;
+    case 0x04:                                            /* FileIo */
+      if (type == 64)
+        return v3 ? (gssize) (2 * ps) : (gssize) ps;
+      if (type == 67 || type == 68)
+        return (gssize) (8 + (v3 ? 3 : 1) * ps);
+      if (type == 69 || type == 70 || type == 71 || type == 74 || type == 75)
+        return (gssize) ((v3 ? 4 : 1) * ps);
+      if (type == 65 || type == 66 || type == 73 || type == 72 || type == 77)
+        return (gssize) ((v3 ? 3 : 1) * ps);
+      return -1;
+    default:
+      return -1;
+    }
+}
+
+/* A payload process id that replaces the header's: the offset, or -1. */
+static gssize
+payload_pid_offset (guint group, guint type, gsize ps)
+{
+  switch (group)
+    {
+    case ET_KERNEL_GROUP_PROCESS:
+      return type == 32 || type == 33 || type == 11 ? 0 : -1;
+    case 0x14:                                            /* Image */
+      return type == 2 || type == 3 || type == 4 || type == 10 ? (gssize) (2 * ps) : -1;
+    case 0x06: case 0x08:                                 /* TcpIp, UdpIp */
+      return 0;
+    case 0x0B:                                            /* SystemConfig Services */
+      return type == 15 ? 0 : -1;
+    default:
+      return -1;
+    }
+}
+
+EtKernelIdsFrom
+et_kernel_ids (const EtRecord *record, guint32 *pid, guint32 *tid)
+{
+  guint group = record->hook >> 8, type = record->hook & 0xFF;
+  gsize ps = record->pointer_size;
+  gssize at;
+
+  *pid = record->has_ids ? record->pid : ET_KERNEL_NO_ID;
+  *tid = record->has_ids ? record->tid : ET_KERNEL_NO_ID;
+  if (record->klass != ET_RECORD_SYSTEM && record->klass != ET_RECORD_PERFINFO)
+    return ET_KERNEL_IDS_HEADER;
+  if (record->hook == 0x030A)
+    group = 0x14;                     /* Image/Load (et_kernel_class_for_hook) */
+  /* A process's own events: its id, no thread (TraceEvent's rule). */
+  if (group == ET_KERNEL_GROUP_PROCESS && (type <= 4 || type == 39) && type >= 1
+      && record->version >= 1)
+    {
+      *pid = payload_u32 (record, ps);
+      *tid = ET_KERNEL_NO_ID;
+      return ET_KERNEL_IDS_PAYLOAD;
+    }
+  if (group == ET_KERNEL_GROUP_THREAD && ((type >= 1 && type <= 4) || type == 72)
+      && record->version >= 1)
+    {
+      *pid = payload_u32 (record, 0);
+      *tid = payload_u32 (record, 4);
+      return ET_KERNEL_IDS_THREAD;
+    }
+  if (group == 0x18 && type == 32)                        /* StackWalk/Stack */
+    {
+      *pid = payload_u32 (record, 8);
+      *tid = payload_u32 (record, 12);
+      return ET_KERNEL_IDS_PAYLOAD;
+    }
+  if (group == 0x0F && type == 46)                        /* SampledProfile */
+    {
+      if (*tid == ET_KERNEL_NO_ID)
+        *tid = payload_u32 (record, ps);
+      return ET_KERNEL_IDS_SAMPLE;
+    }
+  if (record->version >= 1 && (at = payload_pid_offset (group, type, ps)) >= 0)
+    {
+      *pid = payload_u32 (record, (gsize) at);
+      /* An image's unload and rundown are the process's, not a thread's;
+       * its load is the loading thread's. */
+      if (group == 0x14 && type != 10)
+        *tid = ET_KERNEL_NO_ID;
+      return ET_KERNEL_IDS_PAYLOAD;
+    }
+  if (*tid == ET_KERNEL_NO_ID && (at = payload_tid_offset (group, type, record->version, ps)) >= 0)
+    {
+      *tid = payload_u32 (record, (gsize) at);
+      return ET_KERNEL_IDS_TID;
+    }
+  return ET_KERNEL_IDS_HEADER;
 }

@@ -26,15 +26,46 @@ typedef struct
   guint32 pid;
   guint32 tid;          /* thread events only */
   char   *name;         /* image file name / thread name (transfer full) */
+  char   *command_line; /* process events: the command line, or NULL (transfer full) */
 } EtKernelName;
 
-/* A Process start/DCStart/DCEnd event → the process's image name; a Thread
- * SetName event → the thread's name. FALSE when @record is neither or its
- * payload does not hold a name. */
+/* A Process start/DCStart/DCEnd event → the process's image name and
+ * command line; a Thread SetName event (or a Thread event of version 4)
+ * → the thread's name. Decoded with the built-in schemas. FALSE when
+ * @record is neither or its payload does not hold a name. */
 gboolean    et_kernel_process_name   (const EtRecord *record,
                                       EtKernelName   *out);
 gboolean    et_kernel_thread_name    (const EtRecord *record,
                                       EtKernelName   *out);
+
+/* The name of the role of the thread that logged @record when only a
+ * thread of that role logs it (".NET Finalizer Thread", ".NET ThreadPool
+ * Worker"...), as PerfView names such threads; else NULL. Static string. */
+const char *et_runtime_thread_role   (const EtRecord *record);
+
+/* An id nobody has: TraceEvent's -1. */
+#define ET_KERNEL_NO_ID G_MAXUINT32
+
+typedef enum
+{
+  ET_KERNEL_IDS_HEADER,     /* the header's ids stand (or there are none) */
+  ET_KERNEL_IDS_PAYLOAD,    /* the payload names the process (and maybe thread) */
+  ET_KERNEL_IDS_THREAD,     /* a Thread event: its payload names pid and tid */
+  ET_KERNEL_IDS_TID,        /* the payload names the thread; its process is to be
+                               looked up (tid → pid, from Thread events) */
+  ET_KERNEL_IDS_SAMPLE,     /* a CPU sample: of the header's thread when it names
+                               one, else of the payload's (as TID) */
+} EtKernelIdsFrom;
+
+/* Whose event @record is, as TraceEvent attributes kernel events: a
+ * process's events to its pid (no thread), a thread's to its ids, and a
+ * header without ids (PERFINFO) takes the thread named in the payload —
+ * CPU samples, CSwitch's new thread, ReadyThread, disk, file and hard-fault
+ * I/O — whose process the caller looks up. Unknown ids are
+ * ET_KERNEL_NO_ID. Reads a few fixed offsets, never past the payload. */
+EtKernelIdsFrom et_kernel_ids        (const EtRecord *record,
+                                      guint32        *pid,
+                                      guint32        *tid);
 
 #define ET_KERNEL_GROUP_HEADER 0x00
 #define ET_KERNEL_GROUP_PROCESS 0x03

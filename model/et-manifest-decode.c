@@ -12,6 +12,7 @@
 #include "et-bytes.h"
 #include "et-error.h"
 
+#include <gio/gio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +34,7 @@ static const TypeName in_types[] = {
   { "GUID", ET_MAN_IN_GUID }, { "Pointer", ET_MAN_IN_POINTER },
   { "FILETIME", ET_MAN_IN_FILETIME }, { "SYSTEMTIME", ET_MAN_IN_SYSTEMTIME },
   { "SID", ET_MAN_IN_SID }, { "HexInt32", ET_MAN_IN_HEXINT32 },
-  { "HexInt64", ET_MAN_IN_HEXINT64 },
+  { "HexInt64", ET_MAN_IN_HEXINT64 }, { "WbemSID", ET_MAN_IN_WBEM_SID },
 };
 
 /* TDH_OUT_TYPE numbers; xs: and win: local names do not collide. */
@@ -57,10 +58,11 @@ static const guint8 fixed_sizes[ET_MAN_IN_LAST + 1] = {
   [ET_MAN_IN_FLOAT] = 4, [ET_MAN_IN_DOUBLE] = 8, [ET_MAN_IN_BOOLEAN] = 4, [ET_MAN_IN_GUID] = 16,
   [ET_MAN_IN_POINTER] = 4, [ET_MAN_IN_FILETIME] = 8, [ET_MAN_IN_SYSTEMTIME] = 16,
   [ET_MAN_IN_SID] = 8, [ET_MAN_IN_HEXINT32] = 4, [ET_MAN_IN_HEXINT64] = 8,
+  [ET_MAN_IN_WBEM_SID] = 4,
 };
 
-enum { OUT_HEXINT8 = 16, OUT_HEXINT64 = 19, OUT_NTSTATUS = 31, OUT_HRESULT = 32,
-       OUT_CODE_POINTER = 37 };
+enum { OUT_HEXINT8 = 16, OUT_HEXINT64 = 19, OUT_PORT = 22, OUT_IPV4 = 23, OUT_IPV6 = 24,
+       OUT_NTSTATUS = 31, OUT_HRESULT = 32, OUT_CODE_POINTER = 37 };
 
 static guint8
 type_number (const TypeName *table, guint n, const char *name, guint8 unknown)
@@ -123,6 +125,11 @@ size_from (const char *text, const NameScope *scope)
 
   if (text == NULL)
     return size;
+  if (strcmp (text, "*") == 0)
+    {
+      size.kind = ET_MAN_SIZE_REST;
+      return size;
+    }
   if (g_ascii_isdigit (text[0]))
     {
       gboolean hex = text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
@@ -207,6 +214,7 @@ build_item (EtManifestData *d, const EtManifestParseData *raw, GPtrArray *maps,
   if (raw->members != NULL)
     d->members = build_level (raw->members, maps, scope, &d->n_members);
   d->min_size = element_min_size (d);
+  d->optional = raw->optional;
 }
 
 static EtManifestData *
@@ -229,8 +237,8 @@ build_level (GArray *items, GPtrArray *maps, const NameScope *outer, guint *n_ou
 static gint
 fixed_class (const EtManifestData *d)
 {
-  if (d->count.kind != ET_MAN_SIZE_NONE)
-    return -1;
+  if (d->count.kind != ET_MAN_SIZE_NONE || d->out_type == OUT_IPV4 || d->out_type == OUT_PORT)
+    return -1;           /* read as text, or byte-swapped (decode_fixed) */
   switch (d->in_type)
     {
     case ET_MAN_IN_INT8: case ET_MAN_IN_INT16: case ET_MAN_IN_INT32: case ET_MAN_IN_INT64:
@@ -373,6 +381,12 @@ size_value (Decoder *d, const EtManifestData *item, const EtManifestSize *size,
   if (size->kind == ET_MAN_SIZE_BAD)
     return fail (d, ET_ETL_ERROR_UNSUPPORTED, d->r.pos, item,
                  "%s= is neither a number nor an earlier field", what);
+  if (size->kind == ET_MAN_SIZE_REST)
+    {
+      *out = et_reader_remaining (&d->r) / (item->in_type == ET_MAN_IN_POINTER
+                                            ? d->pointer_size : MAX (item->min_size, 1));
+      return TRUE;
+    }
   for (guint up = 0; up < size->up && scope != NULL; up++)
     scope = scope->outer;
   g_assert (scope != NULL);
@@ -522,6 +536,14 @@ decode_binary (Decoder *d, const EtManifestData *item, const Scope *scope, guint
     return fail (d, ET_ETL_ERROR_TRUNCATED, start, item,
                  "length %" G_GUINT64_FORMAT " but %" G_GSIZE_FORMAT " bytes left", n, left);
   p = et_reader_take (&d->r, n);
+  if (item->out_type == OUT_IPV6 && n == 16)
+    {
+      g_autoptr(GInetAddress) address = g_inet_address_new_from_bytes (p, G_SOCKET_FAMILY_IPV6);
+      g_autofree char *text = g_inet_address_to_string (address);
+
+      *index = et_fields_add_string (d->fields, item->name, text, strlen (text));
+      return TRUE;
+    }
   *index = et_fields_add_bytes (d->fields, item->name, ET_VALUE_BINARY, p, n);
   return TRUE;
 }
@@ -543,6 +565,25 @@ decode_sid (Decoder *d, const EtManifestData *item, guint *index)
     return FALSE;
   *index = et_fields_add_bytes (d->fields, item->name, ET_VALUE_SID, p, 8 + 4 * n_sub);
   return TRUE;
+}
+
+/* The kernel's SID (TDH's WBEMSID): a zero u32 when there is none, else a
+ * TOKEN_USER (a pointer and a u32, padded to two pointers) and the SID. */
+static gboolean
+decode_wbem_sid (Decoder *d, const EtManifestData *item, guint *index)
+{
+  const guint8 *p = d->r.data + d->r.pos;
+  gsize token = 2 * (gsize) d->pointer_size;
+
+  if (et_reader_remaining (&d->r) >= 4 && et_read_u32 (p) == 0)
+    {
+      et_reader_take (&d->r, 4);
+      *index = et_fields_add_bytes (d->fields, item->name, ET_VALUE_SID, p, 0);
+      return TRUE;
+    }
+  if (take (d, item, token) == NULL)
+    return FALSE;
+  return decode_sid (d, item, index);
 }
 
 static gboolean
@@ -623,6 +664,17 @@ decode_fixed (Decoder *d, const EtManifestData *item, guint *index)
     }
   if (!read_le (d, item, size, &v))
     return FALSE;
+  if (item->out_type == OUT_IPV4 && size == 4)
+    {
+      char text[16];
+
+      g_snprintf (text, sizeof text, "%u.%u.%u.%u", (guint) (v & 0xFF), (guint) (v >> 8 & 0xFF),
+                  (guint) (v >> 16 & 0xFF), (guint) (v >> 24));
+      *index = et_fields_add_string (d->fields, item->name, text, strlen (text));
+      return TRUE;
+    }
+  if (item->out_type == OUT_PORT && size == 2)
+    v = GUINT16_SWAP_LE_BE ((guint16) v);      /* network byte order */
   *index = add_number (d->fields, item->name, item->in_type, v);
   return TRUE;
 }
@@ -644,6 +696,9 @@ decode_scalar (Decoder *d, const EtManifestData *item, const Scope *scope)
       break;
     case ET_MAN_IN_SID:
       ok = decode_sid (d, item, &index);
+      break;
+    case ET_MAN_IN_WBEM_SID:
+      ok = decode_wbem_sid (d, item, &index);
       break;
     case ET_MAN_IN_UNKNOWN:
       return fail (d, ET_ETL_ERROR_UNSUPPORTED, d->r.pos, item, "an in-type we cannot decode");
@@ -679,6 +734,8 @@ decode_item (Decoder *d, const EtManifestData *item, const Scope *scope)
   guint64 n;
   gboolean ok = TRUE;
 
+  if (item->optional && left == 0)
+    return TRUE;
   if (item->count.kind == ET_MAN_SIZE_NONE)
     return decode_element (d, item, scope);
   if (!size_value (d, item, &item->count, scope, "count", &n))

@@ -32,7 +32,8 @@ typedef enum
   ET_MAN_IN_SID,
   ET_MAN_IN_HEXINT32,
   ET_MAN_IN_HEXINT64,
-  ET_MAN_IN_LAST = ET_MAN_IN_HEXINT64,
+  ET_MAN_IN_WBEM_SID,          /* the kernel's classic SID: 0, or a TOKEN_USER and the SID */
+  ET_MAN_IN_LAST = ET_MAN_IN_WBEM_SID,
   ET_MAN_IN_UNKNOWN = 255,     /* an inType we cannot decode */
 } EtManInType;
 
@@ -57,6 +58,7 @@ typedef enum
   ET_MAN_SIZE_CONST,  /* value is the size */
   ET_MAN_SIZE_REF,    /* value is an earlier sibling's index, up scopes out */
   ET_MAN_SIZE_BAD,    /* names no earlier field: decoding fails there */
+  ET_MAN_SIZE_REST,   /* count "*" (built-in tables): as many as the payload holds */
 } EtManSizeKind;
 
 typedef struct
@@ -80,6 +82,8 @@ struct _EtManifestData
   EtManifestSize       count;         /* NONE: a scalar */
   EtManifestSize       length;
   guint32              min_size;      /* least wire bytes of one element */
+  gboolean             optional;      /* absent when the payload ends before it
+                                         (built-in kernel layouts that grew) */
   guint                n_members;     /* ET_MAN_IN_STRUCT */
   EtManifestData      *members;
 };
@@ -96,6 +100,7 @@ struct _EtManifestTemplate
 typedef struct
 {
   const char *name, *in_type, *out_type, *map, *count, *length;
+  gboolean    optional;         /* built-in tables only: may be missing at the end */
   GArray     *members;          /* EtManifestParseData, only for a <struct> */
 } EtManifestParseData;
 

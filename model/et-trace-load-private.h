@@ -15,6 +15,7 @@ typedef struct
   guint32  tid;
   gboolean has_ids;
   guint64  n_events;
+  guint64  n_samples;
   guint    final;
 } TempThread;
 
@@ -41,6 +42,17 @@ typedef struct
   guint   value[THREAD_CACHE_SIZE];   /* 0: empty */
 } ThreadCache;
 
+/* Events by thread id (samples among them) not yet in Loader.tid_samples:
+ * a direct-mapped cache, as a CPU's samples come from a few threads at a
+ * time. */
+#define TID_CACHE_SIZE 64
+typedef struct
+{
+  guint32  tid;
+  gboolean used;
+  guint64  samples;
+} TidCount;
+
 /* What one walking thread learnt of a provider in its buffers. */
 typedef struct
 {
@@ -64,6 +76,12 @@ typedef struct
   GArray       *temp_threads;    /* TempThread */
   GHashTable   *process_names;   /* pid → char* */
   GHashTable   *thread_names;    /* guint64 key → char* */
+  GHashTable   *command_lines;   /* pid → char* */
+  GHashTable   *thread_roles;    /* guint64 key → static role name (et_runtime_thread_role) */
+  GHashTable   *thread_pids;     /* tid → pid, from the payloads of Thread events */
+  GHashTable   *tid_samples;     /* tid → CPU samples and other events naming the
+                                    thread in their payload (count of samples) */
+  TidCount      tid_cache[TID_CACHE_SIZE];   /* in front of tid_samples */
   gboolean      header_seen;
   ProviderCache providers;     /* of the scanning pass */
   ThreadCache   threads;       /* of the scanning pass */

@@ -228,12 +228,83 @@ collect_names (Loader *loader, const EtRecord *record)
   EtKernelName name;
 
   if (et_kernel_process_name (record, &name))
-    g_hash_table_replace (loader->process_names, GUINT_TO_POINTER (name.pid), name.name);
+    {
+      g_hash_table_replace (loader->process_names, GUINT_TO_POINTER (name.pid), name.name);
+      if (name.command_line != NULL)
+        g_hash_table_replace (loader->command_lines, GUINT_TO_POINTER (name.pid),
+                              name.command_line);
+    }
   else if (et_kernel_thread_name (record, &name))
     {
       guint64 key = ((guint64) name.pid << 32) | name.tid;
       g_hash_table_replace (loader->thread_names, g_memdup2 (&key, sizeof key), name.name);
     }
+}
+
+/* A thread that logs what only the runtime's finalizer, thread-pool
+ * workers... log is named so, unless the kernel names it. */
+static void
+collect_thread_role (Loader *walker, const EtRecord *record)
+{
+  const char *role;
+
+  if (record->klass == ET_RECORD_EVENT && record->id <= 151
+      && (role = et_runtime_thread_role (record)) != NULL)
+    {
+      guint64 key = thread_key (record);
+
+      g_hash_table_replace (walker->thread_roles, g_memdup2 (&key, sizeof key), (gpointer) role);
+    }
+}
+
+static void
+flush_tid (Loader *walker, TidCount *c)
+{
+  gpointer old = NULL;
+
+  g_hash_table_lookup_extended (walker->tid_samples, GUINT_TO_POINTER (c->tid), NULL, &old);
+  g_hash_table_insert (walker->tid_samples, GUINT_TO_POINTER (c->tid),
+                       GSIZE_TO_POINTER (GPOINTER_TO_SIZE (old) + c->samples));
+  c->used = FALSE;
+  c->samples = 0;
+}
+
+static void
+count_tid (Loader *walker, guint32 tid, guint samples)
+{
+  TidCount *c = &walker->tid_cache[(tid >> 2) % TID_CACHE_SIZE];   /* ids are multiples of 4 */
+
+  if (c->used && c->tid != tid)
+    flush_tid (walker, c);
+  c->used = TRUE;
+  c->tid = tid;
+  c->samples += samples;
+}
+
+/* Kernel events whose payload names their thread (et_kernel_ids): Thread
+ * events tell which process a thread is in; samples and the others whose
+ * header names no thread are kept by thread id until every Thread event is
+ * known (resolve_payload_threads). */
+static void
+attribute_kernel (Loader *walker, const EtRecord *record)
+{
+  guint32 pid, tid;
+  EtKernelIdsFrom from = et_kernel_ids (record, &pid, &tid);
+
+  if (from == ET_KERNEL_IDS_THREAD && pid != ET_KERNEL_NO_ID && tid != ET_KERNEL_NO_ID)
+    g_hash_table_replace (walker->thread_pids, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (pid));
+  if ((from != ET_KERNEL_IDS_SAMPLE && from != ET_KERNEL_IDS_TID) || tid == ET_KERNEL_NO_ID)
+    return;
+  if (from == ET_KERNEL_IDS_SAMPLE && pid != ET_KERNEL_NO_ID)
+    {
+      guint64 key = key_of (pid, tid, TRUE);
+
+      add_thread_events (walker, cached_thread (walker, &walker->threads, key), pid, tid, TRUE, 0);
+      g_array_index (walker->temp_threads, TempThread,
+                     cached_thread (walker, &walker->threads, key) - 1).n_samples++;
+      return;
+    }
+  count_tid (walker, tid, from == ET_KERNEL_IDS_SAMPLE);
 }
 
 static void
@@ -264,7 +335,12 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
     g_array_append_val (walker->manifest_refs, ref);
   count_thread (walker, record);
   if (record->klass == ET_RECORD_SYSTEM || record->klass == ET_RECORD_PERFINFO)
-    collect_names (walker, record);
+    {
+      collect_names (walker, record);
+      attribute_kernel (walker, record);
+    }
+  else
+    collect_thread_role (walker, record);
 }
 
 /* The log-file header: the first record of the trace-header hook. */
@@ -339,6 +415,10 @@ loader_init (Loader *loader, EtTrace *self)
   loader->temp_threads = g_array_new (FALSE, FALSE, sizeof (TempThread));
   loader->process_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   loader->thread_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  loader->command_lines = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  loader->thread_roles = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  loader->thread_pids = g_hash_table_new (NULL, NULL);
+  loader->tid_samples = g_hash_table_new (NULL, NULL);
   loader->seen = g_array_new (FALSE, TRUE, sizeof (SeenProvider));
 }
 
@@ -351,6 +431,10 @@ loader_clear (Loader *loader)
   g_clear_pointer (&loader->temp_threads, g_array_unref);
   g_clear_pointer (&loader->process_names, g_hash_table_unref);
   g_clear_pointer (&loader->thread_names, g_hash_table_unref);
+  g_clear_pointer (&loader->command_lines, g_hash_table_unref);
+  g_clear_pointer (&loader->thread_roles, g_hash_table_unref);
+  g_clear_pointer (&loader->thread_pids, g_hash_table_unref);
+  g_clear_pointer (&loader->tid_samples, g_hash_table_unref);
   for (guint i = 0; loader->seen != NULL && i < loader->seen->len; i++)
     g_free (g_array_index (loader->seen, SeenProvider, i).traits_name);
   g_clear_pointer (&loader->seen, g_array_unref);
@@ -430,6 +514,41 @@ number_providers_in_file_order (EtTrace *self, const EtEventLoc *first)
   g_array_append_vals (self->providers, sorted->data, n);
 }
 
+/* What one walker learnt from kernel payloads (attribute_kernel, command
+ * lines), into @loader: later Thread events win, as in one walk. */
+static void
+merge_payload_ids (Loader *loader, Loader *w)
+{
+  GHashTableIter iter;
+  gpointer key, value, old;
+
+  for (guint i = 0; i < TID_CACHE_SIZE; i++)
+    if (w->tid_cache[i].used)
+      flush_tid (w, &w->tid_cache[i]);
+  g_hash_table_iter_init (&iter, w->thread_pids);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_replace (loader->thread_pids, key, value);
+  g_hash_table_iter_init (&iter, w->tid_samples);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      old = g_hash_table_lookup (loader->tid_samples, key);
+      g_hash_table_replace (loader->tid_samples, key,
+                            GSIZE_TO_POINTER (GPOINTER_TO_SIZE (old) + GPOINTER_TO_SIZE (value)));
+    }
+  g_hash_table_iter_init (&iter, w->command_lines);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_hash_table_iter_steal (&iter);
+      g_hash_table_replace (loader->command_lines, key, value);
+    }
+  g_hash_table_iter_init (&iter, w->thread_roles);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      g_hash_table_iter_steal (&iter);
+      g_hash_table_replace (loader->thread_roles, key, value);
+    }
+}
+
 /* What the walkers found, in file order, into @loader and the trace. */
 static void
 merge_walkers (Loader *loader, Loader *walkers, guint k)
@@ -471,7 +590,11 @@ merge_walkers (Loader *loader, Loader *walkers, guint k)
           add_thread_events (loader,
                              GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &tkey)),
                              from->pid, from->tid, from->has_ids, from->n_events);
+          g_array_index (loader->temp_threads, TempThread,
+                         GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &tkey)) - 1)
+            .n_samples += from->n_samples;
         }
+      merge_payload_ids (loader, w);
       /* Later names replace earlier ones, as in one walk. */
       g_hash_table_iter_init (&iter, w->process_names);
       while (g_hash_table_iter_next (&iter, &key, &value))
@@ -770,10 +893,10 @@ load_manifests (Loader *loader)
 }
 
 /* Providers whose manifest never travels in the trace (the .NET
- * runtime's) decode with their built-in schema, as PerfView does; a
- * manifest found in the trace still wins. The provider stays a "manifest"
- * provider; the runtime's own markers come from its built-in rules
- * (et-builtin-rules), on by default. */
+ * runtime's, the kernel's classes) decode with their built-in schema, as
+ * PerfView does; a manifest found in the trace still wins. The provider
+ * keeps its kind; the runtime's own markers come from its built-in rules
+ * (et-builtin-rules), on by default; the kernel's events are not markers. */
 static void
 install_builtin_schemas (EtTrace *self)
 {
@@ -781,7 +904,9 @@ install_builtin_schemas (EtTrace *self)
     {
       EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, i);
 
-      if (p->manifest == NULL && p->pub.kind == ET_PROVIDER_MANIFEST)
+      if (p->manifest == NULL && (p->pub.kind == ET_PROVIDER_MANIFEST
+                                  || p->pub.kind == ET_PROVIDER_KERNEL
+                                  || p->pub.kind == ET_PROVIDER_CLASSIC))
         {
           p->manifest = et_builtin_manifest_new (&p->pub.guid);
           p->builtin_rules = p->manifest != NULL && et_builtin_rules_has (&p->pub.guid);
@@ -806,6 +931,72 @@ decide_defaults (EtTrace *self)
                       || p->kind == ET_PROVIDER_CV_MARKERS
                       || g_array_index (self->providers, EtProviderEntry, i).builtin_rules;
     }
+}
+
+/* The temp thread of (@pid, @tid), made (without events) when the trace
+ * has none yet. */
+static TempThread *
+ensure_thread (Loader *loader, guint32 pid, guint32 tid, gboolean has_ids)
+{
+  guint64 key = key_of (pid, tid, has_ids);
+
+  add_thread_events (loader, GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &key)),
+                     pid, tid, has_ids, 0);
+  return &g_array_index (loader->temp_threads, TempThread,
+                         GPOINTER_TO_UINT (g_hash_table_lookup (loader->thread_map, &key)) - 1);
+}
+
+/* Which process each thread id is in: Thread events say, and where a
+ * thread had none, the headers of its own records. Every thread a Thread
+ * event names becomes a thread of the model, and samples found by thread
+ * id go to their thread (those of an unknown thread to the records without
+ * one). The map stays with the trace for decoding (_et_trace_attribute_kernel). */
+static void
+resolve_payload_threads (Loader *loader)
+{
+  GHashTable *pids = g_steal_pointer (&loader->thread_pids);
+  guint n_header = loader->temp_threads->len;
+  GHashTableIter iter;
+  gpointer key, value, pid;
+
+  g_hash_table_iter_init (&iter, pids);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    ensure_thread (loader, GPOINTER_TO_UINT (value), GPOINTER_TO_UINT (key), TRUE);
+  for (guint i = 0; i < n_header; i++)
+    {
+      const TempThread *t = &g_array_index (loader->temp_threads, TempThread, i);
+
+      if (t->has_ids && t->tid != ET_KERNEL_NO_ID && t->pid != ET_KERNEL_NO_ID
+          && !g_hash_table_contains (pids, GUINT_TO_POINTER (t->tid)))
+        g_hash_table_insert (pids, GUINT_TO_POINTER (t->tid), GUINT_TO_POINTER (t->pid));
+    }
+  g_hash_table_iter_init (&iter, loader->tid_samples);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      gboolean known = g_hash_table_lookup_extended (pids, key, NULL, &pid);
+      TempThread *t = known ? ensure_thread (loader, GPOINTER_TO_UINT (pid),
+                                             GPOINTER_TO_UINT (key), TRUE)
+                            : ensure_thread (loader, 0, 0, FALSE);
+
+      t->n_samples += GPOINTER_TO_SIZE (value);
+    }
+  loader->self->thread_pids = pids;
+}
+
+void
+_et_trace_attribute_kernel (EtTrace *self, const EtRecord *record, EtEvent *event)
+{
+  guint32 pid, tid;
+  gpointer found;
+
+  if (et_kernel_ids (record, &pid, &tid) == ET_KERNEL_IDS_HEADER)
+    return;
+  if (pid == ET_KERNEL_NO_ID && tid != ET_KERNEL_NO_ID && self->thread_pids != NULL
+      && g_hash_table_lookup_extended (self->thread_pids, GUINT_TO_POINTER (tid), NULL, &found))
+    pid = GPOINTER_TO_UINT (found);
+  event->has_ids = pid != ET_KERNEL_NO_ID || tid != ET_KERNEL_NO_ID;
+  event->pid = event->has_ids ? pid : 0;
+  event->tid = event->has_ids ? tid : 0;
 }
 
 static int
@@ -846,12 +1037,15 @@ build_threads (Loader *loader)
       order[temp_index] = i;
       if (process == NULL || process->pid != t->pid || process->has_ids != t->has_ids)
         {
-          EtProcess p = { t->pid, t->has_ids, NULL, i, 0 };
+          EtProcess p = { t->pid, t->has_ids, NULL, NULL, i, 0 };
           name = t->has_ids ? g_hash_table_lookup (loader->process_names, GUINT_TO_POINTER (t->pid))
                             : "Unattributed";
           if (name == NULL)
             g_snprintf (buf, sizeof buf, "Process %u", t->pid);
           p.name = g_string_chunk_insert_const (self->names, name ? name : buf);
+          name = t->has_ids ? g_hash_table_lookup (loader->command_lines,
+                                                   GUINT_TO_POINTER (t->pid)) : NULL;
+          p.command_line = name ? g_string_chunk_insert_const (self->names, name) : NULL;
           g_array_append_val (self->processes, p);
           process = &g_array_index (self->processes, EtProcess, self->processes->len - 1);
         }
@@ -861,8 +1055,11 @@ build_threads (Loader *loader)
       thread.has_ids = t->has_ids;
       thread.process = self->processes->len - 1;
       thread.n_events = t->n_events;
+      thread.n_samples = t->n_samples;
       name = t->has_ids ? g_hash_table_lookup (loader->thread_names, &key)
                         : "Records without a thread";
+      if (name == NULL && t->has_ids)
+        name = g_hash_table_lookup (loader->thread_roles, &key);
       if (name == NULL)
         g_snprintf (buf, sizeof buf, "Thread %u", t->tid);
       thread.name = g_string_chunk_insert_const (self->names, name ? name : buf);
@@ -1021,6 +1218,7 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   load_manifests (&loader);
   install_builtin_schemas (self);
   decide_defaults (self);
+  resolve_payload_threads (&loader);
   build_threads (&loader);
   _et_loader_phase_done ("manifests", &clock);
   if (!_et_loader_build_markers (&loader, flags, cancellable, error))

@@ -79,6 +79,8 @@ struct _EtTrace
   guint32          slot_stride;     /* slots per buffer (EtEventLoc) */
 
   GArray          *processes;       /* EtProcess */
+  GHashTable      *thread_pids;     /* tid → pid (Thread events, then headers), for
+                                       attributing kernel events by their thread */
   GArray          *threads;         /* EtThread */
   GArray          *channels;        /* EtChannel */
   GArray          *channel_block0;  /* guint32: first block of each channel */
@@ -130,6 +132,12 @@ void            _et_record_identity      (const EtRecord *record,
                                           EtGuid         *guid,
                                           const char    **name,
                                           EtProviderKind *kind);
+/* Gives a kernel @event the process and thread its payload names
+ * (et_kernel_ids), the process looked up by thread id where the payload
+ * names only the thread (et-trace-load.c). */
+void            _et_trace_attribute_kernel (EtTrace        *self,
+                                            const EtRecord *record,
+                                            EtEvent        *event);
 /* A record's schema when it has a fixed layout, and the names the rules read. */
 typedef struct
 {

@@ -75,6 +75,7 @@ et_trace_finalize (GObject *object)
   g_rw_lock_clear (&self->schema_lock);
   g_free (self->events);
   g_clear_pointer (&self->processes, g_array_unref);
+  g_clear_pointer (&self->thread_pids, g_hash_table_unref);
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->channels, g_array_unref);
   g_clear_pointer (&self->channel_block0, g_array_unref);
@@ -377,7 +378,9 @@ decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
 
   if (p->manifest != NULL)
     {
-      const EtManifestEvent *me = et_manifest_lookup (p->manifest, record->id, record->version);
+      /* Kernel and classic records are keyed by their event type
+       * (event->id, set from the opcode). */
+      const EtManifestEvent *me = et_manifest_lookup (p->manifest, event->id, record->version);
 
       if (me == NULL)
         {
@@ -503,6 +506,8 @@ _et_trace_decode_record (EtTrace *self, const EtRecord *record, guint provider,
       event->has_related_activity_id = TRUE;
     }
 
+  if (record->klass == ET_RECORD_SYSTEM || record->klass == ET_RECORD_PERFINFO)
+    _et_trace_attribute_kernel (self, record, event);
   ok = decode_fields (self, record, p, cache, event, fields, error);
   event->decode_failed = !ok;
   if (event->name == NULL && (record->klass == ET_RECORD_SYSTEM

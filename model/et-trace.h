@@ -91,7 +91,9 @@ typedef struct
   gboolean    has_ids;     /* FALSE for records without thread ids (PERFINFO) */
   const char *name;        /* "Thread <tid>" unless the trace names it */
   guint       process;     /* index */
-  guint64     n_events;    /* every record of this thread */
+  guint64     n_events;    /* every record whose header names this thread */
+  guint64     n_samples;   /* CPU samples (PerfInfo/SampledProfile) of this thread,
+                              attributed by the thread id in their payload */
   guint       first_channel;
   guint       n_channels;
 } EtThread;
@@ -101,6 +103,7 @@ typedef struct
   guint32     pid;
   gboolean    has_ids;
   const char *name;        /* image name from kernel events, else "Process <pid>" */
+  const char *command_line; /* from Process/Start or DCStart, or NULL */
   guint       first_thread;
   guint       n_threads;
 } EtProcess;
