@@ -25,6 +25,8 @@ struct _EtEtlFile
   GArray       *buffers;       /* EtBufferInfo */
   guint8       *inflated;      /* decompressed buffers, back to back */
   gsize         inflated_len;
+  gsize         inflated_cap;  /* allocated: grows by doubling */
+  guint         inflated_grown;/* times it grew (G_MESSAGES_DEBUG) */
   gsize         inflate_budget;/* bytes that may still be decompressed */
   guint         n_compressed;
   EtDamageFunc  damage;
@@ -371,6 +373,22 @@ uniform_buffer_size (EtEtlFile *file)
   return size;
 }
 
+/* Room for @more bytes after the decompressed buffers so far. The block
+ * doubles: growing it by exactly each buffer's size copied the whole block
+ * once per buffer, which is quadratic where realloc always copies (under
+ * AddressSanitizer loading net.4.5.2.x64.etl took 50 s instead of 1 s). */
+static void
+reserve_inflated (EtEtlFile *file, gsize more)
+{
+  gsize need = file->inflated_len + more;
+
+  if (need <= file->inflated_cap)
+    return;
+  file->inflated_cap = MAX (need, MAX (file->inflated_cap * 2, 1024 * 1024));
+  file->inflated = g_realloc (file->inflated, file->inflated_cap);
+  file->inflated_grown++;
+}
+
 static void
 inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
 {
@@ -389,7 +407,7 @@ inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
               file->inflate_budget);
       cap = file->inflate_budget;
     }
-  file->inflated = g_realloc (file->inflated, file->inflated_len + ET_BUFFER_HEADER_SIZE + cap);
+  reserve_inflated (file, ET_BUFFER_HEADER_SIZE + cap);
   dst = file->inflated + file->inflated_len;
   memcpy (dst, src, ET_BUFFER_HEADER_SIZE);
   status = et_xpress_decompress (src + ET_BUFFER_HEADER_SIZE,
@@ -540,6 +558,9 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
   if (offset < file->size && offset + ET_BUFFER_HEADER_SIZE > file->size)
     report (file, offset, "%" G_GUINT64_FORMAT " trailing bytes are too few for a buffer",
             (guint64) (file->size - offset));
+  g_debug ("%s: %u compressed buffers, %" G_GSIZE_FORMAT " bytes decompressed, "
+           "the block grown %u times", path, file->n_compressed, file->inflated_len,
+           file->inflated_grown);
   return g_steal_pointer (&file);
 }
 
