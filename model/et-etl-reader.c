@@ -12,6 +12,9 @@
 #include "et-xpress.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define BUFFER_FLAG_COMPRESSED 0x0040
 #define BUFFER_FLAG_PROC_INDEX 0x0020
@@ -19,6 +22,7 @@
 struct _EtEtlFile
 {
   char         *path;
+  int           fd;            /* kept to see whether the file shrank */
   GMappedFile  *mapped;
   const guint8 *data;
   gsize         size;
@@ -349,6 +353,8 @@ et_etl_file_free (EtEtlFile *file)
   et_memory_drop_pages (file->data, file->size);
   et_memory_drop_pages (file->inflated, file->inflated_len);
   g_clear_pointer (&file->mapped, g_mapped_file_unref);
+  if (file->fd >= 0)
+    close (file->fd);
   g_clear_pointer (&file->buffers, g_array_unref);
   g_free (file->inflated);
   g_free (file->path);
@@ -520,6 +526,55 @@ looks_like_etl (EtEtlFile *file, GError **error)
   return TRUE;
 }
 
+static const char *
+kind_of_file (mode_t mode)
+{
+  if (S_ISDIR (mode))
+    return "a directory";
+  if (S_ISFIFO (mode))
+    return "a FIFO (named pipe)";
+  if (S_ISCHR (mode))
+    return "a character device";
+  if (S_ISBLK (mode))
+    return "a block device";
+  if (S_ISSOCK (mode))
+    return "a socket";
+  return "not a regular file";
+}
+
+/* Opens @path for mapping, refusing anything but a regular file: a FIFO
+ * without a writer would block open() for ever, and a device or
+ * directory cannot be mapped as a trace. O_NONBLOCK makes the open itself
+ * return at once; it changes nothing for a regular file. */
+static int
+open_regular (const char *path, GError **error)
+{
+  struct stat st = { 0 };
+  int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  int saved = errno;
+
+  if (fd >= 0 && fstat (fd, &st) != 0)
+    {
+      saved = errno;
+      close (fd);
+      fd = -1;
+    }
+  if (fd < 0)
+    {
+      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_IO, "%s: byte offset 0: cannot open: %s",
+                   path, g_strerror (saved));
+      return -1;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_IO, "%s: byte offset 0: %s, not a "
+                   "regular file: only .etl files can be read", path, kind_of_file (st.st_mode));
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
 EtEtlFile *
 et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, GError **error)
 {
@@ -531,10 +586,14 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
   g_return_val_if_fail (path != NULL, NULL);
 
   file->path = g_strdup (path);
+  file->fd = -1;
   file->damage = damage;
   file->damage_data = damage_data;
   file->buffers = g_array_new (FALSE, FALSE, sizeof (EtBufferInfo));
-  file->mapped = g_mapped_file_new (path, FALSE, &local);
+  file->fd = open_regular (path, error);
+  if (file->fd < 0)
+    return NULL;
+  file->mapped = g_mapped_file_new_from_fd (file->fd, FALSE, &local);
   if (file->mapped == NULL)
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_IO, "%s: byte offset 0: cannot open: %s",

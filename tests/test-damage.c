@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -328,6 +329,36 @@ test_truncation_inside_the_header_is_an_error_naming_the_offset (void **state)
       else
         assert_damage_named (t, f->path);
     }
+}
+
+/* ---- files that are not files ---------------------------------------------- */
+
+static void
+assert_refused (const char *path, const char *kind)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = checked_load (path, &error);
+
+  assert_null (t);
+  assert_true (g_error_matches (error, ET_ETL_ERROR, ET_ETL_ERROR_IO));
+  if (strstr (error->message, path) == NULL || strstr (error->message, kind) == NULL
+      || strstr (error->message, "byte offset 0") == NULL)
+    fail_msg ("unclear refusal of %s: %s", path, error->message);
+}
+
+/* A FIFO without a writer used to block open() for ever; a directory or
+ * a device is no trace either: each is refused at once, by name. */
+static void
+test_fifos_directories_and_devices_are_refused_without_blocking (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *fifo = g_build_filename (f->dir, "pipe.etl", NULL);
+
+  assert_int_equal (mkfifo (fifo, 0600), 0);
+  assert_refused (fifo, "FIFO");
+  assert_refused (f->dir, "directory");
+  assert_refused ("/dev/null", "character device");
+  g_unlink (fifo);
 }
 
 /* ---- bit flips ------------------------------------------------------------ */
@@ -883,6 +914,7 @@ main (void)
     T (test_truncation_at_every_buffer_boundary_keeps_earlier_buffers),
     T (test_truncation_inside_records_keeps_everything_before_the_cut),
     T (test_truncation_inside_the_header_is_an_error_naming_the_offset),
+    T (test_fifos_directories_and_devices_are_refused_without_blocking),
     T (test_bit_flip_sweep_never_loses_records_silently),
     T (test_bit_flip_sweep_in_compressed_file_never_loses_records_silently),
     T (test_impossible_buffer_sizes_fall_back_to_the_session_size),
