@@ -8,6 +8,7 @@
 #include "et-etl-reader.h"
 #include "et-bytes.h"
 #include "et-error.h"
+#include "et-mapping.h"
 #include "et-memory.h"
 #include "et-xpress.h"
 
@@ -24,6 +25,7 @@ struct _EtEtlFile
   char         *path;
   int           fd;            /* kept to see whether the file shrank */
   GMappedFile  *mapped;
+  EtMapping    *watch;         /* pages that vanish read as zeros */
   const guint8 *data;
   gsize         size;
   GArray       *buffers;       /* EtBufferInfo */
@@ -47,7 +49,9 @@ report (EtEtlFile *file, guint64 offset, const char *format, ...)
   g_autofree char *message = NULL;
   va_list args;
 
-  if (file->damage == NULL)
+  /* Past a point where the file shrank, everything read is zeros: the
+   * shrinking is reported once (note_shrinking), not what follows from it. */
+  if (file->damage == NULL || offset >= et_mapping_lost_from (file->watch))
     return;
   va_start (args, format);
   what = g_strdup_vprintf (format, args);
@@ -352,6 +356,7 @@ et_etl_file_free (EtEtlFile *file)
     return;
   et_memory_drop_pages (file->data, file->size);
   et_memory_drop_pages (file->inflated, file->inflated_len);
+  et_mapping_unwatch (file->watch);
   g_clear_pointer (&file->mapped, g_mapped_file_unref);
   if (file->fd >= 0)
     close (file->fd);
@@ -526,6 +531,52 @@ looks_like_etl (EtEtlFile *file, GError **error)
   return TRUE;
 }
 
+static void
+report_shrinking (EtEtlFile *file, guint64 lost, guint dropped)
+{
+  g_autofree char *message = NULL;
+
+  if (file->damage == NULL)
+    return;
+  message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": the file shrank while "
+                             "it was read: the %" G_GUINT64_FORMAT " bytes from here on are "
+                             "gone, and %u buffers with them", file->path, lost,
+                             (guint64) (file->size - lost), dropped);
+  file->damage (lost, message, file->damage_data);
+}
+
+/* Another writer may shorten the file while it is read (a trace still
+ * being copied): pages past its new end read as zeros (et-mapping). Keeps
+ * the buffers before the cut, shortens the one it crosses (a compressed one
+ * is dropped: its stream may have been read as zeros) and says where the
+ * file ended. Called after the walk; TRUE when the file shrank. */
+static gboolean
+note_shrinking (EtEtlFile *file)
+{
+  guint64 lost = et_mapping_lost_from (file->watch);
+  struct stat st;
+  guint kept = 0;
+
+  if (fstat (file->fd, &st) == 0 && (guint64) st.st_size < file->size)
+    lost = MIN (lost, (guint64) st.st_size);
+  if (lost >= file->size)
+    return FALSE;
+  for (; kept < file->buffers->len; kept++)
+    {
+      EtBufferInfo *info = &g_array_index (file->buffers, EtBufferInfo, kept);
+
+      if (info->offset + info->disk_size <= lost)
+        continue;
+      if (info->offset + ET_BUFFER_HEADER_SIZE > lost || info->data_index != G_MAXUINT32)
+        break;
+      info->data_end = MIN (info->data_end, (guint32) (lost - info->offset));
+    }
+  report_shrinking (file, lost, file->buffers->len - kept);
+  g_array_set_size (file->buffers, kept);
+  file->size = lost;
+  return TRUE;
+}
+
 static const char *
 kind_of_file (mode_t mode)
 {
@@ -602,6 +653,7 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
     }
   file->data = (const guint8 *) g_mapped_file_get_contents (file->mapped);
   file->size = g_mapped_file_get_length (file->mapped);
+  file->watch = et_mapping_watch (file->data, file->size);
   if (!looks_like_etl (file, error))
     return NULL;
 
@@ -610,10 +662,12 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
   while (offset + ET_BUFFER_HEADER_SIZE <= file->size)
     {
       gsize step = read_buffer (file, offset, uniform);
-      if (step == 0)
+      if (step == 0 || et_mapping_lost_from (file->watch) != G_MAXUINT64)
         break;
       offset += step;
     }
+  if (note_shrinking (file))
+    return g_steal_pointer (&file);
   if (offset < file->size && offset + ET_BUFFER_HEADER_SIZE > file->size)
     report (file, offset, "%" G_GUINT64_FORMAT " trailing bytes are too few for a buffer",
             (guint64) (file->size - offset));

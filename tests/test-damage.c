@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "et-etl-reader.h"
 #include "et-fixture.h"
 #include "et-trace.h"
 #include "et-xpress-compress.h"
@@ -329,6 +330,141 @@ test_truncation_inside_the_header_is_an_error_naming_the_offset (void **state)
       else
         assert_damage_named (t, f->path);
     }
+}
+
+/* ---- files that shrink while they are read -------------------------------- */
+
+typedef struct
+{
+  const char *path;
+  guint64     cut;       /* the length the file is cut to at the first damage */
+  gboolean    cut_done;
+  guint64     shrank_at; /* G_MAXUINT64 until the reader says it shrank */
+} Shrinking;
+
+/* The first damage the reader reports (a deliberate one early in the file)
+ * cuts the file while the reader still walks it, as another writer would. */
+static void
+cut_on_first_damage (guint64 offset, const char *message, gpointer data)
+{
+  Shrinking *s = data;
+
+  if (strstr (message, "shrank while it was read") != NULL)
+    {
+      assert_non_null (strstr (message, s->path));
+      s->shrank_at = offset;
+    }
+  if (!s->cut_done)
+    {
+      s->cut_done = TRUE;
+      assert_true (et_fixture_damage_truncate (s->path, s->cut, NULL));
+    }
+}
+
+static void
+count_record (const EtRecord *record, guint buffer, gsize pos, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* Buffer @damaged states an impossible size (reported early, while the
+ * buffer headers are walked); at that moment the file is cut inside buffer
+ * @cut_in. The reader must not die of SIGBUS: it says from which byte on
+ * the file is gone and keeps every buffer before the cut whole. */
+static void
+check_shrinking_while_opened (Fixture *f, guint damaged, guint cut_in, guint64 into)
+{
+  Shrinking s = { f->path, et_fixture_layout_buffer_offset (f->layout, cut_in) + into,
+                  FALSE, G_MAXUINT64 };
+  guint64 at = et_fixture_layout_buffer_offset (f->layout, damaged) + 0x30;
+  guint32 zero;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtEtlFile) file = NULL;
+
+  fresh_copy (f);
+  zero = GUINT32_TO_LE (0x7FFFFFFF);
+  assert_true (et_fixture_damage_write (f->path, at, &zero, 4, NULL));
+  file = et_etl_file_open (f->path, cut_on_first_damage, &s, &error);
+  g_assert_no_error (error);
+  assert_true (s.cut_done);
+  assert_int_equal (s.shrank_at, s.cut);
+  assert_int_equal (et_etl_file_size (file), s.cut);
+  assert_true (et_etl_file_n_buffers (file) <= cut_in + 1);
+  assert_true (et_etl_file_n_buffers (file) >= cut_in);
+  for (guint b = 0; b < cut_in; b++)
+    {
+      guint n = 0;
+      if (b == damaged)
+        continue;
+      assert_int_equal (et_etl_file_walk_buffer (file, b, count_record, &n), 0);
+      assert_int_equal (n, g_array_index (f->counts, guint, b));
+    }
+  /* what is left of the buffer the cut crosses walks without a signal */
+  for (guint b = cut_in; b < et_etl_file_n_buffers (file); b++)
+    {
+      guint n = 0;
+      et_etl_file_walk_buffer (file, b, count_record, &n);
+      assert_true (n <= g_array_index (f->counts, guint, b));
+    }
+}
+
+static void
+test_a_file_cut_while_it_is_opened_keeps_what_came_before (void **state)
+{
+  Fixture *f = *state;
+  guint n;
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  n = f->layout->buffers->len;
+  check_shrinking_while_opened (f, 1, n / 2, 1000);
+  check_shrinking_while_opened (f, 1, n / 2, 0);
+  write_mixed (f->base, TRUE, 8, 0, -1);
+  use_base (f);
+  n = f->layout->buffers->len;
+  check_shrinking_while_opened (f, 1, n / 2, 100);
+  check_shrinking_while_opened (f, 2, n - 1, 0);
+}
+
+/* The window decodes events from the mapped file long after loading: a
+ * file cut then gives errors for the events that are gone, never SIGBUS. */
+static void
+test_a_file_cut_after_loading_fails_only_the_events_that_are_gone (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+  EtFields *fields = et_fields_new ();
+  guint64 cut, ok = 0, gone = 0, before = 0;
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  fresh_copy (f);
+  t = checked_load (f->path, &error);
+  g_assert_no_error (error);
+  cut = et_fixture_layout_buffer_offset (f->layout, f->layout->buffers->len / 2);
+  assert_true (et_fixture_damage_truncate (f->path, cut, NULL));
+  for (guint64 i = 0; i < et_trace_get_n_events (t); i++)
+    {
+      g_autoptr(GError) decode_error = NULL;
+      EtEvent ev;
+
+      if (et_trace_decode_event (t, i, &ev, fields, &decode_error))
+        {
+          assert_true (ev.file_offset < cut);
+          ok++;
+          continue;
+        }
+      assert_true (ev.file_offset >= cut);
+      assert_true (g_error_matches (decode_error, ET_ETL_ERROR, ET_ETL_ERROR_TRUNCATED));
+      assert_non_null (strstr (decode_error->message, "shrank"));
+      gone++;
+    }
+  et_fields_free (fields);
+  for (guint b = 0; b < f->layout->buffers->len / 2; b++)
+    before += g_array_index (f->counts, guint, b);
+  assert_int_equal (ok, before);
+  assert_int_equal (gone, f->records - before);
 }
 
 /* ---- files that are not files ---------------------------------------------- */
@@ -915,6 +1051,8 @@ main (void)
     T (test_truncation_inside_records_keeps_everything_before_the_cut),
     T (test_truncation_inside_the_header_is_an_error_naming_the_offset),
     T (test_fifos_directories_and_devices_are_refused_without_blocking),
+    T (test_a_file_cut_while_it_is_opened_keeps_what_came_before),
+    T (test_a_file_cut_after_loading_fails_only_the_events_that_are_gone),
     T (test_bit_flip_sweep_never_loses_records_silently),
     T (test_bit_flip_sweep_in_compressed_file_never_loses_records_silently),
     T (test_impossible_buffer_sizes_fall_back_to_the_session_size),
