@@ -8,6 +8,7 @@
 #include "et-etl-reader.h"
 #include "et-bytes.h"
 #include "et-error.h"
+#include "et-etl-resync.h"
 #include "et-mapping.h"
 #include "et-memory.h"
 #include "et-xpress.h"
@@ -26,6 +27,7 @@ struct _EtEtlFile
   int           fd;            /* kept to see whether the file shrank */
   GMappedFile  *mapped;
   EtMapping    *watch;         /* pages that vanish read as zeros */
+  EtBufferCheck check;         /* what its buffer headers look like */
   const guint8 *data;
   gsize         size;
   GArray       *buffers;       /* EtBufferInfo */
@@ -61,282 +63,6 @@ report (EtEtlFile *file, guint64 offset, const char *format, ...)
   file->damage (offset, message, file->damage_data);
 }
 
-/* ---- records ---------------------------------------------------------- */
-
-static gboolean
-parse_ext_items (EtRecord *r, const guint8 *p, gsize header, gsize size)
-{
-  gsize pos = header;
-
-  r->ext = p + header;
-  for (;;)
-    {
-      guint16 item_size, linkage;
-
-      if (pos + 8 > size)
-        return FALSE;
-      item_size = et_read_u16 (p + pos);
-      linkage = et_read_u16 (p + pos + 4);
-      if (item_size < 8 || pos + item_size > size)
-        return FALSE;
-      pos += item_size;
-      if ((linkage & 1) == 0)
-        break;
-    }
-  r->ext_len = pos - header;
-  r->payload = p + pos;
-  r->payload_len = size - pos;
-  return TRUE;
-}
-
-static gboolean
-parse_event_header (EtRecord *r, const guint8 *p, gsize size)
-{
-  if (size < 0x50)
-    return FALSE;
-  r->flags = et_read_u16 (p + 4);
-  r->tid = et_read_u32 (p + 8);
-  r->pid = et_read_u32 (p + 12);
-  r->ts = (gint64) et_read_u64 (p + 16);
-  et_guid_from_bytes (&r->guid, p + 0x18);
-  r->id = et_read_u16 (p + 0x28);
-  r->version = p[0x2A];
-  r->channel = p[0x2B];
-  r->level = p[0x2C];
-  r->opcode = p[0x2D];
-  r->task = et_read_u16 (p + 0x2E);
-  r->keywords = et_read_u64 (p + 0x30);
-  et_guid_from_bytes (&r->activity_id, p + 0x40);
-  r->has_ids = TRUE;
-  r->payload = p + 0x50;
-  r->payload_len = size - 0x50;
-  /* A broken item chain does not make the record unwalkable: its size is
-   * fine. Keep it, without items, and let decoding say what is wrong. */
-  if ((r->flags & 0x0001) && !parse_ext_items (r, p, 0x50, size))
-    {
-      r->ext = NULL;
-      r->ext_len = 0;
-      r->ext_bad = TRUE;
-    }
-  return TRUE;
-}
-
-static gboolean
-parse_classic (EtRecord *r, const guint8 *p, gsize size, gsize header)
-{
-  if (size < header)
-    return FALSE;
-  r->opcode = p[4];
-  r->level = p[5];
-  r->version = (guint8) et_read_u16 (p + 6);
-  r->tid = et_read_u32 (p + 8);
-  r->pid = et_read_u32 (p + 12);
-  r->ts = (gint64) et_read_u64 (p + 16);
-  et_guid_from_bytes (&r->guid, p + 0x18);
-  r->has_ids = TRUE;
-  r->payload = p + header;
-  r->payload_len = size - header;
-  return TRUE;
-}
-
-/* SYSTEM (0x20), COMPACT (0x18) and PERFINFO (0x10) headers, plus the
- * PEBS / PMC extension words that may follow them. */
-static gboolean
-parse_system (EtRecord *r, const guint8 *p, gsize size, gsize header, gboolean ids)
-{
-  guint16 version = et_read_u16 (p);
-  gsize ext = ((version & 0x8000) ? 8 : 0) + ((version >> 8) & 0x7) * 8;
-
-  if (size < header + ext)
-    return FALSE;
-  r->version = version & 0xFF;
-  r->hook = et_read_u16 (p + 6);
-  r->opcode = r->hook & 0xFF;
-  if (ids)
-    {
-      r->tid = et_read_u32 (p + 8);
-      r->pid = et_read_u32 (p + 12);
-      r->ts = (gint64) et_read_u64 (p + 16);
-      r->has_ids = TRUE;
-    }
-  else
-    r->ts = (gint64) et_read_u64 (p + 8);
-  r->payload = p + header + ext;
-  r->payload_len = size - header - ext;
-  return TRUE;
-}
-
-static gboolean
-parse_message (EtRecord *r, const guint8 *p, gsize size)
-{
-  gsize pos = 8;
-  guint16 options = et_read_u16 (p + 6);
-
-  r->flags = options;
-  r->id = et_read_u16 (p + 4);
-  if (options & 0x01)
-    pos += 4;
-  if (options & 0x02)
-    {
-      if (pos + 16 > size)
-        return FALSE;
-      et_guid_from_bytes (&r->guid, p + pos);
-      pos += 16;
-    }
-  else if (options & 0x04)
-    pos += 4;
-  if (options & 0x08)
-    {
-      if (pos + 8 > size)
-        return FALSE;
-      r->ts = (gint64) et_read_u64 (p + pos);
-      pos += 8;
-    }
-  if (options & 0x20)
-    {
-      if (pos + 8 > size)
-        return FALSE;
-      r->tid = et_read_u32 (p + pos);
-      r->pid = et_read_u32 (p + pos + 4);
-      r->has_ids = TRUE;
-      pos += 8;
-    }
-  if (pos > size)
-    return FALSE;
-  r->payload = p + pos;
-  r->payload_len = size - pos;
-  return TRUE;
-}
-
-gboolean
-et_record_parse (const guint8 *p, gsize avail, EtRecord *r, const char **reason)
-{
-  guint8 marker, type;
-  gsize size;
-
-  memset (r, 0, sizeof *r);
-  *reason = "record header does not fit in the buffer";
-  if (avail < 8)
-    return FALSE;
-  marker = p[3];
-  type = p[2];
-
-  if (marker == 0x90 || (marker == 0xC0 && type == 0x0F))
-    {
-      r->klass = ET_RECORD_MESSAGE;
-      r->header_type = 0x0F;
-      size = et_read_u16 (p);
-    }
-  else if (marker != 0xC0)
-    {
-      *reason = "unknown record marker";
-      return FALSE;
-    }
-  else
-    {
-      r->header_type = type;
-      switch (type)
-        {
-        case 0x01: case 0x02: case 0x03: case 0x04: case 0x10: case 0x11:
-          r->klass = type >= 0x10 ? ET_RECORD_PERFINFO : ET_RECORD_SYSTEM;
-          size = et_read_u16 (p + 4);
-          break;
-        case 0x0A: case 0x14:
-          r->klass = ET_RECORD_FULL;
-          size = et_read_u16 (p);
-          break;
-        case 0x0B: case 0x15:
-          r->klass = ET_RECORD_INSTANCE;
-          size = et_read_u16 (p);
-          break;
-        case 0x12: case 0x13:
-          r->klass = ET_RECORD_EVENT;
-          size = et_read_u16 (p);
-          break;
-        case 0x0D:
-          r->klass = ET_RECORD_ERROR;
-          size = et_read_u16 (p);
-          break;
-        default:
-          *reason = "unknown header type";
-          return FALSE;
-        }
-    }
-
-  r->size = (guint16) size;
-  r->pointer_size = (type == 0x02 || type == 0x04 || type == 0x11 || type == 0x13
-                     || type == 0x14 || type == 0x15) ? 8 : 4;
-  *reason = "record size runs past the end of the buffer";
-  if (size > avail)
-    return FALSE;
-  *reason = "record size is smaller than its header";
-  switch ((EtRecordClass) r->klass)
-    {
-    case ET_RECORD_SYSTEM:
-      return parse_system (r, p, size, (type <= 0x02) ? 0x20 : 0x18, TRUE);
-    case ET_RECORD_PERFINFO:
-      return parse_system (r, p, size, 0x10, FALSE);
-    case ET_RECORD_FULL:
-      return parse_classic (r, p, size, 0x30);
-    case ET_RECORD_INSTANCE:
-      return parse_classic (r, p, size, 0x48);
-    case ET_RECORD_EVENT:
-      return parse_event_header (r, p, size);
-    case ET_RECORD_MESSAGE:
-      return size >= 8 && parse_message (r, p, size);
-    case ET_RECORD_ERROR:
-      return size >= 8;
-    }
-  return FALSE;
-}
-
-const char *
-et_record_header_name (const EtRecord *r)
-{
-  switch (r->header_type)
-    {
-    case 0x01: return "SYSTEM32";
-    case 0x02: return "SYSTEM64";
-    case 0x03: return "COMPACT32";
-    case 0x04: return "COMPACT64";
-    case 0x0A: return "FULL_HEADER32";
-    case 0x0B: return "INSTANCE32";
-    case 0x0D: return "ERROR";
-    case 0x0F: return "MESSAGE";
-    case 0x10: return "PERFINFO32";
-    case 0x11: return "PERFINFO64";
-    case 0x12: return "EVENT_HEADER32";
-    case 0x13: return "EVENT_HEADER64";
-    case 0x14: return "FULL_HEADER64";
-    case 0x15: return "INSTANCE64";
-    default:   return "UNKNOWN";
-    }
-}
-
-const guint8 *
-et_record_find_ext (const EtRecord *r, guint type, gsize *len)
-{
-  gsize pos = 0;
-
-  while (r->ext != NULL && pos + 8 <= r->ext_len)
-    {
-      guint16 item_size = et_read_u16 (r->ext + pos);
-      guint16 item_type = et_read_u16 (r->ext + pos + 2);
-      guint16 data_size = et_read_u16 (r->ext + pos + 6);
-
-      if (item_size < 8)
-        break;
-      if (item_type == type)
-        {
-          *len = MIN ((gsize) data_size, (gsize) item_size - 8);
-          return r->ext + pos + 8;
-        }
-      pos += item_size;
-    }
-  *len = 0;
-  return NULL;
-}
-
 /* ---- buffers ---------------------------------------------------------- */
 
 /* No ETW session buffer is larger than this; a bigger stated size is damage
@@ -366,6 +92,16 @@ et_etl_file_free (EtEtlFile *file)
   g_free (file);
 }
 
+/* The first record is the TRACE_LOGFILE_HEADER: a SYSTEM record of group
+ * 0, type 0 (etl-format.md §6). */
+static gboolean
+header_record_first (EtEtlFile *file)
+{
+  const guint8 *first = file->data + ET_BUFFER_HEADER_SIZE;
+
+  return first[3] == 0xC0 && (first[2] == 0x01 || first[2] == 0x02) && et_read_u16 (first + 6) == 0;
+}
+
 /* The session buffer size from the log-file header, when the file is not
  * compressed (compressed files have buffers of every size), so that a
  * buffer whose size field is damaged can be stepped over. */
@@ -375,7 +111,7 @@ uniform_buffer_size (EtEtlFile *file)
   const guint8 *payload = file->data + ET_BUFFER_HEADER_SIZE + 0x20;
   guint32 size, mode;
 
-  if (file->size < ET_BUFFER_HEADER_SIZE + 0x20 + 0x24)
+  if (file->size < ET_BUFFER_HEADER_SIZE + 0x20 + 0x24 || !header_record_first (file))
     return 0;
   size = et_read_u32 (payload);
   mode = et_read_u32 (payload + 0x20);
@@ -400,14 +136,54 @@ reserve_inflated (EtEtlFile *file, gsize more)
   file->inflated_grown++;
 }
 
+/* Decompresses the buffer at @offset, @disk_size bytes on disk, after the
+ * buffers decompressed so far, at most @cap bytes of data (the header is
+ * copied as it is). Counts against the budget: a stream is decompressed at
+ * most twice (inflates_cleanly), and never beyond the file's allowance. */
+static EtXpressStatus
+inflate_at (EtEtlFile *file, guint64 offset, guint32 disk_size, gsize cap, gsize *out_len,
+            gsize *bad)
+{
+  const guint8 *src = file->data + offset;
+  EtXpressStatus status;
+  guint8 *dst;
+
+  reserve_inflated (file, ET_BUFFER_HEADER_SIZE + cap);
+  dst = file->inflated + file->inflated_len;
+  memcpy (dst, src, ET_BUFFER_HEADER_SIZE);
+  status = et_xpress_decompress (src + ET_BUFFER_HEADER_SIZE, disk_size - ET_BUFFER_HEADER_SIZE,
+                                 dst + ET_BUFFER_HEADER_SIZE, cap, out_len, bad);
+  file->inflate_budget -= MIN (*out_len, file->inflate_budget);
+  return status;
+}
+
+static gsize
+stated_data (EtEtlFile *file, guint64 offset)
+{
+  guint32 end = et_read_u32 (file->data + offset + 0x30);
+
+  return end > ET_BUFFER_HEADER_SIZE ? MIN (end, MAX_BUFFER_SIZE) - ET_BUFFER_HEADER_SIZE : 0;
+}
+
+/* Whether @disk_size bytes at @offset decompress to exactly the data the
+ * header states (nothing is kept). */
+static gboolean
+inflates_cleanly (EtEtlFile *file, guint64 offset, guint32 disk_size)
+{
+  gsize cap = stated_data (file, offset), out_len = 0, bad = 0;
+
+  if (cap == 0 || cap > file->inflate_budget)
+    return FALSE;
+  return inflate_at (file, offset, disk_size, cap, &out_len, &bad) == ET_XPRESS_OK
+         && out_len == cap;
+}
+
 static void
 inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
 {
-  const guint8 *src = file->data + info->offset;
   gsize cap = info->data_end > ET_BUFFER_HEADER_SIZE ? info->data_end - ET_BUFFER_HEADER_SIZE : 0;
   gsize out_len = 0, bad = 0;
   EtXpressStatus status;
-  guint8 *dst;
 
   file->n_compressed++;
   if (cap > file->inflate_budget)
@@ -418,12 +194,7 @@ inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
               file->inflate_budget);
       cap = file->inflate_budget;
     }
-  reserve_inflated (file, ET_BUFFER_HEADER_SIZE + cap);
-  dst = file->inflated + file->inflated_len;
-  memcpy (dst, src, ET_BUFFER_HEADER_SIZE);
-  status = et_xpress_decompress (src + ET_BUFFER_HEADER_SIZE,
-                                 info->disk_size - ET_BUFFER_HEADER_SIZE,
-                                 dst + ET_BUFFER_HEADER_SIZE, cap, &out_len, &bad);
+  status = inflate_at (file, info->offset, info->disk_size, cap, &out_len, &bad);
   if (status != ET_XPRESS_OK)
     report (file, info->offset + ET_BUFFER_HEADER_SIZE + bad,
             "compressed buffer %u: %s; %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
@@ -432,7 +203,6 @@ inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
   else if (out_len < cap)
     report (file, info->offset, "compressed buffer %u decompresses to %" G_GSIZE_FORMAT
             " bytes, %" G_GSIZE_FORMAT " expected", file->buffers->len, out_len, cap);
-  file->inflate_budget -= out_len;
   info->data_end = (guint32) (ET_BUFFER_HEADER_SIZE + out_len);
   info->usable = TRUE;
   /* data_index counts 8-byte units, so 32 bits address 32 GiB. */
@@ -440,48 +210,17 @@ inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
   file->inflated_len += ET_BUFFER_HEADER_SIZE + ((out_len + 7) & ~(gsize) 7);
 }
 
-/* Reads the buffer header at @offset; returns the step to the next one, or
- * 0 when the walk cannot go on. */
+/* The buffer at @offset, of @disk_size bytes on disk, into the list
+ * (decompressed when its own flag says so, whatever the log-file header's
+ * mode says). Returns @disk_size. */
 static gsize
-read_buffer (EtEtlFile *file, guint64 offset, guint32 uniform)
+add_buffer (EtEtlFile *file, guint64 offset, guint32 disk_size)
 {
   const guint8 *h = file->data + offset;
-  guint64 left = file->size - offset;
   EtBufferInfo info = { 0 };
-  guint32 stated = et_read_u32 (h);
 
   info.offset = offset;
-  info.disk_size = stated;
-  /* In an uncompressed file every buffer has the session's size, so any
-   * other stated size is damage; trusting it would misalign every buffer
-   * after this one. */
-  if (uniform != 0 && stated != uniform && stated >= ET_BUFFER_HEADER_SIZE
-      && stated <= MAX_BUFFER_SIZE)
-    {
-      report (file, offset, "buffer %u states a size of %u bytes; the session's buffers "
-              "are %u bytes, so that is used", file->buffers->len, stated, uniform);
-      info.disk_size = uniform;
-    }
-  else if (stated < ET_BUFFER_HEADER_SIZE || stated > MAX_BUFFER_SIZE)
-    {
-      if (uniform == 0)
-        {
-          report (file, offset, "buffer %u has an impossible size of %u bytes; "
-                  "the %" G_GUINT64_FORMAT " bytes from here on are skipped",
-                  file->buffers->len, stated, left);
-          return 0;
-        }
-      report (file, offset, "buffer %u has an impossible size of %u bytes; "
-              "using the session's buffer size %u", file->buffers->len, stated, uniform);
-      info.disk_size = uniform;
-    }
-  if (info.disk_size > left)
-    {
-      report (file, offset, "buffer %u is cut short: %u bytes stated, %" G_GUINT64_FORMAT
-              " left in the file", file->buffers->len, info.disk_size, left);
-      info.disk_size = (guint32) left;
-    }
-
+  info.disk_size = disk_size;
   info.data_end = et_read_u32 (h + 0x30);
   info.flags = et_read_u16 (h + 0x34);
   info.type = et_read_u16 (h + 0x36);
@@ -501,13 +240,114 @@ read_buffer (EtEtlFile *file, guint64 offset, guint32 uniform)
       info.data_index = G_MAXUINT32;
     }
   g_array_append_val (file->buffers, info);
-  return info.disk_size;
+  return disk_size;
+}
+
+/* The last buffer, stating more bytes than the file has left: read what
+ * is there. */
+static gsize
+cut_short (EtEtlFile *file, guint64 offset, guint32 stated)
+{
+  guint64 left = file->size - offset;
+
+  report (file, offset, "buffer %u is cut short: %u bytes stated, %" G_GUINT64_FORMAT
+          " left in the file", file->buffers->len, stated, left);
+  return add_buffer (file, offset, (guint32) MIN (left, MAX_BUFFER_SIZE));
+}
+
+/* Garbage where a buffer header should be: up to the next plausible
+ * header (or the end of the file) nothing can be read. */
+static gsize
+skip_garbage (EtEtlFile *file, guint64 offset)
+{
+  guint64 next = et_etl_find_buffer (&file->check, offset + 1);
+
+  if (next == file->size)
+    report (file, offset, "no buffer header here, nor anywhere after it: the last %"
+            G_GUINT64_FORMAT " bytes of the file are skipped", next - offset);
+  else
+    report (file, offset, "no buffer header here: the %" G_GUINT64_FORMAT " bytes up to "
+            "the next one, at byte offset %" G_GUINT64_FORMAT ", are skipped",
+            next - offset, next);
+  return next - offset;
+}
+
+/* A compressed buffer whose stated size does not lead to the next header:
+ * its stream ends where the next header begins, unless the stated size
+ * gives exactly the stated data (then the bytes after it are strays). */
+static guint32
+compressed_extent (EtEtlFile *file, guint64 offset, guint32 size, guint64 next)
+{
+  if (offset + size < next && !inflates_cleanly (file, offset, size))
+    size = (guint32) MIN (next - offset, MAX_BUFFER_SIZE);
+  return size;
+}
+
+/* The buffer at @offset has a plausible header but its size does not lead
+ * to the next one (one damaged field, stray bytes after it, a size one byte
+ * off or 16 MiB in a compressed file): the session's size when that leads
+ * to a header, else the next plausible header found by search. */
+static gsize
+resynchronise (EtEtlFile *file, guint64 offset, guint32 stated, guint32 uniform)
+{
+  gboolean compressed = (et_read_u16 (file->data + offset + 0x34) & BUFFER_FLAG_COMPRESSED) != 0;
+  gboolean possible = stated >= ET_BUFFER_HEADER_SIZE && stated <= MAX_BUFFER_SIZE;
+  guint64 next;
+  guint32 size;
+
+  if (uniform != 0 && !compressed && et_etl_buffer_ends_at (&file->check, offset + uniform))
+    {
+      if (possible)
+        report (file, offset, "buffer %u states a size of %u bytes; the session's buffers "
+                "are %u bytes, so that is used", file->buffers->len, stated, uniform);
+      else
+        report (file, offset, "buffer %u has an impossible size of %u bytes; "
+                "using the session's buffer size %u", file->buffers->len, stated, uniform);
+      return add_buffer (file, offset, uniform);
+    }
+  next = et_etl_find_buffer (&file->check, offset + 1);
+  if (next == file->size && possible && offset + stated > file->size)
+    return cut_short (file, offset, stated);
+  size = (guint32) MIN (next - offset, MAX_BUFFER_SIZE);
+  if (possible && stated < size)
+    size = stated;
+  else if (uniform != 0 && !compressed && uniform < size)
+    size = uniform;
+  if (compressed)
+    size = compressed_extent (file, offset, size, next);
+  if (size != stated)
+    report (file, offset, "buffer %u states a size of %u bytes, but the next buffer header "
+            "is at byte offset %" G_GUINT64_FORMAT ": %u bytes are read", file->buffers->len,
+            stated, next, size);
+  add_buffer (file, offset, size);
+  if (offset + size < next)
+    report (file, offset + size, "%" G_GUINT64_FORMAT " bytes after buffer %u belong to no "
+            "buffer; skipped up to the next buffer header, at byte offset %" G_GUINT64_FORMAT,
+            next - offset - size, file->buffers->len - 1, next);
+  return next - offset;
+}
+
+/* Reads the buffer at @offset; returns the step to the next one. A buffer
+ * is trusted when its size leads to the next header (or to the end of the
+ * file); otherwise the walk resynchronises on the next plausible header
+ * instead of losing every buffer after a damaged one. */
+static gsize
+read_buffer (EtEtlFile *file, guint64 offset, guint32 uniform)
+{
+  guint32 stated = et_read_u32 (file->data + offset);
+
+  if (stated >= ET_BUFFER_HEADER_SIZE && stated <= MAX_BUFFER_SIZE
+      && et_etl_buffer_ends_at (&file->check, offset + stated))
+    return add_buffer (file, offset, stated);
+  if (!et_etl_buffer_header_sane (&file->check, offset))
+    return skip_garbage (file, offset);
+  return resynchronise (file, offset, stated, uniform);
 }
 
 static gboolean
 looks_like_etl (EtEtlFile *file, GError **error)
 {
-  const guint8 *first;
+  guint64 first;
 
   if (file->size < ET_BUFFER_HEADER_SIZE + 0x20)
     {
@@ -517,15 +357,14 @@ looks_like_etl (EtEtlFile *file, GError **error)
                    file->path, file->size);
       return FALSE;
     }
-  /* (An empty file maps to NULL: no pointer into it before this check.) */
-  first = file->data + ET_BUFFER_HEADER_SIZE;
-  /* The first record must be the TRACE_LOGFILE_HEADER: a SYSTEM record of
-   * group 0, type 0 (etl-format.md §6). */
-  if (first[3] != 0xC0 || (first[2] != 0x01 && first[2] != 0x02) || et_read_u16 (first + 6) != 0)
+  /* A file whose header buffer is damaged or not first can still hold
+   * readable buffers; only a file without any is no trace at all. */
+  et_etl_check_init (&file->check, file->data, file->size, file->watch);
+  if (!et_etl_check_learn (&file->check, &first))
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_NOT_ETL,
-                   "%s: byte offset %d: not an .etl file (no trace log-file header record)",
-                   file->path, ET_BUFFER_HEADER_SIZE);
+                   "%s: byte offset 0: not an .etl file (no buffer header found in its %"
+                   G_GSIZE_FORMAT " bytes)", file->path, file->size);
       return FALSE;
     }
   return TRUE;

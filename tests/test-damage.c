@@ -734,6 +734,198 @@ test_compressed_buffer_stating_a_huge_size_loses_nothing_else (void **state)
   assert_int_equal (et_trace_get_stats (t)->records, f->records);
 }
 
+/* ---- resynchronisation ------------------------------------------------------ */
+
+static guint64
+load_records (const char *path, guint64 *damage)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = checked_load (path, &error);
+
+  g_assert_no_error (error);
+  *damage = et_trace_get_stats (t)->damage_count;
+  return et_trace_get_stats (t)->records;
+}
+
+/* The damaged copy loads every record of the base file, with at least
+ * one problem reported at @at (G_MAXUINT64: anywhere). */
+static void
+assert_nothing_lost (Fixture *f, guint64 at)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = checked_load (f->path, &error);
+  const EtDamage *d;
+  guint n = 0;
+  gboolean found = at == G_MAXUINT64;
+
+  g_assert_no_error (error);
+  assert_damage_named (t, f->path);
+  d = et_trace_get_damage (t, &n);
+  for (guint i = 0; i < n; i++)
+    found |= d[i].offset == at;
+  if (!found || et_trace_get_stats (t)->records != f->records)
+    fail_msg ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " records, damage %s at %"
+              G_GUINT64_FORMAT " (first: %s)", et_trace_get_stats (t)->records, f->records,
+              found ? "reported" : "not reported", at, n > 0 ? d[0].message : "none");
+}
+
+static void
+insert_stray_bytes (Fixture *f, guint b, guint len)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (b * 31 + len);
+  g_autofree guint8 *stray = g_malloc (len);
+
+  for (guint i = 0; i < len; i++)
+    stray[i] = (guint8) g_rand_int (rand);
+  fresh_copy (f);
+  assert_true (et_fixture_damage_insert (f->path, et_fixture_layout_buffer_offset (f->layout, b),
+                                         stray, len, NULL));
+}
+
+/* Stray bytes between two buffers used to misalign every buffer after
+ * them; the walk finds the next header and loses nothing. */
+static void
+test_stray_bytes_between_buffers_lose_nothing (void **state)
+{
+  Fixture *f = *state;
+
+  for (guint compress = 0; compress < 2; compress++)
+    {
+      guint b;
+
+      write_mixed (f->base, compress, 8, 0, -1);
+      use_base (f);
+      b = f->layout->buffers->len / 2;
+      for (guint len = 1; len <= 256; len *= 4)
+        {
+          insert_stray_bytes (f, b, len);
+          assert_nothing_lost (f, et_fixture_layout_buffer_offset (f->layout, b));
+        }
+    }
+}
+
+/* A compressed buffer's size is not the session's: one wrong BufferSize
+ * (one byte off, only its header, 16 MiB, 0) used to end the walk. */
+static void
+test_compressed_buffers_with_a_wrong_size_lose_nothing (void **state)
+{
+  Fixture *f = *state;
+  guint b;
+  guint32 size;
+
+  write_mixed (f->base, TRUE, 8, 0, -1);
+  use_base (f);
+  b = f->layout->buffers->len / 2;
+  size = g_array_index (f->layout->buffers, EtFixtureBufferInfo, b).size;
+  assert_true (g_array_index (f->layout->buffers, EtFixtureBufferInfo, b).compressed);
+  {
+    const guint32 sizes[] = { size + 1, size - 1, size + 8, 0x48, 16u << 20, 0 };
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+      {
+        fresh_copy (f);
+        assert_true (et_fixture_damage_buffer_size (f->path, b, sizes[i], NULL));
+        assert_nothing_lost (f, et_fixture_layout_buffer_offset (f->layout, b));
+      }
+  }
+}
+
+/* Each buffer says whether it is compressed: a log-file header that says
+ * otherwise (its compressed mode bit cleared) changes nothing. */
+static void
+test_compressed_buffers_are_read_whatever_the_log_file_mode_says (void **state)
+{
+  Fixture *f = *state;
+  /* the top byte of LogFileMode: payload of the header record + 0x20 */
+  guint64 at = 0x48 + 0x20 + 0x20 + 3, damage = 0;
+
+  write_mixed (f->base, TRUE, 8, 0, -1);
+  use_base (f);
+  fresh_copy (f);
+  assert_true (et_fixture_damage_flip_bits (f->path, at, 0x04, NULL));
+  assert_int_equal (load_records (f->path, &damage), f->records);
+}
+
+/* A run of garbage where headers should be (a header overwritten with
+ * zeros, then with bytes of another buffer) costs only those buffers. */
+static void
+test_garbage_over_a_buffer_header_costs_only_that_buffer (void **state)
+{
+  Fixture *f = *state;
+  g_autofree guint8 *zeros = g_malloc0 (0x48);
+
+  for (guint compress = 0; compress < 2; compress++)
+    {
+      guint b;
+      g_autoptr(EtTrace) t = NULL;
+
+      write_mixed (f->base, compress, 8, 0, -1);
+      use_base (f);
+      b = f->layout->buffers->len / 3;
+      fresh_copy (f);
+      assert_true (et_fixture_damage_write (f->path, et_fixture_layout_buffer_offset (f->layout, b),
+                                            zeros, 0x48, NULL));
+      t = load_damaged (f, b, b);
+    }
+}
+
+static char *
+corpus_file (const char *name)
+{
+  const char *dir = g_getenv ("ET_CORPUS_DIR");
+  char *path = dir ? g_build_filename (dir, name, NULL) : NULL;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      print_message ("# corpus file %s not found (ET_CORPUS_DIR=%s): skipped\n", name,
+                     dir ? dir : "unset");
+      g_free (path);
+      return NULL;
+    }
+  return path;
+}
+
+/* The issue's cases on the real traces: one wrong BufferSize of a
+ * compressed trace (which dropped 168,298 events to 24,162), its mode bit
+ * cleared, and 256 stray bytes before buffer 10 of an uncompressed one. */
+static void
+test_real_traces_resynchronise_after_a_bad_buffer (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *net = corpus_file ("net.4.5.2.x64.etl");
+  g_autofree char *plain = corpus_file ("ShutdownPerfDiagLogger.etl");
+  g_autofree char *data = NULL;
+  guint64 damage = 0;
+  gsize len;
+
+  if (net == NULL || plain == NULL)
+    skip ();
+  assert_true (g_file_get_contents (net, &data, &len, NULL));
+  assert_true (g_file_set_contents (f->base, data, len, NULL));
+  use_base (f);
+  for (guint b = 5; b < f->layout->buffers->len; b += f->layout->buffers->len / 3)
+    {
+      guint32 size = g_array_index (f->layout->buffers, EtFixtureBufferInfo, b).size;
+      const guint32 sizes[] = { size + 1, size - 1, 0x48, 16u << 20 };
+
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        {
+          fresh_copy (f);
+          assert_true (et_fixture_damage_buffer_size (f->path, b, sizes[i], NULL));
+          assert_nothing_lost (f, et_fixture_layout_buffer_offset (f->layout, b));
+        }
+    }
+  fresh_copy (f);
+  assert_true (et_fixture_damage_flip_bits (f->path, 0x48 + 0x20 + 0x20 + 3, 0x04, NULL));
+  assert_int_equal (load_records (f->path, &damage), f->records);
+
+  g_clear_pointer (&data, g_free);
+  assert_true (g_file_get_contents (plain, &data, &len, NULL));
+  assert_true (g_file_set_contents (f->base, data, len, NULL));
+  use_base (f);
+  insert_stray_bytes (f, 10, 256);
+  assert_nothing_lost (f, et_fixture_layout_buffer_offset (f->layout, 10));
+}
+
 /* ---- limits --------------------------------------------------------------- */
 
 /* Peak RSS in KiB of a child that loads @path (NULL: loads nothing). */
@@ -1061,6 +1253,11 @@ main (void)
     T (test_traces_beyond_the_index_keep_what_fits_and_say_where_it_ends),
     T (test_bad_compressed_streams_lose_only_their_buffer),
     T (test_compressed_buffer_stating_a_huge_size_loses_nothing_else),
+    T (test_stray_bytes_between_buffers_lose_nothing),
+    T (test_compressed_buffers_with_a_wrong_size_lose_nothing),
+    T (test_compressed_buffers_are_read_whatever_the_log_file_mode_says),
+    T (test_garbage_over_a_buffer_header_costs_only_that_buffer),
+    T (test_real_traces_resynchronise_after_a_bad_buffer),
     T (test_decompression_bombs_keep_memory_bounded_by_the_file_size),
     T (test_manifest_with_broken_xml_keeps_its_events),
     T (test_manifest_missing_a_chunk_keeps_its_events),
