@@ -926,6 +926,106 @@ test_real_traces_resynchronise_after_a_bad_buffer (void **state)
   assert_nothing_lost (f, et_fixture_layout_buffer_offset (f->layout, 10));
 }
 
+/* ---- the log-file header --------------------------------------------------- */
+
+typedef struct
+{
+  guint64 records;
+  gint64  t0_raw;
+  guint64 ticks_per_second;
+  guint   pointer_size;
+} Clock;
+
+static Clock
+clock_of (const char *path, gboolean damaged)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = checked_load (path, &error);
+  Clock c;
+
+  g_assert_no_error (error);
+  if (damaged)
+    assert_damage_named (t, path);
+  c.records = et_trace_get_stats (t)->records;
+  c.t0_raw = et_trace_get_stats (t)->t0_raw;
+  c.ticks_per_second = et_trace_get_stats (t)->ticks_per_second;
+  c.pointer_size = et_trace_get_header (t)->pointer_size;
+  return c;
+}
+
+/* One flipped byte in the header record's marker or header type used to
+ * make the whole file "not an .etl file": the header is read all the
+ * same, and only the rest of its buffer is lost. */
+static void
+test_a_damaged_header_marker_keeps_the_clock_and_the_other_buffers (void **state)
+{
+  Fixture *f = *state;
+  Clock base, damaged;
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  base = clock_of (f->base, FALSE);
+  for (guint byte = 2; byte <= 3; byte++)
+    {
+      g_autoptr(EtTrace) t = NULL;
+
+      fresh_copy (f);
+      assert_true (et_fixture_damage_flip_bits (f->path, 0x48 + byte, 0x10, NULL));
+      t = load_damaged (f, 0, 0);
+      damaged = clock_of (f->path, TRUE);
+      assert_int_equal (damaged.t0_raw, base.t0_raw);
+      assert_int_equal (damaged.ticks_per_second, base.ticks_per_second);
+      assert_int_equal (damaged.pointer_size, 8);
+    }
+}
+
+/* The header buffer need not be first; without any header record the
+ * common values are assumed and said: the events are all still there. */
+static void
+test_traces_without_their_header_first_or_at_all_are_read (void **state)
+{
+  Fixture *f = *state;
+  g_autofree guint8 *zeros = g_malloc0 (0x20);
+  Clock base, moved, headless;
+  guint64 in_buffer_0 = 0;
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  base = clock_of (f->base, FALSE);
+  fresh_copy (f);
+  assert_true (et_fixture_damage_move_buffer (f->path, 0, 3, NULL));
+  moved = clock_of (f->path, FALSE);
+  assert_int_equal (moved.records, base.records);
+  assert_int_equal (moved.t0_raw, base.t0_raw);
+
+  fresh_copy (f);
+  assert_true (et_fixture_damage_write (f->path, 0x48, zeros, 0x20, NULL));
+  headless = clock_of (f->path, TRUE);
+  in_buffer_0 = g_array_index (f->counts, guint, 0);
+  assert_int_equal (headless.records, base.records - in_buffer_0);
+  assert_int_equal (headless.ticks_per_second, 10000000);
+  assert_int_equal (headless.pointer_size, 8);
+}
+
+/* Still not a trace: bytes with no buffer header anywhere. */
+static void
+test_files_without_any_buffer_are_not_etl (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+
+  for (guint i = 0; i < 2000; i++)
+    g_string_append_printf (text, "line %u of a text file that is not a trace\n", i);
+  assert_true (g_file_set_contents (f->path, text->str, (gssize) text->len, NULL));
+  t = checked_load (f->path, &error);
+  assert_null (t);
+  assert_true (g_error_matches (error, ET_ETL_ERROR, ET_ETL_ERROR_NOT_ETL));
+  assert_non_null (strstr (error->message, f->path));
+  assert_non_null (strstr (error->message, "not an .etl file"));
+}
+
 /* ---- limits --------------------------------------------------------------- */
 
 /* Peak RSS in KiB of a child that loads @path (NULL: loads nothing). */
@@ -1258,6 +1358,9 @@ main (void)
     T (test_compressed_buffers_are_read_whatever_the_log_file_mode_says),
     T (test_garbage_over_a_buffer_header_costs_only_that_buffer),
     T (test_real_traces_resynchronise_after_a_bad_buffer),
+    T (test_a_damaged_header_marker_keeps_the_clock_and_the_other_buffers),
+    T (test_traces_without_their_header_first_or_at_all_are_read),
+    T (test_files_without_any_buffer_are_not_etl),
     T (test_decompression_bombs_keep_memory_bounded_by_the_file_size),
     T (test_manifest_with_broken_xml_keeps_its_events),
     T (test_manifest_missing_a_chunk_keeps_its_events),
