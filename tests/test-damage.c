@@ -1049,15 +1049,15 @@ child_peak_rss (const char *path)
 }
 
 /* @n compressed buffers (with the header of @base's buffer 1) that state
- * 16 MiB of data and hold @stream. */
+ * @data_end as their end of data and hold @stream. */
 static void
 append_bombs (GByteArray *bomb, Fixture *f, const char *base, const guint8 *stream, gsize clen,
-              guint n)
+              guint32 data_end, guint n)
 {
   for (guint i = 0; i < n; i++)
     {
       guint8 header[0x48];
-      guint32 size = GUINT32_TO_LE ((guint32) (0x48 + clen)), end = GUINT32_TO_LE (16u << 20);
+      guint32 size = GUINT32_TO_LE ((guint32) (0x48 + clen)), end = GUINT32_TO_LE (data_end);
 
       memcpy (header, base + et_fixture_layout_buffer_offset (f->layout, 1), 0x48);
       memcpy (header, &size, 4);
@@ -1087,7 +1087,7 @@ test_decompression_bombs_keep_memory_bounded_by_the_file_size (void **state)
   use_base (f);
   assert_true (g_file_get_contents (f->base, &base, &len, NULL));
   g_byte_array_append (bomb, (guint8 *) base, g_array_index (f->layout->buffers, EtFixtureBufferInfo, 0).size);
-  append_bombs (bomb, f, base, stream, clen, 200);
+  append_bombs (bomb, f, base, stream, clen, 16u << 20, 200);
   assert_true (g_file_set_contents (f->path, (char *) bomb->data, bomb->len, NULL));
 
   baseline = child_peak_rss (NULL);
@@ -1108,16 +1108,16 @@ test_decompression_bombs_keep_memory_bounded_by_the_file_size (void **state)
   }
 }
 
-/* A bomb of events: every buffer's stream expands to 16 MiB of one
- * 16-byte PERFINFO record repeated (a 9 MB file of these made 17.8 million
- * events, 845 MB and 50 s). A buffer expands at most 32 times its
+/* A bomb of events: every buffer's stream expands to 64 KiB of one
+ * 16-byte PERFINFO record repeated (a 9 MB file of such buffers made 17.8
+ * million events, 845 MB and 50 s). A buffer expands at most 32 times its
  * compressed bytes and the file 16 times its size: at most about one
  * event per byte of input, and the bomb is reported. */
 static void
 test_event_bombs_give_at_most_one_event_per_input_byte (void **state)
 {
   Fixture *f = *state;
-  const gsize out = (16u << 20) - 0x48;
+  const gsize out = (64u << 10) - 0x48;
   g_autofree guint8 *records = g_malloc (out);
   g_autofree guint8 *stream = NULL;
   g_autofree char *base = NULL;
@@ -1139,7 +1139,7 @@ test_event_bombs_give_at_most_one_event_per_input_byte (void **state)
   use_base (f);
   assert_true (g_file_get_contents (f->base, &base, &len, NULL));
   g_byte_array_append (bomb, (guint8 *) base, (guint) len);
-  append_bombs (bomb, f, base, stream, clen, 400);
+  append_bombs (bomb, f, base, stream, clen, 64u << 10, 400);
   assert_true (g_file_set_contents (f->path, (char *) bomb->data, bomb->len, NULL));
   t = checked_load (f->path, &error);
   g_assert_no_error (error);
