@@ -19,6 +19,15 @@
 #include <unistd.h>
 
 static volatile guint64 sink;
+/* Units of work done (records, events, markers, fields, 8 decompressed
+ * bytes): the regression replay bounds it by the input's size. */
+static guint64 work;
+
+guint64
+et_fuzz_work (void)
+{
+  return work;
+}
 
 static void
 consume (const char *text)
@@ -34,6 +43,7 @@ consume_fields (const EtFields *fields)
 
   et_fields_append_json_object (fields, json);
   sink += json->len;
+  work += et_fields_len (fields) + 1;
 }
 
 /* An anonymous file holding @data; its path in *@path. -1 on failure. */
@@ -94,6 +104,7 @@ on_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data)
   const guint8 *ext;
 
   g_assert (pos < span->len && record->size <= span->len - pos);
+  work++;
   if (record->payload_len > 0)
     assert_inside (record->payload, record->payload_len, start, record->size);
   if (record->ext_len > 0)
@@ -137,6 +148,7 @@ et_fuzz_buffers (const guint8 *data, gsize size)
       const guint8 *bytes = et_etl_file_buffer (file, i, &len);
 
       g_assert (info != NULL);
+      work += len / 8 + 1;
       if (len > 0)
         sink += bytes[0] + bytes[len - 1];
       Span span = { bytes, len };
@@ -170,6 +182,7 @@ et_fuzz_xpress (const guint8 *data, gsize size)
       g_autofree guint8 *exact = caps[i] > 0 ? g_malloc (caps[i]) : NULL;
       status = et_xpress_decompress (data, size, exact, caps[i], &out_len, &bad);
       g_assert (out_len <= caps[i]);
+      work += out_len / 8 + 1;
       if (status != ET_XPRESS_OK)
         g_assert (bad < MAX (size, 1));
       consume (et_xpress_status_to_string (status));
@@ -283,6 +296,7 @@ walk_markers (EtTrace *trace)
           /* texts are made on demand: make every one, as the window and CLI would */
           g_string_truncate (text, 0);
           et_trace_marker_text (trace, marker, text);
+          work++;
           consume (text->str);
           consume (et_trace_get_string (trace, channel->series));
           g_assert (et_trace_marker_channel (trace, marker) == c);
@@ -332,6 +346,7 @@ decode_events (EtTrace *trace)
       EtEvent event;
       EtRuleResult result;
 
+      work++;
       if (!et_trace_decode_event (trace, i, &event, fields, &error))
         {
           g_assert (error != NULL);
