@@ -13,8 +13,6 @@
 #include "et-memory.h"
 #include "et-xpress.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -74,9 +72,10 @@ report (EtEtlFile *file, guint64 offset, const char *format, ...)
  * by the file's size. Real buffers compress 1–14 times (net.4.5.2.x64.etl:
  * 5.4 on average, 13.6 at most), so a buffer may expand 32 times its
  * compressed bytes and the file 16 times its size in all. A record takes
- * 16 bytes at least, so a file of N bytes gives at most about N events
- * (a 9 MB bomb made 17.8 million before), and one bomb buffer cannot
- * take the allowance of the buffers after it. */
+ * 8 bytes at least (16 for all but messages), so a file of N bytes gives
+ * at most 17N/8 records and a bomb about N/16 (a 9 MB bomb made 17.8
+ * million before, now 88,000), and one bomb buffer cannot take the
+ * allowance of the buffers after it. */
 #define MAX_BUFFER_RATIO 32
 #define MAX_INFLATE_RATIO 16
 
@@ -442,55 +441,6 @@ note_shrinking (EtEtlFile *file)
   return TRUE;
 }
 
-static const char *
-kind_of_file (mode_t mode)
-{
-  if (S_ISDIR (mode))
-    return "a directory";
-  if (S_ISFIFO (mode))
-    return "a FIFO (named pipe)";
-  if (S_ISCHR (mode))
-    return "a character device";
-  if (S_ISBLK (mode))
-    return "a block device";
-  if (S_ISSOCK (mode))
-    return "a socket";
-  return "not a regular file";
-}
-
-/* Opens @path for mapping, refusing anything but a regular file: a FIFO
- * without a writer would block open() for ever, and a device or
- * directory cannot be mapped as a trace. O_NONBLOCK makes the open itself
- * return at once; it changes nothing for a regular file. */
-static int
-open_regular (const char *path, GError **error)
-{
-  struct stat st = { 0 };
-  int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  int saved = errno;
-
-  if (fd >= 0 && fstat (fd, &st) != 0)
-    {
-      saved = errno;
-      close (fd);
-      fd = -1;
-    }
-  if (fd < 0)
-    {
-      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_IO, "%s: byte offset 0: cannot open: %s",
-                   path, g_strerror (saved));
-      return -1;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_IO, "%s: byte offset 0: %s, not a "
-                   "regular file: only .etl files can be read", path, kind_of_file (st.st_mode));
-      close (fd);
-      return -1;
-    }
-  return fd;
-}
-
 EtEtlFile *
 et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, GError **error)
 {
@@ -506,7 +456,7 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
   file->damage = damage;
   file->damage_data = damage_data;
   file->buffers = g_array_new (FALSE, FALSE, sizeof (EtBufferInfo));
-  file->fd = open_regular (path, error);
+  file->fd = et_mapping_open_regular (path, error);
   if (file->fd < 0)
     return NULL;
   file->mapped = g_mapped_file_new_from_fd (file->fd, FALSE, &local);

@@ -1,5 +1,5 @@
 /* et-mapping.c — mapped files that may shrink while they are read
- * (see et-mapping.h).
+ * (see et-mapping.h), and opening only regular files to map.
  *
  * One process-wide SIGBUS handler, installed with each watch unless it is
  * still in place. When
@@ -19,10 +19,14 @@
  * itself touches only the fixed slot table, through atomics.
  */
 #include "et-mapping.h"
+#include "et-error.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Traces open at once (windows, CLI loads); more are simply not watched. */
@@ -151,4 +155,51 @@ guint64
 et_mapping_lost_from (EtMapping *m)
 {
   return m != NULL ? __atomic_load_n (&m->lost_from, __ATOMIC_ACQUIRE) : G_MAXUINT64;
+}
+
+static const char *
+kind_of_file (mode_t mode)
+{
+  if (S_ISDIR (mode))
+    return "a directory";
+  if (S_ISFIFO (mode))
+    return "a FIFO (named pipe)";
+  if (S_ISCHR (mode))
+    return "a character device";
+  if (S_ISBLK (mode))
+    return "a block device";
+  if (S_ISSOCK (mode))
+    return "a socket";
+  return "not a regular file";
+}
+
+/* O_NONBLOCK makes the open of a FIFO return at once (without a writer
+ * it would block for ever); it changes nothing for a regular file. */
+int
+et_mapping_open_regular (const char *path, GError **error)
+{
+  struct stat st = { 0 };
+  int fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  int saved = errno;
+
+  if (fd >= 0 && fstat (fd, &st) != 0)
+    {
+      saved = errno;
+      close (fd);
+      fd = -1;
+    }
+  if (fd < 0)
+    {
+      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_IO, "%s: byte offset 0: cannot open: %s",
+                   path, g_strerror (saved));
+      return -1;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_IO, "%s: byte offset 0: %s, not a "
+                   "regular file: only .etl files can be read", path, kind_of_file (st.st_mode));
+      close (fd);
+      return -1;
+    }
+  return fd;
 }

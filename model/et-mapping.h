@@ -15,6 +15,12 @@ G_BEGIN_DECLS
 
 typedef struct _EtMapping EtMapping;
 
+/* Opens @path to be mapped; only a regular file (a FIFO, directory or
+ * device is refused at once, in an ET_ETL_ERROR_IO naming the file and
+ * what it is). The descriptor, or -1. */
+int        et_mapping_open_regular (const char *path,
+                                    GError    **error);
+
 /* Watches the mapped bytes [@data, @data + @len) (@data page-aligned, as
  * mmap returns it). NULL when @len is 0 or all watch slots are taken (then
  * a vanished page still raises SIGBUS as before). */
