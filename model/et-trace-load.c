@@ -754,7 +754,8 @@ merge_runs (GPtrArray *runs, gsize n)
         gsize at = j == 0 ? 0 : j == k || pivot_len == 0 ? run->len
                  : lower_bound (refs, run->len, &pivot_run[(gsize) pivot_len * j / k]);
 
-        cut[j * n_runs + c] = refs + at;
+        /* (an empty run has no data at all: no arithmetic on NULL) */
+        cut[j * n_runs + c] = at == 0 ? refs : refs + at;
       }
   for (gsize j = 0, offset = 0; j < k; j++)
     {
@@ -876,7 +877,9 @@ build_threads (Loader *loader)
   g_autofree guint *order = g_new (guint, temp->len);
   g_autoptr(GArray) sorted = g_array_copy (temp);
 
-  qsort (sorted->data, sorted->len, sizeof (TempThread), compare_temp_threads);
+  /* (a trace of buffers without records has no threads: no qsort of NULL) */
+  if (sorted->len > 0)
+    qsort (sorted->data, sorted->len, sizeof (TempThread), compare_temp_threads);
   for (guint i = 0; i < sorted->len; i++)
     {
       TempThread *t = &g_array_index (sorted, TempThread, i);
