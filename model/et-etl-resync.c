@@ -47,9 +47,20 @@ et_etl_buffer_header_sane (const EtBufferCheck *c, guint64 at)
   if ((flags & BUFFER_FLAG_PROC_INDEX) && (et_read_u16 (h + 0x28) & ~0x07FF))
     return FALSE;
   state = et_read_u32 (h + 0x2C);
-  if (!c->known)
-    return state >= 1 && state <= BUFFER_STATE_MAX;
-  return state == c->state && et_read_u16 (h + 0x2A) == c->logger_id;
+  return state >= 1 && state <= BUFFER_STATE_MAX;
+}
+
+/* A search asks more than a neighbour: the State and LoggerId of the
+ * file's other buffers too (a file merged from several sessions still
+ * walks, only its search is pickier). */
+static gboolean
+header_like_the_others (const EtBufferCheck *c, guint64 at)
+{
+  const guint8 *h = c->data + at;
+
+  return et_etl_buffer_header_sane (c, at)
+         && (!c->known || (et_read_u32 (h + 0x2C) == c->state
+                           && et_read_u16 (h + 0x2A) == c->logger_id));
 }
 
 static gboolean
@@ -77,12 +88,17 @@ static gboolean
 plausible (const EtBufferCheck *c, guint64 at)
 {
   guint32 size;
+  guint64 end;
 
-  if (!et_etl_buffer_header_sane (c, at))
+  if (!header_like_the_others (c, at))
     return FALSE;
-  /* (a buffer running past the end is the last one, cut short) */
   size = et_read_u32 (c->data + at);
-  return size_possible (size) && (at + size > c->size || ends_at (c, at + size, FALSE));
+  if (!size_possible (size))
+    return FALSE;
+  end = at + size;
+  /* the last buffer (cut short, or followed by too few bytes for one), or
+   * followed by one more like it */
+  return end > c->size || c->size - end < HEADER_SIZE || header_like_the_others (c, end);
 }
 
 guint64

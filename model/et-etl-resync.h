@@ -2,15 +2,16 @@
  * walk over an .etl file's buffers can find its way again after a damaged
  * one (private to et-etl-reader.c).
  *
- * A header is "sane" when its fields other than the size look like the
- * file's other headers (etl-format.md §2): ReferenceCount 0, the file's
- * State and LoggerId, known BufferFlag bits, a BufferType of 0–7, a
- * processor index within 0x7FF. A buffer "ends at" a position when that is
- * the end of the file, too few bytes for a buffer, or a sane header (or
- * one whose own size leads to a sane header: one damaged field alone must
- * not make its neighbour look damaged). Searching for the next buffer asks
- * more: a sane header whose own size leads to the end of the file (or past
- * it: the last buffer, cut short) or to another sane header.
+ * A header is "sane" when its fields other than the size look like an
+ * ETW buffer header (etl-format.md §2): ReferenceCount 0, a State of 1–4,
+ * known BufferFlag bits, a BufferType of 0–7, a processor index within
+ * 0x7FF. A buffer "ends at" a position when that is the end of the file,
+ * too few bytes for a buffer, or a sane header (or one whose own size
+ * leads to a sane header: one damaged field alone must not make its
+ * neighbour look damaged). Searching for the next buffer asks more: a
+ * sane header with the State and LoggerId of the file's other buffers,
+ * whose own size leads to the end of the file (or past it: the last
+ * buffer, cut short) or to another such header.
  */
 #pragma once
 

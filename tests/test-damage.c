@@ -845,6 +845,28 @@ test_compressed_buffers_are_read_whatever_the_log_file_mode_says (void **state)
   assert_int_equal (load_records (f->path, &damage), f->records);
 }
 
+/* The checks that find buffers again are not damage themselves: buffers
+ * of two sessions (LoggerIds) in one file walk as before. */
+static void
+test_buffers_of_two_sessions_in_one_file_are_all_read (void **state)
+{
+  Fixture *f = *state;
+  guint8 other[2] = { 0x15, 0 };
+  guint64 damage = 0;
+
+  for (guint compress = 0; compress < 2; compress++)
+    {
+      write_mixed (f->base, compress, 8, 0, -1);
+      use_base (f);
+      fresh_copy (f);
+      for (guint b = 1; b < f->layout->buffers->len; b += 2)
+        assert_true (et_fixture_damage_write (f->path, et_fixture_layout_buffer_offset (f->layout, b)
+                                              + 0x2A, other, 2, NULL));
+      assert_int_equal (load_records (f->path, &damage), f->records);
+      assert_int_equal (damage, 0);
+    }
+}
+
 /* A run of garbage where headers should be (a header overwritten with
  * zeros, then with bytes of another buffer) costs only those buffers. */
 static void
@@ -1411,6 +1433,7 @@ main (void)
     T (test_stray_bytes_between_buffers_lose_nothing),
     T (test_compressed_buffers_with_a_wrong_size_lose_nothing),
     T (test_compressed_buffers_are_read_whatever_the_log_file_mode_says),
+    T (test_buffers_of_two_sessions_in_one_file_are_all_read),
     T (test_garbage_over_a_buffer_header_costs_only_that_buffer),
     T (test_real_traces_resynchronise_after_a_bad_buffer),
     T (test_a_damaged_header_marker_keeps_the_clock_and_the_other_buffers),
