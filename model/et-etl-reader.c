@@ -414,15 +414,23 @@ report_shrinking (EtEtlFile *file, guint64 lost, guint dropped)
  * the buffers before the cut, shortens the one it crosses (a compressed one
  * is dropped: its stream may have been read as zeros) and says where the
  * file ended. Called after the walk; TRUE when the file shrank. */
-static gboolean
-note_shrinking (EtEtlFile *file)
+static guint64
+lost_from (EtEtlFile *file)
 {
   guint64 lost = et_mapping_lost_from (file->watch);
   struct stat st;
-  guint kept = 0;
 
   if (fstat (file->fd, &st) == 0 && (guint64) st.st_size < file->size)
     lost = MIN (lost, (guint64) st.st_size);
+  return lost;
+}
+
+static gboolean
+note_shrinking (EtEtlFile *file)
+{
+  guint64 lost = lost_from (file);
+  guint kept = 0;
+
   if (lost >= file->size)
     return FALSE;
   for (; kept < file->buffers->len; kept++)
@@ -437,6 +445,25 @@ note_shrinking (EtEtlFile *file)
     }
   report_shrinking (file, lost, file->buffers->len - kept);
   g_array_set_size (file->buffers, kept);
+  file->size = lost;
+  return TRUE;
+}
+
+gboolean
+et_etl_file_check_shrinking (EtEtlFile *file)
+{
+  guint64 lost = lost_from (file);
+  guint touched = 0;
+
+  if (lost >= file->size)
+    return FALSE;
+  /* decompressed buffers were read whole while the file was opened */
+  for (guint i = 0; i < file->buffers->len; i++)
+    {
+      const EtBufferInfo *info = &g_array_index (file->buffers, EtBufferInfo, i);
+      touched += info->data_index == G_MAXUINT32 && info->offset + info->data_end > lost;
+    }
+  report_shrinking (file, lost, touched);
   file->size = lost;
   return TRUE;
 }

@@ -1033,6 +1033,7 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   _et_loader_phase_done ("open", &clock);
   if (!walk_buffers (&loader, progress, progress_data, cancellable, error))
     return NULL;
+  et_etl_file_check_shrinking (self->file);
   _et_loader_phase_done ("walk", &clock);
   if (loader.header_seen)
     read_header (self, loader.header_loc);

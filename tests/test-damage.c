@@ -426,6 +426,54 @@ test_a_file_cut_while_it_is_opened_keeps_what_came_before (void **state)
   check_shrinking_while_opened (f, 2, n - 1, 0);
 }
 
+typedef struct
+{
+  const char *path;
+  guint64     cut;
+  gboolean    done;
+} CutOnProgress;
+
+static void
+cut_on_first_progress (guint64 done, guint64 total, gpointer data)
+{
+  CutOnProgress *c = data;
+
+  if (!c->done)
+    assert_true (et_fixture_damage_truncate (c->path, c->cut, NULL));
+  c->done = TRUE;
+}
+
+/* Records are walked after the buffer headers: a file cut then (at the
+ * first progress report) is said to have shrunk, where it now ends, and
+ * the buffers before the cut keep their records. */
+static void
+test_a_file_cut_while_its_records_are_walked_says_so (void **state)
+{
+  Fixture *f = *state;
+  CutOnProgress c = { f->path, 0, FALSE };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+  g_autofree char *where = NULL;
+  g_autoptr(GArray) counts = NULL;
+  const EtDamage *d;
+  guint n = 0, shrank = 0;
+
+  write_mixed (f->base, FALSE, 8, 0, -1);
+  use_base (f);
+  fresh_copy (f);
+  c.cut = et_fixture_layout_buffer_offset (f->layout, f->layout->buffers->len / 2) + 100;
+  t = et_trace_load (f->path, ET_LOAD_ALL_PROVIDERS, cut_on_first_progress, &c, NULL, &error);
+  g_assert_no_error (error);
+  assert_true (c.done);
+  d = et_trace_get_damage (t, &n);
+  for (guint i = 0; i < n; i++)
+    shrank += d[i].offset == c.cut && strstr (d[i].message, "shrank while it was read") != NULL;
+  assert_int_equal (shrank, 1);
+  counts = count_per_buffer (t, f->layout);
+  for (guint b = 0; b < f->layout->buffers->len / 2; b++)
+    assert_int_equal (g_array_index (counts, guint, b), g_array_index (f->counts, guint, b));
+}
+
 /* The window decodes events from the mapped file long after loading: a
  * file cut then gives errors for the events that are gone, never SIGBUS. */
 static void
@@ -1421,6 +1469,7 @@ main (void)
     T (test_truncation_inside_the_header_is_an_error_naming_the_offset),
     T (test_fifos_directories_and_devices_are_refused_without_blocking),
     T (test_a_file_cut_while_it_is_opened_keeps_what_came_before),
+    T (test_a_file_cut_while_its_records_are_walked_says_so),
     T (test_a_file_cut_after_loading_fails_only_the_events_that_are_gone),
     T (test_bit_flip_sweep_never_loses_records_silently),
     T (test_bit_flip_sweep_in_compressed_file_never_loses_records_silently),
