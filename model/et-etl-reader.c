@@ -280,13 +280,12 @@ cut_short (EtEtlFile *file, guint64 offset, guint32 stated)
   return add_buffer (file, offset, (guint32) MIN (left, MAX_BUFFER_SIZE));
 }
 
-/* Garbage where a buffer header should be: up to the next plausible
- * header (or the end of the file) nothing can be read. */
+/* Garbage where a buffer header should be (or a header that overlaps the
+ * next one, at @next): up to the next plausible header (or the end of the
+ * file) nothing can be read. */
 static gsize
-skip_garbage (EtEtlFile *file, guint64 offset)
+skip_garbage (EtEtlFile *file, guint64 offset, guint64 next)
 {
-  guint64 next = et_etl_find_buffer (&file->check, offset + 1);
-
   if (next == file->size)
     report (file, offset, "no buffer header here, nor anywhere after it: the last %"
             G_GUINT64_FORMAT " bytes of the file are skipped", next - offset);
@@ -333,6 +332,8 @@ resynchronise (EtEtlFile *file, guint64 offset, guint32 stated, guint32 uniform)
   next = et_etl_find_buffer (&file->check, offset + 1);
   if (next == file->size && possible && offset + stated > file->size)
     return cut_short (file, offset, stated);
+  if (next - offset < ET_BUFFER_HEADER_SIZE)
+    return skip_garbage (file, offset, next);
   size = (guint32) MIN (next - offset, MAX_BUFFER_SIZE);
   if (possible && stated < size)
     size = stated;
@@ -365,7 +366,7 @@ read_buffer (EtEtlFile *file, guint64 offset, guint32 uniform)
       && et_etl_buffer_ends_at (&file->check, offset + stated))
     return add_buffer (file, offset, stated);
   if (!et_etl_buffer_header_sane (&file->check, offset))
-    return skip_garbage (file, offset);
+    return skip_garbage (file, offset, et_etl_find_buffer (&file->check, offset + 1));
   return resynchronise (file, offset, stated, uniform);
 }
 

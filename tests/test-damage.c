@@ -893,6 +893,46 @@ test_compressed_buffers_are_read_whatever_the_log_file_mode_says (void **state)
   assert_int_equal (load_records (f->path, &damage), f->records);
 }
 
+/* A header that looks right but overlaps the next plausible one (16 bytes
+ * on) must not become a buffer shorter than its own header: its size
+ * would wrap around. Only that buffer is lost. */
+static void
+test_a_header_overlapping_the_next_one_is_skipped (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *data = NULL;
+  guint8 copy[0x48], zero[4] = { 0 };
+  guint64 at;
+  guint32 size;
+  gsize len;
+  g_autoptr(EtTrace) t = NULL;
+  guint b;
+
+  write_mixed (f->base, TRUE, 8, 0, -1);
+  use_base (f);
+  b = f->layout->buffers->len - 2;
+  at = et_fixture_layout_buffer_offset (f->layout, b);
+  size = g_array_index (f->layout->buffers, EtFixtureBufferInfo, b).size;
+  assert_true (g_file_get_contents (f->base, &data, &len, NULL));
+  /* a copy of the header 16 bytes on, ending where buffer b did; the first
+   * header's own fields (ReferenceCount, State, compressed flag) still sane */
+  memcpy (copy, data + at, 0x48);
+  size = GUINT32_TO_LE (size - 0x10);
+  memcpy (copy, &size, 4);
+  copy[0x1C] = 3, copy[0x1D] = copy[0x1E] = copy[0x1F] = 0;   /* the first's State */
+  copy[0x24] = 0x40, copy[0x25] = 0, copy[0x26] = copy[0x27] = 0; /* its flags, type */
+  copy[0x20] = copy[0x21] = copy[0x22] = 0, copy[0x23] = 1;      /* its 16 MiB of data */
+  fresh_copy (f);
+  assert_true (et_fixture_damage_write (f->path, at + 0x10, copy, 0x48, NULL));
+  assert_true (et_fixture_damage_write (f->path, at, zero, 4, NULL));
+  t = load_damaged (f, b, b);
+  {
+    g_autoptr(EtEtlFile) file = et_etl_file_open (f->path, NULL, NULL, NULL);
+    for (guint i = 0; i < et_etl_file_n_buffers (file); i++)
+      assert_true (et_etl_file_buffer_info (file, i)->disk_size >= 0x48);
+  }
+}
+
 /* The checks that find buffers again are not damage themselves: buffers
  * of two sessions (LoggerIds) in one file walk as before. */
 static void
@@ -1483,6 +1523,7 @@ main (void)
     T (test_compressed_buffers_with_a_wrong_size_lose_nothing),
     T (test_compressed_buffers_are_read_whatever_the_log_file_mode_says),
     T (test_buffers_of_two_sessions_in_one_file_are_all_read),
+    T (test_a_header_overlapping_the_next_one_is_skipped),
     T (test_garbage_over_a_buffer_header_costs_only_that_buffer),
     T (test_real_traces_resynchronise_after_a_bad_buffer),
     T (test_a_damaged_header_marker_keeps_the_clock_and_the_other_buffers),
