@@ -127,13 +127,30 @@ about_action (GSimpleAction *action, GVariant *parameter, gpointer data)
                          NULL);
 }
 
+#define SCHEMA_ID "io.github.etlscope.Etlscope"
+
 static void
 preferences_action (GSimpleAction *action, GVariant *parameter, gpointer data)
 {
   EtApplication *self = data;
 
   if (self->settings == NULL)
-    return;
+    {
+      GtkWidget *dialog = gtk_message_dialog_new (gtk_application_get_active_window (data),
+                                                  GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                  GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                                  _("Preferences are not available"));
+
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                                /* Translators: %s is a settings schema's id */
+                                                _("The settings schema %s is not installed, and "
+                                                  "no build folder beside the program has it. "
+                                                  "Install Etlscope, or run it with ./dev run."),
+                                                SCHEMA_ID);
+      g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
   gtk_window_present (GTK_WINDOW (et_preferences_new (self->settings,
                                                       gtk_application_get_active_window (data))));
 }
@@ -160,17 +177,37 @@ apply_theme (GSettings *settings, const char *key, gpointer data)
     gtk_settings_reset_property (gtk, "gtk-application-prefer-dark-theme");
 }
 
+/* The schema compiled into an uninstalled build's data/ folder, beside the
+ * app/ folder the program runs from (_build/app/etlscope → _build/data). */
+static GSettingsSchema *
+build_folder_schema (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *app_dir = exe != NULL ? g_path_get_dirname (exe) : NULL;
+  g_autofree char *data_dir = app_dir != NULL ? g_build_filename (app_dir, "..", "data", NULL) : NULL;
+  g_autofree char *compiled = data_dir != NULL ? g_build_filename (data_dir, "gschemas.compiled", NULL) : NULL;
+  g_autoptr(GSettingsSchemaSource) source = NULL;
+
+  if (compiled == NULL || !g_file_test (compiled, G_FILE_TEST_IS_REGULAR))
+    return NULL;
+  source = g_settings_schema_source_new_from_directory (data_dir, g_settings_schema_source_get_default (),
+                                                        FALSE, NULL);
+  return source != NULL ? g_settings_schema_source_lookup (source, SCHEMA_ID, FALSE) : NULL;
+}
+
+/* The installed schema (or GSETTINGS_SCHEMA_DIR's), else the build
+ * folder's; NULL only when neither is there (the Preferences say so). */
 GSettings *
 et_application_settings_new (void)
 {
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
   g_autoptr(GSettingsSchema) schema = NULL;
 
-  /* Run from the build folder without the schema installed: no settings,
-   * rather than an abort inside g_settings_new (). */
   if (source != NULL)
-    schema = g_settings_schema_source_lookup (source, "io.github.etlscope.Etlscope", TRUE);
-  return schema != NULL ? g_settings_new ("io.github.etlscope.Etlscope") : NULL;
+    schema = g_settings_schema_source_lookup (source, SCHEMA_ID, TRUE);
+  if (schema == NULL)
+    schema = build_folder_schema ();
+  return schema != NULL ? g_settings_new_full (schema, NULL, NULL) : NULL;
 }
 
 static void

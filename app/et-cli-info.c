@@ -73,7 +73,9 @@ text_header (GString *s, EtTrace *trace)
   const EtTraceStats *st = et_trace_get_stats (trace);
   gsize line = s->len;
 
-  g_string_append_printf (s, _("File: %s\n"), et_trace_get_path (trace));
+  g_autofree char *name = g_filename_display_name (et_trace_get_path (trace));
+
+  g_string_append_printf (s, _("File: %s\n"), name);
   g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "Size: %llu byte\n", "Size: %llu bytes\n",
                                           (gulong) st->file_size),
                           (unsigned long long) st->file_size);
@@ -90,8 +92,14 @@ text_header (GString *s, EtTrace *trace)
   g_string_append (s, _(" ticks/s"));
   text_row (s, _("Start"), &line);
   append_filetime (s, h->start_time);
-  text_row (s, _("End"), &line);
+  /* The header's EndTime is the logger's word (a relogged file copies it
+   * from its first input): it need not match the last event, which is
+   * where Duration ends. Both are shown, each named. */
+  text_row (s, _("End (header)"), &line);
   append_filetime (s, h->end_time);
+  text_row (s, _("Last event"), &line);
+  append_filetime (s, h->start_time == 0 ? 0
+                      : et_trace_ns_to_filetime (trace, et_trace_get_duration_ns (trace)));
   text_row (s, _("Duration"), &line);
   et_cli_append_seconds (s, et_trace_get_duration_ns (trace));
   g_string_append (s, " s");
@@ -251,7 +259,9 @@ json_header (GString *s, EtTrace *trace)
   const EtLogfileHeader *h = et_trace_get_header (trace);
   const EtTraceStats *st = et_trace_get_stats (trace);
 
-  et_cli_json_string (s, "file", et_trace_get_path (trace));
+  g_autofree char *name = g_filename_display_name (et_trace_get_path (trace));
+
+  et_cli_json_string (s, "file", name);
   et_cli_json_uint (s, "file_size", st->file_size);
   et_cli_json_uint (s, "events", st->records);
   et_cli_json_uint (s, "markers", st->markers);

@@ -79,16 +79,6 @@ compare_rows (gconstpointer pa, gconstpointer pb)
   return 0;
 }
 
-static gboolean
-marker_selected (const EtCliFilter *filter, const EtMarker *m)
-{
-  if (filter->kinds != 0 && (filter->kinds & (1u << m->kind)) == 0)
-    return FALSE;
-  if (m->importance < filter->min_importance)
-    return FALSE;
-  return et_marker_overlaps (m, filter->from_ns, filter->to_ns);
-}
-
 static GArray *
 gather_rows (EtTrace *trace, const EtCliFilter *filter)
 {
@@ -100,15 +90,15 @@ gather_rows (EtTrace *trace, const EtCliFilter *filter)
       const EtChannel *channel = et_trace_get_channel (trace, c);
       const EtThread *thread = et_trace_get_thread (trace, et_trace_channel_thread (trace, c));
 
-      if (!et_cli_filter_provider (filter, channel->provider)
-          || !et_cli_filter_thread (filter, thread->pid, thread->tid, thread->has_ids))
+      if (!et_cli_filter_channel (filter, trace, c))
         continue;
       for (guint i = 0; i < channel->n_markers; i++)
         {
           const EtMarker *m = &channel->markers[i];
           Row row = { m->start_ns, thread->pid, thread->tid, m->event, m };
 
-          if (marker_selected (filter, m))
+          if (et_cli_filter_marker (filter, m)
+              && et_marker_overlaps (m, filter->from_ns, filter->to_ns))
             g_array_append_val (rows, row);
         }
     }

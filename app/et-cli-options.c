@@ -210,10 +210,22 @@ et_cli_filter_group_new (EtCliFilter *filter, const char *command, EtCliFilterUs
       N_("Only this process id (repeatable)"), "N" },
     { "tid", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
       N_("Only this thread id (repeatable)"), "N" },
+    { NULL }
+  };
+  const GOptionEntry overlaps[] = {
     { "from", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
       N_("Nothing that ends before T (units ns, us, ms, s; default ns)"), "T" },
     { "to", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
       N_("Nothing that starts after T"), "T" },
+    { NULL }
+  };
+  /* Statistics count what starts in [from, to): a span belongs to the
+   * range it starts in, so adjacent ranges add up. */
+  const GOptionEntry starts[] = {
+    { "from", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
+      N_("Count what starts at or after T (units ns, us, ms, s; default ns)"), "T" },
+    { "to", 0, 0, G_OPTION_ARG_CALLBACK, on_option,
+      N_("Count what starts before T"), "T" },
     { NULL }
   };
   const GOptionEntry markers[] = {
@@ -233,7 +245,9 @@ et_cli_filter_group_new (EtCliFilter *filter, const char *command, EtCliFilterUs
   group = g_option_group_new (command, N_("Filters"), N_("Show the filter options"), filter, NULL);
   g_option_group_set_translation_domain (group, GETTEXT_PACKAGE);
   g_option_group_add_entries (group, common);
-  if (use == ET_CLI_FILTER_MARKERS)
+  if (use != ET_CLI_FILTER_VIEW)
+    g_option_group_add_entries (group, use == ET_CLI_FILTER_STATS ? starts : overlaps);
+  if (use != ET_CLI_FILTER_EVENTS)
     g_option_group_add_entries (group, markers);
   return group;
 }
@@ -280,7 +294,7 @@ et_cli_filter_resolve (EtCliFilter *filter, EtTrace *trace)
             continue;
           found = TRUE;
           filter->provider_on[i] = TRUE;
-          if (filter->use == ET_CLI_FILTER_MARKERS && !provider->default_on
+          if (filter->use != ET_CLI_FILTER_EVENTS && !provider->default_on
               && !filter->all_providers)
             et_cli_error (_("note: provider '%s' makes no markers unless --all-providers is given"),
                           wanted);
@@ -297,6 +311,16 @@ id_listed (GArray *ids, guint32 id)
     if (g_array_index (ids, guint32, i) == id)
       return TRUE;
   return FALSE;
+}
+
+gboolean
+et_cli_filter_channel (const EtCliFilter *filter, EtTrace *trace, guint channel)
+{
+  const EtChannel *ch = et_trace_get_channel (trace, channel);
+  const EtThread *thread = et_trace_get_thread (trace, et_trace_channel_thread (trace, channel));
+
+  return et_cli_filter_provider (filter, ch->provider)
+         && et_cli_filter_thread (filter, thread->pid, thread->tid, thread->has_ids);
 }
 
 gboolean
@@ -344,8 +368,10 @@ load_and_run (const char *command, const char *path, const char *format_name,
 
   if (!et_cli_filter_check (filter, command))
     return ET_CLI_EXIT_FAILURE;
-  if (!et_cli_parse_format (format_name, ET_CLI_FORMAT_TEXT | ET_CLI_FORMAT_JSONL
-                            | ET_CLI_FORMAT_CSV, &format, &error))
+  if (!et_cli_parse_format (format_name, ET_CLI_FORMAT_TEXT | ET_CLI_FORMAT_CSV
+                            | (filter->use == ET_CLI_FILTER_STATS ? ET_CLI_FORMAT_JSON
+                                                                  : ET_CLI_FORMAT_JSONL),
+                            &format, &error))
     {
       et_cli_error ("%s: %s", command, error->message);
       return ET_CLI_EXIT_FAILURE;
@@ -367,12 +393,16 @@ et_cli_run_filtered (int argc, char **argv, const char *command, const char *sum
   const char *path = NULL;
   GOptionGroup *group;
   int status;
-  const GOptionEntry entries[] = {
+  GOptionEntry entries[] = {
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
       /* Translators: text, jsonl and csv are option values; keep them. */
       N_("Output format: text (default), jsonl or csv"), N_("FORMAT") },
     { NULL }
   };
+
+  if (use == ET_CLI_FILTER_STATS)
+    /* Translators: text, json and csv are option values; keep them. */
+    entries[0].description = N_("Output format: text (default), json or csv");
 
   et_cli_filter_init (&filter);
   context = g_option_context_new (N_("FILE"));

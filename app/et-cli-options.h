@@ -34,6 +34,10 @@ typedef enum
 {
   ET_CLI_FILTER_EVENTS  = 0,
   ET_CLI_FILTER_MARKERS = 1,   /* adds --kind, --min-importance, --all-providers */
+  ET_CLI_FILTER_STATS   = 2,   /* the markers' filters; --from/--to bound starts, [from, to),
+                                  and --format is text, json or csv */
+  ET_CLI_FILTER_VIEW    = 3,   /* the markers' filters without --from/--to (render: the
+                                  command's own --from/--to are the picture's edges) */
 } EtCliFilterUse;
 
 typedef struct
@@ -70,6 +74,20 @@ gboolean      et_cli_filter_thread    (const EtCliFilter *filter,
                                        guint32         tid,
                                        gboolean        has_ids);
 
+/* Whether the markers of @channel may pass: its provider and thread. */
+gboolean      et_cli_filter_channel   (const EtCliFilter *filter,
+                                       EtTrace        *trace,
+                                       guint           channel);
+/* Whether one marker passes --kind and --min-importance (not the times:
+ * each command reads --from and --to its own way). */
+static inline gboolean
+et_cli_filter_marker (const EtCliFilter *filter,
+                      const EtMarker    *m)
+{
+  return (filter->kinds == 0 || (filter->kinds & (1u << m->kind)) != 0)
+         && m->importance >= filter->min_importance;
+}
+
 static inline gboolean
 et_cli_filter_provider (const EtCliFilter *filter,
                         guint              provider)
@@ -81,8 +99,8 @@ et_cli_filter_provider (const EtCliFilter *filter,
 /* Parses @argv (GOption strips what it knows) and expects exactly one FILE.
  * Returns -1 and sets @path on success, else the exit status (after
  * printing the problem). */
-/* Runs a command that takes FILE, --format (text, jsonl or csv) and the
- * filters of @use: parses and checks the command line, loads FILE and calls
+/* Runs a command that takes FILE, --format (text, jsonl or csv; for
+ * ET_CLI_FILTER_STATS text, json or csv) and the filters of @use: parses and checks the command line, loads FILE and calls
  * @run with the trace. */
 typedef int (*EtCliFilteredRun) (EtTrace           *trace,
                                  EtCliFormat        format,

@@ -156,36 +156,10 @@ et_cli_json_null (GString *s, const char *key)
 
 /* ---- CSV -------------------------------------------------------------- */
 
-static gboolean
-csv_needs_quotes (const char *value, gsize n)
-{
-  for (gsize i = 0; i < n; i++)
-    if (value[i] == ',' || value[i] == '"' || value[i] == '\r' || value[i] == '\n')
-      return TRUE;
-  return FALSE;
-}
-
 void
 et_cli_csv_value (GString *s, const char *value, gssize len)
 {
-  gsize n;
-
-  if (value == NULL)
-    return;
-  n = len < 0 ? strlen (value) : (gsize) len;
-  if (!csv_needs_quotes (value, n))
-    {
-      g_string_append_len (s, value, (gssize) n);
-      return;
-    }
-  g_string_append_c (s, '"');
-  for (gsize i = 0; i < n; i++)
-    {
-      if (value[i] == '"')
-        g_string_append_c (s, '"');
-      g_string_append_c (s, value[i]);
-    }
-  g_string_append_c (s, '"');
+  et_string_append_csv (s, value, len);
 }
 
 /* ---- loading and statuses --------------------------------------------- */
@@ -206,17 +180,20 @@ EtTrace *
 et_cli_load (const char *path, EtLoadFlags flags)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
   EtTrace *trace;
 
   trace = et_trace_load (path, flags, NULL, NULL, NULL, &error);
   if (trace != NULL)
     return trace;
 
-  /* The reader's messages name the file; say it ourselves if one does not. */
+  /* The reader's messages name the file; say it ourselves if one does not.
+   * Its name is shown as UTF-8, as the model's messages show it. */
+  name = g_filename_display_name (path);
   if (error == NULL)
-    et_cli_error (_("%s: could not be read"), path);
-  else if (strstr (error->message, path) == NULL)
-    et_cli_error ("%s: %s", path, error->message);
+    et_cli_error (_("%s: could not be read"), name);
+  else if (strstr (error->message, name) == NULL)
+    et_cli_error ("%s: %s", name, error->message);
   else
     et_cli_error ("%s", error->message);
   return NULL;
@@ -227,7 +204,7 @@ et_cli_finish (EtTrace *trace, EtCliOut *out)
 {
   const EtTraceStats *stats = et_trace_get_stats (trace);
   const EtDamage *damage;
-  const char *path;
+  g_autofree char *path = NULL;
   guint n_damage = 0;
 
   if (out != NULL && !et_cli_out_close (out))
@@ -239,7 +216,7 @@ et_cli_finish (EtTrace *trace, EtCliOut *out)
     return ET_CLI_EXIT_OK;
 
   damage = et_trace_get_damage (trace, &n_damage);
-  path = et_trace_get_path (trace);
+  path = g_filename_display_name (et_trace_get_path (trace));
   if (n_damage == 0)
     et_cli_error (g_dngettext (GETTEXT_PACKAGE, "%s: read with damage: %llu problem",
                                "%s: read with damage: %llu problems", (gulong) stats->damage_count),

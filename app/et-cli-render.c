@@ -1,6 +1,12 @@
 /* et-cli-render.c — "etlscope-cli render FILE -o OUT.png|svg|pdf".
  *
- *   EtTrace ─ EtLayout ─ EtViewport (from the options) ─ render/ ─ file
+ *   EtTrace ─ EtLayout (+ the marker filters) ─ EtViewport (from the options)
+ *           ─ render/ ─ file
+ *
+ * The filters go into the layout exactly as the window's filter popover
+ * puts them there (hidden providers, kinds, minimum importance), plus
+ * hidden channel rows for --pid and --tid; so the picture is what the
+ * window shows with the same filters.
  */
 #include "et-cli-render.h"
 #include "et-cli-options.h"
@@ -19,8 +25,28 @@ typedef struct
   gboolean wall_clock;
 } RenderOptions;
 
+void
+et_cli_render_apply_filter (EtLayout *layout, EtTrace *trace, const EtCliFilter *filter)
+{
+  guint n_providers = et_trace_get_n_providers (trace);
+  guint n_channels = et_trace_get_n_channels (trace);
+
+  for (guint p = 0; p < n_providers; p++)
+    if (!et_cli_filter_provider (filter, p))
+      et_layout_set_provider_visible (layout, p, FALSE);
+  et_layout_set_kinds (layout, filter->kinds);
+  et_layout_set_min_importance (layout, filter->min_importance);
+  for (guint c = 0; c < n_channels; c++)
+    {
+      const EtThread *thread = et_trace_get_thread (trace, et_trace_channel_thread (trace, c));
+
+      if (!et_cli_filter_thread (filter, thread->pid, thread->tid, thread->has_ids))
+        et_layout_set_channel_visible (layout, c, FALSE);
+    }
+}
+
 static int
-render (const char *path, RenderOptions *o)
+render (const char *path, RenderOptions *o, EtCliFilter *filter)
 {
   g_autoptr(EtTrace) trace = NULL;
   g_autoptr(EtLayout) layout = NULL;
@@ -37,9 +63,10 @@ render (const char *path, RenderOptions *o)
                       "high-contrast-dark, not '%s'"), o->theme);
       return ET_CLI_EXIT_FAILURE;
     }
-  trace = et_cli_load (path, ET_LOAD_DEFAULT);
+  trace = et_cli_load (path, filter->all_providers ? ET_LOAD_ALL_PROVIDERS : ET_LOAD_DEFAULT);
   if (trace == NULL)
     return ET_CLI_EXIT_FAILURE;
+  et_cli_filter_resolve (filter, trace);
   v.from_ns = 0;
   v.to_ns = MAX (et_trace_get_duration_ns (trace), 1);
   if ((o->from && !et_cli_parse_time (o->from, &v.from_ns, &error))
@@ -54,6 +81,7 @@ render (const char *path, RenderOptions *o)
       return ET_CLI_EXIT_FAILURE;
     }
   layout = et_layout_new (trace);
+  et_cli_render_apply_filter (layout, trace, filter);
   et_layout_update (layout, v.lane_height);
   if (!et_timeline_render_file (trace, layout, &v, o->output, &error))
     {
@@ -68,6 +96,8 @@ et_cli_render_run (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
   RenderOptions o = { NULL, NULL, NULL, NULL, 1600, 900, FALSE };
+  EtCliFilter filter;
+  GOptionGroup *group;
   const char *path = NULL;
   int status;
   const GOptionEntry entries[] = {
@@ -85,8 +115,12 @@ et_cli_render_run (int argc, char **argv)
     { NULL }
   };
 
+  et_cli_filter_init (&filter);
   context = g_option_context_new (N_("FILE"));
-  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  group = et_cli_filter_group_new (&filter, "render", ET_CLI_FILTER_VIEW);
+  g_option_group_add_entries (group, entries);
+  g_option_context_set_main_group (context, group);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
     N_("Draws the timeline of FILE (rows per process, thread and channel; spans,\n"
        "flags and messages) into a PNG, SVG or PDF file."));
@@ -102,10 +136,11 @@ et_cli_render_run (int argc, char **argv)
       status = ET_CLI_EXIT_FAILURE;
     }
   else if (status < 0)
-    status = render (path, &o);
+    status = render (path, &o, &filter);
   g_free (o.output);
   g_free (o.from);
   g_free (o.to);
   g_free (o.theme);
+  et_cli_filter_clear (&filter);
   return status;
 }

@@ -5,21 +5,39 @@
 #include "et-i18n.h"
 #include "et-timeline-render.h"
 
-#define LABEL_WIDTH 12
+/* Every label of a row: the values start where the longest, translated,
+ * leaves room for two spaces ("Schlüsselwörter" is longer than any English
+ * label, and its value must not run into it). */
+static const char *const row_labels[] = {
+  N_("Activity"), N_("Category"), N_("Duration"), N_("End"), N_("Ends on"), N_("Event"),
+  N_("Importance"), N_("Keywords"), N_("Kind"), N_("Level"), N_("Payload"), N_("Process"),
+  N_("Provider"), N_("Record"), N_("Related"), N_("Series"), N_("Start"), N_("Text"),
+  N_("Thread"),
+};
+
+static glong
+label_width (void)
+{
+  glong width = 10;
+
+  for (guint i = 0; i < G_N_ELEMENTS (row_labels); i++)
+    width = MAX (width, g_utf8_strlen (_(row_labels[i]), -1));
+  return width + 2;
+}
 
 /* "  Label       " on a new line: labels padded by characters, not bytes,
  * so that translated labels line up too. */
 static void
 row (GString *out, const char *label)
 {
-  glong n = g_utf8_strlen (label, -1);
+  glong n = g_utf8_strlen (label, -1), width = label_width ();
 
   g_string_append (out, "  ");
   g_string_append (out, label);
-  for (glong i = n; i < LABEL_WIDTH; i++)
+  for (glong i = n; i < width; i++)
     g_string_append_c (out, ' ');
-  if (n >= LABEL_WIDTH)
-    g_string_append_c (out, ' ');
+  if (n >= width)
+    g_string_append (out, "  ");
 }
 
 static void
@@ -59,7 +77,7 @@ describe_event (EtTrace *trace, guint64 index, const char *title, GString *out)
   g_string_append_printf (out, _("%s (id %u, version %u)"), ev.name, ev.id, ev.version);
   g_string_append_c (out, '\n');
   row (out, _("Provider"));
-  g_string_append_printf (out, "%s\n%*s%s\n", provider->name, LABEL_WIDTH + 2, "", guid);
+  g_string_append_printf (out, "%s\n%*s%s\n", provider->name, (int) label_width () + 2, "", guid);
   describe_descriptor (&ev, out);
   et_guid_to_string (&ev.activity_id, guid);
   row (out, _("Activity"));

@@ -397,8 +397,12 @@ on_unmap (GtkWidget *widget, gpointer data)
 static void
 set_count (EtMarkersList *self, guint n)
 {
-  g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u marker",
-                                                        "%u markers", n), n);
+  g_autoptr(GString) count = g_string_new (NULL);
+  g_autofree char *text = NULL;
+
+  et_format_count_display (n, count);
+  /* Translators: %s is a number already grouped for the locale */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s marker", "%s markers", n), count->str);
 
   gtk_label_set_text (self->count, text);
 }
@@ -522,6 +526,32 @@ collect_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
   g_task_return_boolean (task, TRUE);
 }
 
+/* The column view's own list view, or NULL. */
+static GtkWidget *
+inner_list_view (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = GTK_IS_LIST_VIEW (c) ? c : inner_list_view (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* GtkColumnView (GTK 4.8) has no call to scroll to a row; its inner list
+ * view has the "list.scroll-to-item" action. Activated on the column view
+ * it is never found (actions are looked up from a widget upwards), so the
+ * row was selected out of sight: it is activated on the list view. */
+static void
+scroll_to_row (EtMarkersList *self, guint row)
+{
+  GtkWidget *list = inner_list_view (GTK_WIDGET (self->view));
+
+  if (list != NULL)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", row);
+}
+
 static void
 show_refs (EtMarkersList *self, Collect *c)
 {
@@ -533,8 +563,12 @@ show_refs (EtMarkersList *self, Collect *c)
   c->refs = NULL;
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   self->selecting = FALSE;
-  if (c->chosen.channel != G_MAXUINT32)
-    et_markers_list_show_marker (self, c->chosen.channel, c->chosen.index);
+  /* The chosen marker's row is scrolled to; without one the new rows are
+   * read from their first (a new order or range is not read from the
+   * middle, where the old rows were scrolled to). */
+  if (c->chosen.channel == G_MAXUINT32
+      || !et_markers_list_show_marker (self, c->chosen.channel, c->chosen.index))
+    scroll_to_row (self, 0);
   keep_growing (self);
 }
 
@@ -635,31 +669,27 @@ et_markers_list_set_async_threshold (EtMarkersList *self, guint markers)
 
 /* ---- columns --------------------------------------------------------------- */
 
-/* Shown translated; the CSV export writes them untranslated (a file for
- * other programs, like the CLI's machine formats). */
+/* Shown translated. */
 static const char *const column_titles[N_COLUMNS] = {
   N_("Start"), N_("Duration"), N_("Thread"), N_("Provider"), N_("Series"), N_("Category"),
   N_("Importance"), N_("Kind"), N_("Text"),
 };
 
-/* One cell's text: translated and in the user's number format for @display,
- * the machine values the CSV export writes otherwise. */
+/* One cell's text: translated and in the user's number format. */
 static void
-cell_text (EtMarkersList *self, const Ref *r, guint column, gboolean display, GString *out)
+cell_text (EtMarkersList *self, const Ref *r, guint column, GString *out)
 {
-  void (*format_duration) (gint64, GString *) = display ? et_format_duration_display
-                                                        : et_format_duration;
   const EtMarker *m = marker_of (self, r);
   const EtThread *t;
 
   switch (column)
     {
     case COL_START:
-      format_duration (m->start_ns, out);
+      et_format_duration_display (m->start_ns, out);
       break;
     case COL_DURATION:
       if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
-        format_duration (duration_of (m), out);
+        et_format_duration_display (duration_of (m), out);
       break;
     case COL_THREAD:
       t = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, r->channel));
@@ -675,18 +705,30 @@ cell_text (EtMarkersList *self, const Ref *r, guint column, gboolean display, GS
       g_string_append_printf (out, "%d", m->category);
       break;
     case COL_IMPORTANCE:
-      g_string_append (out, display ? et_i18n_importance (m->importance)
-                                    : et_importance_to_string (m->importance));
+      g_string_append (out, et_i18n_importance (m->importance));
       break;
     case COL_KIND:
-      g_string_append (out, display ? et_i18n_marker_kind (m->kind)
-                                    : et_marker_kind_to_string (m->kind));
+      g_string_append (out, et_i18n_marker_kind (m->kind));
       if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_OK)
-        g_string_append_printf (out, " (%s)", display ? et_i18n_span_status (m->status)
-                                                      : et_span_status_to_string (m->status));
+        g_string_append_printf (out, " (%s)", et_i18n_span_status (m->status));
       break;
     case COL_TEXT:
-      et_trace_marker_text (self->trace, m, out);
+      {
+        gsize from = out->len;
+
+        /* One line per row: a text's line breaks show as ⏎ (the details
+         * pane has the text as it is). */
+        et_trace_marker_text (self->trace, m, out);
+        for (gsize i = from; i < out->len; i++)
+          if (out->str[i] == '\r' && i + 1 < out->len && out->str[i + 1] == '\n')
+            g_string_erase (out, (gssize) i, 1), i--;
+          else if (out->str[i] == '\n' || out->str[i] == '\r')
+            {
+              g_string_erase (out, (gssize) i, 1);
+              g_string_insert (out, (gssize) i, " \u23CE ");
+              i += strlen (" \u23CE ") - 1;
+            }
+      }
       break;
     }
 }
@@ -698,6 +740,7 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
   gtk_list_item_set_child (item, label);
 }
 
@@ -710,7 +753,7 @@ label_row (EtMarkerRow *row, GtkLabel *label)
   g_autoptr(GString) text = g_string_new (NULL);
 
   cell_text (self, &row->ref, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "column")),
-             TRUE, text);
+             text);
   gtk_label_set_text (label, text->str);
 }
 
@@ -844,6 +887,28 @@ et_markers_list_class_init (EtMarkersListClass *klass)
                   NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
 }
 
+/* Rows a notch of a mouse wheel scrolls (GTK's own step is the page's
+ * height to the power 2/3: one row of this short report per notch).
+ * Touchpads scroll smoothly as GTK does it. */
+#define ROWS_PER_NOTCH 3
+
+static gboolean
+on_wheel (GtkEventControllerScroll *controller, double dx, double dy, gpointer data)
+{
+  EtMarkersList *self = data;
+  GtkWidget *list = inner_list_view (GTK_WIDGET (self->view));
+  GtkAdjustment *adj;
+  guint n = self->model->shown;
+  double row;
+
+  if (list == NULL || n == 0 || gtk_event_controller_scroll_get_unit (controller) != GDK_SCROLL_UNIT_WHEEL)
+    return FALSE;
+  adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
+  row = gtk_adjustment_get_upper (adj) / n;
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + dy * ROWS_PER_NOTCH * row);
+  return TRUE;
+}
+
 static void
 et_markers_list_init (EtMarkersList *self)
 {
@@ -857,6 +922,13 @@ et_markers_list_init (EtMarkersList *self)
   g_signal_connect (self, "unmap", G_CALLBACK (on_unmap), NULL);
   gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
   add_columns (self);
+  {
+    GtkEventController *wheel = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+
+    gtk_event_controller_set_propagation_phase (wheel, GTK_PHASE_CAPTURE);
+    g_signal_connect (wheel, "scroll", G_CALLBACK (on_wheel), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->view), wheel);
+  }
 }
 
 GtkWidget *
@@ -943,52 +1015,70 @@ et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
   self->selecting = FALSE;
   if (row == GTK_INVALID_LIST_POSITION)
     return FALSE;
-  gtk_widget_activate_action (GTK_WIDGET (self->view), "list.scroll-to-item", "u", row);
+  scroll_to_row (self, row);
   return TRUE;
 }
 
-static void
-csv_field (GString *line, const char *text)
-{
-  gboolean quote = strpbrk (text, ",\"\r\n") != NULL;
+/* The export is a file for other programs, like the CLI's machine formats:
+ * times in integer nanoseconds from the trace's start (no units, no
+ * locale), the names and values `etlscope-cli markers --format=csv` uses,
+ * one line per row of the report, in its order. */
+static const char csv_header[] = "kind,status,start_ns,end_ns,duration_ns,pid,process,tid,thread,"
+                                 "provider,series,category,importance,text";
 
-  if (!quote)
-    {
-      g_string_append (line, text);
-      return;
-    }
-  g_string_append_c (line, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (line, '"');
-      g_string_append_c (line, *p);
-    }
-  g_string_append_c (line, '"');
+static void
+csv_int (GString *line, gboolean present, gint64 value)
+{
+  g_string_append_c (line, ',');
+  if (present)
+    et_string_append_int (line, value);
+}
+
+static void
+csv_text (GString *line, const char *text)
+{
+  g_string_append_c (line, ',');
+  et_string_append_csv (line, text, -1);
+}
+
+static void
+csv_row (EtMarkersList *self, const Ref *r, GString *line, GString *text)
+{
+  const EtMarker *m = marker_of (self, r);
+  const EtThread *t = et_trace_get_thread (self->trace,
+                                           et_trace_channel_thread (self->trace, r->channel));
+  gboolean span = m->kind == ET_MARKER_SPAN;
+  gboolean has_start = m->status != ET_SPAN_UNMATCHED_END;
+  gboolean has_end = span && m->status != ET_SPAN_UNMATCHED_START;
+
+  g_string_append (line, et_marker_kind_to_string (m->kind));
+  csv_text (line, et_span_status_to_string (m->status));
+  csv_int (line, has_start, m->start_ns);
+  /* Unmatched ends carry their own time in start_ns (et-trace.h). */
+  csv_int (line, has_end, has_start ? m->end_ns : m->start_ns);
+  csv_int (line, has_start && has_end, m->end_ns - m->start_ns);
+  csv_int (line, TRUE, t->pid);
+  csv_text (line, et_trace_get_process (self->trace, t->process)->name);
+  csv_int (line, TRUE, t->tid);
+  csv_text (line, t->name);
+  csv_text (line, et_trace_get_provider (self->trace, m->provider)->name);
+  csv_text (line, series_of (self->trace, r));
+  csv_int (line, TRUE, m->category);
+  csv_text (line, et_importance_to_string (m->importance));
+  g_string_truncate (text, 0);
+  et_trace_marker_text (self->trace, m, text);
+  csv_text (line, text->str);
+  g_string_append (line, "\r\n");
 }
 
 gboolean
 et_markers_list_write_csv (EtMarkersList *self, const char *path, GError **error)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(GString) cell = g_string_new (NULL);
+  g_autoptr(GString) out = g_string_new (csv_header);
+  g_autoptr(GString) text = g_string_new (NULL);
 
-  for (guint c = 0; c < N_COLUMNS; c++)
-    {
-      g_string_append (out, c ? "," : "");
-      csv_field (out, column_titles[c]);
-    }
   g_string_append (out, "\r\n");
   for (guint i = 0; i < self->model->refs->len; i++)
-    {
-      for (guint c = 0; c < N_COLUMNS; c++)
-        {
-          g_string_truncate (cell, 0);
-          cell_text (self, &g_array_index (self->model->refs, Ref, i), c, FALSE, cell);
-          g_string_append (out, c ? "," : "");
-          csv_field (out, cell->str);
-        }
-      g_string_append (out, "\r\n");
-    }
+    csv_row (self, &g_array_index (self->model->refs, Ref, i), out, text);
   return g_file_set_contents (path, out->str, (gssize) out->len, error);
 }

@@ -24,17 +24,9 @@ step_in_channel (EtLayout *layout, const EtChannel *ch, guint index, int step, g
 static gboolean
 nearest_in_channel (EtLayout *layout, const EtChannel *ch, gint64 t_ns, guint *to)
 {
-  guint lo = 0, hi = ch->n_markers, before, after;
+  guint lo = et_channel_first_at (ch, t_ns), before, after;
   gboolean has_before, has_after;
 
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (ch->markers[mid].start_ns < t_ns)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
   if (lo < ch->n_markers && shown (layout, ch, lo))
     after = lo, has_after = TRUE;
   else

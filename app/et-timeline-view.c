@@ -311,6 +311,15 @@ et_timeline_view_is_drawing (EtTimelineView *self)
   return self->drawing;
 }
 
+/* The picture on screen is the one the view asks for: nothing is being
+ * drawn and nothing changed since (what a test waits for, not a time). */
+gboolean
+et_timeline_view_is_settled (EtTimelineView *self)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
+  return !self->drawing && picture_is_current (self);
+}
+
 /* For the benchmarks (tests/bench/run): ETLSCOPE_FIRST_FRAME=report says
  * on stderr when the first timeline of a trace is drawn; =quit also quits. */
 static void
@@ -339,6 +348,9 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   sync_size (self);
   clamp_scroll (self);
   update_picture (self, width, height);
+  /* The last picture may be of a taller view (the damage banner or a
+   * pane took room meanwhile): it never draws outside the timeline. */
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->picture != NULL)
     gtk_snapshot_append_node (snapshot, self->picture);
   if (picture_is_current (self))
@@ -354,7 +366,10 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
                                   (GdkRGBA[4]) { accent, accent, accent, accent });
     }
   if (!self->has_selection && !self->has_range)
-    return;
+    {
+      gtk_snapshot_pop (snapshot);
+      return;
+    }
   /* The selection and the range are overlays over the cached picture. */
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->has_range)
@@ -369,6 +384,7 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       cairo_stroke (cr);
     }
   cairo_destroy (cr);
+  gtk_snapshot_pop (snapshot);
 }
 
 /* ---- selection ------------------------------------------------------------ */
@@ -413,6 +429,9 @@ typedef struct
   const EtMarker *m;
   EtShape         shape;
   gboolean        found;
+  double          x;             /* the marker's x, for the aggregate below */
+  EtShape         aggregate;     /* the grey mark it is merged into, if any */
+  gboolean        in_aggregate;
 } FindShape;
 
 static void
@@ -422,6 +441,9 @@ find_marker_shape (const EtShape *s, gpointer data)
 
   if (s->m == f->m && s->kind != ET_SHAPE_AGGREGATE)
     f->shape = *s, f->found = TRUE;
+  else if (s->kind == ET_SHAPE_AGGREGATE && f->x >= s->x0 - 0.5 && f->x <= s->x1 + 0.5
+           && et_layout_lane (f->layout, s->channel, f->m) == et_layout_lane (f->layout, s->channel, s->m))
+    f->aggregate = *s, f->in_aggregate = TRUE;
   /* A span merged into a run of narrow spans stays selected: its ring is
    * its own sliver of the run. (Channels are slices of one array, so the
    * run's markers are s->m .. s->m + count - 1.) */
@@ -487,8 +509,10 @@ et_timeline_view_select_at (EtTimelineView *self, double x, double y)
   return self->has_selection;
 }
 
-void
-et_timeline_view_reveal_marker (EtTimelineView *self, guint channel, guint index)
+/* Scrolls and pans to the marker (zooming in when @may_zoom and it is merged
+ * with others) and selects it. */
+static void
+reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
 {
   const EtMarker *m;
   const EtRow *row;
@@ -515,17 +539,35 @@ et_timeline_view_reveal_marker (EtTimelineView *self, guint channel, guint index
     }
   f.m = m;
   /* Zoom in around it until it is drawn alone, not merged into a grey
-   * aggregate with its neighbours (bounded: 2^40 is far past 1 ns). */
+   * aggregate with its neighbours (bounded: 2^40 is far past 1 ns). A step
+   * from marker to marker keeps the zoom the user chose: a merged marker
+   * is selected in its grey mark, whose ring it takes. */
   for (int i = 0; i < 40; i++)
     {
+      f.x = et_viewport_x (&self->view, m->start_ns);
+      f.in_aggregate = FALSE;
       et_timeline_foreach_channel_shape (self->trace, self->layout, &self->view, channel,
                                          find_marker_shape, &f);
       if (f.found)
         break;
+      if (!may_zoom && f.in_aggregate)
+        {
+          f.shape = f.aggregate;
+          f.shape.kind = m->kind == ET_MARKER_MESSAGE ? ET_SHAPE_MESSAGE : ET_SHAPE_FLAG;
+          f.shape.marker = index, f.shape.m = m, f.shape.count = 1;
+          f.found = TRUE;
+          break;
+        }
       et_viewport_zoom (&self->view, et_viewport_x (&self->view, m->start_ns), 2, 1);
     }
   view_changed (self);
   set_selection (self, f.found ? &f.shape : NULL);
+}
+
+void
+et_timeline_view_reveal_marker (EtTimelineView *self, guint channel, guint index)
+{
+  reveal (self, channel, index, TRUE);
 }
 
 void
@@ -580,7 +622,7 @@ on_focus_move (GtkWidget *widget, const char *action_name, GVariant *parameter)
     channel = self->selected.channel, index = self->selected.marker;
   if (et_timeline_focus_move (self->trace, self->layout, channel, index, move, self->view.from_ns,
                               &to_channel, &to_index))
-    et_timeline_view_reveal_marker (self, to_channel, to_index);
+    reveal (self, to_channel, to_index, FALSE);
   else
     gtk_widget_error_bell (widget);
 }

@@ -29,6 +29,7 @@ void          et_timeline_view_set_trace      (EtTimelineView *self,
 /* Whether a picture is being drawn on a thread (the last one is shown
  * meanwhile). */
 gboolean      et_timeline_view_is_drawing     (EtTimelineView *self);
+gboolean      et_timeline_view_is_settled     (EtTimelineView *self);
 /* The "timeline" actions (transfer none). */
 GActionGroup *et_timeline_view_get_actions    (EtTimelineView *self);
 EtViewport   *et_timeline_view_get_viewport   (EtTimelineView *self);

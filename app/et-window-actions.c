@@ -164,7 +164,11 @@ export_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   EtWindow *self = data;
   GtkFileChooserNative *dialog;
   g_autofree char *base = g_path_get_basename (self->path);
-  g_autofree char *stem = g_strndup (base, strcspn (base, "."));
+  /* Only the extension goes: net.4.5.2.x64.etl and net.4.5.2.x86.etl
+   * must not both export to net-markers.csv. */
+  const char *dot = strrchr (base, '.');
+  g_autofree char *stem = g_strndup (base, dot != NULL && dot != base ? (gsize) (dot - base)
+                                                                      : strlen (base));
   /* Translators: default file name of a markers export; %s is the trace's name */
   g_autofree char *name = g_strdup_printf (_("%s-markers.csv"), stem);
 

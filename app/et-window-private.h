@@ -7,6 +7,7 @@
 #include "et-timeline-view.h"
 #include "et-details-pane.h"
 #include "et-filter-popover.h"
+#include "et-stats-pane.h"
 
 struct _EtWindow
 {
@@ -27,6 +28,8 @@ struct _EtWindow
   GtkToggleButton   *search_button;
   EtTimelineView    *timeline;
   EtMarkersList     *markers;
+  GtkNotebook       *reports;      /* the Markers and Statistics reports */
+  EtStatsPane       *stats;
   EtDetailsPane     *details;
   EtFilterPopover   *filters;
   GMenu             *recent_menu;
@@ -41,6 +44,7 @@ struct _EtWindow
   GStrv              shown_extra;  /* non-default providers ticked (kept over reloads) */
   char              *status;       /* the last error or damage message */
   guint              list_idle;
+  gint64             range[2];     /* the last range selected on the ruler */
 
   GCancellable      *search_cancellable;
   GArray            *matches;      /* EtMarkerRef, time order; NULL: no search */

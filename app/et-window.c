@@ -33,6 +33,7 @@ update_list (gpointer data)
   /* A range selected on the ruler, else what is in view. */
   et_timeline_view_get_range (self->timeline, &from, &to);
   et_markers_list_set_range (self->markers, from, to);
+  et_stats_pane_set_range (self->stats, from, to);
   return G_SOURCE_REMOVE;
 }
 
@@ -48,10 +49,22 @@ queue_list_update (EtWindow *self)
   self->list_idle = g_timeout_add (150, update_list, self);
 }
 
+/* A new range dragged on the ruler brings up its statistics. */
 static void
 on_range_changed (EtTimelineView *timeline, gpointer data)
 {
-  queue_list_update (ET_WINDOW (data));
+  EtWindow *self = data;
+  gint64 from, to;
+
+  if (et_timeline_view_get_range (timeline, &from, &to)
+      && (from != self->range[0] || to != self->range[1]))
+    {
+      self->range[0] = from;
+      self->range[1] = to;
+      gtk_notebook_set_current_page (self->reports,
+                                     gtk_notebook_page_num (self->reports, GTK_WIDGET (self->stats)));
+    }
+  queue_list_update (self);
 }
 
 static void
@@ -168,15 +181,32 @@ on_progress (EtLoader *loader, guint64 done, guint64 total, gpointer data)
     set_preview_subtitle (self, total ? (int) (100.0 * (double) done / (double) total) : 0);
 }
 
+/* A file that cannot be read: said once. An empty window says it on its
+ * own page (no dialog on top), under its own name, not the file's; a
+ * window that still shows a trace keeps it and says it in a dialog. */
 static void
 show_error (EtWindow *self, const GError *error)
 {
   GtkWidget *dialog;
 
   set_status (self, error->message);
-  gtk_label_set_text (self->error_label, error->message);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
-  gtk_stack_set_visible_child_name (self->stack, "empty");
+  if (self->trace == NULL)
+    {
+      gtk_label_set_text (self->error_label, error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      gtk_window_set_title (GTK_WINDOW (self), "Etlscope");
+      gtk_label_set_text (self->title_label, "Etlscope");
+      set_subtitle (self, NULL);
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->stack, "timeline");
+  {
+    g_autofree char *base = g_path_get_basename (et_trace_get_path (self->trace));
+
+    gtk_window_set_title (GTK_WINDOW (self), base);
+    gtk_label_set_text (self->title_label, base);
+  }
   dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
                                    _("This file cannot be opened as a trace"));
@@ -228,6 +258,8 @@ show_trace (EtWindow *self, EtTrace *trace)
   EtTrace *old = self->trace != NULL ? g_object_ref (self->trace) : NULL;
   const EtTraceStats *stats = et_trace_get_stats (trace);
   g_autoptr(GString) subtitle = g_string_new (NULL);
+  g_autoptr(GString) records = g_string_new (NULL);
+  g_autoptr(GString) markers = g_string_new (NULL);
   /* The complete trace replacing its first look keeps the view. */
   gboolean keep_view = showing_preview (self)
                        && g_strcmp0 (et_trace_get_path (self->trace), et_trace_get_path (trace)) == 0;
@@ -235,6 +267,7 @@ show_trace (EtWindow *self, EtTrace *trace)
 
   et_timeline_view_set_trace (self->timeline, NULL, NULL);
   et_markers_list_set_trace (self->markers, NULL, NULL);
+  et_stats_pane_set_trace (self->stats, NULL, NULL);
   g_clear_pointer (&self->layout, et_layout_free);
   g_clear_object (&self->trace);
   self->trace = trace;
@@ -242,6 +275,7 @@ show_trace (EtWindow *self, EtTrace *trace)
   et_filter_popover_set_trace (self->filters, trace, self->layout,
                                (const char * const *) self->shown_extra);
   et_markers_list_set_trace (self->markers, trace, self->layout);
+  et_stats_pane_set_trace (self->stats, trace, self->layout);
   et_timeline_view_set_trace (self->timeline, trace, self->layout);
   if (keep_view)
     {
@@ -251,14 +285,15 @@ show_trace (EtWindow *self, EtTrace *trace)
       view->scroll_y = saved.scroll_y;
       et_timeline_view_layout_changed (self->timeline);
     }
-  /* Translators: the window subtitle, "120345 events · 2081 markers · 3 s". */
-  g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%llu event", "%llu events",
-                                                 plural (stats->records)),
-                          (unsigned long long) stats->records);
+  et_format_count_display (stats->records, records);
+  et_format_count_display (stats->markers, markers);
+  /* Translators: the window subtitle, "120,345 events · 2,081 markers · 3 s";
+   * %s is a number already grouped for the locale. */
+  g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events",
+                                                 plural (stats->records)), records->str);
   g_string_append (subtitle, " · ");
-  g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%llu marker", "%llu markers",
-                                                 plural (stats->markers)),
-                          (unsigned long long) stats->markers);
+  g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%s marker", "%s markers",
+                                                 plural (stats->markers)), markers->str);
   g_string_append (subtitle, " · ");
   et_format_duration_display (et_trace_get_duration_ns (trace), subtitle);
   set_subtitle (self, subtitle->str);
@@ -491,6 +526,8 @@ et_window_dispose (GObject *object)
     et_timeline_view_set_trace (self->timeline, NULL, NULL);
   if (self->markers != NULL)
     et_markers_list_set_trace (self->markers, NULL, NULL);
+  if (self->stats != NULL)
+    et_stats_pane_set_trace (self->stats, NULL, NULL);
   if (self->filters != NULL)
     et_filter_popover_set_trace (self->filters, NULL, NULL, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), ET_TYPE_WINDOW);
@@ -526,6 +563,7 @@ et_window_class_init (EtWindowClass *klass)
   et_workers_yield_to_this_thread ();
   g_type_ensure (ET_TYPE_TIMELINE_VIEW);
   g_type_ensure (ET_TYPE_MARKERS_LIST);
+  g_type_ensure (ET_TYPE_STATS_PANE);
   g_type_ensure (ET_TYPE_DETAILS_PANE);
   g_type_ensure (ET_TYPE_FILTER_POPOVER);
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -534,7 +572,8 @@ et_window_class_init (EtWindowClass *klass)
   CHILD (title_label); CHILD (subtitle_label); CHILD (stack); CHILD (loading_label);
   CHILD (progress); CHILD (damage_bar); CHILD (damage_label); CHILD (error_label);
   CHILD (search_bar); CHILD (search_entry); CHILD (search_status); CHILD (search_button);
-  CHILD (timeline); CHILD (markers); CHILD (details); CHILD (filters); CHILD (recent_menu);
+  CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (details);
+  CHILD (filters); CHILD (recent_menu);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_damage_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
@@ -578,7 +617,8 @@ et_window_is_busy (EtWindow *self)
 {
   g_return_val_if_fail (ET_IS_WINDOW (self), FALSE);
   return self->loader != NULL || self->list_idle != 0 || self->search_cancellable != NULL
-         || et_markers_list_is_busy (self->markers) || et_timeline_view_is_drawing (self->timeline);
+         || et_markers_list_is_busy (self->markers) || et_timeline_view_is_drawing (self->timeline)
+         || et_stats_pane_is_busy (self->stats);
 }
 
 EtViewport *

@@ -1,6 +1,6 @@
 /* etlscope-cli.c — the command-line face of the trace model.
  *
- *   argv[1] ─ command table ─ et_cli_{info,events,markers,render}_run (argv[1..])
+ *   argv[1] ─ command table ─ et_cli_{info,events,markers,stats,render}_run (argv[1..])
  *
  * Each command parses its own options (GOption) and loads the file through
  * et-cli-output, which also owns the exit statuses: 0 for a clean file, 1
@@ -14,6 +14,7 @@
 #include "et-cli-info.h"
 #include "et-cli-markers.h"
 #include "et-cli-render.h"
+#include "et-cli-stats.h"
 #include "et-cli-output.h"
 #include "et-i18n.h"
 
@@ -28,6 +29,7 @@ static const Command commands[] = {
   { "info", N_("What FILE holds: header, providers, threads, losses, damage"), et_cli_info_run },
   { "events", N_("Every event of FILE in time order, decoded"), et_cli_events_run },
   { "markers", N_("The Concurrency Visualizer markers of FILE"), et_cli_markers_run },
+  { "stats", N_("Counts and span durations of FILE per provider and series"), et_cli_stats_run },
   { "render", N_("The timeline of FILE as a PNG, SVG or PDF picture"), et_cli_render_run },
 };
 

@@ -23,4 +23,11 @@ typedef enum
 
 GQuark et_etl_error_quark (void);
 
+/* Messages quote bytes of the file (GMarkup's errors quote the manifest),
+ * and paths need not be UTF-8: every message the model hands out goes
+ * through these, so JSON, CSV and the screen only ever get UTF-8. Invalid
+ * bytes become U+FFFD. */
+char  *et_message_dup_valid (const char *message);
+void   et_error_make_valid  (GError     *error);
+
 G_END_DECLS

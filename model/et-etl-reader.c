@@ -564,6 +564,24 @@ et_etl_file_offset_of (EtEtlFile *file, guint index, gsize pos)
   return info->data_index == G_MAXUINT32 ? info->offset + pos : info->offset;
 }
 
+/* A bad extended item: the record is kept (without its items when the
+ * chain is broken), and decoding it says what is missing. */
+static void
+report_ext_damage (EtEtlFile *file, const EtBufferInfo *info, guint index, gsize pos,
+                   const EtRecord *r)
+{
+  gsize at = pos + r->ext_damage_pos;
+
+  if (info->data_index == G_MAXUINT32)
+    report (file, info->offset + at, "buffer %u: an EVENT_HEADER record's extended data: "
+            "%s; %s", index, r->ext_damage, r->ext_bad ? "its items are not read"
+            : "the item is ignored");
+  else
+    report (file, info->offset, "compressed buffer %u, decompressed position %" G_GSIZE_FORMAT
+            ": an EVENT_HEADER record's extended data: %s; %s", index, at, r->ext_damage,
+            r->ext_bad ? "its items are not read" : "the item is ignored");
+}
+
 static void
 report_in_buffer (EtEtlFile *file, const EtBufferInfo *info, guint index, gsize pos,
                   const char *reason, gsize rest)
@@ -602,6 +620,8 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
           report_in_buffer (file, info, index, pos, reason, len - pos);
           return 1;
         }
+      if (record.ext_damage != NULL)
+        report_ext_damage (file, info, index, pos, &record);
       func (&record, index, pos, user_data);
       pos += ((gsize) record.size + 7) & ~(gsize) 7;
     }

@@ -58,7 +58,9 @@ typedef struct
   EtGuid        activity_id;
   const guint8 *ext;          /* extended items (EVENT), NULL when none */
   gsize         ext_len;
-  gboolean      ext_bad;      /* the item chain does not fit the record */
+  gboolean      ext_bad;      /* the item chain does not fit the record: no items */
+  const char   *ext_damage;   /* the first bad item's problem (static text), or NULL */
+  guint16       ext_damage_pos; /* where that item begins in the record */
   const guint8 *payload;
   gsize         payload_len;
 } EtRecord;
@@ -70,7 +72,9 @@ gboolean     et_record_parse        (const guint8 *p,
                                      EtRecord     *record,
                                      const char  **reason);
 const char  *et_record_header_name  (const EtRecord *record);  /* "EVENT_HEADER64"… */
-/* Finds extended item @type; returns its data or NULL. */
+/* Finds extended item @type; returns its data or NULL. Items that fail
+ * their checks (sizes; the data size of the types with a known layout)
+ * are never returned. */
 const guint8*et_record_find_ext     (const EtRecord *record,
                                      guint           type,
                                      gsize          *len);

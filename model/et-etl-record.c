@@ -8,25 +8,87 @@
 #include "et-etl-reader.h"
 #include "et-bytes.h"
 
+/* What is wrong with the data of an item of a type whose layout is known
+ * (etl-format.md §5.6, §10), or NULL. */
+static const char *
+ext_data_problem (guint16 type, const guint8 *data, gsize n)
+{
+  switch (type)
+    {
+    case ET_EXT_RELATED_ACTIVITYID: case 14: case 16:     /* a GUID */
+      return n == 16 ? NULL : "a GUID item whose data is not 16 bytes";
+    case 3:                                                /* TS_ID */
+      return n == 4 ? NULL : "a session-id item whose data is not 4 bytes";
+    case 4:                                                /* INSTANCE_INFO */
+      return n == 24 ? NULL : "an instance item whose data is not 24 bytes";
+    case 7: case 9: case 10: case 13: case 15:             /* one u64 */
+      return n == 8 ? NULL : "a key item whose data is not 8 bytes";
+    case 5:                                                /* STACK_TRACE32 */
+      return n >= 8 && (n - 8) % 4 == 0 ? NULL : "a stack item of a size no stack has";
+    case 6: case 8:                                        /* STACK_TRACE64, PMC */
+      return n >= 8 && n % 8 == 0 ? NULL : "a stack or counter item of a size none has";
+    case ET_EXT_EVENT_SCHEMA_TL:
+      /* Its own size, a tag byte and a name's NUL at least; the rest is
+       * for the TraceLogging decoder to judge. */
+      return n >= 4 ? NULL : "TraceLogging metadata shorter than 4 bytes";
+    case ET_EXT_PROV_TRAITS:
+      if (n < 3 || et_read_u16 (data) < 3 || et_read_u16 (data) > n)
+        return "provider traits whose own size does not fit the item";
+      return NULL;
+    default:
+      return NULL;
+    }
+}
+
+/* What is wrong with the item at @item, @avail bytes before the record's
+ * end, or NULL. *@chain is set when the chain cannot be followed past it
+ * (its size is wrong): then neither later items nor the payload can be
+ * found. Files always round an item to 8 + DataSize padded to 8 [obs]. */
+static const char *
+ext_item_problem (const guint8 *item, gsize avail, gboolean *chain)
+{
+  guint16 size, data;
+
+  *chain = TRUE;
+  if (avail < 8)
+    return "an item header runs past the record (Linkage set on the last item?)";
+  size = et_read_u16 (item);
+  data = et_read_u16 (item + 6);
+  if (size < 8)
+    return "an item smaller than its 8-byte header";
+  if (size % 8 != 0)
+    return "an item size that is not a multiple of 8";
+  if (size > avail)
+    return "an item runs past the record";
+  *chain = FALSE;
+  if (data > size - 8 || size - 8 - data >= 8)
+    return "an item whose DataSize does not match its size";
+  return ext_data_problem (et_read_u16 (item + 2), item + 8, data);
+}
+
+/* Walks the item chain of an EVENT_HEADER record; notes the first bad
+ * item (reported by the buffer walk). FALSE when the chain itself is
+ * broken: the record is kept, without items. */
 static gboolean
 parse_ext_items (EtRecord *r, const guint8 *p, gsize header, gsize size)
 {
-  gsize pos = header;
+  gsize pos = header, last = header;
+  gboolean linkage = TRUE;
 
   r->ext = p + header;
-  for (;;)
+  while (linkage)
     {
-      guint16 item_size, linkage;
+      gboolean chain;
+      const char *problem = ext_item_problem (p + pos, size - pos, &chain);
 
-      if (pos + 8 > size)
+      /* Past the last item's Linkage, the item to blame is that one. */
+      if (problem != NULL && r->ext_damage == NULL)
+        r->ext_damage = problem, r->ext_damage_pos = (guint16) (size - pos < 8 ? last : pos);
+      if (chain)
         return FALSE;
-      item_size = et_read_u16 (p + pos);
-      linkage = et_read_u16 (p + pos + 4);
-      if (item_size < 8 || pos + item_size > size)
-        return FALSE;
-      pos += item_size;
-      if ((linkage & 1) == 0)
-        break;
+      linkage = et_read_u16 (p + pos + 4) & 1;
+      last = pos;
+      pos += et_read_u16 (p + pos);
     }
   r->ext_len = pos - header;
   r->payload = p + pos;
@@ -263,20 +325,19 @@ et_record_find_ext (const EtRecord *r, guint type, gsize *len)
 {
   gsize pos = 0;
 
+  /* parse_ext_items has checked the chain: every size is sane. */
   while (r->ext != NULL && pos + 8 <= r->ext_len)
     {
-      guint16 item_size = et_read_u16 (r->ext + pos);
-      guint16 item_type = et_read_u16 (r->ext + pos + 2);
-      guint16 data_size = et_read_u16 (r->ext + pos + 6);
+      const guint8 *item = r->ext + pos;
+      gboolean chain;
 
-      if (item_size < 8)
-        break;
-      if (item_type == type)
+      if (et_read_u16 (item + 2) == type
+          && ext_item_problem (item, r->ext_len - pos, &chain) == NULL)
         {
-          *len = MIN ((gsize) data_size, (gsize) item_size - 8);
-          return r->ext + pos + 8;
+          *len = et_read_u16 (item + 6);
+          return item + 8;
         }
-      pos += item_size;
+      pos += et_read_u16 (item);
     }
   *len = 0;
   return NULL;

@@ -466,6 +466,38 @@ et_string_append_uint (GString *s, guint64 value)
   et_string_append_len (s, p, (gsize) (buf + sizeof buf - p));
 }
 
+static gboolean
+csv_needs_quotes (const char *value, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (value[i] == ',' || value[i] == '"' || value[i] == '\r' || value[i] == '\n')
+      return TRUE;
+  return FALSE;
+}
+
+void
+et_string_append_csv (GString *s, const char *value, gssize len)
+{
+  gsize n;
+
+  if (value == NULL)
+    return;
+  n = len < 0 ? strlen (value) : (gsize) len;
+  if (!csv_needs_quotes (value, n))
+    {
+      g_string_append_len (s, value, (gssize) n);
+      return;
+    }
+  g_string_append_c (s, '"');
+  for (gsize i = 0; i < n; i++)
+    {
+      if (value[i] == '"')
+        g_string_append_c (s, '"');
+      g_string_append_c (s, value[i]);
+    }
+  g_string_append_c (s, '"');
+}
+
 void
 et_string_append_int (GString *s, gint64 value)
 {
@@ -497,6 +529,25 @@ et_string_append_hex (GString *s, guint64 value)
   et_string_append_len (s, p, (gsize) (buf + sizeof buf - p));
 }
 
+/* A signed integer in hex shows the bits its writer sent: an Int32 of -2
+ * is 0xfffffffe, not sixteen digits of sign extension. In-types 3, 5 and 7
+ * are Int8, Int16 and Int32 in both manifest and TraceLogging numbering. */
+static guint64
+signed_wire_bits (const EtField *f)
+{
+  switch (f->in_type)
+    {
+    case 3:
+      return (guint8) f->v.i;
+    case 5:
+      return (guint16) f->v.i;
+    case 7:
+      return (guint32) f->v.i;
+    default:
+      return (guint64) f->v.i;
+    }
+}
+
 static void
 append_scalar (const EtFields *fields, const EtField *f, GString *out)
 {
@@ -510,7 +561,7 @@ append_scalar (const EtFields *fields, const EtField *f, GString *out)
       break;
     case ET_VALUE_INT:
       if (f->hint == ET_HINT_HEX || f->hint == ET_HINT_POINTER)
-        et_string_append_hex (out, (guint64) f->v.i);
+        et_string_append_hex (out, signed_wire_bits (f));
       else
         et_string_append_int (out, f->v.i);
       break;

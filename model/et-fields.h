@@ -241,6 +241,12 @@ void        et_string_append_uint   (GString      *s,
                                      guint64       value);
 void        et_string_append_hex    (GString      *s,
                                      guint64       value);
+/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a
+ * comma, a quote or a line break; @len -1 for a NUL-terminated @value;
+ * nothing for NULL. */
+void        et_string_append_csv    (GString      *s,
+                                     const char   *value,
+                                     gssize        len);
 
 /* Small formatting helpers shared with the CLI. */
 void        et_json_append_string   (GString      *out,

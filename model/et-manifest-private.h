@@ -107,4 +107,49 @@ EtManifestTemplate *_et_manifest_template_new  (const char *tid,
                                                 GPtrArray  *maps);
 void                _et_manifest_template_free (EtManifestTemplate *tmpl);
 
+/* A manifest assembled from tables instead of XML (et-builtin*.c): the
+ * same parse state filled by calls instead of elements, then resolved by
+ * the same rules (names, opcodes, maps, templates) as a parsed document.
+ * Strings are copied into the manifest. */
+typedef struct _EtManifestTables EtManifestTables;
+
+EtManifestTables *_et_manifest_tables_new      (const char       *provider_name,
+                                                const EtGuid     *guid);
+/* A copy of @len bytes of @text (or all of it for -1) that lives as long
+ * as the manifest: for names cut out of compact table strings. */
+const char       *_et_manifest_tables_intern   (EtManifestTables *tables,
+                                                const char       *text,
+                                                gssize            len);
+void              _et_manifest_tables_task     (EtManifestTables *tables,
+                                                const char       *name,
+                                                guint16           value);
+/* @task -1: an opcode of the provider, else of that task. */
+void              _et_manifest_tables_opcode   (EtManifestTables *tables,
+                                                gint              task,
+                                                const char       *name,
+                                                guint8            value);
+/* Adds @label for @value to the value map (or bit map) @map. */
+void              _et_manifest_tables_map      (EtManifestTables *tables,
+                                                const char       *map,
+                                                gboolean          bitmap,
+                                                guint64           value,
+                                                const char       *label);
+/* @data: EtManifestParseData items (strings from _intern), taken. */
+void              _et_manifest_tables_template (EtManifestTables *tables,
+                                                const char       *tid,
+                                                GArray           *data);
+/* @task and @opcode name entries added before (or "win:Start" etc.);
+ * @symbol NULL names the event Task/Opcode; @tid NULL: no payload. */
+void              _et_manifest_tables_event    (EtManifestTables *tables,
+                                                guint16           id,
+                                                guint8            version,
+                                                guint8            level,
+                                                const char       *task,
+                                                const char       *opcode,
+                                                const char       *symbol,
+                                                const char       *tid);
+/* Resolves and frees @tables. */
+EtManifest       *_et_manifest_tables_finish   (EtManifestTables *tables);
+GArray           *_et_manifest_parse_data_new  (void);
+
 G_END_DECLS

@@ -907,3 +907,115 @@ et_manifest_keyword_names (const EtManifest *manifest, guint64 keywords, GString
       first = FALSE;
     }
 }
+
+/* ─────────────────────────── from tables ─────────────────────────── */
+
+/* The parse state is the builder: each call does what the element of the
+ * same name does in on_start, so that finish() resolves both alike. */
+struct _EtManifestTables
+{
+  Parser parser;
+};
+
+GArray *
+_et_manifest_parse_data_new (void)
+{
+  return parse_data_array_new ();
+}
+
+EtManifestTables *
+_et_manifest_tables_new (const char *provider_name, const EtGuid *guid)
+{
+  EtManifestTables *t = g_new0 (EtManifestTables, 1);
+
+  parser_init (&t->parser, manifest_new ());
+  t->parser.n_providers = 1;
+  t->parser.m->provider_name = intern (&t->parser, provider_name);
+  t->parser.m->guid = *guid;
+  return t;
+}
+
+const char *
+_et_manifest_tables_intern (EtManifestTables *tables, const char *text, gssize len)
+{
+  if (text == NULL)
+    return NULL;
+  if (len < 0)
+    return intern (&tables->parser, text);
+  return g_string_chunk_insert_len (tables->parser.m->strings, text, len);
+}
+
+void
+_et_manifest_tables_task (EtManifestTables *tables, const char *name, guint16 value)
+{
+  NamedValue t = { intern (&tables->parser, name), value, -1 };
+
+  g_array_append_val (tables->parser.tasks, t);
+}
+
+void
+_et_manifest_tables_opcode (EtManifestTables *tables, gint task, const char *name, guint8 value)
+{
+  NamedValue o = { intern (&tables->parser, name), value, task };
+
+  g_array_append_val (tables->parser.opcodes, o);
+}
+
+void
+_et_manifest_tables_map (EtManifestTables *tables, const char *map, gboolean bitmap,
+                         guint64 value, const char *label)
+{
+  Parser *p = &tables->parser;
+  RawMapEntry e = { value, intern (p, label) };
+  RawMap *raw = NULL;
+
+  for (guint i = 0; i < p->maps->len && raw == NULL; i++)
+    if (strcmp (((RawMap *) g_ptr_array_index (p->maps, i))->name, map) == 0)
+      raw = g_ptr_array_index (p->maps, i);
+  if (raw == NULL)
+    {
+      raw = g_new0 (RawMap, 1);
+      raw->name = intern (p, map);
+      raw->bitmap = bitmap;
+      raw->entries = g_array_new (FALSE, FALSE, sizeof (RawMapEntry));
+      g_ptr_array_add (p->maps, raw);
+    }
+  g_array_append_val (raw->entries, e);
+}
+
+void
+_et_manifest_tables_template (EtManifestTables *tables, const char *tid, GArray *data)
+{
+  ParseTemplate *t = g_new0 (ParseTemplate, 1);
+
+  t->tid = intern (&tables->parser, tid);
+  t->data = data;
+  g_ptr_array_add (tables->parser.templates, t);
+}
+
+void
+_et_manifest_tables_event (EtManifestTables *tables, guint16 id, guint8 version, guint8 level,
+                           const char *task, const char *opcode, const char *symbol,
+                           const char *tid)
+{
+  Parser *p = &tables->parser;
+  RawEvent e = { id, version };
+
+  e.level = level < G_N_ELEMENTS (standard_levels) ? standard_levels[level].name : NULL;
+  e.task = intern (p, task);
+  e.opcode = intern (p, opcode);
+  e.symbol = intern (p, symbol);
+  e.template_ = intern (p, tid);
+  g_array_append_val (p->events, e);
+}
+
+EtManifest *
+_et_manifest_tables_finish (EtManifestTables *tables)
+{
+  EtManifest *m = tables->parser.m;
+
+  finish (&tables->parser);
+  parser_clear (&tables->parser);
+  g_free (tables);
+  return m;
+}

@@ -96,6 +96,9 @@ char                *et_manifest_assembler_add  (EtManifestAssembler *assembler,
                                                  gsize                payload_len,
                                                  gsize               *len,
                                                  GError             **error);
+/* The work done so far: chunk numbers compared or looked up (duplicate
+ * checks and ordering). Linear in the chunks fed, for the tests. */
+guint64              et_manifest_assembler_get_work (EtManifestAssembler *assembler);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtManifest, et_manifest_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtManifestAssembler, et_manifest_assembler_free)

@@ -11,6 +11,7 @@
  *      (et-trace-markers.c).
  */
 #include "et-trace-load-private.h"
+#include "et-builtin.h"
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
@@ -837,6 +838,22 @@ load_manifests (Loader *loader)
     }
 }
 
+/* Providers whose manifest never travels in the trace (the .NET
+ * runtime's) decode with their built-in schema, as PerfView does; a
+ * manifest found in the trace still wins. The provider stays a "manifest"
+ * provider: its events are not markers by default. */
+static void
+install_builtin_schemas (EtTrace *self)
+{
+  for (guint i = 0; i < self->providers->len; i++)
+    {
+      EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, i);
+
+      if (p->manifest == NULL && p->pub.kind == ET_PROVIDER_MANIFEST)
+        p->manifest = et_builtin_manifest_new (&p->pub.guid);
+    }
+}
+
 static void
 decide_defaults (EtTrace *self)
 {
@@ -1011,9 +1028,9 @@ choose_clock (EtTrace *self)
 
 
 
-EtTrace *
-et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
-               gpointer progress_data, GCancellable *cancellable, GError **error)
+static EtTrace *
+load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
+      gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autoptr(EtTrace) self = NULL;
   g_auto(Loader) loader = { 0 };
@@ -1057,9 +1074,11 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   g_clear_pointer (&loader.runs, g_ptr_array_unref);
   if (self->header.pointer_size == 0 && self->n_events > 0)
     pointer_size_from_records (self);
+  _et_trace_check_times (self);
   _et_loader_phase_done ("sort", &clock);
 
   load_manifests (&loader);
+  install_builtin_schemas (self);
   decide_defaults (self);
   build_threads (&loader);
   _et_loader_phase_done ("manifests", &clock);
@@ -1067,4 +1086,16 @@ et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
     return NULL;
   sort_damage (self);
   return g_steal_pointer (&self);
+}
+
+EtTrace *
+et_trace_load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
+               gpointer progress_data, GCancellable *cancellable, GError **error)
+{
+  EtTrace *trace = load (path, flags, progress, progress_data, cancellable, error);
+
+  /* The messages name the path, which need not be UTF-8. */
+  if (trace == NULL && error != NULL)
+    et_error_make_valid (*error);
+  return trace;
 }

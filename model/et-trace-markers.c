@@ -359,7 +359,9 @@ decode_range (gpointer data)
                                     &event, b->fields, &local))
         {
           b->failures++;
-          _et_loader_report_error (self, loc, event.name ? event.name : "event payload", local);
+          /* Damaged extended items were reported, at the item, by the walk. */
+          if (record.ext_damage == NULL)
+            _et_loader_report_error (self, loc, event.name ? event.name : "event payload", local);
         }
       add_decoded_marker (w->loader, b, &record, provider, &event, i);
     }
@@ -714,10 +716,10 @@ lane_runs_open_block (EtTrace *self, LaneRunBuild *build)
 /* Adds span @m, marker @i of its channel, to its run in the block: the run
  * of its lane when it is simple, else the block's run of the others. */
 static void
-lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i)
+lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i, guint lane)
 {
-  gboolean simple = et_marker_is_simple_span (m);
-  gint8 *slot = simple ? &build->run_of_lane[m->depth] : &build->others;
+  gboolean simple = et_marker_is_simple_span (m) && lane < ET_LANE_RUN_OTHERS;
+  gint8 *slot = simple ? &build->run_of_lane[lane] : &build->others;
   guint32 longest = m->status == ET_SPAN_UNMATCHED_END ? 0 : micros_between (m->start_ns, m->end_ns);
   guint64 bit = G_GUINT64_CONSTANT (1) << (i & (ET_CHANNEL_BLOCK - 1));
   gint8 k = *slot;
@@ -725,7 +727,7 @@ lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i)
 
   if (k < 0)
     {
-      EtLaneRun fresh = { bit, longest, 0, m->category, simple ? m->depth : ET_LANE_RUN_OTHERS,
+      EtLaneRun fresh = { bit, longest, 0, m->category, simple ? lane : ET_LANE_RUN_OTHERS,
                           m->importance, simple ? ET_LANE_RUN_SIMPLE : 0 };
 
       k = *slot = (gint8) (self->lane_runs->len - build->first_run);
@@ -746,13 +748,14 @@ lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i)
 static void
 close_channel (EtTrace *self, const ChannelDef *def)
 {
-  LaneRunBuild lanes;
+  LaneRunBuild run_build;
   EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
   EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
   guint32 block0 = self->blocks->len;
   gint64 running = G_MININT64;
   EtBlockSummary summary = { 0 };
-  guint32 deepest = 0;
+  guint32 deepest = 0, lanes;
+  guint64 used = 0;
 
   if (t->n_channels == 0)
     t->first_channel = self->channels->len;
@@ -761,14 +764,23 @@ close_channel (EtTrace *self, const ChannelDef *def)
   g_array_append_val (self->channel_thread, def->thread);
   g_array_append_val (self->channel_block0, block0);
   g_array_append_val (self->channel_loud0, self->loud->len);
+  /* Depths are thread-wide (a span nested in another row's span is one
+   * deeper); the row gives lanes only to the depths its own spans use. */
+  for (guint i = 0; i < c.n_markers; i++)
+    {
+      deepest = MAX (deepest, c.markers[i].depth);
+      if (c.markers[i].kind == ET_MARKER_SPAN && c.markers[i].depth < 64)
+        used |= G_GUINT64_CONSTANT (1) << c.markers[i].depth;
+    }
+  g_array_append_val (self->channel_depths, used);
   for (guint i = 0; i < c.n_markers; i++)
     {
       if ((i & (ET_CHANNEL_BLOCK - 1)) == 0)
-        lane_runs_open_block (self, &lanes);
+        lane_runs_open_block (self, &run_build);
       if (c.markers[i].kind == ET_MARKER_SPAN)
-        lane_runs_add (self, &lanes, &c.markers[i], i);
+        lane_runs_add (self, &run_build, &c.markers[i], i,
+                       et_lane_of_depth (used, c.markers[i].depth));
       running = MAX (running, c.markers[i].end_ns);
-      deepest = MAX (deepest, c.markers[i].depth);
       if (c.markers[i].category >= -1 && c.markers[i].category <= 255)
         self->categories[(c.markers[i].category + 1) / 64]
           |= G_GUINT64_CONSTANT (1) << ((c.markers[i].category + 1) % 64);
@@ -782,8 +794,8 @@ close_channel (EtTrace *self, const ChannelDef *def)
           summary = (EtBlockSummary) { 0 };
         }
     }
-  deepest++;                       /* lanes */
-  g_array_append_val (self->channel_lanes, deepest);
+  lanes = et_lane_of_depth (used, deepest) + 1;
+  g_array_append_val (self->channel_lanes, lanes);
 }
 
 /* The marker a pending one becomes: a span start takes its end's time

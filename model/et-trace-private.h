@@ -89,6 +89,7 @@ struct _EtTrace
   GArray          *channel_loud0;   /* guint32: first of each channel in loud, and the end */
   GArray          *channel_thread;  /* guint32: thread of each channel */
   GArray          *channel_lanes;   /* guint32: lanes of each channel */
+  GArray          *channel_depths;  /* guint64: which of depths 0–63 its spans use */
   guint64          categories[5];   /* bit category + 1: some marker has it */
   EtMarker        *markers;
   guint            n_markers;
@@ -96,6 +97,8 @@ struct _EtTrace
 
   gint64           ticks_per_second;
   gint64           ns_per_tick;      /* when a tick is a whole number of ns, else 0 */
+  gint64           raw_lo, raw_hi;   /* plausible raw times; others are clamped to them
+                                        (et-trace-times.c) */
 
   GMutex           lock;            /* names, damage and strings while decoding in parallel */
   GRWLock          schema_lock;     /* tl_schemas and tl_failed */
@@ -166,6 +169,9 @@ gboolean        _et_trace_record_at      (EtTrace        *self,
                                           EtRecord       *record);
 guint64         _et_trace_offset_of      (EtTrace        *self,
                                           EtEventLoc      loc);
+/* Reports timestamps no recording can have and sets raw_lo / raw_hi, the
+ * range event times are clamped to (et-trace-times.c). */
+void            _et_trace_check_times    (EtTrace        *self);
 /* Asks for the start of event @index's record (walks that visit events
  * out of file order call it some events ahead). */
 void            _et_trace_prefetch_event (EtTrace        *self,

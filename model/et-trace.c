@@ -11,6 +11,7 @@
 #include "et-error.h"
 #include "et-kernel.h"
 #include "et-memory.h"
+#include "et-time.h"
 
 G_DEFINE_FINAL_TYPE (EtTrace, et_trace, G_TYPE_OBJECT)
 
@@ -84,6 +85,7 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->channel_loud0, g_array_unref);
   g_clear_pointer (&self->channel_lanes, g_array_unref);
+  g_clear_pointer (&self->channel_depths, g_array_unref);
   g_clear_pointer (&self->channel_thread, g_array_unref);
   g_free (self->markers);
   g_clear_pointer (&self->scratch_fields, et_fields_free);
@@ -103,6 +105,8 @@ et_trace_init (EtTrace *self)
 {
   self->damage = g_array_new (FALSE, TRUE, sizeof (EtDamage));
   g_array_set_clear_func (self->damage, damage_clear);
+  self->raw_lo = G_MININT64;
+  self->raw_hi = G_MAXINT64;
   self->names = g_string_chunk_new (4096);
   self->strings = et_strpool_new ();
   self->providers = g_array_new (FALSE, TRUE, sizeof (EtProviderEntry));
@@ -127,6 +131,7 @@ et_trace_init (EtTrace *self)
   self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   self->channel_loud0 = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->channel_lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->channel_depths = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_mutex_init (&self->scratch_lock);
   self->scratch_fields = et_fields_new ();
   et_rule_result_init (&self->scratch_rules);
@@ -141,7 +146,7 @@ _et_trace_add_damage (EtTrace *self, guint64 offset, const char *message)
   self->stats.damage_count++;
   if (self->damage->len < ET_MAX_DAMAGE)
     {
-      EtDamage d = { offset, g_strdup (message) };
+      EtDamage d = { offset, et_message_dup_valid (message) };
       g_array_append_val (self->damage, d);
     }
   g_mutex_unlock (&self->lock);
@@ -305,9 +310,12 @@ _et_trace_offset_of (EtTrace *self, EtEventLoc loc)
 gint64
 _et_trace_raw_to_ns (EtTrace *self, gint64 raw)
 {
-  __int128 delta = (__int128) raw - self->stats.t0_raw;
+  __int128 delta;
   __int128 ns;
   gint64 small;
+
+  raw = et_time_clamp (raw, self->raw_lo, self->raw_hi);
+  delta = (__int128) raw - self->stats.t0_raw;
 
   /* Sane timestamps take one 64-bit multiply. */
   if (self->ns_per_tick != 0 && !__builtin_sub_overflow (raw, self->stats.t0_raw, &small)
@@ -400,6 +408,17 @@ decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
         {
           et_fields_add_utf16 (fields, "message", record->payload, record->payload_len / 2);
           return TRUE;
+        }
+      if (record->ext_damage != NULL)
+        {
+          /* Reported where the walk found it; here: what it cost. */
+          if (record->payload_len > 0)
+            et_fields_add_bytes (fields, "payload", ET_VALUE_BINARY, record->payload,
+                                 record->payload_len);
+          g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_CORRUPT,
+                       "the extended data items are damaged (%s): TraceLogging metadata "
+                       "they held is lost, the payload is shown raw", record->ext_damage);
+          return FALSE;
         }
     }
   if (record->payload_len > 0)
@@ -548,7 +567,7 @@ gint64
 et_trace_ns_to_filetime (EtTrace *self, gint64 t_ns)
 {
   g_return_val_if_fail (ET_IS_TRACE (self), 0);
-  return self->header.start_time + t_ns / 100;
+  return et_time_add (self->header.start_time, t_ns / 100);
 }
 
 guint
@@ -617,6 +636,13 @@ et_trace_channel_lanes (EtTrace *self, guint channel)
   g_return_val_if_fail (ET_IS_TRACE (self), 1);
   g_return_val_if_fail (channel < self->channel_lanes->len, 1);
   return g_array_index (self->channel_lanes, guint32, channel);
+}
+
+const guint64 *
+et_trace_channel_depths (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  return (const guint64 *) (gpointer) self->channel_depths->data;
 }
 
 gboolean

@@ -154,6 +154,8 @@ typedef struct
   guint64 records_skipped;       /* bad records, and records in skipped buffer tails */
   guint32 buffers_skipped;
   guint64 damage_count;          /* all problems; only the first few keep a message */
+  guint64 time_damage;           /* events whose timestamp no recording can have
+                                    (clamped to the plausible range) */
   gint64  t0_raw;
   gint64  first_raw;
   gint64  last_raw;
@@ -201,10 +203,14 @@ const EtTraceStats    *et_trace_get_stats       (EtTrace *self);
 /* The first damage messages (up to 100), in file order. */
 const EtDamage        *et_trace_get_damage      (EtTrace *self,
                                                  guint   *n_damage);
+/* From t0 to the last plausible event. Event times are clamped to the
+ * plausible range (et-trace-times.c): any two lie within 2·10^18 ns, so
+ * their differences never overflow. */
 gint64                 et_trace_get_duration_ns (EtTrace *self);
 /* Wall-clock time of @t_ns as a FILETIME (StartTime + t). */
 gint64                 et_trace_ns_to_filetime  (EtTrace *self,
                                                  gint64   t_ns);
+/* A raw timestamp in ns from t0, clamped to the plausible range. */
 gint64                 et_trace_raw_to_ns       (EtTrace *self,
                                                  gint64   raw);
 
@@ -218,6 +224,21 @@ guint              et_trace_get_n_channels  (EtTrace *self);
 const EtChannel   *et_trace_get_channel     (EtTrace *self, guint index);
 /* Lanes the spans of @channel need: its deepest span's depth + 1. */
 guint              et_trace_channel_lanes   (EtTrace *self, guint channel);
+/* Per channel, which thread-wide depths (EtMarker.depth, bit d for d < 64)
+ * its spans use: a channel's row gives lanes to those alone (see
+ * et_lane_of_depth). */
+const guint64     *et_trace_channel_depths  (EtTrace *self);
+
+/* The lane of a row whose spans use the depths @used that a span of depth
+ * @depth is drawn in: depths no span of the row uses take no lane (a row's
+ * only span, nested in another row's span, is in its lane 0). */
+static inline guint
+et_lane_of_depth (guint64 used, guint depth)
+{
+  if (depth < 64)
+    return (guint) __builtin_popcountll (used & ((G_GUINT64_CONSTANT (1) << depth) - 1));
+  return (guint) __builtin_popcountll (used) + (depth - 64);
+}
 /* Whether any marker has @category (-1: none, 0-255), without visiting
  * the markers. */
 gboolean           et_trace_has_category    (EtTrace *self, gint category);
@@ -233,6 +254,25 @@ guint              et_channel_query         (EtTrace *self,
                                              gint64   from_ns,
                                              gint64   to_ns,
                                              guint   *end);
+/* The first marker of @ch that starts at or after @t_ns (n_markers when
+ * none): markers are sorted by start. Lone ends sort by their own time. */
+static inline guint
+et_channel_first_at (const EtChannel *ch, gint64 t_ns)
+{
+  guint lo = 0, hi = ch->n_markers;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ch->markers[mid].start_ns < t_ns)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 /* Per block of ET_CHANNEL_BLOCK markers of a channel (in channel order; the
  * last block may be shorter), what it holds: drawing at coarse zoom skips
  * blocks without the kind it draws and merges flags or messages, whole
@@ -278,7 +318,7 @@ typedef struct
   guint32 step_us;      /* the largest step from one span's start to the next
                            one's, in µs rounded up (0 for one span) */
   gint16  category;     /* the first span's */
-  guint8  lane;         /* EtMarker.depth, or ET_LANE_RUN_OTHERS */
+  guint8  lane;         /* the row's lane (et_trace_channel_lane), or ET_LANE_RUN_OTHERS */
   guint8  importance;   /* highest */
   guint8  flags;        /* EtLaneRunFlags */
 } EtLaneRun;

@@ -23,6 +23,7 @@ struct _EtLayoutFilter
 struct _EtLayout
 {
   EtTrace  *trace;
+  const guint64 *depths;      /* the trace's, per channel: depths its spans use */
   guint    *lanes;       /* per channel */
   gboolean *collapsed;   /* per process */
   GArray   *rows;        /* EtRow */
@@ -46,6 +47,7 @@ et_layout_new (EtTrace *trace)
 
   l->trace = g_object_ref (trace);
   l->lanes = g_new0 (guint, MAX (n, 1));
+  l->depths = et_trace_channel_depths (trace);
   l->row_of_channel = g_new (gint, MAX (n, 1));
   l->collapsed = g_new0 (gboolean, MAX (et_trace_get_n_processes (trace), 1));
   l->f.n_providers = et_trace_get_n_providers (trace);
@@ -424,7 +426,7 @@ et_layout_get_channel_collapsed (EtLayout *l, guint channel)
 guint
 et_layout_lane (EtLayout *l, guint channel, const EtMarker *m)
 {
-  return l->channel_collapsed[channel] ? 0 : m->depth;
+  return l->channel_collapsed[channel] ? 0 : et_lane_of_depth (l->depths[channel], m->depth);
 }
 
 void

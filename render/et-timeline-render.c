@@ -9,6 +9,7 @@
  */
 #include "et-timeline-render.h"
 #include "et-stamps.h"
+#include "et-time.h"
 
 #include <math.h>
 #include <pango/pangocairo.h>
@@ -1066,19 +1067,53 @@ et_format_duration_display (gint64 ns, GString *out)
   format_duration (ns, TRUE, out);
 }
 
+void
+et_format_count_display (guint64 n, GString *out)
+{
+  g_string_append_printf (out, "%'" G_GUINT64_FORMAT, n);
+}
+
+guint
+et_ruler_ticks (const EtViewport *v, double min_px, gint64 *ticks, guint max)
+{
+  double plot = MAX (1, v->width - v->label_width);
+  gint64 span = MAX (et_time_sub (v->to_ns, v->from_ns), 1);
+  gint64 step = et_ruler_step (span, plot, min_px);
+  gint64 first = v->from_ns / step * step;
+  guint n = 0;
+
+  /* Counted in ticks, never by adding steps to a time: a viewport near
+   * the ends of the 64-bit range (a damaged file's timestamps saturate
+   * there) would wrap around and never reach its right edge. At most one
+   * tick per @min_px pixels, plus the two at the edges. */
+  max = MIN (max, (guint) (plot / MAX (min_px, 1)) + 2);
+  for (gint64 i = 0; n < max; i++)
+    {
+      gint64 t = et_time_add (first, et_time_mul (i, step));
+
+      if (t > v->to_ns || (n > 0 && t <= ticks[n - 1]))
+        break;
+      if (t >= v->from_ns)
+        ticks[n++] = t;
+    }
+  return n;
+}
+
 static void
 draw_ruler (Painter *p)
 {
   const EtViewport *v = p->v;
   cairo_t *cr = p->cr;
-  gint64 step = et_ruler_step (v->to_ns - v->from_ns, v->width - v->label_width, 90);
-  gint64 first = (v->from_ns / step) * step;
+  guint max = (guint) (MAX (1, v->width - v->label_width) / 90) + 2;
+  g_autofree gint64 *ticks = g_new (gint64, max);
+  guint n = et_ruler_ticks (v, 90, ticks, max);
 
   set_rgb (cr, &p->theme->label_bg);
   cairo_rectangle (cr, 0, 0, v->width, v->ruler_height);
   cairo_fill (cr);
-  for (gint64 t = first; t <= v->to_ns; t += step)
+  for (guint i = 0; i < n; i++)
     {
+      gint64 t = ticks[i];
       double x = et_viewport_x (v, t);
       if (x < v->label_width)
         continue;
@@ -1165,7 +1200,7 @@ et_timeline_draw_range (cairo_t *cr, const EtViewport *v, gint64 from_ns, gint64
   cairo_rectangle (cr, floor (x0), 0, 1, v->height);
   cairo_rectangle (cr, floor (x1), 0, 1, v->height);
   cairo_fill (cr);
-  et_format_duration_display (ABS (to_ns - from_ns), length);
+  et_format_duration_display (et_time_sub (MAX (from_ns, to_ns), MIN (from_ns, to_ns)), length);
   pango_layout_set_font_description (text, font);
   pango_layout_set_text (text, length->str, -1);
   pango_layout_get_pixel_size (text, &w, &h);

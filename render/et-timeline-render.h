@@ -115,6 +115,13 @@ void     et_timeline_category_rgb  (gint16            category,
 gint64   et_ruler_step             (gint64            span_ns,
                                     double            width_px,
                                     double            min_px);
+/* The ruler's tick times over @viewport, at least @min_px pixels apart,
+ * into @ticks (at most @max of them, and never more than one per @min_px
+ * pixels plus two, whatever the times): returns how many. */
+guint    et_ruler_ticks            (const EtViewport *viewport,
+                                    double            min_px,
+                                    gint64           *ticks,
+                                    guint             max);
 /* "1.5 ms", "250 ns", "2 s"…, always with a decimal point (machine
  * formats use it). */
 void     et_format_duration        (gint64            ns,
@@ -122,6 +129,10 @@ void     et_format_duration        (gint64            ns,
 /* The same for people: the decimal separator of the user's LC_NUMERIC
  * ("1,5 ms" in German). For the GUI and pictures, never machine output. */
 void     et_format_duration_display (gint64           ns,
+                                     GString         *out);
+/* A count for people: grouped as the locale's LC_NUMERIC groups thousands
+ * ("179.474" in German, "179,474" in English, "179474" under C). */
+void     et_format_count_display    (guint64          n,
                                      GString         *out);
 
 G_END_DECLS

@@ -50,24 +50,36 @@ et_viewport_x (const EtViewport *v, gint64 t_ns)
   return et_time_to_x (&map, t_ns);
 }
 
+/* A rounded double in nanoseconds as a time, saturated (llround is
+ * undefined past the 64-bit range). */
+static gint64
+ns_of (double ns)
+{
+  if (!(ns > -9.2e18))
+    return ns != ns ? 0 : G_MININT64;
+  if (ns > 9.2e18)
+    return G_MAXINT64;
+  return (gint64) llround (ns);
+}
+
 gint64
 et_viewport_time (const EtViewport *v, double x)
 {
-  double span = (double) MAX (1, v->to_ns - v->from_ns);
-  return v->from_ns + (gint64) llround ((x - v->label_width) / plot_width (v) * span);
+  double span = (double) MAX (1, et_time_sub (v->to_ns, v->from_ns));
+  return et_time_add (v->from_ns, ns_of ((x - v->label_width) / plot_width (v) * span));
 }
 
 void
 et_viewport_zoom (EtViewport *v, double x, double factor, gint64 min_span_ns)
 {
   gint64 anchor = et_viewport_time (v, x);
-  double span = (double) (v->to_ns - v->from_ns) / factor;
+  double span = (double) et_time_sub (v->to_ns, v->from_ns) / factor;
   double left = (x - v->label_width) / plot_width (v);
 
   /* Between the floor and about 290 years, so times stay in 64 bits. */
   span = round (CLAMP (span, (double) MAX (min_span_ns, 1), 9.2e18));
   /* The inverse of et_viewport_time's rounding, so the anchor stays put. */
-  v->from_ns = anchor - (gint64) llround (left * span);
+  v->from_ns = et_time_sub (anchor, ns_of (left * span));
   v->from_ns = (gint64) CLAMP ((double) v->from_ns, -4.6e18, 4.6e18 - span);
   v->to_ns = v->from_ns + (gint64) llround (span);
 }
@@ -75,7 +87,12 @@ et_viewport_zoom (EtViewport *v, double x, double factor, gint64 min_span_ns)
 void
 et_viewport_pan (EtViewport *v, double dx)
 {
-  gint64 shift = (gint64) llround (dx / plot_width (v) * (double) (v->to_ns - v->from_ns));
-  v->from_ns -= shift;
-  v->to_ns -= shift;
+  gint64 span = et_time_sub (v->to_ns, v->from_ns);
+  gint64 shift = ns_of (dx / plot_width (v) * (double) span);
+
+  /* At the ends of the time range the view stops instead of wrapping or
+   * shrinking. */
+  v->from_ns = et_time_clamp (et_time_sub (v->from_ns, shift), G_MININT64,
+                              et_time_sub (G_MAXINT64, span));
+  v->to_ns = et_time_add (v->from_ns, span);
 }

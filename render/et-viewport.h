@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include "et-time.h"
 
 G_BEGIN_DECLS
 
@@ -40,7 +41,7 @@ et_time_to_x_init (EtTimeToX *map, const EtViewport *v)
 {
   map->from_ns = v->from_ns;
   map->left = v->label_width;
-  map->span = (double) MAX (1, v->to_ns - v->from_ns);
+  map->span = (double) MAX (1, et_time_sub (v->to_ns, v->from_ns));
   map->plot_width = MAX (1, v->width - v->label_width);
   map->px_per_ns = map->plot_width / map->span;
 }
@@ -48,7 +49,7 @@ et_time_to_x_init (EtTimeToX *map, const EtViewport *v)
 static inline double
 et_time_to_x (const EtTimeToX *map, gint64 t_ns)
 {
-  return map->left + (double) (t_ns - map->from_ns) * map->px_per_ns;
+  return map->left + (double) et_time_sub (t_ns, map->from_ns) * map->px_per_ns;
 }
 
 void   et_viewport_init      (EtViewport       *viewport,

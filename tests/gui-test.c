@@ -6,6 +6,7 @@
 
 #include "gui-test.h"
 #include "et-fixture.h"
+#include "et-timeline-view.h"
 
 char *gui_dir;
 char *gui_demo_path;
@@ -30,20 +31,68 @@ run_fixture_tool (const char *const *args)
 }
 
 gboolean
-give_up (gpointer data)
+still_waiting (gpointer what)
 {
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
+  g_printerr ("# still waiting for %s\n", (const char *) what);
+  return G_SOURCE_CONTINUE;
 }
 
 void
-run_for (guint ms)
+drain_events (void)
 {
-  gboolean done = FALSE;
+  while (g_main_context_pending (NULL))
+    g_main_context_iteration (NULL, FALSE);
+}
 
-  g_timeout_add (ms, give_up, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
+static void
+count_paint (GdkFrameClock *clock, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+void
+wait_for_frame (GtkWidget *widget)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  guint painted = 0;
+  gulong id;
+
+  assert_non_null (clock);
+  id = g_signal_connect (clock, "after-paint", G_CALLBACK (count_paint), &painted);
+  gtk_widget_queue_draw (widget);
+  RUN_UNTIL (painted > 0);
+  g_signal_handler_disconnect (clock, id);
+}
+
+/* A painted frame may start the next picture (the view moved on while the
+ * last one was drawn), so this asks again after every frame. */
+void
+wait_for_picture (EtWindow *window)
+{
+  EtTimelineView *view = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
+                                                        ET_TYPE_TIMELINE_VIEW));
+
+  assert_non_null (view);
+  if (et_window_get_trace (window) == NULL || !gtk_widget_get_mapped (GTK_WIDGET (view)))
+    {
+      /* No timeline to wait for (a file that could not be read). */
+      RUN_UNTIL (!et_window_is_busy (window));
+      wait_for_frame (GTK_WIDGET (window));
+      return;
+    }
+  do
+    {
+      RUN_UNTIL (!et_window_is_busy (window));
+      wait_for_frame (GTK_WIDGET (view));
+    }
+  while (et_window_is_busy (window) || !et_timeline_view_is_settled (view));
+}
+
+void
+close_window (EtWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  drain_events ();
 }
 
 /* Runs the main loop until loading ends and the timeline has a size. */
@@ -56,8 +105,7 @@ open_window (const char *path)
   et_window_load (window, path);
   gtk_window_present (GTK_WINDOW (window));
   RUN_UNTIL (!et_window_is_loading (window) && gtk_widget_get_mapped (GTK_WIDGET (window)));
-  run_for (200);                          /* a first frame sizes the timeline */
-  RUN_UNTIL (!et_window_is_busy (window)); /* a loaded machine only makes this slower */
+  wait_for_picture (window);              /* a first frame sizes the timeline */
   return window;
 }
 
@@ -93,21 +141,24 @@ save_screenshot (EtWindow *window, const char *name)
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
 
-  /* The paintable has content once the frame clock has drawn the widget;
-   * slow (sanitizer) builds may need a few frames. */
-  for (int tries = 0; tries < 100; tries++)
+  const char *dir = g_getenv ("ET_TEST_OUTPUT_DIR");
+  g_autofree char *path = g_build_filename (dir != NULL ? dir : g_get_tmp_dir (), name, NULL);
+
+  /* The paintable has content once the frame clock has drawn the widget
+   * (a page just switched to may need a frame more). */
+  for (;;)
     {
+      wait_for_frame (widget);
       gdk_paintable_snapshot (paintable, snapshot, w, h);
       node = gtk_snapshot_free_to_node (snapshot);
       if (node != NULL)
         break;
       snapshot = gtk_snapshot_new ();
-      run_for (100);
     }
-  assert_non_null (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, w, h));
-  assert_true (gdk_texture_save_to_png (texture, name));
+  g_mkdir_with_parents (dir != NULL ? dir : g_get_tmp_dir (), 0755);
+  assert_true (gdk_texture_save_to_png (texture, path));
 }
 
 GtkWindow *
@@ -140,4 +191,25 @@ teardown_demo (void **state)
   g_clear_pointer (&gui_demo_path, g_free);
   g_clear_pointer (&gui_dir, g_free);
   return 0;
+}
+
+/* Emits what a drag gesture emits for a drag from (@x, @y) by @dx. */
+void
+drag_on (GtkWidget *widget, double x, double y, double dx)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_GESTURE_DRAG (c))
+        {
+          g_signal_emit_by_name (c, "drag-begin", x, y);
+          g_signal_emit_by_name (c, "drag-update", dx / 2, 0.0);
+          g_signal_emit_by_name (c, "drag-update", dx, 0.0);
+          g_signal_emit_by_name (c, "drag-end", dx, 0.0);
+          return;
+        }
+    }
+  fail_msg ("the timeline has no drag gesture");
 }

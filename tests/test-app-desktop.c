@@ -43,8 +43,7 @@ test_about_names_the_program_and_version (void **state)
   assert_string_equal (gtk_about_dialog_get_version (about), ETLSCOPE_VERSION);
   assert_int_equal (gtk_about_dialog_get_license_type (about), GTK_LICENSE_GPL_3_0);
   gtk_window_destroy (GTK_WINDOW (about));
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 /* The n-th widget of @type under @widget, depth first. */
@@ -107,7 +106,7 @@ test_preferences_apply_to_open_windows (void **state)
   assert_string_equal (theme, "high-contrast");
   assert_true (v->high_contrast);
   assert_false (v->dark);
-  run_for (300);
+  wait_for_picture (window);
   save_screenshot (window, "app-high-contrast.png");
   gtk_drop_down_set_selected (drop_down (preferences, 1), 4);
   assert_true (v->high_contrast);
@@ -142,8 +141,7 @@ test_preferences_apply_to_open_windows (void **state)
   g_settings_reset (settings, "kinds");
   assert_false (v->wall_clock);
   gtk_window_destroy (GTK_WINDOW (preferences));
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 /* The first shown marker of @channel from @from on (by hand). */
@@ -218,10 +216,16 @@ check_focus (EtWindow *window, EtTimelineView *timeline, guint channel, guint in
     fail_msg ("description '%s', expected '%s'", mismatch, expected->str);
 }
 
+/* A step never zooms: the view keeps the span of time the user chose
+ * (a marker merged with its neighbours is selected in their grey mark). */
 static void
 press (EtTimelineView *timeline, const char *action)
 {
+  const EtViewport *v = et_timeline_view_get_viewport (timeline);
+  gint64 span = v->to_ns - v->from_ns;
+
   assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), action, NULL));
+  assert_int_equal (v->to_ns - v->from_ns, span);
 }
 
 /* The timeline is an accessible group named after the trace; the arrow
@@ -266,8 +270,38 @@ test_keyboard_moves_focus_marker_to_marker (void **state)
   press (timeline, "timeline.marker-down");
   check_focus (window, timeline, c1, nearest_shown (layout, et_trace_get_channel (trace, c1),
                                                     et_trace_get_channel (trace, c0)->markers[i0].start_ns));
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
+}
+
+/* In a crowded trace, where most markers are merged at the whole trace's
+ * zoom, steps still keep the zoom and select the marker stepped to. */
+static void
+test_marker_steps_keep_the_zoom_in_a_crowded_trace (void **state)
+{
+  g_autofree char *path = g_build_filename (gui_dir, "crowded.etl", NULL);
+  EtWindow *window;
+  EtTimelineView *timeline;
+  EtTrace *trace;
+  EtShape shape;
+  const EtMarker *previous = NULL;
+
+  assert_true (run_fixture_tool ((const char *[]) { "large", "20000", path, NULL }));
+  window = open_window (path);
+  trace = et_window_get_trace (window);
+  timeline = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window), ET_TYPE_TIMELINE_VIEW));
+  for (guint k = 0; k < 30; k++)
+    {
+      press (timeline, k % 5 == 4 ? "timeline.marker-down" : "timeline.next-marker");
+      assert_true (et_timeline_view_get_selection (timeline, &shape));
+      assert_int_equal (shape.count, 1);
+      assert_ptr_equal (shape.m, &et_trace_get_channel (trace, shape.channel)->markers[shape.marker]);
+      /* Each step lands on another marker, but at a channel's end. */
+      if (shape.m == previous
+          && shape.marker + 1 < et_trace_get_channel (trace, shape.channel)->n_markers)
+        fail_msg ("step %u stayed on marker %u of channel %u", k, shape.marker, shape.channel);
+      previous = shape.m;
+    }
+  close_window (window);
 }
 
 int
@@ -276,11 +310,16 @@ main (void)
   /* GTK's test accessibility backend keeps what screen readers would be
    * told, for gtk_test_accessible_check_property (). */
   g_setenv ("GTK_A11Y", "test", TRUE);
+  /* As when the program is started from the build folder by hand: no
+   * GSETTINGS_SCHEMA_DIR. The preferences must still find the schema
+   * compiled beside it (_build/data, beside this test's _build/tests). */
+  g_unsetenv ("GSETTINGS_SCHEMA_DIR");
 
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_about_names_the_program_and_version),
     cmocka_unit_test (test_preferences_apply_to_open_windows),
     cmocka_unit_test (test_keyboard_moves_focus_marker_to_marker),
+    cmocka_unit_test (test_marker_steps_keep_the_zoom_in_a_crowded_trace),
   };
   return cmocka_run_group_tests_name ("app-desktop", tests, setup_demo, teardown_demo);
 }

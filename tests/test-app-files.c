@@ -101,8 +101,7 @@ test_open_dialog_opens_the_chosen_trace (void **state)
   assert_null (find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG));
   folder = g_settings_get_string (settings, "last-folder");
   assert_string_equal (folder, dir);
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 static guint
@@ -144,10 +143,32 @@ test_export_dialog_writes_the_markers_csv (void **state)
   gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
   RUN_UNTIL (g_file_test (csv_path, G_FILE_TEST_EXISTS));
   assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
-  assert_true (g_str_has_prefix (csv, "Start,Duration,Thread,"));
+  assert_true (g_str_has_prefix (csv, "kind,status,start_ns,end_ns,duration_ns,pid,process,"));
   assert_int_equal (count_lines (csv), rows + 1);
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
+}
+
+/* Only the extension leaves the proposed name: two traces whose names
+ * differ after their first dot do not export to the same file. */
+static void
+test_export_name_keeps_the_dots_of_the_trace_name (void **state)
+{
+  g_autofree char *copy = g_build_filename (dir, "net.4.5.2.x64.etl", NULL);
+  g_autofree char *bytes = NULL, *name = NULL;
+  gsize len;
+  EtWindow *window;
+  GtkFileChooser *chooser;
+
+  assert_true (g_file_get_contents (demo_path, &bytes, &len, NULL));
+  assert_true (g_file_set_contents (copy, bytes, (gssize) len, NULL));
+  window = open_window (copy);
+  activate (window, "win.export-markers");
+  chooser = wait_for_chooser ();
+  name = gtk_file_chooser_get_current_name (chooser);
+  assert_string_equal (name, "net.4.5.2.x64-markers.csv");
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_CANCEL);
+  close_window (window);
+  g_unlink (copy);
 }
 
 /* Emits what GTK emits when files are dropped on @widget. */
@@ -236,8 +257,7 @@ test_dropping_a_trace_opens_it (void **state)
   assert_int_equal (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), 2);
   assert_ptr_equal (window_for (GTK_APPLICATION (app), demo_path), first);
   gtk_window_destroy (GTK_WINDOW (second));
-  gtk_window_destroy (GTK_WINDOW (first));
-  run_for (100);
+  close_window (first);
 }
 
 int
@@ -246,6 +266,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_open_dialog_opens_the_chosen_trace),
     cmocka_unit_test (test_export_dialog_writes_the_markers_csv),
+    cmocka_unit_test (test_export_name_keeps_the_dots_of_the_trace_name),
     cmocka_unit_test (test_dropping_a_trace_opens_it),
     cmocka_unit_test (test_a_replaced_trace_is_released_off_the_main_loop),
   };

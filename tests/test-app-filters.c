@@ -109,8 +109,7 @@ test_popover_filters_categories_and_series (void **state)
   gtk_check_button_set_active (category, TRUE);
   gtk_check_button_set_active (series, TRUE);
   assert_int_equal (list_rows (window), all);
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 static void
@@ -160,8 +159,7 @@ test_row_menu_hides_moves_and_shows_channels (void **state)
   activate_on_channel (window, "timeline.move-channel-to-top", last);
   assert_int_equal (et_layout_row (layout, 1)->index, last);
   assert_int_equal (v->scroll_y, 0);
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 typedef struct
@@ -170,17 +168,33 @@ typedef struct
   gboolean found;
 } FirstFlag;
 
+/* The last flag drawn: its row is far down the report in time order. */
 static void
-first_flag (const EtShape *s, gpointer data)
+last_flag (const EtShape *s, gpointer data)
 {
   FirstFlag *f = data;
 
-  if (!f->found && s->kind == ET_SHAPE_FLAG && s->x0 > 300)
+  if (s->kind == ET_SHAPE_FLAG && s->x0 > 300)
     f->shape = *s, f->found = TRUE;
 }
 
+/* Whether @row of the report lies within its scrolled view (rows are of
+ * one height, so the row's place is its share of the whole). */
+static gboolean
+row_on_screen (EtMarkersList *list, guint row)
+{
+  GtkWidget *inner = find_widget (GTK_WIDGET (list), GTK_TYPE_LIST_VIEW);
+  GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (inner));
+  double n = et_markers_list_get_n_rows (list);
+  double height = gtk_adjustment_get_upper (adj) / n, y = row * height;
+
+  return y >= gtk_adjustment_get_value (adj) - 0.5
+         && y + height <= gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj) + 0.5;
+}
+
 /* Clicking a marker on the timeline selects its row in the Markers report
- * (and scrolls to it), whatever column the report is sorted by. */
+ * and scrolls to it, whatever column the report is sorted by; so does
+ * stepping to the next marker. */
 static void
 test_clicking_a_marker_selects_its_list_row (void **state)
 {
@@ -193,10 +207,9 @@ test_clicking_a_marker_selects_its_list_row (void **state)
 
   list_rows (window);
   /* The panes settle (under load a frame may still resize the timeline). */
-  run_for (300);
-  RUN_UNTIL (!et_window_is_busy (window));
+  wait_for_picture (window);
   et_timeline_foreach_shape (et_window_get_trace (window), et_window_get_layout (window),
-                             et_window_get_viewport (window), first_flag, &f);
+                             et_window_get_viewport (window), last_flag, &f);
   assert_true (f.found);
   for (guint k = 0; k <= 2 * ET_SORT_KIND + 1; k++)
     {
@@ -214,30 +227,12 @@ test_clicking_a_marker_selects_its_list_row (void **state)
       assert_true (et_markers_list_get_row (list, row, &channel, &index));
       assert_int_equal (channel, f.shape.channel);
       assert_int_equal (index, f.shape.marker);
+      wait_for_frame (GTK_WIDGET (list));
+      if (!row_on_screen (list, row))
+        fail_msg ("sort %u: row %u of %u is selected out of sight", k, row,
+                  et_markers_list_get_n_rows (list));
     }
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
-}
-
-/* Emits what a drag gesture emits for a drag from (@x, @y) by @dx. */
-static void
-drag_on (GtkWidget *widget, double x, double y, double dx)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
-      if (GTK_IS_GESTURE_DRAG (c))
-        {
-          g_signal_emit_by_name (c, "drag-begin", x, y);
-          g_signal_emit_by_name (c, "drag-update", dx / 2, 0.0);
-          g_signal_emit_by_name (c, "drag-update", dx, 0.0);
-          g_signal_emit_by_name (c, "drag-end", dx, 0.0);
-          return;
-        }
-    }
-  fail_msg ("the timeline has no drag gesture");
+  close_window (window);
 }
 
 /* Markers of [@from, @to] of the default providers, by hand. */
@@ -273,7 +268,7 @@ test_ruler_drag_selects_a_range_that_z_zooms_to (void **state)
   assert_true (et_timeline_view_get_range (timeline, &got_from, &got_to));
   assert_int_equal (got_from, from);
   assert_int_equal (got_to, to);
-  run_for (200);                      /* the report follows a moment later */
+  RUN_UNTIL (!et_window_is_busy (window)); /* the report follows a moment later */
   assert_int_equal (list_rows (window), count_in (et_window_get_trace (window), from, to));
   assert_true (list_rows (window) < all);
 
@@ -289,8 +284,7 @@ test_ruler_drag_selects_a_range_that_z_zooms_to (void **state)
   et_timeline_view_select_range (timeline, from, to);
   assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.clear-range", NULL));
   assert_false (et_timeline_view_get_range (timeline, &got_from, &got_to));
-  gtk_window_destroy (GTK_WINDOW (window));
-  run_for (100);
+  close_window (window);
 }
 
 int

@@ -76,6 +76,53 @@ event_name (EtTrace *trace, guint32 index)
   return name;
 }
 
+/* The details pane cuts nothing at its right edge: long lines wrap, and
+ * go on under their value's column (issue 23, item 4). Returns how many
+ * lines wrapped. */
+static guint
+check_details_wrap (EtWindow *window)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (find_widget (GTK_WIDGET (window), GTK_TYPE_TEXT_VIEW));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkAdjustment *h = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
+  guint wrapped = 0;
+
+  wait_for_frame (GTK_WIDGET (view));
+  assert_true (gtk_adjustment_get_upper (h) <= gtk_adjustment_get_page_size (h) + 0.5);
+  for (int line = 0; line < gtk_text_buffer_get_line_count (buffer); line++)
+    {
+      GtkTextIter start, next, value;
+      GdkRectangle at_value, at_next;
+      g_autofree char *text = NULL;
+      const char *p, *gap;
+
+      gtk_text_buffer_get_iter_at_line (buffer, &start, line);
+      next = start;
+      if (gtk_text_iter_ends_line (&start) || !gtk_text_view_forward_display_line (view, &next)
+          || gtk_text_iter_get_line (&next) != line)
+        continue;                               /* one display line */
+      wrapped++;
+      value = start;
+      gtk_text_iter_forward_to_line_end (&value);
+      text = gtk_text_buffer_get_text (buffer, &start, &value, FALSE);
+      for (p = text; *p == ' '; p++)
+        ;
+      gap = strstr (p, "  ");
+      if (gap == NULL)
+        continue;                               /* no label column */
+      while (*gap == ' ')
+        gap++;
+      gtk_text_buffer_get_iter_at_line_offset (buffer, &value, line,
+                                               (int) g_utf8_pointer_to_offset (text, gap));
+      gtk_text_view_get_iter_location (view, &value, &at_value);
+      gtk_text_view_get_iter_location (view, &next, &at_next);
+      if (ABS (at_value.x - at_next.x) > 1)
+        fail_msg ("details line %d goes on at x %d, its value starts at x %d: %s", line,
+                  at_next.x, at_value.x, text);
+    }
+  return wrapped;
+}
+
 static void
 test_zoom_actions_and_selection_show_details (void **state)
 {
@@ -110,6 +157,7 @@ test_zoom_actions_and_selection_show_details (void **state)
   assert_non_null (strstr (details, name));
   assert_non_null (strstr (details, "Why it looks like this"));
   assert_non_null (strstr (details, "critical"));
+  assert_true (check_details_wrap (window) > 0);
   /* The hover tooltip says the same in a few lines. */
   {
     g_autoptr(GString) tip = g_string_new (NULL);
@@ -118,7 +166,7 @@ test_zoom_actions_and_selection_show_details (void **state)
     assert_non_null (strstr (tip->str, "importance critical"));
     assert_non_null (strstr (tip->str, "thread "));
   }
-  run_for (500);                      /* let the frame clock draw the new state */
+  wait_for_picture (window);          /* the frame clock draws the new state */
   save_screenshot (window, "app-demo.png");
 
   /* Z zooms to the selection and keeps it selected. */
@@ -285,13 +333,14 @@ collect_label_texts (GtkWidget *widget, GHashTable *texts)
 
 /* The first rows' start times are on screen: the cells were relabelled
  * when the list followed the view (rows keep their widgets). */
-static void
-check_first_rows_shown (EtTrace *trace, EtMarkersList *list)
+/* Whether the view's labels show the start times of the list's first rows
+ * (the view binds its rows in the frames after the list changed). */
+static gboolean
+first_rows_shown (EtTrace *trace, EtMarkersList *list)
 {
   g_autoptr(GHashTable) texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint channel, index;
 
-  run_for (200);
   collect_label_texts (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW), texts);
   for (guint r = 0; r < MIN (5, et_markers_list_get_n_rows (list)); r++)
     {
@@ -300,8 +349,100 @@ check_first_rows_shown (EtTrace *trace, EtMarkersList *list)
       assert_true (et_markers_list_get_row (list, r, &channel, &index));
       et_format_duration_display (et_trace_get_channel (trace, channel)->markers[index].start_ns,
                                   start);
-      assert_true (g_hash_table_contains (texts, start->str));
+      if (!g_hash_table_contains (texts, start->str))
+        return FALSE;
     }
+  return TRUE;
+}
+
+/* The rows come within frames of their own; never do stale rows stay. */
+static void
+check_first_rows_shown (EtTrace *trace, EtMarkersList *list)
+{
+  RUN_UNTIL (!et_markers_list_is_busy (list));
+  while (!first_rows_shown (trace, list))
+    wait_for_frame (GTK_WIDGET (list));
+}
+
+/* Splits RFC 4180 CSV text into rows of fields (quoted fields may hold
+ * commas, quotes and line breaks). */
+static GPtrArray *
+parse_csv (const char *text)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  GPtrArray *row = g_ptr_array_new_with_free_func (g_free);
+  GString *field = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *p = text; *p; p++)
+    {
+      if (quoted && *p == '"' && p[1] == '"')
+        g_string_append_c (field, '"'), p++;
+      else if (*p == '"')
+        quoted = !quoted;
+      else if (!quoted && (*p == ',' || *p == '\r'))
+        {
+          g_ptr_array_add (row, g_string_free (field, FALSE));
+          field = g_string_new (NULL);
+          if (*p == '\r')
+            {
+              assert_int_equal (p[1], '\n');
+              p++;
+              g_ptr_array_add (rows, row);
+              row = g_ptr_array_new_with_free_func (g_free);
+            }
+        }
+      else
+        g_string_append_c (field, *p);
+    }
+  assert_int_equal (field->len, 0);   /* the last line ends with CRLF */
+  assert_int_equal (row->len, 0);
+  g_string_free (field, TRUE);
+  g_ptr_array_unref (row);
+  return rows;
+}
+
+#define CSV_FIELD(row, i) ((const char *) g_ptr_array_index ((row), (i)))
+
+/* The export holds the report's rows in its order, with times in integer
+ * nanoseconds (no units), the process and its pid (issue 23, item 7). */
+static void
+check_csv (EtTrace *trace, EtMarkersList *list, const char *csv)
+{
+  g_autoptr(GPtrArray) rows = parse_csv (csv);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *header = NULL;
+  guint channel, index;
+
+  assert_int_equal (rows->len, et_markers_list_get_n_rows (list) + 1);
+  header = g_strjoinv (",", (char **) ((GPtrArray *) g_ptr_array_index (rows, 0))->pdata);
+  for (guint r = 1; r < rows->len; r++)
+    {
+      GPtrArray *row = g_ptr_array_index (rows, r);
+      const EtMarker *m;
+      const EtThread *t;
+
+      assert_int_equal (row->len, 14);
+      assert_true (et_markers_list_get_row (list, r - 1, &channel, &index));
+      m = &et_trace_get_channel (trace, channel)->markers[index];
+      t = et_trace_get_thread (trace, et_trace_channel_thread (trace, channel));
+      assert_string_equal (CSV_FIELD (row, 0), et_marker_kind_to_string (m->kind));
+      if (m->status != ET_SPAN_UNMATCHED_END)
+        assert_int_equal (g_ascii_strtoll (CSV_FIELD (row, 2), NULL, 10), m->start_ns);
+      if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END
+          && m->status != ET_SPAN_UNMATCHED_START)
+        assert_int_equal (g_ascii_strtoll (CSV_FIELD (row, 4), NULL, 10), m->end_ns - m->start_ns);
+      else
+        assert_string_equal (CSV_FIELD (row, 4), "");
+      assert_int_equal (g_ascii_strtoull (CSV_FIELD (row, 5), NULL, 10), t->pid);
+      assert_string_equal (CSV_FIELD (row, 6), et_trace_get_process (trace, t->process)->name);
+      assert_int_equal (g_ascii_strtoull (CSV_FIELD (row, 7), NULL, 10), t->tid);
+      g_string_truncate (text, 0);
+      et_trace_marker_text (trace, m, text);
+      assert_string_equal (CSV_FIELD (row, 13), text->str);
+    }
+  assert_string_equal (header, "kind,status,start_ns,end_ns,duration_ns,pid,process,tid,thread,"
+                               "provider,series,category,importance,text");
 }
 
 /* The rows the list's view is told of: they come a slice a frame, all of
@@ -323,7 +464,6 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   EtMarkersList *list = et_window_get_markers_list (window);
   g_autofree char *csv_path = g_build_filename (dir, "markers.csv", NULL);
   g_autofree char *csv = NULL, *details = NULL, *name = NULL;
-  g_auto(GStrv) lines = NULL;
   guint channel, index, all, before;
   guint16 provider;
   gint64 start;
@@ -388,12 +528,10 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   name = event_name (trace, et_trace_get_channel (trace, channel)->markers[index].event);
   assert_non_null (strstr (details, name));
 
-  /* CSV export: a header and one line per row. */
+  /* CSV export: a header and one line per row, machine values. */
   assert_true (et_markers_list_write_csv (list, csv_path, NULL));
   assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
-  lines = g_strsplit (csv, "\r\n", -1);
-  assert_string_equal (lines[0], "Start,Duration,Thread,Provider,Series,Category,Importance,Kind,Text");
-  assert_int_equal (g_strv_length (lines) - 2, et_markers_list_get_n_rows (list));
+  check_csv (trace, list, csv);
   g_unlink (csv_path);
 
   /* Unticking that marker's provider takes its rows away at once. */
@@ -411,7 +549,8 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   /* Shrunk to one row, resorted and grown again before the view let go of
    * the old rows: the rows that come back show their new markers. */
   et_markers_list_set_sort (list, ET_SORT_START, FALSE);
-  run_for (200);
+  RUN_UNTIL (!et_markers_list_is_busy (list));
+  wait_for_frame (GTK_WIDGET (list));
   assert_true (et_markers_list_get_row (list, 0, &channel, &index));
   start = et_trace_get_channel (trace, channel)->markers[index].start_ns;
   et_markers_list_set_range (list, start, start);
@@ -450,8 +589,7 @@ test_ticking_a_non_default_provider_reloads_with_its_markers (void **state)
   et_window_set_provider_visible (window, extra, TRUE);
   assert_true (et_window_is_loading (window));
   RUN_UNTIL (!et_window_is_loading (window));
-  run_for (200);
-  RUN_UNTIL (!et_window_is_busy (window));
+  wait_for_picture (window);
   trace = et_window_get_trace (window);
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
     has_channel |= et_trace_get_channel (trace, c)->provider == extra;
@@ -545,11 +683,15 @@ test_unreadable_file_shows_error_not_crash (void **state)
   window = open_window (bad);
   assert_null (et_window_get_trace (window));
   assert_non_null (strstr (et_window_get_status (window), bad));
+  /* Said once, on the window's page (no dialog on top), and the window is
+   * not named after a file it does not show. */
+  assert_null (find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+  assert_string_equal (gtk_window_get_title (GTK_WINDOW (window)), "Etlscope");
   assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-markers"));
   /* The timeline's commands do nothing without a trace (and do not crash). */
   activate (window, "timeline.zoom-in");
   activate (window, "timeline.zoom-fit");
-  gtk_window_destroy (GTK_WINDOW (window));
+  close_window (window);
   g_unlink (bad);
 }
 
@@ -596,8 +738,10 @@ test_loader_reports_progress_on_main_loop_and_cancels (void **state)
   et_loader_load_async (loader, NULL, on_loaded, &error);
   /* The main loop is not running meanwhile (as between two iterations, or
    * before an application's loop starts): progress still waits for it,
-   * since its handlers update widgets. */
-  g_usleep (300 * 1000);
+   * since its handlers update widgets. Waits (without iterating) until the
+   * loading thread has reported some progress. */
+  while (et_loader_get_bytes_done (loader) == 0)
+    g_usleep (1000);
   /* The last report (the whole file) may come just after the result. */
   RUN_UNTIL (error != NULL && seen[1] == (guint64) st.st_size);
   assert_true (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS));
@@ -649,8 +793,7 @@ test_application_one_window_per_file_and_shortcuts (void **state)
   for (guint i = 0; i < G_N_ELEMENTS (listed); i++)
     if (strstr (text, listed[i]) == NULL)
       fail_msg ("the shortcuts window does not list %s", listed[i]);
-  gtk_window_destroy (windows->data);
-  run_for (100);
+  close_window (windows->data);
 }
 
 static gboolean
@@ -729,7 +872,7 @@ test_german_labels_under_language_de (void **state)
   window = open_window (demo_path);
   trace = et_window_get_trace (window);
   list = GTK_WIDGET (et_window_get_markers_list (window));
-  assert_true (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Bedeutung"));
+  assert_true (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Wichtigkeit"));
   assert_true (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Reihe"));
   assert_false (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Importance"));
   label = find_widget (list, GTK_TYPE_LABEL);
@@ -746,11 +889,14 @@ test_german_labels_under_language_de (void **state)
   details = et_window_get_details (window);
   name = event_name (trace, f.shape.m->event);
   assert_non_null (strstr (details, name));
-  assert_non_null (strstr (details, "Warum er so aussieht"));
-  assert_non_null (strstr (details, "Bedeutung"));
+  assert_non_null (strstr (details, "Warum es so aussieht"));
+  /* "Bedeutung" alone reads as "meaning": importance is "Wichtigkeit". */
+  assert_non_null (strstr (details, "Wichtigkeit"));
+  assert_null (strstr (details, "Bedeutung"));
   assert_non_null (strstr (details, "Kritisch"));
   assert_null (strstr (details, "Why it looks like this"));
-  run_for (300);
+  check_details_wrap (window);
+  wait_for_picture (window);
   save_screenshot (window, "app-demo-de.png");
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -810,13 +956,12 @@ test_slow_pictures_are_drawn_on_a_thread (void **state)
   view = ET_TIMELINE_VIEW (find_timeline (GTK_WIDGET (window)));
   activate (window, "timeline.zoom-in");
   RUN_UNTIL (et_timeline_view_is_drawing (view));
-  RUN_UNTIL (!et_window_is_busy (window));
-  run_for (200);                               /* a frame with the new picture */
+  wait_for_picture (window);                   /* a frame with the new picture */
   on_thread = widget_pixels (GTK_WIDGET (view));
 
   g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "never", TRUE);
   et_timeline_view_layout_changed (view);      /* drawn again, at once */
-  run_for (200);
+  wait_for_picture (window);
   assert_false (et_timeline_view_is_drawing (view));
   at_once = widget_pixels (GTK_WIDGET (view));
   g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
@@ -828,19 +973,18 @@ test_slow_pictures_are_drawn_on_a_thread (void **state)
   et_window_search (window, "FAILED");
   RUN_UNTIL (!et_window_is_searching (window));
   assert_true (et_window_get_n_matches (window) > 0);
-  RUN_UNTIL (!et_window_is_busy (window));
-  run_for (200);
+  wait_for_picture (window);
   ringed_on_thread = widget_pixels (GTK_WIDGET (view));
   g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "never", TRUE);
   et_timeline_view_layout_changed (view);
-  run_for (200);
+  wait_for_picture (window);
   ringed_at_once = widget_pixels (GTK_WIDGET (view));
   g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
   assert_true (amber_pixels (ringed_at_once) > 20);
   assert_true (g_bytes_equal (ringed_on_thread, ringed_at_once));
   et_window_search (window, "");
   RUN_UNTIL (!et_window_is_searching (window));
-  run_for (200);
+  wait_for_picture (window);
   on_thread = (g_bytes_unref (on_thread), widget_pixels (GTK_WIDGET (view)));
   assert_int_equal (amber_pixels (on_thread), 0);
 
@@ -848,9 +992,92 @@ test_slow_pictures_are_drawn_on_a_thread (void **state)
   g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
   activate (window, "timeline.zoom-out");
   RUN_UNTIL (et_timeline_view_is_drawing (view));
-  gtk_window_destroy (GTK_WINDOW (window));
+  close_window (window);
   g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
-  run_for (200);
+}
+
+static gboolean
+has_text_containing (GHashTable *texts, const char *needle)
+{
+  GHashTableIter iter;
+  const char *text;
+
+  g_hash_table_iter_init (&iter, texts);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &text, NULL))
+    if (strstr (text, needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* The report's rows are one line each (a text's line break shows as ⏎),
+ * and a new order is read from its first row, not from where the old one
+ * was scrolled to (issue 23, item 10). */
+static void
+test_report_rows_are_one_line_and_a_new_order_starts_at_the_top (void **state)
+{
+  g_autofree char *path = g_build_filename (dir, "cases.etl", NULL);
+  g_autoptr(GHashTable) texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  EtWindow *window;
+  EtMarkersList *list;
+  GtkAdjustment *adj;
+
+  assert_true (run_fixture_tool ((const char *[]) { "cases", path, NULL }));
+  window = open_window (path);
+  list = et_window_get_markers_list (window);
+  RUN_UNTIL (!et_window_is_busy (window));
+  wait_for_frame (GTK_WIDGET (list));
+  collect_label_texts (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW), texts);
+  assert_true (has_text_containing (texts, "50% done \u23CE  next io"));
+  assert_false (has_text_containing (texts, "\n"));
+
+  adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (find_widget (GTK_WIDGET (list),
+                                                                     GTK_TYPE_LIST_VIEW)));
+  assert_true (gtk_adjustment_get_upper (adj) > gtk_adjustment_get_page_size (adj));
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
+  wait_for_frame (GTK_WIDGET (list));
+  assert_true (gtk_adjustment_get_value (adj) > 0);
+  et_markers_list_set_sort (list, ET_SORT_KIND, TRUE);
+  RUN_UNTIL (!et_window_is_busy (window));
+  wait_for_frame (GTK_WIDGET (list));
+  assert_true (gtk_adjustment_get_value (adj) == 0);
+  close_window (window);
+  g_unlink (path);
+}
+
+/* A picture drawn for a taller timeline (before the damage banner or a
+ * pane took room) never spills over the widgets below it while the new
+ * one is drawn (issue 23, item 5). */
+static void
+test_an_old_picture_stays_inside_the_timeline (void **state)
+{
+  EtWindow *window;
+  GtkWidget *view;
+  int w, h;
+  GtkSnapshot *snapshot;
+  g_autoptr(GskRenderNode) node = NULL;
+  graphene_rect_t bounds;
+
+  g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
+  window = open_window (demo_path);
+  view = find_timeline (GTK_WIDGET (window));
+  w = gtk_widget_get_width (view), h = gtk_widget_get_height (view);
+  /* Shrunk as its parent shrinks it, and drawn before the thread's new
+   * picture can come: the old, taller one is what it has. */
+  gtk_widget_size_allocate (view, &(GtkAllocation) { 0, 0, w, h / 2 }, -1);
+  assert_int_equal (gtk_widget_get_height (view), h / 2);
+  snapshot = gtk_snapshot_new ();
+  GTK_WIDGET_GET_CLASS (view)->snapshot (view, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  assert_non_null (node);
+  assert_true (et_timeline_view_is_drawing (ET_TIMELINE_VIEW (view)));
+  gsk_render_node_get_bounds (node, &bounds);
+  if (bounds.origin.y < 0 || bounds.origin.y + bounds.size.height > h / 2 + 0.5)
+    fail_msg ("the timeline draws from y %g to %g, its height is %d", bounds.origin.y,
+              bounds.origin.y + bounds.size.height, h / 2);
+  g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
+  gtk_widget_queue_resize (view);
+  wait_for_picture (window);
+  close_window (window);
 }
 
 int
@@ -860,8 +1087,10 @@ main (void)
     cmocka_unit_test (test_zoom_actions_and_selection_show_details),
     cmocka_unit_test (test_plain_keys_on_the_timeline_zoom_and_pan),
     cmocka_unit_test (test_slow_pictures_are_drawn_on_a_thread),
+    cmocka_unit_test (test_an_old_picture_stays_inside_the_timeline),
     cmocka_unit_test (test_go_to_end_centres_the_span_end),
     cmocka_unit_test (test_markers_list_follows_view_filters_and_sort),
+    cmocka_unit_test (test_report_rows_are_one_line_and_a_new_order_starts_at_the_top),
     cmocka_unit_test (test_ticking_a_non_default_provider_reloads_with_its_markers),
     cmocka_unit_test (test_search_finds_reveals_and_steps),
     cmocka_unit_test (test_damaged_file_opens_with_banner),

@@ -18,6 +18,7 @@
 #include <json-glib/json-glib.h>
 
 #include "et-fixture.h"
+#include "cli-run.h"
 
 /* The contract's columns, in order (docs/markers.md). */
 static const char *const contract_keys[] = {
@@ -34,46 +35,6 @@ typedef struct
   GPtrArray *expected;   /* JsonObject *, the cases trace's markers */
 } Fixture;
 
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-/* Runs etlscope-cli with the NULL-terminated arguments. */
-static Run
-run_cli_v (const char *const *args)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  Run run = { -1, NULL, NULL };
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("ET_CLI"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-
-  process = g_subprocess_newv ((const char *const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               &error);
-  assert_non_null (process);
-  assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, &run.out, &run.err, &error));
-  assert_true (g_subprocess_get_if_exited (process));
-  run.status = g_subprocess_get_exit_status (process);
-  return run;
-}
-
-#define run_cli(...) run_cli_v ((const char *const[]) { __VA_ARGS__, NULL })
-
 static void
 run_tool (const char *command, const char *out)
 {
@@ -84,40 +45,6 @@ run_tool (const char *command, const char *out)
   process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error);
   assert_non_null (process);
   assert_true (g_subprocess_wait_check (process, NULL, &error));
-}
-
-/* ---- JSON lines ------------------------------------------------------- */
-
-static JsonObject *
-parse_object (const char *text, gssize len)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-  JsonNode *root;
-
-  if (!json_parser_load_from_data (parser, text, len, &error))
-    fail_msg ("not JSON (%s): %.*s", error->message, (int) (len < 0 ? 200 : MIN (len, 200)), text);
-  root = json_parser_get_root (parser);
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    fail_msg ("not a JSON object: %.*s", (int) MIN (len, 200), text);
-  return json_object_ref (json_node_get_object (root));
-}
-
-static GPtrArray *
-parse_lines (const char *text)
-{
-  GPtrArray *objects = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
-  const char *p = text;
-
-  while (*p != '\0')
-    {
-      const char *eol = strchr (p, '\n');
-
-      assert_non_null (eol);  /* every line ends with a newline */
-      g_ptr_array_add (objects, parse_object (p, eol - p));
-      p = eol + 1;
-    }
-  return objects;
 }
 
 static char *
@@ -450,20 +377,9 @@ static void
 test_damaged_file_exits_1_naming_offset (void **state)
 {
   Fixture *f = *state;
-  g_autofree char *path = g_build_filename (f->dir, "damaged.etl", NULL);
-  g_autofree char *contents = NULL;
-  g_autoptr(EtFixtureLayout) layout = NULL;
+  g_autofree char *path = damaged_copy (f->dir, f->cases);
   g_autoptr(GRegex) offset = g_regex_new ("offset [0-9]+", 0, 0, NULL);
-  gsize len;
   Run run;
-
-  assert_true (g_file_get_contents (f->cases, &contents, &len, NULL));
-  assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
-  layout = et_fixture_layout_read (path, NULL);
-  assert_non_null (layout);
-  /* A record in the middle claims a size of zero: the reader must skip the
-   * rest of that buffer and say where. */
-  assert_true (et_fixture_damage_record_size (path, layout->records->len / 2, 0, NULL));
 
   run = run_cli ("markers", path);
   assert_int_equal (run.status, 1);
@@ -619,38 +535,6 @@ test_markers_filter_provider_by_name_or_guid (void **state)
                            provider_guid_is, "b4d43fbb-ecb7-53c5-dc0a-a439c46d6f87");
 }
 
-/* Splits one RFC 4180 record (CRLF-terminated) at *pos into fields. */
-static GPtrArray *
-csv_record (const char *text, gsize *pos)
-{
-  GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
-  GString *field = g_string_new (NULL);
-  const char *p = text + *pos;
-  gboolean quoted = FALSE;
-
-  for (;; p++)
-    {
-      if (quoted && *p == '"' && p[1] == '"')
-        g_string_append_c (field, *p++);
-      else if (*p == '"')
-        quoted = !quoted;
-      else if (!quoted && (*p == ',' || (p[0] == '\r' && p[1] == '\n')))
-        {
-          g_ptr_array_add (fields, g_string_free (g_steal_pointer (&field), FALSE));
-          field = g_string_new (NULL);
-          if (*p == '\r')
-            break;
-        }
-      else if (*p == '\0')
-        fail_msg ("CSV record not ended by CRLF at byte %zu", *pos);
-      else
-        g_string_append_c (field, *p);
-    }
-  g_string_free (field, TRUE);
-  *pos = (gsize) (p + 2 - text);
-  return fields;
-}
-
 static void
 test_markers_csv_has_the_contract_columns (void **state)
 {
@@ -794,6 +678,98 @@ test_events_filter_tid_and_range (void **state)
   run_clear (&run);
 }
 
+/* Negative integers of every width, through both decoders: a manifest
+ * (win:Int8…Int64) and TraceLogging (the same in-types, then the same
+ * values with out-type Hex). Text and JSON show the signed value; hex
+ * shows the bits as wide as the field. */
+static void
+write_signed_trace (const char *path)
+{
+  g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (path, NULL, NULL);
+  g_autoptr(EtFixtureProvider) provider = et_fixture_provider_new ("Etlscope-Signed");
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  static const EtFixtureFieldDef defs[] = {
+    { "i8", ET_FIXTURE_INT8 }, { "i16", ET_FIXTURE_INT16 },
+    { "i32", ET_FIXTURE_INT32 }, { "i64", ET_FIXTURE_INT64 },
+  };
+  EtFixtureEventDef def = { 1, 0, "Values", 4, 0, 0, 0, NULL, defs, G_N_ELEMENTS (defs) };
+  EtFixtureWhere where = { 0, 1000, 40, 41 };
+  EtFixtureEvent ev;
+
+  assert_non_null (w);
+  et_fixture_provider_add_event (provider, &def);
+  et_fixture_write_manifest (w, provider, &where, 0, -1);
+  et_fixture_event_init (&ev);
+  ev.time_ns = 2000;
+  ev.pid = 40;
+  ev.tid = 41;
+  et_fixture_payload_add_i8 (p, "i8", -5);
+  et_fixture_payload_add_i16 (p, "i16", -300);
+  et_fixture_payload_add_i32 (p, "i32", -70000);
+  et_fixture_payload_add_i64 (p, "i64", -204);
+  et_fixture_write_manifest_event (w, provider, &ev, 1, p);
+  ev.time_ns = 3000;
+  et_fixture_write_tl_event (w, &ev, "Signed.Tl", "Values", p, NULL);
+  et_fixture_payload_reset (p);
+  et_fixture_payload_add_i8 (p, "h8", -5);
+  et_fixture_payload_set_out_type (p, 4);
+  et_fixture_payload_add_i16 (p, "h16", -300);
+  et_fixture_payload_set_out_type (p, 4);
+  et_fixture_payload_add_i32 (p, "h32", -70000);
+  et_fixture_payload_set_out_type (p, 4);
+  et_fixture_payload_add_i64 (p, "h64", -204);
+  et_fixture_payload_set_out_type (p, 4);
+  ev.time_ns = 4000;
+  et_fixture_write_tl_event (w, &ev, "Signed.Tl", "Hex", p, NULL);
+  assert_true (et_fixture_writer_close (w, NULL));
+}
+
+static void
+test_events_negative_integers_keep_their_sign (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "signed.etl", NULL);
+  g_autoptr(GPtrArray) events = NULL;
+  Run text, jsonl;
+  guint n_values = 0, n_hex = 0;
+
+  write_signed_trace (path);
+  text = run_cli ("events", path);
+  jsonl = run_cli ("events", "--format=jsonl", path);
+  assert_int_equal (text.status, 0);
+  assert_int_equal (jsonl.status, 0);
+  /* Once from the manifest, once from TraceLogging. */
+  for (const char *p = text.out; (p = strstr (p, "i8=-5, i16=-300, i32=-70000, i64=-204")); p++)
+    n_values++;
+  assert_int_equal (n_values, 2);
+  assert_non_null (strstr (text.out, "h8=0xfb, h16=0xfed4, h32=0xfffeee90, h64=0xffffffffffffff34"));
+  events = parse_lines (jsonl.out);
+  for (guint i = 0; i < events->len; i++)
+    {
+      JsonObject *e = g_ptr_array_index (events, i);
+      JsonObject *fields = json_object_get_object_member (e, "fields");
+
+      if (json_object_has_member (fields, "i64"))
+        {
+          assert_int_equal (json_object_get_int_member (fields, "i8"), -5);
+          assert_int_equal (json_object_get_int_member (fields, "i16"), -300);
+          assert_int_equal (json_object_get_int_member (fields, "i32"), -70000);
+          assert_int_equal (json_object_get_int_member (fields, "i64"), -204);
+          n_values++;
+        }
+      if (json_object_has_member (fields, "h32"))
+        {
+          assert_string_equal (json_object_get_string_member (fields, "h32"), "0xfffeee90");
+          assert_string_equal (json_object_get_string_member (fields, "h8"), "0xfb");
+          n_hex++;
+        }
+    }
+  assert_int_equal (n_values, 4);
+  assert_int_equal (n_hex, 1);
+  run_clear (&text);
+  run_clear (&jsonl);
+}
+
 int
 main (void)
 {
@@ -819,6 +795,7 @@ main (void)
     cmocka_unit_test (test_markers_on_threads_equal_one_thread),
     cmocka_unit_test (test_events_jsonl_every_event_in_time_order),
     cmocka_unit_test (test_events_filter_tid_and_range),
+    cmocka_unit_test (test_events_negative_integers_keep_their_sign),
   };
 
   return cmocka_run_group_tests_name ("cli", tests, setup, teardown);

@@ -728,6 +728,20 @@ test_channels_hide_move_to_top_and_collapse (void **state)
   assert_true (check.deepest_top < (guint) v.lane_height);
 }
 
+/* Where a failing comparison leaves its pictures: the build folder's
+ * tests/output (ET_TEST_OUTPUT_DIR), never the source tree. */
+static char *
+output_path (const char *prefix, const char *name)
+{
+  const char *dir = g_getenv ("ET_TEST_OUTPUT_DIR");
+  g_autofree char *file = g_strconcat (prefix, name, NULL);
+
+  if (dir == NULL)
+    dir = g_get_tmp_dir ();
+  g_mkdir_with_parents (dir, 0755);
+  return g_build_filename (dir, file, NULL);
+}
+
 static void
 compare_with_reference (const char *name, const EtViewport *v)
 {
@@ -761,8 +775,8 @@ compare_with_reference (const char *name, const EtViewport *v)
     differing = count_differing (actual, expected, diff);
     if (differing > (guint) (v->width * v->height / 500))
       {
-        g_autofree char *actual_path = g_strconcat ("actual-", name, NULL);
-        g_autofree char *diff_path = g_strconcat ("diff-", name, NULL);
+        g_autofree char *actual_path = output_path ("actual-", name);
+        g_autofree char *diff_path = output_path ("diff-", name);
         cairo_surface_write_to_png (actual, actual_path);
         cairo_surface_write_to_png (diff, diff_path);
         fail_msg ("%s: %u pixels differ from the reference (see %s and %s)", name, differing,
@@ -904,11 +918,15 @@ test_stamped_marks_match_paths (void **state)
       assert_true (text_stamped * 5 >= text_paths * 4 && text_stamped * 2 <= text_paths * 3);
       if (worst > MAX_TILE_DIFFERENCES * scale * scale)
         {
-          cairo_surface_write_to_png (stamped, "actual-stamped.png");
-          cairo_surface_write_to_png (paths, "actual-paths.png");
-          cairo_surface_write_to_png (diff, "diff-stamped.png");
-          fail_msg ("at %g×: %u pixels differ in one place (see actual-stamped.png, "
-                    "actual-paths.png, diff-stamped.png)", scale, worst);
+          g_autofree char *stamped_path = output_path ("actual-", "stamped.png");
+          g_autofree char *paths_path = output_path ("actual-", "paths.png");
+          g_autofree char *diff_path = output_path ("diff-", "stamped.png");
+
+          cairo_surface_write_to_png (stamped, stamped_path);
+          cairo_surface_write_to_png (paths, paths_path);
+          cairo_surface_write_to_png (diff, diff_path);
+          fail_msg ("at %g×: %u pixels differ in one place (see %s, %s, %s)", scale, worst,
+                    stamped_path, paths_path, diff_path);
         }
       cairo_surface_destroy (diff);
       cairo_surface_destroy (stamped);

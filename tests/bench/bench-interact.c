@@ -137,6 +137,25 @@ blame (const char *what, guint k, guint from)
     }
 }
 
+static gboolean
+stop_waiting (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* A person's pace: the main loop for @ms milliseconds. A benchmark may
+ * wait by the clock; the tests wait for conditions (gui-test.h). */
+static void
+run_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, stop_waiting, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* An action of @widget (or of a widget above it), then the frames it
  * causes. */
 static void

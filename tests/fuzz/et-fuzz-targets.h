@@ -30,10 +30,8 @@ int et_fuzz_tracelogging (const guint8 *data, gsize size);
 /* Bytes → temporary .etl → et_trace_load → every marker, every event. */
 int et_fuzz_trace        (const guint8 *data, gsize size);
 
-/* Units of work the targets did so far (records walked, events decoded,
- * markers drawn as text, fields decoded, 8 bytes decompressed), summed
- * over calls: the replay bounds each input's share by its size, where a
- * wall-clock limit would fail a slow machine. */
+/* Units of work the targets did since the program started: every record,
+ * text, field set and damage report the model handed back. */
 guint64 et_fuzz_work (void);
 
 /* One structure-aware mutation, chosen by @seed, of the .etl file in

@@ -1,0 +1,431 @@
+/* et-stats-pane.c — the Statistics report (see et-stats-pane.h).
+ *
+ *   range + layout filters (copied) ─ GTask thread: et_stats_compute ─ rows
+ *     ─ GListStore of EtStatsItem ─ GtkSortListModel (the view's sorter)
+ *     ─ GtkColumnView
+ *
+ * A range has a few dozen rows, not millions, so unlike the Markers report
+ * this is a plain store sorted by GTK. Counting walks every marker of the
+ * range, so it runs on a thread from a copy of the filters, and only while
+ * the pane is shown: a range set while it is hidden is counted when it is
+ * mapped. A newer range cancels the count of an older one.
+ */
+#include "et-stats-pane.h"
+#include "et-i18n.h"
+#include "et-timeline-render.h"
+
+/* ---- one row -------------------------------------------------------------- */
+
+#define ET_TYPE_STATS_ITEM (et_stats_item_get_type ())
+G_DECLARE_FINAL_TYPE (EtStatsItem, et_stats_item, ET, STATS_ITEM, GObject)
+
+struct _EtStatsItem
+{
+  GObject    parent_instance;
+  EtStatsRow row;
+  guint      order;      /* the model's order: ties keep it */
+};
+
+G_DEFINE_FINAL_TYPE (EtStatsItem, et_stats_item, G_TYPE_OBJECT)
+
+static void et_stats_item_class_init (EtStatsItemClass *klass) {}
+static void et_stats_item_init (EtStatsItem *self) {}
+
+/* ---- the pane ------------------------------------------------------------- */
+
+struct _EtStatsPane
+{
+  GtkBox               parent_instance;
+  GtkLabel            *heading;
+  GtkColumnView       *view;
+  GtkColumnViewColumn *columns[ET_STATS_N_COLUMNS];
+  GListStore          *store;
+  GtkSortListModel    *sorted;
+  EtTrace             *trace;
+  EtLayout            *layout;
+  gint64               from_ns, to_ns;
+  gboolean             has_range;
+  gboolean             dirty;       /* the range or filters changed while hidden */
+  GCancellable        *cancellable; /* of the count in progress */
+};
+
+G_DEFINE_FINAL_TYPE (EtStatsPane, et_stats_pane, GTK_TYPE_BOX)
+
+/* Shown translated. */
+static const char *const column_titles[ET_STATS_N_COLUMNS] = {
+  N_("Provider"), N_("Series"), N_("Kind"), N_("Count"), N_("Total"), N_("Min"), N_("Mean"),
+  "p50", "p90", "p99", N_("Max"),
+};
+
+/* A duration column's value, or -1 for flags and messages (so that they
+ * sort below every span in a descending order). */
+static gint64
+duration_of (const EtStatsRow *row, EtStatsColumn column)
+{
+  const gint64 values[] = { row->total_ns, row->min_ns, row->mean_ns, row->p50_ns,
+                            row->p90_ns, row->p99_ns, row->max_ns };
+
+  if (row->kind != ET_MARKER_SPAN)
+    return -1;
+  return values[column - ET_STATS_COL_TOTAL];
+}
+
+static void
+cell_text (EtStatsPane *self, const EtStatsRow *row, EtStatsColumn column, GString *out)
+{
+  switch (column)
+    {
+    case ET_STATS_COL_PROVIDER:
+      g_string_append (out, et_trace_get_provider (self->trace, row->provider)->name);
+      break;
+    case ET_STATS_COL_SERIES:
+      g_string_append (out, et_trace_get_string (self->trace, row->series));
+      break;
+    case ET_STATS_COL_KIND:
+      g_string_append (out, et_i18n_marker_kind (row->kind));
+      break;
+    case ET_STATS_COL_COUNT:
+      g_string_append_printf (out, "%'" G_GUINT64_FORMAT, row->count);
+      break;
+    default:
+      if (row->kind == ET_MARKER_SPAN)
+        et_format_duration_display (duration_of (row, column), out);
+      else
+        g_string_append (out, "\342\200\224");   /* an em dash: no durations */
+      break;
+    }
+}
+
+static void
+setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  /* Names to the left, numbers to the right. */
+  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_UINT (data) >= ET_STATS_COL_COUNT ? 1 : 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  EtStatsPane *self = g_object_get_data (G_OBJECT (factory), "pane");
+  EtStatsItem *row = gtk_list_item_get_item (item);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  cell_text (self, &row->row, GPOINTER_TO_UINT (data), text);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text->str);
+}
+
+static int
+compare_strings (const char *a, const char *b)
+{
+  return g_utf8_collate (a, b);
+}
+
+/* One column's order; ties go by the model's order (provider, series,
+ * kind), so that a sort is always the same. */
+static int
+compare_items (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const EtStatsItem *a = pa, *b = pb;
+  EtStatsColumn column = GPOINTER_TO_UINT (data);
+  EtStatsPane *self = g_object_get_data (G_OBJECT (a), "pane");
+  int c = 0;
+
+  if (column == ET_STATS_COL_PROVIDER)
+    c = compare_strings (et_trace_get_provider (self->trace, a->row.provider)->name,
+                         et_trace_get_provider (self->trace, b->row.provider)->name);
+  else if (column == ET_STATS_COL_SERIES)
+    c = compare_strings (et_trace_get_string (self->trace, a->row.series),
+                         et_trace_get_string (self->trace, b->row.series));
+  else if (column == ET_STATS_COL_KIND)
+    c = (int) a->row.kind - (int) b->row.kind;
+  else if (column == ET_STATS_COL_COUNT)
+    c = (a->row.count > b->row.count) - (a->row.count < b->row.count);
+  else
+    {
+      gint64 x = duration_of (&a->row, column), y = duration_of (&b->row, column);
+      c = (x > y) - (x < y);
+    }
+  if (c == 0)
+    c = (a->order > b->order) - (a->order < b->order);
+  return c < 0 ? GTK_ORDERING_SMALLER : c > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+static void
+add_columns (EtStatsPane *self)
+{
+  for (guint c = 0; c < ET_STATS_N_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkSorter) sorter = NULL;
+      GtkColumnViewColumn *column;
+
+      g_object_set_data (G_OBJECT (factory), "pane", self);
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
+      column = gtk_column_view_column_new (c < ET_STATS_COL_P50 || c == ET_STATS_COL_MAX
+                                           ? _(column_titles[c]) : column_titles[c], factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, c == ET_STATS_COL_SERIES);
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_items, GUINT_TO_POINTER (c), NULL));
+      gtk_column_view_column_set_sorter (column, sorter);
+      gtk_column_view_append_column (self->view, column);
+      self->columns[c] = column;
+      g_object_unref (column);
+    }
+}
+
+/* ---- counting on a thread ------------------------------------------------- */
+
+typedef struct
+{
+  EtTrace        *trace;
+  EtLayoutFilter *filter;
+  gint64          from_ns, to_ns;
+} Job;
+
+static void
+job_free (gpointer data)
+{
+  Job *job = data;
+
+  g_object_unref (job->trace);
+  et_layout_filter_free (job->filter);
+  g_free (job);
+}
+
+static gboolean
+layout_channel (EtTrace *trace, guint channel, gpointer data)
+{
+  return et_layout_filter_channel (data, channel);
+}
+
+static gboolean
+layout_marker (const EtMarker *m, gpointer data)
+{
+  return et_layout_filter_marker (data, m);
+}
+
+static void
+count_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job *job = data;
+  EtStatsFilter filter = { layout_channel, layout_marker, job->filter };
+
+  g_task_return_pointer (task, et_stats_compute (job->trace, job->from_ns, job->to_ns, &filter),
+                         (GDestroyNotify) g_array_unref);
+}
+
+static void
+set_heading (EtStatsPane *self)
+{
+  g_autoptr(GString) from = g_string_new (NULL), to = g_string_new (NULL);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  g_autofree char *text = NULL;
+
+  et_format_duration_display (self->from_ns, from);
+  et_format_duration_display (self->to_ns, to);
+  /* Translators: the Statistics report's heading, "From 1.5 s to 2 s: 12 rows"
+   * (a row is one provider × series × kind). */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "From %s to %s: %u row",
+                                       "From %s to %s: %u rows", n), from->str, to->str, n);
+  gtk_label_set_text (self->heading, text);
+}
+
+static void
+counted (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(EtStatsPane) self = data;
+  g_autoptr(GArray) rows = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(GPtrArray) items = NULL;
+
+  if (rows == NULL || g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+    return;                                   /* cancelled: a newer count follows */
+  g_clear_object (&self->cancellable);
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      EtStatsItem *item = g_object_new (ET_TYPE_STATS_ITEM, NULL);
+
+      item->row = g_array_index (rows, EtStatsRow, i);
+      item->order = i;
+      g_object_set_data (G_OBJECT (item), "pane", self);
+      g_ptr_array_add (items, item);
+    }
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       items->pdata, items->len);
+  set_heading (self);
+}
+
+static void
+start_count (EtStatsPane *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+
+  self->dirty = FALSE;
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->trace == NULL || !self->has_range)
+    return;
+  self->cancellable = g_cancellable_new ();
+  job = g_new0 (Job, 1);
+  job->trace = g_object_ref (self->trace);
+  job->filter = et_layout_filter_copy (self->layout);
+  job->from_ns = self->from_ns;
+  job->to_ns = self->to_ns;
+  /* A cancelled count still runs to its end; its rows are dropped. */
+  task = g_task_new (NULL, self->cancellable, counted, g_object_ref (self));
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_set_task_data (task, job, job_free);
+  g_task_run_in_thread (task, count_in_thread);
+}
+
+static void
+on_map (GtkWidget *widget, gpointer data)
+{
+  EtStatsPane *self = ET_STATS_PANE (widget);
+
+  if (self->dirty)
+    start_count (self);
+}
+
+/* ---- the rest ---------------------------------------------------------------- */
+
+static void
+et_stats_pane_dispose (GObject *object)
+{
+  EtStatsPane *self = ET_STATS_PANE (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->store != NULL)
+    g_list_store_remove_all (self->store);
+  g_clear_object (&self->store);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->trace);
+  gtk_widget_dispose_template (GTK_WIDGET (self), ET_TYPE_STATS_PANE);
+  G_OBJECT_CLASS (et_stats_pane_parent_class)->dispose (object);
+}
+
+static void
+et_stats_pane_class_init (EtStatsPaneClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = et_stats_pane_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/etlscope/Etlscope/ui/et-stats-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, EtStatsPane, heading);
+  gtk_widget_class_bind_template_child (widget_class, EtStatsPane, view);
+}
+
+static void
+et_stats_pane_init (EtStatsPane *self)
+{
+  GtkSingleSelection *selection;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->store = g_list_store_new (ET_TYPE_STATS_ITEM);
+  add_columns (self);
+  self->sorted = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
+                                          g_object_ref (gtk_column_view_get_sorter (self->view)));
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sorted)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
+  /* Where did the time go: the most first. */
+  gtk_column_view_sort_by_column (self->view, self->columns[ET_STATS_COL_TOTAL],
+                                  GTK_SORT_DESCENDING);
+  g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
+}
+
+GtkWidget *
+et_stats_pane_new (void)
+{
+  return g_object_new (ET_TYPE_STATS_PANE, NULL);
+}
+
+void
+et_stats_pane_set_trace (EtStatsPane *self, EtTrace *trace, EtLayout *layout)
+{
+  g_return_if_fail (ET_IS_STATS_PANE (self));
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_list_store_remove_all (self->store);
+  g_set_object (&self->trace, trace);
+  self->layout = layout;
+  self->has_range = FALSE;
+  gtk_label_set_text (self->heading, "");
+}
+
+void
+et_stats_pane_set_range (EtStatsPane *self, gint64 from_ns, gint64 to_ns)
+{
+  g_return_if_fail (ET_IS_STATS_PANE (self));
+  self->from_ns = from_ns;
+  self->to_ns = to_ns;
+  self->has_range = TRUE;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    start_count (self);
+  else
+    self->dirty = TRUE;
+}
+
+gboolean
+et_stats_pane_get_range (EtStatsPane *self, gint64 *from_ns, gint64 *to_ns)
+{
+  g_return_val_if_fail (ET_IS_STATS_PANE (self), FALSE);
+  *from_ns = self->from_ns;
+  *to_ns = self->to_ns;
+  return self->has_range;
+}
+
+gboolean
+et_stats_pane_is_busy (EtStatsPane *self)
+{
+  g_return_val_if_fail (ET_IS_STATS_PANE (self), FALSE);
+  return self->cancellable != NULL || (self->dirty && gtk_widget_get_mapped (GTK_WIDGET (self)));
+}
+
+void
+et_stats_pane_set_sort (EtStatsPane *self, EtStatsColumn column, gboolean descending)
+{
+  g_return_if_fail (ET_IS_STATS_PANE (self) && (guint) column < ET_STATS_N_COLUMNS);
+  gtk_column_view_sort_by_column (self->view, self->columns[column],
+                                  descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+}
+
+guint
+et_stats_pane_get_n_rows (EtStatsPane *self)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
+}
+
+const EtStatsRow *
+et_stats_pane_get_row (EtStatsPane *self, guint row)
+{
+  g_autoptr(EtStatsItem) item = g_list_model_get_item (G_LIST_MODEL (self->sorted), row);
+
+  /* The store keeps the item alive. */
+  return item != NULL ? &item->row : NULL;
+}
+
+char *
+et_stats_pane_cell_text (EtStatsPane *self, guint row, EtStatsColumn column)
+{
+  const EtStatsRow *r = et_stats_pane_get_row (self, row);
+  GString *text = g_string_new (NULL);
+
+  if (r != NULL)
+    cell_text (self, r, column, text);
+  return g_string_free (text, FALSE);
+}

@@ -1,0 +1,322 @@
+/* test-builtin.c — the .NET runtime's events without a manifest in the trace.
+ *
+ * The built-in tables (model/et-builtin-clr*.c) become manifests; these
+ * tests check that every table builds (a mistake in a layout string is a
+ * fatal g_critical here), that events are named as PerfView names them,
+ * and, on traces written by the fixture writer with the runtime's
+ * provider GUIDs and no manifest, that payloads decode by version and that
+ * a payload too short is damage with its byte offset, never a read past it.
+ * Real traces are compared with PerfView in test-peer.c.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "et-builtin.h"
+#include "et-etl-reader.h"
+#include "et-fixture.h"
+#include "et-trace.h"
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
+
+#define RUNTIME "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
+#define RUNDOWN "a669021c-c450-4609-a035-5af59af4df18"
+#define PRIVATE "763fd754-7086-4dfe-95eb-c01a46faf4ca"
+
+static EtGuid
+guid_of (const char *text)
+{
+  EtGuid guid;
+
+  assert_true (et_guid_parse (text, &guid));
+  return guid;
+}
+
+static const char *
+name_of (const char *provider, guint16 id, guint8 version)
+{
+  EtGuid guid = guid_of (provider);
+  const EtManifestEvent *e = et_builtin_lookup (&guid, id, version, NULL);
+
+  assert_non_null (e);
+  return e->name;
+}
+
+static void
+test_tables_build_for_the_three_providers (void **state)
+{
+  static const char *const guids[] = { RUNTIME, RUNDOWN, PRIVATE };
+  EtGuid other = guid_of ("d3dd3dd4-aac2-4e2a-8dd4-a8fb61b77615");
+
+  for (guint i = 0; i < G_N_ELEMENTS (guids); i++)
+    {
+      EtGuid guid = guid_of (guids[i]);
+      g_autoptr(EtManifest) m = et_builtin_manifest_new (&guid);
+
+      assert_true (et_builtin_has (&guid));
+      assert_non_null (m);
+      assert_true (et_manifest_get_n_events (m) >= 20);
+      assert_true (et_guid_equal (et_manifest_get_provider_guid (m), &guid));
+    }
+  assert_false (et_builtin_has (&other));
+  assert_null (et_builtin_manifest_new (&other));
+  assert_null (et_builtin_lookup (&other, 1, 0, NULL));
+}
+
+static void
+test_events_are_named_as_perfview_names_them (void **state)
+{
+  assert_string_equal (name_of (RUNTIME, 1, 2), "GC/Start");
+  assert_string_equal (name_of (RUNTIME, 3, 1), "GC/RestartEEStop");
+  assert_string_equal (name_of (RUNTIME, 145, 1), "Method/JittingStarted");
+  assert_string_equal (name_of (RUNTIME, 143, 2), "Method/LoadVerbose");
+  assert_string_equal (name_of (RUNTIME, 80, 1), "Exception/Start");
+  assert_string_equal (name_of (RUNTIME, 81, 1), "Contention/Start");
+  assert_string_equal (name_of (RUNTIME, 91, 0), "Contention/Stop");
+  assert_string_equal (name_of (RUNTIME, 55, 0), "ThreadPoolWorkerThreadAdjustment/Adjustment");
+  assert_string_equal (name_of (RUNTIME, 187, 0), "Runtime/Start");
+  assert_string_equal (name_of (RUNDOWN, 154, 2), "Loader/ModuleDCStop");
+  assert_string_equal (name_of (RUNDOWN, 146, 1), "Method/DCStopComplete");
+  assert_string_equal (name_of (PRIVATE, 173, 0), "Binding/LoaderMappingPhaseStart");
+  /* A version the tables do not know decodes with the highest one. */
+  assert_string_equal (name_of (RUNTIME, 1, 9), "GC/Start");
+}
+
+/* GC/Start version 2: Count, Depth, Reason, Type, ClrInstanceID,
+ * ClientSequenceNumber (26 bytes); version 1 stops after ClrInstanceID. */
+static void
+add_gc_start (EtFixturePayload *p, guint32 count, gboolean v2)
+{
+  et_fixture_payload_add_u32 (p, "Count", count);
+  et_fixture_payload_add_u32 (p, "Depth", 2);
+  et_fixture_payload_add_u32 (p, "Reason", 1);
+  et_fixture_payload_add_u32 (p, "Type", 1);
+  et_fixture_payload_add_u16 (p, "ClrInstanceID", 8);
+  if (v2)
+    et_fixture_payload_add_u64 (p, "ClientSequenceNumber", 77);
+}
+
+static void
+write_runtime_event (EtFixtureWriter *w, gint64 time_ns, guint16 id, guint8 version,
+                     guint8 opcode, const EtFixturePayload *p, gsize cut)
+{
+  EtFixtureEvent ev;
+  gsize len = 0;
+  const guint8 *data = et_fixture_payload_data (p, &len);
+
+  et_fixture_event_init (&ev);
+  ev.provider = guid_of (RUNTIME);
+  ev.time_ns = time_ns;
+  ev.pid = 50;
+  ev.tid = 51;
+  ev.id = id;
+  ev.version = version;
+  ev.task = 1;
+  ev.opcode = opcode;
+  ev.keywords = 1;
+  et_fixture_write_event (w, &ev, NULL, 0, data, len - cut);
+}
+
+static char *
+write_gc_trace (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-builtin-XXXXXX", NULL);
+  char *path = g_build_filename (dir, "gc.etl", NULL);
+  g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (path, NULL, NULL);
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+
+  assert_non_null (w);
+  add_gc_start (p, 7, TRUE);
+  write_runtime_event (w, 1000, 1, 2, 1, p, 0);
+  et_fixture_payload_reset (p);
+  add_gc_start (p, 8, FALSE);
+  write_runtime_event (w, 2000, 1, 1, 1, p, 0);
+  et_fixture_payload_reset (p);
+  add_gc_start (p, 9, TRUE);
+  write_runtime_event (w, 3000, 1, 2, 1, p, 7);   /* ClientSequenceNumber cut short */
+  assert_true (et_fixture_writer_close (w, NULL));
+  return path;
+}
+
+static gint64
+integer (const EtFields *fields, const char *name)
+{
+  gint index = et_fields_find (fields, name);
+  gint64 v = -1;
+
+  assert_true (index >= 0);
+  assert_true (et_fields_get_integer (fields, index, &v));
+  return v;
+}
+
+static void
+test_fixture_trace_decodes_by_version (void **state)
+{
+  g_autofree char *path = write_gc_trace ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(EtTrace) trace = et_trace_load (path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, NULL);
+  g_autoptr(EtFields) fields = et_fields_new ();
+  g_autoptr(GError) error = NULL;
+  guint64 first = G_MAXUINT64;
+  const EtDamage *damage;
+  guint n_damage = 0;
+  EtEvent e;
+
+  assert_non_null (trace);
+  for (guint64 i = 0; i < et_trace_get_n_events (trace) && first == G_MAXUINT64; i++)
+    if (et_trace_decode_event (trace, i, &e, fields, NULL) && e.id == 1)
+      first = i;
+  assert_true (first != G_MAXUINT64);
+  assert_string_equal (e.name, "GC/Start");
+  assert_string_equal (et_trace_get_provider (trace, e.provider)->name,
+                       "Microsoft-Windows-DotNETRuntime");
+  assert_int_equal (e.version, 2);
+  assert_int_equal (integer (fields, "Count"), 7);
+  assert_int_equal (integer (fields, "ClientSequenceNumber"), 77);
+  assert_string_equal (et_fields_label (fields, et_fields_find (fields, "Reason")), "Induced");
+  assert_string_equal (et_fields_label (fields, et_fields_find (fields, "Type")), "BackgroundGC");
+
+  assert_true (et_trace_decode_event (trace, first + 1, &e, fields, NULL));
+  assert_int_equal (e.version, 1);
+  assert_int_equal (integer (fields, "Count"), 8);
+  assert_int_equal (et_fields_find (fields, "ClientSequenceNumber"), -1);
+
+  /* Too short: an error naming the field and payload offset, and the
+   * load counted it as damage at the record's byte offset. */
+  assert_false (et_trace_decode_event (trace, first + 2, &e, fields, &error));
+  assert_true (e.decode_failed);
+  assert_non_null (strstr (error->message, "ClientSequenceNumber"));
+  assert_non_null (strstr (error->message, "payload offset 18"));
+  assert_int_equal (et_trace_get_stats (trace)->decode_failures, 1);
+  damage = et_trace_get_damage (trace, &n_damage);
+  assert_int_equal (n_damage, 1);
+  assert_non_null (strstr (damage[0].message, "byte offset"));
+  assert_non_null (strstr (damage[0].message, "ClientSequenceNumber"));
+  et_fixture_remove_dir (dir);
+}
+
+/* ---- the corpus: every layout against real payloads ------------------- */
+
+/* Layouts that stop before their payload does, and why. */
+static const struct
+{
+  const char *provider;
+  const char *event;
+  const char *reason;
+} partial_layouts[] = {
+  { "Microsoft-Windows-DotNETRuntime", "GC/HeapStats",
+    "version 0: the runtime pads the payload to 96 bytes" },
+  { "Microsoft-Windows-DotNETRuntime", "GC/PerHeapHistory",
+    "only its ClrInstanceID is laid out" },
+  { "Microsoft-Windows-DotNETRuntimePrivate", "GC/PerHeapHistory",
+    "the manifest declares only ClrInstanceID" },
+  { "Microsoft-Windows-DotNETRuntime", "GC/LOHCompact",
+    "the per-heap details after Count are not laid out" },
+  { "Microsoft-Windows-DotNETRuntime", "GC/FitBucketInfo",
+    "the buckets after Count are not laid out" },
+};
+
+typedef struct
+{
+  guint n_decoded, n_exact, n_failed, n_partial, n_unknown;
+  EtFields *fields;
+} CorpusTally;
+
+static gboolean
+is_partial (const EtManifest *manifest, const EtManifestEvent *e)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (partial_layouts); i++)
+    if (strcmp (partial_layouts[i].provider, et_manifest_get_provider_name (manifest)) == 0
+        && strcmp (partial_layouts[i].event, e->name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+decode_record (const EtRecord *record, guint buffer, gsize pos, gpointer data)
+{
+  CorpusTally *t = data;
+  const EtManifest *manifest = NULL;
+  const EtManifestEvent *e;
+  g_autoptr(GError) error = NULL;
+  gsize consumed = 0;
+
+  if (record->klass != ET_RECORD_EVENT || !et_builtin_has (&record->guid))
+    return;
+  e = et_builtin_lookup (&record->guid, record->id, record->version, &manifest);
+  if (e == NULL || e->version != record->version)
+    {
+      t->n_unknown++;
+      print_message ("# no layout for event %u version %u\n", record->id, record->version);
+      return;
+    }
+  et_fields_clear (t->fields);
+  t->n_decoded++;
+  if (!et_manifest_decode (manifest, e, record->payload, record->payload_len,
+                           record->pointer_size, t->fields, &consumed, &error))
+    {
+      t->n_failed++;
+      print_message ("# %s: %s\n", e->name, error->message);
+    }
+  else if (consumed == record->payload_len)
+    t->n_exact++;
+  else if (is_partial (manifest, e))
+    t->n_partial++;
+  else
+    {
+      t->n_failed++;
+      print_message ("# %s version %u: %zu of %zu payload bytes laid out\n", e->name,
+                     record->version, consumed, record->payload_len);
+    }
+}
+
+static void
+test_corpus_payloads_fit_their_layouts (void **state)
+{
+  static const char *const traces[] = { "gcevents.etl", "net.4.5.2.x64.etl" };
+  const char *dir = g_getenv ("ET_CORPUS_DIR");
+  CorpusTally t = { 0 };
+
+  if (dir == NULL || !g_file_test (dir, G_FILE_TEST_IS_DIR))
+    {
+      print_message ("# corpus not found at %s: real payloads not checked\n",
+                     dir ? dir : "(ET_CORPUS_DIR is not set)");
+      skip ();
+      return;
+    }
+  t.fields = et_fields_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (traces); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, traces[i], NULL);
+      g_autoptr(EtEtlFile) file = et_etl_file_open (path, NULL, NULL, NULL);
+
+      assert_non_null (file);
+      for (guint b = 0; b < et_etl_file_n_buffers (file); b++)
+        et_etl_file_walk_buffer (file, b, decode_record, &t);
+    }
+  et_fields_free (t.fields);
+  print_message ("# runtime events of the corpus: %u decoded, %u exactly their payload, "
+                 "%u by a partial layout, %u failed, %u without a layout\n",
+                 t.n_decoded, t.n_exact, t.n_partial, t.n_failed, t.n_unknown);
+  assert_true (t.n_decoded > 60000);
+  assert_int_equal (t.n_failed, 0);
+  assert_int_equal (t.n_unknown, 0);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_tables_build_for_the_three_providers),
+    cmocka_unit_test (test_events_are_named_as_perfview_names_them),
+    cmocka_unit_test (test_fixture_trace_decodes_by_version),
+    cmocka_unit_test (test_corpus_payloads_fit_their_layouts),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
