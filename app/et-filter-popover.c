@@ -21,6 +21,9 @@ struct _EtFilterPopover
   GtkBox      *providers;
   GtkFlowBox  *categories;
   GtkBox      *series;
+  GtkEditable *search;
+  GtkWidget   *providers_all;
+  GtkWidget   *providers_none;
 
   EtTrace     *trace;
   EtLayout    *layout;      /* not owned */
@@ -97,17 +100,30 @@ on_importance_selected (GtkDropDown *dropdown, GParamSpec *pspec, gpointer data)
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
+/* A provider as the list names it: its name, or for one without a name
+ * (classic providers name none in the trace) the start of its GUID. */
+static char *
+provider_label (const EtProvider *provider, const char *guid)
+{
+  if (*provider->name)
+    return g_strdup (provider->name);
+  /* Translators: a provider the trace gives no name; %.8s is the first
+   * part of its GUID (the whole is in the tooltip) */
+  return g_strdup_printf (_("Unnamed provider %.8s…"), guid);
+}
+
 static GtkWidget *
 provider_check (EtFilterPopover *self, guint index)
 {
   const EtProvider *provider = et_trace_get_provider (self->trace, index);
   char guid[ET_GUID_STRING_LEN];
   GtkWidget *check;
-  g_autofree char *tip = NULL;
+  g_autofree char *tip = NULL, *label = NULL;
   g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, provider->n_events);
 
   et_guid_to_string (&provider->guid, guid);
-  check = gtk_check_button_new_with_label (*provider->name ? provider->name : guid);
+  label = provider_label (provider, guid);
+  check = gtk_check_button_new_with_label (label);
   /* Translators: a provider's tooltip: its GUID, its kind ("eventsource"…)
    * and how many events it wrote */
   tip = g_strdup_printf (ngettext ("%s\n%s provider, %s event", "%s\n%s provider, %s events",
@@ -224,6 +240,89 @@ fill_series (EtFilterPopover *self)
     }
 }
 
+/* Providers by name as people sort (unnamed ones last, by GUID). */
+static int
+compare_providers (gconstpointer a, gconstpointer b, gpointer trace)
+{
+  const EtProvider *pa = et_trace_get_provider (trace, GPOINTER_TO_UINT (*(gconstpointer *) a));
+  const EtProvider *pb = et_trace_get_provider (trace, GPOINTER_TO_UINT (*(gconstpointer *) b));
+  char ga[ET_GUID_STRING_LEN], gb[ET_GUID_STRING_LEN];
+
+  if ((*pa->name == '\0') != (*pb->name == '\0'))
+    return *pa->name == '\0' ? 1 : -1;
+  if (*pa->name != '\0')
+    return g_utf8_collate (pa->name, pb->name);
+  et_guid_to_string (&pa->guid, ga);
+  et_guid_to_string (&pb->guid, gb);
+  return strcmp (ga, gb);
+}
+
+/* Whether @check's label holds @needle (casefolded), for the search. */
+static gboolean
+label_matches (GtkWidget *check, const char *needle)
+{
+  const char *label = gtk_check_button_get_label (GTK_CHECK_BUTTON (check));
+  g_autofree char *folded = label != NULL ? g_utf8_casefold (label, -1) : NULL;
+
+  return *needle == '\0' || (folded != NULL && strstr (folded, needle) != NULL);
+}
+
+static void
+on_search_changed (GtkSearchEntry *entry, gpointer data)
+{
+  EtFilterPopover *self = data;
+  g_autofree char *needle = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (entry)), -1);
+  GtkWidget *lists[] = { GTK_WIDGET (self->providers), GTK_WIDGET (self->series) };
+
+  for (guint k = 0; k < G_N_ELEMENTS (lists); k++)
+    for (GtkWidget *c = gtk_widget_get_first_child (lists[k]); c; c = gtk_widget_get_next_sibling (c))
+      gtk_widget_set_visible (c, label_matches (c, needle));
+}
+
+/* All / None: every entry the search shows in that list, then one change
+ * (or one reload, when a provider without markers was ticked). */
+static void
+set_all_shown (EtFilterPopover *self, GtkWidget *button, gboolean active)
+{
+  gboolean providers = button == self->providers_all || button == self->providers_none;
+  GtkWidget *list = providers ? GTK_WIDGET (self->providers) : GTK_WIDGET (self->series);
+  gboolean reload = FALSE;
+
+  if (self->layout == NULL)
+    return;
+  self->filling = TRUE;
+  for (GtkWidget *c = gtk_widget_get_first_child (list); c; c = gtk_widget_get_next_sibling (c))
+    {
+      if (!gtk_widget_get_visible (c))
+        continue;
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (c), active);
+      if (providers)
+        {
+          guint p = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (c), "provider"));
+
+          et_layout_set_provider_visible (self->layout, p, active);
+          reload |= active && !provider_has_markers (self->trace, p);
+        }
+      else
+        et_layout_set_series_visible (self->layout, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (c), "series")),
+                                      active);
+    }
+  self->filling = FALSE;
+  g_signal_emit (self, signals[reload ? SIGNAL_RELOAD_NEEDED : SIGNAL_CHANGED], 0);
+}
+
+static void
+on_all_clicked (GtkButton *button, gpointer data)
+{
+  set_all_shown (data, GTK_WIDGET (button), TRUE);
+}
+
+static void
+on_none_clicked (GtkButton *button, gpointer data)
+{
+  set_all_shown (data, GTK_WIDGET (button), FALSE);
+}
+
 static void
 remove_children (GtkWidget *parent)
 {
@@ -290,6 +389,21 @@ et_filter_popover_set_settings (EtFilterPopover *self, GSettings *settings)
   g_set_object (&self->settings, settings);
 }
 
+/* Provider @p's check button, ticked when it is shown by default or was
+ * ticked before a reload (@shown_extra: GUIDs). */
+static void
+add_provider (EtFilterPopover *self, guint p, const char * const *shown_extra)
+{
+  GtkWidget *check = provider_check (self, p);
+  const char *guid = g_object_get_data (G_OBJECT (check), "guid");
+  gboolean shown = et_trace_get_provider (self->trace, p)->default_on
+                   || (shown_extra != NULL && g_strv_contains (shown_extra, guid));
+
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (check), shown);
+  et_layout_set_provider_visible (self->layout, p, shown);
+  gtk_box_append (self->providers, check);
+}
+
 void
 et_filter_popover_set_trace (EtFilterPopover *self, EtTrace *trace, EtLayout *layout,
                              const char * const *shown_extra)
@@ -303,21 +417,19 @@ et_filter_popover_set_trace (EtFilterPopover *self, EtTrace *trace, EtLayout *la
   if (trace == NULL)
     return;
   self->filling = TRUE;
-  for (guint p = 0; p < et_trace_get_n_providers (trace); p++)
-    {
-      GtkWidget *check = provider_check (self, p);
-      const char *guid = g_object_get_data (G_OBJECT (check), "guid");
-      const EtProvider *provider = et_trace_get_provider (trace, p);
-      gboolean shown = provider->default_on
-                       || (shown_extra != NULL && g_strv_contains (shown_extra, guid));
+  {
+    g_autoptr(GPtrArray) order = g_ptr_array_new ();
 
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), shown);
-      et_layout_set_provider_visible (layout, p, shown);
-      gtk_box_append (self->providers, check);
-    }
+    for (guint p = 0; p < et_trace_get_n_providers (trace); p++)
+      g_ptr_array_add (order, GUINT_TO_POINTER (p));
+    g_ptr_array_sort_with_data (order, compare_providers, trace);
+    for (guint k = 0; k < order->len; k++)
+      add_provider (self, GPOINTER_TO_UINT (order->pdata[k]), shown_extra);
+  }
   restore_importance_and_kinds (self);
   fill_categories (self);
   fill_series (self);
+  gtk_editable_set_text (self->search, "");
   self->filling = FALSE;
 }
 
@@ -375,6 +487,12 @@ et_filter_popover_class_init (EtFilterPopoverClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, providers);
   gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, categories);
   gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, series);
+  gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, search);
+  gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, providers_all);
+  gtk_widget_class_bind_template_child (widget_class, EtFilterPopover, providers_none);
+  gtk_widget_class_bind_template_callback (widget_class, on_search_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_all_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_none_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_kinds_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_importance_selected);
   signals[SIGNAL_CHANGED] =

@@ -60,6 +60,7 @@ open_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   EtWindow *self = data;
   GtkFileChooserNative *dialog;
   g_autoptr(GtkFileFilter) etl = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) nettrace = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
   g_autofree char *last = self->settings ? g_settings_get_string (self->settings, "last-folder") : NULL;
 
@@ -68,9 +69,14 @@ open_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   gtk_file_filter_set_name (etl, _("ETW traces (*.etl)"));
   gtk_file_filter_add_pattern (etl, "*.[eE][tT][lL]");
   gtk_file_filter_add_mime_type (etl, "application/x-etl");
+  /* .NET's EventPipe traces, as dotnet-trace writes them on Linux and macOS */
+  gtk_file_filter_set_name (nettrace, _("EventPipe traces (*.nettrace)"));
+  gtk_file_filter_add_pattern (nettrace, "*.[nN][eE][tT][tT][rR][aA][cC][eE]");
+  gtk_file_filter_add_mime_type (nettrace, "application/x-nettrace");
   gtk_file_filter_set_name (all, _("All files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), etl);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), nettrace);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), all);
   if (last != NULL && *last != '\0')
     {
@@ -98,7 +104,8 @@ compare_recent (gconstpointer a, gconstpointer b)
   return g_date_time_compare (y, x);   /* newest first */
 }
 
-/* The "Open Recent" submenu: the ten newest .etl files GTK remembers. */
+/* The "Open Recent" submenu: the ten newest .etl and .nettrace files GTK
+ * remembers. */
 void
 _et_window_refresh_recent (EtWindow *self)
 {
@@ -108,7 +115,8 @@ _et_window_refresh_recent (EtWindow *self)
   g_autoptr(GMenu) section = g_menu_new ();
 
   for (GList *l = items; l != NULL; l = l->next)
-    if (g_str_has_suffix (gtk_recent_info_get_uri (l->data), ".etl")
+    if ((g_str_has_suffix (gtk_recent_info_get_uri (l->data), ".etl")
+         || g_str_has_suffix (gtk_recent_info_get_uri (l->data), ".nettrace"))
         && gtk_recent_info_exists (l->data))
       g_ptr_array_add (traces, l->data);
   g_ptr_array_sort (traces, compare_recent);

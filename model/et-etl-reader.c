@@ -421,7 +421,7 @@ lost_from (EtEtlFile *file)
   guint64 lost = et_mapping_lost_from (file->watch);
   struct stat st;
 
-  if (fstat (file->fd, &st) == 0 && (guint64) st.st_size < file->size)
+  if (file->fd >= 0 && fstat (file->fd, &st) == 0 && (guint64) st.st_size < file->size)
     lost = MIN (lost, (guint64) st.st_size);
   return lost;
 }
@@ -626,4 +626,42 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
       pos += ((gsize) record.size + 7) & ~(gsize) 7;
     }
   return 0;
+}
+
+/* ---- images of other formats ------------------------------------------ */
+
+EtEtlFile *
+et_etl_file_new_from_image (const char *path, guint64 file_size, guint8 *image, gsize image_len,
+                            const guint64 *offsets, guint n_buffers)
+{
+  EtEtlFile *file = g_new0 (EtEtlFile, 1);
+  gsize pos = 0;
+
+  g_return_val_if_fail (path != NULL && (image != NULL || image_len == 0), NULL);
+
+  file->path = g_strdup (path);
+  file->fd = -1;          /* read whole already: nothing to watch */
+  file->size = file_size;
+  file->buffers = g_array_new (FALSE, FALSE, sizeof (EtBufferInfo));
+  file->inflated = image;
+  file->inflated_len = image_len;
+  /* Positions inside the image are not file offsets: like decompressed
+   * buffers, each buffer reports damage at its own offset. */
+  for (guint i = 0; i < n_buffers && pos + ET_BUFFER_HEADER_SIZE <= image_len; i++)
+    {
+      EtBufferInfo info = { 0 };
+      const guint8 *h = image + pos;
+
+      info.offset = offsets[i];
+      info.disk_size = et_read_u32 (h);
+      info.data_end = MIN (et_read_u32 (h + 0x30), info.disk_size);
+      info.cpu = h[0x28];
+      info.usable = TRUE;
+      info.data_index = (guint32) (pos >> 3);
+      g_assert (info.disk_size >= ET_BUFFER_HEADER_SIZE && info.disk_size % 8 == 0
+                && pos + info.disk_size <= image_len);
+      g_array_append_val (file->buffers, info);
+      pos += info.disk_size;
+    }
+  return file;
 }

@@ -136,6 +136,17 @@ guint        et_etl_file_walk_buffer (EtEtlFile   *file,
                                       EtRecordFunc func,
                                       gpointer     user_data);
 
+/* A file of another format read into memory as .etl buffers (see
+ * et-nettrace-image): @image (taken) holds the buffers back to back, each a
+ * multiple of 8 bytes starting with its 0x48-byte header; @offsets[i] is
+ * the source file offset that damage in buffer i is reported at. */
+EtEtlFile   *et_etl_file_new_from_image (const char    *path,
+                                         guint64        file_size,
+                                         guint8        *image,
+                                         gsize          image_len,
+                                         const guint64 *offsets,
+                                         guint          n_buffers);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtEtlFile, et_etl_file_free)
 
 G_END_DECLS

@@ -15,8 +15,11 @@
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
+#include "et-mapping.h"
+#include "et-nettrace-image.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #define CV_MARKERS_GUID "8d4925ab-505a-483b-a7e0-6f824a07a6f0"
 
@@ -1028,6 +1031,17 @@ choose_clock (EtTrace *self)
 
 
 
+static gboolean
+only_regular (const char *path, GError **error)
+{
+  int fd = et_mapping_open_regular (path, error);
+
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
+}
+
 static EtTrace *
 load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
       gpointer progress_data, GCancellable *cancellable, GError **error)
@@ -1040,7 +1054,17 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
 
   self = g_object_new (ET_TYPE_TRACE, NULL);
   self->path = g_strdup (path);
-  self->file = et_etl_file_open (path, on_damage, self, error);
+  /* Only regular files, refused before anything opens them for reading: a
+   * FIFO without a writer would block the sniffing for ever. */
+  if (!only_regular (path, error))
+    return NULL;
+  /* Chosen by content: a .nettrace stream is read into .etl-style buffers
+   * in memory (et-nettrace-image), and everything after is the same. */
+  if (et_nettrace_file_sniff (path))
+    self->file = et_nettrace_open (path, on_damage, self, progress, progress_data, cancellable,
+                                   error);
+  else
+    self->file = et_etl_file_open (path, on_damage, self, error);
   if (self->file == NULL)
     return NULL;
   self->stats.file_size = et_etl_file_size (self->file);

@@ -121,6 +121,109 @@ activate_on_channel (EtWindow *window, const char *action, guint channel)
 /* A right click on a row opens its menu; hiding the channel takes its row
  * and its markers away until "Show Hidden Channels"; "Move to Top" makes
  * it the first row under its process, the process first. */
+/* The check buttons of the popover's list of @key ("provider", "series"),
+ * in their order. */
+static void
+collect_checks (GtkWidget *widget, const char *key, GPtrArray *out)
+{
+  if (GTK_IS_CHECK_BUTTON (widget) && g_object_get_data (G_OBJECT (widget), key) != NULL)
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect_checks (c, key, out);
+}
+
+static GtkWidget *
+find_button (GtkWidget *widget, const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && !GTK_IS_CHECK_BUTTON (widget)
+      && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The popover's own search entry (its drop-down has one of its own). */
+static GtkEditable *
+find_search (GtkWidget *widget)
+{
+  char *placeholder = NULL;
+
+  if (GTK_IS_SEARCH_ENTRY (widget))
+    {
+      g_object_get (widget, "placeholder-text", &placeholder, NULL);
+      if (g_strcmp0 (placeholder, "Find providers and series") == 0)
+        return g_free (placeholder), GTK_EDITABLE (widget);
+      g_free (placeholder);
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkEditable *found = find_search (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The popover fits a small window (two columns, one list at a time);
+ * providers are sorted by name, never shown as a bare GUID; All / None
+ * tick and untick what the search shows (issue 23, item 9). */
+static void
+test_filter_popover_fits_sorts_searches_and_ticks_all (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  GtkWidget *popover = find_widget (GTK_WIDGET (window), ET_TYPE_FILTER_POPOVER);
+  EtLayout *layout = et_window_get_layout (window);
+  g_autoptr(GPtrArray) providers = g_ptr_array_new ();
+  GtkEditable *search;
+  int natural;
+  guint shown = 0;
+
+  assert_non_null (popover);
+  gtk_widget_measure (popover, GTK_ORIENTATION_VERTICAL, -1, NULL, &natural, NULL, NULL);
+  if (natural > 600)
+    fail_msg ("the filter popover wants %d px of height", natural);
+
+  collect_checks (popover, "provider", providers);
+  assert_true (providers->len >= 2);
+  for (guint k = 0; k < providers->len; k++)
+    {
+      const char *label = gtk_check_button_get_label (providers->pdata[k]);
+      char guid[ET_GUID_STRING_LEN];
+      guint p = GPOINTER_TO_UINT (g_object_get_data (providers->pdata[k], "provider"));
+
+      et_guid_to_string (&et_trace_get_provider (et_window_get_trace (window), p)->guid, guid);
+      assert_null (strstr (label, guid));
+      if (k > 0 && *et_trace_get_provider (et_window_get_trace (window), p)->name)
+        assert_true (g_utf8_collate (gtk_check_button_get_label (providers->pdata[k - 1]), label) <= 0);
+    }
+
+  /* None unticks every provider; the search narrows what All ticks. */
+  g_signal_emit_by_name (find_button (popover, "None"), "clicked");
+  for (guint k = 0; k < providers->len; k++)
+    {
+      assert_false (gtk_check_button_get_active (providers->pdata[k]));
+      assert_false (et_layout_get_provider_visible (
+                      layout, GPOINTER_TO_UINT (g_object_get_data (providers->pdata[k], "provider"))));
+    }
+  assert_int_equal (list_rows (window), 0);
+  search = find_search (popover);
+  assert_non_null (search);
+  gtk_editable_set_text (search, gtk_check_button_get_label (providers->pdata[0]));
+  RUN_UNTIL (!gtk_widget_get_visible (providers->pdata[providers->len - 1]));
+  for (guint k = 0; k < providers->len; k++)
+    shown += gtk_widget_get_visible (providers->pdata[k]);
+  assert_true (shown >= 1 && shown < providers->len);
+  g_signal_emit_by_name (find_button (popover, "All"), "clicked");
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_true (list_rows (window) > 0);
+  close_window (window);
+}
+
 static void
 test_row_menu_hides_moves_and_shows_channels (void **state)
 {
@@ -292,6 +395,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_popover_filters_categories_and_series),
+    cmocka_unit_test (test_filter_popover_fits_sorts_searches_and_ticks_all),
     cmocka_unit_test (test_row_menu_hides_moves_and_shows_channels),
     cmocka_unit_test (test_clicking_a_marker_selects_its_list_row),
     cmocka_unit_test (test_ruler_drag_selects_a_range_that_z_zooms_to),

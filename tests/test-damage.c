@@ -24,6 +24,7 @@
 
 #include "et-etl-reader.h"
 #include "et-fixture.h"
+#include "et-fixture-nettrace.h"
 #include "et-trace.h"
 #include "et-xpress-compress.h"
 
@@ -472,6 +473,31 @@ test_a_file_cut_while_its_records_are_walked_says_so (void **state)
   counts = count_per_buffer (t, f->layout);
   for (guint b = 0; b < f->layout->buffers->len / 2; b++)
     assert_int_equal (g_array_index (counts, guint, b), g_array_index (f->counts, guint, b));
+}
+
+/* A .nettrace file is read whole while it is opened: cut then (at its
+ * first progress report, after 4 MiB), it is said to have shrunk. */
+static void
+test_a_nettrace_file_cut_while_it_is_read_says_so (void **state)
+{
+  Fixture *f = *state;
+  CutOnProgress c = { f->path, 6u << 20, FALSE };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+  const EtDamage *d;
+  guint n = 0, shrank = 0;
+
+  assert_true (et_fixture_write_nettrace_large (f->path, 400000, 7, &error));
+  g_assert_no_error (error);
+  t = et_trace_load (f->path, ET_LOAD_DEFAULT, cut_on_first_progress, &c, NULL, &error);
+  g_assert_no_error (error);
+  assert_true (c.done);
+  d = et_trace_get_damage (t, &n);
+  for (guint i = 0; i < n; i++)
+    shrank += d[i].offset >= c.cut && d[i].offset < c.cut + 65536
+              && strstr (d[i].message, "shrank while it was read") != NULL;
+  assert_int_equal (shrank, 1);
+  assert_true (et_trace_get_stats (t)->records > 0);
 }
 
 /* The window decodes events from the mapped file long after loading: a
@@ -1510,6 +1536,7 @@ main (void)
     T (test_fifos_directories_and_devices_are_refused_without_blocking),
     T (test_a_file_cut_while_it_is_opened_keeps_what_came_before),
     T (test_a_file_cut_while_its_records_are_walked_says_so),
+    T (test_a_nettrace_file_cut_while_it_is_read_says_so),
     T (test_a_file_cut_after_loading_fails_only_the_events_that_are_gone),
     T (test_bit_flip_sweep_never_loses_records_silently),
     T (test_bit_flip_sweep_in_compressed_file_never_loses_records_silently),

@@ -1,0 +1,665 @@
+/* et-nettrace-image.c — .nettrace events as the model's records (see
+ * et-nettrace-image.h).
+ *
+ * The image is a list of .etl-style buffers in memory: the first holds the
+ * log-file header record made from the Trace object; then, per EventBlock
+ * and processor, buffers of EVENT_HEADER records in file order. The model
+ * sorts them by time as it sorts the CPUs' buffers of an .etl.
+ */
+#include "et-nettrace-image.h"
+#include "et-mapping.h"
+#include "et-nettrace-reader.h"
+#include "et-bytes.h"
+#include "et-error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define BUFFER_DATA_LIMIT  (256u << 10) /* a buffer is closed past this */
+/* The image is one GByteArray (32-bit length): events past this are
+ * counted, not read. */
+#define IMAGE_LIMIT        (G_MAXUINT32 - (MAX_CPUS + 2) * (BUFFER_DATA_LIMIT + G_MAXUINT16))
+#define EVENT_HEADER_SIZE  0x50
+#define LOGFILE_HEADER_SIZE 280         /* TRACE_LOGFILE_HEADER, 64-bit, no strings */
+#define MAX_CPUS           256
+#define EXT_RELATED_ACTIVITY 1
+#define EXT_SCHEMA_TL        11
+#define EXT_PROV_TRAITS      12
+#define TL_VARIABLE_COUNT    0x40
+#define TL_HAS_OUT           0x80
+#define FILETIME_UNIX_EPOCH  G_GINT64_CONSTANT (116444736000000000)
+
+/* TraceLogging in-types and out-types written (etl-format.md §10). */
+enum
+{
+  TL_UNICODE_STRING = 1, TL_INT8 = 3, TL_UINT8, TL_INT16, TL_UINT16, TL_INT32, TL_UINT32,
+  TL_INT64, TL_UINT64, TL_FLOAT, TL_DOUBLE, TL_BOOL32, TL_GUID = 15, TL_SYSTEMTIME = 18,
+  TL_STRUCT = 24, TL_OUT_STRING = 2,
+};
+
+/* The runtime's providers: well-known GUIDs (not hashed from the name), and
+ * no field descriptions in EventPipe. */
+static const struct
+{
+  const char *name;
+  const char *guid;
+} runtime_providers[] = {
+  { "Microsoft-Windows-DotNETRuntime", "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4" },
+  { "Microsoft-Windows-DotNETRuntimeRundown", "a669021c-c450-4609-a035-5af59af4df18" },
+  { "Microsoft-Windows-DotNETRuntimePrivate", "763fd754-7086-4dfe-95eb-c01a46faf4ca" },
+  { "Microsoft-Windows-DotNETRuntimeStress", "cc2bcbba-16b6-4cf3-8990-d74c2e8af500" },
+  { "Microsoft-DotNETCore-SampleProfiler", "3c530d44-97ae-513a-1e6d-783e8f8e03a9" },
+  { "Microsoft-DotNETCore-EventPipe", NULL },
+};
+
+/* What every event of one metadata record shares. */
+typedef struct
+{
+  EtGuid  provider;
+  GByteArray *items;   /* the PROV_TRAITS item and, when known, the
+                        * EVENT_SCHEMA_TL item, as every record carries them */
+  guint16 id;
+  guint8  version;
+  guint8  level;
+  guint8  opcode;
+  guint16 task;
+  guint64 keywords;
+} EventType;
+
+typedef struct
+{
+  GByteArray *bytes;       /* records of the open buffer, NULL when none */
+  guint64     offset;      /* the EventBlock its first record came from */
+} OpenBuffer;
+
+typedef struct
+{
+  const char    *path;
+  EtDamageFunc   damage;
+  gpointer       damage_data;
+  EtNettraceInfo info;
+  GHashTable    *types;        /* metadata id → EventType* */
+  GByteArray    *image;        /* closed event buffers */
+  GArray        *offsets;      /* guint64 per closed buffer */
+  OpenBuffer     open[MAX_CPUS];
+  gint64         last_ts;
+  guint          head_len;     /* the header buffer, at the image's start */
+  guint64        beyond_limit; /* events after the image was full */
+  guint32        last_id;      /* the metadata looked up last, and its type */
+  const EventType *last_type;
+  void         (*progress) (guint64, guint64, gpointer);
+  gpointer       progress_data;
+  GCancellable  *cancellable;
+  guint64        file_size;
+  guint64        reported;     /* offset told to progress last */
+} Builder;
+
+static void
+event_type_free (gpointer data)
+{
+  EventType *t = data;
+
+  g_clear_pointer (&t->items, g_byte_array_unref);
+  g_free (t);
+}
+
+/* ---- little-endian writing -------------------------------------------- */
+
+static void
+put (GByteArray *b, guint64 v, guint n)
+{
+  guint8 x[8];
+
+  for (guint i = 0; i < n; i++)
+    x[i] = (guint8) (v >> (8 * i));
+  g_byte_array_append (b, x, n);
+}
+
+static void
+set (guint8 *p, guint64 v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    p[i] = (guint8) (v >> (8 * i));
+}
+
+static void
+put_guid_at (guint8 *p, const EtGuid *g)
+{
+  set (p, g->data1, 4);
+  set (p + 4, g->data2, 2);
+  set (p + 6, g->data3, 2);
+  memcpy (p + 8, g->data4, 8);
+}
+
+static void
+put_cstring (GByteArray *b, const char *s)
+{
+  g_byte_array_append (b, (const guint8 *) s, (guint) strlen (s) + 1);
+}
+
+static void
+pad8 (GByteArray *b)
+{
+  while (b->len % 8 != 0)
+    put (b, 0, 1);
+}
+
+static void
+put_ext (GByteArray *b, guint16 type, const guint8 *data, gsize len, gboolean more)
+{
+  guint16 item = (guint16) ((8 + len + 7) & ~(gsize) 7);
+
+  put (b, item, 2);
+  put (b, type, 2);
+  put (b, more ? 1 : 0, 2);
+  put (b, len, 2);
+  g_byte_array_append (b, data, (guint) len);
+  pad8 (b);
+}
+
+/* ---- metadata → TraceLogging ------------------------------------------- */
+
+static guint8
+tl_in_type (guint8 type, guint8 *out)
+{
+  static const guint8 map[] = {
+    [ET_NT_BOOLEAN32] = TL_BOOL32, [ET_NT_UTF16_CODE_UNIT] = TL_UINT16,
+    [ET_NT_SBYTE] = TL_INT8, [ET_NT_BYTE] = TL_UINT8, [ET_NT_INT16] = TL_INT16,
+    [ET_NT_UINT16] = TL_UINT16, [ET_NT_INT32] = TL_INT32, [ET_NT_UINT32] = TL_UINT32,
+    [ET_NT_INT64] = TL_INT64, [ET_NT_UINT64] = TL_UINT64, [ET_NT_SINGLE] = TL_FLOAT,
+    [ET_NT_DOUBLE] = TL_DOUBLE, [ET_NT_DATETIME] = TL_SYSTEMTIME, [ET_NT_GUID] = TL_GUID,
+    [ET_NT_UTF16_STRING] = TL_UNICODE_STRING,
+  };
+
+  /* A UTF-16 code unit is a character: TraceLogging says so with an
+   * out-type on a 16-bit integer. */
+  *out = type == ET_NT_UTF16_CODE_UNIT ? TL_OUT_STRING : 0;
+  return type < G_N_ELEMENTS (map) ? map[type] : 0;
+}
+
+/* Writes the field at @i (and what belongs to it) as TraceLogging fields;
+ * returns the index after it, or 0 when TraceLogging cannot say it. */
+static guint
+tl_field (GByteArray *b, const GArray *fields, guint i, guint8 count)
+{
+  const EtNtField *f = &g_array_index (fields, EtNtField, i);
+  guint next = i + 1;
+  guint8 in, out;
+
+  if (f->type == ET_NT_ARRAY)
+    {
+      const EtNtField *element = &g_array_index (fields, EtNtField, i + 1);
+
+      if (count != 0 || i + 1 >= fields->len)
+        return 0;
+      if (element->type != ET_NT_ARRAY)
+        return tl_field (b, fields, i + 1, TL_VARIABLE_COUNT);
+      /* An array of arrays: an array of structs of one array each lays out
+       * the same bytes. */
+      put_cstring (b, f->name ? f->name : "");
+      put (b, TL_STRUCT | TL_VARIABLE_COUNT | TL_HAS_OUT, 1);
+      put (b, 1, 1);
+      return tl_field (b, fields, i + 1, 0);
+    }
+  put_cstring (b, f->name ? f->name : "");
+  if (f->type == ET_NT_OBJECT)
+    {
+      if (f->n_children > 0x7F)
+        return 0;
+      put (b, TL_STRUCT | count | TL_HAS_OUT, 1);
+      put (b, f->n_children, 1);
+      for (guint k = 0; k < f->n_children && next != 0; k++)
+        next = next < fields->len ? tl_field (b, fields, next, 0) : 0;
+      return next;
+    }
+  in = tl_in_type (f->type, &out);
+  if (in == 0)
+    return 0;
+  put (b, in | count | (out ? TL_HAS_OUT : 0), 1);
+  if (out)
+    put (b, out, 1);
+  return next;
+}
+
+/* The TraceLogging metadata of @meta, or NULL when its fields cannot be
+ * said in TraceLogging (or are not known). */
+static GBytes *
+tl_schema (const EtNettraceMeta *meta, const char *name)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+  guint i = 0;
+
+  if (!meta->has_fields)
+    return NULL;
+  put (b, 0, 2);
+  put (b, 0, 1);                        /* no event tags */
+  put_cstring (b, name);
+  while (i < meta->fields->len)
+    if ((i = tl_field (b, meta->fields, i, 0)) == 0)
+      return NULL;
+  if (b->len > G_MAXUINT16)
+    return NULL;
+  set (b->data, b->len, 2);
+  return g_byte_array_free_to_bytes (g_steal_pointer (&b));
+}
+
+static GBytes *
+tl_traits (const char *provider)
+{
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+
+  put (b, 0, 2);
+  put_cstring (b, provider);
+  set (b->data, MIN (b->len, G_MAXUINT16), 2);
+  return g_byte_array_free_to_bytes (g_steal_pointer (&b));
+}
+
+static gboolean
+ends_with (const char *s, const char *suffix)
+{
+  gsize n = strlen (s), k = strlen (suffix);
+
+  return n >= k && g_ascii_strcasecmp (s + n - k, suffix) == 0;
+}
+
+/* EventPipe metadata has no task. An EventSource that names none gives
+ * event N the task 0xFFFE − N, and a …Stop event the task of the …Start
+ * just before it (EventSource's own rule, so that its .etl and .nettrace
+ * agree, and ends pair with their own kind of start). Events written
+ * without an id (EventSource.Write) keep task 0. */
+static guint16
+eventsource_task (guint16 id, guint8 opcode, const char *name)
+{
+  if (id == 0)
+    return 0;
+  if (opcode == 2 && id > 1 && ends_with (name, "Stop"))
+    return (guint16) (0xFFFE - (id - 1));
+  return (guint16) (0xFFFE - id);
+}
+
+static void
+on_metadata (const EtNettraceMeta *meta, gpointer user_data)
+{
+  Builder *bld = user_data;
+  EventType *t = g_new0 (EventType, 1);
+  g_autoptr(GBytes) traits = NULL;
+  g_autoptr(GBytes) schema = NULL;
+  g_autofree char *name = meta->name[0] ? g_strdup (meta->name)
+                                        : g_strdup_printf ("EventID(%u)", meta->event_id);
+  gboolean runtime = FALSE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (runtime_providers); i++)
+    if (strcmp (meta->provider, runtime_providers[i].name) == 0)
+      {
+        runtime = TRUE;
+        if (runtime_providers[i].guid == NULL
+            || !et_guid_parse (runtime_providers[i].guid, &t->provider))
+          et_guid_from_eventsource_name (meta->provider, &t->provider);
+      }
+  if (!runtime)
+    et_guid_from_eventsource_name (meta->provider, &t->provider);
+  traits = tl_traits (meta->provider);
+  schema = runtime ? NULL : tl_schema (meta, name);
+  t->items = g_byte_array_new ();
+  put_ext (t->items, EXT_PROV_TRAITS, g_bytes_get_data (traits, NULL), g_bytes_get_size (traits),
+           schema != NULL);
+  if (schema != NULL)
+    put_ext (t->items, EXT_SCHEMA_TL, g_bytes_get_data (schema, NULL), g_bytes_get_size (schema),
+             FALSE);
+  t->id = (guint16) meta->event_id;
+  t->version = meta->version;
+  t->level = meta->level;
+  t->keywords = meta->keywords;
+  t->opcode = meta->opcode;
+  /* Format 4 metadata has no opcodes: EventSource names its span events
+   * …Start and …Stop, and TraceEvent takes the opcode from the name. */
+  if (!meta->has_opcode && ends_with (name, "Start"))
+    t->opcode = 1;
+  else if (!meta->has_opcode && ends_with (name, "Stop"))
+    t->opcode = 2;
+  if (!runtime)
+    t->task = eventsource_task (t->id, t->opcode, name);
+  bld->last_type = NULL;              /* a redefined id frees the old type */
+  g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id), t);
+}
+
+/* ---- records and buffers ---------------------------------------------- */
+
+static void
+put_buffer_header (GByteArray *b, guint32 size, guint32 data_end, guint cpu)
+{
+  guint start = b->len;
+
+  g_byte_array_set_size (b, start + ET_BUFFER_HEADER_SIZE);
+  memset (b->data + start, 0, ET_BUFFER_HEADER_SIZE);
+  set (b->data + start, size, 4);
+  b->data[start + 0x28] = (guint8) cpu;
+  set (b->data + start + 0x30, data_end, 4);
+}
+
+static void
+close_buffer (Builder *bld, guint cpu)
+{
+  OpenBuffer *o = &bld->open[cpu];
+  guint32 size;
+
+  if (o->bytes == NULL)
+    return;
+  size = ET_BUFFER_HEADER_SIZE + o->bytes->len;
+  put_buffer_header (bld->image, size, size, cpu);
+  g_byte_array_append (bld->image, o->bytes->data, o->bytes->len);
+  g_array_append_val (bld->offsets, o->offset);
+  g_clear_pointer (&o->bytes, g_byte_array_unref);
+}
+
+static void
+close_all (Builder *bld)
+{
+  for (guint cpu = 0; cpu < MAX_CPUS; cpu++)
+    close_buffer (bld, cpu);
+}
+
+/* The record's size: header, items, payload (before the padding to 8). */
+static gsize
+record_size (const EtNettraceEvent *e, const EventType *t)
+{
+  gsize size = EVENT_HEADER_SIZE + t->items->len + e->payload_len;
+
+  if (!et_guid_is_zero (&e->related_activity_id))
+    size += 8 + 16;
+  return size;
+}
+
+/* One EVENT_HEADER record (etl-format.md §5.6) for @e: the header, the
+ * related activity item when there is one, the type's items, the payload.
+ * Written in place: a trace holds millions of them. */
+static void
+put_record (Builder *bld, GByteArray *b, const EtNettraceEvent *e, const EventType *t)
+{
+  gboolean related = !et_guid_is_zero (&e->related_activity_id);
+  gsize size = record_size (e, t);
+  guint start = b->len;
+  guint8 *r;
+
+  g_byte_array_set_size (b, start + ((size + 7) & ~(gsize) 7));
+  r = b->data + start;
+  memset (r, 0, EVENT_HEADER_SIZE);
+  set (r, size, 2);
+  r[2] = bld->info.pointer_size == 4 ? 0x12 : 0x13;
+  r[3] = 0xC0;
+  set (r + 4, 0x0001 | (bld->info.pointer_size == 4 ? 0x0020 : 0x0040), 2);
+  set (r + 8, (guint32) e->thread_id, 4);
+  set (r + 12, bld->info.process_id, 4);
+  set (r + 16, (guint64) e->timestamp, 8);
+  put_guid_at (r + 0x18, &t->provider);
+  set (r + 0x28, t->id, 2);
+  r[0x2A] = t->version;
+  r[0x2C] = t->level;
+  r[0x2D] = t->opcode;                         /* channel stays 0 */
+  set (r + 0x2E, t->task, 2);
+  set (r + 0x30, t->keywords, 8);
+  put_guid_at (r + 0x40, &e->activity_id);
+  r += EVENT_HEADER_SIZE;
+  if (related)
+    {
+      memset (r, 0, 8);
+      set (r, 8 + 16, 2);
+      set (r + 2, EXT_RELATED_ACTIVITY, 2);
+      set (r + 4, 1, 2);                       /* more items follow */
+      set (r + 6, 16, 2);
+      put_guid_at (r + 8, &e->related_activity_id);
+      r += 8 + 16;
+    }
+  memcpy (r, t->items->data, t->items->len);
+  r += t->items->len;
+  memcpy (r, e->payload, e->payload_len);
+  r += e->payload_len;
+  memset (r, 0, (gsize) (b->data + b->len - r));
+}
+
+static void
+report (Builder *bld, guint64 offset, const char *what)
+{
+  g_autofree char *message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": %s",
+                                              bld->path, offset, what);
+
+  bld->damage (offset, message, bld->damage_data);
+}
+
+static void
+on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_data)
+{
+  Builder *bld = user_data;
+  const EventType *t = bld->last_type;
+  guint cpu = MIN (e->processor, MAX_CPUS - 1);
+  OpenBuffer *o;
+
+  if (t == NULL || meta->id != bld->last_id)
+    {
+      t = bld->last_type = g_hash_table_lookup (bld->types, GUINT_TO_POINTER (meta->id));
+      bld->last_id = meta->id;
+    }
+  if (t == NULL)
+    return;                 /* its metadata did not read: reported there */
+  if (bld->image->len > IMAGE_LIMIT)
+    {
+      if (bld->beyond_limit++ == 0)
+        report (bld, e->offset, "the trace holds more events than Etlscope reads from one "
+                "file (4 GiB of records); the events from here on are skipped");
+      return;
+    }
+  if (record_size (e, t) > G_MAXUINT16)
+    {
+      g_autofree char *what = g_strdup_printf ("an event of %" G_GSIZE_FORMAT " payload bytes "
+                                               "is larger than Etlscope's records; skipped",
+                                               e->payload_len);
+      report (bld, e->offset, what);
+      return;
+    }
+  /* Buffers are filled to about the same size whatever the blocks: the
+   * model's event slots are spaced by the largest buffer, so many small
+   * buffers beside one large one would use up their 2^32. Damage found in
+   * a record is reported at the EventBlock of its buffer's first record. */
+  o = &bld->open[cpu];
+  if (o->bytes != NULL && o->bytes->len > BUFFER_DATA_LIMIT)
+    close_buffer (bld, cpu);
+  if (o->bytes == NULL)
+    {
+      o->bytes = g_byte_array_sized_new (BUFFER_DATA_LIMIT + G_MAXUINT16 + 8);
+      o->offset = e->block_offset;
+    }
+  put_record (bld, o->bytes, e, t);
+  bld->last_ts = MAX (bld->last_ts, e->timestamp);
+}
+
+/* Opening is most of loading a .nettrace: it tells its progress (as 90 %
+ * of the file, the walk of the image does the rest) and can be cancelled. */
+static gboolean
+on_block (guint64 next, gpointer user_data)
+{
+  Builder *bld = user_data;
+
+  if (bld->progress != NULL && next - bld->reported >= (4u << 20))
+    {
+      bld->reported = next;
+      bld->progress (next * 9 / 10, bld->file_size, bld->progress_data);
+    }
+  return !g_cancellable_is_cancelled (bld->cancellable);
+}
+
+/* ---- the log-file header ---------------------------------------------- */
+
+static gint64
+filetime_of (const guint16 st[8])
+{
+  g_autoptr(GDateTime) dt = g_date_time_new_utc (st[0], st[1], st[3], st[4], st[5],
+                                                 st[6] + st[7] / 1000.0);
+
+  if (dt == NULL)
+    return 0;
+  return g_date_time_to_unix (dt) * 10000000 + g_date_time_get_microsecond (dt) * 10
+         + FILETIME_UNIX_EPOCH;
+}
+
+static void
+put_utf16z (GByteArray *b, const char *utf8)
+{
+  glong n = 0;
+  g_autofree gunichar2 *units = g_utf8_to_utf16 (utf8, -1, NULL, &n, NULL);
+
+  for (glong i = 0; units != NULL && i < n; i++)
+    put (b, units[i], 2);
+  put (b, 0, 2);
+}
+
+/* TRACE_LOGFILE_HEADER (etl-format.md §6), 64-bit layout, made from the
+ * Trace object: t0 is the trace's sync time, its clock QPC ticks. */
+static void
+put_logfile_header (Builder *bld, GByteArray *b, guint n_buffers, guint32 events_lost)
+{
+  const EtNettraceInfo *info = &bld->info;
+  gint64 start = filetime_of (info->sync_time_utc);
+  gint64 end = start;
+  guint p = b->len;
+
+  if (info->qpc_frequency > 0 && bld->last_ts > info->sync_time_qpc)
+    end += (gint64) ((double) (bld->last_ts - info->sync_time_qpc) * 1e7 / info->qpc_frequency);
+  g_byte_array_set_size (b, p + LOGFILE_HEADER_SIZE);
+  memset (b->data + p, 0, LOGFILE_HEADER_SIZE);
+  set (b->data + p + 12, info->n_processors, 4);
+  set (b->data + p + 16, (guint64) end, 8);
+  set (b->data + p + 36, n_buffers, 4);                     /* BuffersWritten */
+  set (b->data + p + 44, info->pointer_size, 4);
+  set (b->data + p + 48, events_lost, 4);
+  set (b->data + p + 256, (guint64) info->qpc_frequency, 8);
+  set (b->data + p + 264, (guint64) start, 8);
+  set (b->data + p + 272, 1, 4);                            /* clock: QPC */
+  put_utf16z (b, "EventPipe (.nettrace)");
+  put_utf16z (b, bld->path);
+}
+
+/* The first buffer: one SYSTEM64 record of the trace-header hook at the
+ * sync time, on the traced process. */
+static GByteArray *
+header_buffer (Builder *bld, guint n_buffers, guint32 events_lost)
+{
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+  GByteArray *b = g_byte_array_new ();
+
+  put (rec, 2, 2);                     /* version */
+  put (rec, 0x02, 1);                  /* SYSTEM64 */
+  put (rec, 0xC0, 1);
+  put (rec, 0, 2);                     /* size, set below */
+  put (rec, 0, 2);                     /* hook: group 0, type 0 */
+  put (rec, 0, 4);
+  put (rec, bld->info.process_id, 4);
+  put (rec, (guint64) bld->info.sync_time_qpc, 8);
+  put (rec, 0, 8);
+  put_logfile_header (bld, rec, n_buffers, events_lost);
+  set (rec->data + 4, rec->len, 2);
+  pad8 (rec);
+  put_buffer_header (b, ET_BUFFER_HEADER_SIZE + rec->len, ET_BUFFER_HEADER_SIZE + rec->len, 0);
+  g_byte_array_append (b, rec->data, rec->len);
+  return b;
+}
+
+/* ---- entry points ------------------------------------------------------ */
+
+gboolean
+et_nettrace_file_sniff (const char *path)
+{
+  FILE *f = fopen (path, "rb");
+  guint8 head[ET_NETTRACE_MAGIC_LEN];
+  gsize n;
+
+  if (f == NULL)
+    return FALSE;
+  n = fread (head, 1, sizeof head, f);
+  fclose (f);
+  return et_nettrace_sniff (head, n);
+}
+
+static EtEtlFile *
+assemble (Builder *bld, guint64 file_size, guint32 events_lost)
+{
+  guint n = bld->offsets->len + 1;
+  g_autoptr(GByteArray) head = header_buffer (bld, n, events_lost);
+  g_autofree guint64 *offsets = g_new (guint64, n);
+  gsize len;
+  guint8 *image;
+
+  offsets[0] = 0;
+  if (bld->offsets->len > 0)
+    memcpy (offsets + 1, bld->offsets->data, bld->offsets->len * sizeof (guint64));
+  /* Its space was kept at the start (et_nettrace_open): same length. */
+  g_assert (head->len == bld->head_len);
+  memcpy (bld->image->data, head->data, head->len);
+  len = bld->image->len;
+  image = g_byte_array_free (g_steal_pointer (&bld->image), FALSE);
+  return et_etl_file_new_from_image (bld->path, file_size, image, len, offsets, n);
+}
+
+static void
+report_shrinking (const char *path, EtMapping *watch, EtDamageFunc damage, gpointer data)
+{
+  guint64 lost = et_mapping_lost_from (watch);
+  g_autofree char *message = NULL;
+
+  if (lost == G_MAXUINT64 || damage == NULL)
+    return;
+  message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": the file shrank while "
+                             "it was read: the bytes from here on are gone", path, lost);
+  damage (lost, message, data);
+}
+
+EtEtlFile *
+et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
+                  void (*progress) (guint64, guint64, gpointer), gpointer progress_data,
+                  GCancellable *cancellable, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, &local);
+  Builder bld = { path, damage, damage_data };
+  EtNettraceCallbacks cb = { on_metadata, on_event, on_block, &bld, damage, damage_data };
+  EtNettraceStats stats;
+  EtEtlFile *file = NULL;
+  EtMapping *watch;
+
+  if (mapped == NULL)
+    {
+      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_IO, "%s: byte offset 0: cannot open: %s",
+                   path, local->message);
+      return NULL;
+    }
+  bld.progress = progress;
+  bld.progress_data = progress_data;
+  bld.cancellable = cancellable;
+  bld.file_size = g_mapped_file_get_length (mapped);
+  bld.types = g_hash_table_new_full (NULL, NULL, NULL, event_type_free);
+  bld.image = g_byte_array_new ();
+  {
+    g_autoptr(GByteArray) head = header_buffer (&bld, 0, 0);
+
+    bld.head_len = head->len;
+    g_byte_array_set_size (bld.image, head->len);
+  }
+  bld.offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  /* A file cut while it is read: pages gone read as zeros (et-mapping.h) */
+  watch = et_mapping_watch (g_mapped_file_get_contents (mapped), g_mapped_file_get_length (mapped));
+  if (et_nettrace_read (path, (const guint8 *) g_mapped_file_get_contents (mapped),
+                        g_mapped_file_get_length (mapped), &cb, &bld.info, &stats, error)
+      && !g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      close_all (&bld);
+      file = assemble (&bld, g_mapped_file_get_length (mapped),
+                       (guint32) MIN (stats.events_lost, G_MAXUINT32));
+    }
+  else
+    close_all (&bld);
+  report_shrinking (path, watch, damage, damage_data);
+  et_mapping_unwatch (watch);
+  g_clear_pointer (&bld.image, g_byte_array_unref);
+  g_array_unref (bld.offsets);
+  g_hash_table_unref (bld.types);
+  return file;
+}
