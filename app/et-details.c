@@ -134,7 +134,11 @@ describe_rules (EtTrace *trace, const EtMarker *m, GString *out)
   rule_row (out, _("Category"), rules.category_rule);
   rule_row (out, _("Series"), rules.series_rule);
   rule_row (out, _("Text"), rules.text_rule);
-  if (rules.has_span_id)
+  /* The runtime's spans pair by an id from their payload (a GC's Count, a
+   * method's MethodID), not by a cvSpanId field. */
+  if (rules.has_span_id && rules.role_rule == ET_RULE_BUILTIN)
+    g_string_append_printf (out, "  %s    %" G_GINT64_FORMAT "\n", _("span id"), rules.span_id);
+  else if (rules.has_span_id)
     g_string_append_printf (out, "  cvSpanId    %" G_GINT64_FORMAT "\n", rules.span_id);
   if (rules.ignored_cv)
     g_string_append_printf (out, "  %s\n", _("Some cv fields have the wrong type and were ignored."));

@@ -7,6 +7,7 @@
  */
 #include "et-filter-popover.h"
 #include "et-timeline-render.h"
+#include "et-builtin-rules.h"
 
 #include <glib/gi18n.h>
 
@@ -105,6 +106,10 @@ on_importance_selected (GtkDropDown *dropdown, GParamSpec *pspec, gpointer data)
 static char *
 provider_label (const EtProvider *provider, const char *guid)
 {
+  /* The runtime's markers come from its built-in rules: one group named
+   * for what a .NET developer calls it (its real name stays in the tip). */
+  if (provider->default_on && et_builtin_rules_has (&provider->guid))
+    return g_strdup (_("CLR (.NET runtime)"));
   if (*provider->name)
     return g_strdup (provider->name);
   /* Translators: a provider the trace gives no name; %.8s is the first
@@ -129,6 +134,13 @@ provider_check (EtFilterPopover *self, guint index)
   tip = g_strdup_printf (ngettext ("%s\n%s provider, %s event", "%s\n%s provider, %s events",
                                    (gulong) MIN (provider->n_events, G_MAXULONG)),
                          guid, et_provider_kind_to_string (provider->kind), events);
+  if (provider->default_on && et_builtin_rules_has (&provider->guid))
+    {
+      char *named = g_strconcat (provider->name, "\n", tip, NULL);
+
+      g_free (tip);
+      tip = named;
+    }
   gtk_widget_set_tooltip_text (check, tip);
   g_object_set_data (G_OBJECT (check), "provider", GUINT_TO_POINTER (index));
   g_object_set_data_full (G_OBJECT (check), "guid", g_strdup (guid), g_free);
@@ -240,21 +252,25 @@ fill_series (EtFilterPopover *self)
     }
 }
 
-/* Providers by name as people sort (unnamed ones last, by GUID). */
+/* Providers by the name the list shows, as people sort (unnamed ones
+ * last, by GUID). */
 static int
 compare_providers (gconstpointer a, gconstpointer b, gpointer trace)
 {
   const EtProvider *pa = et_trace_get_provider (trace, GPOINTER_TO_UINT (*(gconstpointer *) a));
   const EtProvider *pb = et_trace_get_provider (trace, GPOINTER_TO_UINT (*(gconstpointer *) b));
   char ga[ET_GUID_STRING_LEN], gb[ET_GUID_STRING_LEN];
+  g_autofree char *la = NULL, *lb = NULL;
 
   if ((*pa->name == '\0') != (*pb->name == '\0'))
     return *pa->name == '\0' ? 1 : -1;
-  if (*pa->name != '\0')
-    return g_utf8_collate (pa->name, pb->name);
   et_guid_to_string (&pa->guid, ga);
   et_guid_to_string (&pb->guid, gb);
-  return strcmp (ga, gb);
+  if (*pa->name == '\0')
+    return strcmp (ga, gb);
+  la = provider_label (pa, ga);
+  lb = provider_label (pb, gb);
+  return g_utf8_collate (la, lb);
 }
 
 /* Whether @check's label holds @needle (casefolded), for the search. */

@@ -75,6 +75,9 @@ et_i18n_rule_source (EtRuleSource source)
     case ET_RULE_EMPTY:          return C_("rule", "no task name");
     case ET_RULE_MESSAGE_STRING: return C_("rule", "manifest message");
     case ET_RULE_EVENT_NAME:     return C_("rule", "event name and fields");
+    /* Translators: the .NET runtime's events become markers by rules
+     * Etlscope has built in (GC, JIT, exceptions…). */
+    case ET_RULE_BUILTIN:        return C_("rule", "built-in runtime rule");
     default:                     return et_rule_source_to_string (source);
     }
 }

@@ -27,6 +27,9 @@ struct _EtWindow
   GtkLabel          *search_status;
   GtkToggleButton   *search_button;
   EtTimelineView    *timeline;
+  GtkWidget         *empty_state;  /* over the timeline when the trace has no markers */
+  GtkLabel          *empty_label;
+  GtkWidget         *empty_button;
   EtMarkersList     *markers;
   GtkNotebook       *reports;      /* the Markers and Statistics reports */
   EtStatsPane       *stats;

@@ -250,6 +250,76 @@ show_damage (EtWindow *self)
   gtk_info_bar_set_revealed (self->damage_bar, TRUE);
 }
 
+/* The providers whose events are not markers by default (@off, by
+ * index, most events first) and their events. */
+static guint64
+providers_off (EtTrace *trace, GArray *off)
+{
+  guint64 n = 0;
+
+  for (guint p = 0; p < et_trace_get_n_providers (trace); p++)
+    {
+      const EtProvider *provider = et_trace_get_provider (trace, p);
+      guint k = off->len;
+
+      if (provider->default_on || provider->n_events == 0)
+        continue;
+      n += provider->n_events;
+      while (k > 0 && et_trace_get_provider (trace, g_array_index (off, guint, k - 1))->n_events
+                        < provider->n_events)
+        k--;
+      g_array_insert_val (off, k, p);
+    }
+  return n;
+}
+
+/* A trace without markers says so over the empty timeline, and offers
+ * the events it has: the button reads it again with every provider on. */
+static void
+show_empty_state (EtWindow *self, EtTrace *trace)
+{
+  g_autoptr(GArray) off = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GString) count = g_string_new (NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint64 n_off = providers_off (trace, off);
+  gboolean offer = n_off > 0 && !(self->load_flags & ET_LOAD_ALL_PROVIDERS);
+
+  gtk_widget_set_visible (self->empty_state, et_trace_get_stats (trace)->markers == 0);
+  gtk_widget_set_visible (self->empty_button, offer);
+  if (!offer)
+    {
+      gtk_label_set_text (self->empty_label, _("This trace has no events that make markers."));
+      return;
+    }
+  et_format_count_display (n_off, count);
+  /* Translators: %s is a number already grouped for the locale; these
+   * events' providers are named next. */
+  g_string_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                      "This trace has %s event and no EventSource markers.",
+                                      "This trace has %s events and no EventSource markers.",
+                                      plural (n_off)), count->str);
+  g_string_append (text, "\n\n");
+  for (guint i = 0; i < MIN (off->len, 3); i++)
+    {
+      const EtProvider *p = et_trace_get_provider (trace, g_array_index (off, guint, i));
+      char guid[ET_GUID_STRING_LEN];
+
+      et_guid_to_string (&p->guid, guid);
+      /* Translators: a provider and its events in the empty timeline's
+       * list, "Microsoft-Windows-Kernel-Process: 69 events". */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s: %llu event",
+                                                 "%s: %llu events", plural (p->n_events)),
+                              *p->name ? p->name : guid, (unsigned long long) p->n_events);
+      g_string_append_c (text, '\n');
+    }
+  if (off->len > 3)
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "and %u other provider",
+                                               "and %u other providers", off->len - 3),
+                            off->len - 3);
+  g_strchomp (text->str);
+  gtk_label_set_text (self->empty_label, text->str);
+}
+
 static void
 show_trace (EtWindow *self, EtTrace *trace)
 {
@@ -300,6 +370,7 @@ show_trace (EtWindow *self, EtTrace *trace)
   if (stats->preview_events > 0)
     set_preview_subtitle (self, -1);
   show_damage (self);
+  show_empty_state (self, trace);
   gtk_stack_set_visible_child_name (self->stack, "timeline");
   et_details_pane_show (self->details, trace, NULL);
   g_clear_handle_id (&self->list_idle, g_source_remove);
@@ -419,6 +490,31 @@ _et_window_reload_all_providers (EtWindow *self)
     return;
   g_strfreev (self->shown_extra);
   self->shown_extra = et_filter_popover_dup_shown_extra (self->filters);
+  self->load_flags |= ET_LOAD_ALL_PROVIDERS;
+  start_load (self);
+}
+
+/* The empty timeline's button: every provider's events as markers, all
+ * of them ticked in the filters. */
+static void
+on_empty_show_all (GtkButton *button, gpointer data)
+{
+  EtWindow *self = data;
+  g_autoptr(GStrvBuilder) shown = g_strv_builder_new ();
+
+  if (self->path == NULL || self->trace == NULL)
+    return;
+  for (guint p = 0; p < et_trace_get_n_providers (self->trace); p++)
+    {
+      const EtProvider *provider = et_trace_get_provider (self->trace, p);
+      char guid[ET_GUID_STRING_LEN];
+
+      et_guid_to_string (&provider->guid, guid);
+      if (!provider->default_on)
+        g_strv_builder_add (shown, guid);
+    }
+  g_strfreev (self->shown_extra);
+  self->shown_extra = g_strv_builder_end (shown);
   self->load_flags |= ET_LOAD_ALL_PROVIDERS;
   start_load (self);
 }
@@ -573,6 +669,7 @@ et_window_class_init (EtWindowClass *klass)
   CHILD (progress); CHILD (damage_bar); CHILD (damage_label); CHILD (error_label);
   CHILD (search_bar); CHILD (search_entry); CHILD (search_status); CHILD (search_button);
   CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (details);
+  CHILD (empty_state); CHILD (empty_label); CHILD (empty_button);
   CHILD (filters); CHILD (recent_menu);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_damage_bar_response);
@@ -580,6 +677,7 @@ et_window_class_init (EtWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_channels_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_list_marker_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_empty_show_all);
   _et_window_bind_search_callbacks (widget_class);
 }
 

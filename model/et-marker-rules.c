@@ -494,6 +494,7 @@ et_rule_source_to_string (EtRuleSource source)
     case ET_RULE_EMPTY:          return "no task name";
     case ET_RULE_MESSAGE_STRING: return "manifest message";
     case ET_RULE_EVENT_NAME:     return "event name and fields";
+    case ET_RULE_BUILTIN:        return "built-in runtime rule";
     default:                     return "unknown";
     }
 }

@@ -42,6 +42,7 @@ typedef enum
   ET_RULE_EMPTY,           /* series empty: no task name */
   ET_RULE_MESSAGE_STRING,  /* text from the manifest message */
   ET_RULE_EVENT_NAME,      /* text from event name and payload fields */
+  ET_RULE_BUILTIN,         /* a built-in runtime rule (et-builtin-rules) */
 } EtRuleSource;
 
 /* Bits for cv fields that were present but of the wrong kind (ignored). */

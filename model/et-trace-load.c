@@ -12,6 +12,7 @@
  */
 #include "et-trace-load-private.h"
 #include "et-builtin.h"
+#include "et-builtin-rules.h"
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
@@ -844,7 +845,8 @@ load_manifests (Loader *loader)
 /* Providers whose manifest never travels in the trace (the .NET
  * runtime's) decode with their built-in schema, as PerfView does; a
  * manifest found in the trace still wins. The provider stays a "manifest"
- * provider: its events are not markers by default. */
+ * provider; the runtime's own markers come from its built-in rules
+ * (et-builtin-rules), on by default. */
 static void
 install_builtin_schemas (EtTrace *self)
 {
@@ -853,7 +855,10 @@ install_builtin_schemas (EtTrace *self)
       EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, i);
 
       if (p->manifest == NULL && p->pub.kind == ET_PROVIDER_MANIFEST)
-        p->manifest = et_builtin_manifest_new (&p->pub.guid);
+        {
+          p->manifest = et_builtin_manifest_new (&p->pub.guid);
+          p->builtin_rules = p->manifest != NULL && et_builtin_rules_has (&p->pub.guid);
+        }
     }
 }
 
@@ -871,7 +876,8 @@ decide_defaults (EtTrace *self)
         p->kind = ET_PROVIDER_CV_MARKERS;
       p->default_on = p->kind == ET_PROVIDER_EVENTSOURCE
                       || p->kind == ET_PROVIDER_TRACELOGGING
-                      || p->kind == ET_PROVIDER_CV_MARKERS;
+                      || p->kind == ET_PROVIDER_CV_MARKERS
+                      || g_array_index (self->providers, EtProviderEntry, i).builtin_rules;
     }
 }
 

@@ -8,6 +8,7 @@
  *     ─ channels (thread × provider × series), laid out by a stable scatter
  */
 #include "et-trace-load-private.h"
+#include "et-builtin-rules.h"
 #include "et-memory.h"
 
 #ifdef __GLIBC__
@@ -30,9 +31,17 @@ typedef struct
   };
   guint32 marker;
   guint16 task;
-  guint8  is_end;
+  guint8  is_end;        /* SPAN_END, and SPAN_REPEATS for a start */
   guint8  has_span_id;
 } SpanRecord;
+
+enum
+{
+  SPAN_END = 1 << 0,
+  /* A start whose repeat (same provider and span id, nothing closed in
+   * between) is the same activity logged again (et_builtin_rules_repeats). */
+  SPAN_REPEATS = 1 << 1,
+};
 
 G_STATIC_ASSERT (sizeof (SpanRecord) == 24);
 
@@ -115,6 +124,7 @@ typedef struct
   guint32      task_series[64];
   guint64      failures;
   guint64      fixed;         /* markers made by add_fixed_marker */
+  guint8       span_flags;    /* SPAN_REPEATS for the span start being added */
 } MarkerBuild;
 
 /* @out's markers are sized for every event; @b gets the part from event
@@ -255,7 +265,8 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
       {
         SpanRecord s = {
           .marker = b->n_markers, .task = record->task,
-          .is_end = b->rules.role == ET_ROLE_SPAN_END, .has_span_id = b->rules.has_span_id,
+          .is_end = b->rules.role == ET_ROLE_SPAN_END ? SPAN_END : b->span_flags,
+          .has_span_id = b->rules.has_span_id,
         };
         guint process = g_array_index (self->threads, EtThread, thread).process;
 
@@ -313,6 +324,38 @@ add_fixed_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint 
   return TRUE;
 }
 
+/* The marker of an event of a provider with built-in rules (the .NET
+ * runtime, et-builtin-rules): only the events a rule covers are decoded,
+ * and a rule may still decide on no marker. */
+static void
+add_builtin_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provider,
+                    EtEventLoc loc, guint64 index)
+{
+  EtTrace *self = loader->self;
+  g_autoptr(GError) local = NULL;
+  EtRuleInput input = { 0 };
+  EtEvent event;
+
+  if (!et_builtin_rules_covers (record->id))
+    return;
+  if (!_et_trace_decode_record (self, record, provider, _et_trace_offset_of (self, loc),
+                                &b->schemas, &event, b->fields, &local))
+    {
+      b->failures++;
+      _et_loader_report_error (self, loc, event.name ? event.name : "event payload", local);
+    }
+  input.level = event.level;
+  input.opcode = event.opcode;
+  input.event_name = event.name;
+  input.task_name = event.task_name;
+  input.fields = b->fields;
+  if (!et_builtin_rules_apply (record->id, &input, &b->rules))
+    return;
+  b->span_flags = et_builtin_rules_repeats (record->id) ? SPAN_REPEATS : 0;
+  add_marker (loader, b, record, provider, event.time_ns, NULL, index);
+  b->span_flags = 0;
+}
+
 typedef struct
 {
   Loader       *loader;
@@ -352,6 +395,11 @@ decode_range (gpointer data)
       provider = _et_loader_provider_of (self, &b->providers, &record);
       if (!wants_markers (self, provider, w->flags))
         continue;
+      if (g_array_index (self->providers, EtProviderEntry, provider).builtin_rules)
+        {
+          add_builtin_marker (w->loader, b, &record, provider, loc, i);
+          continue;
+        }
       if (!w->full_decode && add_fixed_marker (w->loader, b, &record, provider, loc, i))
         continue;
       if (!_et_trace_decode_record (self, &record, provider,
@@ -510,7 +558,7 @@ span_events_of (EtTrace *self, const MarkerBuild *b, SpanRecord *records, guint 
       e->tid = thread->tid;
       e->provider = m->provider;
       e->task = r->task;
-      e->is_end = r->is_end;
+      e->is_end = r->is_end & SPAN_END;
       e->has_span_id = r->has_span_id;
       span_marker[i] = r->marker;
       if (i + PREFETCH_AHEAD < n)
@@ -562,6 +610,44 @@ fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marke
     }
 }
 
+/* Drops the starts that repeat the open start before them (SPAN_REPEATS:
+ * the runtime's GC/Start written twice for one GC): the first one stands
+ * for the activity, the repeat makes no marker. Records are in time order;
+ * returns how many stay. */
+static guint
+drop_repeated_starts (PairJob *job, SpanRecord *records, guint n)
+{
+  const PendingMarker *markers = job->out->markers;
+  gboolean open = FALSE;
+  gint64 open_id = 0;
+  guint16 open_provider = 0;
+  guint kept = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const SpanRecord *r = &records[i];
+
+      if ((r->is_end & SPAN_REPEATS) && r->has_span_id)
+        {
+          if (open && r->span_id == open_id && markers[r->marker].provider == open_provider)
+            {
+              job->keep[r->marker] = 0;
+              continue;
+            }
+          open = TRUE;
+          open_id = r->span_id;
+          open_provider = markers[r->marker].provider;
+        }
+      else if (open && (r->is_end & SPAN_END) && r->has_span_id && r->span_id == open_id
+               && markers[r->marker].provider == open_provider)
+        open = FALSE;
+      if (kept != i)             /* most processes drop nothing: no copying */
+        records[kept] = *r;
+      kept++;
+    }
+  return kept;
+}
+
 static gpointer
 pair_processes (gpointer data)
 {
@@ -578,6 +664,7 @@ pair_processes (gpointer data)
       g_autofree EtSpanResult *results = NULL;
       guint n = join_spans (job, process, &records);
 
+      n = drop_repeated_starts (job, records, n);
       if (n == 0)
         continue;
       span_marker = g_new (guint32, n);

@@ -50,6 +50,7 @@ typedef struct
 {
   EtProvider  pub;
   EtManifest *manifest;     /* EventSource manifest, or NULL */
+  gboolean    builtin_rules; /* its markers come from et-builtin-rules (the .NET runtime) */
 } EtProviderEntry;
 
 /* Markers of a channel are grouped in blocks of this many; each block keeps

@@ -7,6 +7,7 @@
 #include "et-trace-private.h"
 
 #include <stdlib.h>
+#include "et-builtin-rules.h"
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
@@ -887,6 +888,10 @@ et_trace_explain_marker (EtTrace *self, const EtEvent *event, const EtFields *fi
   };
 
   g_return_if_fail (ET_IS_TRACE (self));
+  if (event->provider < self->providers->len
+      && g_array_index (self->providers, EtProviderEntry, event->provider).builtin_rules
+      && et_builtin_rules_apply (event->id, &input, result))
+    return;
   et_marker_rules_apply (&input, result);
 }
 

@@ -44,6 +44,7 @@ typedef struct
   guint8       *marker_source;  /* per provider: 1 when its events must become markers */
   GHashTable   *task_names;     /* "guid/id" → task name from the expected manifests */
   GArray       *marker_wants;   /* MarkerWant, in event order */
+  GHashTable   *open_gc;        /* pid → Count + 1 of the GC/Start the runtime left open */
 } Case;
 
 static void G_GNUC_PRINTF (3, 4)
@@ -256,6 +257,7 @@ case_free (Case *cs)
   g_clear_pointer (&cs->marker_source, g_free);
   g_clear_pointer (&cs->task_names, g_hash_table_unref);
   g_clear_pointer (&cs->marker_wants, g_array_unref);
+  g_clear_pointer (&cs->open_gc, g_hash_table_unref);
   g_free (cs);
 }
 

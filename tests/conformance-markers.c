@@ -66,6 +66,81 @@ rule_category (guint8 level)
   return level == 1 || level == 2 ? ET_CATEGORY_ALERT : 0;
 }
 
+/* Issue 20: the .NET runtime's own activities are markers of the "CLR"
+ * group, on by default when the trace has the runtime's provider. Worked
+ * out here from the mapping model/README.md states ("The runtime on the
+ * timeline"), not from et-builtin-rules.c: event id → role, importance,
+ * category, series. Every other event of the runtime makes no marker. */
+#define RUNTIME_GUID "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
+
+static const struct
+{
+  guint16     id;
+  guint8      role;
+  guint8      importance;
+  gint16      category;
+  const char *series;
+} clr_wants[] = {
+  { 1, ET_ROLE_SPAN_START, ET_IMPORTANCE_NORMAL, 0, "GC" },          /* GC/Start */
+  { 2, ET_ROLE_SPAN_END, ET_IMPORTANCE_NORMAL, 0, "GC" },            /* GC/Stop */
+  { 9, ET_ROLE_SPAN_START, ET_IMPORTANCE_NORMAL, 0, "Suspension" },  /* GC/SuspendEEStart */
+  { 3, ET_ROLE_SPAN_END, ET_IMPORTANCE_NORMAL, 0, "Suspension" },    /* GC/RestartEEStop */
+  { 80, ET_ROLE_FLAG, ET_IMPORTANCE_CRITICAL, ET_CATEGORY_ALERT, "Exceptions" },
+  { 145, ET_ROLE_SPAN_START, ET_IMPORTANCE_LOW, 0, "JIT" },          /* Method/JittingStarted */
+  { 143, ET_ROLE_SPAN_END, ET_IMPORTANCE_LOW, 0, "JIT" },            /* Method/LoadVerbose */
+  { 81, ET_ROLE_SPAN_START, ET_IMPORTANCE_NORMAL, 0, "Contention" },
+  { 91, ET_ROLE_SPAN_END, ET_IMPORTANCE_NORMAL, 0, "Contention" },
+  { 54, ET_ROLE_MESSAGE, ET_IMPORTANCE_LOW, 0, "Thread pool" },
+  { 55, ET_ROLE_MESSAGE, ET_IMPORTANCE_NORMAL, 0, "Thread pool" },
+  { 56, ET_ROLE_MESSAGE, ET_IMPORTANCE_LOW, 0, "Thread pool" },
+};
+
+static gboolean
+field_value (const EtFields *fields, const char *name, gint64 *value)
+{
+  gint i = et_fields_find (fields, name);
+
+  return i >= 0 && et_fields_get_integer (fields, (guint) i, value);
+}
+
+/* Whether a runtime event is a marker, and which (in @w). A LoadVerbose
+ * of a method that was not jitted ends nothing; a GC/Start repeating the
+ * Count of the GC its process has open is the same GC written again
+ * (version 1 and 2 of the event) and makes no marker. */
+static gboolean
+want_clr_marker (Case *cs, const EtEvent *ev, const EtFields *fields, MarkerWant *w)
+{
+  gint64 count = -1, flags = 0;
+  gpointer key = GUINT_TO_POINTER (ev->pid);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (clr_wants) && clr_wants[i].id != ev->id; i++)
+    ;
+  if (i == G_N_ELEMENTS (clr_wants))
+    return FALSE;
+  if (ev->id == 143 && !(field_value (fields, "MethodFlags", &flags) && (flags & 8)))
+    return FALSE;
+  if (cs->open_gc == NULL)
+    cs->open_gc = g_hash_table_new (NULL, NULL);
+  if ((ev->id == 1 || ev->id == 2) && field_value (fields, "Count", &count))
+    {
+      gboolean repeat = GPOINTER_TO_SIZE (g_hash_table_lookup (cs->open_gc, key))
+                        == (gsize) count + 1;
+
+      if (ev->id == 1 && repeat)
+        return FALSE;
+      if (ev->id == 1)
+        g_hash_table_insert (cs->open_gc, key, GSIZE_TO_POINTER ((gsize) count + 1));
+      else if (repeat)
+        g_hash_table_remove (cs->open_gc, key);
+    }
+  w->role = clr_wants[i].role;
+  w->importance = clr_wants[i].importance;
+  w->category = clr_wants[i].category;
+  w->series = clr_wants[i].series;
+  return TRUE;
+}
+
 static void
 mark_marker_source (Case *cs, const char *guid)
 {
@@ -114,6 +189,7 @@ plan_markers (Case *cs)
   cs->marker_wants = g_array_new (FALSE, FALSE, sizeof (MarkerWant));
   for (GList *l = keys; l != NULL; l = l->next)
     mark_marker_source (cs, l->data);
+  mark_marker_source (cs, RUNTIME_GUID);
   for (guint i = 0; manifests != NULL && i < json_array_get_length (manifests); i++)
     {
       JsonObject *m = json_array_get_object_element (manifests, i);
@@ -151,6 +227,20 @@ want_marker (Case *cs, guint64 index, const EtEvent *ev, const EtFields *fields,
   if (ev->id == MANIFEST_EVENT_ID && p->kind == ET_PROVIDER_EVENTSOURCE)
     return;   /* the manifest itself is not a marker */
   key = g_strdup_printf ("event %" G_GUINT64_FORMAT " (%s id %u)", index, p->name, ev->id);
+  if (strcmp (guid, RUNTIME_GUID) == 0)
+    {
+      w.event = index;
+      w.pid = ev->pid;
+      w.tid = ev->tid;
+      w.provider = ev->provider;
+      if (!want_clr_marker (cs, ev, fields, &w))
+        return;
+      if (!decoded || ev->decode_failed)
+        mismatch (cs, key, "expected it to decode with the runtime's built-in schema, "
+                  "actual: it did not");
+      g_array_append_val (cs->marker_wants, w);
+      return;
+    }
   if (!decoded || ev->decode_failed)
     mismatch (cs, key, "expected it to decode with its %s schema, actual: it did not",
               et_provider_kind_to_string (p->kind));
