@@ -118,6 +118,11 @@ guint64      et_etl_file_offset_of  (EtEtlFile    *file,
                                      guint         index,
                                      gsize         pos);
 guint        et_etl_file_n_compressed (EtEtlFile  *file);
+/* Whether the file shrank since it was opened (another writer still
+ * copying it: the pages gone read as zeros, et-mapping.h). Reported once
+ * as damage, with the offset where it ends now; for the loader once its
+ * walk of the records is done. */
+gboolean     et_etl_file_check_shrinking (EtEtlFile *file);
 
 /* Calls @func for every record of buffer @index in buffer order. A record
  * that does not fit is reported as damage and ends the buffer's walk;

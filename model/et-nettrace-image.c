@@ -7,6 +7,7 @@
  * sorts them by time as it sorts the CPUs' buffers of an .etl.
  */
 #include "et-nettrace-image.h"
+#include "et-mapping.h"
 #include "et-nettrace-reader.h"
 #include "et-bytes.h"
 #include "et-error.h"
@@ -598,6 +599,19 @@ assemble (Builder *bld, guint64 file_size, guint32 events_lost)
   return et_etl_file_new_from_image (bld->path, file_size, image, len, offsets, n);
 }
 
+static void
+report_shrinking (const char *path, EtMapping *watch, EtDamageFunc damage, gpointer data)
+{
+  guint64 lost = et_mapping_lost_from (watch);
+  g_autofree char *message = NULL;
+
+  if (lost == G_MAXUINT64 || damage == NULL)
+    return;
+  message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": the file shrank while "
+                             "it was read: the bytes from here on are gone", path, lost);
+  damage (lost, message, data);
+}
+
 EtEtlFile *
 et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
                   void (*progress) (guint64, guint64, gpointer), gpointer progress_data,
@@ -609,6 +623,7 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   EtNettraceCallbacks cb = { on_metadata, on_event, on_block, &bld, damage, damage_data };
   EtNettraceStats stats;
   EtEtlFile *file = NULL;
+  EtMapping *watch;
 
   if (mapped == NULL)
     {
@@ -629,6 +644,8 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
     g_byte_array_set_size (bld.image, head->len);
   }
   bld.offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  /* A file cut while it is read: pages gone read as zeros (et-mapping.h) */
+  watch = et_mapping_watch (g_mapped_file_get_contents (mapped), g_mapped_file_get_length (mapped));
   if (et_nettrace_read (path, (const guint8 *) g_mapped_file_get_contents (mapped),
                         g_mapped_file_get_length (mapped), &cb, &bld.info, &stats, error)
       && !g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -639,6 +656,8 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
     }
   else
     close_all (&bld);
+  report_shrinking (path, watch, damage, damage_data);
+  et_mapping_unwatch (watch);
   g_clear_pointer (&bld.image, g_byte_array_unref);
   g_array_unref (bld.offsets);
   g_hash_table_unref (bld.types);

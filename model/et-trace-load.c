@@ -16,9 +16,11 @@
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
+#include "et-mapping.h"
 #include "et-nettrace-image.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #define CV_MARKERS_GUID "8d4925ab-505a-483b-a7e0-6f824a07a6f0"
 
@@ -349,10 +351,80 @@ read_header (EtTrace *self, EtEventLoc loc)
 {
   EtRecord record;
 
+  /* it parsed while walking (unless the file shrank since: et-mapping.h) */
   if (!_et_trace_record_at (self, loc, &record))
-    g_assert_not_reached ();       /* it parsed while walking */
+    return;
   self->stats.t0_raw = record.ts;
   read_logfile_header (self, &record);
+}
+
+static void
+header_damage (EtTrace *self, const char *what)
+{
+  g_autofree char *message = g_strdup_printf ("%s: byte offset %d: %s", self->path,
+                                              ET_BUFFER_HEADER_SIZE, what);
+  _et_trace_add_damage (self, ET_BUFFER_HEADER_SIZE, message);
+}
+
+/* No record parsed as the log-file header: the first record of the first
+ * buffer may still be it, with its marker or header-type byte damaged
+ * (etl-format.md §6: a SYSTEM record of hook 0 whose payload says its
+ * pointer size). Read it from a copy with those two bytes set right. */
+static gboolean
+repair_header (EtTrace *self)
+{
+  gsize len = 0, size;
+  const guint8 *buffer = et_etl_file_n_buffers (self->file) > 0
+                         ? et_etl_file_buffer (self->file, 0, &len) : NULL;
+  const guint8 *p = buffer + ET_BUFFER_HEADER_SIZE;
+  g_autofree guint8 *copy = NULL;
+  const char *reason;
+  EtRecord record;
+
+  guint32 pointer_size;
+
+  /* (a record that parses is not a damaged header) */
+  if (buffer == NULL || len < ET_BUFFER_HEADER_SIZE + 0x20 + 0x30
+      || et_record_parse (p, len - ET_BUFFER_HEADER_SIZE, &record, &reason)
+      || et_read_u16 (p + 6) != 0)
+    return FALSE;
+  size = MIN ((gsize) et_read_u16 (p + 4), len - ET_BUFFER_HEADER_SIZE);
+  pointer_size = size >= 0x20 + 0x30 ? et_read_u32 (p + 0x20 + 0x2C) : 0;
+  if (pointer_size != 4 && pointer_size != 8)
+    return FALSE;
+  copy = g_memdup2 (p, size);
+  copy[3] = 0xC0;
+  copy[2] = pointer_size == 8 ? 0x02 : 0x01;
+  if (!et_record_parse (copy, size, &record, &reason))
+    return FALSE;
+  header_damage (self, "the log-file header record's marker is damaged; it is read as "
+                 "the header all the same");
+  self->stats.t0_raw = record.ts;
+  read_logfile_header (self, &record);
+  return TRUE;
+}
+
+/* Neither: the common values (all known traces use them, etl-format.md
+ * §7), said as damage. Events keep their order and relative times. */
+static void
+assume_header (EtTrace *self)
+{
+  self->header.clock_type = ET_CLOCK_QPC;
+  self->header.perf_freq = 10000000;
+  self->stats.t0_raw = self->stats.first_raw;
+  header_damage (self, "no trace log-file header record found: assuming a QPC clock of "
+                 "10 MHz (100 ns ticks) and the trace starting at its first event; its "
+                 "start date, buffer size and losses are unknown");
+}
+
+/* A header that was assumed or damaged: the pointer size the records say. */
+static void
+pointer_size_from_records (EtTrace *self)
+{
+  EtRecord record;
+
+  if (_et_trace_record_at (self, self->events[0], &record))
+    self->header.pointer_size = record.pointer_size;
 }
 
 /* A file cut at a buffer boundary still walks cleanly; only the header's
@@ -810,7 +882,8 @@ merge_runs (GPtrArray *runs, gsize n)
         gsize at = j == 0 ? 0 : j == k || pivot_len == 0 ? run->len
                  : lower_bound (refs, run->len, &pivot_run[(gsize) pivot_len * j / k]);
 
-        cut[j * n_runs + c] = refs + at;
+        /* (an empty run has no data at all: no arithmetic on NULL) */
+        cut[j * n_runs + c] = at == 0 ? refs : refs + at;
       }
   for (gsize j = 0, offset = 0; j < k; j++)
     {
@@ -1021,7 +1094,9 @@ build_threads (Loader *loader)
   g_autofree guint *order = g_new (guint, temp->len);
   g_autoptr(GArray) sorted = g_array_copy (temp);
 
-  qsort (sorted->data, sorted->len, sizeof (TempThread), compare_temp_threads);
+  /* (a trace of buffers without records has no threads: no qsort of NULL) */
+  if (sorted->len > 0)
+    qsort (sorted->data, sorted->len, sizeof (TempThread), compare_temp_threads);
   for (guint i = 0; i < sorted->len; i++)
     {
       TempThread *t = &g_array_index (sorted, TempThread, i);
@@ -1159,6 +1234,17 @@ choose_clock (EtTrace *self)
 
 
 
+static gboolean
+only_regular (const char *path, GError **error)
+{
+  int fd = et_mapping_open_regular (path, error);
+
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  return TRUE;
+}
+
 static EtTrace *
 load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
       gpointer progress_data, GCancellable *cancellable, GError **error)
@@ -1171,6 +1257,10 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
 
   self = g_object_new (ET_TYPE_TRACE, NULL);
   self->path = g_strdup (path);
+  /* Only regular files, refused before anything opens them for reading: a
+   * FIFO without a writer would block the sniffing for ever. */
+  if (!only_regular (path, error))
+    return NULL;
   /* Chosen by content: a .nettrace stream is read into .etl-style buffers
    * in memory (et-nettrace-image), and everything after is the same. */
   if (et_nettrace_file_sniff (path))
@@ -1187,15 +1277,12 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   _et_loader_phase_done ("open", &clock);
   if (!walk_buffers (&loader, progress, progress_data, cancellable, error))
     return NULL;
+  et_etl_file_check_shrinking (self->file);
   _et_loader_phase_done ("walk", &clock);
-  if (!loader.header_seen)
-    {
-      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_NOT_ETL,
-                   "%s: byte offset %d: the trace log-file header record cannot be read",
-                   path, ET_BUFFER_HEADER_SIZE);
-      return NULL;
-    }
-  read_header (self, loader.header_loc);
+  if (loader.header_seen)
+    read_header (self, loader.header_loc);
+  else if (!repair_header (self))
+    assume_header (self);
   report_missing_buffers (self, self->stats.buffers);
   choose_clock (self);
 
@@ -1212,6 +1299,8 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
     }
   self->events = merge_runs (loader.runs, self->n_events);
   g_clear_pointer (&loader.runs, g_ptr_array_unref);
+  if (self->header.pointer_size == 0 && self->n_events > 0)
+    pointer_size_from_records (self);
   _et_trace_check_times (self);
   _et_loader_phase_done ("sort", &clock);
 

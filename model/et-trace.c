@@ -823,6 +823,21 @@ et_trace_decode_event (EtTrace *self, guint64 index, EtEvent *event, EtFields *f
   return _et_trace_decode_event (self, index, NULL, event, fields, error);
 }
 
+static gboolean
+record_gone (EtTrace *self, EtEventLoc loc, EtEvent *event, EtFields *fields, GError **error)
+{
+  et_fields_clear (fields);
+  memset (event, 0, sizeof *event);
+  event->file_offset = _et_trace_offset_of (self, loc);
+  event->name = "";
+  event->header_kind = "UNKNOWN";
+  event->decode_failed = TRUE;
+  g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_TRUNCATED, "%s: byte offset %"
+               G_GUINT64_FORMAT ": the record can no longer be read: the file shrank after "
+               "it was loaded", self->path, event->file_offset);
+  return FALSE;
+}
+
 gboolean
 _et_trace_decode_event (EtTrace *self, guint64 index, EtSchemaCache *cache, EtEvent *event,
                         EtFields *fields, GError **error)
@@ -834,9 +849,10 @@ _et_trace_decode_event (EtTrace *self, guint64 index, EtSchemaCache *cache, EtEv
   EtProviderKind kind;
   gboolean ok;
 
-  /* The record parsed once while loading; it cannot fail now. */
+  /* The record parsed while loading; if it does not now, the file shrank
+   * since and its pages read as zeros (et-mapping.h). */
   if (!_et_trace_record_at (self, loc, &record))
-    g_assert_not_reached ();
+    return record_gone (self, loc, event, fields, error);
   _et_record_identity (&record, &guid, &name, &kind);
   ok = _et_trace_decode_record (self, &record,
                                 GPOINTER_TO_UINT (g_hash_table_lookup (self->provider_index,

@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include <glib.h>
+#include <string.h>
+#include "et-fixture.h"
 #include "fuzz/et-fuzz-targets.h"
 
 /* A hang the fuzzer reported ran past its 10 s timeout. What keeps it
@@ -108,6 +110,66 @@ test_targets_accept_empty_and_tiny_inputs (void **state)
     }
 }
 
+/* Runs @data through the file targets, its work bounded by its size. */
+static void
+replay_file (const guint8 *data, gsize len, const char *what)
+{
+  static const char *targets[] = { "buffers", "trace" };
+
+  for (guint t = 0; t < G_N_ELEMENTS (targets); t++)
+    {
+      guint64 work = et_fuzz_work ();
+
+      assert_int_equal (et_fuzz_target_lookup (targets[t]) (data, len), 0);
+      work = et_fuzz_work () - work;
+      if (work > (guint64) len * MAX_WORK_PER_BYTE + WORK_ALLOWANCE)
+        fail_msg ("%s through %s: %" G_GUINT64_FORMAT " units of work for %" G_GSIZE_FORMAT
+                  " bytes", what, targets[t], work, len);
+    }
+}
+
+/* What the fuzzer's custom mutator does, as a short fixed run in every
+ * build: 300 structure-aware mutants (et_fuzz_mutate_etl) of the demo
+ * trace, plain and compressed, through the buffers and trace targets. */
+static void
+test_structure_aware_mutants_replay_cleanly (void **state)
+{
+  g_autofree char *dir = g_dir_make_tmp ("et-mutants-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "demo.etl", NULL);
+  guint changed = 0;
+
+  for (guint compress = 0; compress < 2; compress++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree guint8 *base = NULL;
+      g_autofree guint8 *mutant = NULL;
+      EtFixtureOptions o;
+      gsize len = 0;
+
+      et_fixture_options_init (&o);
+      o.buffer_size = 4096;
+      o.compress = compress;
+      assert_true (et_fixture_write_demo (path, &o, &error));
+      assert_true (g_file_get_contents (path, (char **) &base, &len, NULL));
+      mutant = g_malloc (len + 512);
+      for (guint32 seed = 0; seed < 150; seed++)
+        {
+          g_autofree char *what = g_strdup_printf ("mutant %u of the %s demo", seed,
+                                                   compress ? "compressed" : "plain");
+          gsize n;
+
+          memcpy (mutant, base, len);
+          n = et_fuzz_mutate_etl (mutant, len, len + 512, seed);
+          assert_true (n <= len + 512);
+          changed += n != len || memcmp (mutant, base, len) != 0;
+          replay_file (mutant, n, what);
+        }
+    }
+  print_message ("# %u of 300 mutants differ from their base\n", changed);
+  assert_true (changed >= 250);
+  et_fixture_remove_dir (dir);
+}
+
 int
 main (void)
 {
@@ -118,6 +180,7 @@ main (void)
     cmocka_unit_test (test_manifest_regressions_replay_cleanly),
     cmocka_unit_test (test_tracelogging_regressions_replay_cleanly),
     cmocka_unit_test (test_trace_regressions_replay_cleanly),
+    cmocka_unit_test (test_structure_aware_mutants_replay_cleanly),
   };
   return cmocka_run_group_tests_name ("fuzz-regressions", tests, NULL, NULL);
 }

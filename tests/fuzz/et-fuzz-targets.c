@@ -150,6 +150,11 @@ et_fuzz_buffers (const guint8 *data, gsize size)
       const guint8 *bytes = et_etl_file_buffer (file, i, &len);
 
       g_assert (info != NULL);
+      /* (a memory file never shrinks: every buffer lies inside it whole) */
+      g_assert (info->disk_size >= ET_BUFFER_HEADER_SIZE);
+      g_assert (info->offset + info->disk_size <= et_etl_file_size (file));
+      g_assert (i == 0 || info->offset >= et_etl_file_buffer_info (file, i - 1)->offset
+                                          + et_etl_file_buffer_info (file, i - 1)->disk_size);
       if (len > 0)
         sink += bytes[0] + bytes[len - 1];
       Span span = { bytes, len };

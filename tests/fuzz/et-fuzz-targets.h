@@ -34,6 +34,14 @@ int et_fuzz_trace        (const guint8 *data, gsize size);
  * text, field set and damage report the model handed back. */
 guint64 et_fuzz_work (void);
 
+/* One structure-aware mutation, chosen by @seed, of the .etl file in
+ * @data (@size bytes, room for @max_size): a buffer-header field, a record
+ * size, two buffers swapped, stray or lost bytes between buffers, the
+ * log-file header's mode or marker, a cut. Returns the new size. The
+ * libFuzzer wrappers of the file targets use it as their custom mutator
+ * (et-fuzz-etl-mutator.h); the replay runs a fixed set of such mutants. */
+gsize et_fuzz_mutate_etl (guint8 *data, gsize size, gsize max_size, guint32 seed);
+
 typedef int (*EtFuzzTarget) (const guint8 *data, gsize size);
 
 /* The target called @name ("buffers", "xpress", …), or NULL. */

@@ -4,6 +4,7 @@
  */
 #include "et-fuzz-targets.h"
 #include "et-fuzz-main.h"
+#include "et-fuzz-etl-mutator.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 

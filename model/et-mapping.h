@@ -1,0 +1,35 @@
+/* et-mapping.h — memory-mapped files that may shrink while they are read.
+ *
+ * A trace still being copied, or rewritten by its logger, can get shorter
+ * while Etlscope has it mapped; touching a page past the new end raises
+ * SIGBUS, which would kill the program. A watched mapping survives that:
+ * the pages that vanished read as zeros from then on, and the mapping
+ * remembers the first offset found gone, so that its reader can report it
+ * as damage and keep what it had read.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _EtMapping EtMapping;
+
+/* Opens @path to be mapped; only a regular file (a FIFO, directory or
+ * device is refused at once, in an ET_ETL_ERROR_IO naming the file and
+ * what it is). The descriptor, or -1. */
+int        et_mapping_open_regular (const char *path,
+                                    GError    **error);
+
+/* Watches the mapped bytes [@data, @data + @len) (@data page-aligned, as
+ * mmap returns it). NULL when @len is 0 or all watch slots are taken (then
+ * a vanished page still raises SIGBUS as before). */
+EtMapping *et_mapping_watch     (const void *data,
+                                 gsize       len);
+/* Before the bytes are unmapped. Accepts NULL. */
+void       et_mapping_unwatch   (EtMapping  *mapping);
+/* Offset from @data of the first page found gone, or G_MAXUINT64 while
+ * every page read was there. Accepts NULL (G_MAXUINT64). */
+guint64    et_mapping_lost_from (EtMapping  *mapping);
+
+G_END_DECLS
