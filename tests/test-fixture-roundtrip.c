@@ -354,6 +354,7 @@ test_kernel_names_round_trip (void **state)
               saw_thread = TRUE;
             }
           g_free (n.name);
+          g_free (n.command_line);
         }
       assert_true (saw_process && saw_thread && saw_dc_start);
       g_array_unref (r.records);
