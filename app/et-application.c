@@ -222,6 +222,7 @@ et_application_startup (GApplication *app)
     { "win.open", { "<Control>o", NULL } },
     { "win.export-markers", { "<Control>e", NULL } },
     { "win.wall-clock", { "<Control>t", NULL } },
+    { "win.show-legend", { "<Control>l", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.find-next", { "<Control>g", "F3", NULL } },
     { "win.find-previous", { "<Shift><Control>g", "<Shift>F3", NULL } },

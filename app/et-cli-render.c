@@ -23,7 +23,28 @@ typedef struct
   int      width;
   int      height;
   gboolean wall_clock;
+  gboolean legend;
 } RenderOptions;
+
+/* "net.4.5.2.x64.etl · 9.800 s – 10.300 s": what the picture shows. */
+static char *
+caption_of (const char *path, const EtViewport *v)
+{
+  g_autofree char *name = g_filename_display_basename (path);
+  g_autoptr(GString) from = g_string_new (NULL);
+  g_autoptr(GString) to = g_string_new (NULL);
+
+  /* The trace's start is "0 s" (a duration's "0 ns" would read as a
+   * nanosecond view). */
+  if (v->from_ns == 0)
+    g_string_append (from, "0 s");
+  else
+    et_format_duration_display (v->from_ns, from);
+  et_format_duration_display (v->to_ns, to);
+  /* Translators: a rendered picture's caption: the file, then the time
+     range it shows */
+  return g_strdup_printf (_("%s · %s – %s"), name, from->str, to->str);
+}
 
 void
 et_cli_render_apply_filter (EtLayout *layout, EtTrace *trace, const EtCliFilter *filter)
@@ -83,7 +104,19 @@ render (const char *path, RenderOptions *o, EtCliFilter *filter)
   layout = et_layout_new (trace);
   et_cli_render_apply_filter (layout, trace, filter);
   et_layout_update (layout, v.lane_height);
-  if (!et_timeline_render_file (trace, layout, &v, o->output, &error))
+  if (o->legend)
+    {
+      g_autofree char *caption = caption_of (path, &v);
+      EtLegendLabels labels;
+
+      et_i18n_legend_labels (&labels);
+      if (!et_timeline_render_file_full (trace, layout, &v, caption, &labels, o->output, &error))
+        {
+          et_cli_error ("render: %s", error->message);
+          return ET_CLI_EXIT_FAILURE;
+        }
+    }
+  else if (!et_timeline_render_file (trace, layout, &v, o->output, &error))
     {
       et_cli_error ("render: %s", error->message);
       return ET_CLI_EXIT_FAILURE;
@@ -95,7 +128,7 @@ int
 et_cli_render_run (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  RenderOptions o = { NULL, NULL, NULL, NULL, 1600, 900, FALSE };
+  RenderOptions o = { NULL, NULL, NULL, NULL, 1600, 900, FALSE, TRUE };
   EtCliFilter filter;
   GOptionGroup *group;
   const char *path = NULL;
@@ -112,6 +145,8 @@ et_cli_render_run (int argc, char **argv)
          are option values; keep them. */
       N_("light (default), dark, high-contrast or high-contrast-dark"), N_("THEME") },
     { "wall-clock", 0, 0, G_OPTION_ARG_NONE, &o.wall_clock, N_("Ruler in wall-clock time"), NULL },
+    { "no-legend", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE, &o.legend,
+      N_("No caption and legend under the timeline (they are drawn by default)"), NULL },
     { NULL }
   };
 

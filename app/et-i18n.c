@@ -81,3 +81,25 @@ et_i18n_rule_source (EtRuleSource source)
     default:                     return et_rule_source_to_string (source);
     }
 }
+
+void
+et_i18n_legend_labels (EtLegendLabels *l)
+{
+  /* Translators: headings and labels of the legend (window and pictures) */
+  l->kinds = C_("legend", "Kinds");
+  l->flag = et_i18n_marker_kind (ET_MARKER_FLAG);
+  l->message = et_i18n_marker_kind (ET_MARKER_MESSAGE);
+  l->span = et_i18n_marker_kind (ET_MARKER_SPAN);
+  l->merged = C_("legend", "merged, with their count");
+  l->categories = C_("legend", "Categories");
+  l->alert = C_("legend", "alert");
+  l->importances = C_("legend", "Importance");
+  for (guint i = 0; i < G_N_ELEMENTS (l->importance); i++)
+    l->importance[i] = et_i18n_importance ((EtImportance) i);
+  l->statuses = C_("legend", "Spans");
+  l->nested = C_("legend", "nested");
+  l->overlapping = C_("legend", "overlapping");
+  l->cross_thread = C_("legend", "ends on another thread");
+  l->open = C_("legend", "still open at the end");
+  l->lone_end = C_("legend", "end without a start");
+}

@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 
 #include "et-trace.h"
+#include "et-timeline-render.h"
 
 G_BEGIN_DECLS
 
@@ -15,5 +16,7 @@ const char *et_i18n_marker_kind     (EtMarkerKind kind);
 const char *et_i18n_importance      (EtImportance importance);
 const char *et_i18n_span_status     (EtSpanStatus status);
 const char *et_i18n_rule_source     (EtRuleSource source);
+/* The legend's words, translated (render/ draws them). */
+void        et_i18n_legend_labels   (EtLegendLabels *labels);
 
 G_END_DECLS

@@ -189,6 +189,18 @@ export_action (GSimpleAction *action, GVariant *parameter, gpointer data)
 
 /* ---- view ------------------------------------------------------------------ */
 
+/* Ctrl+L: the legend, or away with it. */
+static void
+show_legend_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtWindow *self = data;
+
+  if (gtk_widget_get_visible (GTK_WIDGET (self->legend)))
+    gtk_menu_button_popdown (self->legend_button);
+  else
+    gtk_menu_button_popup (self->legend_button);
+}
+
 static void
 go_to_end_action (GSimpleAction *action, GVariant *parameter, gpointer data)
 {
@@ -504,6 +516,7 @@ _et_window_add_actions (EtWindow *self)
     { "go-to-end", go_to_end_action },
     { "wall-clock", NULL, NULL, "false", wall_clock_changed },
     { "cancel-load", cancel_load_action },
+    { "show-legend", show_legend_action },
   };
   gboolean wall_clock = FALSE;
 

@@ -7,6 +7,7 @@
 #include "et-timeline-view.h"
 #include "et-details-pane.h"
 #include "et-filter-popover.h"
+#include "et-legend-popover.h"
 #include "et-stats-pane.h"
 
 struct _EtWindow
@@ -35,6 +36,8 @@ struct _EtWindow
   EtStatsPane       *stats;
   EtDetailsPane     *details;
   EtFilterPopover   *filters;
+  GtkMenuButton     *legend_button;
+  EtLegendPopover   *legend;
   GMenu             *recent_menu;
 
   GSettings         *settings;     /* NULL when the schema is not installed */

@@ -600,6 +600,7 @@ et_window_init (EtWindow *self)
   gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline",
                                   et_timeline_view_get_actions (self->timeline));
   et_filter_popover_set_settings (self->filters, self->settings);
+  et_legend_popover_set_viewport (self->legend, et_timeline_view_get_viewport (self->timeline));
   g_signal_connect (self->filters, "changed", G_CALLBACK (on_filters_changed), self);
   g_signal_connect (self->filters, "reload-needed", G_CALLBACK (on_reload_needed), self);
   g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), NULL);
@@ -662,6 +663,7 @@ et_window_class_init (EtWindowClass *klass)
   g_type_ensure (ET_TYPE_STATS_PANE);
   g_type_ensure (ET_TYPE_DETAILS_PANE);
   g_type_ensure (ET_TYPE_FILTER_POPOVER);
+  g_type_ensure (ET_TYPE_LEGEND_POPOVER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/etlscope/Etlscope/ui/et-window.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, EtWindow, name)
@@ -670,7 +672,7 @@ et_window_class_init (EtWindowClass *klass)
   CHILD (search_bar); CHILD (search_entry); CHILD (search_status); CHILD (search_button);
   CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (details);
   CHILD (empty_state); CHILD (empty_label); CHILD (empty_button);
-  CHILD (filters); CHILD (recent_menu);
+  CHILD (filters); CHILD (recent_menu); CHILD (legend_button); CHILD (legend);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_damage_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);

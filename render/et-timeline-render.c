@@ -1452,18 +1452,65 @@ gboolean
 et_timeline_render_file (EtTrace *trace, EtLayout *layout, const EtViewport *v,
                          const char *path, GError **error)
 {
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  cairo_t *cr;
+  return et_timeline_render_file_full (trace, layout, v, NULL, NULL, path, error);
+}
 
+/* The caption and legend under a picture: their height, or drawn. */
+static double
+footer (cairo_t *cr, const EtViewport *v, const char *caption, const EtLegendLabels *legend,
+        gboolean draw)
+{
+  double y = v->height;
+
+  if (caption != NULL)
+    {
+      g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans Bold 9");
+      g_autoptr(PangoLayout) text = pango_cairo_create_layout (cr);
+      const Theme *theme = theme_of (v);
+      int w, h;
+
+      pango_layout_set_font_description (text, font);
+      pango_layout_set_text (text, caption, -1);
+      pango_layout_set_width (text, (v->width - 16) * PANGO_SCALE);
+      pango_layout_set_ellipsize (text, PANGO_ELLIPSIZE_MIDDLE);
+      pango_layout_get_pixel_size (text, &w, &h);
+      if (draw)
+        {
+          set_rgb (cr, &theme->label_bg);
+          cairo_rectangle (cr, 0, y, v->width, h + 8);
+          cairo_fill (cr);
+          set_rgb (cr, &theme->text);
+          cairo_move_to (cr, 8, y + 4);
+          pango_cairo_show_layout (cr, text);
+        }
+      y += h + 8;
+    }
+  if (legend != NULL)
+    y = et_timeline_draw_legend (cr, v, legend, 0, y, v->width, draw);
+  return y - v->height;
+}
+
+gboolean
+et_timeline_render_file_full (EtTrace *trace, EtLayout *layout, const EtViewport *v,
+                              const char *caption, const EtLegendLabels *legend,
+                              const char *path, GError **error)
+{
+  cairo_surface_t *surface, *scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+  cairo_status_t status;
+  cairo_t *cr = cairo_create (scratch);
+  int height = v->height + (int) ceil (footer (cr, v, caption, legend, FALSE));
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (scratch);
   if (g_str_has_suffix (path, ".svg"))
-    surface = cairo_svg_surface_create (path, v->width, v->height);
+    surface = cairo_svg_surface_create (path, v->width, height);
   else if (g_str_has_suffix (path, ".pdf"))
-    surface = cairo_pdf_surface_create (path, v->width, v->height);
+    surface = cairo_pdf_surface_create (path, v->width, height);
   else
-    surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width, v->height);
+    surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width, height);
   cr = cairo_create (surface);
   et_timeline_draw (cr, trace, layout, v);
+  footer (cr, v, caption, legend, TRUE);
   cairo_destroy (cr);
   if (cairo_surface_get_type (surface) == CAIRO_SURFACE_TYPE_IMAGE)
     status = cairo_surface_write_to_png (surface, path);
@@ -1480,4 +1527,188 @@ et_timeline_render_file (EtTrace *trace, EtLayout *layout, const EtViewport *v,
       return FALSE;
     }
   return TRUE;
+}
+
+/* ---- legend --------------------------------------------------------------- */
+
+/* What a legend sample shows: drawn by the timeline's own painters. */
+typedef enum
+{
+  SAMPLE_FLAG, SAMPLE_MESSAGE, SAMPLE_SPAN, SAMPLE_NESTED, SAMPLE_OVERLAPPING,
+  SAMPLE_CROSS_THREAD, SAMPLE_OPEN, SAMPLE_LONE_END, SAMPLE_MERGED,
+} Sample;
+
+static void
+paint_bar (Painter *p, const EtMarker *m, double x0, double y0, double x1, double y1)
+{
+  EtShape s = { ET_SHAPE_SPAN, 0, 0, 1, m->importance, m, x0, y0, x1, y1 };
+
+  paint_shape (&s, p);
+}
+
+/* Sample @what, of category @category and importance @importance, in the
+ * box from @x (26 px wide) centred on @cy. */
+static void
+paint_sample (Painter *p, Sample what, gint16 category, EtImportance importance, double x,
+              double cy)
+{
+  EtMarker m = { 0, 0, 0, 0, 0, category, ET_MARKER_FLAG, importance, ET_SPAN_OK, 0 };
+  EtMarker inner = m;
+  double r = flag_radius (importance);
+  EtShape s = { ET_SHAPE_FLAG, 0, 0, 1, importance, &m, x + 13 - r, cy - r, x + 13 + r, cy + r };
+
+  m.kind = inner.kind = what == SAMPLE_FLAG ? ET_MARKER_FLAG
+                        : what == SAMPLE_MESSAGE ? ET_MARKER_MESSAGE : ET_MARKER_SPAN;
+  switch (what)
+    {
+    case SAMPLE_FLAG:
+      paint_shape (&s, p);
+      break;
+    case SAMPLE_MESSAGE:
+      s.kind = ET_SHAPE_MESSAGE, s.x0 = x + 9, s.x1 = x + 17, s.y0 = cy - 3, s.y1 = cy + 3;
+      paint_shape (&s, p);
+      break;
+    case SAMPLE_MERGED:
+      s.kind = ET_SHAPE_AGGREGATE, s.count = 3, s.x0 = x + 2, s.x1 = x + 12;
+      s.y0 = cy - 5, s.y1 = cy + 5;
+      paint_shape (&s, p);        /* with its count */
+      break;
+    case SAMPLE_LONE_END:
+      s.kind = ET_SHAPE_LONE_END, s.x0 = x + 10, s.x1 = x + 16, s.y0 = cy - 6, s.y1 = cy + 6;
+      paint_shape (&s, p);
+      break;
+    case SAMPLE_SPAN:
+      paint_bar (p, &m, x, cy - 6, x + 26, cy + 6);
+      break;
+    case SAMPLE_NESTED:
+    case SAMPLE_OVERLAPPING:
+      /* One lane deeper, inside the other or running past its end. */
+      inner.status = what == SAMPLE_NESTED ? ET_SPAN_NESTED : ET_SPAN_OVERLAPPING;
+      paint_bar (p, &m, x, cy - 7, x + 20, cy - 1);
+      paint_bar (p, &inner, x + 6, cy + 1, x + (what == SAMPLE_NESTED ? 16 : 26), cy + 7);
+      break;
+    case SAMPLE_CROSS_THREAD:
+      /* The bar on the start's thread, the dashed link down to the end's. */
+      paint_bar (p, &m, x, cy - 7, x + 20, cy - 1);
+      cairo_set_source_rgba (p->cr, p->theme->text.r, p->theme->text.g, p->theme->text.b, 0.7);
+      cairo_set_line_width (p->cr, 1);
+      cairo_set_dash (p->cr, (double[]) { 3, 2 }, 2, 0);
+      cairo_move_to (p->cr, x + 20.5, cy - 4);
+      cairo_line_to (p->cr, x + 20.5, cy + 6);
+      cairo_stroke (p->cr);
+      cairo_set_dash (p->cr, NULL, 0, 0);
+      cairo_save (p->cr);
+      cairo_translate (p->cr, x + 20.5, cy + 6);
+      draw_connector_dot (p->cr, p->theme);
+      cairo_restore (p->cr);
+      break;
+    case SAMPLE_OPEN:
+      {
+        EtShape bar = { ET_SHAPE_SPAN, 0, 0, 1, importance, &m, x, cy - 6, x + 26, cy + 6 };
+
+        paint_bar (p, &m, x, cy - 6, x + 26, cy + 6);
+        draw_open_end (p->cr, &bar, category_color (p->theme->spans, category), p->theme->outlined);
+      }
+      break;
+    }
+}
+
+/* A label's width in pixels. */
+static int
+text_width (Painter *p, const char *text)
+{
+  int w;
+
+  pango_layout_set_width (p->text, -1);
+  pango_layout_set_text (p->text, text, -1);
+  pango_layout_get_pixel_size (p->text, &w, NULL);
+  return w;
+}
+
+typedef struct
+{
+  Sample       sample;
+  gint16       category;
+  EtImportance importance;
+  const char  *label;
+} LegendItem;
+
+/* One line of the legend: a heading, then its items, wrapped to @width.
+ * Returns the y of the next line. */
+static double
+legend_line (Painter *p, const char *heading, const LegendItem *items, guint n, double x0,
+             double y, double width, gboolean draw)
+{
+  const double line = 20, indent = MAX (96, text_width (p, heading) + 12);
+  double x = x0 + indent, cy = y + line / 2;
+
+  if (draw)
+    {
+      set_rgb (p->cr, &p->theme->text);
+      draw_text (p, heading, x0, cy, -1, FALSE);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      double w = 26 + 5 + text_width (p, items[i].label) + 16;
+
+      if (x + w > x0 + width && x > x0 + indent)
+        x = x0 + indent, cy += line;
+      if (draw)
+        {
+          paint_sample (p, items[i].sample, items[i].category, items[i].importance, x, cy);
+          set_rgb (p->cr, &p->theme->text);
+          draw_text (p, items[i].label, x + 31, cy, -1, FALSE);
+        }
+      x += w;
+    }
+  return cy + line / 2;
+}
+
+double
+et_timeline_draw_legend (cairo_t *cr, const EtViewport *v, const EtLegendLabels *l, double x,
+                         double y, double width, gboolean draw)
+{
+  g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans 8");
+  Painter p = { cr, NULL, NULL, v, theme_of (v), NULL, g_string_new (NULL), G_MAXUINT, 0 };
+  const LegendItem kinds[] = {
+    { SAMPLE_FLAG, 0, ET_IMPORTANCE_NORMAL, l->flag },
+    { SAMPLE_MESSAGE, 0, ET_IMPORTANCE_NORMAL, l->message },
+    { SAMPLE_SPAN, 0, ET_IMPORTANCE_NORMAL, l->span },
+    { SAMPLE_MERGED, 0, ET_IMPORTANCE_NORMAL, l->merged },
+  };
+  const LegendItem categories[] = {
+    { SAMPLE_FLAG, 0, ET_IMPORTANCE_NORMAL, "0" }, { SAMPLE_FLAG, 1, ET_IMPORTANCE_NORMAL, "1" },
+    { SAMPLE_FLAG, 2, ET_IMPORTANCE_NORMAL, "2" }, { SAMPLE_FLAG, 3, ET_IMPORTANCE_NORMAL, "3" },
+    { SAMPLE_FLAG, 4, ET_IMPORTANCE_NORMAL, "4" },
+    { SAMPLE_FLAG, ET_CATEGORY_ALERT, ET_IMPORTANCE_NORMAL, l->alert },
+  };
+  const LegendItem importance[] = {
+    { SAMPLE_FLAG, 0, ET_IMPORTANCE_LOW, l->importance[ET_IMPORTANCE_LOW] },
+    { SAMPLE_FLAG, 0, ET_IMPORTANCE_NORMAL, l->importance[ET_IMPORTANCE_NORMAL] },
+    { SAMPLE_FLAG, 0, ET_IMPORTANCE_HIGH, l->importance[ET_IMPORTANCE_HIGH] },
+    { SAMPLE_FLAG, 0, ET_IMPORTANCE_CRITICAL, l->importance[ET_IMPORTANCE_CRITICAL] },
+  };
+  const LegendItem statuses[] = {
+    { SAMPLE_NESTED, 0, ET_IMPORTANCE_NORMAL, l->nested },
+    { SAMPLE_OVERLAPPING, 0, ET_IMPORTANCE_NORMAL, l->overlapping },
+    { SAMPLE_CROSS_THREAD, 0, ET_IMPORTANCE_NORMAL, l->cross_thread },
+    { SAMPLE_OPEN, 0, ET_IMPORTANCE_NORMAL, l->open },
+    { SAMPLE_LONE_END, 0, ET_IMPORTANCE_NORMAL, l->lone_end },
+  };
+
+  p.text = pango_cairo_create_layout (cr);
+  pango_layout_set_font_description (p.text, font);
+  if (draw)
+    {
+      set_rgb (cr, &p.theme->label_bg);
+      cairo_rectangle (cr, x, y, width, et_timeline_draw_legend (cr, v, l, x, y, width, FALSE) - y);
+      cairo_fill (cr);
+    }
+  y = legend_line (&p, l->kinds, kinds, G_N_ELEMENTS (kinds), x + 8, y + 4, width - 16, draw);
+  y = legend_line (&p, l->categories, categories, G_N_ELEMENTS (categories), x + 8, y, width - 16, draw);
+  y = legend_line (&p, l->importances, importance, G_N_ELEMENTS (importance), x + 8, y, width - 16, draw);
+  y = legend_line (&p, l->statuses, statuses, G_N_ELEMENTS (statuses), x + 8, y, width - 16, draw);
+  g_object_unref (p.text);
+  g_string_free (p.scratch, TRUE);
+  return y + 4;
 }

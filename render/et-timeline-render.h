@@ -102,6 +102,16 @@ gboolean et_timeline_render_file   (EtTrace          *trace,
                                     const EtViewport *viewport,
                                     const char       *path,
                                     GError          **error);
+/* The same with, under the timeline, @caption (a line naming the file and
+ * range) and the legend drawn with @legend's words; either may be NULL. */
+struct _EtLegendLabels;
+gboolean et_timeline_render_file_full (EtTrace                      *trace,
+                                       EtLayout                     *layout,
+                                       const EtViewport             *viewport,
+                                       const char                   *caption,
+                                       const struct _EtLegendLabels *legend,
+                                       const char                   *path,
+                                       GError                      **error);
 
 /* The colour flags of @category are drawn in (alert red for -1), 0–1 each:
  * for legends and filter swatches. */
@@ -155,6 +165,28 @@ void     et_timeline_theme_rgb     (const EtViewport *viewport,
                                     EtThemeColor      what,
                                     gint16            category,
                                     double            rgb[3]);
+
+/* The words of a legend, translated by the caller (render/ knows no
+ * translations): headings, then one label per sample. */
+typedef struct _EtLegendLabels
+{
+  const char *kinds, *flag, *message, *span, *merged;
+  const char *categories, *alert;
+  const char *importances, *importance[4];   /* by EtImportance */
+  const char *statuses, *nested, *overlapping, *cross_thread, *open, *lone_end;
+} EtLegendLabels;
+
+/* Draws the legend of @viewport's theme (kinds, category colours,
+ * importance sizes, span statuses), each sample drawn as the timeline
+ * draws it, at (@x, @y) in @width, wrapping lines as needed; with @draw
+ * FALSE only measures. Returns the y below it. */
+double   et_timeline_draw_legend   (cairo_t              *cr,
+                                    const EtViewport     *viewport,
+                                    const EtLegendLabels *labels,
+                                    double                x,
+                                    double                y,
+                                    double                width,
+                                    gboolean              draw);
 
 /* "1.5 ms", "250 ns", "2 s"…, always with a decimal point (machine
  * formats use it). */

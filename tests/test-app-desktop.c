@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "et-application.h"
+#include "et-legend-popover.h"
 #include "et-details.h"
 #include "et-preferences.h"
 #include "et-timeline-view.h"
@@ -319,6 +320,26 @@ test_marker_steps_keep_the_zoom_in_a_crowded_trace (void **state)
   close_window (window);
 }
 
+/* Ctrl+L shows the legend, drawn by render/ at the height it measures,
+ * and Ctrl+L again puts it away (issue 23, legend). */
+static void
+test_legend_toggles_and_is_measured (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  GtkWidget *legend = find_widget (GTK_WIDGET (window), ET_TYPE_LEGEND_POPOVER);
+
+  assert_non_null (legend);
+  assert_false (gtk_widget_get_visible (legend));
+  activate (window, "win.show-legend");
+  RUN_UNTIL (gtk_widget_get_mapped (legend));
+  assert_true (et_legend_popover_get_height (ET_LEGEND_POPOVER (legend)) > 60);
+  wait_for_frame (legend);
+  save_screenshot (window, "app-legend.png");
+  activate (window, "win.show-legend");
+  RUN_UNTIL (!gtk_widget_get_visible (legend));
+  close_window (window);
+}
+
 int
 main (void)
 {
@@ -335,6 +356,7 @@ main (void)
     cmocka_unit_test (test_preferences_apply_to_open_windows),
     cmocka_unit_test (test_keyboard_moves_focus_marker_to_marker),
     cmocka_unit_test (test_marker_steps_keep_the_zoom_in_a_crowded_trace),
+    cmocka_unit_test (test_legend_toggles_and_is_measured),
   };
   return cmocka_run_group_tests_name ("app-desktop", tests, setup_demo, teardown_demo);
 }

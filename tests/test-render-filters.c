@@ -264,6 +264,37 @@ test_tool_applies_and_checks_filters (void **state)
 }
 
 static int
+png_height (const char *path)
+{
+  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
+  int h;
+
+  assert_int_equal (cairo_surface_status (s), CAIRO_STATUS_SUCCESS);
+  h = cairo_image_surface_get_height (s);
+  cairo_surface_destroy (s);
+  return h;
+}
+
+/* The tool's pictures carry a caption and the legend under the timeline
+ * (taller than --height); --no-legend gives the timeline alone. */
+static void
+test_tool_pictures_have_caption_and_legend (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *with = g_build_filename (f->dir, "with.png", NULL);
+  g_autofree char *without = g_build_filename (f->dir, "without.png", NULL);
+  Run a = run_cli ("render", "-o", with, "--height", "300", f->demo);
+  Run b = run_cli ("render", "-o", without, "--height", "300", "--no-legend", f->demo);
+
+  assert_int_equal (a.status, 0);
+  assert_int_equal (b.status, 0);
+  assert_int_equal (png_height (without), 300);
+  assert_true (png_height (with) > 300 + 60);
+  run_clear (&a);
+  run_clear (&b);
+}
+
+static int
 setup (void **state)
 {
   g_autoptr(GError) error = NULL;
@@ -308,6 +339,7 @@ main (void)
     cmocka_unit_test (test_kind_span_draws_only_spans),
     cmocka_unit_test (test_min_importance_drops_the_rest),
     cmocka_unit_test (test_tool_applies_and_checks_filters),
+    cmocka_unit_test (test_tool_pictures_have_caption_and_legend),
   };
 
   return cmocka_run_group_tests (tests, setup, teardown);

@@ -1121,6 +1121,55 @@ rgb_at (cairo_surface_t *s, int x, int y)
   return *(const guint32 *) (gconstpointer) pixel_at (s, x, y) & 0xFFFFFF;
 }
 
+static const EtLegendLabels test_labels = {
+  "Kinds", "flag", "message", "span", "merged", "Categories", "alert",
+  "Importance", { "low", "normal", "high", "critical" },
+  "Spans", "nested", "overlapping", "cross-thread", "open", "lone end",
+};
+
+/* A picture with a caption and a legend: taller by exactly what they
+ * take, and the legend shows every category's colour (issue 23, legend). */
+static void
+test_pictures_carry_a_caption_and_a_legend (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (demo);
+  g_autofree char *path = g_build_filename (demo_dir, "legend.png", NULL);
+  cairo_surface_t *picture, *scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
+  cairo_t *cr = cairo_create (scratch);
+  EtViewport v;
+  double legend_end;
+
+  et_viewport_init (&v, 1000, 300);
+  v.to_ns = et_trace_get_duration_ns (demo);
+  et_layout_update (layout, v.lane_height);
+  legend_end = et_timeline_draw_legend (cr, &v, &test_labels, 0, 0, v.width, FALSE);
+  cairo_destroy (cr);
+  cairo_surface_destroy (scratch);
+  assert_true (legend_end > 60);
+  assert_true (et_timeline_render_file_full (demo, layout, &v, "demo.etl · 0 s – 4 s", &test_labels,
+                                             path, NULL));
+  picture = cairo_image_surface_create_from_png (path);
+  assert_int_equal (cairo_surface_status (picture), CAIRO_STATUS_SUCCESS);
+  /* Under the timeline: a caption line, then the legend. */
+  assert_true (cairo_image_surface_get_height (picture) > v.height + (int) legend_end);
+  for (gint16 category = -1; category <= 4; category++)
+    {
+      double rgb[3];
+      guint32 want, found = 0;
+      int top = cairo_image_surface_get_height (picture) - (int) legend_end;
+
+      et_timeline_theme_rgb (&v, ET_THEME_FLAG, category, rgb);
+      want = packed (rgb);
+      for (int y = top; y < cairo_image_surface_get_height (picture) && !found; y++)
+        for (int x = 0; x < v.width && !found; x++)
+          found = rgb_at (picture, x, y) == want;
+      if (!found)
+        fail_msg ("the legend has no flag of category %d", category);
+    }
+  cairo_surface_destroy (picture);
+  g_unlink (path);
+}
+
 /* The commonest colour in a box of the picture: the background there. */
 static guint32
 commonest_colour (cairo_surface_t *s, int x0, int y0, int x1, int y1)
@@ -1515,6 +1564,7 @@ main (void)
     cmocka_unit_test (test_ruler_steps_are_1_2_5_and_at_least_min_pixels),
     cmocka_unit_test (test_duration_text_has_units),
     cmocka_unit_test (test_dark_theme_marks_stand_out_from_their_rows),
+    cmocka_unit_test (test_pictures_carry_a_caption_and_a_legend),
     cmocka_unit_test (test_ruler_labels_share_unit_and_precision),
     cmocka_unit_test (test_ruler_labels_are_not_cut_at_the_right_edge),
     cmocka_unit_test (test_block_summaries_match_their_markers),
