@@ -1134,6 +1134,8 @@ et_timeline_view_class_init (EtTimelineViewClass *klass)
     { GDK_KEY_w, "timeline.zoom-in" }, { GDK_KEY_s, "timeline.zoom-out" },
     { GDK_KEY_a, "timeline.pan-left" }, { GDK_KEY_d, "timeline.pan-right" },
     { GDK_KEY_z, "timeline.zoom-selection" }, { GDK_KEY_Home, "timeline.zoom-fit" },
+    /* F fits the selection too, as Perfetto's F does. */
+    { GDK_KEY_f, "timeline.zoom-selection" },
     /* The arrows move keyboard focus marker to marker. */
     { GDK_KEY_Right, "timeline.next-marker" }, { GDK_KEY_Left, "timeline.previous-marker" },
     { GDK_KEY_Up, "timeline.marker-up" }, { GDK_KEY_Down, "timeline.marker-down" },

@@ -8,6 +8,7 @@
 #include "et-details-pane.h"
 #include "et-filter-popover.h"
 #include "et-legend-popover.h"
+#include "et-overview-strip.h"
 #include "et-stats-pane.h"
 
 struct _EtWindow
@@ -38,6 +39,7 @@ struct _EtWindow
   EtFilterPopover   *filters;
   GtkMenuButton     *legend_button;
   EtLegendPopover   *legend;
+  EtOverviewStrip   *overview;     /* the whole trace over the timeline */
   GMenu             *recent_menu;
 
   GSettings         *settings;     /* NULL when the schema is not installed */

@@ -64,7 +64,15 @@ on_range_changed (EtTimelineView *timeline, gpointer data)
       gtk_notebook_set_current_page (self->reports,
                                      gtk_notebook_page_num (self->reports, GTK_WIDGET (self->stats)));
     }
+  /* The overview's box follows the view at once; the report a moment later. */
+  gtk_widget_queue_draw (GTK_WIDGET (self->overview));
   queue_list_update (self);
+}
+
+static void
+on_overview_seek (EtOverviewStrip *overview, gint64 t_ns, gpointer data)
+{
+  et_timeline_view_center_on (ET_WINDOW (data)->timeline, t_ns);
 }
 
 static void
@@ -101,12 +109,14 @@ on_filters_changed (EtFilterPopover *filters, gpointer data)
 
   et_layout_update (self->layout, et_timeline_view_get_viewport (self->timeline)->lane_height);
   et_timeline_view_layout_changed (self->timeline);
+  et_overview_strip_refresh (self->overview);
   refresh_list_now (self);
 }
 
 static void
 on_channels_changed (EtTimelineView *timeline, gpointer data)
 {
+  et_overview_strip_refresh (ET_WINDOW (data)->overview);
   refresh_list_now (data);
 }
 
@@ -336,6 +346,7 @@ show_trace (EtWindow *self, EtTrace *trace)
   EtViewport saved = *et_timeline_view_get_viewport (self->timeline);
 
   et_timeline_view_set_trace (self->timeline, NULL, NULL);
+  et_overview_strip_set_trace (self->overview, NULL, NULL, NULL);
   et_markers_list_set_trace (self->markers, NULL, NULL);
   et_stats_pane_set_trace (self->stats, NULL, NULL);
   g_clear_pointer (&self->layout, et_layout_free);
@@ -347,6 +358,8 @@ show_trace (EtWindow *self, EtTrace *trace)
   et_markers_list_set_trace (self->markers, trace, self->layout);
   et_stats_pane_set_trace (self->stats, trace, self->layout);
   et_timeline_view_set_trace (self->timeline, trace, self->layout);
+  et_overview_strip_set_trace (self->overview, trace, self->layout,
+                               et_timeline_view_get_viewport (self->timeline));
   if (keep_view)
     {
       EtViewport *view = et_timeline_view_get_viewport (self->timeline);
@@ -621,6 +634,8 @@ et_window_dispose (GObject *object)
   g_clear_handle_id (&self->list_idle, g_source_remove);
   if (self->timeline != NULL)
     et_timeline_view_set_trace (self->timeline, NULL, NULL);
+  if (self->overview != NULL)
+    et_overview_strip_set_trace (self->overview, NULL, NULL, NULL);
   if (self->markers != NULL)
     et_markers_list_set_trace (self->markers, NULL, NULL);
   if (self->stats != NULL)
@@ -664,6 +679,7 @@ et_window_class_init (EtWindowClass *klass)
   g_type_ensure (ET_TYPE_DETAILS_PANE);
   g_type_ensure (ET_TYPE_FILTER_POPOVER);
   g_type_ensure (ET_TYPE_LEGEND_POPOVER);
+  g_type_ensure (ET_TYPE_OVERVIEW_STRIP);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/etlscope/Etlscope/ui/et-window.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, EtWindow, name)
@@ -673,6 +689,7 @@ et_window_class_init (EtWindowClass *klass)
   CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (details);
   CHILD (empty_state); CHILD (empty_label); CHILD (empty_button);
   CHILD (filters); CHILD (recent_menu); CHILD (legend_button); CHILD (legend);
+  CHILD (overview);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_damage_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
@@ -680,6 +697,7 @@ et_window_class_init (EtWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_channels_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_list_marker_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_empty_show_all);
+  gtk_widget_class_bind_template_callback (widget_class, on_overview_seek);
   _et_window_bind_search_callbacks (widget_class);
 }
 

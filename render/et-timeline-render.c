@@ -566,6 +566,7 @@ et_timeline_theme_rgb (const EtViewport *v, EtThemeColor what, gint16 category, 
   const Theme *t = theme_of (v);
   const Rgb *c = what == ET_THEME_ROW ? &t->background
                  : what == ET_THEME_STRIPE ? &t->stripe
+                 : what == ET_THEME_TEXT ? &t->text
                  : category_color (what == ET_THEME_BAR ? t->spans : t->flags, category);
 
   rgb[0] = c->r, rgb[1] = c->g, rgb[2] = c->b;

@@ -160,6 +160,7 @@ typedef enum
   ET_THEME_STRIPE,
   ET_THEME_FLAG,
   ET_THEME_BAR,
+  ET_THEME_TEXT,
 } EtThemeColor;
 void     et_timeline_theme_rgb     (const EtViewport *viewport,
                                     EtThemeColor      what,

@@ -14,6 +14,7 @@
 #include "et-timeline-render.h"
 #include "et-timeline-view.h"
 #include "gui-test.h"
+#include "et-overview-strip.h"
 
 /* What a person hid, and the markers of the view that remain, by hand. */
 typedef struct
@@ -390,12 +391,67 @@ test_ruler_drag_selects_a_range_that_z_zooms_to (void **state)
   close_window (window);
 }
 
+/* Markers the layout shows in the whole trace, counted by hand. */
+static guint64
+shown_markers (EtWindow *window)
+{
+  EtTrace *trace = et_window_get_trace (window);
+  EtLayout *layout = et_window_get_layout (window);
+  guint64 n = 0;
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    if (et_layout_channel_shown (layout, c))
+      for (guint i = 0; i < et_trace_get_channel (trace, c)->n_markers; i++)
+        n += et_layout_marker_visible (layout, &et_trace_get_channel (trace, c)->markers[i]);
+  return n;
+}
+
+/* The overview strip counts the markers the filters show over the whole
+ * trace, follows the filters, and a click there centres the view on that
+ * time (issue 23, overview). */
+static void
+test_overview_counts_follows_filters_and_seeks (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtOverviewStrip *overview = ET_OVERVIEW_STRIP (find_widget (GTK_WIDGET (window),
+                                                              ET_TYPE_OVERVIEW_STRIP));
+  const EtViewport *v = et_window_get_viewport (window);
+  EtTrace *trace = et_window_get_trace (window);
+  const EtOverviewDensity *d;
+  guint64 sum = 0, all;
+  gint64 at = et_trace_get_duration_ns (trace) / 3, span;
+
+  assert_non_null (overview);
+  RUN_UNTIL (!et_overview_strip_is_busy (overview));
+  d = et_overview_strip_get_density (overview);
+  assert_non_null (d);
+  for (guint b = 0; b < d->n_bins; b++)
+    sum += d->bins[b];
+  assert_int_equal (sum, d->total);
+  assert_int_equal (d->total, shown_markers (window));
+  all = d->total;
+
+  et_window_set_provider_visible (window, et_trace_get_channel (trace, 0)->provider, FALSE);
+  RUN_UNTIL (!et_overview_strip_is_busy (overview));
+  assert_true (et_overview_strip_get_density (overview)->total < all);
+  assert_int_equal (et_overview_strip_get_density (overview)->total, shown_markers (window));
+
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
+  span = v->to_ns - v->from_ns;
+  g_signal_emit_by_name (overview, "seek", at);
+  assert_true (ABS ((v->from_ns + v->to_ns) / 2 - at) <= span / 100 + 1);
+  assert_int_equal (v->to_ns - v->from_ns, span);
+  close_window (window);
+}
+
 int
 main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_popover_filters_categories_and_series),
     cmocka_unit_test (test_filter_popover_fits_sorts_searches_and_ticks_all),
+    cmocka_unit_test (test_overview_counts_follows_filters_and_seeks),
     cmocka_unit_test (test_row_menu_hides_moves_and_shows_channels),
     cmocka_unit_test (test_clicking_a_marker_selects_its_list_row),
     cmocka_unit_test (test_ruler_drag_selects_a_range_that_z_zooms_to),

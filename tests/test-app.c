@@ -243,7 +243,12 @@ test_plain_keys_on_the_timeline_zoom_and_pan (void **state)
   assert_true (press_on_timeline (timeline, "Home"));
   assert_int_equal (v->from_ns, 0);
   assert_int_equal (v->to_ns, duration);
-  gtk_window_destroy (GTK_WINDOW (window));
+  /* F fits a selected range, as Z does. */
+  et_timeline_view_select_range (ET_TIMELINE_VIEW (timeline), duration / 4, duration / 2);
+  assert_true (press_on_timeline (timeline, "f"));
+  assert_true (v->from_ns <= duration / 4 && v->to_ns >= duration / 2);
+  assert_true (v->to_ns - v->from_ns < duration / 2);
+  close_window (window);
 }
 
 static void
@@ -769,7 +774,8 @@ test_application_one_window_per_file_and_shortcuts (void **state)
   GList *windows;
   static const char *const listed[] = {
     "win.open", "win.find", "win.export-markers", "win.show-help-overlay", "app.quit",
-    "w &lt;Control&gt;plus", "s &lt;Control&gt;minus", "Home &lt;Control&gt;0", ">z<", ">a<", ">d<",
+    "w &lt;Control&gt;plus", "s &lt;Control&gt;minus", "Home &lt;Control&gt;0", ">z f<", ">a<", ">d<",
+    "win.show-legend",
     ">Right Left<", ">Up Down<", ">Escape<",
   };
 
