@@ -49,8 +49,9 @@ void     et_timeline_foreach_shape (EtTrace          *trace,
                                     EtShapeFunc       func,
                                     gpointer          user_data);
 
-/* The same for one channel's row alone (shapes never leave their row):
- * nothing when the channel has no row or its row is out of view. */
+/* The same for one channel's shapes alone (shapes never leave their row;
+ * in a collapsed thread's merged row, only this channel's among the
+ * thread's): nothing when the channel has no row or it is out of view. */
 void     et_timeline_foreach_channel_shape (EtTrace          *trace,
                                             EtLayout         *layout,
                                             const EtViewport *viewport,
