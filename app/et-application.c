@@ -218,6 +218,7 @@ et_application_startup (GApplication *app)
     { "win.export-markers", { "<Control>e", NULL } },
     { "win.wall-clock", { "<Control>t", NULL } },
     { "win.find", { "<Control>f", NULL } },
+    { "win.find-track", { "<Control>p", NULL } },
     { "win.find-next", { "<Control>g", "F3", NULL } },
     { "win.find-previous", { "<Shift><Control>g", "<Shift>F3", NULL } },
     { "app.quit", { "<Control>q", NULL } },

@@ -259,3 +259,12 @@ et_layout_reveal (EtLayout *l, guint thread, guint channel)
     l->thread_choice[thread] = 1;
   et_layout_update (l, l->lane_height);
 }
+
+void
+et_layout_move_thread_to_top (EtLayout *l, guint thread)
+{
+  g_return_if_fail (thread < et_trace_get_n_threads (l->trace));
+  l->thread_rank[thread] = --l->next_rank;
+  l->process_rank[et_trace_get_thread (l->trace, thread)->process] = l->next_rank;
+  et_layout_update (l, l->lane_height);
+}

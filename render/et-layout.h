@@ -201,6 +201,9 @@ gboolean     et_layout_channel_merged      (EtLayout *layout,
 void         et_layout_reveal              (EtLayout *layout,
                                             guint     thread,
                                             guint     channel);
+/* The thread's rows first in its process, and its process first of all. */
+void         et_layout_move_thread_to_top  (EtLayout *layout,
+                                            guint     thread);
 /* The index of @row (a pointer et_layout_row gave) in the rows. */
 guint        et_layout_row_index           (EtLayout    *layout,
                                             const EtRow *row);
