@@ -1448,9 +1448,49 @@ et_timeline_hit_test (EtTrace *trace, EtLayout *layout, const EtViewport *v, dou
     }
 }
 
+guint
+et_timeline_rows_below (EtLayout *layout, const EtViewport *v, int bottom)
+{
+  guint n = 0;
+
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    n += v->ruler_height + et_layout_row (layout, r)->y - v->scroll_y >= (bottom > 0 ? bottom : v->height);
+  return n;
+}
+
+static void
+draw_note (cairo_t *cr, const EtViewport *v, const char *note)
+{
+  g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans Bold 8");
+  g_autoptr(PangoLayout) text = pango_cairo_create_layout (cr);
+  const Theme *theme = theme_of (v);
+  double top = v->height - ET_TIMELINE_NOTE_HEIGHT;
+  int h;
+
+  set_rgb (cr, &theme->label_bg);
+  cairo_rectangle (cr, 0, top, v->width, ET_TIMELINE_NOTE_HEIGHT);
+  cairo_fill (cr);
+  set_rgb (cr, &theme->grid);
+  cairo_rectangle (cr, 0, top, v->width, 1);
+  cairo_fill (cr);
+  pango_layout_set_font_description (text, font);
+  pango_layout_set_text (text, note, -1);
+  pango_layout_get_pixel_size (text, NULL, &h);
+  set_rgb (cr, &theme->text);
+  cairo_move_to (cr, 6, top + (ET_TIMELINE_NOTE_HEIGHT - h) / 2.0);
+  pango_cairo_show_layout (cr, text);
+}
+
 gboolean
 et_timeline_render_file (EtTrace *trace, EtLayout *layout, const EtViewport *v,
                          const char *path, GError **error)
+{
+  return et_timeline_render_file_with_note (trace, layout, v, NULL, path, error);
+}
+
+gboolean
+et_timeline_render_file_with_note (EtTrace *trace, EtLayout *layout, const EtViewport *v,
+                                   const char *note, const char *path, GError **error)
 {
   cairo_surface_t *surface;
   cairo_status_t status;
@@ -1464,6 +1504,8 @@ et_timeline_render_file (EtTrace *trace, EtLayout *layout, const EtViewport *v,
     surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width, v->height);
   cr = cairo_create (surface);
   et_timeline_draw (cr, trace, layout, v);
+  if (note != NULL)
+    draw_note (cr, v, note);
   cairo_destroy (cr);
   if (cairo_surface_get_type (surface) == CAIRO_SURFACE_TYPE_IMAGE)
     status = cairo_surface_write_to_png (surface, path);

@@ -104,6 +104,22 @@ gboolean et_timeline_render_file   (EtTrace          *trace,
                                     const char       *path,
                                     GError          **error);
 
+/* The same with @note (or nothing when NULL) written in a band across the
+ * bottom of the picture, ET_TIMELINE_NOTE_HEIGHT pixels tall: what a
+ * picture of a fixed size says about the rows it could not hold. */
+#define ET_TIMELINE_NOTE_HEIGHT 22
+gboolean et_timeline_render_file_with_note (EtTrace          *trace,
+                                            EtLayout         *layout,
+                                            const EtViewport *viewport,
+                                            const char       *note,
+                                            const char       *path,
+                                            GError          **error);
+/* How many rows start at or below @bottom pixels of the picture (0 for
+ * its whole height): the rows it leaves out. */
+guint    et_timeline_rows_below    (EtLayout         *layout,
+                                    const EtViewport *viewport,
+                                    int               bottom);
+
 /* The colour flags of @category are drawn in (alert red for -1), 0–1 each:
  * for legends and filter swatches. */
 void     et_timeline_category_rgb  (gint16            category,
