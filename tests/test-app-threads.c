@@ -248,6 +248,15 @@ test_order_and_empty_threads_from_the_menu (void **state)
   assert_int_equal (et_layout_n_rows (layout), rows);
   wait_for_picture (window);
   close_window (window);
+
+  /* The order is remembered for the trace too; back to the default. */
+  window = open_window (threads_path);
+  layout = et_window_get_layout (window);
+  assert_int_equal (et_layout_get_thread_order (layout), ET_THREAD_ORDER_NAME);
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "timeline.thread-order", "s",
+                                           "first-activity"));
+  assert_int_equal (et_layout_get_thread_order (layout), ET_THREAD_ORDER_FIRST_ACTIVITY);
+  close_window (window);
 }
 
 static GtkEditable *
@@ -303,6 +312,57 @@ test_go_to_thread_or_series (void **state)
   assert_int_equal (row->kind, ET_ROW_CHANNEL);
   assert_int_equal (v->scroll_y, row->y);
   wait_for_picture (window);
+  et_layout_set_all_threads_collapsed (layout, -1);    /* nothing left remembered */
+  et_timeline_view_rows_changed (timeline);
+  close_window (window);
+}
+
+/* The window on the many-threads trace, light and dark, for
+ * docs/screenshots: the first threads' stretch of time, the first thread
+ * expanded into its series, the others merged, a merged marker selected. */
+static void
+test_screenshots_light_and_dark (void **state)
+{
+  EtWindow *window = open_window (threads_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTimelineView *timeline = timeline_of (window);
+  const EtRow *first = first_thread_row (layout);
+  guint thread = first->index;
+  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, sizeof (EtShape));
+  RowShapes r = { NULL, layout, shapes };
+  GtkSettings *settings = gtk_settings_get_default ();
+
+  v->from_ns = et_layout_get_thread (layout, thread)->first_ns;
+  v->to_ns = v->from_ns + (et_layout_get_thread (layout, thread)->last_ns - v->from_ns) * 2;
+  et_timeline_view_layout_changed (timeline);
+  et_layout_set_thread_collapsed (layout, thread, FALSE);
+  et_timeline_view_rows_changed (timeline);
+  assert_false (et_layout_get_thread_collapsed (layout, thread));
+  /* a flag in the first merged row below it */
+  for (guint k = et_layout_row_index (layout, et_layout_thread_row (layout, thread)) + 1;
+       r.row == NULL; k++)
+    if (et_layout_row (layout, k)->kind == ET_ROW_THREAD)
+      r.row = et_layout_row (layout, k);
+  et_timeline_foreach_shape (trace, layout, v, gather_row, &r);
+  for (guint i = shapes->len; i-- > 0;)
+    if (g_array_index (shapes, EtShape, i).kind == ET_SHAPE_FLAG)
+      {
+        const EtShape *s = &g_array_index (shapes, EtShape, i);
+        assert_true (et_timeline_view_select_at (timeline, (s->x0 + s->x1) / 2, (s->y0 + s->y1) / 2));
+        break;
+      }
+  wait_for_picture (window);
+  save_screenshot (window, "app-threads-light.png");
+  g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+  assert_true (v->dark);
+  wait_for_picture (window);
+  save_screenshot (window, "app-threads-dark.png");
+  gtk_settings_reset_property (settings, "gtk-application-prefer-dark-theme");
+  /* back to the default for the trace: nothing remembered */
+  et_layout_set_all_threads_collapsed (layout, -1);
+  et_timeline_view_rows_changed (timeline);
   close_window (window);
 }
 
@@ -315,6 +375,7 @@ main (void)
     cmocka_unit_test (test_arrows_walk_merged_rows),
     cmocka_unit_test (test_order_and_empty_threads_from_the_menu),
     cmocka_unit_test (test_go_to_thread_or_series),
+    cmocka_unit_test (test_screenshots_light_and_dark),
   };
   return cmocka_run_group_tests_name ("app-threads", tests, setup, teardown);
 }
