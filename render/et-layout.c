@@ -419,14 +419,22 @@ et_layout_channel_merged (EtLayout *l, guint channel)
 
 /* Merged, by the depths of the thread's shown channels together: depth is
  * thread-wide, so spans of one depth never overlap in the merged row. */
-guint
-et_layout_lane (EtLayout *l, guint channel, const EtMarker *m)
+guint64
+et_layout_row_depths (EtLayout *l, guint channel, gboolean *one_lane)
 {
   guint thread = et_trace_channel_thread (l->trace, channel);
 
-  if (l->thread_merged[thread])
-    return et_lane_of_depth (l->thread_depths[thread], m->depth);
-  return l->channel_collapsed[channel] ? 0 : et_lane_of_depth (l->depths[channel], m->depth);
+  *one_lane = !l->thread_merged[thread] && l->channel_collapsed[channel];
+  return l->thread_merged[thread] ? l->thread_depths[thread] : l->depths[channel];
+}
+
+guint
+et_layout_lane (EtLayout *l, guint channel, const EtMarker *m)
+{
+  gboolean one_lane;
+  guint64 used = et_layout_row_depths (l, channel, &one_lane);
+
+  return one_lane ? 0 : et_lane_of_depth (used, m->depth);
 }
 
 guint

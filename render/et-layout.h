@@ -122,6 +122,13 @@ void         et_layout_set_channel_collapsed (EtLayout      *layout,
                                               gboolean       collapsed);
 gboolean     et_layout_get_channel_collapsed (EtLayout      *layout,
                                               guint          channel);
+/* The depths the lanes of the row @channel is drawn in stand for (its
+ * own, or its collapsed thread's), for et_lane_of_depth; *@one_lane is
+ * TRUE when all its spans share lane 0 instead (a collapsed channel). Once
+ * per channel, where et_layout_lane would be asked per marker. */
+guint64      et_layout_row_depths           (EtLayout       *layout,
+                                             guint           channel,
+                                             gboolean       *one_lane);
 /* The lane @m (a marker of @channel) is drawn in. */
 guint        et_layout_lane                 (EtLayout       *layout,
                                              guint           channel,

@@ -106,6 +106,8 @@ typedef struct
   gpointer          data;
   guint8            lane_of[MAX_LANES];   /* the row's lane of each channel lane
                                              (they differ in a merged row) */
+  guint64           row_depths;           /* et_layout_row_depths */
+  gboolean          one_lane;
   SpanRun           runs[MAX_LANES];
 } SpanScan;
 
@@ -121,8 +123,7 @@ map_lanes (SpanScan *p, guint64 used)
   for (guint d = 0; d < 64 + MAX_LANES && k < MAX_LANES; d++)
     if (d >= 64 || (used & (G_GUINT64_CONSTANT (1) << d)))
       {
-        EtMarker probe = { .depth = (guint8) MIN (d, 255) };
-        guint lane = et_layout_lane (p->layout, p->channel, &probe);
+        guint lane = p->one_lane ? 0 : et_lane_of_depth (p->row_depths, (guint) MIN (d, 255));
 
         p->lane_of[k++] = (guint8) MIN (lane, MAX_LANES);
       }
@@ -134,7 +135,7 @@ span_shape (SpanScan *p, guint i)
 {
   const EtMarker *m = &p->ch->markers[i];
   const EtViewport *v = p->v;
-  guint lane = et_layout_lane (p->layout, p->channel, m);
+  guint lane = p->one_lane ? 0 : et_lane_of_depth (p->row_depths, m->depth);
   double x0 = MAX (et_time_to_x (&p->map, m->start_ns), v->label_width - 2);
   double x1 = MIN (et_time_to_x (&p->map, m->end_ns), v->width + 2);
   SpanRun *run = lane < MAX_LANES ? &p->runs[lane] : NULL;
@@ -271,6 +272,7 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
   et_time_to_x_init (&p.map, v);
   px_per_us = 1000.0 * p.map.px_per_ns;
   p.func = func, p.data = data;
+  p.row_depths = et_layout_row_depths (layout, c, &p.one_lane);
   if (by_runs)
     map_lanes (&p, et_trace_channel_depths (trace)[c]);
   for (guint i = first; i < end; i++)
