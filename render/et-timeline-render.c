@@ -1057,6 +1057,31 @@ paint_shape (const EtShape *s, gpointer data)
 #define DENSITY_PX 3
 #define STRIP_BAND_PX 6
 
+/* The first marker of @ch from @at on that starts at or after @t_ns:
+ * galloping from @at, so that the next bucket's edge, a few markers on,
+ * costs a few steps, not a search of the whole channel. */
+static guint
+first_from (const EtChannel *ch, guint at, gint64 t_ns)
+{
+  guint lo = at, hi, step = 1;
+
+  while (lo + step < ch->n_markers && ch->markers[lo + step].start_ns < t_ns)
+    lo += step, step *= 2;
+  hi = MIN (lo + step, ch->n_markers);
+  if (lo < hi && ch->markers[lo].start_ns >= t_ns)
+    return lo;
+  while (lo + 1 < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ch->markers[mid].start_ns < t_ns)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return hi;
+}
+
 /* Adds the start of every marker of @channel in view to its bucket: one
  * by one when they are few, else by searching each bucket's edge, so a
  * channel costs what it has in view or what the strip has buckets,
@@ -1078,13 +1103,12 @@ count_channel (Painter *p, guint channel, const EtTimeToX *map, guint *counts, g
         }
       return;
     }
-  for (guint b = 0, at = et_channel_first_at (ch, p->v->from_ns); b < n; b++)
+  for (guint b = 0, at = et_channel_first_at (ch, p->v->from_ns); b < n && at < ch->n_markers; b++)
     {
-      gint64 edge = et_viewport_time (p->v, left + (b + 1) * DENSITY_PX);
-      guint next = et_channel_first_at (ch, edge);
+      guint next = first_from (ch, at, et_viewport_time (p->v, left + (b + 1) * DENSITY_PX));
 
-      counts[b] += next > at ? next - at : 0;
-      at = MAX (at, next);
+      counts[b] += next - at;
+      at = next;
     }
 }
 
