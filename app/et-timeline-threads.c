@@ -155,6 +155,7 @@ et_timeline_threads_restore (EtLayout *layout, EtTrace *trace)
   g_autofree char *path = state_path ();
   g_auto(GStrv) collapsed = NULL, expanded = NULL;
   g_autofree char *order = NULL;
+  g_autoptr(GHashTable) chosen = g_hash_table_new (g_str_hash, g_str_equal);
   const char *group = et_trace_get_path (trace);
 
   if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, NULL)
@@ -163,14 +164,17 @@ et_timeline_threads_restore (EtLayout *layout, EtTrace *trace)
   collapsed = g_key_file_get_string_list (file, group, "collapsed", NULL, NULL);
   expanded = g_key_file_get_string_list (file, group, "expanded", NULL, NULL);
   order = g_key_file_get_string (file, group, "order", NULL);
+  /* Looked up per thread: a trace may have thousands of both. */
+  for (guint k = 0; expanded != NULL && expanded[k] != NULL; k++)
+    g_hash_table_insert (chosen, expanded[k], GINT_TO_POINTER (FALSE));
+  for (guint k = 0; collapsed != NULL && collapsed[k] != NULL; k++)
+    g_hash_table_insert (chosen, collapsed[k], GINT_TO_POINTER (TRUE));
   for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
     {
       g_autofree char *key = thread_key (et_trace_get_thread (trace, t));
 
-      if (collapsed != NULL && g_strv_contains ((const char * const *) collapsed, key))
-        et_layout_set_thread_collapsed (layout, t, TRUE);
-      else if (expanded != NULL && g_strv_contains ((const char * const *) expanded, key))
-        et_layout_set_thread_collapsed (layout, t, FALSE);
+      if (g_hash_table_contains (chosen, key))
+        et_layout_set_thread_choice (layout, t, GPOINTER_TO_INT (g_hash_table_lookup (chosen, key)));
     }
   for (guint k = 0; order != NULL && k < G_N_ELEMENTS (order_names); k++)
     if (g_str_equal (order, order_names[k]))

@@ -27,7 +27,8 @@ GMenu     *et_timeline_threads_menu        (EtLayout       *layout,
 void       et_timeline_threads_sync_actions (GActionMap    *actions,
                                              EtLayout      *layout);
 /* Which threads of @trace were collapsed or expanded by hand last time,
- * and the thread order, into @layout; and back. */
+ * and the thread order, into @layout (the caller lays it out again); and
+ * back. */
 void       et_timeline_threads_restore     (EtLayout       *layout,
                                             EtTrace        *trace);
 void       et_timeline_threads_save        (EtLayout       *layout,

@@ -187,6 +187,13 @@ et_layout_set_thread_collapsed (EtLayout *l, guint thread, gboolean collapsed)
   et_layout_update (l, l->lane_height);
 }
 
+void
+et_layout_set_thread_choice (EtLayout *l, guint thread, int choice)
+{
+  g_return_if_fail (thread < et_trace_get_n_threads (l->trace));
+  l->thread_choice[thread] = choice < 0 ? 0 : choice ? 2 : 1;
+}
+
 gboolean
 et_layout_get_thread_collapsed (EtLayout *l, guint thread)
 {

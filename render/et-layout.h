@@ -181,6 +181,11 @@ gboolean     et_layout_get_thread_collapsed (EtLayout *layout,
  * worth remembering. */
 int          et_layout_get_thread_choice    (EtLayout *layout,
                                              guint     thread);
+/* Sets the choice (-1, FALSE or TRUE as above) without laying out: for
+ * many threads at once (remembered choices), then et_layout_update. */
+void         et_layout_set_thread_choice    (EtLayout *layout,
+                                             guint     thread,
+                                             int       choice);
 /* Every thread expanded or collapsed (a choice each), or back to the
  * default with @collapsed -1. */
 void         et_layout_set_all_threads_collapsed (EtLayout *layout,
