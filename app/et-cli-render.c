@@ -21,10 +21,15 @@ typedef struct
   char    *to;
   char    *theme;
   int      width;
-  int      height;
+  char    *height;       /* "auto" (NULL) or pixels */
   gboolean wall_clock;
   gboolean legend;
+  gboolean expand;
+  gboolean collapse;
 } RenderOptions;
+
+/* The tallest picture --height auto makes (cairo's images stop at 32767). */
+#define MAX_HEIGHT 20000
 
 /* "net.4.5.2.x64.etl · 9.800 s – 10.300 s": what the picture shows. */
 static char *
@@ -66,15 +71,55 @@ et_cli_render_apply_filter (EtLayout *layout, EtTrace *trace, const EtCliFilter 
     }
 }
 
+/* "auto" (or nothing): 0; else the pixels, or -1 when it is neither. */
+static int
+parse_height (const char *text)
+{
+  guint64 px;
+
+  if (text == NULL || g_str_equal (text, "auto"))
+    return 0;
+  if (!g_ascii_string_to_unsigned (text, 10, 100, 20000, &px, NULL))
+    return -1;
+  return (int) px;
+}
+
+/* Lays out threads as asked, sizes an automatic height to every row, and
+ * returns what the picture says about the rows a fixed one leaves out (or
+ * NULL). */
+static char *
+fit_rows (EtLayout *layout, EtViewport *v, const RenderOptions *o)
+{
+  guint below;
+
+  if (o->expand || o->collapse)
+    et_layout_set_all_threads_collapsed (layout, o->collapse);
+  et_layout_update (layout, v->lane_height);
+  if (parse_height (o->height) == 0)
+    v->height = CLAMP (v->ruler_height + et_layout_height (layout) + 1, 100, MAX_HEIGHT);
+  if (et_timeline_rows_below (layout, v, 0) == 0)
+    return NULL;
+  below = et_timeline_rows_below (layout, v, v->height - ET_TIMELINE_NOTE_HEIGHT);
+  /* Translators: written at the bottom of a picture too short for its
+     rows; --height auto and --collapse are options, keep them. */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u more row below: --height auto or --collapse shows it",
+                                       "%u more rows below: --height auto or --collapse shows them",
+                                       below), below);
+}
+
 static int
 render (const char *path, RenderOptions *o, EtCliFilter *filter)
 {
   g_autoptr(EtTrace) trace = NULL;
   g_autoptr(EtLayout) layout = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *note = NULL;
+  g_autofree char *caption = NULL;
+  EtLegendLabels labels;
   EtViewport v;
 
-  et_viewport_init (&v, o->width, o->height);
+  et_viewport_init (&v, o->width, MAX (parse_height (o->height), 100));
   v.wall_clock = o->wall_clock;
   if (!et_viewport_set_theme (&v, o->theme != NULL ? o->theme : "light"))
     {
@@ -103,20 +148,14 @@ render (const char *path, RenderOptions *o, EtCliFilter *filter)
     }
   layout = et_layout_new (trace);
   et_cli_render_apply_filter (layout, trace, filter);
-  et_layout_update (layout, v.lane_height);
+  note = fit_rows (layout, &v, o);
   if (o->legend)
     {
-      g_autofree char *caption = caption_of (path, &v);
-      EtLegendLabels labels;
-
+      caption = caption_of (path, &v);
       et_i18n_legend_labels (&labels);
-      if (!et_timeline_render_file_full (trace, layout, &v, caption, &labels, o->output, &error))
-        {
-          et_cli_error ("render: %s", error->message);
-          return ET_CLI_EXIT_FAILURE;
-        }
     }
-  else if (!et_timeline_render_file (trace, layout, &v, o->output, &error))
+  if (!et_timeline_render_file_full (trace, layout, &v, note, caption, o->legend ? &labels : NULL,
+                                     o->output, &error))
     {
       et_cli_error ("render: %s", error->message);
       return ET_CLI_EXIT_FAILURE;
@@ -128,7 +167,7 @@ int
 et_cli_render_run (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  RenderOptions o = { NULL, NULL, NULL, NULL, 1600, 900, FALSE, TRUE };
+  RenderOptions o = { NULL, NULL, NULL, NULL, 1600, NULL, FALSE, TRUE, FALSE, FALSE };
   EtCliFilter filter;
   GOptionGroup *group;
   const char *path = NULL;
@@ -139,7 +178,12 @@ et_cli_render_run (int argc, char **argv)
     { "from", 0, 0, G_OPTION_ARG_STRING, &o.from, N_("Left edge (default: start of trace)"), N_("TIME") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &o.to, N_("Right edge (default: end of trace)"), N_("TIME") },
     { "width", 0, 0, G_OPTION_ARG_INT, &o.width, N_("Width in pixels (default 1600)"), N_("PX") },
-    { "height", 0, 0, G_OPTION_ARG_INT, &o.height, N_("Height in pixels (default 900)"), N_("PX") },
+    { "height", 0, 0, G_OPTION_ARG_STRING, &o.height,
+      N_("Height in pixels, or auto (default): tall enough for every row"), N_("PX|auto") },
+    { "expand", 0, 0, G_OPTION_ARG_NONE, &o.expand, N_("Every thread expanded: a row per series"),
+      NULL },
+    { "collapse", 0, 0, G_OPTION_ARG_NONE, &o.collapse,
+      N_("Every thread collapsed: its markers merged in one row"), NULL },
     { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme,
       /* Translators: light, dark, high-contrast and high-contrast-dark
          are option values; keep them. */
@@ -157,17 +201,23 @@ et_cli_render_run (int argc, char **argv)
   g_option_context_set_main_group (context, group);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
-    N_("Draws the timeline of FILE (rows per process, thread and channel; spans,\n"
-       "flags and messages) into a PNG, SVG or PDF file."));
+    N_("Draws the timeline of FILE (rows per process, thread and series; spans,\n"
+       "flags and messages; threads with more than three series collapsed) into\n"
+       "a PNG, SVG or PDF file, tall enough for every row unless --height says."));
   status = et_cli_parse_command (context, "render", &argc, &argv, &path);
   if (status < 0 && o.output == NULL)
     {
       et_cli_error (_("render: say where to write the picture with -o OUT.png|svg|pdf"));
       status = ET_CLI_EXIT_FAILURE;
     }
-  else if (status < 0 && (o.width < 300 || o.height < 100 || o.width > 20000 || o.height > 20000))
+  else if (status < 0 && (o.width < 300 || o.width > 20000 || parse_height (o.height) < 0))
     {
       et_cli_error (_("render: the picture must be 300–20000 × 100–20000 pixels"));
+      status = ET_CLI_EXIT_FAILURE;
+    }
+  else if (status < 0 && o.expand && o.collapse)
+    {
+      et_cli_error (_("render: --expand and --collapse contradict each other"));
       status = ET_CLI_EXIT_FAILURE;
     }
   else if (status < 0)
@@ -176,6 +226,7 @@ et_cli_render_run (int argc, char **argv)
   g_free (o.from);
   g_free (o.to);
   g_free (o.theme);
+  g_free (o.height);
   et_cli_filter_clear (&filter);
   return status;
 }

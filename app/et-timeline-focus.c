@@ -41,17 +41,119 @@ nearest_in_channel (EtLayout *layout, const EtChannel *ch, gint64 t_ns, guint *t
   return TRUE;
 }
 
-/* The layout row of @channel, or -1. */
+/* The layout row @channel's markers are drawn in (its own, or its
+ * collapsed thread's), or -1. */
 static gint
 row_of (EtLayout *layout, guint channel)
 {
-  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+  const EtRow *row = et_layout_channel_row (layout, channel);
+
+  return row == NULL ? -1 : (gint) et_layout_row_index (layout, row);
+}
+
+/* Markers in a row are ordered by start, then channel, then index: the
+ * order Right and Left walk a merged row in. */
+static int
+compare_keys (const EtChannel *a_ch, guint a_c, guint a, const EtChannel *b_ch, guint b_c, guint b)
+{
+  gint64 ta = a_ch->markers[a].start_ns, tb = b_ch->markers[b].start_ns;
+
+  if (ta != tb)
+    return ta < tb ? -1 : 1;
+  if (a_c != b_c)
+    return a_c < b_c ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+/* The first shown marker of @ch from @at on (@step 1) or back (-1),
+ * @at included. */
+static gboolean
+shown_from (EtLayout *layout, const EtChannel *ch, guint at, int step, guint *to)
+{
+  if (at < ch->n_markers && shown (layout, ch, at))
     {
-      const EtRow *row = et_layout_row (layout, r);
-      if (row->kind == ET_ROW_CHANNEL && row->index == channel)
-        return (gint) r;
+      *to = at;
+      return TRUE;
     }
-  return -1;
+  return at < ch->n_markers && step_in_channel (layout, ch, at, step, to);
+}
+
+/* In @c (of the same row as @channel), the shown marker that comes right
+ * after (@step 1) or before (-1) marker @index of @channel in row order. */
+static gboolean
+step_in_other (EtLayout *layout, const EtChannel *ch, guint c, const EtChannel *from,
+               guint channel, guint index, int step, guint *to)
+{
+  gint64 t = from->markers[index].start_ns;
+  /* At the same start, markers of lower channels come first. */
+  guint at = et_channel_first_at (ch, c < channel ? t + 1 : t);
+
+  if (step > 0)
+    return shown_from (layout, ch, at, 1, to);
+  return at > 0 && shown_from (layout, ch, at - 1, -1, to);
+}
+
+/* Next or previous in the row of @channel: in its channel alone, or in a
+ * collapsed thread's merged row, among all its channels there. */
+static gboolean
+step_in_row (EtTrace *trace, EtLayout *layout, guint channel, guint index, int step,
+             guint *to_channel, guint *to_index)
+{
+  const EtRow *row = et_layout_channel_row (layout, channel);
+  const EtChannel *from = et_trace_get_channel (trace, channel), *best_ch = NULL;
+  guint first = channel, end = channel + 1, best_c = 0, best = 0;
+
+  if (row != NULL && row->kind == ET_ROW_THREAD)
+    {
+      const EtThread *t = et_trace_get_thread (trace, row->index);
+      first = t->first_channel, end = t->first_channel + t->n_channels;
+    }
+  for (guint c = first; c < end; c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, c);
+      guint i;
+
+      if (et_layout_channel_row (layout, c) != row
+          || !(c == channel ? step_in_channel (layout, ch, index, step, &i)
+                            : step_in_other (layout, ch, c, from, channel, index, step, &i)))
+        continue;
+      if (best_ch == NULL || compare_keys (ch, c, i, best_ch, best_c, best) * step < 0)
+        best_ch = ch, best_c = c, best = i;
+    }
+  *to_channel = best_c, *to_index = best;
+  return best_ch != NULL;
+}
+
+/* The shown marker nearest to @t_ns in row @r (a channel's, or a merged
+ * thread's), if it has one. */
+static gboolean
+nearest_in_row (EtTrace *trace, EtLayout *layout, guint r, gint64 t_ns, guint *to_channel,
+                guint *to_index)
+{
+  const EtRow *row = et_layout_row (layout, r);
+  gint64 best_distance = G_MAXINT64;
+  guint first = row->index, end = row->index + 1;
+
+  if (row->kind == ET_ROW_PROCESS || (row->kind == ET_ROW_THREAD && row->lanes == 0))
+    return FALSE;
+  if (row->kind == ET_ROW_THREAD)
+    {
+      const EtThread *t = et_trace_get_thread (trace, row->index);
+      first = t->first_channel, end = t->first_channel + t->n_channels;
+    }
+  for (guint c = first; c < end; c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, c);
+      guint i;
+      gint64 distance;
+
+      if (et_layout_channel_row (layout, c) != row || !nearest_in_channel (layout, ch, t_ns, &i))
+        continue;
+      distance = ABS (ch->markers[i].start_ns - t_ns);
+      if (distance < best_distance)
+        best_distance = distance, *to_channel = c, *to_index = i;
+    }
+  return best_distance != G_MAXINT64;
 }
 
 static gboolean
@@ -59,16 +161,8 @@ across_rows (EtTrace *trace, EtLayout *layout, gint row, int step, gint64 t_ns, 
              guint *to_index)
 {
   for (gint r = row + step; r >= 0 && r < (gint) et_layout_n_rows (layout); r += step)
-    {
-      const EtRow *next = et_layout_row (layout, (guint) r);
-
-      if (next->kind == ET_ROW_CHANNEL
-          && nearest_in_channel (layout, et_trace_get_channel (trace, next->index), t_ns, to_index))
-        {
-          *to_channel = next->index;
-          return TRUE;
-        }
-    }
+    if (nearest_in_row (trace, layout, (guint) r, t_ns, to_channel, to_index))
+      return TRUE;
   return FALSE;
 }
 
@@ -86,8 +180,8 @@ et_timeline_focus_move (EtTrace *trace, EtLayout *layout, guint channel, guint i
   g_return_val_if_fail (index < ch->n_markers, FALSE);
   if (move == ET_FOCUS_NEXT || move == ET_FOCUS_PREVIOUS)
     {
-      *to_channel = channel;
-      return step_in_channel (layout, ch, index, move == ET_FOCUS_NEXT ? 1 : -1, to_index);
+      return step_in_row (trace, layout, channel, index, move == ET_FOCUS_NEXT ? 1 : -1,
+                          to_channel, to_index);
     }
   row = row_of (layout, channel);
   return row >= 0 && across_rows (trace, layout, row, move == ET_FOCUS_DOWN ? 1 : -1,

@@ -1,8 +1,11 @@
 /* et-timeline-focus.h — where keyboard focus goes on the timeline.
  *
- *   Right / Left ─ next / previous shown marker in the channel
- *   Up / Down    ─ the shown marker nearest in time in the channel row
- *                  above / below (rows without shown markers are passed)
+ *   Right / Left ─ next / previous shown marker in the row: the channel's,
+ *                  or a collapsed thread's merged row (by start, then
+ *                  channel, then index)
+ *   Up / Down    ─ the shown marker nearest in time in the row above /
+ *                  below (rows without shown markers, like the headers of
+ *                  expanded threads, are passed)
  *
  * Pure functions of the trace and its layout (no widgets), so the walk is
  * tested on its own; the timeline view selects and reveals the result and

@@ -10,6 +10,7 @@
 #include "et-timeline-view.h"
 #include "et-details.h"
 #include "et-timeline-focus.h"
+#include "et-timeline-threads.h"
 #include "et-i18n.h"
 
 #include <glib/gi18n.h>
@@ -38,6 +39,7 @@ struct _EtTimelineView
   EtShape             selected;
   double              pointer_x;
   GtkWidget          *channel_menu;  /* right-click on a row */
+  GtkWidget          *find_popover;  /* Go to Thread or Series */
   gint64              drag_from_ns;
   int                 drag_from_scroll;
   gboolean            range_drag;    /* the drag began on the ruler */
@@ -182,9 +184,22 @@ markers_in_view (EtTimelineView *self)
       int top = self->view.ruler_height + row->y - self->view.scroll_y;
       guint first, end;
 
-      if (row->kind != ET_ROW_CHANNEL || top + row->height <= self->view.ruler_height
+      if (row->kind == ET_ROW_PROCESS || top + row->height <= self->view.ruler_height
           || top >= self->view.height)
         continue;
+      if (row->kind == ET_ROW_THREAD)
+        {
+          const EtThread *t = et_trace_get_thread (self->trace, row->index);
+
+          /* A merged row draws every channel of its thread that has it. */
+          for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
+            if (et_layout_channel_row (self->layout, c) == row)
+              {
+                first = et_channel_query (self->trace, c, self->view.from_ns, self->view.to_ns, &end);
+                n += end - first;
+              }
+          continue;
+        }
       first = et_channel_query (self->trace, row->index, self->view.from_ns, self->view.to_ns, &end);
       n += end - first;
     }
@@ -504,6 +519,12 @@ et_timeline_view_select_at (EtTimelineView *self, double x, double y)
                                    !et_layout_get_collapsed (self->layout, row->index));
           invalidate (self);
         }
+      else if (row->kind == ET_ROW_THREAD)
+        {
+          et_layout_set_thread_collapsed (self->layout, row->index,
+                                          !et_layout_get_thread_collapsed (self->layout, row->index));
+          et_timeline_view_rows_changed (self);
+        }
     }
   set_selection (self, hit.kind == ET_HIT_SHAPE ? &hit.shape : NULL);
   return self->has_selection;
@@ -788,7 +809,17 @@ on_channel_action (GSimpleAction *action, GVariant *parameter, gpointer data)
     }
   else
     et_layout_show_all_channels (self->layout);
+  et_timeline_view_rows_changed (self);
+}
+
+void
+et_timeline_view_rows_changed (EtTimelineView *self)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  if (self->layout == NULL)
+    return;
   et_layout_update (self->layout, self->view.lane_height);
+  et_timeline_threads_save (self->layout, self->trace);
   update_channel_actions (self);
   clamp_scroll (self);
   view_changed (self);
@@ -805,20 +836,28 @@ append_channel_item (GMenu *menu, const char *label, const char *action, guint c
   g_menu_append_item (menu, item);
 }
 
+/* The menu of a channel's row, of a thread's header (@channel G_MAXUINT),
+ * or of a marker in a collapsed thread's row (both). */
 static GMenuModel *
-channel_menu_model (EtTimelineView *self, guint channel)
+channel_menu_model (EtTimelineView *self, guint thread, guint channel)
 {
-  GMenu *menu = g_menu_new ();
+  GMenu *menu = et_timeline_threads_menu (self->layout, thread);
   g_autoptr(GMenu) one = g_menu_new ();
   g_autoptr(GMenu) all = g_menu_new ();
 
+  if (channel == G_MAXUINT)
+    {
+      g_menu_append (all, _("Show Hidden Channels"), "timeline.show-all-channels");
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (all));
+      return G_MENU_MODEL (menu);
+    }
   append_channel_item (one, _("Hide Channel"), "timeline.hide-channel", channel);
   append_channel_item (one, et_layout_get_channel_collapsed (self->layout, channel)
                             ? _("Expand Lanes") : _("Collapse Lanes"),
                        "timeline.collapse-channel", channel);
   append_channel_item (one, _("Move to Top"), "timeline.move-channel-to-top", channel);
   g_menu_append (all, _("Show Hidden Channels"), "timeline.show-all-channels");
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (one));
+  g_menu_prepend_section (menu, NULL, G_MENU_MODEL (one));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (all));
   return G_MENU_MODEL (menu);
 }
@@ -837,9 +876,14 @@ et_timeline_view_popup_channel_menu (EtTimelineView *self, double x, double y)
       || (hit.kind != ET_HIT_ROW_LABEL && hit.kind != ET_HIT_EMPTY_ROW && hit.kind != ET_HIT_SHAPE))
     return FALSE;
   row = et_layout_row (self->layout, hit.row);
-  if (row->kind != ET_ROW_CHANNEL)
+  if (row->kind == ET_ROW_PROCESS)
     return FALSE;
-  model = channel_menu_model (self, row->index);
+  if (row->kind == ET_ROW_THREAD)
+    model = channel_menu_model (self, row->index,
+                                hit.kind == ET_HIT_SHAPE ? hit.shape.channel : G_MAXUINT);
+  else
+    model = channel_menu_model (self, et_trace_channel_thread (self->trace, row->index),
+                                row->index);
   if (self->channel_menu == NULL)
     {
       self->channel_menu = gtk_popover_menu_new_from_model (NULL);
@@ -875,7 +919,7 @@ on_menu_key (GtkWidget *widget, const char *action_name, GVariant *parameter)
       {
         const EtRow *row = et_layout_row (self->layout, r);
         double top = self->view.ruler_height + row->y - self->view.scroll_y;
-        if (row->kind == ET_ROW_CHANNEL && top >= self->view.ruler_height)
+        if (row->kind != ET_ROW_PROCESS && top >= self->view.ruler_height)
           {
             y = top + 2;
             break;
@@ -1087,6 +1131,7 @@ add_actions (EtTimelineView *self)
       g_signal_connect (action, "activate", G_CALLBACK (on_channel_action), self);
       g_action_map_add_action (G_ACTION_MAP (self->actions), G_ACTION (action));
     }
+  et_timeline_threads_add_actions (G_ACTION_MAP (self->actions), self);
   /* The view answers to its own "timeline." actions even when it is used
    * outside a window that inserts them. */
   gtk_widget_insert_action_group (GTK_WIDGET (self), "timeline", G_ACTION_GROUP (self->actions));
@@ -1101,6 +1146,7 @@ et_timeline_view_dispose (GObject *object)
   g_clear_pointer (&self->picture, gsk_render_node_unref);
   g_clear_pointer (&self->highlights, g_hash_table_unref);
   g_clear_pointer (&self->channel_menu, gtk_widget_unparent);
+  g_clear_pointer (&self->find_popover, gtk_widget_unparent);
   g_clear_object (&self->trace);
   self->layout = NULL;
   G_OBJECT_CLASS (et_timeline_view_parent_class)->dispose (object);
@@ -1218,12 +1264,62 @@ et_timeline_view_set_trace (EtTimelineView *self, EtTrace *trace, EtLayout *layo
     }
   g_clear_pointer (&self->highlights, g_hash_table_unref);
   update_channel_actions (self);
+  if (layout != NULL && trace != NULL)
+    et_timeline_threads_restore (layout, trace);
+  et_timeline_threads_sync_actions (G_ACTION_MAP (self->actions), layout);
   if (layout != NULL)
     et_layout_update (layout, self->view.lane_height);
   if (trace != NULL)
     zoom_fit (self);
   else
     invalidate (self);
+}
+
+EtLayout *
+et_timeline_view_get_layout (EtTimelineView *self)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), NULL);
+  return self->layout;
+}
+
+EtTrace *
+et_timeline_view_get_trace (EtTimelineView *self)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), NULL);
+  return self->trace;
+}
+
+void
+et_timeline_view_find_track (EtTimelineView *self)
+{
+  GtkWidget *entry;
+
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  if (self->trace == NULL)
+    return;
+  if (self->find_popover == NULL)
+    {
+      self->find_popover = gtk_popover_new ();
+      gtk_widget_set_parent (self->find_popover, GTK_WIDGET (self));
+      gtk_popover_set_child (GTK_POPOVER (self->find_popover),
+                             et_timeline_threads_find_new (self, GTK_POPOVER (self->find_popover)));
+      gtk_popover_set_position (GTK_POPOVER (self->find_popover), GTK_POS_BOTTOM);
+    }
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->find_popover),
+                               &(GdkRectangle) { self->view.label_width / 2, self->view.ruler_height,
+                                                 1, 1 });
+  entry = gtk_widget_get_first_child (gtk_popover_get_child (GTK_POPOVER (self->find_popover)));
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  g_signal_emit_by_name (entry, "search-changed");
+  gtk_popover_popup (GTK_POPOVER (self->find_popover));
+  gtk_widget_grab_focus (entry);
+}
+
+GtkWidget *
+et_timeline_view_get_find_popover (EtTimelineView *self)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), NULL);
+  return self->find_popover;
 }
 
 GActionGroup *

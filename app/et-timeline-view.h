@@ -30,6 +30,17 @@ void          et_timeline_view_set_trace      (EtTimelineView *self,
  * meanwhile). */
 gboolean      et_timeline_view_is_drawing     (EtTimelineView *self);
 gboolean      et_timeline_view_is_settled     (EtTimelineView *self);
+EtLayout     *et_timeline_view_get_layout     (EtTimelineView *self);
+EtTrace      *et_timeline_view_get_trace      (EtTimelineView *self);
+/* The layout's rows changed (a thread collapsed, reordered…): lays out
+ * again, remembers the thread choices for the trace, redraws, and emits
+ * "layout-changed". */
+void          et_timeline_view_rows_changed   (EtTimelineView *self);
+/* Opens "Go to Thread or Series" (Ctrl+P): a search over thread and series
+ * names whose choice is scrolled to (et-timeline-threads.h). */
+void          et_timeline_view_find_track     (EtTimelineView *self);
+/* Its popover, once opened (for tests), else NULL. */
+GtkWidget    *et_timeline_view_get_find_popover (EtTimelineView *self);
 /* The "timeline" actions (transfer none). */
 GActionGroup *et_timeline_view_get_actions    (EtTimelineView *self);
 EtViewport   *et_timeline_view_get_viewport   (EtTimelineView *self);

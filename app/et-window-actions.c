@@ -460,6 +460,13 @@ find_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
+/* Ctrl+P: Perfetto's "find track", over thread and series names. */
+static void
+find_track_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  et_timeline_view_find_track (((EtWindow *) data)->timeline);
+}
+
 static void
 find_step_action (GSimpleAction *action, GVariant *parameter, gpointer data)
 {
@@ -496,6 +503,7 @@ _et_window_update_actions (EtWindow *self)
 
   set_enabled (self, "export-markers", has_trace);
   set_enabled (self, "find", has_trace);
+  set_enabled (self, "find-track", has_trace);
   set_enabled (self, "find-next", has_matches);
   set_enabled (self, "find-previous", has_matches);
   set_enabled (self, "go-to-end", has_trace && span);
@@ -511,6 +519,7 @@ _et_window_add_actions (EtWindow *self)
     { "no-recent", NULL },
     { "export-markers", export_action },
     { "find", find_action },
+    { "find-track", find_track_action },
     { "find-next", find_step_action },
     { "find-previous", find_step_action },
     { "go-to-end", go_to_end_action },

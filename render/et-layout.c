@@ -1,43 +1,7 @@
 /* et-layout.c — rows of the timeline (see et-layout.h). */
-#include "et-layout.h"
+#include "et-layout-private.h"
 
 #include <string.h>
-
-/* Categories are a byte (cvCategory's low byte) or -1 for alerts. */
-#define N_CATEGORIES 257
-
-/* Everything that decides whether a marker is shown, in one copyable piece
- * (et_layout_filter_copy). */
-struct _EtLayoutFilter
-{
-  EtImportance min_importance;
-  guint        kinds;
-  gboolean     category_hidden[N_CATEGORIES];   /* by category + 1 (alert is -1) */
-  guint        n_hidden_categories;
-  guint        n_providers;
-  gboolean    *provider_hidden;
-  guint        n_channels;
-  gboolean    *channel_shown;                   /* has a row, collapsed or not */
-};
-
-struct _EtLayout
-{
-  EtTrace  *trace;
-  const guint64 *depths;      /* the trace's, per channel: depths its spans use */
-  guint    *lanes;       /* per channel */
-  gboolean *collapsed;   /* per process */
-  GArray   *rows;        /* EtRow */
-  gint     *row_of_channel;
-  int       lane_height;
-  int       height;
-  EtLayoutFilter f;
-  GHashTable *series_hidden;  /* series string ids */
-  gboolean *channel_hidden;   /* per channel */
-  gboolean *channel_collapsed;
-  gint     *channel_rank;     /* "move to top": lower first, 0 in trace order */
-  gint     *process_rank;
-  gint      next_rank;
-};
 
 EtLayout *
 et_layout_new (EtTrace *trace)
@@ -62,6 +26,7 @@ et_layout_new (EtTrace *trace)
   l->rows = g_array_new (FALSE, FALSE, sizeof (EtRow));
   for (guint c = 0; c < n; c++)
     l->lanes[c] = et_trace_channel_lanes (trace, c);
+  et_layout_threads_init (l);
   et_layout_update (l, 18);
   return l;
 }
@@ -82,6 +47,7 @@ et_layout_free (EtLayout *l)
   g_free (l->channel_rank);
   g_free (l->process_rank);
   g_free (l->row_of_channel);
+  et_layout_threads_free (l);
   g_array_unref (l->rows);
   g_free (l);
 }
@@ -116,6 +82,7 @@ et_layout_copy (EtLayout *l)
   c->channel_collapsed = copy_items (l->channel_collapsed, n, sizeof (gboolean));
   c->channel_rank = copy_items (l->channel_rank, n, sizeof (gint));
   c->process_rank = copy_items (l->process_rank, n_processes, sizeof (gint));
+  et_layout_threads_copy (c, l);
   return c;
 }
 
@@ -145,46 +112,66 @@ compare_ranked (gconstpointer a, gconstpointer b)
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The shown channels of @process in drawing order. */
+/* The shown channels of @thread in drawing order. */
 static GArray *
-process_channels (EtLayout *l, const EtProcess *process)
+thread_channels (EtLayout *l, const EtThread *thread)
 {
   GArray *channels = g_array_new (FALSE, FALSE, sizeof (Ranked));
 
-  for (guint t = 0; t < process->n_threads; t++)
+  for (guint k = 0; k < thread->n_channels; k++)
     {
-      const EtThread *thread = et_trace_get_thread (l->trace, process->first_thread + t);
-      for (guint k = 0; k < thread->n_channels; k++)
-        {
-          Ranked r = { l->channel_rank[thread->first_channel + k], thread->first_channel + k };
-          if (et_layout_channel_shown (l, r.index))
-            g_array_append_val (channels, r);
-        }
+      Ranked r = { l->channel_rank[thread->first_channel + k], thread->first_channel + k };
+      if (l->f.channel_shown[r.index])
+        g_array_append_val (channels, r);
     }
   g_array_sort (channels, compare_ranked);
   return channels;
 }
 
+/* A thread's header, then its channels' rows; collapsed, the header is
+ * as tall as its merged lanes and holds every channel's markers. */
 static int
-add_process_rows (EtLayout *l, guint p, int y)
+add_thread_rows (EtLayout *l, guint t, int y)
 {
-  g_autoptr(GArray) channels = process_channels (l, et_trace_get_process (l->trace, p));
-  EtRow header = { ET_ROW_PROCESS, p, y, l->lane_height + 6, 0 };
+  g_autoptr(GArray) channels = thread_channels (l, et_trace_get_thread (l->trace, t));
+  gboolean merged = l->thread_merged[t];
+  EtRow header = { ET_ROW_THREAD, t, y, l->lane_height + 4, merged ? l->thread_lanes[t] : 0 };
 
-  if (channels->len == 0)
-    return y;                       /* processes without markers are not shown */
+  if (merged)
+    header.height = ET_THREAD_STRIP_PX + (int) header.lanes * l->lane_height + 2;
+  l->row_of_thread[t] = (gint) l->rows->len;
   g_array_append_val (l->rows, header);
   y += header.height;
-  for (guint k = 0; k < channels->len && !l->collapsed[p]; k++)
+  for (guint k = 0; k < channels->len; k++)
     {
       guint c = g_array_index (channels, Ranked, k).index;
       guint lanes = l->channel_collapsed[c] ? 1 : l->lanes[c];
       EtRow row = { ET_ROW_CHANNEL, c, y, (int) lanes * l->lane_height + 2, lanes };
 
+      if (merged)
+        {
+          l->row_of_channel[c] = l->row_of_thread[t];
+          continue;
+        }
       l->row_of_channel[c] = (gint) l->rows->len;
       g_array_append_val (l->rows, row);
       y += row.height;
     }
+  return y;
+}
+
+static int
+add_process_rows (EtLayout *l, guint p, int y)
+{
+  g_autoptr(GArray) threads = et_layout_process_threads (l, et_trace_get_process (l->trace, p));
+  EtRow header = { ET_ROW_PROCESS, p, y, l->lane_height + 6, 0 };
+
+  if (threads->len == 0)
+    return y;                       /* processes without markers are not shown */
+  g_array_append_val (l->rows, header);
+  y += header.height;
+  for (guint k = 0; k < threads->len && !l->collapsed[p]; k++)
+    y = add_thread_rows (l, g_array_index (threads, guint, k), y);
   return y;
 }
 
@@ -202,6 +189,7 @@ et_layout_update (EtLayout *l, int lane_height)
       l->row_of_channel[c] = -1;
       l->f.channel_shown[c] = et_layout_channel_shown (l, c);
     }
+  et_layout_threads_update (l);
   for (guint p = 0; p < n_processes; p++)
     {
       Ranked r = { l->process_rank[p], p };
@@ -423,10 +411,38 @@ et_layout_get_channel_collapsed (EtLayout *l, guint channel)
   return get_switch (l->channel_collapsed, channel, l->f.n_channels);
 }
 
+gboolean
+et_layout_channel_merged (EtLayout *l, guint channel)
+{
+  return l->thread_merged[et_trace_channel_thread (l->trace, channel)];
+}
+
+/* Merged, by the depths of the thread's shown channels together: depth is
+ * thread-wide, so spans of one depth never overlap in the merged row. */
+guint64
+et_layout_row_depths (EtLayout *l, guint channel, gboolean *one_lane)
+{
+  guint thread = et_trace_channel_thread (l->trace, channel);
+
+  *one_lane = !l->thread_merged[thread] && l->channel_collapsed[channel];
+  return l->thread_merged[thread] ? l->thread_depths[thread] : l->depths[channel];
+}
+
 guint
 et_layout_lane (EtLayout *l, guint channel, const EtMarker *m)
 {
-  return l->channel_collapsed[channel] ? 0 : et_lane_of_depth (l->depths[channel], m->depth);
+  gboolean one_lane;
+  guint64 used = et_layout_row_depths (l, channel, &one_lane);
+
+  return one_lane ? 0 : et_lane_of_depth (used, m->depth);
+}
+
+guint
+et_layout_row_index (EtLayout *l, const EtRow *row)
+{
+  g_return_val_if_fail (row >= &g_array_index (l->rows, EtRow, 0)
+                        && row < &g_array_index (l->rows, EtRow, l->rows->len), 0);
+  return (guint) (row - &g_array_index (l->rows, EtRow, 0));
 }
 
 void
@@ -437,6 +453,7 @@ et_layout_move_channel_to_top (EtLayout *l, guint channel)
   g_return_if_fail (channel < et_trace_get_n_channels (l->trace));
   thread = et_trace_channel_thread (l->trace, channel);
   l->channel_rank[channel] = --l->next_rank;
+  l->thread_rank[thread] = l->next_rank;
   l->process_rank[et_trace_get_thread (l->trace, thread)->process] = l->next_rank;
   et_layout_update (l, l->lane_height);
 }
@@ -455,6 +472,17 @@ et_layout_filters_single_markers (EtLayout *l)
   return l->f.min_importance > ET_IMPORTANCE_LOW || l->f.n_hidden_categories > 0;
 }
 
+/* A thread's name, and its tid unless the name is made of it already. */
+static void
+thread_label (const EtThread *t, GString *out)
+{
+  g_autofree char *plain = g_strdup_printf ("Thread %u", t->tid);
+
+  g_string_append (out, t->name);
+  if (t->has_ids && strcmp (t->name, plain) != 0)
+    g_string_append_printf (out, " (%u)", t->tid);
+}
+
 void
 et_layout_row_label (EtLayout *l, const EtRow *row, GString *out)
 {
@@ -466,16 +494,17 @@ et_layout_row_label (EtLayout *l, const EtRow *row, GString *out)
       else
         g_string_append (out, p->name);
     }
+  else if (row->kind == ET_ROW_THREAD)
+    thread_label (et_trace_get_thread (l->trace, row->index), out);
   else
     {
       const EtChannel *c = et_trace_get_channel (l->trace, row->index);
-      const EtThread *t = et_trace_get_thread (l->trace, et_trace_channel_thread (l->trace, row->index));
       const char *series = et_trace_get_string (l->trace, c->series);
       const char *provider = et_trace_get_provider (l->trace, c->provider)->name;
 
       if (*series != '\0')
-        g_string_append_printf (out, "%u %s: %s", t->tid, series, provider);
+        g_string_append_printf (out, "%s: %s", series, provider);
       else
-        g_string_append_printf (out, "%u %s", t->tid, provider);
+        g_string_append (out, provider);
     }
 }

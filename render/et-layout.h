@@ -1,9 +1,14 @@
 /* et-layout.h — the rows of a trace's timeline.
  *
- * One header row per process (collapsible), then under each of its threads
- * one row per channel (provider × series), as tall as its deepest span
- * lane. Built once per trace; rows are laid out again (cheaply) when a
- * process is collapsed or the lane height changes.
+ * Process › thread › series, as Concurrency Visualizer and Perfetto show
+ * them: one header row per process (collapsible), then per thread a header
+ * row (name and tid, its lifetime shaded, a strip of its markers'
+ * density), collapsible too. An expanded thread has one row per channel
+ * (provider × series) under its header, as tall as its deepest span lane;
+ * a collapsed (merged) thread draws all its markers in its header row, in
+ * lanes by their thread-wide depth. Built once per trace; rows are laid
+ * out again (cheaply) when something is collapsed or the lane height
+ * changes.
  */
 #pragma once
 
@@ -15,16 +20,37 @@ typedef enum
 {
   ET_ROW_PROCESS,
   ET_ROW_CHANNEL,
+  ET_ROW_THREAD,        /* a thread's header; collapsed, its markers merged */
 } EtRowKind;
 
 typedef struct
 {
   EtRowKind kind;
-  guint     index;      /* process or channel index */
+  guint     index;      /* process, channel or thread index */
   int       y;          /* top, from the top of the rows (before scrolling) */
   int       height;
-  guint     lanes;      /* channel rows: 1 + the deepest span lane */
+  guint     lanes;      /* channel rows: 1 + the deepest span lane; thread rows:
+                           the lanes of the merged markers (0 when expanded) */
 } EtRow;
+
+/* A thread header's strip (lifetime and density) above its merged lanes. */
+#define ET_THREAD_STRIP_PX 5
+
+/* What a thread header shows, from all its markers (whatever the filters). */
+typedef struct
+{
+  gint64  first_ns;     /* its first marker's start (G_MAXINT64 without markers) */
+  gint64  last_ns;      /* its last marker's end (a span open to the end counts
+                           by its start) */
+  guint64 n_markers;
+} EtLayoutThread;
+
+typedef enum
+{
+  ET_THREAD_ORDER_FIRST_ACTIVITY,   /* the default */
+  ET_THREAD_ORDER_MARKERS,          /* most markers first */
+  ET_THREAD_ORDER_NAME,             /* by name, then tid */
+} EtThreadOrder;
 
 typedef struct _EtLayout EtLayout;
 
@@ -45,7 +71,9 @@ guint        et_layout_n_rows        (EtLayout *layout);
 const EtRow *et_layout_row           (EtLayout *layout,
                                       guint     index);
 int          et_layout_height        (EtLayout *layout);
-/* The row of a channel, or NULL when its process is collapsed. */
+/* The row a channel's markers are drawn in: its own, its thread's when the
+ * thread is collapsed, or NULL when its process is collapsed or it is
+ * hidden. */
 const EtRow *et_layout_channel_row   (EtLayout *layout,
                                       guint     channel);
 /* Filters, applied at once (no reload): a hidden provider's rows go away;
@@ -94,6 +122,13 @@ void         et_layout_set_channel_collapsed (EtLayout      *layout,
                                               gboolean       collapsed);
 gboolean     et_layout_get_channel_collapsed (EtLayout      *layout,
                                               guint          channel);
+/* The depths the lanes of the row @channel is drawn in stand for (its
+ * own, or its collapsed thread's), for et_lane_of_depth; *@one_lane is
+ * TRUE when all its spans share lane 0 instead (a collapsed channel). Once
+ * per channel, where et_layout_lane would be asked per marker. */
+guint64      et_layout_row_depths           (EtLayout       *layout,
+                                             guint           channel,
+                                             gboolean       *one_lane);
 /* The lane @m (a marker of @channel) is drawn in. */
 guint        et_layout_lane                 (EtLayout       *layout,
                                              guint           channel,
@@ -121,11 +156,69 @@ gboolean        et_layout_filter_channel (const EtLayoutFilter *filter,
 gboolean        et_layout_filter_marker  (const EtLayoutFilter *filter,
                                           const EtMarker       *marker);
 
-/* "<tid> <series>: <provider>" (provider alone for the empty series), or
- * "<process name> (<pid>)" for a process row. */
+/* "<series>: <provider>" (provider alone for the empty series; the thread
+ * header above says which thread), "<thread name> (<tid>)" for a thread row
+ * (the name alone when it is "Thread <tid>"), or "<process name> (<pid>)"
+ * for a process row. */
 void         et_layout_row_label     (EtLayout    *layout,
                                       const EtRow *row,
                                       GString     *out);
+
+/* ---- threads (et-layout-threads.c) ---- */
+
+const EtLayoutThread *et_layout_get_thread (EtLayout *layout,
+                                            guint     thread);
+/* Collapsed, a thread's markers are merged into its header row. Unless
+ * chosen, a thread with at most ET_LAYOUT_OPEN_SERIES channels is expanded
+ * and the others collapsed. */
+#define ET_LAYOUT_OPEN_SERIES 3
+void         et_layout_set_thread_collapsed (EtLayout *layout,
+                                             guint     thread,
+                                             gboolean  collapsed);
+gboolean     et_layout_get_thread_collapsed (EtLayout *layout,
+                                             guint     thread);
+/* -1 when the default decides, else the choice (TRUE: collapsed): what is
+ * worth remembering. */
+int          et_layout_get_thread_choice    (EtLayout *layout,
+                                             guint     thread);
+/* Sets the choice (-1, FALSE or TRUE as above) without laying out: for
+ * many threads at once (remembered choices), then et_layout_update. */
+void         et_layout_set_thread_choice    (EtLayout *layout,
+                                             guint     thread,
+                                             int       choice);
+/* Every thread expanded or collapsed (a choice each), or back to the
+ * default with @collapsed -1. */
+void         et_layout_set_all_threads_collapsed (EtLayout *layout,
+                                                  int       collapsed);
+/* The header row of @thread, or NULL when it has none (its process is
+ * collapsed, or it is empty and empty threads are hidden). */
+const EtRow *et_layout_thread_row          (EtLayout *layout,
+                                            guint     thread);
+void         et_layout_set_thread_order    (EtLayout     *layout,
+                                            EtThreadOrder order);
+EtThreadOrder et_layout_get_thread_order   (EtLayout     *layout);
+/* Threads without shown markers get a header too (default: hidden). */
+void         et_layout_set_show_empty_threads (EtLayout *layout,
+                                               gboolean  show);
+gboolean     et_layout_get_show_empty_threads (EtLayout *layout);
+/* The depths (as et_trace_channel_depths) of the merged row of @thread:
+ * its shown channels' together. */
+guint64      et_layout_thread_depths       (EtLayout *layout,
+                                            guint     thread);
+/* Whether @channel's markers are drawn merged in its thread's row. */
+gboolean     et_layout_channel_merged      (EtLayout *layout,
+                                            guint     channel);
+/* Expands what hides @channel's own row (its process and its thread), or
+ * with @channel G_MAXUINT only @thread's process; lays out again. */
+void         et_layout_reveal              (EtLayout *layout,
+                                            guint     thread,
+                                            guint     channel);
+/* The thread's rows first in its process, and its process first of all. */
+void         et_layout_move_thread_to_top  (EtLayout *layout,
+                                            guint     thread);
+/* The index of @row (a pointer et_layout_row gave) in the rows. */
+guint        et_layout_row_index           (EtLayout    *layout,
+                                            const EtRow *row);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtLayout, et_layout_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtLayoutFilter, et_layout_filter_free)

@@ -113,8 +113,30 @@ typedef struct
   EtTimeToX         map;
   EtShapeFunc       func;
   gpointer          data;
+  guint8            lane_of[MAX_LANES];   /* the row's lane of each channel lane
+                                             (they differ in a merged row) */
+  guint64           row_depths;           /* et_layout_row_depths */
+  gboolean          one_lane;
   SpanRun           runs[MAX_LANES];
 } SpanScan;
+
+/* A channel's lanes (as its lane runs count them) are its depths in order;
+ * a merged row has lanes for its thread's, so channel lane k goes to the
+ * row's lane of the channel's k-th depth. MAX_LANES where the row has no
+ * run for it. */
+static void
+map_lanes (SpanScan *p, guint64 used)
+{
+  guint k = 0;
+
+  for (guint d = 0; d < 64 + MAX_LANES && k < MAX_LANES; d++)
+    if (d >= 64 || (used & (G_GUINT64_CONSTANT (1) << d)))
+      {
+        guint lane = p->one_lane ? 0 : et_lane_of_depth (p->row_depths, (guint) MIN (d, 255));
+
+        p->lane_of[k++] = (guint8) MIN (lane, MAX_LANES);
+      }
+}
 
 /* Span @i as a bar in its lane: alone, or grown into its lane's run. */
 static void
@@ -122,7 +144,7 @@ span_shape (SpanScan *p, guint i)
 {
   const EtMarker *m = &p->ch->markers[i];
   const EtViewport *v = p->v;
-  guint lane = et_layout_lane (p->layout, p->channel, m);
+  guint lane = p->one_lane ? 0 : et_lane_of_depth (p->row_depths, m->depth);
   double x0 = MAX (et_time_to_x (&p->map, m->start_ns), v->label_width - 2);
   double x1 = MIN (et_time_to_x (&p->map, m->end_ns), v->width + 2);
   SpanRun *run = lane < MAX_LANES ? &p->runs[lane] : NULL;
@@ -166,9 +188,10 @@ span_shape (SpanScan *p, guint i)
  * (span_shape: a sliver is one pixel wide and joins a run reaching within
  * half a pixel of it). The margins keep rounding out of the answer. */
 static inline gboolean
-lane_run_joins (const EtLaneRun *run, double px_per_us)
+lane_run_joins (const SpanScan *p, const EtLaneRun *run, double px_per_us)
 {
   return (run->flags & ET_LANE_RUN_SIMPLE) && run->lane < MAX_LANES
+         && p->lane_of[run->lane] < MAX_LANES
          && (run->members & (run->members - 1)) != 0 && run->longest_us != G_MAXUINT32
          && run->longest_us * px_per_us < 0.9 && run->step_us * px_per_us < 1.4;
 }
@@ -181,7 +204,7 @@ join_lane_run (SpanScan *p, const EtLaneRun *run, guint i)
 {
   guint last = i + 63 - (guint) __builtin_clzll (run->members);
   const EtMarker *m = &p->ch->markers[last];
-  SpanRun *into = &p->runs[run->lane];
+  SpanRun *into = &p->runs[p->lane_of[run->lane]];
   double x0 = et_time_to_x (&p->map, m->start_ns);
   double x1 = MIN (et_time_to_x (&p->map, m->end_ns), p->v->width + 2);
 
@@ -211,7 +234,7 @@ block_of_lane_runs (SpanScan *p, const EtLaneRun *runs, guint n, guint i, double
       || et_time_to_x (&p->map, first->start_ns) < p->v->label_width - 2)
     return FALSE;
   for (guint k = 0; k < n; k++)
-    if (lane_run_joins (&runs[k], px_per_us))
+    if (lane_run_joins (p, &runs[k], px_per_us))
       {
         guint at = (guint) __builtin_ctzll (runs[k].members);
 
@@ -246,7 +269,8 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
   const EtLaneRun *lane_runs;
   const guint32 *block_runs = et_channel_lane_runs (trace, c, &lane_runs);
   gboolean filtered = et_layout_filters_single_markers (layout);
-  gboolean by_runs = !filtered && !et_layout_get_channel_collapsed (layout, c)
+  gboolean by_runs = !filtered && (et_layout_channel_merged (layout, c)
+                                   || !et_layout_get_channel_collapsed (layout, c))
                      && g_getenv ("ETLSCOPE_SPAN_BY_SPAN") == NULL;
   SpanScan p = { layout, c, ch, v, top };
   double px_per_us;
@@ -257,6 +281,9 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
   et_time_to_x_init (&p.map, v);
   px_per_us = 1000.0 * p.map.px_per_ns;
   p.func = func, p.data = data;
+  p.row_depths = et_layout_row_depths (layout, c, &p.one_lane);
+  if (by_runs)
+    map_lanes (&p, et_trace_channel_depths (trace)[c]);
   for (guint i = first; i < end; i++)
     {
       const EtMarker *m = &ch->markers[i];
@@ -492,22 +519,57 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
     }
 }
 
-/* The shapes of one row, when it is a channel in view. */
+/* Spans below, points over them. */
+static const EtMarkerKind drawing_order[] = { ET_MARKER_SPAN, ET_MARKER_FLAG, ET_MARKER_MESSAGE };
+
+/* The markers of @channel of a given @kind (spans when @kind is
+ * ET_MARKER_SPAN) as shapes in the row whose lane 0 is at @top. */
+static void
+channel_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint channel, double top,
+                EtMarkerKind kind, EtShapeFunc func, gpointer data)
+{
+  const EtChannel *ch = et_trace_get_channel (trace, channel);
+  guint end, first = et_channel_query (trace, channel, v->from_ns, v->to_ns, &end);
+
+  if (kind == ET_MARKER_SPAN)
+    span_shapes (trace, layout, channel, ch, first, end, v, top, func, data);
+  else
+    point_shapes (trace, layout, channel, ch, first, end, v, top, kind, func, data);
+}
+
+/* A collapsed thread's row: every shown channel's spans in the merged
+ * lanes below the header strip, then all flags, then all messages, so
+ * that points are drawn over (and hit before) the spans of any channel. */
+static void
+merged_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row,
+               double top, EtShapeFunc func, gpointer data)
+{
+  const EtThread *t = et_trace_get_thread (trace, row->index);
+
+  for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
+    for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
+      if (et_layout_channel_row (layout, c) == row)
+        channel_shapes (trace, layout, v, c, top + ET_THREAD_STRIP_PX, drawing_order[k], func,
+                        data);
+}
+
+/* The shapes of one row, when it is a channel or a merged thread in view. */
 static void
 row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row,
             EtShapeFunc func, gpointer data)
 {
-  const EtChannel *ch;
-  guint first, end;
   double top;
 
-  if (row->kind != ET_ROW_CHANNEL || !row_visible (v, row, &top))
+  if (row->kind == ET_ROW_PROCESS || !row_visible (v, row, &top))
     return;
-  ch = et_trace_get_channel (trace, row->index);
-  first = et_channel_query (trace, row->index, v->from_ns, v->to_ns, &end);
-  span_shapes (trace, layout, row->index, ch, first, end, v, top, func, data);
-  point_shapes (trace, layout, row->index, ch, first, end, v, top, ET_MARKER_FLAG, func, data);
-  point_shapes (trace, layout, row->index, ch, first, end, v, top, ET_MARKER_MESSAGE, func, data);
+  if (row->kind == ET_ROW_THREAD)
+    {
+      if (row->lanes > 0)
+        merged_shapes (trace, layout, v, row, top, func, data);
+      return;
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
+    channel_shapes (trace, layout, v, row->index, top, drawing_order[k], func, data);
 }
 
 void
@@ -523,9 +585,20 @@ et_timeline_foreach_channel_shape (EtTrace *trace, EtLayout *layout, const EtVie
                                    guint channel, EtShapeFunc func, gpointer data)
 {
   const EtRow *row = et_layout_channel_row (layout, channel);
+  double top;
 
-  if (row != NULL)
-    row_shapes (trace, layout, v, row, func, data);
+  if (row == NULL || row->kind == ET_ROW_CHANNEL)
+    {
+      if (row != NULL)
+        row_shapes (trace, layout, v, row, func, data);
+      return;
+    }
+  /* Merged: the channel's own shapes among its thread's, in their order. */
+  if (!row_visible (v, row, &top))
+    return;
+  for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
+    channel_shapes (trace, layout, v, channel, top + ET_THREAD_STRIP_PX, drawing_order[k], func,
+                    data);
 }
 
 /* ---- drawing ----------------------------------------------------------- */
@@ -1004,6 +1077,122 @@ paint_shape (const EtShape *s, gpointer data)
     }
 }
 
+/* Pixels per bucket of a thread's density strip, and its height in an
+ * expanded header. */
+#define DENSITY_PX 3
+#define STRIP_BAND_PX 6
+
+/* The first marker of @ch from @at on that starts at or after @t_ns:
+ * galloping from @at, so that the next bucket's edge, a few markers on,
+ * costs a few steps, not a search of the whole channel. */
+static guint
+first_from (const EtChannel *ch, guint at, gint64 t_ns)
+{
+  guint lo = at, hi, step = 1;
+
+  while (lo + step < ch->n_markers && ch->markers[lo + step].start_ns < t_ns)
+    lo += step, step *= 2;
+  hi = MIN (lo + step, ch->n_markers);
+  if (lo < hi && ch->markers[lo].start_ns >= t_ns)
+    return lo;
+  while (lo + 1 < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ch->markers[mid].start_ns < t_ns)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return hi;
+}
+
+/* Adds the start of every marker of @channel in view to its bucket: one
+ * by one when they are few, else by searching each bucket's edge, so a
+ * channel costs what it has in view or what the strip has buckets,
+ * whichever is less. */
+static void
+count_channel (Painter *p, guint channel, const EtTimeToX *map, guint *counts, guint n)
+{
+  const EtChannel *ch = et_trace_get_channel (p->trace, channel);
+  guint end, first = et_channel_query (p->trace, channel, p->v->from_ns, p->v->to_ns, &end);
+  double left = p->v->label_width;
+
+  if (end - first <= 8 * n)
+    {
+      for (guint i = first; i < end; i++)
+        {
+          double x = et_time_to_x (map, ch->markers[i].start_ns) - left;
+          if (x >= 0 && x < n * DENSITY_PX)
+            counts[(guint) (x / DENSITY_PX)]++;
+        }
+      return;
+    }
+  for (guint b = 0, at = et_channel_first_at (ch, p->v->from_ns); b < n && at < ch->n_markers; b++)
+    {
+      guint next = first_from (ch, at, et_viewport_time (p->v, left + (b + 1) * DENSITY_PX));
+
+      counts[b] += next - at;
+      at = next;
+    }
+}
+
+/* A thread header's plot side: its lifetime (first to last marker) as a
+ * band, and over the strip at its top how many of its shown channels'
+ * markers start in each few pixels (darker where more do; the filters on
+ * single markers are not applied here). */
+static void
+draw_thread_strip (Painter *p, const EtRow *row, double top)
+{
+  const EtViewport *v = p->v;
+  const EtLayoutThread *t = et_layout_get_thread (p->layout, row->index);
+  const EtThread *thread = et_trace_get_thread (p->trace, row->index);
+  guint n = (guint) MAX (1, (v->width - v->label_width) / DENSITY_PX), max = 0;
+  g_autofree guint *counts = g_new0 (guint, n);
+  const Rgb *c = &p->theme->text;
+  double strip_top, strip_height;
+  EtTimeToX map;
+
+  if (t->n_markers == 0)
+    return;
+  cairo_save (p->cr);
+  cairo_rectangle (p->cr, v->label_width, top, v->width - v->label_width, row->height - 1);
+  cairo_clip (p->cr);
+  cairo_set_source_rgba (p->cr, c->r, c->g, c->b, 0.06);
+  cairo_rectangle (p->cr, et_viewport_x (v, t->first_ns), top,
+                   MAX (1, et_viewport_x (v, t->last_ns) - et_viewport_x (v, t->first_ns)),
+                   row->height - 1);
+  cairo_fill (p->cr);
+  et_time_to_x_init (&map, v);
+  for (guint k = 0; k < thread->n_channels; k++)
+    if (et_layout_channel_row (p->layout, thread->first_channel + k) != NULL)
+      count_channel (p, thread->first_channel + k, &map, counts, n);
+  for (guint b = 0; b < n; b++)
+    max = MAX (max, counts[b]);
+  /* Collapsed, the strip is the top of the row, above the lanes; expanded,
+   * a band across the middle of the header. */
+  strip_top = row->lanes > 0 ? top + 1 : top + (row->height - STRIP_BAND_PX) / 2.0;
+  strip_height = row->lanes > 0 ? ET_THREAD_STRIP_PX - 1 : STRIP_BAND_PX;
+  c = &p->theme->aggregate;
+  for (guint b = 0; b < n; b++)
+    if (counts[b] > 0)
+      {
+        double shade = 0.3 + 0.7 * log1p (counts[b]) / log1p (max);
+        cairo_set_source_rgba (p->cr, c->r, c->g, c->b, shade);
+        cairo_rectangle (p->cr, v->label_width + b * DENSITY_PX, strip_top, DENSITY_PX,
+                         strip_height);
+        cairo_fill (p->cr);
+      }
+  cairo_restore (p->cr);
+}
+
+/* Where a row's label starts: indented by its depth in the tree. */
+static double
+label_x (const EtRow *row)
+{
+  return row->kind == ET_ROW_PROCESS ? 4 : row->kind == ET_ROW_THREAD ? 14 : 30;
+}
+
 static void
 draw_rows (Painter *p)
 {
@@ -1019,6 +1208,8 @@ draw_rows (Painter *p)
         continue;
       if (row->kind == ET_ROW_PROCESS)
         set_rgb (cr, &p->theme->label_bg);
+      else if (row->kind == ET_ROW_THREAD)
+        set_rgb (cr, &p->theme->stripe);
       else
         set_rgb (cr, r % 2 ? &p->theme->stripe : &p->theme->background);
       cairo_rectangle (cr, 0, top, v->width, row->height);
@@ -1029,10 +1220,16 @@ draw_rows (Painter *p)
       g_string_truncate (p->scratch, 0);
       if (row->kind == ET_ROW_PROCESS)
         g_string_append (p->scratch, et_layout_get_collapsed (p->layout, row->index) ? "▸ " : "▾ ");
+      else if (row->kind == ET_ROW_THREAD)
+        {
+          g_string_append (p->scratch, row->lanes > 0 ? "▸ " : "▾ ");
+          draw_thread_strip (p, row, top);
+        }
       et_layout_row_label (p->layout, row, p->scratch);
       set_rgb (cr, &p->theme->text);
-      draw_text (p, p->scratch->str, row->kind == ET_ROW_PROCESS ? 4 : 16,
-                 top + MIN (row->height, v->lane_height + 6) / 2.0, v->label_width - 20, FALSE);
+      draw_text (p, p->scratch->str, label_x (row),
+                 top + MIN (row->height, v->lane_height + 6) / 2.0,
+                 v->label_width - 4 - label_x (row), FALSE);
     }
 }
 
@@ -1449,11 +1646,51 @@ et_timeline_hit_test (EtTrace *trace, EtLayout *layout, const EtViewport *v, dou
     }
 }
 
+guint
+et_timeline_rows_below (EtLayout *layout, const EtViewport *v, int bottom)
+{
+  guint n = 0;
+
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    n += v->ruler_height + et_layout_row (layout, r)->y - v->scroll_y >= (bottom > 0 ? bottom : v->height);
+  return n;
+}
+
+static void
+draw_note (cairo_t *cr, const EtViewport *v, const char *note)
+{
+  g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans Bold 8");
+  g_autoptr(PangoLayout) text = pango_cairo_create_layout (cr);
+  const Theme *theme = theme_of (v);
+  double top = v->height - ET_TIMELINE_NOTE_HEIGHT;
+  int h;
+
+  set_rgb (cr, &theme->label_bg);
+  cairo_rectangle (cr, 0, top, v->width, ET_TIMELINE_NOTE_HEIGHT);
+  cairo_fill (cr);
+  set_rgb (cr, &theme->grid);
+  cairo_rectangle (cr, 0, top, v->width, 1);
+  cairo_fill (cr);
+  pango_layout_set_font_description (text, font);
+  pango_layout_set_text (text, note, -1);
+  pango_layout_get_pixel_size (text, NULL, &h);
+  set_rgb (cr, &theme->text);
+  cairo_move_to (cr, 6, top + (ET_TIMELINE_NOTE_HEIGHT - h) / 2.0);
+  pango_cairo_show_layout (cr, text);
+}
+
 gboolean
 et_timeline_render_file (EtTrace *trace, EtLayout *layout, const EtViewport *v,
                          const char *path, GError **error)
 {
-  return et_timeline_render_file_full (trace, layout, v, NULL, NULL, path, error);
+  return et_timeline_render_file_full (trace, layout, v, NULL, NULL, NULL, path, error);
+}
+
+gboolean
+et_timeline_render_file_with_note (EtTrace *trace, EtLayout *layout, const EtViewport *v,
+                                   const char *note, const char *path, GError **error)
+{
+  return et_timeline_render_file_full (trace, layout, v, note, NULL, NULL, path, error);
 }
 
 /* The caption and legend under a picture: their height, or drawn. */
@@ -1493,7 +1730,7 @@ footer (cairo_t *cr, const EtViewport *v, const char *caption, const EtLegendLab
 
 gboolean
 et_timeline_render_file_full (EtTrace *trace, EtLayout *layout, const EtViewport *v,
-                              const char *caption, const EtLegendLabels *legend,
+                              const char *note, const char *caption, const EtLegendLabels *legend,
                               const char *path, GError **error)
 {
   cairo_surface_t *surface, *scratch = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, 1);
@@ -1511,6 +1748,8 @@ et_timeline_render_file_full (EtTrace *trace, EtLayout *layout, const EtViewport
     surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, v->width, height);
   cr = cairo_create (surface);
   et_timeline_draw (cr, trace, layout, v);
+  if (note != NULL)
+    draw_note (cr, v, note);
   footer (cr, v, caption, legend, TRUE);
   cairo_destroy (cr);
   if (cairo_surface_get_type (surface) == CAIRO_SURFACE_TYPE_IMAGE)

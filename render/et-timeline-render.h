@@ -49,8 +49,9 @@ void     et_timeline_foreach_shape (EtTrace          *trace,
                                     EtShapeFunc       func,
                                     gpointer          user_data);
 
-/* The same for one channel's row alone (shapes never leave their row):
- * nothing when the channel has no row or its row is out of view. */
+/* The same for one channel's shapes alone (shapes never leave their row;
+ * in a collapsed thread's merged row, only this channel's among the
+ * thread's): nothing when the channel has no row or it is out of view. */
 void     et_timeline_foreach_channel_shape (EtTrace          *trace,
                                             EtLayout         *layout,
                                             const EtViewport *viewport,
@@ -102,16 +103,35 @@ gboolean et_timeline_render_file   (EtTrace          *trace,
                                     const EtViewport *viewport,
                                     const char       *path,
                                     GError          **error);
-/* The same with, under the timeline, @caption (a line naming the file and
- * range) and the legend drawn with @legend's words; either may be NULL. */
+/* The same with @note in the timeline's bottom band (see
+ * et_timeline_render_file_with_note) and, under the timeline, @caption (a
+ * line naming the file and range) and the legend drawn with @legend's
+ * words; any may be NULL. */
 struct _EtLegendLabels;
 gboolean et_timeline_render_file_full (EtTrace                      *trace,
                                        EtLayout                     *layout,
                                        const EtViewport             *viewport,
+                                       const char                   *note,
                                        const char                   *caption,
                                        const struct _EtLegendLabels *legend,
                                        const char                   *path,
                                        GError                      **error);
+
+/* The same with @note (or nothing when NULL) written in a band across the
+ * bottom of the picture, ET_TIMELINE_NOTE_HEIGHT pixels tall: what a
+ * picture of a fixed size says about the rows it could not hold. */
+#define ET_TIMELINE_NOTE_HEIGHT 22
+gboolean et_timeline_render_file_with_note (EtTrace          *trace,
+                                            EtLayout         *layout,
+                                            const EtViewport *viewport,
+                                            const char       *note,
+                                            const char       *path,
+                                            GError          **error);
+/* How many rows start at or below @bottom pixels of the picture (0 for
+ * its whole height): the rows it leaves out. */
+guint    et_timeline_rows_below    (EtLayout         *layout,
+                                    const EtViewport *viewport,
+                                    int               bottom);
 
 /* The colour flags of @category are drawn in (alert red for -1), 0–1 each:
  * for legends and filter swatches. */

@@ -264,6 +264,9 @@ test_keyboard_moves_focus_marker_to_marker (void **state)
   assert_null (mismatch);
   assert_true (gtk_widget_get_focusable (GTK_WIDGET (timeline)));
 
+  /* Channel rows only (merged rows of collapsed threads: test-app-threads). */
+  et_layout_set_all_threads_collapsed (layout, FALSE);
+  et_timeline_view_rows_changed (timeline);
   /* Nothing selected: the first marker of the first channel row (the view
    * starts at 0, so the nearest to it is the first shown). */
   for (guint r = 0; r < et_layout_n_rows (layout) && i0 == G_MAXUINT; r++)
@@ -286,6 +289,8 @@ test_keyboard_moves_focus_marker_to_marker (void **state)
   press (timeline, "timeline.marker-down");
   check_focus (window, timeline, c1, nearest_shown (layout, et_trace_get_channel (trace, c1),
                                                     et_trace_get_channel (trace, c0)->markers[i0].start_ns));
+  et_layout_set_all_threads_collapsed (layout, -1);    /* nothing left remembered */
+  et_timeline_view_rows_changed (timeline);
   close_window (window);
 }
 

@@ -233,15 +233,20 @@ test_row_menu_hides_moves_and_shows_channels (void **state)
   EtViewport *v = et_window_get_viewport (window);
   EtTimelineView *timeline = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
                                                             ET_TYPE_TIMELINE_VIEW));
-  guint rows = et_layout_n_rows (layout), all = list_rows (window);
-  guint first = et_layout_row (layout, 1)->index;
-  guint last = et_layout_row (layout, rows - 1)->index;
-  Hidden hidden = { G_MININT16, G_MAXUINT32, first };
+  guint rows = et_layout_n_rows (layout), all = list_rows (window), at = 0;
+  guint first, last = et_layout_row (layout, rows - 1)->index;
+  Hidden hidden = { G_MININT16, G_MAXUINT32, G_MAXUINT };
   GtkWidget *menu;
 
+  /* The first channel row (under a process and a thread header) of a
+   * thread that keeps a row without it. */
+  while (et_layout_row (layout, at)->kind != ET_ROW_CHANNEL
+         || et_layout_row (layout, at + 1)->kind != ET_ROW_CHANNEL)
+    at++;
+  first = hidden.channel = et_layout_row (layout, at)->index;
   /* On the row's label, as a right click there does. */
   assert_true (et_timeline_view_popup_channel_menu (timeline, 20,
-                                                    v->ruler_height + et_layout_row (layout, 1)->y + 4));
+                                                    v->ruler_height + et_layout_row (layout, at)->y + 4));
   menu = find_widget (GTK_WIDGET (timeline), GTK_TYPE_POPOVER_MENU);
   assert_non_null (menu);
   assert_true (gtk_widget_get_visible (menu));
@@ -261,7 +266,8 @@ test_row_menu_hides_moves_and_shows_channels (void **state)
   assert_int_equal (list_rows (window), all);
 
   activate_on_channel (window, "timeline.move-channel-to-top", last);
-  assert_int_equal (et_layout_row (layout, 1)->index, last);
+  assert_int_equal (et_layout_row (layout, 1)->index, et_trace_channel_thread (et_window_get_trace (window), last));
+  assert_int_equal (et_layout_row (layout, 2)->index, last);
   assert_int_equal (v->scroll_y, 0);
   close_window (window);
 }

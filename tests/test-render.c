@@ -506,13 +506,12 @@ test_collapsing_a_process_hides_its_rows (void **state)
       ch = et_trace_get_channel (demo, row->index);
       g_string_truncate (label, 0);
       et_layout_row_label (layout, row, label);
-      /* Concurrency Visualizer's "<tid> <series>: <provider>", provider alone
-       * for the empty series */
+      /* "<series>: <provider>", provider alone for the empty series; the
+       * tid is the thread header's, not repeated on every row */
       expected = *et_trace_get_string (demo, ch->series)
-        ? g_strdup_printf ("%u %s: %s", et_trace_get_thread (demo, et_trace_channel_thread (demo, row->index))->tid,
-                           et_trace_get_string (demo, ch->series), et_trace_get_provider (demo, ch->provider)->name)
-        : g_strdup_printf ("%u %s", et_trace_get_thread (demo, et_trace_channel_thread (demo, row->index))->tid,
-                           et_trace_get_provider (demo, ch->provider)->name);
+        ? g_strdup_printf ("%s: %s", et_trace_get_string (demo, ch->series),
+                           et_trace_get_provider (demo, ch->provider)->name)
+        : g_strdup (et_trace_get_provider (demo, ch->provider)->name);
       assert_string_equal (label->str, expected);
     }
   et_layout_set_collapsed (layout, process, TRUE);
@@ -736,6 +735,18 @@ check_category (const EtShape *s, gpointer data)
 
 /* Categories and series filter at once: a hidden category's markers are not
  * drawn, a hidden series' channel rows go away, and both come back. */
+/* The index of the first channel row (the rows start with a process and
+ * a thread header). */
+static guint
+first_channel_row (EtLayout *layout)
+{
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    if (et_layout_row (layout, r)->kind == ET_ROW_CHANNEL)
+      return r;
+  fail_msg ("no channel row");
+  return 0;
+}
+
 static void
 test_filters_hide_categories_and_series (void **state)
 {
@@ -757,7 +768,7 @@ test_filters_hide_categories_and_series (void **state)
   et_layout_set_category_visible (layout, 2, TRUE);
   assert_false (et_layout_filters_single_markers (layout));
 
-  series = et_trace_get_channel (demo, et_layout_row (layout, 1)->index)->series;
+  series = et_trace_get_channel (demo, et_layout_row (layout, first_channel_row (layout))->index)->series;
   for (guint r = 0; r < rows; r++)
     {
       const EtRow *row = et_layout_row (layout, r);
@@ -792,7 +803,8 @@ static void
 test_channels_hide_move_to_top_and_collapse (void **state)
 {
   g_autoptr(EtLayout) layout = et_layout_new (demo);
-  guint rows = et_layout_n_rows (layout), first = et_layout_row (layout, 1)->index;
+  guint rows = et_layout_n_rows (layout);
+  guint first = et_layout_row (layout, first_channel_row (layout))->index;
   guint last = et_layout_row (layout, rows - 1)->index, deep = G_MAXUINT;
   CategoryCheck check = { 0 };
   EtViewport v;
@@ -809,7 +821,10 @@ test_channels_hide_move_to_top_and_collapse (void **state)
   assert_int_equal (et_layout_row (layout, 0)->kind, ET_ROW_PROCESS);
   assert_int_equal (et_layout_row (layout, 0)->index,
                     et_trace_get_thread (demo, et_trace_channel_thread (demo, last))->process);
-  assert_int_equal (et_layout_row (layout, 1)->index, last);
+  /* its thread first in the process, and it first in its thread */
+  assert_int_equal (et_layout_row (layout, 1)->kind, ET_ROW_THREAD);
+  assert_int_equal (et_layout_row (layout, 1)->index, et_trace_channel_thread (demo, last));
+  assert_int_equal (et_layout_row (layout, 2)->index, last);
   assert_int_equal (et_layout_n_rows (layout), rows);
 
   for (guint r = 0; r < rows && deep == G_MAXUINT; r++)
@@ -1146,7 +1161,7 @@ test_pictures_carry_a_caption_and_a_legend (void **state)
   cairo_destroy (cr);
   cairo_surface_destroy (scratch);
   assert_true (legend_end > 60);
-  assert_true (et_timeline_render_file_full (demo, layout, &v, "demo.etl · 0 s – 4 s", &test_labels,
+  assert_true (et_timeline_render_file_full (demo, layout, &v, NULL, "demo.etl · 0 s – 4 s", &test_labels,
                                              path, NULL));
   picture = cairo_image_surface_create_from_png (path);
   assert_int_equal (cairo_surface_status (picture), CAIRO_STATUS_SUCCESS);

@@ -1,0 +1,67 @@
+/* et-layout-private.h — what et-layout.c and et-layout-threads.c share:
+ * the layout's state. */
+#pragma once
+
+#include "et-layout.h"
+
+/* Categories are a byte (cvCategory's low byte) or -1 for alerts. */
+#define N_CATEGORIES 257
+
+/* Everything that decides whether a marker is shown, in one copyable piece
+ * (et_layout_filter_copy). */
+struct _EtLayoutFilter
+{
+  EtImportance min_importance;
+  guint        kinds;
+  gboolean     category_hidden[N_CATEGORIES];   /* by category + 1 (alert is -1) */
+  guint        n_hidden_categories;
+  guint        n_providers;
+  gboolean    *provider_hidden;
+  guint        n_channels;
+  gboolean    *channel_shown;                   /* has a row, collapsed or not */
+};
+
+struct _EtLayout
+{
+  EtTrace  *trace;
+  const guint64 *depths;      /* the trace's, per channel: depths its spans use */
+  guint    *lanes;       /* per channel */
+  gboolean *collapsed;   /* per process */
+  GArray   *rows;        /* EtRow */
+  gint     *row_of_channel;
+  int       lane_height;
+  int       height;
+  EtLayoutFilter f;
+  GHashTable *series_hidden;  /* series string ids */
+  gboolean *channel_hidden;   /* per channel */
+  gboolean *channel_collapsed;
+  gint     *channel_rank;     /* "move to top": lower first, 0 in trace order */
+  gint     *process_rank;
+  gint      next_rank;
+  /* Threads (et-layout-threads.c). */
+  EtLayoutThread *threads;     /* per thread: lifetime and counts, from the markers */
+  guint8   *channel_deepest;   /* per channel: its deepest marker's depth (capped) */
+  gint8    *thread_choice;     /* 0: the default, 1: expanded, 2: collapsed */
+  gboolean *thread_merged;     /* per thread, after update: collapsed (the choice or
+                                  the default) */
+  guint64  *thread_depths;     /* per thread, after update: its shown channels' depths */
+  guint    *thread_lanes;      /* per thread, after update: lanes of its merged row */
+  gint     *thread_rank;
+  gint     *row_of_thread;
+  EtThreadOrder order;
+  gboolean  show_empty;
+};
+
+/* The thread summaries and per-thread state (et-layout-threads.c). */
+void     et_layout_threads_init   (EtLayout *l);
+void     et_layout_threads_copy   (EtLayout *c,
+                                   EtLayout *l);
+void     et_layout_threads_free   (EtLayout *l);
+/* Computes the per-thread state that depends on the filters: shown
+ * channels' depths, lanes, and whether each is merged. */
+void     et_layout_threads_update (EtLayout *l);
+/* The threads of @process to lay out, in order (guint indices). */
+GArray  *et_layout_process_threads (EtLayout        *l,
+                                    const EtProcess *process);
+
+

@@ -1,0 +1,277 @@
+/* et-layout-threads.c — the thread rows of the layout (see et-layout.h):
+ * per-thread summaries, collapsed or expanded, order, empty threads.
+ *
+ * A thread's summary (lifetime, marker count, deepest depth per channel)
+ * is read from its markers once, when the layout is made; what depends on
+ * the filters (which channels are shown, so the merged row's depths and
+ * lanes, and the default of collapsed or not) again on every update.
+ */
+#include "et-layout-private.h"
+
+#include <string.h>
+
+/* The summary of one channel's markers, added to its thread's. */
+static void
+summarise_channel (EtLayout *l, guint c, EtLayoutThread *t)
+{
+  const EtChannel *ch = et_trace_get_channel (l->trace, c);
+  guint8 deepest = 0;
+
+  for (guint i = 0; i < ch->n_markers; i++)
+    {
+      const EtMarker *m = &ch->markers[i];
+      gint64 last = m->status == ET_SPAN_UNMATCHED_START ? m->start_ns : m->end_ns;
+
+      t->first_ns = MIN (t->first_ns, m->start_ns);
+      t->last_ns = MAX (t->last_ns, last);
+      deepest = MAX (deepest, m->depth);
+    }
+  t->n_markers += ch->n_markers;
+  l->channel_deepest[c] = deepest;
+}
+
+void
+et_layout_threads_init (EtLayout *l)
+{
+  guint n = et_trace_get_n_threads (l->trace), n_channels = et_trace_get_n_channels (l->trace);
+
+  l->threads = g_new (EtLayoutThread, MAX (n, 1));
+  l->channel_deepest = g_new0 (guint8, MAX (n_channels, 1));
+  l->thread_choice = g_new0 (gint8, MAX (n, 1));
+  l->thread_merged = g_new0 (gboolean, MAX (n, 1));
+  l->thread_depths = g_new0 (guint64, MAX (n, 1));
+  l->thread_lanes = g_new0 (guint, MAX (n, 1));
+  l->thread_rank = g_new0 (gint, MAX (n, 1));
+  l->row_of_thread = g_new (gint, MAX (n, 1));
+  for (guint t = 0; t < n; t++)
+    {
+      const EtThread *thread = et_trace_get_thread (l->trace, t);
+      EtLayoutThread *s = &l->threads[t];
+
+      *s = (EtLayoutThread) { G_MAXINT64, G_MININT64, 0 };
+      for (guint k = 0; k < thread->n_channels; k++)
+        summarise_channel (l, thread->first_channel + k, s);
+      l->row_of_thread[t] = -1;
+    }
+}
+
+void
+et_layout_threads_copy (EtLayout *c, EtLayout *l)
+{
+  guint n = MAX (et_trace_get_n_threads (l->trace), 1);
+
+  c->threads = g_memdup2 (l->threads, n * sizeof (EtLayoutThread));
+  c->channel_deepest = g_memdup2 (l->channel_deepest,
+                                  MAX (et_trace_get_n_channels (l->trace), 1));
+  c->thread_choice = g_memdup2 (l->thread_choice, n * sizeof (gint8));
+  c->thread_merged = g_memdup2 (l->thread_merged, n * sizeof (gboolean));
+  c->thread_depths = g_memdup2 (l->thread_depths, n * sizeof (guint64));
+  c->thread_lanes = g_memdup2 (l->thread_lanes, n * sizeof (guint));
+  c->thread_rank = g_memdup2 (l->thread_rank, n * sizeof (gint));
+  c->row_of_thread = g_memdup2 (l->row_of_thread, n * sizeof (gint));
+}
+
+void
+et_layout_threads_free (EtLayout *l)
+{
+  g_free (l->threads);
+  g_free (l->channel_deepest);
+  g_free (l->thread_choice);
+  g_free (l->thread_merged);
+  g_free (l->thread_depths);
+  g_free (l->thread_lanes);
+  g_free (l->thread_rank);
+  g_free (l->row_of_thread);
+}
+
+/* A merged row has lanes for the depths its shown channels' spans use,
+ * as many as the deepest of them needs (et_trace_channel_lanes, for the
+ * depths of all of them together). */
+void
+et_layout_threads_update (EtLayout *l)
+{
+  for (guint t = 0; t < et_trace_get_n_threads (l->trace); t++)
+    {
+      const EtThread *thread = et_trace_get_thread (l->trace, t);
+      guint64 used = 0;
+      guint lanes = 1;
+
+      for (guint k = 0; k < thread->n_channels; k++)
+        if (l->f.channel_shown[thread->first_channel + k])
+          used |= l->depths[thread->first_channel + k];
+      for (guint k = 0; k < thread->n_channels; k++)
+        if (l->f.channel_shown[thread->first_channel + k])
+          lanes = MAX (lanes, et_lane_of_depth (used, l->channel_deepest[thread->first_channel + k])
+                              + 1);
+      l->thread_depths[t] = used;
+      l->thread_lanes[t] = lanes;
+      /* The default counts every channel, shown or not: hiding a series
+       * should not open or close its thread. */
+      l->thread_merged[t] = l->thread_choice[t] == 2
+                            || (l->thread_choice[t] == 0
+                                && thread->n_channels > ET_LAYOUT_OPEN_SERIES);
+      l->row_of_thread[t] = -1;
+    }
+}
+
+static gboolean
+thread_has_shown_channel (EtLayout *l, const EtThread *thread)
+{
+  for (guint k = 0; k < thread->n_channels; k++)
+    if (l->f.channel_shown[thread->first_channel + k])
+      return TRUE;
+  return FALSE;
+}
+
+/* Rank ("move to top") first, then the chosen order, then trace order. */
+static int
+compare_threads (gconstpointer a, gconstpointer b, gpointer data)
+{
+  EtLayout *l = data;
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  const EtLayoutThread *sx = &l->threads[x], *sy = &l->threads[y];
+  const EtThread *tx = et_trace_get_thread (l->trace, x), *ty = et_trace_get_thread (l->trace, y);
+  int by_name;
+
+  if (l->thread_rank[x] != l->thread_rank[y])
+    return l->thread_rank[x] < l->thread_rank[y] ? -1 : 1;
+  switch (l->order)
+    {
+    case ET_THREAD_ORDER_MARKERS:
+      if (sx->n_markers != sy->n_markers)
+        return sx->n_markers > sy->n_markers ? -1 : 1;
+      break;
+    case ET_THREAD_ORDER_NAME:
+      by_name = g_utf8_collate (tx->name, ty->name);
+      if (by_name != 0)
+        return by_name;
+      if (tx->tid != ty->tid)
+        return tx->tid < ty->tid ? -1 : 1;
+      break;
+    default:
+      if (sx->first_ns != sy->first_ns)
+        return sx->first_ns < sy->first_ns ? -1 : 1;
+      break;
+    }
+  return x < y ? -1 : x > y;
+}
+
+GArray *
+et_layout_process_threads (EtLayout *l, const EtProcess *process)
+{
+  GArray *threads = g_array_sized_new (FALSE, FALSE, sizeof (guint), process->n_threads);
+
+  for (guint k = 0; k < process->n_threads; k++)
+    {
+      guint t = process->first_thread + k;
+
+      if (l->show_empty || thread_has_shown_channel (l, et_trace_get_thread (l->trace, t)))
+        g_array_append_val (threads, t);
+    }
+  g_array_sort_with_data (threads, compare_threads, l);
+  return threads;
+}
+
+const EtLayoutThread *
+et_layout_get_thread (EtLayout *l, guint thread)
+{
+  g_return_val_if_fail (thread < et_trace_get_n_threads (l->trace), NULL);
+  return &l->threads[thread];
+}
+
+void
+et_layout_set_thread_collapsed (EtLayout *l, guint thread, gboolean collapsed)
+{
+  g_return_if_fail (thread < et_trace_get_n_threads (l->trace));
+  l->thread_choice[thread] = collapsed ? 2 : 1;
+  et_layout_update (l, l->lane_height);
+}
+
+void
+et_layout_set_thread_choice (EtLayout *l, guint thread, int choice)
+{
+  g_return_if_fail (thread < et_trace_get_n_threads (l->trace));
+  l->thread_choice[thread] = choice < 0 ? 0 : choice ? 2 : 1;
+}
+
+gboolean
+et_layout_get_thread_collapsed (EtLayout *l, guint thread)
+{
+  g_return_val_if_fail (thread < et_trace_get_n_threads (l->trace), FALSE);
+  return l->thread_merged[thread];
+}
+
+int
+et_layout_get_thread_choice (EtLayout *l, guint thread)
+{
+  g_return_val_if_fail (thread < et_trace_get_n_threads (l->trace), -1);
+  return l->thread_choice[thread] == 0 ? -1 : l->thread_choice[thread] == 2;
+}
+
+void
+et_layout_set_all_threads_collapsed (EtLayout *l, int collapsed)
+{
+  memset (l->thread_choice, collapsed < 0 ? 0 : collapsed ? 2 : 1,
+          et_trace_get_n_threads (l->trace));
+  et_layout_update (l, l->lane_height);
+}
+
+const EtRow *
+et_layout_thread_row (EtLayout *l, guint thread)
+{
+  g_return_val_if_fail (thread < et_trace_get_n_threads (l->trace), NULL);
+  return l->row_of_thread[thread] < 0 ? NULL
+         : et_layout_row (l, (guint) l->row_of_thread[thread]);
+}
+
+void
+et_layout_set_thread_order (EtLayout *l, EtThreadOrder order)
+{
+  l->order = order;
+  et_layout_update (l, l->lane_height);
+}
+
+EtThreadOrder
+et_layout_get_thread_order (EtLayout *l)
+{
+  return l->order;
+}
+
+void
+et_layout_set_show_empty_threads (EtLayout *l, gboolean show)
+{
+  l->show_empty = show;
+  et_layout_update (l, l->lane_height);
+}
+
+gboolean
+et_layout_get_show_empty_threads (EtLayout *l)
+{
+  return l->show_empty;
+}
+
+guint64
+et_layout_thread_depths (EtLayout *l, guint thread)
+{
+  g_return_val_if_fail (thread < et_trace_get_n_threads (l->trace), 0);
+  return l->thread_depths[thread];
+}
+
+void
+et_layout_reveal (EtLayout *l, guint thread, guint channel)
+{
+  g_return_if_fail (thread < et_trace_get_n_threads (l->trace));
+  l->collapsed[et_trace_get_thread (l->trace, thread)->process] = FALSE;
+  if (channel != G_MAXUINT && l->thread_merged[thread])
+    l->thread_choice[thread] = 1;
+  et_layout_update (l, l->lane_height);
+}
+
+void
+et_layout_move_thread_to_top (EtLayout *l, guint thread)
+{
+  g_return_if_fail (thread < et_trace_get_n_threads (l->trace));
+  l->thread_rank[thread] = --l->next_rank;
+  l->process_rank[et_trace_get_thread (l->trace, thread)->process] = l->next_rank;
+  et_layout_update (l, l->lane_height);
+}

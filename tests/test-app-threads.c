@@ -1,0 +1,381 @@
+/* GUI tests (under Xvfb) of the thread rows on a many-threads trace
+ * (etlscope-fixture threads: 300 short-lived threads, 20–30 series each):
+ * thread headers, collapse and expand by a click on the header, a click on
+ * a merged marker, the arrow keys across merged rows, the thread order
+ * and empty threads from the "timeline" actions, the choices remembered
+ * for the trace, and Ctrl+P "Go to Thread or Series". */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+#include "et-timeline-render.h"
+#include "et-timeline-threads.h"
+#include "et-timeline-view.h"
+#include "gui-test.h"
+
+static char *threads_path;
+
+static int
+setup (void **state)
+{
+  if (setup_demo (state) != 0)
+    return -1;
+  threads_path = g_build_filename (gui_dir, "threads.etl", NULL);
+  return run_fixture_tool ((const char *[]) { "threads", "20000", threads_path, NULL }) ? 0 : -1;
+}
+
+static int
+teardown (void **state)
+{
+  g_clear_pointer (&threads_path, g_free);
+  return teardown_demo (state);
+}
+
+static EtTimelineView *
+timeline_of (EtWindow *window)
+{
+  return ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window), ET_TYPE_TIMELINE_VIEW));
+}
+
+/* The first thread header in view, from the top. */
+static const EtRow *
+first_thread_row (EtLayout *layout)
+{
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    if (et_layout_row (layout, r)->kind == ET_ROW_THREAD)
+      return et_layout_row (layout, r);
+  fail_msg ("no thread row");
+  return NULL;
+}
+
+/* Clicks the label of @thread's header, as a person does. */
+static void
+click_header (EtWindow *window, guint thread)
+{
+  EtLayout *layout = et_window_get_layout (window);
+  const EtViewport *v = et_window_get_viewport (window);
+  const EtRow *row = et_layout_thread_row (layout, thread);
+
+  assert_non_null (row);
+  assert_true (row->y - v->scroll_y >= 0);
+  et_timeline_view_select_at (timeline_of (window), 20, v->ruler_height + row->y - v->scroll_y + 4);
+  wait_for_picture (window);
+}
+
+/* Every thread has a header; threads of more than three series start
+ * collapsed; a click on a header expands it into its series' rows and
+ * another collapses it again, and the choice is there when the trace is
+ * opened again. */
+static void
+test_headers_collapse_and_expand_by_click (void **state)
+{
+  EtWindow *window = open_window (threads_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  guint rows = et_layout_n_rows (layout), headers = 0, thread;
+
+  for (guint r = 0; r < rows; r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+
+      assert_true (row->kind != ET_ROW_CHANNEL);   /* all collapsed: 20–30 series each */
+      headers += row->kind == ET_ROW_THREAD;
+    }
+  assert_true (headers >= 295);
+  thread = first_thread_row (layout)->index;
+  assert_true (et_layout_get_thread_collapsed (layout, thread));
+
+  click_header (window, thread);
+  assert_false (et_layout_get_thread_collapsed (layout, thread));
+  assert_int_equal (et_layout_n_rows (layout), rows + et_trace_get_thread (trace, thread)->n_channels);
+  for (guint k = 0; k < et_trace_get_thread (trace, thread)->n_channels; k++)
+    assert_int_equal (et_layout_channel_row (layout, et_trace_get_thread (trace, thread)->first_channel + k)->kind,
+                      ET_ROW_CHANNEL);
+  close_window (window);
+
+  /* Remembered for this trace: expanded when it opens again. */
+  window = open_window (threads_path);
+  layout = et_window_get_layout (window);
+  assert_false (et_layout_get_thread_collapsed (layout, thread));
+  assert_int_equal (et_layout_get_thread_choice (layout, thread), 0);
+  click_header (window, thread);
+  assert_true (et_layout_get_thread_collapsed (layout, thread));
+  assert_int_equal (et_layout_n_rows (layout), rows);
+  close_window (window);
+}
+
+typedef struct
+{
+  const EtRow *row;
+  EtLayout    *layout;
+  GArray      *shapes;
+} RowShapes;
+
+static void
+gather_row (const EtShape *s, gpointer data)
+{
+  RowShapes *r = data;
+
+  if (et_layout_channel_row (r->layout, s->channel) == r->row)
+    g_array_append_val (r->shapes, *s);
+}
+
+/* A click on a marker in a collapsed thread's merged row selects that
+ * marker (of its own channel), and the details show it. */
+static void
+test_click_on_merged_marker_selects_it (void **state)
+{
+  EtWindow *window = open_window (threads_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTimelineView *timeline = timeline_of (window);
+  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, sizeof (EtShape));
+  const EtRow *row = first_thread_row (layout);
+  RowShapes r = { row, layout, shapes };
+  const EtLayoutThread *t = et_layout_get_thread (layout, row->index);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *details = NULL;
+  const EtShape *s = NULL;
+  EtShape selected;
+
+  /* Zoomed to the thread's life: its markers stand apart. */
+  v->from_ns = t->first_ns;
+  v->to_ns = t->last_ns;
+  et_timeline_view_layout_changed (timeline);
+  wait_for_picture (window);
+  et_timeline_foreach_shape (trace, layout, v, gather_row, &r);
+  assert_true (shapes->len > 10);
+  /* The last single flag drawn: nothing lies over it. */
+  for (guint i = shapes->len; i-- > 0 && s == NULL;)
+    if (g_array_index (shapes, EtShape, i).kind == ET_SHAPE_FLAG)
+      s = &g_array_index (shapes, EtShape, i);
+  assert_non_null (s);
+  assert_true (et_timeline_view_select_at (timeline, (s->x0 + s->x1) / 2, (s->y0 + s->y1) / 2));
+  assert_true (et_timeline_view_get_selection (timeline, &selected));
+  assert_ptr_equal (selected.m, s->m);
+  assert_int_equal (selected.channel, s->channel);
+  assert_ptr_equal (selected.m, &et_trace_get_channel (trace, selected.channel)->markers[selected.marker]);
+  et_trace_marker_text (trace, s->m, text);
+  details = et_window_get_details (window);
+  assert_non_null (strstr (details, text->str));
+  close_window (window);
+}
+
+/* Right walks a merged row in time order across its channels; Down goes
+ * to the thread below. */
+static void
+test_arrows_walk_merged_rows (void **state)
+{
+  EtWindow *window = open_window (threads_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  EtTimelineView *timeline = timeline_of (window);
+  const EtRow *row = first_thread_row (layout);
+  EtShape a, b;
+  guint channels_seen = 0, last_channel = G_MAXUINT;
+
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.next-marker", NULL));
+  assert_true (et_timeline_view_get_selection (timeline, &a));
+  assert_ptr_equal (et_layout_channel_row (layout, a.channel), row);
+  for (guint k = 0; k < 20; k++)
+    {
+      assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.next-marker", NULL));
+      assert_true (et_timeline_view_get_selection (timeline, &b));
+      assert_ptr_equal (et_layout_channel_row (layout, b.channel), row);
+      assert_true (b.m->start_ns > a.m->start_ns
+                   || (b.m->start_ns == a.m->start_ns && b.channel > a.channel));
+      channels_seen += b.channel != last_channel;
+      last_channel = b.channel;
+      a = b;
+    }
+  assert_true (channels_seen > 3);      /* the walk crossed series */
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline), "timeline.marker-down", NULL));
+  assert_true (et_timeline_view_get_selection (timeline, &b));
+  assert_true (et_layout_channel_row (layout, b.channel)->y > row->y);
+  assert_int_equal (et_layout_channel_row (layout, b.channel)->kind, ET_ROW_THREAD);
+  assert_int_not_equal (et_trace_channel_thread (trace, b.channel), row->index);
+  close_window (window);
+}
+
+/* The order of threads and the empty threads, from the row menu's
+ * actions; a thread's row menu is there on its header. */
+static void
+test_order_and_empty_threads_from_the_menu (void **state)
+{
+  EtWindow *window = open_window (threads_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTimelineView *timeline = timeline_of (window);
+  const EtRow *previous = NULL;
+  guint rows = et_layout_n_rows (layout), empty = 0;
+
+  assert_true (et_timeline_view_popup_channel_menu (timeline, 20,
+                                                    v->ruler_height + first_thread_row (layout)->y + 4));
+  assert_true (gtk_widget_get_visible (find_widget (GTK_WIDGET (timeline), GTK_TYPE_POPOVER_MENU)));
+  gtk_popover_popdown (GTK_POPOVER (find_widget (GTK_WIDGET (timeline), GTK_TYPE_POPOVER_MENU)));
+
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "timeline.thread-order", "s", "markers"));
+  assert_int_equal (et_layout_get_thread_order (layout), ET_THREAD_ORDER_MARKERS);
+  wait_for_picture (window);
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+
+      if (row->kind == ET_ROW_PROCESS)
+        previous = NULL;
+      else if (row->kind == ET_ROW_THREAD)
+        {
+          if (previous != NULL)
+            assert_true (et_layout_get_thread (layout, previous->index)->n_markers
+                         >= et_layout_get_thread (layout, row->index)->n_markers);
+          previous = row;
+        }
+    }
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "timeline.thread-order", "s", "name"));
+  assert_int_equal (et_layout_get_thread_order (layout), ET_THREAD_ORDER_NAME);
+
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    empty += et_trace_get_thread (trace, t)->n_channels == 0;
+  assert_true (empty > 0);
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "timeline.show-empty-threads", NULL));
+  assert_true (et_layout_get_show_empty_threads (layout));
+  assert_true (et_layout_n_rows (layout) >= rows + empty);
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "timeline.show-empty-threads", NULL));
+  assert_int_equal (et_layout_n_rows (layout), rows);
+  wait_for_picture (window);
+  close_window (window);
+
+  /* The order is remembered for the trace too; back to the default. */
+  window = open_window (threads_path);
+  layout = et_window_get_layout (window);
+  assert_int_equal (et_layout_get_thread_order (layout), ET_THREAD_ORDER_NAME);
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "timeline.thread-order", "s",
+                                           "first-activity"));
+  assert_int_equal (et_layout_get_thread_order (layout), ET_THREAD_ORDER_FIRST_ACTIVITY);
+  close_window (window);
+}
+
+static GtkEditable *
+find_entry (EtTimelineView *timeline)
+{
+  GtkWidget *popover = et_timeline_view_get_find_popover (timeline);
+
+  assert_non_null (popover);
+  return GTK_EDITABLE (find_widget (popover, GTK_TYPE_SEARCH_ENTRY));
+}
+
+/* Ctrl+P (win.find-track): typing part of a thread's or a series' name
+ * and Enter scrolls its row to the top; a series' thread is expanded. */
+static void
+test_go_to_thread_or_series (void **state)
+{
+  EtWindow *window = open_window (threads_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTimelineView *timeline = timeline_of (window);
+  g_autoptr(GArray) matches = NULL;
+  GtkEditable *entry;
+  guint thread = G_MAXUINT;
+  const EtRow *row;
+
+  for (guint t = 0; t < et_trace_get_n_threads (trace) && thread == G_MAXUINT; t++)
+    if (g_str_equal (et_trace_get_thread (trace, t)->name, "Request 201"))
+      thread = t;
+  assert_true (thread != G_MAXUINT);
+  activate (window, "win.find-track");
+  entry = find_entry (timeline);
+  RUN_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (entry)));
+  gtk_editable_set_text (entry, "request 201");
+  g_signal_emit_by_name (entry, "activate");
+  RUN_UNTIL (!gtk_widget_get_visible (et_timeline_view_get_find_popover (timeline)));
+  row = et_layout_thread_row (layout, thread);
+  assert_non_null (row);
+  assert_int_equal (v->scroll_y, row->y);
+  wait_for_picture (window);
+
+  /* A series: the first thread (in trace order) with "Series 07". */
+  matches = et_timeline_threads_match (layout, trace, "series 07", 5);
+  assert_true (matches->len > 0);
+  thread = g_array_index (matches, EtTrackMatch, 0).thread;
+  assert_true (et_layout_get_thread_collapsed (layout, thread));
+  activate (window, "win.find-track");
+  gtk_editable_set_text (entry, "Series 07");
+  g_signal_emit_by_name (entry, "activate");
+  RUN_UNTIL (!gtk_widget_get_visible (et_timeline_view_get_find_popover (timeline)));
+  assert_false (et_layout_get_thread_collapsed (layout, thread));
+  row = et_layout_channel_row (layout, g_array_index (matches, EtTrackMatch, 0).channel);
+  assert_int_equal (row->kind, ET_ROW_CHANNEL);
+  assert_int_equal (v->scroll_y, row->y);
+  wait_for_picture (window);
+  et_layout_set_all_threads_collapsed (layout, -1);    /* nothing left remembered */
+  et_timeline_view_rows_changed (timeline);
+  close_window (window);
+}
+
+/* The window on the many-threads trace, light and dark, for
+ * docs/screenshots: the first threads' stretch of time, the first thread
+ * expanded into its series, the others merged, a merged marker selected. */
+static void
+test_screenshots_light_and_dark (void **state)
+{
+  EtWindow *window = open_window (threads_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTimelineView *timeline = timeline_of (window);
+  const EtRow *first = first_thread_row (layout);
+  guint thread = first->index;
+  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, sizeof (EtShape));
+  RowShapes r = { NULL, layout, shapes };
+  GtkSettings *settings = gtk_settings_get_default ();
+
+  v->from_ns = et_layout_get_thread (layout, thread)->first_ns;
+  v->to_ns = v->from_ns + (et_layout_get_thread (layout, thread)->last_ns - v->from_ns) * 2;
+  et_timeline_view_layout_changed (timeline);
+  et_layout_set_thread_collapsed (layout, thread, FALSE);
+  et_timeline_view_rows_changed (timeline);
+  assert_false (et_layout_get_thread_collapsed (layout, thread));
+  /* a flag in the first merged row below it */
+  for (guint k = et_layout_row_index (layout, et_layout_thread_row (layout, thread)) + 1;
+       r.row == NULL; k++)
+    if (et_layout_row (layout, k)->kind == ET_ROW_THREAD)
+      r.row = et_layout_row (layout, k);
+  et_timeline_foreach_shape (trace, layout, v, gather_row, &r);
+  for (guint i = shapes->len; i-- > 0;)
+    if (g_array_index (shapes, EtShape, i).kind == ET_SHAPE_FLAG)
+      {
+        const EtShape *s = &g_array_index (shapes, EtShape, i);
+        assert_true (et_timeline_view_select_at (timeline, (s->x0 + s->x1) / 2, (s->y0 + s->y1) / 2));
+        break;
+      }
+  wait_for_picture (window);
+  save_screenshot (window, "app-threads-light.png");
+  g_object_set (settings, "gtk-application-prefer-dark-theme", TRUE, NULL);
+  assert_true (v->dark);
+  wait_for_picture (window);
+  save_screenshot (window, "app-threads-dark.png");
+  gtk_settings_reset_property (settings, "gtk-application-prefer-dark-theme");
+  /* back to the default for the trace: nothing remembered */
+  et_layout_set_all_threads_collapsed (layout, -1);
+  et_timeline_view_rows_changed (timeline);
+  close_window (window);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_headers_collapse_and_expand_by_click),
+    cmocka_unit_test (test_click_on_merged_marker_selects_it),
+    cmocka_unit_test (test_arrows_walk_merged_rows),
+    cmocka_unit_test (test_order_and_empty_threads_from_the_menu),
+    cmocka_unit_test (test_go_to_thread_or_series),
+    cmocka_unit_test (test_screenshots_light_and_dark),
+  };
+  return cmocka_run_group_tests_name ("app-threads", tests, setup, teardown);
+}

@@ -1,0 +1,431 @@
+/* test-render-threads.c — process › thread › series rows on a generated
+ * many-threads trace (etlscope-fixture threads: 300 short-lived threads,
+ * 20–30 series each): which rows there are, that a collapsed thread's
+ * merged lanes draw exactly what its expanded rows draw (shape for shape,
+ * marker for marker, and hit-tests agree), the thread orders, empty
+ * threads, and `etlscope-cli render` growing to every row or saying how
+ * many it left out. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include "cli-run.h"
+#include "et-fixture.h"
+#include "et-timeline-render.h"
+
+#define N_THREADS 300
+
+static EtTrace *trace;
+static char *dir;
+static char *path;
+
+static int
+setup (void **state)
+{
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+
+  dir = g_dir_make_tmp ("et-render-threads-XXXXXX", NULL);
+  path = g_build_filename (dir, "threads.etl", NULL);
+  et_fixture_options_init (&o);
+  if (!et_fixture_write_threads (path, 20000, N_THREADS, 7, &o, &error))
+    return -1;
+  trace = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  return trace ? 0 : -1;
+}
+
+static int
+teardown (void **state)
+{
+  g_clear_object (&trace);
+  et_fixture_remove_dir (dir);
+  g_free (dir);
+  g_free (path);
+  return 0;
+}
+
+static void
+whole (EtViewport *v, int width, EtLayout *layout)
+{
+  et_viewport_init (v, width, 100);
+  v->from_ns = 0;
+  v->to_ns = et_trace_get_duration_ns (trace);
+  et_layout_update (layout, v->lane_height);
+  v->height = v->ruler_height + et_layout_height (layout) + 1;   /* every row in view */
+}
+
+static guint
+threads_with_markers (void)
+{
+  guint n = 0;
+
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    n += et_trace_get_thread (trace, t)->n_channels > 0;
+  return n;
+}
+
+/* Rows are process headers, one header per thread with markers, and the
+ * rows of the expanded threads' series; labels of series rows leave the
+ * tid to their thread's header. */
+static void
+test_rows_are_threads_and_expanded_series (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  g_autoptr(GString) label = g_string_new (NULL);
+  guint processes = 0, threads = 0, channels = 0, expected_channels = 0, collapsed = 0;
+
+  assert_true (threads_with_markers () >= N_THREADS - 5);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      processes = threads = channels = expected_channels = collapsed = 0;
+      for (guint r = 0; r < et_layout_n_rows (layout); r++)
+        {
+          const EtRow *row = et_layout_row (layout, r);
+
+          processes += row->kind == ET_ROW_PROCESS;
+          channels += row->kind == ET_ROW_CHANNEL;
+          if (row->kind != ET_ROW_THREAD)
+            continue;
+          threads++;
+          assert_ptr_equal (et_layout_thread_row (layout, row->index), row);
+          collapsed += et_layout_get_thread_collapsed (layout, row->index);
+          /* the default: more than three series collapsed */
+          if (pass == 0)
+            assert_int_equal (et_layout_get_thread_collapsed (layout, row->index),
+                              et_trace_get_thread (trace, row->index)->n_channels > 3);
+          if (!et_layout_get_thread_collapsed (layout, row->index))
+            expected_channels += et_trace_get_thread (trace, row->index)->n_channels;
+          else
+            assert_true (row->lanes >= 1);
+        }
+      assert_int_equal (threads, threads_with_markers ());
+      assert_int_equal (channels, expected_channels);
+      assert_int_equal (et_layout_n_rows (layout), processes + threads + channels);
+      if (pass == 0)
+        {
+          /* 20–30 series per thread: nearly all collapsed, few rows */
+          assert_true (collapsed > threads * 9 / 10);
+          assert_true (et_layout_n_rows (layout) < 2 * threads);
+          et_layout_set_all_threads_collapsed (layout, FALSE);
+        }
+    }
+  assert_int_equal (collapsed, 0);
+  assert_int_equal (channels, et_trace_get_n_channels (trace));
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+      const EtThread *t;
+      g_autofree char *tid = NULL;
+
+      if (row->kind != ET_ROW_CHANNEL)
+        continue;
+      t = et_trace_get_thread (trace, et_trace_channel_thread (trace, row->index));
+      tid = g_strdup_printf ("%u", t->tid);
+      g_string_truncate (label, 0);
+      et_layout_row_label (layout, row, label);
+      assert_true (g_str_has_prefix (label->str, "Series "));
+      assert_null (strstr (label->str, tid));
+    }
+}
+
+static void
+gather (const EtShape *s, gpointer data)
+{
+  g_array_append_val ((GArray *) data, *s);
+}
+
+/* Shapes of one channel, as a list per channel. */
+static GPtrArray *
+shapes_by_channel (EtLayout *layout, const EtViewport *v)
+{
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (EtShape));
+  GPtrArray *by = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    g_ptr_array_add (by, g_array_new (FALSE, FALSE, sizeof (EtShape)));
+  et_timeline_foreach_shape (trace, layout, v, gather, all);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const EtShape *s = &g_array_index (all, EtShape, i);
+      g_array_append_val (g_ptr_array_index (by, s->channel), *s);
+    }
+  return by;
+}
+
+/* Where an expanded row's shape goes in its thread's merged row: the same
+ * x, moved from its channel's lane to the merged lane of its depth. */
+static double
+merged_y0 (EtLayout *merged, const EtShape *s, const EtViewport *v, double expanded_top)
+{
+  guint thread = et_trace_channel_thread (trace, s->channel);
+  const EtRow *row = et_layout_thread_row (merged, thread);
+  double offset = s->y0 - expanded_top;
+
+  if (s->kind == ET_SHAPE_SPAN || s->kind == ET_SHAPE_LONE_END)
+    {
+      guint lane = et_lane_of_depth (et_trace_channel_depths (trace)[s->channel], s->m->depth);
+      guint merged_lane = et_lane_of_depth (et_layout_thread_depths (merged, thread), s->m->depth);
+
+      offset += ((double) merged_lane - lane) * v->lane_height;
+    }
+  return v->ruler_height + row->y + ET_THREAD_STRIP_PX + offset;
+}
+
+/* Whether a shape drawn after @i (in drawing order) covers (@x, @y), as
+ * a hit-test sees shapes (2 pixels of slack). */
+static gboolean
+covered_later (GArray *all, guint i, double x, double y)
+{
+  for (guint j = i + 1; j < all->len; j++)
+    {
+      const EtShape *s = &g_array_index (all, EtShape, j);
+
+      if (x >= s->x0 - 2 && x <= s->x1 + 2 && y >= s->y0 - 2 && y <= s->y1 + 2)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A click on the centre of each single mark of the merged rows that
+ * nothing drawn later covers selects that very marker; the count of them. */
+static guint
+clicks_select_their_marker (EtLayout *merged, const EtViewport *v)
+{
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (EtShape));
+  guint checked = 0;
+
+  et_timeline_foreach_shape (trace, merged, v, gather, all);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const EtShape *s = &g_array_index (all, EtShape, i);
+      double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2;
+      EtHit hit;
+
+      if (s->count != 1 || s->kind == ET_SHAPE_AGGREGATE || cx < v->label_width
+          || covered_later (all, i, cx, cy))
+        continue;
+      et_timeline_hit_test (trace, merged, v, cx, cy, &hit);
+      assert_int_equal (hit.kind, ET_HIT_SHAPE);
+      assert_int_equal (et_layout_row (merged, hit.row)->kind, ET_ROW_THREAD);
+      assert_ptr_equal (hit.shape.m, s->m);
+      assert_int_equal (hit.shape.channel, s->channel);
+      checked++;
+    }
+  return checked;
+}
+
+/* A collapsed thread draws exactly the shapes of its expanded rows, one
+ * for one (kind, marker, count, x, importance), each in the merged lane
+ * of its depth; and a click on a merged mark selects its marker. */
+static void
+test_merged_lanes_hold_exactly_the_threads_markers (void **state)
+{
+  g_autoptr(EtLayout) expanded = et_layout_new (trace);
+  g_autoptr(EtLayout) merged = et_layout_new (trace);
+  g_autoptr(GPtrArray) open = NULL, shut = NULL;
+  guint compared = 0, hits = 0;
+  EtViewport v, vm;
+
+  et_layout_set_all_threads_collapsed (expanded, FALSE);
+  et_layout_set_all_threads_collapsed (merged, TRUE);
+  whole (&v, 30000, expanded);     /* wide: markers mostly apart */
+  whole (&vm, 30000, merged);
+  assert_true (vm.height < v.height / 5);
+  open = shapes_by_channel (expanded, &v);
+  shut = shapes_by_channel (merged, &vm);
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    {
+      GArray *a = g_ptr_array_index (open, c), *b = g_ptr_array_index (shut, c);
+      const EtRow *own = et_layout_channel_row (expanded, c);
+      const EtRow *row = et_layout_channel_row (merged, c);
+
+      assert_int_equal (row->kind, ET_ROW_THREAD);
+      assert_int_equal (row->index, et_trace_channel_thread (trace, c));
+      assert_int_equal (a->len, b->len);
+      for (guint i = 0; i < a->len; i++)
+        {
+          const EtShape *x = &g_array_index (a, EtShape, i), *y = &g_array_index (b, EtShape, i);
+
+          assert_int_equal (x->kind, y->kind);
+          assert_ptr_equal (x->m, y->m);
+          assert_int_equal (x->count, y->count);
+          assert_int_equal (x->importance, y->importance);
+          assert_true (x->x0 == y->x0 && x->x1 == y->x1);
+          assert_true (y->y0 == merged_y0 (merged, x, &v, v.ruler_height + own->y));
+          assert_true (y->y1 - y->y0 == x->y1 - x->y0);
+          assert_true (y->y0 >= vm.ruler_height + row->y && y->y1 <= vm.ruler_height + row->y + row->height);
+          compared++;
+        }
+    }
+  assert_true (compared > 5000);
+  hits = clicks_select_their_marker (merged, &vm);
+  assert_true (hits > compared / 2);
+}
+
+/* The rows under each process, threads in the order asked; first
+ * activity from the markers, counted here by hand. */
+static void
+test_thread_orders (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  g_autoptr(GArray) firsts = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    {
+      const EtThread *thread = et_trace_get_thread (trace, t);
+      gint64 first = G_MAXINT64;
+      guint64 n = 0;
+
+      for (guint k = 0; k < thread->n_channels; k++)
+        {
+          const EtChannel *ch = et_trace_get_channel (trace, thread->first_channel + k);
+          first = MIN (first, ch->markers[0].start_ns);
+          n += ch->n_markers;
+        }
+      g_array_append_val (firsts, first);
+      assert_true (et_layout_get_thread (layout, t)->first_ns == first);
+      assert_true (et_layout_get_thread (layout, t)->n_markers == n);
+    }
+  for (EtThreadOrder order = ET_THREAD_ORDER_FIRST_ACTIVITY; order <= ET_THREAD_ORDER_NAME; order++)
+    {
+      const EtRow *previous = NULL;
+      guint seen = 0;
+
+      et_layout_set_thread_order (layout, order);
+      for (guint r = 0; r < et_layout_n_rows (layout); r++)
+        {
+          const EtRow *row = et_layout_row (layout, r);
+          const EtThread *a, *b;
+
+          if (row->kind == ET_ROW_PROCESS)
+            previous = NULL;
+          if (row->kind != ET_ROW_THREAD)
+            continue;
+          seen++;
+          if (previous != NULL)
+            {
+              a = et_trace_get_thread (trace, previous->index);
+              b = et_trace_get_thread (trace, row->index);
+              if (order == ET_THREAD_ORDER_FIRST_ACTIVITY)
+                assert_true (g_array_index (firsts, gint64, previous->index)
+                             <= g_array_index (firsts, gint64, row->index));
+              else if (order == ET_THREAD_ORDER_MARKERS)
+                assert_true (et_layout_get_thread (layout, previous->index)->n_markers
+                             >= et_layout_get_thread (layout, row->index)->n_markers);
+              else
+                assert_true (g_utf8_collate (a->name, b->name) < 0
+                             || (g_utf8_collate (a->name, b->name) == 0 && a->tid < b->tid));
+            }
+          previous = row;
+        }
+      assert_int_equal (seen, threads_with_markers ());
+    }
+}
+
+/* Threads without markers get a header only when asked. */
+static void
+test_empty_threads_hidden_unless_asked (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  guint empty = 0, threads = 0;
+
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    {
+      empty += et_trace_get_thread (trace, t)->n_channels == 0;
+      assert_true ((et_layout_thread_row (layout, t) != NULL)
+                   == (et_trace_get_thread (trace, t)->n_channels > 0));
+    }
+  assert_true (empty > 0);     /* the kernel's own threads */
+  et_layout_set_show_empty_threads (layout, TRUE);
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    threads += et_layout_thread_row (layout, t) != NULL;
+  assert_int_equal (threads, et_trace_get_n_threads (trace));
+  et_layout_set_show_empty_threads (layout, FALSE);
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    if (et_trace_get_thread (trace, t)->n_channels == 0)
+      assert_null (et_layout_thread_row (layout, t));
+}
+
+/* PNG height from its IHDR. */
+static guint
+png_height (const char *file)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+
+  assert_true (g_file_get_contents (file, &data, &len, NULL));
+  assert_true (len > 24);
+  return (guint) ((guint8) data[20] << 24 | (guint8) data[21] << 16 | (guint8) data[22] << 8
+                  | (guint8) data[23]);
+}
+
+/* render grows the picture to every row by default, and a fixed height
+ * writes how many rows it left out; --expand and --collapse lay out the
+ * threads as the window's row menu does. */
+static void
+test_cli_render_fits_or_counts_rows (void **state)
+{
+  g_autofree char *tall = g_build_filename (dir, "tall.png", NULL);
+  g_autofree char *open = g_build_filename (dir, "open.png", NULL);
+  g_autofree char *cut = g_build_filename (dir, "cut.png", NULL);
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  /* The timeline alone: the caption and legend under it are another test's. */
+  Run r1 = run_cli ("render", "--collapse", "--no-legend", "-o", tall, path);
+  Run r2 = run_cli ("render", "--expand", "--height", "auto", "--no-legend", "-o", open, path);
+  Run r3 = run_cli ("render", "--height", "400", "--no-legend", "-o", cut, path);
+  Run bad = run_cli ("render", "--expand", "--collapse", "-o", cut, path);
+  EtViewport v;
+
+  assert_int_equal (r1.status, 0);
+  assert_int_equal (r2.status, 0);
+  assert_int_equal (r3.status, 0);
+  assert_int_equal (bad.status, 2);
+  et_layout_set_all_threads_collapsed (layout, TRUE);
+  whole (&v, 1600, layout);
+  assert_int_equal (png_height (tall), (guint) v.height);
+  et_layout_set_all_threads_collapsed (layout, FALSE);
+  whole (&v, 1600, layout);
+  assert_int_equal (png_height (open), (guint) MIN (v.height, 20000));
+  assert_int_equal (png_height (cut), 400);
+  run_clear (&r1);
+  run_clear (&r2);
+  run_clear (&r3);
+  run_clear (&bad);
+}
+
+/* The note itself: the rows a fixed height leaves out are counted from
+ * where the band at the bottom begins. */
+static void
+test_rows_below_count_what_is_cut (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  EtViewport v;
+  guint below, by_hand = 0;
+
+  whole (&v, 1600, layout);
+  assert_int_equal (et_timeline_rows_below (layout, &v, 0), 0);
+  v.height = 400;
+  below = et_timeline_rows_below (layout, &v, v.height - ET_TIMELINE_NOTE_HEIGHT);
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    by_hand += v.ruler_height + et_layout_row (layout, r)->y >= 400 - ET_TIMELINE_NOTE_HEIGHT;
+  assert_int_equal (below, by_hand);
+  assert_true (below > 100);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_rows_are_threads_and_expanded_series),
+    cmocka_unit_test (test_merged_lanes_hold_exactly_the_threads_markers),
+    cmocka_unit_test (test_thread_orders),
+    cmocka_unit_test (test_empty_threads_hidden_unless_asked),
+    cmocka_unit_test (test_rows_below_count_what_is_cut),
+    cmocka_unit_test (test_cli_render_fits_or_counts_rows),
+  };
+
+  return cmocka_run_group_tests_name ("render-threads", tests, setup, teardown);
+}
