@@ -631,11 +631,24 @@ refresh (EtMarkersList *self, gint64 from_ns, gint64 to_ns, Ref chosen)
   g_task_run_in_thread (task, collect_in_thread);
 }
 
+/* The marker of the selected row, or channel G_MAXUINT32. */
+static Ref
+selected_ref (EtMarkersList *self)
+{
+  guint selected = gtk_single_selection_get_selected (self->selection);
+
+  if (selected < self->model->refs->len)
+    return g_array_index (self->model->refs, Ref, selected);
+  return (Ref) { G_MAXUINT32, G_MAXUINT32 };
+}
+
 void
 et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 {
   g_return_if_fail (ET_IS_MARKERS_LIST (self));
-  refresh (self, from_ns, to_ns, (Ref) { G_MAXUINT32, G_MAXUINT32 });
+  /* The selected marker stays selected (and in sight) when the range
+   * still holds it. */
+  refresh (self, from_ns, to_ns, selected_ref (self));
 }
 
 /* The rows in the new order, the selected marker still selected wherever
@@ -645,12 +658,7 @@ et_markers_list_set_range (EtMarkersList *self, gint64 from_ns, gint64 to_ns)
 static void
 resort (EtMarkersList *self)
 {
-  guint selected = gtk_single_selection_get_selected (self->selection);
-  Ref chosen = { G_MAXUINT32, G_MAXUINT32 };
-
-  if (selected < self->model->refs->len)
-    chosen = g_array_index (self->model->refs, Ref, selected);
-  refresh (self, self->from_ns, self->to_ns, chosen);
+  refresh (self, self->from_ns, self->to_ns, selected_ref (self));
 }
 
 gboolean

@@ -342,6 +342,17 @@ test_clicking_a_marker_selects_its_list_row (void **state)
         fail_msg ("sort %u: row %u of %u is selected out of sight", k, row,
                   et_markers_list_get_n_rows (list));
     }
+  /* When the view moves on (a pan keeps the marker in range) the report
+   * follows it and keeps the marker selected, in sight. */
+  activate (window, "timeline.pan-right");
+  RUN_UNTIL (!et_window_is_busy (window));
+  row = gtk_single_selection_get_selected (selection);
+  assert_true (row != GTK_INVALID_LIST_POSITION);
+  assert_true (et_markers_list_get_row (list, row, &channel, &index));
+  assert_int_equal (channel, f.shape.channel);
+  assert_int_equal (index, f.shape.marker);
+  wait_for_frame (GTK_WIDGET (list));
+  assert_true (row_on_screen (list, row));
   close_window (window);
 }
 
