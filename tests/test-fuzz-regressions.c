@@ -94,6 +94,12 @@ test_trace_regressions_replay_cleanly (void **state)
   replay_target ("trace");
 }
 
+static void
+test_nettrace_regressions_replay_cleanly (void **state)
+{
+  replay_target ("nettrace");
+}
+
 /* The targets themselves must take any bytes, including none. */
 static void
 test_targets_accept_empty_and_tiny_inputs (void **state)
@@ -180,6 +186,7 @@ main (void)
     cmocka_unit_test (test_manifest_regressions_replay_cleanly),
     cmocka_unit_test (test_tracelogging_regressions_replay_cleanly),
     cmocka_unit_test (test_trace_regressions_replay_cleanly),
+    cmocka_unit_test (test_nettrace_regressions_replay_cleanly),
     cmocka_unit_test (test_structure_aware_mutants_replay_cleanly),
   };
   return cmocka_run_group_tests_name ("fuzz-regressions", tests, NULL, NULL);

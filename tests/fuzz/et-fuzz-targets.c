@@ -402,6 +402,8 @@ et_fuzz_target_lookup (const char *name)
     { "manifest", et_fuzz_manifest },
     { "tracelogging", et_fuzz_tracelogging },
     { "trace", et_fuzz_trace },
+    /* The same load: what differs is the seeds (EventPipe streams). */
+    { "nettrace", et_fuzz_trace },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
