@@ -148,3 +148,23 @@ const EtBuiltinProvider _et_builtin_clr_private = {
   private_tasks, G_N_ELEMENTS (private_tasks), private_opcodes, G_N_ELEMENTS (private_opcodes),
   _et_builtin_clr_maps, &_et_builtin_clr_n_maps, private_events, G_N_ELEMENTS (private_events),
 };
+
+/* EventPipe's sample profiler (.nettrace): one event per sampled thread,
+ * logged as that thread, every millisecond or so; what it was running
+ * (managed code, or outside the runtime) is its one field. */
+static const EtBuiltinTask sampler_tasks[] = { { 1, "Thread" } };
+static const EtBuiltinOpcode sampler_opcodes[] = { { 1, 10, "Sample" } };
+static const EtBuiltinMapEntry sampler_maps[] = {
+  { "ThreadSampleType", FALSE, 0, "Error" }, { "ThreadSampleType", FALSE, 1, "External" },
+  { "ThreadSampleType", FALSE, 2, "Managed" },
+};
+static const guint sampler_n_maps = G_N_ELEMENTS (sampler_maps);
+static const EtBuiltinEvent sampler_events[] = {
+  { 0, 0, INFO, 1, 10, "Type:u32=ThreadSampleType" },
+};
+
+const EtBuiltinProvider _et_builtin_sample_profiler = {
+  "3c530d44-97ae-513a-1e6d-783e8f8e03a9", "Microsoft-DotNETCore-SampleProfiler",
+  sampler_tasks, G_N_ELEMENTS (sampler_tasks), sampler_opcodes, G_N_ELEMENTS (sampler_opcodes),
+  sampler_maps, &sampler_n_maps, sampler_events, G_N_ELEMENTS (sampler_events),
+};

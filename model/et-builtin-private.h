@@ -78,5 +78,6 @@ extern const guint             _et_builtin_clr_n_maps;
 extern const EtBuiltinProvider _et_builtin_clr_runtime;   /* et-builtin-clr.c */
 extern const EtBuiltinProvider _et_builtin_clr_rundown;   /* et-builtin-clr-rundown.c */
 extern const EtBuiltinProvider _et_builtin_clr_private;   /* et-builtin-clr-rundown.c */
+extern const EtBuiltinProvider _et_builtin_sample_profiler; /* et-builtin-clr-rundown.c */
 
 G_END_DECLS

@@ -17,6 +17,7 @@ static const EtBuiltinProvider *const providers[] = {
   &_et_builtin_clr_runtime,
   &_et_builtin_clr_rundown,
   &_et_builtin_clr_private,
+  &_et_builtin_sample_profiler,
   /* The kernel's classes, by group GUID (et-builtin-kernel*.c). */
   &_et_builtin_kernel_header, &_et_builtin_kernel_process, &_et_builtin_kernel_thread,
   &_et_builtin_kernel_image, &_et_builtin_kernel_perfinfo, &_et_builtin_kernel_stack,

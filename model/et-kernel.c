@@ -402,3 +402,18 @@ et_kernel_ids (const EtRecord *record, guint32 *pid, guint32 *tid)
     }
   return ET_KERNEL_IDS_HEADER;
 }
+
+gboolean
+et_is_thread_sample (const EtRecord *record)
+{
+  static EtGuid sampler;
+  static gsize parsed;
+
+  if (g_once_init_enter (&parsed))
+    {
+      et_guid_parse ("3c530d44-97ae-513a-1e6d-783e8f8e03a9", &sampler);
+      g_once_init_leave (&parsed, 1);
+    }
+  return record->klass == ET_RECORD_EVENT && record->id == 0 && record->has_ids
+         && et_guid_equal (&record->guid, &sampler);
+}

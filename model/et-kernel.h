@@ -43,6 +43,11 @@ gboolean    et_kernel_thread_name    (const EtRecord *record,
  * Worker"...), as PerfView names such threads; else NULL. Static string. */
 const char *et_runtime_thread_role   (const EtRecord *record);
 
+/* Whether @record is EventPipe's sample of its own thread (the sample
+ * profiler's Thread/Sample of a .nettrace): a CPU sample of that thread,
+ * as PerfInfo/SampledProfile is in an .etl. */
+gboolean    et_is_thread_sample      (const EtRecord *record);
+
 /* An id nobody has: TraceEvent's -1. */
 #define ET_KERNEL_NO_ID G_MAXUINT32
 

@@ -336,6 +336,9 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
   if (_et_loader_is_manifest_event (record))
     g_array_append_val (walker->manifest_refs, ref);
   count_thread (walker, record);
+  if (et_is_thread_sample (record))
+    g_array_index (walker->temp_threads, TempThread,
+                   cached_thread (walker, &walker->threads, thread_key (record)) - 1).n_samples++;
   if (record->klass == ET_RECORD_SYSTEM || record->klass == ET_RECORD_PERFINFO)
     {
       collect_names (walker, record);

@@ -92,7 +92,8 @@ typedef struct
   const char *name;        /* "Thread <tid>" unless the trace names it */
   guint       process;     /* index */
   guint64     n_events;    /* every record whose header names this thread */
-  guint64     n_samples;   /* CPU samples (PerfInfo/SampledProfile) of this thread,
+  guint64     n_samples;   /* CPU samples (PerfInfo/SampledProfile; in a .nettrace the
+                            * sample profiler's Thread/Sample) of this thread,
                               attributed by the thread id in their payload */
   guint       first_channel;
   guint       n_channels;

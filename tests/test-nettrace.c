@@ -791,6 +791,39 @@ check_corpus_file (const char *trace_path, const char *baseline_path, guint *lin
   check_lines (trace_path, ours, theirs, lines_ok);
 }
 
+/* The sample profiler's Thread/Sample events are named as TraceEvent names
+ * them and counted per thread as CPU samples: as many as the baseline
+ * lists (issue 22: the CPU strip's data). */
+static void
+test_corpus_samples_per_thread (void **state)
+{
+  const char *corpus = g_getenv ("ET_CORPUS_DIR");
+  g_autofree char *trace_path = corpus ? g_build_filename (corpus, "nettrace",
+                                                           "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
+                                                           NULL) : NULL;
+  g_autofree char *baseline_path = trace_path ? g_strconcat (trace_path, ".baseline.txt", NULL) : NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(EtTrace) trace = NULL;
+  const char *line;
+  guint64 expected, samples = 0;
+
+  if (trace_path == NULL || !g_file_test (trace_path, G_FILE_TEST_EXISTS))
+    {
+      print_message ("# ../shared/corpus/nettrace is absent: samples per thread NOT checked\n");
+      return;
+    }
+  assert_true (g_file_get_contents (baseline_path, &text, NULL, NULL));
+  line = strstr (text, "Microsoft-DotNETCore-SampleProfiler/Thread/Sample, ");
+  assert_non_null (line);
+  expected = g_ascii_strtoull (strchr (line, ',') + 1, NULL, 10);
+  trace = et_trace_load (trace_path, 0, NULL, NULL, NULL, NULL);
+  assert_non_null (trace);
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    samples += et_trace_get_thread (trace, t)->n_samples;
+  assert_true (expected > 1000);
+  assert_int_equal (samples, expected);
+}
+
 static void
 test_corpus_conformance (void **state)
 {
@@ -836,6 +869,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_mutated_files_never_crash, setup, teardown),
     cmocka_unit_test_setup_teardown (test_progress_and_cancel, setup, teardown),
     cmocka_unit_test (test_corpus_conformance),
+    cmocka_unit_test (test_corpus_samples_per_thread),
   };
 
   if (g_getenv ("ET_CLI") == NULL)
