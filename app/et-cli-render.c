@@ -39,13 +39,8 @@ caption_of (const char *path, const EtViewport *v)
   g_autoptr(GString) from = g_string_new (NULL);
   g_autoptr(GString) to = g_string_new (NULL);
 
-  /* The trace's start is "0 s" (a duration's "0 ns" would read as a
-   * nanosecond view). */
-  if (v->from_ns == 0)
-    g_string_append (from, "0 s");
-  else
-    et_format_duration_display (v->from_ns, from);
-  et_format_duration_display (v->to_ns, to);
+  et_format_time_display (v->from_ns, from);
+  et_format_time_display (v->to_ns, to);
   /* Translators: a rendered picture's caption: the file, then the time
      range it shows */
   return g_strdup_printf (_("%s · %s – %s"), name, from->str, to->str);

@@ -232,6 +232,8 @@ struct _EtMarkersList
   guint                async_threshold; /* candidates from which refreshes use a thread */
   guint                grow_tick;       /* rows still to show, a slice a frame */
   gint64               from_ns, to_ns;  /* the range shown (et_markers_list_set_range) */
+  EtMarkersZone        zone;            /* spans of one series and durations, or none */
+  GtkWidget           *zone_clear;      /* "Show All Markers", while a zone is set */
 };
 
 G_DEFINE_FINAL_TYPE (EtMarkersList, et_markers_list, GTK_TYPE_BOX)
@@ -401,8 +403,22 @@ set_count (EtMarkersList *self, guint n)
   g_autofree char *text = NULL;
 
   et_format_count_display (n, count);
-  /* Translators: %s is a number already grouped for the locale */
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s marker", "%s markers", n), count->str);
+  if (self->zone.on)
+    {
+      g_autoptr(GString) lo = g_string_new (NULL), hi = g_string_new (NULL);
+
+      et_format_duration_display (self->zone.min_ns, lo);
+      et_format_duration_display (self->zone.max_ns, hi);
+      /* Translators: the report while it lists one series' spans of a
+       * duration range: count, series, shortest and longest duration */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s span of %s lasting %s to %s",
+                                           "%s spans of %s lasting %s to %s", n),
+                              count->str, et_trace_get_string (self->trace, self->zone.series),
+                              lo->str, hi->str);
+    }
+  else
+    /* Translators: %s is a number already grouped for the locale */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s marker", "%s markers", n), count->str);
 
   gtk_label_set_text (self->count, text);
 }
@@ -417,8 +433,22 @@ typedef struct
   SortBy         by;
   guint          generation;
   Ref            chosen;      /* the marker to select once shown, or channel G_MAXUINT32 */
+  EtMarkersZone  zone;
   GArray        *refs;
 } Collect;
+
+/* Whether a marker of a channel of @provider and @series is in @zone: a
+ * span with both ends, starting in the range, lasting min_ns ≤ d < max_ns
+ * (what the statistics count and their histogram bins). */
+static gboolean
+in_zone (const EtMarkersZone *zone, const EtMarker *m, gint64 from_ns, gint64 to_ns)
+{
+  gint64 d = m->end_ns - m->start_ns;
+
+  return m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_START
+         && m->status != ET_SPAN_UNMATCHED_END && m->start_ns >= from_ns && m->start_ns < to_ns
+         && d >= zone->min_ns && d < zone->max_ns;
+}
 
 static void
 collect_free (gpointer data)
@@ -487,14 +517,16 @@ collect (Collect *c)
       const EtChannel *ch = et_trace_get_channel (c->trace, ch_index);
       guint end, i = et_channel_query (c->trace, ch_index, c->from_ns, c->to_ns, &end);
 
-      if (!et_layout_filter_channel (c->filter, ch_index))
+      if (!et_layout_filter_channel (c->filter, ch_index)
+          || (c->zone.on && (ch->provider != c->zone.provider || ch->series != c->zone.series)))
         continue;
       g_array_append_val (bounds, c->refs->len);
       for (; i < end; i++)
         {
           const EtMarker *m = &ch->markers[i];
 
-          if (et_marker_overlaps (m, c->from_ns, c->to_ns) && et_layout_filter_marker (c->filter, m))
+          if (et_marker_overlaps (m, c->from_ns, c->to_ns) && et_layout_filter_marker (c->filter, m)
+              && (!c->zone.on || in_zone (&c->zone, m, c->from_ns, c->to_ns)))
             {
               Ref r = { ch_index, i };
               g_array_append_val (c->refs, r);
@@ -593,6 +625,7 @@ collect_new (EtMarkersList *self, gint64 from_ns, gint64 to_ns, Ref chosen)
   c->from_ns = from_ns, c->to_ns = to_ns;
   c->chosen = chosen;
   c->filter = et_layout_filter_copy (self->layout);
+  c->zone = self->zone;
   c->by = (SortBy) { self->trace, self->sort, self->descending };
   c->generation = ++self->generation;
   return c;
@@ -659,6 +692,29 @@ static void
 resort (EtMarkersList *self)
 {
   refresh (self, self->from_ns, self->to_ns, selected_ref (self));
+}
+
+void
+et_markers_list_set_zone (EtMarkersList *self, const EtMarkersZone *zone)
+{
+  g_return_if_fail (ET_IS_MARKERS_LIST (self));
+  self->zone = zone != NULL ? *zone : (EtMarkersZone) { FALSE };
+  self->zone.on = zone != NULL;
+  gtk_widget_set_visible (self->zone_clear, self->zone.on);
+  refresh (self, self->from_ns, self->to_ns, (Ref) { G_MAXUINT32, G_MAXUINT32 });
+}
+
+const EtMarkersZone *
+et_markers_list_get_zone (EtMarkersList *self)
+{
+  g_return_val_if_fail (ET_IS_MARKERS_LIST (self), NULL);
+  return self->zone.on ? &self->zone : NULL;
+}
+
+static void
+on_zone_clear (GtkButton *button, gpointer data)
+{
+  et_markers_list_set_zone (data, NULL);
 }
 
 gboolean
@@ -890,6 +946,8 @@ et_markers_list_class_init (EtMarkersListClass *klass)
                                                "/io/github/etlscope/Etlscope/ui/et-markers-list.ui");
   gtk_widget_class_bind_template_child (widget_class, EtMarkersList, view);
   gtk_widget_class_bind_template_child (widget_class, EtMarkersList, count);
+  gtk_widget_class_bind_template_child (widget_class, EtMarkersList, zone_clear);
+  gtk_widget_class_bind_template_callback (widget_class, on_zone_clear);
   signals[SIGNAL_MARKER_SELECTED] =
     g_signal_new ("marker-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);

@@ -39,6 +39,20 @@ void       et_markers_list_set_range  (EtMarkersList *self,
                                        gint64         to_ns);
 /* TRUE while a refresh of a large range runs on a thread. */
 gboolean   et_markers_list_is_busy    (EtMarkersList *self);
+/* Tracy's "find zone": the report lists only the spans of @provider ×
+ * @series that start in its range and last min_ns ≤ d < max_ns (a range
+ * dragged on a duration histogram), until set again to NULL ("Show All
+ * Markers"). */
+typedef struct
+{
+  gboolean on;
+  guint16  provider;
+  guint32  series;
+  gint64   min_ns, max_ns;
+} EtMarkersZone;
+void       et_markers_list_set_zone   (EtMarkersList       *self,
+                                       const EtMarkersZone *zone);
+const EtMarkersZone *et_markers_list_get_zone (EtMarkersList *self);
 /* Ranges with at least this many candidate markers are collected and
  * sorted on a thread (default 50000). */
 void       et_markers_list_set_async_threshold (EtMarkersList *self,

@@ -11,6 +11,7 @@
  * mapped. A newer range cancels the count of an older one.
  */
 #include "et-stats-pane.h"
+#include "et-histogram-view.h"
 #include "et-i18n.h"
 #include "et-timeline-render.h"
 
@@ -47,7 +48,18 @@ struct _EtStatsPane
   gboolean             has_range;
   gboolean             dirty;       /* the range or filters changed while hidden */
   GCancellable        *cancellable; /* of the count in progress */
+  GtkWidget           *histogram_box;
+  GtkLabel            *histogram_label;
+  GtkCheckButton      *histogram_log;
+  EtHistogramView     *histogram;
+  EtStatsRow           histogram_row;   /* the span row it shows */
 };
+
+/* Bars of a duration histogram. */
+#define HISTOGRAM_BINS 40
+
+enum { SIGNAL_FIND_SPANS, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (EtStatsPane, et_stats_pane, GTK_TYPE_BOX)
 
@@ -226,8 +238,8 @@ set_heading (EtStatsPane *self)
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
   g_autofree char *text = NULL;
 
-  et_format_duration_display (self->from_ns, from);
-  et_format_duration_display (self->to_ns, to);
+  et_format_time_display (self->from_ns, from);
+  et_format_time_display (self->to_ns, to);
   /* Translators: the Statistics report's heading, "From 1.5 s to 2 s: 12 rows"
    * (a row is one provider × series × kind). */
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "From %s to %s: %u row",
@@ -285,6 +297,63 @@ start_count (EtStatsPane *self)
   g_task_run_in_thread (task, count_in_thread);
 }
 
+/* The histogram of the chosen span row, in the range and filters the
+ * table was counted with (one series' markers: quick enough here). */
+static void
+show_histogram (EtStatsPane *self)
+{
+  g_autoptr(EtLayoutFilter) filter = et_layout_filter_copy (self->layout);
+  EtStatsFilter f = { layout_channel, layout_marker, filter };
+  const EtStatsRow *row = &self->histogram_row;
+  g_autofree char *text = NULL;
+
+  et_histogram_view_set_histogram (self->histogram,
+                                   et_stats_histogram (self->trace, self->from_ns, self->to_ns, &f,
+                                                       row->provider, row->series, HISTOGRAM_BINS,
+                                                       gtk_check_button_get_active (self->histogram_log)));
+  /* Translators: over a duration histogram: the series and its provider */
+  text = g_strdup_printf (_("Durations of %s (%s)"), et_trace_get_string (self->trace, row->series),
+                          et_trace_get_provider (self->trace, row->provider)->name);
+  gtk_label_set_text (self->histogram_label, text);
+  gtk_widget_set_visible (self->histogram_box, TRUE);
+}
+
+static void
+on_row_selected (GtkSingleSelection *selection, GParamSpec *pspec, gpointer data)
+{
+  EtStatsPane *self = data;
+  g_autoptr(EtStatsItem) item = gtk_single_selection_get_selected_item (selection) != NULL
+                                ? g_object_ref (gtk_single_selection_get_selected_item (selection))
+                                : NULL;
+
+  if (item == NULL || item->row.kind != ET_MARKER_SPAN || self->trace == NULL)
+    {
+      gtk_widget_set_visible (self->histogram_box, FALSE);
+      et_histogram_view_set_histogram (self->histogram, NULL);
+      return;
+    }
+  self->histogram_row = item->row;
+  show_histogram (self);
+}
+
+static void
+on_histogram_log_toggled (GtkCheckButton *check, gpointer data)
+{
+  EtStatsPane *self = data;
+
+  if (gtk_widget_get_visible (self->histogram_box) && self->trace != NULL)
+    show_histogram (self);
+}
+
+static void
+on_histogram_selected (EtHistogramView *view, gint64 min_ns, gint64 max_ns, gpointer data)
+{
+  EtStatsPane *self = data;
+
+  g_signal_emit (self, signals[SIGNAL_FIND_SPANS], 0, (guint) self->histogram_row.provider,
+                 (guint) self->histogram_row.series, min_ns, max_ns);
+}
+
 static void
 on_map (GtkWidget *widget, gpointer data)
 {
@@ -324,6 +393,16 @@ et_stats_pane_class_init (EtStatsPaneClass *klass)
                                                "/io/github/etlscope/Etlscope/ui/et-stats-pane.ui");
   gtk_widget_class_bind_template_child (widget_class, EtStatsPane, heading);
   gtk_widget_class_bind_template_child (widget_class, EtStatsPane, view);
+  gtk_widget_class_bind_template_child (widget_class, EtStatsPane, histogram_box);
+  gtk_widget_class_bind_template_child (widget_class, EtStatsPane, histogram_label);
+  gtk_widget_class_bind_template_child (widget_class, EtStatsPane, histogram_log);
+  gtk_widget_class_bind_template_child (widget_class, EtStatsPane, histogram);
+  gtk_widget_class_bind_template_callback (widget_class, on_histogram_log_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_histogram_selected);
+  /* A range of a span row's histogram: (provider, series, min_ns, max_ns). */
+  signals[SIGNAL_FIND_SPANS] =
+    g_signal_new ("find-spans", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_INT64, G_TYPE_INT64);
 }
 
 static void
@@ -331,6 +410,7 @@ et_stats_pane_init (EtStatsPane *self)
 {
   GtkSingleSelection *selection;
 
+  g_type_ensure (ET_TYPE_HISTOGRAM_VIEW);
   gtk_widget_init_template (GTK_WIDGET (self));
   self->store = g_list_store_new (ET_TYPE_STATS_ITEM);
   add_columns (self);
@@ -340,6 +420,7 @@ et_stats_pane_init (EtStatsPane *self)
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_single_selection_set_can_unselect (selection, TRUE);
   gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (selection));
+  g_signal_connect (selection, "notify::selected", G_CALLBACK (on_row_selected), self);
   g_object_unref (selection);
   /* Where did the time go: the most first. */
   gtk_column_view_sort_by_column (self->view, self->columns[ET_STATS_COL_TOTAL],
@@ -428,4 +509,21 @@ et_stats_pane_cell_text (EtStatsPane *self, guint row, EtStatsColumn column)
   if (r != NULL)
     cell_text (self, r, column, text);
   return g_string_free (text, FALSE);
+}
+
+EtHistogramView *
+et_stats_pane_get_histogram (EtStatsPane *self)
+{
+  g_return_val_if_fail (ET_IS_STATS_PANE (self), NULL);
+  return gtk_widget_get_visible (self->histogram_box) ? self->histogram : NULL;
+}
+
+void
+et_stats_pane_select_row (EtStatsPane *self, guint row)
+{
+  GtkSingleSelection *selection;
+
+  g_return_if_fail (ET_IS_STATS_PANE (self));
+  selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (self->view));
+  gtk_single_selection_set_selected (selection, row);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include "et-histogram-view.h"
 #include "et-trace.h"
 #include "et-layout.h"
 #include "et-stats.h"
@@ -59,5 +60,12 @@ const EtStatsRow *et_stats_pane_get_row     (EtStatsPane   *self,
 char             *et_stats_pane_cell_text   (EtStatsPane   *self,
                                              guint          row,
                                              EtStatsColumn  column);
+
+/* Chooses row @row of the table, as a click does: a span row's duration
+ * histogram shows under the table (dragging across its bars emits
+ * "find-spans"); the histogram shown, or NULL. */
+void              et_stats_pane_select_row      (EtStatsPane *self,
+                                                 guint        row);
+EtHistogramView  *et_stats_pane_get_histogram   (EtStatsPane *self);
 
 G_END_DECLS

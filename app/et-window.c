@@ -69,6 +69,20 @@ on_range_changed (EtTimelineView *timeline, gpointer data)
   queue_list_update (self);
 }
 
+/* Spans chosen on a duration histogram: listed in the Markers report
+ * (Tracy's "find zone"), which comes to the front. */
+static void
+on_find_spans (EtStatsPane *stats, guint provider, guint series, gint64 min_ns, gint64 max_ns,
+               gpointer data)
+{
+  EtWindow *self = data;
+  EtMarkersZone zone = { TRUE, (guint16) provider, series, min_ns, max_ns };
+
+  et_markers_list_set_zone (self->markers, &zone);
+  gtk_notebook_set_current_page (self->reports,
+                                 gtk_notebook_page_num (self->reports, GTK_WIDGET (self->markers)));
+}
+
 static void
 on_overview_seek (EtOverviewStrip *overview, gint64 t_ns, gpointer data)
 {
@@ -698,6 +712,7 @@ et_window_class_init (EtWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_list_marker_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_empty_show_all);
   gtk_widget_class_bind_template_callback (widget_class, on_overview_seek);
+  gtk_widget_class_bind_template_callback (widget_class, on_find_spans);
   _et_window_bind_search_callbacks (widget_class);
 }
 

@@ -1289,6 +1289,15 @@ et_format_duration_display (gint64 ns, GString *out)
 }
 
 void
+et_format_time_display (gint64 t_ns, GString *out)
+{
+  if (t_ns == 0)
+    g_string_append (out, "0 s");
+  else
+    format_duration (t_ns, TRUE, out);
+}
+
+void
 et_format_count_display (guint64 n, GString *out)
 {
   g_string_append_printf (out, "%'" G_GUINT64_FORMAT, n);

@@ -217,6 +217,10 @@ void     et_format_duration        (gint64            ns,
  * ("1,5 ms" in German). For the GUI and pictures, never machine output. */
 void     et_format_duration_display (gint64           ns,
                                      GString         *out);
+/* A time since the trace's start for people: as a duration, but the start
+ * itself is "0 s" (a duration's "0 ns" would read as a nanosecond view). */
+void     et_format_time_display     (gint64           t_ns,
+                                     GString         *out);
 /* A count for people: grouped as the locale's LC_NUMERIC groups thousands
  * ("179.474" in German, "179,474" in English, "179474" under C). */
 void     et_format_count_display    (guint64          n,

@@ -256,6 +256,69 @@ test_filters_and_visible_range (void **state)
   close_window (window);
 }
 
+/* A span row's duration histogram (its bars hold every counted span), and
+ * a range of its bars dragged: the Markers report lists exactly the spans
+ * of that series whose durations fall in it (Tracy's "find zone"); Show
+ * All Markers lists the range again (issue 23). */
+static void
+test_histogram_range_lists_those_spans (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtViewport *v = et_window_get_viewport (window);
+  GtkNotebook *reports = GTK_NOTEBOOK (find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
+  EtStatsPane *pane = stats_pane (window);
+  EtMarkersList *list = et_window_get_markers_list (window);
+  EtTrace *trace = et_window_get_trace (window);
+  const EtStatsHistogram *h;
+  const EtStatsRow *row = NULL;
+  guint r, first, last, all;
+  guint64 in_bins = 0;
+
+  gtk_notebook_set_current_page (reports, gtk_notebook_page_num (reports, GTK_WIDGET (pane)));
+  RUN_UNTIL (pane_shows (pane, v->from_ns, v->to_ns) && !et_window_is_busy (window)
+             && et_stats_pane_get_n_rows (pane) > 0);
+  all = et_markers_list_get_n_rows (list);
+  for (r = 0; r < et_stats_pane_get_n_rows (pane); r++)
+    if (et_stats_pane_get_row (pane, r)->kind == ET_MARKER_SPAN
+        && et_stats_pane_get_row (pane, r)->count > 10)
+      break;
+  assert_true (r < et_stats_pane_get_n_rows (pane));
+  et_stats_pane_select_row (pane, r);
+  row = et_stats_pane_get_row (pane, r);
+  assert_non_null (et_stats_pane_get_histogram (pane));
+  h = et_histogram_view_get_histogram (et_stats_pane_get_histogram (pane));
+  assert_non_null (h);
+  assert_int_equal (h->n, row->count);
+  wait_for_frame (GTK_WIDGET (pane));
+  save_screenshot (window, "app-histogram.png");
+
+  /* The middle third of the bars (at least one with spans in it). */
+  first = h->n_bins / 3, last = 2 * h->n_bins / 3;
+  for (guint b = first; b <= last; b++)
+    in_bins += h->counts[b];
+  assert_true (in_bins > 0);
+  et_histogram_view_select_bins (et_stats_pane_get_histogram (pane), first, last);
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_true (gtk_widget_get_mapped (GTK_WIDGET (list)));
+  assert_non_null (et_markers_list_get_zone (list));
+  assert_int_equal (et_markers_list_get_n_rows (list), in_bins);
+  for (guint k = 0; k < et_markers_list_get_n_rows (list); k++)
+    {
+      guint channel, index;
+      const EtMarker *m;
+
+      assert_true (et_markers_list_get_row (list, k, &channel, &index));
+      m = &et_trace_get_channel (trace, channel)->markers[index];
+      assert_int_equal (et_trace_get_channel (trace, channel)->series, row->series);
+      assert_true (m->end_ns - m->start_ns >= h->edges[first]);
+      assert_true (m->end_ns - m->start_ns < h->edges[last + 1]);
+    }
+  et_markers_list_set_zone (list, NULL);
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_int_equal (et_markers_list_get_n_rows (list), all);
+  close_window (window);
+}
+
 int
 main (void)
 {
@@ -263,6 +326,7 @@ main (void)
     cmocka_unit_test (test_ruler_drag_shows_range_statistics),
     cmocka_unit_test (test_headers_sort),
     cmocka_unit_test (test_filters_and_visible_range),
+    cmocka_unit_test (test_histogram_range_lists_those_spans),
   };
   return cmocka_run_group_tests_name ("app-stats", tests, setup_demo, teardown_demo);
 }
