@@ -234,6 +234,8 @@ et_application_startup (GApplication *app)
     { "timeline.zoom-in", { "<Control>plus", "<Control>equal", NULL } },
     { "timeline.zoom-out", { "<Control>minus", NULL } },
     { "timeline.zoom-fit", { "<Control>0", NULL } },
+    { "timeline.follow-flow", { "<Control>bracketright", NULL } },
+    { "timeline.follow-flow-back", { "<Control>bracketleft", NULL } },
   };
   const GActionEntry entries[] = {
     { "quit", quit_action },

@@ -15,6 +15,8 @@
 
 #include <glib/gi18n.h>
 
+#include "et-flows.h"
+
 #include <math.h>
 
 struct _EtTimelineView
@@ -36,6 +38,9 @@ struct _EtTimelineView
 
   GHashTable         *highlights;    /* const EtMarker * set, or NULL */
   gboolean            has_selection;
+  /* The selected marker's flow partners (et-flows.h): where its work went
+   * (to) and where it came from (from); channel G_MAXUINT when none. */
+  guint               flow_to[2], flow_from[2];
   EtShape             selected;
   double              pointer_x;
   GtkWidget          *channel_menu;  /* right-click on a row */
@@ -351,6 +356,42 @@ report_first_frame (void)
     g_application_quit (g_application_get_default ());
 }
 
+static gboolean flow_point (EtTimelineView *self, const guint ref[2], double *x, double *y);
+
+/* An arrow from one marker to another: a curve, its head at the end. */
+static void
+draw_flow_arrow (cairo_t *cr, double x0, double y0, double x1, double y1)
+{
+  double angle, bend = MAX (20, ABS (y1 - y0) / 2);
+
+  cairo_set_source_rgba (cr, 0.21, 0.52, 0.89, 0.95);
+  cairo_set_line_width (cr, 2);
+  cairo_move_to (cr, x0, y0);
+  cairo_curve_to (cr, x0 + bend, y0, x1 - bend, y1, x1, y1);
+  cairo_stroke (cr);
+  angle = atan2 (0, bend);   /* the curve arrives level, from the left */
+  cairo_move_to (cr, x1, y1);
+  cairo_line_to (cr, x1 - 9 * cos (angle - 0.45), y1 - 9 * sin (angle - 0.45));
+  cairo_line_to (cr, x1 - 9 * cos (angle + 0.45), y1 - 9 * sin (angle + 0.45));
+  cairo_close_path (cr);
+  cairo_fill (cr);
+}
+
+/* The selected marker's flows: arrows to their other ends, or towards
+ * them at the picture's edge when they are out of view. */
+static void
+draw_flows (EtTimelineView *self, cairo_t *cr)
+{
+  double sx = (self->selected.x0 + self->selected.x1) / 2;
+  double sy = (self->selected.y0 + self->selected.y1) / 2;
+  double x, y;
+
+  if (flow_point (self, self->flow_to, &x, &y))
+    draw_flow_arrow (cr, sx, sy, x - 3, y);
+  if (flow_point (self, self->flow_from, &x, &y))
+    draw_flow_arrow (cr, x, y, sx - 3, sy);
+}
+
 static void
 et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -390,6 +431,8 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->has_range)
     et_timeline_draw_range (cr, &self->view, self->range_from_ns, self->range_to_ns);
   if (self->has_selection)
+    draw_flows (self, cr);
+  if (self->has_selection)
     {
       cairo_set_source_rgb (cr, self->view.dark, self->view.dark, self->view.dark);
       cairo_set_line_width (cr, 2);
@@ -423,6 +466,22 @@ describe_selection (EtTimelineView *self)
                                   text->str, -1);
 }
 
+/* The selected marker's partners across threads, asked once per
+ * selection (they decode a few events). */
+static void
+find_flows (EtTimelineView *self)
+{
+  self->flow_to[0] = self->flow_from[0] = G_MAXUINT;
+  if (!self->has_selection || self->trace == NULL || self->selected.kind == ET_SHAPE_AGGREGATE)
+    return;
+  if (!et_trace_flow_partner (self->trace, self->selected.channel, self->selected.marker, TRUE,
+                              &self->flow_to[0], &self->flow_to[1]))
+    self->flow_to[0] = G_MAXUINT;
+  if (!et_trace_flow_partner (self->trace, self->selected.channel, self->selected.marker, FALSE,
+                              &self->flow_from[0], &self->flow_from[1]))
+    self->flow_from[0] = G_MAXUINT;
+}
+
 static void
 set_selection (EtTimelineView *self, const EtShape *shape)
 {
@@ -433,7 +492,10 @@ set_selection (EtTimelineView *self, const EtShape *shape)
   if (shape != NULL)
     self->selected = *shape;
   if (changed)
-    describe_selection (self);
+    {
+      describe_selection (self);
+      find_flows (self);
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_signal_emit (self, signals[SIGNAL_SELECTION_CHANGED], 0);
 }
@@ -472,6 +534,35 @@ find_marker_shape (const EtShape *s, gpointer data)
       f->shape.mixed = FALSE;
       f->found = TRUE;
     }
+}
+
+/* Where marker @ref (channel, index) is drawn now; out of view, the
+ * nearest point of the plot towards its row and time. FALSE when @ref is
+ * none or its row is not laid out (a collapsed process). */
+static gboolean
+flow_point (EtTimelineView *self, const guint ref[2], double *x, double *y)
+{
+  FindShape f = { self->layout };
+  const EtRow *row;
+  const EtViewport *v = &self->view;
+
+  if (ref[0] == G_MAXUINT || self->trace == NULL)
+    return FALSE;
+  f.m = &et_trace_get_channel (self->trace, ref[0])->markers[ref[1]];
+  f.x = et_viewport_x (v, f.m->start_ns);
+  et_timeline_foreach_channel_shape (self->trace, self->layout, v, ref[0], find_marker_shape, &f);
+  if (f.found)
+    {
+      *x = (f.shape.x0 + f.shape.x1) / 2, *y = (f.shape.y0 + f.shape.y1) / 2;
+      return TRUE;
+    }
+  row = et_layout_channel_row (self->layout, ref[0]);
+  if (row == NULL)
+    return FALSE;
+  *x = CLAMP (f.x, v->label_width + 6, v->width - 6);
+  *y = CLAMP (v->ruler_height + row->y - v->scroll_y + row->height / 2.0, v->ruler_height + 6,
+              v->height - 6);
+  return TRUE;
 }
 
 /* A shape's box moves with the view: find the selected marker again, or
@@ -626,6 +717,24 @@ et_timeline_view_clear_selection (EtTimelineView *self)
 /* In EtFocusMove order. */
 static const char *const focus_actions[] = { "timeline.next-marker", "timeline.previous-marker",
                                              "timeline.marker-up", "timeline.marker-down" };
+
+/* Ctrl+] and Ctrl+[: to where the selected marker's work went, or came
+ * from (et-flows.h), at the same zoom; a bell when it has none. */
+static void
+on_follow_flow (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtTimelineView *self = data;
+  gboolean back = g_str_equal (g_action_get_name (G_ACTION (action)), "follow-flow-back");
+  guint to[2] = { back ? self->flow_from[0] : self->flow_to[0],
+                  back ? self->flow_from[1] : self->flow_to[1] };
+
+  if (!self->has_selection || to[0] == G_MAXUINT)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  reveal (self, to[0], to[1], FALSE);
+}
 
 static void
 on_focus_move (GtkWidget *widget, const char *action_name, GVariant *parameter)
@@ -1129,6 +1238,14 @@ add_actions (EtTimelineView *self)
                                                              i < 3 ? G_VARIANT_TYPE_UINT32 : NULL);
 
       g_signal_connect (action, "activate", G_CALLBACK (on_channel_action), self);
+      g_action_map_add_action (G_ACTION_MAP (self->actions), G_ACTION (action));
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      static const char *const flow_actions[] = { "follow-flow", "follow-flow-back" };
+      g_autoptr(GSimpleAction) action = g_simple_action_new (flow_actions[i], NULL);
+
+      g_signal_connect (action, "activate", G_CALLBACK (on_follow_flow), self);
       g_action_map_add_action (G_ACTION_MAP (self->actions), G_ACTION (action));
     }
   et_timeline_threads_add_actions (G_ACTION_MAP (self->actions), self);

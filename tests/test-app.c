@@ -1050,6 +1050,67 @@ test_report_rows_are_one_line_and_a_new_order_starts_at_the_top (void **state)
   g_unlink (path);
 }
 
+/* The channel and index of the marker whose text is @text, or FALSE. */
+static gboolean
+marker_with_text (EtTrace *trace, const char *text, guint *channel, guint *index)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    for (guint i = 0; i < et_trace_get_channel (trace, c)->n_markers; i++)
+      {
+        g_string_truncate (s, 0);
+        et_trace_marker_text (trace, &et_trace_get_channel (trace, c)->markers[i], s);
+        if (g_str_equal (s->str, text))
+          return *channel = c, *index = i, TRUE;
+      }
+  return FALSE;
+}
+
+/* A selected task's flow: Ctrl+] goes to the thread that ran it, Ctrl+[
+ * back to where it was scheduled; an arrow joins them (issue 23, flows).
+ * On the corpus trace net.4.5.2.x64.etl (PerfView's TPL events). */
+static void
+test_flows_follow_a_task_across_threads (void **state)
+{
+  const char *corpus = g_getenv ("ET_CORPUS_DIR");
+  g_autofree char *path = corpus ? g_build_filename (corpus, "net.4.5.2.x64.etl", NULL) : NULL;
+  EtWindow *window;
+  EtTrace *trace;
+  EtShape shape;
+  GtkWidget *timeline;
+  guint c, i, run_c, run_i;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      print_message ("# ../shared/corpus/net.4.5.2.x64.etl is absent: flows NOT checked\n");
+      return;
+    }
+  window = open_window (path);
+  trace = et_window_get_trace (window);
+  timeline = find_timeline (GTK_WIDGET (window));
+  et_layout_set_all_threads_collapsed (et_window_get_layout (window), FALSE);
+  et_timeline_view_layout_changed (ET_TIMELINE_VIEW (timeline));
+  assert_true (marker_with_text (trace, "Task 6 scheduled to TaskScheduler 1.", &c, &i));
+  assert_true (marker_with_text (trace, "Task 6 executing.", &run_c, &run_i));
+  et_window_reveal_marker (window, c, i);
+  wait_for_picture (window);
+  save_screenshot (window, "app-flow.png");
+
+  activate (window, "timeline.follow-flow");
+  assert_true (et_timeline_view_get_selection (ET_TIMELINE_VIEW (timeline), &shape));
+  assert_int_equal (shape.channel, run_c);
+  assert_int_equal (shape.marker, run_i);
+  et_trace_marker_text (trace, shape.m, text);
+  assert_string_equal (text->str, "Task 6 executing.");
+  activate (window, "timeline.follow-flow-back");
+  assert_true (et_timeline_view_get_selection (ET_TIMELINE_VIEW (timeline), &shape));
+  assert_int_equal (shape.channel, c);
+  assert_int_equal (shape.marker, i);
+  close_window (window);
+}
+
 /* A picture drawn for a taller timeline (before the damage banner or a
  * pane took room) never spills over the widgets below it while the new
  * one is drawn (issue 23, item 5). */
@@ -1099,6 +1160,7 @@ main (void)
     cmocka_unit_test (test_report_rows_are_one_line_and_a_new_order_starts_at_the_top),
     cmocka_unit_test (test_ticking_a_non_default_provider_reloads_with_its_markers),
     cmocka_unit_test (test_search_finds_reveals_and_steps),
+    cmocka_unit_test (test_flows_follow_a_task_across_threads),
     cmocka_unit_test (test_damaged_file_opens_with_banner),
     cmocka_unit_test (test_unreadable_file_shows_error_not_crash),
     cmocka_unit_test (test_loader_reports_progress_on_main_loop_and_cancels),
