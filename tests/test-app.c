@@ -1050,23 +1050,6 @@ test_report_rows_are_one_line_and_a_new_order_starts_at_the_top (void **state)
   g_unlink (path);
 }
 
-/* The channel and index of the marker whose text is @text, or FALSE. */
-static gboolean
-marker_with_text (EtTrace *trace, const char *text, guint *channel, guint *index)
-{
-  g_autoptr(GString) s = g_string_new (NULL);
-
-  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
-    for (guint i = 0; i < et_trace_get_channel (trace, c)->n_markers; i++)
-      {
-        g_string_truncate (s, 0);
-        et_trace_marker_text (trace, &et_trace_get_channel (trace, c)->markers[i], s);
-        if (g_str_equal (s->str, text))
-          return *channel = c, *index = i, TRUE;
-      }
-  return FALSE;
-}
-
 /* A selected task's flow: Ctrl+] goes to the thread that ran it, Ctrl+[
  * back to where it was scheduled; an arrow joins them (issue 23, flows).
  * On the corpus trace net.4.5.2.x64.etl (PerfView's TPL events). */
@@ -1092,8 +1075,8 @@ test_flows_follow_a_task_across_threads (void **state)
   timeline = find_timeline (GTK_WIDGET (window));
   et_layout_set_all_threads_collapsed (et_window_get_layout (window), FALSE);
   et_timeline_view_layout_changed (ET_TIMELINE_VIEW (timeline));
-  assert_true (marker_with_text (trace, "Task 6 scheduled to TaskScheduler 1.", &c, &i));
-  assert_true (marker_with_text (trace, "Task 6 executing.", &run_c, &run_i));
+  assert_true (et_fixture_find_marker (trace, "Task 6 scheduled to TaskScheduler 1.", &c, &i));
+  assert_true (et_fixture_find_marker (trace, "Task 6 executing.", &run_c, &run_i));
   et_window_reveal_marker (window, c, i);
   wait_for_picture (window);
   save_screenshot (window, "app-flow.png");

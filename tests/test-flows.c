@@ -9,25 +9,9 @@
 #include <cmocka.h>
 
 #include "et-flows.h"
+#include "et-fixture.h"
 
 static EtTrace *trace;
-
-/* The marker whose text is @text: its channel and index. */
-static gboolean
-find_text (const char *text, guint *channel, guint *index)
-{
-  g_autoptr(GString) s = g_string_new (NULL);
-
-  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
-    for (guint i = 0; i < et_trace_get_channel (trace, c)->n_markers; i++)
-      {
-        g_string_truncate (s, 0);
-        et_trace_marker_text (trace, &et_trace_get_channel (trace, c)->markers[i], s);
-        if (g_str_equal (s->str, text))
-          return *channel = c, *index = i, TRUE;
-      }
-  return FALSE;
-}
 
 static void
 text_of (guint channel, guint index, GString *out)
@@ -50,7 +34,7 @@ check_hop (const char *cause, const char *effect, guint32 effect_tid)
   g_autoptr(GString) text = g_string_new (NULL);
   guint c, i, to_c, to_i, back_c, back_i;
 
-  assert_true (find_text (cause, &c, &i));
+  assert_true (et_fixture_find_marker (trace, cause, &c, &i));
   assert_true (et_trace_flow_partner (trace, c, i, TRUE, &to_c, &to_i));
   text_of (to_c, to_i, text);
   assert_string_equal (text->str, effect);
@@ -91,7 +75,7 @@ test_other_markers_have_no_partner (void **state)
 
   if (trace == NULL)
     return;
-  assert_true (find_text ("Tracing/Start", &c, &i));
+  assert_true (et_fixture_find_marker (trace, "Tracing/Start", &c, &i));
   assert_false (et_trace_flow_partner (trace, c, i, TRUE, &to_c, &to_i));
   assert_false (et_trace_flow_partner (trace, c, i, FALSE, &to_c, &to_i));
 }
