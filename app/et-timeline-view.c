@@ -41,6 +41,7 @@ struct _EtTimelineView
   /* The selected marker's flow partners (et-flows.h): where its work went
    * (to) and where it came from (from); channel G_MAXUINT when none. */
   guint               flow_to[2], flow_from[2];
+  GArray             *bookmarks;     /* gint64: marked times, drawn as lines */
   EtShape             selected;
   double              pointer_x;
   GtkWidget          *channel_menu;  /* right-click on a row */
@@ -377,6 +378,34 @@ draw_flow_arrow (cairo_t *cr, double x0, double y0, double x1, double y1)
   cairo_fill (cr);
 }
 
+/* Marked times: a line down the plot and a tab on the ruler, green (not
+ * data, not the amber of selections). */
+static void
+draw_bookmarks (EtTimelineView *self, cairo_t *cr)
+{
+  const EtViewport *v = &self->view;
+
+  cairo_set_source_rgba (cr, 0.15, 0.6, 0.3, 0.9);
+  cairo_set_line_width (cr, 1);
+  for (guint i = 0; self->bookmarks != NULL && i < self->bookmarks->len; i++)
+    {
+      double x = floor (et_viewport_x (v, g_array_index (self->bookmarks, gint64, i))) + 0.5;
+
+      if (x < v->label_width || x > v->width)
+        continue;
+      cairo_set_dash (cr, (double[]) { 4, 3 }, 2, 0);
+      cairo_move_to (cr, x, v->ruler_height);
+      cairo_line_to (cr, x, v->height);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      cairo_move_to (cr, x, v->ruler_height);
+      cairo_line_to (cr, x - 5, v->ruler_height - 8);
+      cairo_line_to (cr, x + 5, v->ruler_height - 8);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+}
+
 /* The selected marker's flows: arrows to their other ends, or towards
  * them at the picture's edge when they are out of view. */
 static void
@@ -421,7 +450,7 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       gtk_snapshot_append_border (snapshot, &frame, (float[4]) { 2, 2, 2, 2 },
                                   (GdkRGBA[4]) { accent, accent, accent, accent });
     }
-  if (!self->has_selection && !self->has_range)
+  if (!self->has_selection && !self->has_range && (self->bookmarks == NULL || self->bookmarks->len == 0))
     {
       gtk_snapshot_pop (snapshot);
       return;
@@ -430,6 +459,7 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->has_range)
     et_timeline_draw_range (cr, &self->view, self->range_from_ns, self->range_to_ns);
+  draw_bookmarks (self, cr);
   if (self->has_selection)
     draw_flows (self, cr);
   if (self->has_selection)
@@ -1261,6 +1291,7 @@ et_timeline_view_dispose (GObject *object)
 
   g_signal_handlers_disconnect_by_data (gtk_settings_get_default (), self);
   g_clear_pointer (&self->picture, gsk_render_node_unref);
+  g_clear_pointer (&self->bookmarks, g_array_unref);
   g_clear_pointer (&self->highlights, g_hash_table_unref);
   g_clear_pointer (&self->channel_menu, gtk_widget_unparent);
   g_clear_pointer (&self->find_popover, gtk_widget_unparent);
@@ -1299,6 +1330,8 @@ et_timeline_view_class_init (EtTimelineViewClass *klass)
     { GDK_KEY_z, "timeline.zoom-selection" }, { GDK_KEY_Home, "timeline.zoom-fit" },
     /* F fits the selection too, as Perfetto's F does. */
     { GDK_KEY_f, "timeline.zoom-selection" },
+    /* M marks a time (the window keeps the bookmarks). */
+    { GDK_KEY_m, "win.add-bookmark" },
     /* The arrows move keyboard focus marker to marker. */
     { GDK_KEY_Right, "timeline.next-marker" }, { GDK_KEY_Left, "timeline.previous-marker" },
     { GDK_KEY_Up, "timeline.marker-up" }, { GDK_KEY_Down, "timeline.marker-down" },
@@ -1481,4 +1514,14 @@ et_timeline_view_set_highlights (EtTimelineView *self, GHashTable *markers)
   g_clear_pointer (&self->highlights, g_hash_table_unref);
   self->highlights = markers ? g_hash_table_ref (markers) : NULL;
   invalidate (self);                /* the rings are in the picture */
+}
+
+void
+et_timeline_view_set_bookmarks (EtTimelineView *self, const gint64 *times, guint n)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  g_clear_pointer (&self->bookmarks, g_array_unref);
+  self->bookmarks = g_array_sized_new (FALSE, FALSE, sizeof (gint64), n);
+  g_array_append_vals (self->bookmarks, times, n);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }

@@ -30,6 +30,10 @@ void          et_timeline_view_set_trace      (EtTimelineView *self,
  * meanwhile). */
 gboolean      et_timeline_view_is_drawing     (EtTimelineView *self);
 gboolean      et_timeline_view_is_settled     (EtTimelineView *self);
+/* Marked times (ns), drawn as lines over the timeline; copied. */
+void          et_timeline_view_set_bookmarks  (EtTimelineView *self,
+                                               const gint64   *times,
+                                               guint           n);
 EtLayout     *et_timeline_view_get_layout     (EtTimelineView *self);
 EtTrace      *et_timeline_view_get_trace      (EtTimelineView *self);
 /* The layout's rows changed (a thread collapsed, reordered…): lays out

@@ -187,6 +187,109 @@ export_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+static void
+set_enabled (EtWindow *self, const char *name, gboolean enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+/* ---- bookmarks ------------------------------------------------------------- */
+
+void
+_et_window_refresh_bookmarks (EtWindow *self)
+{
+  g_autoptr(GMenu) times = g_menu_new ();
+  g_autoptr(GMenu) commands = g_menu_new ();
+  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint n = self->bookmarks != NULL ? et_bookmarks_n (self->bookmarks) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 t = et_bookmarks_get (self->bookmarks, i);
+      g_autoptr(GString) label = g_string_new (NULL);
+      g_autoptr(GMenuItem) item = NULL;
+
+      et_format_time_display (t, label);
+      item = g_menu_item_new (label->str, NULL);
+      g_menu_item_set_action_and_target_value (item, "win.go-to-bookmark", g_variant_new_int64 (t));
+      g_menu_append_item (times, item);
+      g_array_append_val (values, t);
+    }
+  /* Translators: menu item; M is its key on the timeline */
+  g_menu_append (commands, _("Mark This Time (M)"), "win.add-bookmark");
+  g_menu_append (commands, _("Remove All Bookmarks"), "win.clear-bookmarks");
+  g_menu_remove_all (self->bookmarks_menu);
+  if (n > 0)
+    g_menu_append_section (self->bookmarks_menu, NULL, G_MENU_MODEL (times));
+  g_menu_append_section (self->bookmarks_menu, NULL, G_MENU_MODEL (commands));
+  et_timeline_view_set_bookmarks (self->timeline, (const gint64 *) (gpointer) values->data, n);
+  if (g_action_map_lookup_action (G_ACTION_MAP (self), "clear-bookmarks") != NULL)
+    set_enabled (self, "clear-bookmarks", n > 0);
+}
+
+/* The time M marks: the selected marker's, else the start of the range
+ * selected on the ruler, else the middle of the view. */
+static gint64
+time_to_mark (EtWindow *self)
+{
+  EtShape shape;
+  gint64 from, to;
+  const EtViewport *v = et_timeline_view_get_viewport (self->timeline);
+
+  if (et_timeline_view_get_selection (self->timeline, &shape) && shape.kind != ET_SHAPE_AGGREGATE)
+    return shape.m->start_ns;
+  if (et_timeline_view_get_range (self->timeline, &from, &to))
+    return MIN (from, to);
+  return v->from_ns + (v->to_ns - v->from_ns) / 2;
+}
+
+static void
+bookmark_error (EtWindow *self, const GError *error)
+{
+  g_autofree char *text = g_strdup_printf (_("The bookmark could not be saved: %s"), error->message);
+
+  /* Rare (neither beside the trace nor in the state folder): the status
+   * line says it, the bookmark stays for this session. */
+  g_free (self->status);
+  self->status = g_steal_pointer (&text);
+  gtk_widget_error_bell (GTK_WIDGET (self));
+}
+
+static void
+add_bookmark_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtWindow *self = data;
+  g_autoptr(GError) error = NULL;
+
+  if (self->bookmarks == NULL)
+    return;
+  if (!et_bookmarks_add (self->bookmarks, time_to_mark (self), &error))
+    bookmark_error (self, error);
+  _et_window_refresh_bookmarks (self);
+}
+
+static void
+clear_bookmarks_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtWindow *self = data;
+  g_autoptr(GError) error = NULL;
+
+  if (self->bookmarks != NULL && !et_bookmarks_clear (self->bookmarks, &error))
+    bookmark_error (self, error);
+  _et_window_refresh_bookmarks (self);
+}
+
+static void
+go_to_bookmark_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtWindow *self = data;
+
+  if (self->trace != NULL)
+    et_timeline_view_center_on (self->timeline, g_variant_get_int64 (parameter));
+}
+
 /* ---- view ------------------------------------------------------------------ */
 
 /* Ctrl+L: the legend, or away with it. */
@@ -484,14 +587,6 @@ _et_window_bind_search_callbacks (GtkWidgetClass *widget_class)
 
 /* ---- the action table ---------------------------------------------------------- */
 
-static void
-set_enabled (EtWindow *self, const char *name, gboolean enabled)
-{
-  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
-
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
-}
-
 void
 _et_window_update_actions (EtWindow *self)
 {
@@ -526,6 +621,9 @@ _et_window_add_actions (EtWindow *self)
     { "wall-clock", NULL, NULL, "false", wall_clock_changed },
     { "cancel-load", cancel_load_action },
     { "show-legend", show_legend_action },
+    { "add-bookmark", add_bookmark_action },
+    { "clear-bookmarks", clear_bookmarks_action },
+    { "go-to-bookmark", go_to_bookmark_action, "x" },
   };
   gboolean wall_clock = FALSE;
 

@@ -8,6 +8,7 @@
 #include "et-details-pane.h"
 #include "et-filter-popover.h"
 #include "et-legend-popover.h"
+#include "et-bookmarks.h"
 #include "et-overview-strip.h"
 #include "et-stats-pane.h"
 
@@ -41,6 +42,8 @@ struct _EtWindow
   EtLegendPopover   *legend;
   EtOverviewStrip   *overview;     /* the whole trace over the timeline */
   GMenu             *recent_menu;
+  GMenu             *bookmarks_menu;
+  EtBookmarks       *bookmarks;    /* the trace's marked times */
 
   GSettings         *settings;     /* NULL when the schema is not installed */
   char              *path;
@@ -62,7 +65,10 @@ struct _EtWindow
 /* et-window-actions.c */
 void _et_window_add_actions          (EtWindow *self);
 void _et_window_update_actions       (EtWindow *self);
+void _et_window_refresh_bookmarks (EtWindow *self);
 void _et_window_refresh_recent       (EtWindow *self);
+/* The Bookmarks menu and the timeline's lines, from self->bookmarks. */
+void _et_window_refresh_bookmarks    (EtWindow *self);
 void _et_window_search_clear         (EtWindow *self);
 void _et_window_bind_search_callbacks (GtkWidgetClass *widget_class);
 /* et-window.c */

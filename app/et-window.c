@@ -374,6 +374,9 @@ show_trace (EtWindow *self, EtTrace *trace)
   et_timeline_view_set_trace (self->timeline, trace, self->layout);
   et_overview_strip_set_trace (self->overview, trace, self->layout,
                                et_timeline_view_get_viewport (self->timeline));
+  g_clear_pointer (&self->bookmarks, et_bookmarks_free);
+  self->bookmarks = et_bookmarks_load (et_trace_get_path (trace));
+  _et_window_refresh_bookmarks (self);
   if (keep_view)
     {
       EtViewport *view = et_timeline_view_get_viewport (self->timeline);
@@ -635,6 +638,7 @@ et_window_init (EtWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   _et_window_add_actions (self);
   _et_window_refresh_recent (self);
+  _et_window_refresh_bookmarks (self);
 }
 
 static void
@@ -673,6 +677,7 @@ et_window_finalize (GObject *object)
   g_free (self->path);
   g_free (self->status);
   g_strfreev (self->shown_extra);
+  g_clear_pointer (&self->bookmarks, et_bookmarks_free);
   G_OBJECT_CLASS (et_window_parent_class)->finalize (object);
 }
 
@@ -702,7 +707,7 @@ et_window_class_init (EtWindowClass *klass)
   CHILD (search_bar); CHILD (search_entry); CHILD (search_status); CHILD (search_button);
   CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (details);
   CHILD (empty_state); CHILD (empty_label); CHILD (empty_button);
-  CHILD (filters); CHILD (recent_menu); CHILD (legend_button); CHILD (legend);
+  CHILD (filters); CHILD (recent_menu); CHILD (bookmarks_menu); CHILD (legend_button); CHILD (legend);
   CHILD (overview);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_damage_bar_response);

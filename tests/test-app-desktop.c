@@ -6,6 +6,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <glib/gstdio.h>
+
 #include "et-application.h"
 #include "et-legend-popover.h"
 #include "et-details.h"
@@ -345,6 +347,103 @@ test_legend_toggles_and_is_measured (void **state)
   close_window (window);
 }
 
+/* The bookmarks menu's items that go to a bookmark, counted. */
+static guint
+bookmark_items (GMenuModel *menu)
+{
+  guint n = 0;
+
+  for (gint i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+      g_autofree char *action = NULL;
+
+      if (section != NULL)
+        n += bookmark_items (section);
+      else if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &action))
+        n += g_str_equal (action, "win.go-to-bookmark");
+    }
+  return n;
+}
+
+static GMenuModel *
+bookmarks_menu (EtWindow *window)
+{
+  GtkWidget *button = find_widget (GTK_WIDGET (window), GTK_TYPE_MENU_BUTTON);
+  GMenuModel *primary = NULL;
+
+  /* The main menu's Bookmarks submenu, found through the header bar's
+   * menu buttons. */
+  for (GtkWidget *w = button; w != NULL; w = gtk_widget_get_next_sibling (w))
+    if (GTK_IS_MENU_BUTTON (w) && gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w)) != NULL)
+      primary = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (w));
+  for (gint i = 0; primary != NULL && i < g_menu_model_get_n_items (primary); i++)
+    {
+      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (primary, i, G_MENU_LINK_SECTION);
+
+      for (gint k = 0; section != NULL && k < g_menu_model_get_n_items (section); k++)
+        {
+          g_autoptr(GMenuModel) sub = g_menu_model_get_item_link (section, k, G_MENU_LINK_SUBMENU);
+          g_autofree char *label = NULL;
+
+          if (sub != NULL && g_menu_model_get_item_attribute (section, k, G_MENU_ATTRIBUTE_LABEL, "s", &label)
+              && g_str_equal (label, "_Bookmarks"))
+            return g_steal_pointer (&sub);
+        }
+    }
+  return NULL;
+}
+
+/* M marks the selected marker's time: kept beside the trace (TRACE.bookmarks),
+ * listed in the Bookmarks menu, there again when the trace is opened again;
+ * a bookmark from the menu centres the view on it; Remove All empties them
+ * (issue 23, bookmarks). */
+static void
+test_bookmarks_are_kept_beside_the_trace (void **state)
+{
+  g_autofree char *path = g_build_filename (gui_dir, "marked.etl", NULL);
+  g_autofree char *sidecar = g_strconcat (path, ".bookmarks", NULL);
+  g_autofree char *bytes = NULL, *kept = NULL, *time_text = NULL;
+  g_autoptr(GMenuModel) menu = NULL;
+  gsize len;
+  EtWindow *window;
+  EtTimelineView *timeline;
+  const EtViewport *v;
+  EtShape shape;
+  gint64 t;
+
+  assert_true (g_file_get_contents (gui_demo_path, &bytes, &len, NULL));
+  assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
+  window = open_window (path);
+  timeline = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window), ET_TYPE_TIMELINE_VIEW));
+  press (timeline, "timeline.next-marker");
+  assert_true (et_timeline_view_get_selection (timeline, &shape));
+  t = shape.m->start_ns;
+  activate (window, "win.add-bookmark");
+  assert_true (g_file_get_contents (sidecar, &kept, NULL, NULL));
+  time_text = g_strdup_printf ("%" G_GINT64_FORMAT, t);
+  assert_non_null (strstr (kept, time_text));
+  menu = bookmarks_menu (window);
+  assert_non_null (menu);
+  assert_int_equal (bookmark_items (menu), 1);
+  close_window (window);
+
+  window = open_window (path);
+  g_clear_object (&menu);
+  menu = bookmarks_menu (window);
+  assert_int_equal (bookmark_items (menu), 1);
+  v = et_window_get_viewport (window);
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.go-to-bookmark", "x", t));
+  assert_true (ABS ((v->from_ns + v->to_ns) / 2 - t) <= (v->to_ns - v->from_ns) / 100 + 1);
+  activate (window, "win.clear-bookmarks");
+  assert_int_equal (bookmark_items (menu), 0);
+  close_window (window);
+  g_unlink (sidecar);
+  g_unlink (path);
+}
+
 int
 main (void)
 {
@@ -362,6 +461,7 @@ main (void)
     cmocka_unit_test (test_keyboard_moves_focus_marker_to_marker),
     cmocka_unit_test (test_marker_steps_keep_the_zoom_in_a_crowded_trace),
     cmocka_unit_test (test_legend_toggles_and_is_measured),
+    cmocka_unit_test (test_bookmarks_are_kept_beside_the_trace),
   };
   return cmocka_run_group_tests_name ("app-desktop", tests, setup_demo, teardown_demo);
 }
