@@ -148,11 +148,21 @@ save_screenshot (EtWindow *window, const char *name)
    * (a page just switched to may need a frame more). */
   for (;;)
     {
+      GdkRGBA background = { 1, 1, 1, 1 };
+
       wait_for_frame (widget);
+      /* Under the content, the window's own background (its surface draws
+       * it, so the paintable leaves it out): the theme's, dark or light. */
+      G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+      gtk_style_context_lookup_color (gtk_widget_get_style_context (GTK_WIDGET (window)),
+                                      "theme_bg_color", &background);
+      G_GNUC_END_IGNORE_DEPRECATIONS
+      gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, w, h));
       gdk_paintable_snapshot (paintable, snapshot, w, h);
       node = gtk_snapshot_free_to_node (snapshot);
-      if (node != NULL)
+      if (node != NULL && gsk_render_node_get_node_type (node) != GSK_COLOR_NODE)
         break;
+      g_clear_pointer (&node, gsk_render_node_unref);
       snapshot = gtk_snapshot_new ();
     }
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,

@@ -10,6 +10,7 @@
 
 #include "et-application.h"
 #include "et-legend-popover.h"
+#include "et-stats-pane.h"
 #include "et-details.h"
 #include "et-preferences.h"
 #include "et-timeline-view.h"
@@ -347,6 +348,47 @@ test_legend_toggles_and_is_measured (void **state)
   close_window (window);
 }
 
+/* The dark theme over the whole window, with the legend, the overview,
+ * the statistics and a span row's histogram: what a person sees, saved
+ * for docs/screenshots (the light ones come from the other tests). The
+ * legend draws in the timeline's dark colours, and the window's text is
+ * light. */
+static void
+test_dark_theme_screenshots (void **state)
+{
+  EtWindow *window;
+  g_autoptr(EtApplication) app = app_with_demo (&window);
+  g_autoptr(GSettings) settings = et_application_settings_new ();
+  GtkWidget *legend = find_widget (GTK_WIDGET (window), ET_TYPE_LEGEND_POPOVER);
+  GtkNotebook *reports = GTK_NOTEBOOK (find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
+  EtStatsPane *pane = ET_STATS_PANE (find_widget (GTK_WIDGET (window), ET_TYPE_STATS_PANE));
+  guint r;
+
+  g_settings_set_string (settings, "theme", "dark");
+  assert_true (et_window_get_viewport (window)->dark);
+  assert_true (text_is_light (window));
+  activate (window, "win.show-legend");
+  RUN_UNTIL (gtk_widget_get_mapped (legend));
+  wait_for_picture (window);
+  save_screenshot (window, "app-legend-dark.png");
+  activate (window, "win.show-legend");
+  RUN_UNTIL (!gtk_widget_get_visible (legend));
+
+  gtk_notebook_set_current_page (reports, gtk_notebook_page_num (reports, GTK_WIDGET (pane)));
+  RUN_UNTIL (!et_window_is_busy (window) && !et_stats_pane_is_busy (pane)
+             && et_stats_pane_get_n_rows (pane) > 0);
+  for (r = 0; r < et_stats_pane_get_n_rows (pane); r++)
+    if (et_stats_pane_get_row (pane, r)->kind == ET_MARKER_SPAN)
+      break;
+  assert_true (r < et_stats_pane_get_n_rows (pane));
+  et_stats_pane_select_row (pane, r);
+  assert_non_null (et_stats_pane_get_histogram (pane));
+  wait_for_picture (window);
+  save_screenshot (window, "app-histogram-dark.png");
+  g_settings_reset (settings, "theme");
+  close_window (window);
+}
+
 /* The bookmarks menu's items that go to a bookmark, counted. */
 static guint
 bookmark_items (GMenuModel *menu)
@@ -462,6 +504,7 @@ main (void)
     cmocka_unit_test (test_marker_steps_keep_the_zoom_in_a_crowded_trace),
     cmocka_unit_test (test_legend_toggles_and_is_measured),
     cmocka_unit_test (test_bookmarks_are_kept_beside_the_trace),
+    cmocka_unit_test (test_dark_theme_screenshots),
   };
   return cmocka_run_group_tests_name ("app-desktop", tests, setup_demo, teardown_demo);
 }
