@@ -1080,6 +1080,12 @@ test_flows_follow_a_task_across_threads (void **state)
   et_window_reveal_marker (window, c, i);
   wait_for_picture (window);
   save_screenshot (window, "app-flow.png");
+  /* The same in the dark theme, for docs/screenshots. */
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", TRUE, NULL);
+  wait_for_picture (window);
+  save_screenshot (window, "app-flow-dark.png");
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+  wait_for_picture (window);
 
   activate (window, "timeline.follow-flow");
   assert_true (et_timeline_view_get_selection (ET_TIMELINE_VIEW (timeline), &shape));
