@@ -758,6 +758,13 @@ on_follow_flow (GSimpleAction *action, GVariant *parameter, gpointer data)
   guint to[2] = { back ? self->flow_from[0] : self->flow_to[0],
                   back ? self->flow_from[1] : self->flow_to[1] };
 
+  /* A span that ends on another thread: forward is its own end. */
+  if (!back && self->has_selection && to[0] == G_MAXUINT
+      && self->selected.kind == ET_SHAPE_SPAN && self->selected.m->status == ET_SPAN_CROSS_THREAD)
+    {
+      et_timeline_view_center_on (self, self->selected.m->end_ns);
+      return;
+    }
   if (!self->has_selection || to[0] == G_MAXUINT)
     {
       gtk_widget_error_bell (GTK_WIDGET (self));

@@ -1050,6 +1050,31 @@ test_report_rows_are_one_line_and_a_new_order_starts_at_the_top (void **state)
   g_unlink (path);
 }
 
+/* A span that ends on another thread: Ctrl+] goes to its end (its own
+ * flow), at the same zoom. */
+static void
+test_follow_flow_goes_to_a_cross_thread_end (void **state)
+{
+  EtWindow *window = open_window (demo_path);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  const EtMarker *m = NULL;
+  guint c, i = 0;
+  gint64 span;
+
+  for (c = 0; c < et_trace_get_n_channels (trace) && m == NULL; c++)
+    for (i = 0; i < et_trace_get_channel (trace, c)->n_markers && m == NULL; i++)
+      if (et_trace_get_channel (trace, c)->markers[i].status == ET_SPAN_CROSS_THREAD)
+        m = &et_trace_get_channel (trace, c)->markers[i];
+  assert_non_null (m);
+  et_window_reveal_marker (window, c - 1, i - 1);
+  span = v->to_ns - v->from_ns;
+  activate (window, "timeline.follow-flow");
+  assert_int_equal (v->to_ns - v->from_ns, span);
+  assert_true (ABS ((v->from_ns + v->to_ns) / 2 - m->end_ns) <= span / 100 + 1);
+  close_window (window);
+}
+
 /* A selected task's flow: Ctrl+] goes to the thread that ran it, Ctrl+[
  * back to where it was scheduled; an arrow joins them (issue 23, flows).
  * On the corpus trace net.4.5.2.x64.etl (PerfView's TPL events). */
@@ -1150,6 +1175,7 @@ main (void)
     cmocka_unit_test (test_ticking_a_non_default_provider_reloads_with_its_markers),
     cmocka_unit_test (test_search_finds_reveals_and_steps),
     cmocka_unit_test (test_flows_follow_a_task_across_threads),
+    cmocka_unit_test (test_follow_flow_goes_to_a_cross_thread_end),
     cmocka_unit_test (test_damaged_file_opens_with_banner),
     cmocka_unit_test (test_unreadable_file_shows_error_not_crash),
     cmocka_unit_test (test_loader_reports_progress_on_main_loop_and_cancels),
