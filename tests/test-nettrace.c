@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "et-fixture.h"
+#include "peer-values.h"
 #include "et-fixture-nettrace.h"
 #include "et-fields.h"
 #include "et-trace.h"
@@ -824,13 +825,104 @@ test_corpus_samples_per_thread (void **state)
   assert_int_equal (samples, expected);
 }
 
+/* Attributes of a baseline's event that are not payload fields. */
+static gboolean
+is_header_attribute (const char *name)
+{
+  static const char *const header[] = { "MSec", "PID", "PName", "TID", "EventName",
+                                        "ProviderName", "FormattedMessage" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (header); i++)
+    if (g_str_equal (name, header[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Our first event of each Provider/Name: its index. */
+static GHashTable *
+first_events (EtTrace *trace)
+{
+  GHashTable *firsts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  EtFields *fields = et_fields_new ();
+
+  for (guint64 i = 0; i < et_trace_get_n_events (trace); i++)
+    {
+      EtEvent ev;
+      char *key;
+
+      et_fields_clear (fields);
+      et_trace_decode_event (trace, i, &ev, fields, NULL);
+      key = g_strdup_printf ("%s/%s", et_trace_get_provider (trace, ev.provider)->name,
+                             ev.name ? ev.name : "");
+      if (!g_hash_table_contains (firsts, key))
+        g_hash_table_insert (firsts, key, GSIZE_TO_POINTER ((gsize) i + 1));
+      else
+        g_free (key);
+    }
+  et_fields_free (fields);
+  return firsts;
+}
+
+/* Every payload field TraceEvent prints for the first event of each
+ * Provider/Event line, against our first event of that name, printed as
+ * the baseline prints values (peer-values.c). */
+static void
+check_first_fields (const char *trace_path, const char *baseline_path, guint *fields_ok,
+                    guint *n_fields)
+{
+  g_autoptr(EtTrace) trace = et_trace_load (trace_path, 0, NULL, NULL, NULL, NULL);
+  g_autoptr(GHashTable) firsts = first_events (trace);
+  g_autoptr(GRegex) attr = g_regex_new (" ([A-Za-z0-9_]+)=\"([^\"]*)\"", 0, 0, NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  EtFields *fields = et_fields_new ();
+
+  assert_true (g_file_get_contents (baseline_path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint l = 0; lines[l] != NULL; l++)
+    {
+      g_autofree char *name = NULL;
+      g_autoptr(GMatchInfo) m = NULL;
+      const char *event = strstr (lines[l], "<Event");
+      guint64 count;
+      double ms;
+      guint32 pid, tid;
+      gsize index;
+      EtEvent ev;
+
+      if (event == NULL || !parse_baseline (lines[l], &name, &count, &ms, &pid, &tid))
+        continue;
+      index = GPOINTER_TO_SIZE (g_hash_table_lookup (firsts, name));
+      et_fields_clear (fields);
+      if (index > 0)
+        et_trace_decode_event (trace, index - 1, &ev, fields, NULL);
+      for (g_regex_match (attr, event, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+        {
+          g_autofree char *field = g_match_info_fetch (m, 1);
+          g_autofree char *want = g_match_info_fetch (m, 2);
+          gint f;
+
+          if (is_header_attribute (field))
+            continue;
+          (*n_fields)++;
+          f = index > 0 ? et_fields_find (fields, field) : -1;
+          if (f >= 0 && peer_field_equal (fields, (guint) f, want))
+            (*fields_ok)++;
+          else
+            print_message ("# first %s: %s=\"%s\" differs (%s)\n", name, field, want,
+                           index == 0 ? "no such event" : f < 0 ? "no such field" : "value");
+        }
+    }
+  et_fields_free (fields);
+}
+
 static void
 test_corpus_conformance (void **state)
 {
   const char *corpus = g_getenv ("ET_CORPUS_DIR");
   g_autofree char *dir = corpus ? g_build_filename (corpus, "nettrace", NULL) : NULL;
   g_autoptr(GDir) d = dir ? g_dir_open (dir, 0, NULL) : NULL;
-  guint ok = 0, lines = 0, files = 0;
+  guint ok = 0, lines = 0, files = 0, fields_ok = 0, n_fields = 0;
   const char *name;
 
   if (d == NULL)
@@ -846,12 +938,21 @@ test_corpus_conformance (void **state)
         g_autofree char *baseline = g_strconcat (trace, ".baseline.txt", NULL);
 
         check_corpus_file (trace, baseline, &ok, &lines);
+        check_first_fields (trace, baseline, &fields_ok, &n_fields);
         files++;
       }
   assert_int_equal (files, 2);
   print_message ("# nettrace conformance: %u of %u baseline lines match (%.0f %%: count, "
                  "pid, tid, time); every provider's first event matches\n", ok, lines,
                  100.0 * ok / MAX (lines, 1));
+  print_message ("# nettrace conformance: %u of %u first-event fields print as TraceEvent's\n",
+                 fields_ok, n_fields);
+  /* The floor reached so far (58 %): the differences printed above are the
+   * work left (rundown's execution checkpoints and PerHeapHistory have no
+   * built-in layout, TraceEvent flattens arrays and prints defaults for
+   * fields newer than an event's version). It may only rise. */
+  if (n_fields > 0 && fields_ok * 100 < n_fields * 55)
+    fail_msg ("only %u of %u first-event fields match", fields_ok, n_fields);
 }
 
 int

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "et-trace.h"
+#include "peer-values.h"
 
 /* Freed by et_fields_free. */
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
@@ -342,115 +343,6 @@ known_difference (const char *event, const char *field)
   return NULL;
 }
 
-/* ---- values as the baseline writes them --------------------------------- */
-
-/* "1,234" or "-2,147,024,894" → the number; FALSE for anything else. */
-static gboolean
-parse_grouped (const char *text, gint64 *out)
-{
-  g_autoptr(GString) digits = g_string_new (NULL);
-  char *end = NULL;
-
-  for (const char *p = text; *p != '\0'; p++)
-    if (*p != ',')
-      g_string_append_c (digits, *p);
-  if (digits->len == 0 || !(g_ascii_isdigit (digits->str[0]) || digits->str[0] == '-'))
-    return FALSE;
-  *out = g_ascii_strtoll (digits->str, &end, 10);
-  return *end == '\0';
-}
-
-static gboolean text_equal (const char *ours, const char *want);
-
-/* "n0": thousands grouped with commas. */
-static char *
-grouped (gint64 v)
-{
-  g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT,
-                                             v < 0 ? -(guint64) v : (guint64) v);
-  GString *s = g_string_new (v < 0 ? "-" : "");
-  gsize n = strlen (digits);
-
-  for (gsize i = 0; i < n; i++)
-    {
-      if (i > 0 && (n - i) % 3 == 0)
-        g_string_append_c (s, ',');
-      g_string_append_c (s, digits[i]);
-    }
-  return g_string_free (s, FALSE);
-}
-
-/* TraceEvent reads a UInt32 as a C# int: values past 2^31 print negative. */
-static gboolean
-integer_equal (const EtField *f, const char *want)
-{
-  gint64 n;
-
-  if (g_str_has_suffix (want, "..."))      /* a long number, cut */
-    {
-      g_autofree char *ours = grouped (f->kind == ET_VALUE_INT ? f->v.i : (gint64) f->v.u);
-      return text_equal (ours, want);
-    }
-  if (g_str_has_prefix (want, "0x"))
-    return g_ascii_strtoull (want + 2, NULL, 16) == f->v.u;
-  if (!parse_grouped (want, &n))
-    return FALSE;
-  if (f->kind == ET_VALUE_INT)
-    return n == f->v.i;
-  return n == (gint64) f->v.u || (n < 0 && n == (gint64) (gint32) (guint32) f->v.u);
-}
-
-/* Cut values end in "..." after 20 characters (UTF-16 units; none of
- * the traces' cut texts leaves the basic plane). */
-static gboolean
-text_equal (const char *ours, const char *want)
-{
-  if (g_utf8_strlen (want, -1) == 23 && g_str_has_suffix (want, "..."))
-    {
-      const char *cut = g_utf8_offset_to_pointer (want, 20);
-
-      return g_utf8_strlen (ours, -1) > 20
-             && strncmp (ours, want, (gsize) (cut - want)) == 0;
-    }
-  return strcmp (ours, want) == 0;
-}
-
-static gboolean
-field_equal (const EtFields *fields, guint index, const char *want)
-{
-  const EtField *f = et_fields_get (fields, index);
-  const char *label = et_fields_label (fields, index);
-  g_autoptr(GString) text = g_string_new (NULL);
-
-  if (f->kind == ET_VALUE_INT || f->kind == ET_VALUE_UINT)
-    {
-      if (label == NULL || g_ascii_isdigit (want[0]) || want[0] == '-')
-        return integer_equal (f, want);
-      /* A bit map's "A|B" is a C# flags enum's "A, B". */
-      for (const char *p = label; *p != '\0'; p++)
-        if (*p == '|')
-          g_string_append (text, ", ");
-        else
-          g_string_append_c (text, *p);
-      return text_equal (text->str, want);
-    }
-  if (f->kind == ET_VALUE_BOOL)
-    return g_ascii_strcasecmp (f->v.b ? "True" : "False", want) == 0;
-  if (f->kind == ET_VALUE_FLOAT)
-    {
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-      /* "n3": three decimals, thousands grouped. */
-      g_ascii_formatd (buf, sizeof buf, "%.3f", f->v.f);
-      for (const char *p = want; *p != '\0'; p++)
-        if (*p != ',')
-          g_string_append_c (text, *p);
-      return strcmp (buf, text->str) == 0;
-    }
-  et_fields_format_value (fields, index, text);
-  return text_equal (text->str, want);
-}
-
 /* ---- our side ------------------------------------------------------------ */
 
 typedef struct
@@ -666,7 +558,7 @@ compare_field (const PeerLine *l, guint k, EtFields *fields, Tally *t, gboolean 
   const KnownDifference *known;
 
   t->n_fields++;
-  if ((index < 0 && want[0] == '\0') || (index >= 0 && field_equal (fields, index, want)))
+  if ((index < 0 && want[0] == '\0') || (index >= 0 && peer_field_equal (fields, index, want)))
     {
       t->fields_equal++;
       return TRUE;
