@@ -7,6 +7,8 @@
  * many millions of events are written.
  */
 #include "et-cli-events.h"
+#include "et-manifest.h"
+#include "et-tracelogging.h"
 #include "et-cli-options.h"
 #include "et-cli-output.h"
 #include "et-i18n.h"
@@ -55,6 +57,40 @@ json_guid (GString *s, const char *key, gboolean present, const EtGuid *guid)
   g_string_append_c (s, '"');
 }
 
+/* "field_types": each top-level field's declared type, as its schema
+ * spells it: "UInt32", "UInt32/HexInt32" with an out-type, "Struct",
+ * "UnicodeString[]" for an array. TraceLogging numbers its types its own
+ * way past the types they share with manifests. */
+static void
+append_field_types (GString *s, const EtFields *fields, EtProviderKind kind)
+{
+  gboolean tl = kind == ET_PROVIDER_TRACELOGGING;
+
+  et_cli_json_key (s, "field_types");
+  g_string_append_c (s, '{');
+  for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
+    {
+      const EtField *f = et_fields_get (fields, i);
+      const char *in = tl ? et_tl_in_type_name (f->in_type) : et_manifest_in_type_name (f->in_type);
+      const char *out = tl ? et_tl_out_type_name (f->out_type) : et_manifest_out_type_name (f->out_type);
+      g_autoptr(GString) type = NULL;
+
+      /* In-type 0 is a manifest's struct, but also the raw payload of an
+       * event no schema decoded. */
+      if (f->in_type == 0 && f->kind != ET_VALUE_STRUCT)
+        in = f->kind == ET_VALUE_BINARY ? "Binary" : f->kind == ET_VALUE_ARRAY && !tl ? "Struct" : NULL;
+      type = g_string_new (in != NULL ? in : "Unknown");
+      if (f->kind == ET_VALUE_STRUCT && in == NULL)
+        g_string_assign (type, "Struct");
+      if (out != NULL && f->out_type != 0 && f->kind != ET_VALUE_STRUCT)
+        g_string_append_printf (type, "/%s", out);
+      if (f->kind == ET_VALUE_ARRAY)
+        g_string_append (type, "[]");
+      et_cli_json_string (s, f->name, type->str);
+    }
+  g_string_append_c (s, '}');
+}
+
 static void
 write_json (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtFields *fields)
 {
@@ -97,6 +133,7 @@ write_json (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtFiel
     et_cli_json_string (s, "decode", "failed");
   et_cli_json_key (s, "fields");
   et_fields_append_json_object (fields, s);
+  append_field_types (s, fields, et_trace_get_provider (w->trace, e->provider)->kind);
   g_string_append_c (s, '}');
 }
 

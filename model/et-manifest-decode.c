@@ -51,6 +51,30 @@ static const TypeName out_types[] = {
   { "Pkcs7WithTypeInfo", 36 }, { "CodePointer", 37 }, { "DateTimeUtc", 38 },
 };
 
+/* The name of @value in @table (the "win:" / "xs:" local name), or NULL. */
+static const char *
+type_name (const TypeName *table, guint n, guint value)
+{
+  for (guint i = 0; i < n; i++)
+    if (table[i].value == value)
+      return table[i].name;
+  return NULL;
+}
+
+const char *
+et_manifest_in_type_name (guint in_type)
+{
+  if (in_type == ET_MAN_IN_STRUCT)
+    return "Struct";
+  return type_name (in_types, G_N_ELEMENTS (in_types), in_type);
+}
+
+const char *
+et_manifest_out_type_name (guint out_type)
+{
+  return out_type == 0 ? NULL : type_name (out_types, G_N_ELEMENTS (out_types), out_type);
+}
+
 /* Wire bytes of the fixed-size in-types (pointers counted as 4 here). */
 static const guint8 fixed_sizes[ET_MAN_IN_LAST + 1] = {
   [ET_MAN_IN_INT8] = 1, [ET_MAN_IN_UINT8] = 1, [ET_MAN_IN_INT16] = 2, [ET_MAN_IN_UINT16] = 2,

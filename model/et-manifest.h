@@ -40,6 +40,11 @@ EtManifest   *et_manifest_parse           (const char      *xml,
                                            GError         **error);
 void          et_manifest_free            (EtManifest      *manifest);
 
+/* A field's declared in-type and out-type (EtField.in_type, .out_type of
+ * a field a manifest or built-in schema decoded) as the manifest spells
+ * them without "win:" / "xs:" ("UInt32", "HexInt32"); NULL for none. */
+const char   *et_manifest_in_type_name      (guint            in_type);
+const char   *et_manifest_out_type_name     (guint            out_type);
 const char   *et_manifest_get_provider_name (const EtManifest *manifest);
 /* The guid= of the provider element (zero GUID if absent). */
 const EtGuid *et_manifest_get_provider_guid (const EtManifest *manifest);

@@ -359,11 +359,14 @@ decode_manifest_chunk (const EtRecord *record, EtEvent *event, EtFields *fields)
       || record->payload_len < 8)
     return FALSE;
   event->name = "ManifestData";
+  /* Declared as EventSource declares them (TDH in-types: UInt8 4,
+   * UInt16 6, AnsiString 2), for events --format=jsonl's field_types. */
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    et_fields_add_uint (fields, names[i], p[i]);
-  et_fields_add_uint (fields, "TotalChunks", et_read_u16 (p + 4));
-  et_fields_add_uint (fields, "ChunkNumber", et_read_u16 (p + 6));
-  et_fields_add_string (fields, "Data", (const char *) p + 8, record->payload_len - 8);
+    et_fields_entry (fields, et_fields_add_uint (fields, names[i], p[i]))->in_type = 4;
+  et_fields_entry (fields, et_fields_add_uint (fields, "TotalChunks", et_read_u16 (p + 4)))->in_type = 6;
+  et_fields_entry (fields, et_fields_add_uint (fields, "ChunkNumber", et_read_u16 (p + 6)))->in_type = 6;
+  et_fields_entry (fields, et_fields_add_string (fields, "Data", (const char *) p + 8,
+                                                 record->payload_len - 8))->in_type = 2;
   return TRUE;
 }
 

@@ -623,6 +623,78 @@ test_markers_text_is_one_line_per_marker (void **state)
 
 /* ---- events ----------------------------------------------------------- */
 
+/* Every decoded field comes with its declared type ("field_types": the
+ * same names, a type each, none unknown; issue 20). */
+static void
+check_field_types (JsonObject *e)
+{
+  JsonObject *fields = json_object_get_object_member (e, "fields");
+  JsonObject *types = json_object_get_object_member (e, "field_types");
+  g_autoptr(GList) names = json_object_get_members (fields);
+
+  assert_non_null (types);
+  assert_int_equal (json_object_get_size (types), json_object_get_size (fields));
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      const char *type = json_object_get_string_member_with_default (types, l->data, NULL);
+
+      assert_non_null (type);
+      assert_true (!g_str_has_prefix (type, "Unknown"));
+    }
+}
+
+/* Declared types of the corpus: TraceLogging's (primitive-types.etl: the
+ * int64_type field is declared UInt64 there), a manifest's (TPL) and the
+ * built-in runtime schema's (GC/Start). */
+static void
+test_events_jsonl_field_types_of_the_corpus (void **state)
+{
+  const char *corpus = g_getenv ("ET_CORPUS_DIR");
+  g_autofree char *primitive = corpus ? g_build_filename (corpus, "primitive-types.etl", NULL) : NULL;
+  g_autofree char *net = corpus ? g_build_filename (corpus, "net.4.5.2.x64.etl", NULL) : NULL;
+  Run p, n;
+  g_autoptr(GPtrArray) events = NULL;
+  guint gc = 0, tl = 0;
+
+  if (primitive == NULL || !g_file_test (primitive, G_FILE_TEST_EXISTS))
+    {
+      print_message ("# ../shared/corpus is absent: declared types NOT checked on it\n");
+      return;
+    }
+  p = run_cli ("events", "--format=jsonl", primitive);
+  n = run_cli ("events", "--format=jsonl", "--from", "3.2s", "--to", "3.3s", net);
+  assert_int_equal (p.status, 0);
+  events = parse_lines (p.out);
+  for (guint i = 0; i < events->len; i++)
+    {
+      JsonObject *types = json_object_get_object_member (g_ptr_array_index (events, i), "field_types");
+
+      if (!json_object_has_member (types, "int64_type"))
+        continue;
+      assert_string_equal (json_object_get_string_member (types, "int64_type"), "UInt64");
+      assert_string_equal (json_object_get_string_member (types, "int16_type"), "Int16");
+      assert_string_equal (json_object_get_string_member (types, "boolean_type"), "UInt8/Boolean");
+      tl++;
+    }
+  g_ptr_array_unref (g_steal_pointer (&events));
+  events = parse_lines (n.out);
+  for (guint i = 0; i < events->len; i++)
+    {
+      JsonObject *e = g_ptr_array_index (events, i);
+      JsonObject *types = json_object_get_object_member (e, "field_types");
+
+      check_field_types (e);
+      if (!g_str_equal (json_object_get_string_member (e, "event"), "GC/Start"))
+        continue;
+      assert_string_equal (json_object_get_string_member (types, "Count"), "UInt32");
+      assert_string_equal (json_object_get_string_member (types, "ClrInstanceID"), "UInt16");
+      gc++;
+    }
+  assert_true (tl > 0 && gc > 0);
+  run_clear (&p);
+  run_clear (&n);
+}
+
 static void
 test_events_jsonl_every_event_in_time_order (void **state)
 {
@@ -650,6 +722,7 @@ test_events_jsonl_every_event_in_time_order (void **state)
       assert_true (json_object_has_member (e, "event"));
       if (json_object_get_size (json_object_get_object_member (e, "fields")) > 0)
         n_with_fields++;
+      check_field_types (e);
     }
   assert_true (n_with_fields > 0);
   run_clear (&info_run);
@@ -795,6 +868,7 @@ main (void)
     cmocka_unit_test (test_markers_on_threads_equal_one_thread),
     cmocka_unit_test (test_events_jsonl_every_event_in_time_order),
     cmocka_unit_test (test_events_filter_tid_and_range),
+    cmocka_unit_test (test_events_jsonl_field_types_of_the_corpus),
     cmocka_unit_test (test_events_negative_integers_keep_their_sign),
   };
 
