@@ -11,14 +11,17 @@
 
 /* ────────────────────────────── Rundown ────────────────────────────── */
 
-enum { R_METHOD = 1, R_LOADER = 2, R_STACK = 11, R_RUNTIME = 19, R_PERF_TRACK = 20 };
+enum { R_METHOD = 1, R_LOADER = 2, R_STACK = 11, R_RUNTIME = 19, R_PERF_TRACK = 20,
+       R_CHECKPOINT = 35 };
 
 static const EtBuiltinTask rundown_tasks[] = {
   { R_METHOD, "Method" }, { R_LOADER, "Loader" }, { R_STACK, "ClrStack" },
   { R_RUNTIME, "Runtime" }, { R_PERF_TRACK, "ClrPerfTrack" },
+  { R_CHECKPOINT, "ExecutionCheckpointRundown" },
 };
 
 static const EtBuiltinOpcode rundown_opcodes[] = {
+  { R_CHECKPOINT, 11, "ExecutionCheckpointDCEnd" },
   { R_METHOD, 14, "DCStartComplete" }, { R_METHOD, 15, "DCStopComplete" },
   { R_METHOD, 16, "DCStartInit" }, { R_METHOD, 17, "DCStopInit" },
   { R_METHOD, 35, "DCStart" }, { R_METHOD, 36, "DCStop" },
@@ -41,6 +44,8 @@ static const EtBuiltinOpcode rundown_opcodes[] = {
 
 static const EtBuiltinEvent rundown_events[] = {
   { 0, 0, ALWAYS, R_STACK, 82, STACK_WALK },
+  /* .NET 6+: the runtime's named checkpoints (startup phases) at rundown. */
+  { 300, 0, INFO, R_CHECKPOINT, 11, ONLY_CLR " Name:str Timestamp:i64" },
   METHOD_PAIR (141, 35, METHOD_0), METHOD_PAIR (142, 36, METHOD_0),
   METHOD_PAIR (143, 39, METHOD_V0), METHOD_PAIR (144, 40, METHOD_V0),
   MARKER_PAIR (145, 14), MARKER_PAIR (146, 15), MARKER_PAIR (147, 16), MARKER_PAIR (148, 17),
@@ -81,6 +86,7 @@ static const EtBuiltinTask private_tasks[] = {
 
 static const EtBuiltinOpcode private_opcodes[] = {
   { P_GC, 132, "Decision" }, { P_GC, 14, "Settings" }, { P_GC, 16, "Optimized" },
+  { P_GC, 44, "PinPlugAtGCTime" },
   { P_GC, 17, "PerHeapHistory" }, { P_GC, 18, "GlobalHeapHistory" },
   { P_GC, 19, "FullNotify" }, { P_GC, 20, "Join" }, { P_GC, 21, "MarkStackRoots" },
   { P_GC, 22, "MarkFinalizeQueueRoots" }, { P_GC, 23, "MarkHandles" },
@@ -140,6 +146,7 @@ static const EtBuiltinEvent private_events[] = {
   { 188, 0, INFO, P_NGEN_BINDER, 69, ONLY_CLR " BindingID:u64 ReasonCode:u32=NgenBindReason "
     "AssemblyName:str" },
   { 196, 0, INFO, P_BINDING, 70, ONLY_CLR " Prepend:bool Message:str" },
+  { 199, 0, VERBOSE, P_GC, 44, "PlugStart:ptr PlugEnd:ptr GapBeforeSize:ptr" CLR },
   { 197, 0, INFO, P_BINDING, 71, ONLY_CLR " Category:u32 ErrorCode:x32" },
 };
 

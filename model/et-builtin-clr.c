@@ -171,6 +171,9 @@ static const EtBuiltinOpcode opcodes[] = {
   { METHOD, 36, "DCStopV2" }, { METHOD, 37, "LoadVerbose" }, { METHOD, 38, "UnloadVerbose" },
   { METHOD, 39, "DCStartVerboseV2" }, { METHOD, 40, "DCStopVerboseV2" },
   { METHOD, 42, "JittingStarted" }, { METHOD, 83, "InliningSucceeded" },
+  /* Ours: the table names events by (task, opcode), and this one's own
+   * opcode value is not in the manifests this was written from. */
+  { METHOD, 150, "R2RGetEntryPoint" },
   { METHOD, 84, "InliningFailed" }, { METHOD, 85, "TailCallSucceeded" },
   { METHOD, 86, "TailCallFailed" }, { METHOD, 87, "ILToNativeMap" },
   { LOADER, 33, "ModuleLoad" }, { LOADER, 34, "ModuleUnload" },
@@ -318,6 +321,9 @@ static const EtBuiltinEvent events[] = {
   { 144, 0, INFO, METHOD, 38, METHOD_V0 }, { 144, 1, INFO, METHOD, 38, METHOD_V0 CLR },
   { 144, 2, INFO, METHOD, 38, METHOD_V0 CLR " ReJITID:u64" },
   { 145, 0, VERBOSE, METHOD, 42, JITTING_0 }, { 145, 1, VERBOSE, METHOD, 42, JITTING_0 CLR },
+  /* .NET Core 3+: a ReadyToRun method's entry point looked up. */
+  { 159, 0, VERBOSE, METHOD, 150, "MethodID:u64 MethodNamespace:str MethodName:str "
+    "MethodSignature:str EntryPoint:u64" CLR },
   { 185, 0, VERBOSE, METHOD, 83, INLINE_NAMES CLR },
   { 186, 0, VERBOSE, METHOD, 84, INLINE_NAMES " FailAlways:bool FailReason:ansi" CLR },
   { 188, 0, VERBOSE, METHOD, 85, TAIL_NAMES " TailCallType:u32=TailCallType" CLR },

@@ -100,7 +100,12 @@ peer_field_equal (const EtFields *fields, guint index, const char *want)
     {
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-      /* "n3": three decimals, thousands grouped. */
+      /* "n3" (three decimals, thousands grouped) in the ETW baselines;
+       * .NET's round-trip text (15 significant digits, E-05) in the
+       * EventPipe ones. */
+      g_ascii_formatd (buf, sizeof buf, "%.15G", f->v.f);
+      if (strcmp (buf, want) == 0)
+        return TRUE;
       g_ascii_formatd (buf, sizeof buf, "%.3f", f->v.f);
       for (const char *p = want; *p != '\0'; p++)
         if (*p != ',')
