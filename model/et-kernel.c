@@ -71,6 +71,24 @@ static const KnownGuid known_providers[] = {
   { "22fb2cd6-0e7b-422b-a0c7-2fad1fd0e716", "Microsoft-Windows-Kernel-Process" },
 };
 
+/* The groups' GUIDs, parsed once: this runs for every kernel record. */
+static const EtGuid *
+kernel_group_guids (void)
+{
+  static EtGuid *guids;
+
+  if (g_once_init_enter (&guids))
+    {
+      EtGuid *parsed = g_new0 (EtGuid, G_N_ELEMENTS (kernel_groups));
+
+      for (guint i = 0; i < G_N_ELEMENTS (kernel_groups); i++)
+        if (kernel_groups[i].guid != NULL)
+          et_guid_parse (kernel_groups[i].guid, &parsed[i]);
+      g_once_init_leave (&guids, parsed);
+    }
+  return guids;
+}
+
 void
 et_kernel_class_for_hook (guint16 hook, EtGuid *guid, const char **name)
 {
@@ -82,7 +100,7 @@ et_kernel_class_for_hook (guint16 hook, EtGuid *guid, const char **name)
     group = 0x14;
   if (group < G_N_ELEMENTS (kernel_groups) && kernel_groups[group].guid != NULL)
     {
-      et_guid_parse (kernel_groups[group].guid, guid);
+      *guid = kernel_group_guids ()[group];
       *name = kernel_groups[group].name;
       return;
     }
