@@ -16,11 +16,26 @@ run_clear (Run *run)
   g_free (run->err);
 }
 
+/* What the program wrote on @stream, as text: whatever the input, its
+ * output is UTF-8 (without NUL bytes), or the test fails naming where. */
+static char *
+utf8_text (const char *command, const char *stream, GBytes *bytes)
+{
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+
+  if (!g_utf8_validate_len (data, len, NULL))
+    fail_msg ("etlscope-cli %s: %s is not UTF-8", command, stream);
+  return len > 0 ? g_strndup (data, len) : g_strdup ("");   /* empty: data may be NULL */
+}
+
 /* Runs etlscope-cli with the NULL-terminated arguments. */
 Run
 run_cli_v (const char *const *args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(GBytes) err = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
   Run run = { -1, NULL, NULL };
@@ -34,9 +49,11 @@ run_cli_v (const char *const *args)
                                G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
                                &error);
   assert_non_null (process);
-  assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, &run.out, &run.err, &error));
+  assert_true (g_subprocess_communicate (process, NULL, NULL, &out, &err, &error));
   assert_true (g_subprocess_get_if_exited (process));
   run.status = g_subprocess_get_exit_status (process);
+  run.out = utf8_text (args[0], "stdout", out);
+  run.err = utf8_text (args[0], "stderr", err);
   return run;
 }
 

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "cli-run.h"
 #include "et-fixture.h"
 #include "peer-values.h"
 #include "et-fixture-nettrace.h"
@@ -36,12 +37,6 @@ typedef struct
   char *nettrace;
 } Fixture;
 
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Run;
 
 static int
 setup (void **state)
@@ -66,37 +61,6 @@ teardown (void **state)
   g_free (f->nettrace);
   g_free (f);
   return 0;
-}
-
-static Run
-run_cli_v (const char *const *args)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GError) error = NULL;
-  Run run = { -1, NULL, NULL };
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("ET_CLI"));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  process = g_subprocess_newv ((const char *const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               &error);
-  assert_non_null (process);
-  assert_true (g_subprocess_communicate_utf8 (process, NULL, NULL, &run.out, &run.err, &error));
-  assert_true (g_subprocess_get_if_exited (process));
-  run.status = g_subprocess_get_exit_status (process);
-  return run;
-}
-
-#define run_cli(...) run_cli_v ((const char *const[]) { __VA_ARGS__, NULL })
-
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
 }
 
 /* ---- one list of events, written both ways ---------------------------- */
