@@ -227,6 +227,64 @@ et_kernel_process_name (const EtRecord *record, EtKernelName *out)
   return out->name != NULL;
 }
 
+/* The first word of @command_line (quoted or not), without its folder and
+ * ".exe": what a process is called when only its command line is known,
+ * as PerfView calls it ("corerun" for "C:\\x\\corerun.exe app.dll"). */
+static char *
+program_of_command_line (const char *command_line)
+{
+  const char *start = command_line, *end, *base;
+
+  while (*start == ' ')
+    start++;
+  if (*start == '"')
+    end = strchr (++start, '"');
+  else
+    end = strchr (start, ' ');
+  if (end == NULL)
+    end = start + strlen (start);
+  base = start;
+  for (const char *p = start; p < end; p++)
+    if (*p == '\\' || *p == '/')
+      base = p + 1;
+  if (end - base > 4 && g_ascii_strncasecmp (end - 4, ".exe", 4) == 0)
+    end -= 4;
+  return end > base ? g_strndup (base, end - base) : NULL;
+}
+
+gboolean
+et_eventpipe_process_name (const EtRecord *record, EtKernelName *out)
+{
+  static EtGuid eventpipe;
+  static gsize parsed;
+  gsize n = 0;
+
+  if (g_once_init_enter (&parsed))
+    {
+      et_guid_parse ("92f528a6-f5b8-5160-a7ee-b33da7739e29", &eventpipe);
+      g_once_init_leave (&parsed, 1);
+    }
+  memset (out, 0, sizeof *out);
+  if (record->klass != ET_RECORD_EVENT || record->id != 1 || !record->has_ids
+      || !et_guid_equal (&record->guid, &eventpipe))
+    return FALSE;
+  /* ProcessInfo: the command line is the payload's first UTF-16 string. */
+  while (n + 1 < record->payload_len && et_read_u16 (record->payload + n) != 0)
+    n += 2;
+  if (n == 0 || n + 1 >= record->payload_len)
+    return FALSE;
+  {
+    g_autofree gunichar2 *units = g_memdup2 (record->payload, n);
+
+    out->command_line = g_utf16_to_utf8 (units, (glong) (n / 2), NULL, NULL, NULL);
+  }
+  out->pid = record->pid;
+  out->name = out->command_line ? program_of_command_line (out->command_line) : NULL;
+  if (out->name == NULL)
+    g_clear_pointer (&out->command_line, g_free);
+  return out->name != NULL;
+}
+
 /* Thread events (group 5): SetName (type 72), or Start/End/DCStart/DCEnd
  * of version 4 and later, which end with the thread's name. */
 gboolean

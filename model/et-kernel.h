@@ -37,6 +37,10 @@ gboolean    et_kernel_process_name   (const EtRecord *record,
                                       EtKernelName   *out);
 gboolean    et_kernel_thread_name    (const EtRecord *record,
                                       EtKernelName   *out);
+/* A .nettrace's Microsoft-DotNETCore-EventPipe/ProcessInfo event → the
+ * process's command line and, from its first word, its name. */
+gboolean    et_eventpipe_process_name (const EtRecord *record,
+                                       EtKernelName   *out);
 
 /* The name of the role of the thread that logged @record when only a
  * thread of that role logs it (".NET Finalizer Thread", ".NET ThreadPool

@@ -38,7 +38,10 @@ enum
 };
 
 /* The runtime's providers: well-known GUIDs (not hashed from the name), and
- * no field descriptions in EventPipe. */
+ * no field descriptions in EventPipe. (EventPipe's own provider,
+ * Microsoft-DotNETCore-EventPipe, describes its ProcessInfo event's fields
+ * and has the GUID EventSource's rule gives its name: it is read as any
+ * EventSource.) */
 static const struct
 {
   const char *name;
@@ -49,7 +52,6 @@ static const struct
   { "Microsoft-Windows-DotNETRuntimePrivate", "763fd754-7086-4dfe-95eb-c01a46faf4ca" },
   { "Microsoft-Windows-DotNETRuntimeStress", "cc2bcbba-16b6-4cf3-8990-d74c2e8af500" },
   { "Microsoft-DotNETCore-SampleProfiler", "3c530d44-97ae-513a-1e6d-783e8f8e03a9" },
-  { "Microsoft-DotNETCore-EventPipe", NULL },
 };
 
 /* What every event of one metadata record shares. */

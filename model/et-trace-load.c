@@ -229,7 +229,7 @@ collect_names (Loader *loader, const EtRecord *record)
 {
   EtKernelName name;
 
-  if (et_kernel_process_name (record, &name))
+  if (et_kernel_process_name (record, &name) || et_eventpipe_process_name (record, &name))
     {
       g_hash_table_replace (loader->process_names, GUINT_TO_POINTER (name.pid), name.name);
       if (name.command_line != NULL)
@@ -344,6 +344,8 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
       collect_names (walker, record);
       attribute_kernel (walker, record);
     }
+  else if (record->id == 1 && record->klass == ET_RECORD_EVENT)
+    collect_names (walker, record);    /* a .nettrace's ProcessInfo */
   else
     collect_thread_role (walker, record);
 }

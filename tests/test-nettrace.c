@@ -411,6 +411,49 @@ test_sequence_gaps_are_lost_events (void **state)
   assert_int_equal (et_trace_get_stats (trace)->damage_count, 0);
 }
 
+/* EventPipe's own ProcessInfo event (written by every runtime since .NET
+ * Core 3.1) names the process as PerfView does: its command line's first
+ * word without folder and ".exe"; the command line is kept whole. */
+static void
+test_process_named_by_process_info (void **state)
+{
+  Fixture *f = *state;
+  EtFixtureNettraceOptions o;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) trace = NULL;
+  EtFixtureNettrace *nt;
+  EtFixtureEvent ev;
+  const EtProcess *proc;
+  const char *line = "\"C:\\Program Files\\dotnet\\dotnet.exe\" exec C:\\apps\\Shop.dll --port 80";
+  Run run;
+
+  et_fixture_nettrace_options_init (&o);
+  nt = et_fixture_nettrace_new (f->nettrace, &o, &error);
+  g_assert_no_error (error);
+  et_fixture_payload_add_utf16 (p, "CommandLine", line);
+  et_fixture_payload_add_utf16 (p, "OSInformation", "Windows");
+  et_fixture_payload_add_utf16 (p, "ArchInformation", "x64");
+  at (&ev, 100, 10, 0, 0, 1);
+  et_fixture_nettrace_write_event (nt, &ev, "Microsoft-DotNETCore-EventPipe", "ProcessInfo", p);
+  assert_true (et_fixture_nettrace_close (nt, &error));
+  et_fixture_nettrace_free (nt);
+
+  trace = et_trace_load (f->nettrace, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_int_equal (et_trace_get_n_processes (trace), 1);
+  proc = et_trace_get_process (trace, 0);
+  assert_int_equal (proc->pid, PID);
+  assert_string_equal (proc->name, "dotnet");
+  assert_string_equal (proc->command_line, line);
+  /* The event itself is decoded from its EventPipe metadata. */
+  run = run_cli ("events", "--provider", "Microsoft-DotNETCore-EventPipe", f->nettrace);
+  assert_int_equal (run.status, 0);
+  assert_non_null (strstr (run.out, "Microsoft-DotNETCore-EventPipe/ProcessInfo"));
+  assert_non_null (strstr (run.out, "ArchInformation=x64"));
+  run_clear (&run);
+}
+
 /* The reader is chosen by the file's first bytes, not its name. */
 static void
 test_chosen_by_content (void **state)
@@ -956,6 +999,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_cut_file_keeps_what_it_holds, setup, teardown),
     cmocka_unit_test_setup_teardown (test_sequence_gaps_are_lost_events, setup, teardown),
     cmocka_unit_test_setup_teardown (test_chosen_by_content, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_process_named_by_process_info, setup, teardown),
     cmocka_unit_test_setup_teardown (test_every_cli_command, setup, teardown),
     cmocka_unit_test_setup_teardown (test_mutated_files_never_crash, setup, teardown),
     cmocka_unit_test_setup_teardown (test_progress_and_cancel, setup, teardown),
