@@ -992,6 +992,10 @@ install_builtin_schemas (EtTrace *self)
     }
 }
 
+/* EventPipe's own provider logs the .nettrace's bookkeeping (ProcessInfo):
+ * an EventSource, but nobody's markers. */
+#define EVENTPIPE_PROVIDER "Microsoft-DotNETCore-EventPipe"
+
 static void
 decide_defaults (EtTrace *self)
 {
@@ -1004,10 +1008,11 @@ decide_defaults (EtTrace *self)
 
       if (et_guid_equal (&p->guid, &cv))
         p->kind = ET_PROVIDER_CV_MARKERS;
-      p->default_on = p->kind == ET_PROVIDER_EVENTSOURCE
-                      || p->kind == ET_PROVIDER_TRACELOGGING
-                      || p->kind == ET_PROVIDER_CV_MARKERS
-                      || g_array_index (self->providers, EtProviderEntry, i).builtin_rules;
+      p->default_on = (p->kind == ET_PROVIDER_EVENTSOURCE
+                       || p->kind == ET_PROVIDER_TRACELOGGING
+                       || p->kind == ET_PROVIDER_CV_MARKERS
+                       || g_array_index (self->providers, EtProviderEntry, i).builtin_rules)
+                      && strcmp (p->name, EVENTPIPE_PROVIDER) != 0;
     }
 }
 

@@ -413,7 +413,8 @@ test_sequence_gaps_are_lost_events (void **state)
 
 /* EventPipe's own ProcessInfo event (written by every runtime since .NET
  * Core 3.1) names the process as PerfView does: its command line's first
- * word without folder and ".exe"; the command line is kept whole. */
+ * word without folder and ".exe"; the command line is kept whole. Its
+ * provider is bookkeeping, off by default. */
 static void
 test_process_named_by_process_info (void **state)
 {
@@ -446,6 +447,11 @@ test_process_named_by_process_info (void **state)
   assert_int_equal (proc->pid, PID);
   assert_string_equal (proc->name, "dotnet");
   assert_string_equal (proc->command_line, line);
+  /* EventPipe's bookkeeping is nobody's marker. */
+  assert_int_equal (et_trace_get_n_providers (trace), 2);
+  for (guint i = 0; i < et_trace_get_n_providers (trace); i++)
+    if (strcmp (et_trace_get_provider (trace, i)->name, "Microsoft-DotNETCore-EventPipe") == 0)
+      assert_false (et_trace_get_provider (trace, i)->default_on);
   /* The event itself is decoded from its EventPipe metadata. */
   run = run_cli ("events", "--provider", "Microsoft-DotNETCore-EventPipe", f->nettrace);
   assert_int_equal (run.status, 0);
