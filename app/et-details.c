@@ -189,11 +189,12 @@ et_details_describe (EtTrace *trace, guint channel, const EtMarker *m, GString *
   row (out, _("Process"));
   g_string_append_printf (out, "%s (%u)\n", process->name, process->pid);
   row (out, _("Thread"));
-  g_string_append_printf (out, "%s (%u)\n", thread->name, thread->tid);
+  et_thread_label (thread, out);
+  g_string_append_c (out, '\n');
   if (end_thread != ET_NO_INDEX)
     {
       row (out, _("Ends on"));
-      g_string_append_printf (out, _("thread %u"), et_trace_get_thread (trace, end_thread)->tid);
+      et_thread_label (et_trace_get_thread (trace, end_thread), out);
       g_string_append_c (out, '\n');
     }
   describe_event (trace, m->event, m->kind == ET_MARKER_SPAN ? _("Start event") : _("Event"), out);

@@ -757,7 +757,7 @@ cell_text (EtMarkersList *self, const Ref *r, guint column, GString *out)
       break;
     case COL_THREAD:
       t = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, r->channel));
-      g_string_append_printf (out, "%u", t->tid);
+      et_thread_label (t, out);
       break;
     case COL_PROVIDER:
       g_string_append (out, et_trace_get_provider (self->trace, m->provider)->name);

@@ -624,6 +624,17 @@ et_trace_get_thread (EtTrace *self, guint index)
   return &g_array_index (self->threads, EtThread, index);
 }
 
+void
+et_thread_label (const EtThread *thread, GString *out)
+{
+  char plain[32];
+
+  g_snprintf (plain, sizeof plain, "Thread %u", thread->tid);
+  g_string_append (out, thread->name);
+  if (thread->has_ids && strcmp (thread->name, plain) != 0)
+    g_string_append_printf (out, " (%u)", thread->tid);
+}
+
 guint
 et_trace_get_n_channels (EtTrace *self)
 {

@@ -224,6 +224,10 @@ guint              et_trace_get_n_processes (EtTrace *self);
 const EtProcess   *et_trace_get_process     (EtTrace *self, guint index);
 guint              et_trace_get_n_threads   (EtTrace *self);
 const EtThread    *et_trace_get_thread      (EtTrace *self, guint index);
+/* A thread as every view names it: its name, and its tid unless the name
+ * is made of it already ("Thread 3780", ".NET ThreadPool Worker (3780)"). */
+void               et_thread_label          (const EtThread *thread,
+                                             GString        *out);
 guint              et_trace_get_n_channels  (EtTrace *self);
 const EtChannel   *et_trace_get_channel     (EtTrace *self, guint index);
 /* Lanes the spans of @channel need: its deepest span's depth + 1. */

@@ -472,17 +472,6 @@ et_layout_filters_single_markers (EtLayout *l)
   return l->f.min_importance > ET_IMPORTANCE_LOW || l->f.n_hidden_categories > 0;
 }
 
-/* A thread's name, and its tid unless the name is made of it already. */
-static void
-thread_label (const EtThread *t, GString *out)
-{
-  g_autofree char *plain = g_strdup_printf ("Thread %u", t->tid);
-
-  g_string_append (out, t->name);
-  if (t->has_ids && strcmp (t->name, plain) != 0)
-    g_string_append_printf (out, " (%u)", t->tid);
-}
-
 void
 et_layout_row_label (EtLayout *l, const EtRow *row, GString *out)
 {
@@ -495,7 +484,7 @@ et_layout_row_label (EtLayout *l, const EtRow *row, GString *out)
         g_string_append (out, p->name);
     }
   else if (row->kind == ET_ROW_THREAD)
-    thread_label (et_trace_get_thread (l->trace, row->index), out);
+    et_thread_label (et_trace_get_thread (l->trace, row->index), out);
   else
     {
       const EtChannel *c = et_trace_get_channel (l->trace, row->index);
