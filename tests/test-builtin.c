@@ -83,6 +83,15 @@ test_events_are_named_as_perfview_names_them (void **state)
   assert_string_equal (name_of (RUNDOWN, 154, 2), "Loader/ModuleDCStop");
   assert_string_equal (name_of (RUNDOWN, 146, 1), "Method/DCStopComplete");
   assert_string_equal (name_of (PRIVATE, 173, 0), "Binding/LoaderMappingPhaseStart");
+  assert_string_equal (name_of (PRIVATE, 19, 0), "GC/BGCSweepStop");
+  assert_string_equal (name_of (PRIVATE, 80, 1), "Startup/EEStartupStart");
+  assert_string_equal (name_of (PRIVATE, 81, 0), "Startup/EEStartupStop");
+  assert_string_equal (name_of (PRIVATE, 123, 1), "Startup/SecurityCatchCallStop");
+  assert_string_equal (name_of (PRIVATE, 191, 0), "FailFast");
+  assert_string_equal (name_of (PRIVATE, 192, 0), "GC/FinalizeObject");
+  assert_string_equal (name_of (PRIVATE, 310, 0), "LoaderHeap/AllocRequest");
+  assert_string_equal (name_of (PRIVATE, 413, 0),
+                       "ClrDynamicTypeUsage/ObjectVariantMarshallingToManaged");
   /* A version the tables do not know decodes with the highest one. */
   assert_string_equal (name_of (RUNTIME, 1, 9), "GC/Start");
 }
