@@ -43,6 +43,27 @@ const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "GCGlobalMechanisms", TRUE, 0, "None" }, { "GCGlobalMechanisms", TRUE, 1, "Concurrent" },
   { "GCGlobalMechanisms", TRUE, 2, "Compaction" }, { "GCGlobalMechanisms", TRUE, 4, "Promotion" },
   { "GCGlobalMechanisms", TRUE, 8, "Demotion" }, { "GCGlobalMechanisms", TRUE, 16, "CardBundles" },
+  /* The GC's compaction and expansion reasons, one bit each (bit 31 only
+   * says that a reason was recorded; TraceEvent names the lowest bit). */
+  { "GCCompactMechanisms", TRUE, 0, "not_specified" },
+  { "GCCompactMechanisms", TRUE, 0x1, "compact_low_ephemeral" },
+  { "GCCompactMechanisms", TRUE, 0x2, "compact_high_frag" },
+  { "GCCompactMechanisms", TRUE, 0x4, "compact_no_gaps" },
+  { "GCCompactMechanisms", TRUE, 0x8, "compact_loh_forced" },
+  { "GCCompactMechanisms", TRUE, 0x10, "compact_last_gc" },
+  { "GCCompactMechanisms", TRUE, 0x20, "compact_induced_compacting" },
+  { "GCCompactMechanisms", TRUE, 0x40, "compact_fragmented_gen0" },
+  { "GCCompactMechanisms", TRUE, 0x80, "compact_high_mem_load" },
+  { "GCCompactMechanisms", TRUE, 0x100, "compact_high_mem_frag" },
+  { "GCCompactMechanisms", TRUE, 0x200, "compact_vhigh_mem_frag" },
+  { "GCCompactMechanisms", TRUE, 0x400, "compact_no_gc_mode" },
+  { "GCExpandMechanisms", TRUE, 0, "not_specified" },
+  { "GCExpandMechanisms", TRUE, 0x1, "expand_reuse_normal" },
+  { "GCExpandMechanisms", TRUE, 0x2, "expand_reuse_bestfit" },
+  { "GCExpandMechanisms", TRUE, 0x4, "expand_new_seg_ep" },
+  { "GCExpandMechanisms", TRUE, 0x8, "expand_new_seg" },
+  { "GCExpandMechanisms", TRUE, 0x10, "expand_no_memory" },
+  { "GCExpandMechanisms", TRUE, 0x20, "expand_next_full_gc" },
   { "GCBucketKind", FALSE, 0, "LargestFreeListItems" },
   { "GCBucketKind", FALSE, 1, "PlugsInCondemned" },
   { "GCHandleKind", FALSE, 0, "WeakShort" }, { "GCHandleKind", FALSE, 1, "WeakLong" },
@@ -235,10 +256,10 @@ static const EtBuiltinEvent events[] = {
     "GarbageCollection/IncreaseMemoryPressure" },
   { 201, 0, VERBOSE, GC, 201, "BytesFreed:u64" CLR, "GarbageCollection/DecreaseMemoryPressure" },
   { 202, 0, INFO, GC, 202, "HeapNum:u32" CLR " Type:u32 Promoted:u64" },
-  /* The per-heap history's layout changes with the GC's build: its
-   * ClrInstanceID only, so that it is named. */
+  /* The per-heap history: versions 0 and 1 (.NET 4.0, 4.5) changed with
+   * the GC's build and are named only; 2 and 3 are laid out. */
   { 204, 0, INFO, GC, 204, ONLY_CLR }, { 204, 1, INFO, GC, 204, ONLY_CLR },
-  { 204, 2, INFO, GC, 204, ONLY_CLR }, { 204, 3, INFO, GC, 204, ONLY_CLR },
+  { 204, 2, INFO, GC, 204, PER_HEAP_2 }, { 204, 3, INFO, GC, 204, PER_HEAP_3 },
   { 205, 0, INFO, GC, 205, GLOBAL_HEAP_0 }, { 205, 1, INFO, GC, 205, GLOBAL_HEAP_0 CLR },
   { 205, 2, INFO, GC, 205, GLOBAL_HEAP_2 }, { 205, 3, INFO, GC, 205, GLOBAL_HEAP_3 },
   { 205, 4, INFO, GC, 205, GLOBAL_HEAP_3 " Count:u32 Times:u32[Count]" },
