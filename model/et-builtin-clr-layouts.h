@@ -33,7 +33,7 @@
  * .NET 4.5.2 (version 2, public or private provider) writes five of them
  * first and the heap's figures after; from .NET 4.6 (version 3) the
  * figures come first and Count says how many generations follow. The
- * mechanisms are bit masks of the GC's reasons (maps GCCompactMechanisms,
+ * mechanisms name the GC's reason (maps GCCompactMechanisms,
  * GCExpandMechanisms). */
 #define GEN_DATA_HEAD "SizeBefore:ptr FreeListSpaceBefore:ptr FreeObjSpaceBefore:ptr " \
   "SizeAfter:ptr FreeListSpaceAfter:ptr FreeObjSpaceAfter:ptr In:ptr"

@@ -15,6 +15,11 @@
 
 /* ─────────────────────────────── maps ─────────────────────────────── */
 
+/* A reason of the GC's per-heap mechanisms: its bit, with or without
+ * bit 31 ("done") set. */
+#define MECHANISM(map, bit, label) \
+  { map, FALSE, 1u << (bit), label }, { map, FALSE, 0x80000000u | (1u << (bit)), label }
+
 const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "GCReason", FALSE, 0, "AllocSmall" }, { "GCReason", FALSE, 1, "Induced" },
   { "GCReason", FALSE, 2, "LowMemory" }, { "GCReason", FALSE, 3, "Empty" },
@@ -43,27 +48,28 @@ const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "GCGlobalMechanisms", TRUE, 0, "None" }, { "GCGlobalMechanisms", TRUE, 1, "Concurrent" },
   { "GCGlobalMechanisms", TRUE, 2, "Compaction" }, { "GCGlobalMechanisms", TRUE, 4, "Promotion" },
   { "GCGlobalMechanisms", TRUE, 8, "Demotion" }, { "GCGlobalMechanisms", TRUE, 16, "CardBundles" },
-  /* The GC's compaction and expansion reasons, one bit each (bit 31 only
-   * says that a reason was recorded; TraceEvent names the lowest bit). */
-  { "GCCompactMechanisms", TRUE, 0, "not_specified" },
-  { "GCCompactMechanisms", TRUE, 0x1, "compact_low_ephemeral" },
-  { "GCCompactMechanisms", TRUE, 0x2, "compact_high_frag" },
-  { "GCCompactMechanisms", TRUE, 0x4, "compact_no_gaps" },
-  { "GCCompactMechanisms", TRUE, 0x8, "compact_loh_forced" },
-  { "GCCompactMechanisms", TRUE, 0x10, "compact_last_gc" },
-  { "GCCompactMechanisms", TRUE, 0x20, "compact_induced_compacting" },
-  { "GCCompactMechanisms", TRUE, 0x40, "compact_fragmented_gen0" },
-  { "GCCompactMechanisms", TRUE, 0x80, "compact_high_mem_load" },
-  { "GCCompactMechanisms", TRUE, 0x100, "compact_high_mem_frag" },
-  { "GCCompactMechanisms", TRUE, 0x200, "compact_vhigh_mem_frag" },
-  { "GCCompactMechanisms", TRUE, 0x400, "compact_no_gc_mode" },
-  { "GCExpandMechanisms", TRUE, 0, "not_specified" },
-  { "GCExpandMechanisms", TRUE, 0x1, "expand_reuse_normal" },
-  { "GCExpandMechanisms", TRUE, 0x2, "expand_reuse_bestfit" },
-  { "GCExpandMechanisms", TRUE, 0x4, "expand_new_seg_ep" },
-  { "GCExpandMechanisms", TRUE, 0x8, "expand_new_seg" },
-  { "GCExpandMechanisms", TRUE, 0x10, "expand_no_memory" },
-  { "GCExpandMechanisms", TRUE, 0x20, "expand_next_full_gc" },
+  /* The per-heap history's mechanisms: bit 31 says the GC compacted
+   * (expanded) the heap, one bit below it which reason made it; the
+   * reasons exclude each other, so each value has one name. */
+  { "GCCompactMechanisms", FALSE, 0, "not_specified" },
+  MECHANISM ("GCCompactMechanisms", 0, "compact_low_ephemeral"),
+  MECHANISM ("GCCompactMechanisms", 1, "compact_high_frag"),
+  MECHANISM ("GCCompactMechanisms", 2, "compact_no_gaps"),
+  MECHANISM ("GCCompactMechanisms", 3, "compact_loh_forced"),
+  MECHANISM ("GCCompactMechanisms", 4, "compact_last_gc"),
+  MECHANISM ("GCCompactMechanisms", 5, "compact_induced_compacting"),
+  MECHANISM ("GCCompactMechanisms", 6, "compact_fragmented_gen0"),
+  MECHANISM ("GCCompactMechanisms", 7, "compact_high_mem_load"),
+  MECHANISM ("GCCompactMechanisms", 8, "compact_high_mem_frag"),
+  MECHANISM ("GCCompactMechanisms", 9, "compact_vhigh_mem_frag"),
+  MECHANISM ("GCCompactMechanisms", 10, "compact_no_gc_mode"),
+  { "GCExpandMechanisms", FALSE, 0, "not_specified" },
+  MECHANISM ("GCExpandMechanisms", 0, "expand_reuse_normal"),
+  MECHANISM ("GCExpandMechanisms", 1, "expand_reuse_bestfit"),
+  MECHANISM ("GCExpandMechanisms", 2, "expand_new_seg_ep"),
+  MECHANISM ("GCExpandMechanisms", 3, "expand_new_seg"),
+  MECHANISM ("GCExpandMechanisms", 4, "expand_no_memory"),
+  MECHANISM ("GCExpandMechanisms", 5, "expand_next_full_gc"),
   { "GCBucketKind", FALSE, 0, "LargestFreeListItems" },
   { "GCBucketKind", FALSE, 1, "PlugsInCondemned" },
   { "GCHandleKind", FALSE, 0, "WeakShort" }, { "GCHandleKind", FALSE, 1, "WeakLong" },

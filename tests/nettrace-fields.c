@@ -44,8 +44,6 @@ static const KnownDifference known_differences[] = {
     "the payload is version 1 (94 bytes): no generation 4; TraceEvent prints 0" },
   { RT "GC/HeapStats", "TotalPromotedSize4",
     "the payload is version 1 (94 bytes): no generation 4; TraceEvent prints 0" },
-  { RT "GC/PerHeapHistory", "CompactMechanisms",
-    "the payload's 0x80000002: TraceEvent names the lowest bit only, we also show bit 31" },
   { RT "GC/PerHeapHistory", "Name", "TraceEvent's name of the generation record (Gen0…)" },
   { RT "GC/PerHeapHistory", "ObjSpaceBefore",
     "TraceEvent's SizeBefore less the free list and free object space" },

@@ -95,8 +95,6 @@ static const KnownDifference known_differences[] = {
     "not in a version-1 payload; TraceEvent prints its default Unknown" },
   { "Microsoft-Windows-DotNETRuntime/GC/AllocationTick", "ObjectSize", TRUE,
     "not in a payload before version 4; TraceEvent prints its default 0" },
-  { "Microsoft-Windows-DotNETRuntime/GC/PerHeapHistory", "CompactMechanisms", FALSE,
-    "bit 31 of the mask says a reason was recorded: TraceEvent names the lowest bit only" },
   /* The kernel's classes. */
   { "*", "BuildTime", TRUE, "TraceEvent's date made from TimeDateStamp, not in the payload" },
   { "Windows Kernel/Image/*", "FileName", TRUE,
