@@ -47,7 +47,10 @@
   "CompactMechanisms:u32=GCCompactMechanisms ExpandMechanisms:u32=GCExpandMechanisms " \
   "HeapIndex:u32 ExtraGen0Commit:ptr Count:u32 " \
   "Values{" GEN_DATA_HEAD " PinnedSurv:ptr NonePinnedSurv:ptr NewAllocation:ptr}[Count]"
+/* The bulk events' head: which batch of the heap walk, how many values. */
 #define RANGES_HEAD "Index:u32 Count:u32" CLR
+#define SAMPLED_ALLOCATION "Address:ptr TypeID:ptr ObjectCountForTypeSample:u32 " \
+  "TotalSizeForTypeSample:u64" CLR
 #define WORKER "ActiveWorkerThreadCount:u32 RetiredWorkerThreadCount:u32" CLR
 #define IO_THREAD_0 "IOThreadCount:u32 RetiredIOThreads:u32"
 #define EXCEPTION_1 "ExceptionType:str ExceptionMessage:str ExceptionEIP:ptr " \

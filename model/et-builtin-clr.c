@@ -72,6 +72,17 @@ const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   MECHANISM ("GCExpandMechanisms", 5, "expand_next_full_gc"),
   { "GCBucketKind", FALSE, 0, "LargestFreeListItems" },
   { "GCBucketKind", FALSE, 1, "PlugsInCondemned" },
+  { "GCRootKind", FALSE, 0, "Stack" }, { "GCRootKind", FALSE, 1, "Finalizer" },
+  { "GCRootKind", FALSE, 2, "Handle" }, { "GCRootKind", FALSE, 3, "Older" },
+  { "GCRootKind", FALSE, 4, "SizedRef" }, { "GCRootKind", FALSE, 5, "Overflow" },
+  { "GCRootFlags", TRUE, 0, "None" }, { "GCRootFlags", TRUE, 1, "Pinning" },
+  { "GCRootFlags", TRUE, 2, "WeakRef" }, { "GCRootFlags", TRUE, 4, "Interior" },
+  { "GCRootFlags", TRUE, 8, "RefCounted" },
+  { "GCRootStaticVarFlags", TRUE, 0, "None" }, { "GCRootStaticVarFlags", TRUE, 1, "ThreadLocal" },
+  { "GCRootCCWFlags", TRUE, 0, "None" }, { "GCRootCCWFlags", TRUE, 1, "Strong" },
+  { "GCRootCCWFlags", TRUE, 2, "XAMLObject" }, { "GCRootCCWFlags", TRUE, 4, "ExtendsComObject" },
+  { "GCRootRCWFlags", TRUE, 0, "None" }, { "GCRootRCWFlags", TRUE, 1, "Duplicate" },
+  { "GCRootRCWFlags", TRUE, 2, "XAMLObject" }, { "GCRootRCWFlags", TRUE, 4, "ExtendsComObject" },
   { "GCHandleKind", FALSE, 0, "WeakShort" }, { "GCHandleKind", FALSE, 1, "WeakLong" },
   { "GCHandleKind", FALSE, 2, "Strong" }, { "GCHandleKind", FALSE, 3, "Pinned" },
   { "GCHandleKind", FALSE, 4, "Variable" }, { "GCHandleKind", FALSE, 5, "RefCounted" },
@@ -245,6 +256,19 @@ static const EtBuiltinEvent events[] = {
   { 15, 0, INFO, TYPE, 10, "Count:u32" CLR " Values{TypeID:x64 ModuleID:x64 TypeNameID:u32 "
     "Flags:u32=TypeFlags CorElementType:u8 Name:str TypeParameterCount:u32 "
     "TypeParameters:x64[TypeParameterCount]}[Count]" },
+  /* The heap dump: roots, objects and references in bulk. */
+  { 16, 0, INFO, GC, 20, RANGES_HEAD " Values{RootedNodeAddress:ptr GCRootKind:u8=GCRootKind "
+    "GCRootFlag:u32=GCRootFlags GCRootID:ptr}[Count]" },
+  { 17, 0, INFO, GC, 21, RANGES_HEAD " Values{GCKeyNodeID:ptr GCValueNodeID:ptr GCRootID:ptr}[Count]" },
+  { 18, 0, INFO, GC, 22, RANGES_HEAD " Values{Address:ptr Size:u64 TypeID:u64 EdgeCount:u64}[Count]" },
+  { 19, 0, INFO, GC, 23, RANGES_HEAD " Values{Value:ptr ReferencingFieldID:u32}[Count]" },
+  { 20, 0, INFO, GC, 24, SAMPLED_ALLOCATION }, { 32, 0, INFO, GC, 24, SAMPLED_ALLOCATION },
+  { 36, 0, INFO, GC, 38, "Count:u32" CLR " Values{GCRootID:x64 ObjectID:x64 TypeID:x64 "
+    "IUnknown:x64 RefCount:u32 PeggedRefCount:u32 Flags:u32=GCRootCCWFlags}[Count]" },
+  { 37, 0, INFO, GC, 39, "Count:u32" CLR " Values{ObjectID:x64 TypeID:x64 IUnknown:x64 "
+    "VTable:x64 RefCount:u32 Flags:u32=GCRootRCWFlags}[Count]" },
+  { 38, 0, INFO, GC, 40, "Count:u32 AppDomainID:x64" CLR " Values{GCRootID:x64 ObjectID:x64 "
+    "TypeID:x64 Flags:u32=GCRootStaticVarFlags FieldName:str}[Count]" },
   { 21, 0, INFO, GC, 25, RANGES_HEAD " Values{RangeBase:ptr RangeLength:u64}[Count]" },
   { 22, 0, INFO, GC, 26,
     RANGES_HEAD " Values{OldRangeBase:ptr NewRangeBase:ptr RangeLength:u64}[Count]" },
