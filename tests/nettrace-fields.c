@@ -18,6 +18,37 @@ typedef struct
   const char *reason;
 } KnownDifference;
 
+typedef struct
+{
+  const char *theirs;      /* Provider/Name in the baseline */
+  const char *ours[3];     /* our names for the same events */
+  const char *reason;
+} RenamedLine;
+
+/* Ids 200 and 201 (memory pressure, version 0): TraceEvent has no parser
+ * of its own for them. In this EventPipe trace it names both by their task
+ * alone ("GC": EventPipe records carry opcode 0, and the name comes from
+ * the manifest registered on the machine that wrote the baseline), in an
+ * .etl by task and opcode (the peer baselines); we give the .etl names in
+ * both. */
+static const RenamedLine renamed_lines[] = {
+  { RT "GC", { RT "GarbageCollection/IncreaseMemoryPressure",
+               RT "GarbageCollection/DecreaseMemoryPressure", NULL },
+    "ids 200 and 201: TraceEvent names them by their task alone in EventPipe traces" },
+};
+
+const char *const *
+nettrace_renamed_line (const char *name, const char **reason)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (renamed_lines); i++)
+    if (strcmp (renamed_lines[i].theirs, name) == 0)
+      {
+        *reason = renamed_lines[i].reason;
+        return renamed_lines[i].ours;
+      }
+  return NULL;
+}
+
 /* What TraceEvent prints for the two traces' first events that is not the
  * payload's value: fields a payload of the event's version does not hold
  * (TraceEvent prints its defaults), and values TraceEvent computes. */
@@ -28,15 +59,6 @@ static const KnownDifference known_differences[] = {
     "not in a version-1 payload; TraceEvent prints its default 0" },
   { RT "Contention/Start", "LockOwnerThreadID",
     "not in a version-1 payload; TraceEvent prints its default 0" },
-  /* Ids 200 and 201 (memory pressure, version 0): TraceEvent has no parser
-   * of its own for them; in this EventPipe trace it names both by their
-   * task alone ("GC", the records' opcode is 0), in an .etl
-   * "GarbageCollection/IncreaseMemoryPressure" (peer baselines), the name
-   * we give in both. */
-  { RT "GC", "BytesAllocated",
-    "our GarbageCollection/IncreaseMemoryPressure (id 200): TraceEvent's name is \"GC\" here" },
-  { RT "GC", "ClrInstanceID",
-    "our GarbageCollection/IncreaseMemoryPressure (id 200): TraceEvent's name is \"GC\" here" },
   { RT "GC/HeapStats", "TotalHeapSize", "TraceEvent's sum of the GenerationSize fields" },
   { RT "GC/HeapStats", "TotalPromoted", "TraceEvent's sum of the TotalPromotedSize fields" },
   { RT "GC/HeapStats", "Depth", "TraceEvent's generation of the GC the event belongs to" },

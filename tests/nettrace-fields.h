@@ -17,6 +17,11 @@ typedef struct
   guint unexplained;   /* differing, with none */
 } NettraceTally;
 
+/* A baseline line TraceEvent names otherwise than we do: our names for
+ * its events (NULL-terminated) and why, or NULL. */
+const char *const *nettrace_renamed_line (const char  *name,
+                                          const char **reason);
+
 /* Compares the baseline's `<Event …>` text @event (its first element and
  * the nested ones after it) of the event type @name with @fields (NULL:
  * we have no such event) and adds to @tally; prints every difference. */
