@@ -29,7 +29,28 @@
   "Gen0ReductionCount:u32 Reason:u32=GCReason GlobalMechanisms:u32=GCGlobalMechanisms"
 #define GLOBAL_HEAP_2 GLOBAL_HEAP_0 CLR " PauseMode:u32=GCPauseMode MemoryPressure:u32"
 #define GLOBAL_HEAP_3 GLOBAL_HEAP_2 " CondemnReasons0:u32 CondemnReasons1:u32"
+/* The per-heap history: one record per generation, pointer-sized sizes.
+ * .NET 4.5.2 (version 2, public or private provider) writes five of them
+ * first and the heap's figures after; from .NET 4.6 (version 3) the
+ * figures come first and Count says how many generations follow. The
+ * mechanisms name the GC's reason (maps GCCompactMechanisms,
+ * GCExpandMechanisms). */
+#define GEN_DATA_HEAD "SizeBefore:ptr FreeListSpaceBefore:ptr FreeObjSpaceBefore:ptr " \
+  "SizeAfter:ptr FreeListSpaceAfter:ptr FreeObjSpaceAfter:ptr In:ptr"
+#define PER_HEAP_2 "Values{" GEN_DATA_HEAD " Out:ptr NewAllocation:ptr Surv:ptr}[5] " \
+  "CondemnReasons0:u32 CondemnReasons1:u32 MemoryPressure:u32 " \
+  "ExpandMechanisms:u32=GCExpandMechanisms CompactMechanisms:u32=GCCompactMechanisms " \
+  "HeapIndex:u32 ExtraGen0Commit:u64 ClrInstanceID:u8"
+#define PER_HEAP_3 ONLY_CLR " FreeListAllocated:ptr FreeListRejected:ptr EndOfSegAllocated:ptr " \
+  "CondemnedAllocated:ptr PinnedAllocated:ptr PinnedAllocatedAdvance:ptr " \
+  "RunningFreeListEfficiency:u32 CondemnReasons0:u32 CondemnReasons1:u32 " \
+  "CompactMechanisms:u32=GCCompactMechanisms ExpandMechanisms:u32=GCExpandMechanisms " \
+  "HeapIndex:u32 ExtraGen0Commit:ptr Count:u32 " \
+  "Values{" GEN_DATA_HEAD " PinnedSurv:ptr NonePinnedSurv:ptr NewAllocation:ptr}[Count]"
+/* The bulk events' head: which batch of the heap walk, how many values. */
 #define RANGES_HEAD "Index:u32 Count:u32" CLR
+#define SAMPLED_ALLOCATION "Address:ptr TypeID:ptr ObjectCountForTypeSample:u32 " \
+  "TotalSizeForTypeSample:u64" CLR
 #define WORKER "ActiveWorkerThreadCount:u32 RetiredWorkerThreadCount:u32" CLR
 #define IO_THREAD_0 "IOThreadCount:u32 RetiredIOThreads:u32"
 #define EXCEPTION_1 "ExceptionType:str ExceptionMessage:str ExceptionEIP:ptr " \

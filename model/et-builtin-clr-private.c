@@ -138,7 +138,7 @@ static const EtBuiltinEvent private_events[] = {
   { 1, 0, INFO, P_GC, 132, "DoCompact:bool" }, { 1, 1, INFO, P_GC, 132, "DoCompact:bool" CLR },
   { 2, 0, INFO, P_GC, 14, "SegmentSize:u64 LargeObjectSegmentSize:u64 ServerGC:bool" },
   { 2, 1, INFO, P_GC, 14, "SegmentSize:u64 LargeObjectSegmentSize:u64 ServerGC:bool" CLR },
-  { 4, 1, INFO, P_GC, 17, ONLY_CLR }, { 4, 2, INFO, P_GC, 17, ONLY_CLR },
+  { 4, 1, INFO, P_GC, 17, ONLY_CLR }, { 4, 2, INFO, P_GC, 17, PER_HEAP_2 },
   { 5, 0, INFO, P_GC, 18, GLOBAL_HEAP_0 }, { 5, 1, INFO, P_GC, 18, GLOBAL_HEAP_0 CLR },
   { 3, 0, VERBOSE, P_GC, 16, OPTIMIZED }, { 3, 1, VERBOSE, P_GC, 16, OPTIMIZED CLR },
   { 6, 0, VERBOSE, P_GC, 20, JOIN }, { 6, 1, VERBOSE, P_GC, 20, JOIN CLR },

@@ -15,6 +15,11 @@
 
 /* ─────────────────────────────── maps ─────────────────────────────── */
 
+/* A reason of the GC's per-heap mechanisms: its bit, with or without
+ * bit 31 ("done") set. */
+#define MECHANISM(map, bit, label) \
+  { map, FALSE, 1u << (bit), label }, { map, FALSE, 0x80000000u | (1u << (bit)), label }
+
 const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "GCReason", FALSE, 0, "AllocSmall" }, { "GCReason", FALSE, 1, "Induced" },
   { "GCReason", FALSE, 2, "LowMemory" }, { "GCReason", FALSE, 3, "Empty" },
@@ -43,8 +48,41 @@ const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "GCGlobalMechanisms", TRUE, 0, "None" }, { "GCGlobalMechanisms", TRUE, 1, "Concurrent" },
   { "GCGlobalMechanisms", TRUE, 2, "Compaction" }, { "GCGlobalMechanisms", TRUE, 4, "Promotion" },
   { "GCGlobalMechanisms", TRUE, 8, "Demotion" }, { "GCGlobalMechanisms", TRUE, 16, "CardBundles" },
+  /* The per-heap history's mechanisms: bit 31 says the GC compacted
+   * (expanded) the heap, one bit below it which reason made it; the
+   * reasons exclude each other, so each value has one name. */
+  { "GCCompactMechanisms", FALSE, 0, "not_specified" },
+  MECHANISM ("GCCompactMechanisms", 0, "compact_low_ephemeral"),
+  MECHANISM ("GCCompactMechanisms", 1, "compact_high_frag"),
+  MECHANISM ("GCCompactMechanisms", 2, "compact_no_gaps"),
+  MECHANISM ("GCCompactMechanisms", 3, "compact_loh_forced"),
+  MECHANISM ("GCCompactMechanisms", 4, "compact_last_gc"),
+  MECHANISM ("GCCompactMechanisms", 5, "compact_induced_compacting"),
+  MECHANISM ("GCCompactMechanisms", 6, "compact_fragmented_gen0"),
+  MECHANISM ("GCCompactMechanisms", 7, "compact_high_mem_load"),
+  MECHANISM ("GCCompactMechanisms", 8, "compact_high_mem_frag"),
+  MECHANISM ("GCCompactMechanisms", 9, "compact_vhigh_mem_frag"),
+  MECHANISM ("GCCompactMechanisms", 10, "compact_no_gc_mode"),
+  { "GCExpandMechanisms", FALSE, 0, "not_specified" },
+  MECHANISM ("GCExpandMechanisms", 0, "expand_reuse_normal"),
+  MECHANISM ("GCExpandMechanisms", 1, "expand_reuse_bestfit"),
+  MECHANISM ("GCExpandMechanisms", 2, "expand_new_seg_ep"),
+  MECHANISM ("GCExpandMechanisms", 3, "expand_new_seg"),
+  MECHANISM ("GCExpandMechanisms", 4, "expand_no_memory"),
+  MECHANISM ("GCExpandMechanisms", 5, "expand_next_full_gc"),
   { "GCBucketKind", FALSE, 0, "LargestFreeListItems" },
   { "GCBucketKind", FALSE, 1, "PlugsInCondemned" },
+  { "GCRootKind", FALSE, 0, "Stack" }, { "GCRootKind", FALSE, 1, "Finalizer" },
+  { "GCRootKind", FALSE, 2, "Handle" }, { "GCRootKind", FALSE, 3, "Older" },
+  { "GCRootKind", FALSE, 4, "SizedRef" }, { "GCRootKind", FALSE, 5, "Overflow" },
+  { "GCRootFlags", TRUE, 0, "None" }, { "GCRootFlags", TRUE, 1, "Pinning" },
+  { "GCRootFlags", TRUE, 2, "WeakRef" }, { "GCRootFlags", TRUE, 4, "Interior" },
+  { "GCRootFlags", TRUE, 8, "RefCounted" },
+  { "GCRootStaticVarFlags", TRUE, 0, "None" }, { "GCRootStaticVarFlags", TRUE, 1, "ThreadLocal" },
+  { "GCRootCCWFlags", TRUE, 0, "None" }, { "GCRootCCWFlags", TRUE, 1, "Strong" },
+  { "GCRootCCWFlags", TRUE, 2, "XAMLObject" }, { "GCRootCCWFlags", TRUE, 4, "ExtendsComObject" },
+  { "GCRootRCWFlags", TRUE, 0, "None" }, { "GCRootRCWFlags", TRUE, 1, "Duplicate" },
+  { "GCRootRCWFlags", TRUE, 2, "XAMLObject" }, { "GCRootRCWFlags", TRUE, 4, "ExtendsComObject" },
   { "GCHandleKind", FALSE, 0, "WeakShort" }, { "GCHandleKind", FALSE, 1, "WeakLong" },
   { "GCHandleKind", FALSE, 2, "Strong" }, { "GCHandleKind", FALSE, 3, "Pinned" },
   { "GCHandleKind", FALSE, 4, "Variable" }, { "GCHandleKind", FALSE, 5, "RefCounted" },
@@ -218,6 +256,19 @@ static const EtBuiltinEvent events[] = {
   { 15, 0, INFO, TYPE, 10, "Count:u32" CLR " Values{TypeID:x64 ModuleID:x64 TypeNameID:u32 "
     "Flags:u32=TypeFlags CorElementType:u8 Name:str TypeParameterCount:u32 "
     "TypeParameters:x64[TypeParameterCount]}[Count]" },
+  /* The heap dump: roots, objects and references in bulk. */
+  { 16, 0, INFO, GC, 20, RANGES_HEAD " Values{RootedNodeAddress:ptr GCRootKind:u8=GCRootKind "
+    "GCRootFlag:u32=GCRootFlags GCRootID:ptr}[Count]" },
+  { 17, 0, INFO, GC, 21, RANGES_HEAD " Values{GCKeyNodeID:ptr GCValueNodeID:ptr GCRootID:ptr}[Count]" },
+  { 18, 0, INFO, GC, 22, RANGES_HEAD " Values{Address:ptr Size:u64 TypeID:u64 EdgeCount:u64}[Count]" },
+  { 19, 0, INFO, GC, 23, RANGES_HEAD " Values{Value:ptr ReferencingFieldID:u32}[Count]" },
+  { 20, 0, INFO, GC, 24, SAMPLED_ALLOCATION }, { 32, 0, INFO, GC, 24, SAMPLED_ALLOCATION },
+  { 36, 0, INFO, GC, 38, "Count:u32" CLR " Values{GCRootID:x64 ObjectID:x64 TypeID:x64 "
+    "IUnknown:x64 RefCount:u32 PeggedRefCount:u32 Flags:u32=GCRootCCWFlags}[Count]" },
+  { 37, 0, INFO, GC, 39, "Count:u32" CLR " Values{ObjectID:x64 TypeID:x64 IUnknown:x64 "
+    "VTable:x64 RefCount:u32 Flags:u32=GCRootRCWFlags}[Count]" },
+  { 38, 0, INFO, GC, 40, "Count:u32 AppDomainID:x64" CLR " Values{GCRootID:x64 ObjectID:x64 "
+    "TypeID:x64 Flags:u32=GCRootStaticVarFlags FieldName:str}[Count]" },
   { 21, 0, INFO, GC, 25, RANGES_HEAD " Values{RangeBase:ptr RangeLength:u64}[Count]" },
   { 22, 0, INFO, GC, 26,
     RANGES_HEAD " Values{OldRangeBase:ptr NewRangeBase:ptr RangeLength:u64}[Count]" },
@@ -235,10 +286,10 @@ static const EtBuiltinEvent events[] = {
     "GarbageCollection/IncreaseMemoryPressure" },
   { 201, 0, VERBOSE, GC, 201, "BytesFreed:u64" CLR, "GarbageCollection/DecreaseMemoryPressure" },
   { 202, 0, INFO, GC, 202, "HeapNum:u32" CLR " Type:u32 Promoted:u64" },
-  /* The per-heap history's layout changes with the GC's build: its
-   * ClrInstanceID only, so that it is named. */
+  /* The per-heap history: versions 0 and 1 (.NET 4.0, 4.5) changed with
+   * the GC's build and are named only; 2 and 3 are laid out. */
   { 204, 0, INFO, GC, 204, ONLY_CLR }, { 204, 1, INFO, GC, 204, ONLY_CLR },
-  { 204, 2, INFO, GC, 204, ONLY_CLR }, { 204, 3, INFO, GC, 204, ONLY_CLR },
+  { 204, 2, INFO, GC, 204, PER_HEAP_2 }, { 204, 3, INFO, GC, 204, PER_HEAP_3 },
   { 205, 0, INFO, GC, 205, GLOBAL_HEAP_0 }, { 205, 1, INFO, GC, 205, GLOBAL_HEAP_0 CLR },
   { 205, 2, INFO, GC, 205, GLOBAL_HEAP_2 }, { 205, 3, INFO, GC, 205, GLOBAL_HEAP_3 },
   { 205, 4, INFO, GC, 205, GLOBAL_HEAP_3 " Count:u32 Times:u32[Count]" },

@@ -19,7 +19,9 @@
 
 #include "et-builtin.h"
 #include "et-etl-reader.h"
+#include "et-nettrace-image.h"
 #include "et-fixture.h"
+#include "et-manifest.h"
 #include "et-trace.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
@@ -209,6 +211,119 @@ test_fixture_trace_decodes_by_version (void **state)
   et_fixture_remove_dir (dir);
 }
 
+/* ---- struct arrays, by pointer size ----------------------------------- */
+
+/* @payload decoded as (@id, @version) of the runtime with @pointer_size:
+ * it must take the whole payload. */
+static void
+decode_exactly (guint16 id, guint8 version, const GByteArray *payload, guint pointer_size,
+                EtFields *fields)
+{
+  EtGuid guid = guid_of (RUNTIME);
+  const EtManifest *manifest = NULL;
+  const EtManifestEvent *e = et_builtin_lookup (&guid, id, version, &manifest);
+  g_autoptr(GError) error = NULL;
+  gsize consumed = 0;
+
+  assert_non_null (e);
+  et_fields_clear (fields);
+  assert_true (et_manifest_decode (manifest, e, payload->data, payload->len, pointer_size,
+                                   fields, &consumed, &error));
+  assert_int_equal (consumed, payload->len);
+}
+
+static void
+put (GByteArray *b, guint64 v, guint size)
+{
+  for (guint i = 0; i < size; i++)
+    g_byte_array_append (b, (guint8[]) { (guint8) (v >> (8 * i)) }, 1);
+}
+
+/* Member @member of element @k of the top-level array @array. */
+static const EtField *
+element_member (const EtFields *fields, const char *array, guint k, const char *member)
+{
+  gint a = et_fields_find (fields, array);
+  guint e;
+
+  assert_true (a >= 0);
+  assert_true (k < et_fields_get (fields, a)->n_children);
+  e = (guint) a + 1;
+  for (guint j = 0; j < k; j++)
+    e = et_fields_next (fields, e);
+  for (guint i = e + 1; i < e + 1 + et_fields_get (fields, e)->n_desc; i = et_fields_next (fields, i))
+    if (strcmp (et_fields_get (fields, i)->name, member) == 0)
+      return et_fields_get (fields, i);
+  fail_msg ("no member %s in %s[%u]", member, array, k);
+  return NULL;
+}
+
+/* GC/PerHeapHistory version 3: the heap's figures (pointer-sized sizes),
+ * Count, then Count generation records of ten pointer-sized sizes; the
+ * mechanisms named as the GC records them (bit 31 and the reason's bit). */
+static void
+test_per_heap_history_by_pointer_size (void **state)
+{
+  g_autoptr(EtFields) fields = et_fields_new ();
+
+  for (guint ptr = 4; ptr <= 8; ptr += 4)
+    {
+      g_autoptr(GByteArray) b = g_byte_array_new ();
+
+      put (b, 3, 2);                                     /* ClrInstanceID */
+      for (guint i = 0; i < 6; i++)
+        put (b, 100 + i, ptr);                           /* FreeListAllocated… */
+      put (b, 7, 4), put (b, 5, 4), put (b, 0, 4);       /* efficiency, reasons */
+      put (b, 0x80000008, 4), put (b, 0, 4);             /* compact, expand */
+      put (b, 1, 4), put (b, 3005960, ptr), put (b, 2, 4);  /* heap, commit, Count */
+      for (guint g = 0; g < 2; g++)
+        for (guint i = 0; i < 10; i++)
+          put (b, 1000 * (g + 1) + i, ptr);
+      decode_exactly (204, 3, b, ptr, fields);
+      assert_int_equal (et_fields_get (fields, et_fields_find (fields, "PinnedAllocatedAdvance"))->v.u,
+                        105);
+      assert_string_equal (et_fields_label (fields, et_fields_find (fields, "CompactMechanisms")),
+                           "compact_loh_forced");
+      assert_string_equal (et_fields_label (fields, et_fields_find (fields, "ExpandMechanisms")),
+                           "not_specified");
+      assert_int_equal (et_fields_get (fields, et_fields_find (fields, "ExtraGen0Commit"))->v.u,
+                        3005960);
+      assert_int_equal (element_member (fields, "Values", 1, "SizeBefore")->v.u, 2000);
+      assert_int_equal (element_member (fields, "Values", 1, "NewAllocation")->v.u, 2009);
+    }
+}
+
+/* The heap dump's bulk events: a head, then Count structs each. */
+static void
+test_heap_dump_bulk_events (void **state)
+{
+  g_autoptr(EtFields) fields = et_fields_new ();
+  g_autoptr(GByteArray) nodes = g_byte_array_new ();
+  g_autoptr(GByteArray) roots = g_byte_array_new ();
+  g_autoptr(GByteArray) statics = g_byte_array_new ();
+
+  put (nodes, 4, 4), put (nodes, 2, 4), put (nodes, 9, 2);  /* Index, Count, ClrInstanceID */
+  for (guint i = 0; i < 2; i++)
+    put (nodes, 0x1000 + i, 4), put (nodes, 24, 8), put (nodes, 0x77, 8), put (nodes, i, 8);
+  decode_exactly (18, 0, nodes, 4, fields);
+  assert_string_equal (name_of (RUNTIME, 18, 0), "GC/BulkNode");
+  assert_int_equal (element_member (fields, "Values", 1, "Address")->v.u, 0x1001);
+  assert_int_equal (element_member (fields, "Values", 1, "EdgeCount")->v.u, 1);
+
+  put (roots, 0, 4), put (roots, 1, 4), put (roots, 9, 2);
+  put (roots, 0xAB, 8), put (roots, 2, 1), put (roots, 5, 4), put (roots, 0xCD, 8);
+  decode_exactly (16, 0, roots, 8, fields);
+  assert_string_equal (name_of (RUNTIME, 16, 0), "GC/BulkRootEdge");
+  assert_int_equal (element_member (fields, "Values", 0, "GCRootID")->v.u, 0xCD);
+
+  put (statics, 1, 4), put (statics, 0x55, 8), put (statics, 9, 2);
+  put (statics, 1, 8), put (statics, 2, 8), put (statics, 3, 8), put (statics, 1, 4);
+  g_byte_array_append (statics, (const guint8 *) "s\0_\0\0\0", 6);   /* "s_" */
+  decode_exactly (38, 0, statics, 8, fields);
+  assert_string_equal (name_of (RUNTIME, 38, 0), "GC/BulkRootStaticVar");
+  assert_int_equal (element_member (fields, "Values", 0, "TypeID")->v.u, 3);
+}
+
 /* ---- the corpus: every layout against real payloads ------------------- */
 
 /* Layouts that stop before their payload does, and why. */
@@ -220,10 +335,6 @@ static const struct
 } partial_layouts[] = {
   { "Microsoft-Windows-DotNETRuntime", "GC/HeapStats",
     "version 0: the runtime pads the payload to 96 bytes" },
-  { "Microsoft-Windows-DotNETRuntime", "GC/PerHeapHistory",
-    "only its ClrInstanceID is laid out" },
-  { "Microsoft-Windows-DotNETRuntimePrivate", "GC/PerHeapHistory",
-    "the manifest declares only ClrInstanceID" },
   { "Microsoft-Windows-DotNETRuntime", "GC/LOHCompact",
     "the per-heap details after Count are not laid out" },
   { "Microsoft-Windows-DotNETRuntime", "GC/FitBucketInfo",
@@ -287,7 +398,12 @@ decode_record (const EtRecord *record, guint buffer, gsize pos, gpointer data)
 static void
 test_corpus_payloads_fit_their_layouts (void **state)
 {
-  static const char *const traces[] = { "gcevents.etl", "net.4.5.2.x64.etl" };
+  /* The .nettrace files are read into the same buffers (et-nettrace-image). */
+  static const char *const traces[] = {
+    "gcevents.etl", "net.4.5.2.x64.etl",
+    "nettrace/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
+    "nettrace/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace",
+  };
   const char *dir = g_getenv ("ET_CORPUS_DIR");
   CorpusTally t = { 0 };
 
@@ -302,7 +418,12 @@ test_corpus_payloads_fit_their_layouts (void **state)
   for (guint i = 0; i < G_N_ELEMENTS (traces); i++)
     {
       g_autofree char *path = g_build_filename (dir, traces[i], NULL);
-      g_autoptr(EtEtlFile) file = et_etl_file_open (path, NULL, NULL, NULL);
+
+      if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        fail_msg ("%s is missing from the corpus", path);
+      g_autoptr(EtEtlFile) file = g_str_has_suffix (path, ".nettrace")
+                                  ? et_nettrace_open (path, NULL, NULL, NULL, NULL, NULL, NULL)
+                                  : et_etl_file_open (path, NULL, NULL, NULL);
 
       assert_non_null (file);
       for (guint b = 0; b < et_etl_file_n_buffers (file); b++)
@@ -324,6 +445,8 @@ main (void)
     cmocka_unit_test (test_tables_build_for_the_three_providers),
     cmocka_unit_test (test_events_are_named_as_perfview_names_them),
     cmocka_unit_test (test_fixture_trace_decodes_by_version),
+    cmocka_unit_test (test_per_heap_history_by_pointer_size),
+    cmocka_unit_test (test_heap_dump_bulk_events),
     cmocka_unit_test (test_corpus_payloads_fit_their_layouts),
   };
 

@@ -95,10 +95,6 @@ static const KnownDifference known_differences[] = {
     "not in a version-1 payload; TraceEvent prints its default Unknown" },
   { "Microsoft-Windows-DotNETRuntime/GC/AllocationTick", "ObjectSize", TRUE,
     "not in a payload before version 4; TraceEvent prints its default 0" },
-  { "Microsoft-Windows-DotNETRuntime/GC/PerHeapHistory", "*", FALSE,
-    "the per-heap history's layout is not built in (only documented fields are)" },
-  { "Microsoft-Windows-DotNETRuntimePrivate/GC/PerHeapHistory", "*", FALSE,
-    "the manifest declares only ClrInstanceID; TraceEvent decodes private fields" },
   /* The kernel's classes. */
   { "*", "BuildTime", TRUE, "TraceEvent's date made from TimeDateStamp, not in the payload" },
   { "Windows Kernel/Image/*", "FileName", TRUE,
