@@ -252,7 +252,7 @@ _et_derived_payload_text (const EtFields *fields, const char *name)
 {
   gint i = et_fields_find (fields, name);
 
-  if (i < 0 || et_fields_get (fields, i)->kind != ET_VALUE_STRING)
+  if (i < 0 || et_fields_get (fields, i)->kind != ET_VALUE_STRING || et_fields_get (fields, i)->derived)
     return NULL;
   return et_fields_text (fields, (guint) i, NULL);
 }

@@ -95,9 +95,8 @@ static const KnownDifference known_differences[] = {
     "the manifest declares only ClrInstanceID; TraceEvent decodes private fields" },
   /* The kernel's classes. */
   { "Windows Kernel/SystemConfig/Services", "ProcessName", TRUE,
-    "TraceEvent's name of the event's process; the payload's is empty" },
-  { "Windows Kernel/SystemConfig/Services", "ProcessID", TRUE,
-    "TraceEvent's process of the event, the header's" },
+    "TraceEvent prints the name it gives the event's process (svchost, Idle) over the "
+    "payload's own ProcessName (svchost.exe, or empty), which we keep" },
   { "Windows Kernel/Thread/Stop", "ParentThreadID", TRUE,
     "a Stop names no parent thread; TraceEvent prints its -1 for none, we add no field" },
   { "Windows Kernel/Thread/Stop", "ParentProcessID", TRUE,
