@@ -23,6 +23,8 @@
  *   their FileObject (PerfView's FileKey) — from FileIO/Name, FileCreate,
  *   Create; a key first named by the end rundown (FileRundown,
  *   FileDelete) counts from the trace's start — as a DOS path.
+ * - FileIO's operations on a file (Read, Write, Close...): FileName, by
+ *   FileKey, else FileObject; DirEnum and DirNotify: DirectoryName.
  * - DiskIO Read/Write: DiskServiceTimeMSec, the time since the later of
  *   the I/O's issue and the previous completion on its disk.
  */
@@ -245,22 +247,52 @@ build_file_names (EtDeriveCtx *ctx)
                     collect_file_name, ctx->state->file_names);
 }
 
+/* @field: the name in force for the payload's @first key, else its
+ * @second (NULL: none), as a DOS path. */
+static void
+derive_name_by_keys (EtDeriveCtx *ctx, const char *field, const char *first, const char *second)
+{
+  const char *keys[] = { first, second };
+  g_autofree char *dos = NULL;
+  guint64 offset;
+  const char *name;
+
+  _et_derived_once (ctx, &ctx->state->files_once, build_file_names);
+  for (guint i = 0; i < G_N_ELEMENTS (keys) && keys[i] != NULL; i++)
+    {
+      gint64 key;
+
+      if (!_et_derived_payload_int (ctx->fields, keys[i], &key)
+          || !_et_history_at (ctx->state->file_names, (guint64) key, 0, ctx->index, FALSE,
+                              &offset))
+        continue;
+      name = ctx->state->file_names->text->str + offset;
+      dos = dos_path (ctx, name);
+      _et_derived_add_text (ctx, field, dos != NULL ? dos : name);
+      return;
+    }
+}
+
+/* DiskIO's and HardFault's FileObject is PerfView's FileKey. */
 static void
 derive_file_name (EtDeriveCtx *ctx)
 {
-  gint64 key;
-  guint64 offset;
-  const char *name;
-  g_autofree char *dos = NULL;
+  derive_name_by_keys (ctx, "FileName", "FileObject", NULL);
+}
 
-  if (!_et_derived_payload_int (ctx->fields, "FileObject", &key))
-    return;
-  _et_derived_once (ctx, &ctx->state->files_once, build_file_names);
-  if (!_et_history_at (ctx->state->file_names, (guint64) key, 0, ctx->index, FALSE, &offset))
-    return;
-  name = ctx->state->file_names->text->str + offset;
-  dos = dos_path (ctx, name);
-  _et_derived_add_text (ctx, "FileName", dos != NULL ? dos : name);
+/* FileIO's operations: their file by FileKey, else by FileObject (a file
+ * opened before the trace has only the rundown's name for its key). */
+static void
+derive_file_io (EtDeriveCtx *ctx)
+{
+  derive_name_by_keys (ctx, "FileName", "FileKey", "FileObject");
+}
+
+/* DirEnum and DirNotify carry the pattern as FileName: the directory's. */
+static void
+derive_directory (EtDeriveCtx *ctx)
+{
+  derive_name_by_keys (ctx, "DirectoryName", "FileKey", "FileObject");
 }
 
 /* ---- the disk queue ----------------------------------------------------- */
@@ -360,6 +392,14 @@ const EtDeriveRule _et_derived_kernel_rules[] = {
   { ET_FAM_DISK, DISK_READ, derive_disk_io }, { ET_FAM_DISK, DISK_WRITE, derive_disk_io },
   { ET_FAM_DISK, DISK_FLUSH, derive_flush },
   { ET_FAM_MEMORY, 32, derive_hard_fault },
+  /* FileIO Cleanup, Close, Read, Write, SetInfo, Delete, Rename, Flush,
+   * QueryInfo, FSControl; DirEnum, DirNotify. */
+  { ET_FAM_FILE, 65, derive_file_io }, { ET_FAM_FILE, 66, derive_file_io },
+  { ET_FAM_FILE, 67, derive_file_io }, { ET_FAM_FILE, 68, derive_file_io },
+  { ET_FAM_FILE, 69, derive_file_io }, { ET_FAM_FILE, 70, derive_file_io },
+  { ET_FAM_FILE, 71, derive_file_io }, { ET_FAM_FILE, 73, derive_file_io },
+  { ET_FAM_FILE, 74, derive_file_io }, { ET_FAM_FILE, 75, derive_file_io },
+  { ET_FAM_FILE, 72, derive_directory }, { ET_FAM_FILE, 77, derive_directory },
 };
 const guint _et_derived_kernel_n_rules = G_N_ELEMENTS (_et_derived_kernel_rules);
 

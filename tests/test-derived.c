@@ -3,7 +3,8 @@
  * record's header or from earlier events.
  *
  * A trace written by the fixture writer holds what a user would check
- * by hand: a volume mapping and a FileIO/Name event, then disk reads of
+ * by hand: a volume mapping and a FileIO/Name event, a FileIO/Read of
+ * that file (named by its FileKey), then disk reads of
  * that file (their FileName is the FileIO/Name's, with the drive letter;
  * their elapsed and service times follow from HighResResponseTime and the
  * previous completion on the disk), a GC and its HeapStats (the totals
@@ -63,6 +64,27 @@ write_file_name (EtFixtureWriter *w, EtFixturePayload *p)
   et_fixture_payload_add_utf16 (p, "FileName", "\\Device\\HarddiskVolume2\\data\\trace.log");
   data = et_fixture_payload_data (p, &len);
   et_fixture_write_system (w, &where, 0, FALSE, 0x04, 0, 2, data, len);
+}
+
+/* A FileIO/Read (version 3) of the named file's key through another
+ * file object. */
+static void
+write_file_read (EtFixtureWriter *w, EtFixturePayload *p)
+{
+  EtFixtureWhere where = { 0, 3 * MS, APP_PID, APP_TID };
+  gsize len;
+  const guint8 *data;
+
+  et_fixture_payload_reset (p);
+  et_fixture_payload_add_u64 (p, "Offset", 0);
+  et_fixture_payload_add_pointer (p, "IrpPtr", 0xFFFFB00000002000, 8);
+  et_fixture_payload_add_pointer (p, "FileObject", UNNAMED_KEY, 8);
+  et_fixture_payload_add_pointer (p, "FileKey", FILE_KEY, 8);
+  et_fixture_payload_add_u32 (p, "TTID", APP_TID);
+  et_fixture_payload_add_u32 (p, "IoSize", 4096);
+  et_fixture_payload_add_u32 (p, "IoFlags", 0);
+  data = et_fixture_payload_data (p, &len);
+  et_fixture_write_system (w, &where, 0, FALSE, 0x04, 67, 3, data, len);
 }
 
 /* A DiskIO/Read (version 3) completed at @time_ns after @response_ticks
@@ -169,6 +191,7 @@ write_trace (char **dir)
   assert_non_null (w);
   write_volume_mapping (w, p);
   write_file_name (w, p);
+  write_file_read (w, p);
   /* Read 1 completes at 5 ms after 2.5 ms; read 2 was issued at 3 ms,
    * while read 1 had the disk, and completes at 11 ms: the disk served
    * it for the 6 ms since read 1 completed. */
@@ -240,6 +263,11 @@ static void
 check_disk_reads (EtTrace *trace, EtFields *fields)
 {
   EtEvent e;
+
+  /* FileIO names its file by FileKey (its FileObject is unnamed). */
+  assert_true (find_event (trace, "FileIO/Read", 0, &e, fields));
+  assert_derived_after_payload (fields, "FileName");
+  assert_string_equal (text_of (fields, "FileName"), "C:\\data\\trace.log");
 
   assert_true (find_event (trace, "DiskIO/Read", 0, &e, fields));
   assert_derived_after_payload (fields, "IrpFlagNames");
