@@ -386,14 +386,17 @@ static void
 derive_module_file_name (EtDeriveCtx *ctx)
 {
   const char *path = _et_derived_payload_text (ctx->fields, "ModuleILPath");
-  const char *name;
+  g_autofree char *name = NULL;
+  const char *base;
 
   if (path == NULL)
     return;
-  name = path;
+  base = path;
   for (const char *p = path; *p != '\0'; p++)
     if (*p == '\\' || *p == '/')
-      name = p + 1;
+      base = p + 1;
+  /* A copy: adding a field may move the text @path points into. */
+  name = g_strdup (base);
   _et_derived_add_text (ctx, "ModuleILFileName", name);
 }
 
