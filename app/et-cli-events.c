@@ -29,13 +29,21 @@ static const char csv_header[] =
   "index,time_ns,pid,tid,cpu,provider,provider_guid,event,id,version,level,opcode,"
   "opcode_name,task,task_name,keywords,activity_id,related_activity_id,fields";
 
-/* "name=value, name=value" with the formatting of markers.md. */
+/* "name=value, name=value" with the formatting of markers.md; the
+ * derived fields (et-derived.h) after @derived ("; derived: "). */
 static void
-append_field_pairs (GString *s, const EtFields *fields)
+append_field_pairs (GString *s, const EtFields *fields, const char *derived)
 {
+  gboolean in_derived = FALSE;
+
   for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
     {
-      if (i > 0)
+      if (et_fields_get (fields, i)->derived && !in_derived)
+        {
+          in_derived = TRUE;
+          g_string_append (s, i == 0 && g_str_has_prefix (derived, "; ") ? derived + 2 : derived);
+        }
+      else if (i > 0)
         g_string_append (s, ", ");
       g_string_append (s, et_fields_get (fields, i)->name);
       g_string_append_c (s, '=');
@@ -91,6 +99,32 @@ append_field_types (GString *s, const EtFields *fields, EtProviderKind kind)
   g_string_append_c (s, '}');
 }
 
+/* "derived": {"Name": true, …} for the fields computed rather than read
+ * from the payload (et-derived.h); absent when there are none. */
+static void
+append_derived (GString *s, const EtFields *fields)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
+    {
+      if (!et_fields_get (fields, i)->derived)
+        continue;
+      if (!any)
+        {
+          et_cli_json_key (s, "derived");
+          g_string_append_c (s, '{');
+        }
+      else
+        g_string_append_c (s, ',');
+      any = TRUE;
+      et_json_append_string (s, et_fields_get (fields, i)->name, -1);
+      g_string_append (s, ":true");
+    }
+  if (any)
+    g_string_append_c (s, '}');
+}
+
 static void
 write_json (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtFields *fields)
 {
@@ -134,6 +168,7 @@ write_json (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtFiel
   et_cli_json_key (s, "fields");
   et_fields_append_json_object (fields, s);
   append_field_types (s, fields, et_trace_get_provider (w->trace, e->provider)->kind);
+  append_derived (s, fields);
   g_string_append_c (s, '}');
 }
 
@@ -188,7 +223,7 @@ write_csv (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtField
   csv_guid (s, e->has_related_activity_id, &e->related_activity_id);
   g_string_append_c (s, ',');
   g_string_truncate (scratch, 0);
-  append_field_pairs (scratch, fields);
+  append_field_pairs (scratch, fields, "; derived: ");
   et_cli_csv_value (s, scratch->str, (gssize) scratch->len);
 }
 
@@ -249,7 +284,9 @@ write_text (Writer *w, GString *s, const EtEvent *e, const EtFields *fields)
   if (et_fields_len (fields) > 0)
     {
       g_string_append (s, "  ");
-      append_field_pairs (s, fields);
+      /* Translators: before the values "etlscope-cli events" computes
+       * rather than reads from the payload; keep "; " and ": ". */
+      append_field_pairs (s, fields, _("; derived: "));
     }
 }
 

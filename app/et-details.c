@@ -102,8 +102,14 @@ describe_event (EtTrace *trace, guint64 index, const char *title, GString *out)
     }
   for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
     {
-      g_string_append_printf (out, "  · %s = ", et_fields_get (fields, i)->name);
+      gboolean derived = et_fields_get (fields, i)->derived;
+
+      g_string_append_printf (out, "  %s %s = ", derived ? "∘" : "·", et_fields_get (fields, i)->name);
       et_fields_format_value (fields, i, out);
+      if (derived)
+        /* Translators: after a value Etlscope computed (from the payload,
+         * the record's header or earlier events) rather than read. */
+        g_string_append_printf (out, "  %s", _("(derived)"));
       g_string_append_c (out, '\n');
     }
   et_fields_free (fields);

@@ -48,6 +48,8 @@ typedef struct
   guint8      hint;     /* EtValueHint */
   guint8      in_type;  /* the schema's in-type number (manifest or TraceLogging) */
   guint8      out_type; /* the schema's out-type number, 0 when none */
+  guint8      derived;  /* computed (et-derived), not read from the payload; such
+                           fields follow the payload's, at the top level */
   guint32     n_children; /* STRUCT / ARRAY: direct members */
   guint32     n_desc;     /* STRUCT / ARRAY: all entries below this one */
   gint32      label;      /* offset of a value-map / bit-map label in text, or -1 */

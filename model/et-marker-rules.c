@@ -108,6 +108,9 @@ find_cv_fields (const EtFields *fields, CvValues *cv)
       const EtField *f = et_fields_get (fields, i);
       gint k = cv_field_of (f->name);
 
+      /* Rules read the payload; derived values (et-derived) come after it. */
+      if (f->derived)
+        break;
       if (k < 0 || cv->state[k] != CV_ABSENT)
         continue;
       if (f->kind == ET_VALUE_INT)
@@ -328,6 +331,8 @@ text_from_fields (const EtRuleInput *in, GString *out)
     {
       const EtField *f = et_fields_get (in->fields, i);
 
+      if (f->derived)
+        break;
       if (et_marker_rules_is_cv_field (f->name))
         continue;
       et_string_append_len (out, first ? ": " : ", ", 2);
@@ -412,7 +417,8 @@ nth_field (const EtFields *fields, guint64 n)
 
   if (fields == NULL || n == 0)
     return -1;
-  for (guint64 k = 1; i < et_fields_len (fields); k++, i = et_fields_next (fields, i))
+  for (guint64 k = 1; i < et_fields_len (fields) && !et_fields_get (fields, i)->derived;
+       k++, i = et_fields_next (fields, i))
     if (k == n)
       return (gint) i;
   return -1;

@@ -78,10 +78,13 @@ marker_matches (Searcher *s, const EtMarker *m)
       || contains (event.name, -1, s->needle, s->needle_ascii))
     return TRUE;
   text_has_values = s->rules.text_rule == ET_RULE_EVENT_NAME;
+  /* Derived values (et-derived.h) are in no marker text: always looked at. */
+  _et_derived_append (s->trace, m->event, &event, s->fields);
   for (guint i = 0; i < et_fields_len (s->fields); i = et_fields_next (s->fields, i))
     {
-      if (text_has_values
-          && !et_marker_rules_is_cv_field (et_fields_get (s->fields, i)->name))
+      const EtField *f = et_fields_get (s->fields, i);
+
+      if (text_has_values && !f->derived && !et_marker_rules_is_cv_field (f->name))
         continue;
       g_string_truncate (s->scratch, 0);
       et_fields_format_value (s->fields, i, s->scratch);

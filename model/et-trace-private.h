@@ -7,6 +7,7 @@
 #include "et-manifest.h"
 #include "et-tracelogging.h"
 #include "et-strpool.h"
+#include "et-derived.h"
 
 G_BEGIN_DECLS
 
@@ -106,6 +107,8 @@ struct _EtTrace
   GMutex           lock;            /* names, damage and strings while decoding in parallel */
   GRWLock          schema_lock;     /* tl_schemas and tl_failed */
   GHashTable      *tl_failed;       /* TlKey* of metadata that did not parse */
+
+  EtDerived       *derived;         /* et-derived's per-trace state, made on first use */
 
   GMutex           scratch_lock;    /* guards the scratch below */
   EtFields        *scratch_fields;  /* for et_trace_marker_text */

@@ -60,6 +60,7 @@ et_trace_finalize (GObject *object)
 {
   EtTrace *self = ET_TRACE (object);
 
+  g_clear_pointer (&self->derived, _et_derived_free);
   g_free (self->path);
   et_memory_drop_pages (self->markers, self->n_markers * sizeof (EtMarker));
   et_memory_drop_pages (self->events, self->n_events * sizeof (EtEventLoc));
@@ -831,10 +832,14 @@ gboolean
 et_trace_decode_event (EtTrace *self, guint64 index, EtEvent *event, EtFields *fields,
                        GError **error)
 {
+  gboolean ok;
+
   g_return_val_if_fail (ET_IS_TRACE (self), FALSE);
   g_return_val_if_fail (index < self->n_events, FALSE);
 
-  return _et_trace_decode_event (self, index, NULL, event, fields, error);
+  ok = _et_trace_decode_event (self, index, NULL, event, fields, error);
+  _et_derived_append (self, index, event, fields);
+  return ok;
 }
 
 static gboolean

@@ -60,6 +60,43 @@ integer_equal (const EtField *f, const char *want)
   return n == (gint64) f->v.u || (n < 0 && n == (gint64) (gint32) (guint32) f->v.u);
 }
 
+/* @v with @decimals decimals as .NET rounds it: its shortest text (15
+ * significant digits), rounded half away from zero in decimal — 3.4255
+ * is "3.426", where printf rounds the binary value below it to 3.425. */
+static char *
+dotnet_fixed (double v, guint decimals)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autoptr(GString) s = NULL;
+  const char *dot;
+  gsize keep;
+
+  g_ascii_formatd (buf, sizeof buf, "%.15g", v);
+  if (strchr (buf, 'e') != NULL || (dot = strchr (buf, '.')) == NULL
+      || strlen (dot + 1) <= decimals)
+    {
+      g_ascii_formatd (buf, sizeof buf, decimals == 3 ? "%.3f" : "%.0f", v);
+      return g_strdup (buf);
+    }
+  keep = (gsize) (dot - buf) + 1 + decimals;
+  s = g_string_new_len (buf, (gssize) keep);
+  if (buf[keep] >= '5')
+    for (gssize i = (gssize) s->len - 1; i >= 0; i--)
+      {
+        if (s->str[i] == '.' || s->str[i] == '-')
+          continue;
+        if (s->str[i] != '9')
+          {
+            s->str[i]++;
+            break;
+          }
+        s->str[i] = '0';
+        if (i == 0 || s->str[i - 1] == '-')
+          g_string_insert_c (s, i, '1');
+      }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
 /* Cut values end in "..." after 20 characters (UTF-16 units; none of
  * the traces' cut texts leaves the basic plane). */
 gboolean
@@ -94,6 +131,26 @@ peer_field_equal (const EtFields *fields, guint index, const char *want)
           g_string_append_c (text, *p);
       return peer_text_equal (text->str, want);
     }
+  /* A DateTime as the baselines print it, "yy/MM/dd HH:mm:ss.fffffff", cut:
+   * in UTC, the zone of the machine that made them (the header's BootTime
+   * and StartTime agree with UTC, not with the collecting machine's). */
+  if (f->kind == ET_VALUE_FILETIME && f->v.i >= 0)
+    {
+      g_autoptr(GDateTime) dt = g_date_time_new_from_unix_utc (f->v.i / 10000000
+                                                               - G_GINT64_CONSTANT (11644473600));
+
+      if (dt != NULL)
+        {
+          g_string_printf (text, "%02d/%02d/%02d %02d:%02d:%02d.%07d",
+                           g_date_time_get_year (dt) % 100, g_date_time_get_month (dt),
+                           g_date_time_get_day_of_month (dt), g_date_time_get_hour (dt),
+                           g_date_time_get_minute (dt), g_date_time_get_second (dt),
+                           (int) (f->v.i % 10000000));
+          if (peer_text_equal (text->str, want))
+            return TRUE;
+          g_string_truncate (text, 0);
+        }
+    }
   if (f->kind == ET_VALUE_BOOL)
     return g_ascii_strcasecmp (f->v.b ? "True" : "False", want) == 0;
   if (f->kind == ET_VALUE_FLOAT)
@@ -106,11 +163,13 @@ peer_field_equal (const EtFields *fields, guint index, const char *want)
       g_ascii_formatd (buf, sizeof buf, "%.15G", f->v.f);
       if (strcmp (buf, want) == 0)
         return TRUE;
+      g_autofree char *rounded = dotnet_fixed (f->v.f, 3);
+
       g_ascii_formatd (buf, sizeof buf, "%.3f", f->v.f);
       for (const char *p = want; *p != '\0'; p++)
         if (*p != ',')
           g_string_append_c (text, *p);
-      return strcmp (buf, text->str) == 0;
+      return strcmp (buf, text->str) == 0 || strcmp (rounded, text->str) == 0;
     }
   et_fields_format_value (fields, index, text);
   return peer_text_equal (text->str, want);
