@@ -10,6 +10,8 @@
  *   latest GC/Start. (TraceEvent guesses it from which promoted size is
  *   not zero, which its own comment says can understate it.)
  * - Loader module events: ModuleILFileName, ModuleILPath's file name.
+ * - Method load and unload events (and the rundown's): OptimizationTier,
+ *   bits 7–9 of MethodFlags where the method was jitted, else Unknown.
  * - GC/FinalizeObject: TypeName, the name its process's Type/BulkType
  *   events give the TypeID — the latest before it, else the first after:
  *   the runtime logs a type just after the event that first needs it.
@@ -400,6 +402,28 @@ derive_module_file_name (EtDeriveCtx *ctx)
   _et_derived_add_text (ctx, "ModuleILFileName", name);
 }
 
+/* The runtime packs a jitted method's optimization tier into bits 7–9 of
+ * MethodFlags (.NET Core 3 and later; 0 before): PerfView's names. */
+static const char *const optimization_tiers[] = {
+  "Unknown", "MinOptJitted", "Optimized", "QuickJitted", "OptimizedTier1",
+  "OptimizedTier1OSR", "QuickJittedInstrumented", "OptimizedTier1Instrumented",
+};
+
+#define METHOD_FLAG_JITTED 0x8
+
+static void
+derive_optimization_tier (EtDeriveCtx *ctx)
+{
+  gint64 flags;
+
+  if (!_et_derived_payload_int (ctx->fields, "MethodFlags", &flags))
+    return;
+  /* Code not jitted (NGen, ReadyToRun) carries no tier. */
+  _et_derived_add_text (ctx, "OptimizationTier",
+                        flags & METHOD_FLAG_JITTED ? optimization_tiers[(flags >> 7) & 0x7]
+                                                   : optimization_tiers[0]);
+}
+
 /* Each element of BulkType's Values names one TypeID. */
 static void
 collect_bulk_type (gpointer data, guint64 index, const EtEvent *event, const EtRecord *record,
@@ -461,6 +485,14 @@ static const EtDeriveRule runtime_rules[] = {
   { ET_FAM_CLR, 152, derive_module_file_name }, { ET_FAM_CLR, 153, derive_module_file_name },
   { ET_FAM_CLR_RUNDOWN, 153, derive_module_file_name },
   { ET_FAM_CLR_RUNDOWN, 154, derive_module_file_name },
+  /* MethodLoad, MethodUnload and their Verbose kinds; the rundown's
+   * DCStart and DCStop (Verbose) methods. */
+  { ET_FAM_CLR, 141, derive_optimization_tier }, { ET_FAM_CLR, 142, derive_optimization_tier },
+  { ET_FAM_CLR, 143, derive_optimization_tier }, { ET_FAM_CLR, 144, derive_optimization_tier },
+  { ET_FAM_CLR_RUNDOWN, 141, derive_optimization_tier },
+  { ET_FAM_CLR_RUNDOWN, 142, derive_optimization_tier },
+  { ET_FAM_CLR_RUNDOWN, 143, derive_optimization_tier },
+  { ET_FAM_CLR_RUNDOWN, 144, derive_optimization_tier },
 };
 
 /* ---- the hook ------------------------------------------------------------- */

@@ -76,8 +76,6 @@ static const KnownDifference known_differences[] = {
   { RT "GC/PerHeapHistory", "SurvRate", "TraceEvent's survivors per size before, in %" },
   { RT "Method/LoadVerbose", "MethodFlags",
     "TraceEvent masks bits 7-9 (the optimization tier) out; we show them as 0x80" },
-  { RT "Method/LoadVerbose", "OptimizationTier",
-    "TraceEvent's bits 7-9 of MethodFlags, not a payload field" },
   { RT "Method/LoadVerbose", "ReJITID",
     "the first LoadVerbose is version 1: no ReJITID; TraceEvent prints its default 0" },
 };

@@ -154,6 +154,30 @@ write_gc (EtFixtureWriter *w, EtFixturePayload *p)
   write_runtime (w, p, 21 * MS, 4, 1);
 }
 
+/* Two methods loaded (MethodLoadVerbose, version 1): one jitted at tier
+ * 3 (QuickJitted, in bits 7-9 of MethodFlags), one precompiled. */
+static void
+write_methods (EtFixtureWriter *w, EtFixturePayload *p)
+{
+  static const guint32 flags[] = { 0x8 | 3 << 7, 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (flags); i++)
+    {
+      et_fixture_payload_reset (p);
+      et_fixture_payload_add_u64 (p, "MethodID", 0x7000 + i);
+      et_fixture_payload_add_u64 (p, "ModuleID", 0x6000);
+      et_fixture_payload_add_u64 (p, "MethodStartAddress", 0x5000 + 0x100 * i);
+      et_fixture_payload_add_u32 (p, "MethodSize", 64);
+      et_fixture_payload_add_u32 (p, "MethodToken", 0x06000001 + i);
+      et_fixture_payload_add_u32 (p, "MethodFlags", flags[i]);
+      et_fixture_payload_add_utf16 (p, "MethodNamespace", "Contoso.Shop");
+      et_fixture_payload_add_utf16 (p, "MethodName", i ? "Precompiled" : "Checkout");
+      et_fixture_payload_add_utf16 (p, "MethodSignature", "void  ()");
+      et_fixture_payload_add_u16 (p, "ClrInstanceID", 9);
+      write_runtime (w, p, (22 + i) * MS, 143, 1);
+    }
+}
+
 /* A FinalizeObject, and right after it the BulkType naming its type. */
 static void
 write_finalizer (EtFixtureWriter *w, EtFixturePayload *p)
@@ -199,6 +223,7 @@ write_trace (char **dir)
   write_disk_read (w, p, 11 * MS, UNNAMED_KEY, 80000, FALSE);
   write_disk_read (w, p, 12 * MS, FILE_KEY, 1000, TRUE);
   write_gc (w, p);
+  write_methods (w, p);
   write_finalizer (w, p);
   assert_true (et_fixture_writer_close (w, NULL));
   return path;
@@ -302,6 +327,11 @@ check_runtime (EtTrace *trace, EtFields *fields)
   assert_int_equal (uint_of (fields, "TotalHeapSize"), 100 + 200 + 300 + 400);
   assert_int_equal (uint_of (fields, "TotalPromoted"), 10 + 20 + 30 + 40);
   assert_int_equal (uint_of (fields, "Depth"), 2);
+  assert_true (find_event (trace, "Method/LoadVerbose", 0, &e, fields));
+  assert_derived_after_payload (fields, "OptimizationTier");
+  assert_string_equal (text_of (fields, "OptimizationTier"), "QuickJitted");
+  assert_true (find_event (trace, "Method/LoadVerbose", 1, &e, fields));
+  assert_string_equal (text_of (fields, "OptimizationTier"), "Unknown");
   assert_true (find_event (trace, "GC/FinalizeObject", 0, &e, fields));
   assert_string_equal (text_of (fields, "TypeName"), "Contoso.Widget");
 }

@@ -81,12 +81,8 @@ static const KnownDifference known_differences[] = {
     "comment says it can understate it); ours is the Depth of the process's latest GC/Start" },
   { "Microsoft-Windows-DotNETRuntime/Method/LoadVerbose", "ReJITID", TRUE,
     "a version-1 payload has no ReJITID; TraceEvent prints its default 0" },
-  { "Microsoft-Windows-DotNETRuntime/Method/LoadVerbose", "OptimizationTier", TRUE,
-    "not in a version-1 payload; TraceEvent prints its default Unknown" },
   { "Microsoft-Windows-DotNETRuntime/Method/UnloadVerbose", "ReJITID", TRUE,
     "a version-1 payload has no ReJITID; TraceEvent prints its default 0" },
-  { "Microsoft-Windows-DotNETRuntime/Method/UnloadVerbose", "OptimizationTier", TRUE,
-    "not in a version-1 payload; TraceEvent prints its default Unknown" },
   { "Microsoft-Windows-DotNETRuntime/GC/AllocationTick", "ObjectSize", TRUE,
     "not in a payload before version 4; TraceEvent prints its default 0" },
   /* The kernel's classes. */
