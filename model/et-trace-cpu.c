@@ -1,0 +1,574 @@
+/* et-trace-cpu.c — per thread, its CPU samples and its time on CPU, for the
+ * thread headers' CPU-use strips (et-trace-cpu.h).
+ *
+ * Sits at the end of loading: the walk (et-trace-load.c) keeps the slot
+ * of every record wanted here (_et_cpu_record_wanted: 4 bytes each), and
+ * once the threads are built, _et_trace_cpu_build reads those records
+ * again, gives each sample and switch its thread by the loader's own rule,
+ * sorts each thread's times and keeps them delta-coded. Read-only after,
+ * so any thread may query.
+ */
+#include "et-trace-cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "et-bytes.h"
+#include "et-kernel.h"
+#include "et-time.h"
+#include "et-trace-private.h"
+
+/* Times are kept as u32 differences from the one before; a difference of
+ * 2^32 − 1 ns (4.3 s) or more is ESCAPE and the next two words. Every
+ * SEQ_BLOCK-th time is a checkpoint (its time and where its block's words
+ * start), so a query searches the checkpoints and then reads at most a
+ * block. The block is even, so switch pairs (in, out) never straddle one. */
+#define SEQ_BLOCK 256
+#define ESCAPE    G_MAXUINT32
+
+#define HOOK_SAMPLE   0x0F2E   /* PerfInfo/SampledProfile */
+#define HOOK_CSWITCH  0x0524   /* Thread/CSwitch */
+#define HOOK_INTERVAL 0x0F48   /* PerfInfo/SetInterval */
+#define HOOK_START    0x0F49   /* PerfInfo/CollectionStart (the interval too) */
+
+typedef struct
+{
+  guint32 word;     /* its first word in words */
+  guint32 check;    /* its first checkpoint */
+  guint32 n;        /* times */
+} Seq;
+
+struct _EtTraceCpu
+{
+  guint    n_threads;
+  Seq     *samples;      /* per thread */
+  Seq     *switches;     /* per thread: in, out, in, out… */
+  gint64  *on_cpu_ns;    /* per thread, from switches */
+  GArray  *words;        /* guint32 */
+  GArray  *check_t;      /* gint64: time of each checkpoint */
+  GArray  *check_w;      /* guint32: word index of each checkpoint */
+  gint64   interval_ns;
+  gboolean has_switches;
+};
+
+typedef enum
+{
+  WANT_NONE,
+  WANT_SAMPLE,
+  WANT_SWITCH,
+  WANT_INTERVAL,
+} Want;
+
+static Want
+want_of (const EtRecord *record)
+{
+  if (et_is_thread_sample (record))
+    return WANT_SAMPLE;
+  if (record->klass != ET_RECORD_SYSTEM && record->klass != ET_RECORD_PERFINFO)
+    return WANT_NONE;
+  switch (record->hook)
+    {
+    case HOOK_SAMPLE:
+      return WANT_SAMPLE;
+    case HOOK_CSWITCH:
+      return record->payload_len >= 8 ? WANT_SWITCH : WANT_NONE;
+    case HOOK_INTERVAL:
+    case HOOK_START:
+      return record->payload_len >= 8 ? WANT_INTERVAL : WANT_NONE;
+    default:
+      return WANT_NONE;
+    }
+}
+
+gboolean
+_et_cpu_record_wanted (const EtRecord *record)
+{
+  return want_of (record) != WANT_NONE;
+}
+
+void
+_et_trace_cpu_free (EtTraceCpu *cpu)
+{
+  if (cpu == NULL)
+    return;
+  g_free (cpu->samples);
+  g_free (cpu->switches);
+  g_free (cpu->on_cpu_ns);
+  g_array_unref (cpu->words);
+  g_array_unref (cpu->check_t);
+  g_array_unref (cpu->check_w);
+  g_free (cpu);
+}
+
+/* ---- which thread: the loader's rule (et-trace-load.c) ------------------ */
+
+static int
+compare_ids (const EtThread *t, guint32 pid, guint32 tid, gboolean has_ids)
+{
+  if (t->has_ids != has_ids)
+    return t->has_ids ? -1 : 1;          /* threads without ids sort last */
+  if (t->pid != pid)
+    return t->pid < pid ? -1 : 1;
+  return t->tid < tid ? -1 : t->tid > tid;
+}
+
+/* The model's thread (pid, tid), or ET_NO_INDEX: threads are sorted. */
+static guint
+find_thread (EtTrace *self, guint32 pid, guint32 tid, gboolean has_ids)
+{
+  const EtThread *threads = (const EtThread *) (gconstpointer) self->threads->data;
+  guint lo = 0, hi = self->threads->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      int c = compare_ids (&threads[mid], pid, tid, has_ids);
+
+      if (c == 0)
+        return mid;
+      if (c < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return ET_NO_INDEX;
+}
+
+/* A thread named only by its id: its process from Thread events (or its
+ * own records), else the records without a thread (as samples are). */
+static guint
+thread_of_tid (EtTrace *self, guint32 tid, gboolean or_unattributed)
+{
+  gpointer pid;
+
+  if (self->thread_pids != NULL
+      && g_hash_table_lookup_extended (self->thread_pids, GUINT_TO_POINTER (tid), NULL, &pid))
+    return find_thread (self, GPOINTER_TO_UINT (pid), tid, TRUE);
+  return or_unattributed ? find_thread (self, 0, 0, FALSE) : ET_NO_INDEX;
+}
+
+static guint
+thread_of_sample (EtTrace *self, const EtRecord *record)
+{
+  guint32 pid, tid;
+
+  if (et_is_thread_sample (record))
+    return find_thread (self, record->pid, record->tid, TRUE);
+  if (et_kernel_ids (record, &pid, &tid) != ET_KERNEL_IDS_SAMPLE || tid == ET_KERNEL_NO_ID)
+    return ET_NO_INDEX;
+  if (pid != ET_KERNEL_NO_ID)
+    return find_thread (self, pid, tid, TRUE);
+  return thread_of_tid (self, tid, TRUE);
+}
+
+/* ---- delta-coded times -------------------------------------------------- */
+
+static void
+put_word (EtTraceCpu *cpu, guint32 w)
+{
+  g_array_append_val (cpu->words, w);
+}
+
+/* Keeps @n sorted times as @seq. */
+static void
+seq_store (EtTraceCpu *cpu, Seq *seq, const gint64 *t, guint n)
+{
+  seq->word = cpu->words->len;
+  seq->check = cpu->check_t->len;
+  seq->n = n;
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 d;
+
+      if (i % SEQ_BLOCK == 0)
+        {
+          guint32 w = cpu->words->len;
+
+          g_array_append_val (cpu->check_t, t[i]);
+          g_array_append_val (cpu->check_w, w);
+          continue;
+        }
+      d = (guint64) et_time_sub (t[i], t[i - 1]);
+      if (d < ESCAPE)
+        put_word (cpu, (guint32) d);
+      else
+        {
+          put_word (cpu, ESCAPE);
+          put_word (cpu, (guint32) d);
+          put_word (cpu, (guint32) (d >> 32));
+        }
+    }
+}
+
+typedef struct
+{
+  const EtTraceCpu *cpu;
+  const Seq        *seq;
+  guint             i;      /* the time's index */
+  guint             w;      /* the next word */
+  gint64            t;
+} SeqIter;
+
+static void
+iter_block (SeqIter *it, guint b)
+{
+  it->i = b * SEQ_BLOCK;
+  it->t = g_array_index (it->cpu->check_t, gint64, it->seq->check + b);
+  it->w = g_array_index (it->cpu->check_w, guint32, it->seq->check + b);
+}
+
+static gboolean
+iter_next (SeqIter *it)
+{
+  const guint32 *words = (const guint32 *) (gconstpointer) it->cpu->words->data;
+  guint64 d;
+
+  if (++it->i >= it->seq->n)
+    return FALSE;
+  if (it->i % SEQ_BLOCK == 0)
+    {
+      iter_block (it, it->i / SEQ_BLOCK);
+      return TRUE;
+    }
+  d = words[it->w++];
+  if (d == ESCAPE)
+    {
+      d = words[it->w] | (guint64) words[it->w + 1] << 32;
+      it->w += 2;
+    }
+  it->t = et_time_add (it->t, (gint64) d);
+  return TRUE;
+}
+
+/* Starts @it at the block holding the last checkpoint at or before
+ * @t_ns (the first block when none is). FALSE when @seq is empty. */
+static gboolean
+iter_start (SeqIter *it, const EtTraceCpu *cpu, const Seq *seq, gint64 t_ns)
+{
+  const gint64 *check = (const gint64 *) (gconstpointer) cpu->check_t->data + seq->check;
+  guint lo = 0, hi = (seq->n + SEQ_BLOCK - 1) / SEQ_BLOCK;
+
+  if (seq->n == 0)
+    return FALSE;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (check[mid] <= t_ns)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  it->cpu = cpu;
+  it->seq = seq;
+  iter_block (it, lo);
+  return TRUE;
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+/* A thread's switches, sorted (time with its lowest bit replaced by 1 for
+ * "in", 0 for "out": a nanosecond less exact, half the memory), into
+ * alternating in and out times in @out (room for n + 2). A switch lost
+ * from the trace shows as two ins or two outs in a row: the second is
+ * dropped. Returns how many. */
+static guint
+pair_switches (const gint64 *keys, guint n, gint64 end_ns, gint64 *out)
+{
+  gboolean on = FALSE;
+  guint k = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 t = keys[i] & ~(gint64) 1;
+      gboolean in = keys[i] & 1;
+
+      if (in != on)
+        out[k++] = t, on = in;
+      else if (!in && k == 0)
+        out[k++] = MIN (0, t), out[k++] = t;    /* on a CPU since before the trace */
+    }
+  if (on)
+    {
+      out[k] = MAX (end_ns, out[k - 1]);
+      k++;
+    }
+  return k;
+}
+
+typedef struct
+{
+  guint32 *n_samples, *n_switches;     /* per thread */
+  guint   *at_samples, *at_switches;   /* per thread: next free place */
+  gint64  *samples, *switches;         /* grouped by thread */
+  gint64   interval_at;                /* the time of the interval taken */
+} Build;
+
+static void
+put_switch (Build *build, guint thread, gint64 key)
+{
+  if (build->switches == NULL)
+    build->n_switches[thread]++;
+  else
+    build->switches[build->at_switches[thread]++] = key;
+}
+
+/* One wanted record: counted (first pass, @build->samples NULL) or put in
+ * its thread's place (second pass). */
+static void
+take_record (EtTrace *self, EtTraceCpu *cpu, Build *build, const EtRecord *record)
+{
+  gint64 ns = _et_trace_raw_to_ns (self, record->ts);
+  Want want = want_of (record);
+  guint t, t_old;
+
+  if (want == WANT_SAMPLE && (t = thread_of_sample (self, record)) != ET_NO_INDEX)
+    {
+      if (build->samples == NULL)
+        build->n_samples[t]++;
+      else
+        build->samples[build->at_samples[t]++] = ns;
+    }
+  else if (want == WANT_SWITCH)
+    {
+      t = thread_of_tid (self, et_read_u32 (record->payload), FALSE);
+      t_old = thread_of_tid (self, et_read_u32 (record->payload + 4), FALSE);
+      cpu->has_switches = TRUE;
+      if (t != ET_NO_INDEX)
+        put_switch (build, t, (ns & ~(gint64) 1) | 1);
+      if (t_old != ET_NO_INDEX)
+        put_switch (build, t_old, ns & ~(gint64) 1);
+    }
+  else if (want == WANT_INTERVAL && build->samples == NULL
+           && et_read_u32 (record->payload) == 0 && et_read_u32 (record->payload + 4) > 0
+           && ns >= build->interval_at)
+    {
+      cpu->interval_ns = (gint64) et_read_u32 (record->payload + 4) * 100;   /* 100 ns units */
+      build->interval_at = ns;
+    }
+}
+
+static void
+take_all (EtTrace *self, EtTraceCpu *cpu, Build *build, const GArray *locs)
+{
+  for (guint i = 0; i < locs->len; i++)
+    {
+      EtRecord record;
+
+      /* (parsed while walking, unless the file shrank since: et-mapping.h) */
+      if (_et_trace_record_at (self, g_array_index (locs, EtEventLoc, i), &record))
+        take_record (self, cpu, build, &record);
+    }
+}
+
+static int
+compare_times (const void *a, const void *b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Each thread's times sorted and kept; its switches paired first. */
+static void
+store_threads (EtTrace *self, EtTraceCpu *cpu, Build *build)
+{
+  gint64 end_ns = et_trace_get_duration_ns (self);
+  guint s = 0, w = 0, most = 0;
+  g_autofree gint64 *paired = NULL;
+
+  for (guint t = 0; t < cpu->n_threads; t++)
+    most = MAX (most, build->n_switches[t]);
+  paired = g_new (gint64, most + 2);
+  for (guint t = 0; t < cpu->n_threads; t++)
+    {
+      guint n = build->n_samples[t], m = build->n_switches[t], k;
+
+      qsort (build->samples + s, n, sizeof (gint64), compare_times);
+      seq_store (cpu, &cpu->samples[t], build->samples + s, n);
+      qsort (build->switches + w, m, sizeof (gint64), compare_times);
+      k = pair_switches (build->switches + w, m, end_ns, paired);
+      seq_store (cpu, &cpu->switches[t], paired, k);
+      for (guint i = 0; i + 1 < k; i += 2)
+        cpu->on_cpu_ns[t] = et_time_add (cpu->on_cpu_ns[t], et_time_sub (paired[i + 1], paired[i]));
+      s += n;
+      w += m;
+    }
+}
+
+void
+_et_trace_cpu_build (EtTrace *self, GArray *locs)
+{
+  EtTraceCpu *cpu = g_new0 (EtTraceCpu, 1);
+  guint n = self->threads->len;
+  Build build = { .interval_at = G_MININT64 };
+  guint64 s = 0, w = 0;
+
+  cpu->n_threads = n;
+  cpu->samples = g_new0 (Seq, MAX (n, 1));
+  cpu->switches = g_new0 (Seq, MAX (n, 1));
+  cpu->on_cpu_ns = g_new0 (gint64, MAX (n, 1));
+  cpu->words = g_array_new (FALSE, FALSE, sizeof (guint32));
+  cpu->check_t = g_array_new (FALSE, FALSE, sizeof (gint64));
+  cpu->check_w = g_array_new (FALSE, FALSE, sizeof (guint32));
+  cpu->interval_ns = ET_CPU_DEFAULT_INTERVAL_NS;
+  _et_trace_cpu_free (self->cpu);
+  self->cpu = cpu;
+  if (locs == NULL)
+    return;
+  build.n_samples = g_new0 (guint32, MAX (n, 1));
+  build.n_switches = g_new0 (guint32, MAX (n, 1));
+  take_all (self, cpu, &build, locs);
+  build.at_samples = g_new (guint, MAX (n, 1));
+  build.at_switches = g_new (guint, MAX (n, 1));
+  for (guint t = 0; t < n; t++)
+    {
+      build.at_samples[t] = s, s += build.n_samples[t];
+      build.at_switches[t] = w, w += build.n_switches[t];
+    }
+  build.samples = g_new (gint64, MAX (s, 1));
+  build.switches = g_new (gint64, MAX (w, 1));
+  take_all (self, cpu, &build, locs);
+  g_array_unref (locs);
+  store_threads (self, cpu, &build);
+  g_free (build.n_samples);
+  g_free (build.n_switches);
+  g_free (build.at_samples);
+  g_free (build.at_switches);
+  g_free (build.samples);
+  g_free (build.switches);
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+gint64
+et_trace_sample_interval_ns (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), ET_CPU_DEFAULT_INTERVAL_NS);
+  return self->cpu ? self->cpu->interval_ns : ET_CPU_DEFAULT_INTERVAL_NS;
+}
+
+gboolean
+et_trace_has_cswitches (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), FALSE);
+  return self->cpu != NULL && self->cpu->has_switches;
+}
+
+EtCpuSource
+et_trace_thread_cpu_source (EtTrace *self, guint thread)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), ET_CPU_NONE);
+  if (self->cpu == NULL || thread >= self->cpu->n_threads)
+    return ET_CPU_NONE;
+  if (self->cpu->switches[thread].n > 0)
+    return ET_CPU_FROM_SWITCHES;
+  return self->cpu->samples[thread].n > 0 ? ET_CPU_FROM_SAMPLES : ET_CPU_NONE;
+}
+
+gint64
+et_trace_thread_on_cpu_ns (EtTrace *self, guint thread)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  if (self->cpu == NULL || thread >= self->cpu->n_threads)
+    return 0;
+  return self->cpu->on_cpu_ns[thread];
+}
+
+/* The column of @t in [@from, @from + @n × @width): fractional. */
+static inline double
+column_of (gint64 t, gint64 from, double width)
+{
+  return (double) et_time_sub (t, from) / width;
+}
+
+/* Adds the part of each column that [@a, @b) covers. */
+static void
+add_interval (float *fraction, guint n, gint64 from, gint64 to, double width, gint64 a, gint64 b)
+{
+  double xa, xb;
+  guint ca, cb;
+
+  a = MAX (a, from), b = MIN (b, to);
+  if (a >= b)
+    return;
+  xa = column_of (a, from, width), xb = column_of (b, from, width);
+  ca = MIN ((guint) xa, n - 1), cb = MIN ((guint) xb, n - 1);
+  if (ca == cb)
+    {
+      fraction[ca] += (float) (xb - xa);
+      return;
+    }
+  fraction[ca] += (float) (ca + 1 - xa);
+  for (guint c = ca + 1; c < cb; c++)
+    fraction[c] += 1;
+  fraction[cb] += (float) (xb - cb);
+}
+
+static void
+switch_columns (const EtTraceCpu *cpu, const Seq *seq, gint64 from, gint64 to, guint n,
+                float *fraction)
+{
+  double width = (double) et_time_sub (to, from) / n;
+  SeqIter it;
+
+  if (!iter_start (&it, cpu, seq, from))
+    return;
+  do
+    {
+      gint64 in = it.t;
+
+      if (in >= to || !iter_next (&it))
+        break;
+      add_interval (fraction, n, from, to, width, in, it.t);
+    }
+  while (iter_next (&it));
+}
+
+static void
+sample_columns (const EtTraceCpu *cpu, const Seq *seq, gint64 from, gint64 to, guint n,
+                guint *counts)
+{
+  double width = (double) et_time_sub (to, from) / n;
+  SeqIter it;
+
+  if (!iter_start (&it, cpu, seq, from))
+    return;
+  do
+    if (it.t >= to)
+      break;
+    else if (it.t >= from)
+      counts[MIN ((guint) column_of (it.t, from, width), n - 1)]++;
+  while (iter_next (&it));
+}
+
+EtCpuSource
+et_trace_thread_cpu_use (EtTrace *self, guint thread, gint64 from_ns, gint64 to_ns, guint n,
+                         float *fraction, guint *samples)
+{
+  EtCpuSource source = et_trace_thread_cpu_source (self, thread);
+  g_autofree guint *own = NULL;
+  double width;
+
+  g_return_val_if_fail (fraction != NULL || n == 0, ET_CPU_NONE);
+  memset (fraction, 0, n * sizeof *fraction);
+  if (samples != NULL)
+    memset (samples, 0, n * sizeof *samples);
+  if (source == ET_CPU_NONE || n == 0 || from_ns >= to_ns)
+    return source;
+  if (samples == NULL && source == ET_CPU_FROM_SAMPLES)
+    samples = own = g_new0 (guint, n);
+  if (samples != NULL)
+    sample_columns (self->cpu, &self->cpu->samples[thread], from_ns, to_ns, n, samples);
+  if (source == ET_CPU_FROM_SWITCHES)
+    switch_columns (self->cpu, &self->cpu->switches[thread], from_ns, to_ns, n, fraction);
+  else
+    {
+      width = (double) et_time_sub (to_ns, from_ns) / n;
+      for (guint c = 0; c < n; c++)
+        fraction[c] = (float) (samples[c] * (double) self->cpu->interval_ns / width);
+    }
+  for (guint c = 0; c < n; c++)
+    fraction[c] = CLAMP (fraction[c], 0.0f, 1.0f);
+  return source;
+}
