@@ -12,6 +12,7 @@
 #include "et-timeline-focus.h"
 #include "et-timeline-threads.h"
 #include "et-i18n.h"
+#include "et-cpu-strip.h"
 
 #include <glib/gi18n.h>
 
@@ -1180,6 +1181,21 @@ on_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer da
   et_timeline_view_select_at (data, x, y);
 }
 
+/* Over a thread header's CPU-use band: the use of the bar under the pointer. */
+static gboolean
+cpu_tooltip (EtTimelineView *self, double x, double y, GtkTooltip *tooltip)
+{
+  g_autofree char *text = NULL;
+  EtCpuHit hit;
+
+  if (!et_cpu_strip_hit_test (self->trace, self->layout, &self->view, x, y, &hit)
+      || hit.source == ET_CPU_NONE)
+    return FALSE;
+  text = et_i18n_cpu_use (hit.fraction, hit.samples, hit.source);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 /* Hover: what is under the pointer, in a few lines (et-details). */
 static gboolean
 on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
@@ -1193,7 +1209,7 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   et_timeline_hit_test (self->trace, self->layout, &self->view, x, y, &hit);
   if (hit.kind != ET_HIT_SHAPE)
-    return FALSE;
+    return cpu_tooltip (self, x, y, tooltip);
   if (hit.shape.kind == ET_SHAPE_AGGREGATE)
     g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
                                                "%u marker here — zoom in to tell them apart",

@@ -525,20 +525,31 @@ switch_columns (const EtTraceCpu *cpu, const Seq *seq, gint64 from, gint64 to, g
   while (iter_next (&it));
 }
 
+/* Counts the samples of each column into @counts (or not, when NULL) and,
+ * into @fraction (or not), the part of each column the samples' intervals
+ * cover. Each sample stands for the sampling interval that ends with it
+ * (the timer charges the thread it finds running with that interval), so
+ * columns narrower than the interval show the thread running, not spikes
+ * of samples. */
 static void
 sample_columns (const EtTraceCpu *cpu, const Seq *seq, gint64 from, gint64 to, guint n,
-                guint *counts)
+                guint *counts, float *fraction)
 {
   double width = (double) et_time_sub (to, from) / n;
+  gint64 reach = fraction != NULL ? cpu->interval_ns : 0;
   SeqIter it;
 
   if (!iter_start (&it, cpu, seq, from))
     return;
   do
-    if (it.t >= to)
-      break;
-    else if (it.t >= from)
-      counts[MIN ((guint) column_of (it.t, from, width), n - 1)]++;
+    {
+      if (et_time_sub (it.t, reach) >= to)
+        break;
+      if (counts != NULL && it.t >= from && it.t < to)
+        counts[MIN ((guint) column_of (it.t, from, width), n - 1)]++;
+      if (fraction != NULL)
+        add_interval (fraction, n, from, to, width, et_time_sub (it.t, reach), it.t);
+    }
   while (iter_next (&it));
 }
 
@@ -547,8 +558,6 @@ et_trace_thread_cpu_use (EtTrace *self, guint thread, gint64 from_ns, gint64 to_
                          float *fraction, guint *samples)
 {
   EtCpuSource source = et_trace_thread_cpu_source (self, thread);
-  g_autofree guint *own = NULL;
-  double width;
 
   g_return_val_if_fail (fraction != NULL || n == 0, ET_CPU_NONE);
   memset (fraction, 0, n * sizeof *fraction);
@@ -556,18 +565,11 @@ et_trace_thread_cpu_use (EtTrace *self, guint thread, gint64 from_ns, gint64 to_
     memset (samples, 0, n * sizeof *samples);
   if (source == ET_CPU_NONE || n == 0 || from_ns >= to_ns)
     return source;
-  if (samples == NULL && source == ET_CPU_FROM_SAMPLES)
-    samples = own = g_new0 (guint, n);
-  if (samples != NULL)
-    sample_columns (self->cpu, &self->cpu->samples[thread], from_ns, to_ns, n, samples);
   if (source == ET_CPU_FROM_SWITCHES)
     switch_columns (self->cpu, &self->cpu->switches[thread], from_ns, to_ns, n, fraction);
-  else
-    {
-      width = (double) et_time_sub (to_ns, from_ns) / n;
-      for (guint c = 0; c < n; c++)
-        fraction[c] = (float) (samples[c] * (double) self->cpu->interval_ns / width);
-    }
+  if (samples != NULL || source == ET_CPU_FROM_SAMPLES)
+    sample_columns (self->cpu, &self->cpu->samples[thread], from_ns, to_ns, n, samples,
+                    source == ET_CPU_FROM_SAMPLES ? fraction : NULL);
   for (guint c = 0; c < n; c++)
     fraction[c] = CLAMP (fraction[c], 0.0f, 1.0f);
   return source;

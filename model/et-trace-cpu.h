@@ -43,12 +43,14 @@ gint64      et_trace_thread_on_cpu_ns   (EtTrace *self,
 
 /* The fraction (0–1) of each of @n columns splitting [@from_ns, @to_ns)
  * evenly that @thread spent on a CPU, into @fraction, and, when @samples
- * is not NULL, the CPU samples of @thread in each column. From context
- * switches when the thread has any (the part of the column between
- * switched in and switched out), else from samples (count × the sampling
- * interval / the column's length, at most 1). Returns the source; with
- * ET_CPU_NONE every column is 0. Costs the thread's samples and switches
- * in the range plus @n. */
+ * is not NULL, the CPU samples of @thread in each column (by their time).
+ * From context switches when the thread has any (the part of the column
+ * between switched in and switched out), else from samples: each stands
+ * for the sampling interval that ends with it, and a column gets the part
+ * those intervals cover (at most 1) — in columns much longer than the
+ * interval, count × interval / the column's length. Returns the source;
+ * with ET_CPU_NONE every column is 0. Costs the thread's samples and
+ * switches in the range plus @n. */
 EtCpuSource et_trace_thread_cpu_use     (EtTrace *self,
                                          guint    thread,
                                          gint64   from_ns,

@@ -15,6 +15,7 @@
 
 #include "cli-run.h"
 #include "et-fixture.h"
+#include "et-cpu-strip.h"
 #include "et-layout.h"
 #include "et-timeline-render.h"
 #include "et-trace-cpu.h"
@@ -33,6 +34,28 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
  * column is a quarter of it. */
 #define INTERVAL_100NS 2500
 
+/* The runtime's GC/Start (1) or GC/Stop (2), version 1, of GC 1 on the
+ * worker: a span marker of the built-in runtime rules, so the worker's
+ * header can be collapsed over a lane. */
+static void
+write_gc (EtFixtureWriter *w, gint64 time_ns, guint16 id)
+{
+  static const guint8 start[18] = { 1, 0, 0, 0, 0 };   /* Count 1, Depth, Reason, Type, Clr */
+  static const guint8 stop[10] = { 1, 0, 0, 0, 0 };    /* Count 1, Depth, ClrInstanceID */
+  EtFixtureEvent ev;
+
+  et_fixture_event_init (&ev);
+  ev.time_ns = time_ns;
+  ev.pid = APP_PID;
+  ev.tid = WORKER_TID;
+  assert_true (et_guid_parse ("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4", &ev.provider));
+  ev.id = id;
+  ev.version = 1;
+  ev.task = 1;
+  ev.opcode = id;
+  et_fixture_write_event (w, &ev, NULL, 0, id == 1 ? start : stop, id == 1 ? sizeof start : sizeof stop);
+}
+
 static void
 write_interval (EtFixtureWriter *w, gint64 time_ns, guint32 interval_100ns)
 {
@@ -47,21 +70,23 @@ write_interval (EtFixtureWriter *w, gint64 time_ns, guint32 interval_100ns)
 
 /* Over [0, 10 ms), in 1 ms columns:
  * - the main thread has samples only: 2 in column 1, 1 in column 3, 4 in
- *   column 7 and 6 in column 8 (more than a column can hold);
+ *   column 7 and 6 in column 8 (more than a column can hold), each at the
+ *   end of a 0.25 ms interval inside its column;
  * - the worker is switched in at 2 ms, out at 2.5 ms, in at 4.25 ms and
  *   out at 6.75 ms (CPU 1), and has 3 samples;
  * - the stray thread's first switch takes it off CPU 2 at 1 ms (on since
  *   the start), and it is switched in again at 9 ms and never out (on
- *   until the trace's last event, at 10 ms). */
+ *   until the trace's last event, at 10 ms);
+ * - the worker runs a GC from 3 to 5 ms (its only marker). */
 static char *
 write_cpu_trace (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("etlscope-cpu-XXXXXX", NULL);
   char *path = g_build_filename (dir, "cpu.etl", NULL);
   g_autoptr(EtFixtureWriter) w = NULL;
-  static const gint64 main_samples[] = { 1200000, 1500000, 3100000, 7000000, 7250000, 7500000,
-                                         7750000, 8000000, 8100000, 8200000, 8300000, 8400000,
-                                         8500000 };
+  static const gint64 main_samples[] = { 1500000, 1750000, 3500000, 7250000, 7500000, 7750000,
+                                         7990000, 8250000, 8300000, 8400000, 8500000, 8600000,
+                                         8700000 };
   EtFixtureOptions o;
 
   et_fixture_options_init (&o);
@@ -79,7 +104,9 @@ write_cpu_trace (void)
   et_fixture_write_cswitch (w, 1, 2 * MS, WORKER_TID, 0);
   et_fixture_write_sample (w, 1, 2 * MS + 100000, WORKER_TID, 0x7FF6A1B22000);
   et_fixture_write_cswitch (w, 1, 2 * MS + MS / 2, 0, WORKER_TID);
+  write_gc (w, 3 * MS, 1);
   et_fixture_write_cswitch (w, 1, 4 * MS + MS / 4, WORKER_TID, 0);
+  write_gc (w, 5 * MS, 2);
   et_fixture_write_sample (w, 1, 5 * MS, WORKER_TID, 0x7FF6A1B22000);
   et_fixture_write_sample (w, 1, 6 * MS, WORKER_TID, 0x7FF6A1B22000);
   et_fixture_write_cswitch (w, 1, 6 * MS + 3 * MS / 4, 0, WORKER_TID);
@@ -133,7 +160,8 @@ assert_columns (const float *got, const float *want, guint n)
       fail_msg ("column %u: %.5f, expected %.5f", c, got[c], want[c]);
 }
 
-/* Samples alone: count × 0.25 ms per 1 ms column, never more than all of it. */
+/* Samples alone: count × 0.25 ms per 1 ms column, never more than all of
+ * it; zoomed in, the intervals the samples end. */
 static void
 test_fractions_from_samples (void **state)
 {
@@ -154,12 +182,12 @@ test_fractions_from_samples (void **state)
   assert_columns (fraction, want, 10);
   assert_memory_equal (samples, want_samples, sizeof samples);
   assert_int_equal (et_trace_thread_on_cpu_ns (trace, main_thread), 0);
-  /* Zoomed in on column 1's two samples: 0.2 ms columns of 1.2–1.4 and 1.4–1.6 ms. */
-  assert_int_equal (et_trace_thread_cpu_use (trace, main_thread, 1200000, 1600000, 2, fraction,
+  /* Zoomed in on column 1's samples (at 1.5 and 1.75 ms): 0.125 ms columns
+   * from 1.125 ms, the first two before the first sample's interval. */
+  assert_int_equal (et_trace_thread_cpu_use (trace, main_thread, 1125000, 1875000, 6, fraction,
                                              samples), ET_CPU_FROM_SAMPLES);
-  assert_int_equal (samples[0], 1);
-  assert_int_equal (samples[1], 1);
-  assert_columns (fraction, (const float[]) { 1, 1 }, 2);
+  assert_columns (fraction, (const float[]) { 0, 1, 1, 1, 1, 0 }, 6);
+  assert_memory_equal (samples, ((const guint[]) { 0, 0, 0, 1, 0, 1 }), 6 * sizeof (guint));
   remove_trace (g_steal_pointer (&path));
 }
 
@@ -248,6 +276,279 @@ test_many_switches (void **state)
   g_rmdir (dir);
 }
 
+/* ---- drawing ------------------------------------------------------------ */
+
+#define PX_PER_MS 100
+
+typedef struct
+{
+  cairo_surface_t *surface;
+  EtViewport       v;
+  double           rgb[3];
+} Picture;
+
+/* [0, 10 ms) at 100 px per ms, every row in view. */
+static void
+draw (EtTrace *trace, EtLayout *layout, gboolean dark, Picture *pic)
+{
+  cairo_t *cr;
+
+  et_viewport_init (&pic->v, 250 + 10 * PX_PER_MS, 100);
+  pic->v.from_ns = 0;
+  pic->v.to_ns = 10 * MS;
+  pic->v.dark = dark;
+  et_layout_update (layout, pic->v.lane_height);
+  pic->v.height = pic->v.ruler_height + et_layout_height (layout) + 1;
+  g_clear_pointer (&pic->surface, cairo_surface_destroy);
+  pic->surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, pic->v.width, pic->v.height);
+  cr = cairo_create (pic->surface);
+  et_timeline_draw (cr, trace, layout, &pic->v);
+  cairo_destroy (cr);
+  cairo_surface_flush (pic->surface);
+  et_cpu_strip_rgb (&pic->v, pic->rgb);
+}
+
+/* Whether the pixel at (@x, @y) is the strip's colour. */
+static gboolean
+is_cpu (const Picture *pic, double x, double y)
+{
+  const guint8 *data = cairo_image_surface_get_data (pic->surface);
+  int stride = cairo_image_surface_get_stride (pic->surface);
+  guint32 px = *(const guint32 *) (gconstpointer) (data + (int) y * stride + (int) x * 4);
+  int r = (px >> 16) & 0xFF, g = (px >> 8) & 0xFF, b = px & 0xFF;
+
+  return ABS (r - (int) (pic->rgb[0] * 255 + 0.5)) <= 2
+         && ABS (g - (int) (pic->rgb[1] * 255 + 0.5)) <= 2
+         && ABS (b - (int) (pic->rgb[2] * 255 + 0.5)) <= 2;
+}
+
+/* The band of @thread's header: its top and bottom pixel rows. */
+static void
+band_of (EtTrace *trace, EtLayout *layout, const Picture *pic, guint thread, double *top,
+         double *bottom)
+{
+  const EtRow *row = et_layout_thread_row (layout, thread);
+  double height;
+
+  assert_non_null (row);
+  assert_true (et_cpu_strip_band (trace, row, pic->v.ruler_height + row->y - pic->v.scroll_y,
+                                  top, &height));
+  *bottom = *top + height - 1;
+}
+
+static double
+x_at (const Picture *pic, double ms)
+{
+  return pic->v.label_width + ms * PX_PER_MS;
+}
+
+/* Per millisecond of the worker (on 2–2.5 and 4.25–6.75 ms), whether its
+ * band's bottom row is coloured: only where it ran. */
+static void
+check_worker_band (EtTrace *trace, EtLayout *layout, const Picture *pic, guint worker)
+{
+  static const double on[] = { 2.1, 2.4, 4.3, 5.05, 5.5, 6.7 };
+  static const double off[] = { 0.5, 1.5, 2.6, 3.0, 4.2, 6.8, 7.5, 8.5, 9.5 };
+  double top, bottom;
+
+  band_of (trace, layout, pic, worker, &top, &bottom);
+  for (guint i = 0; i < G_N_ELEMENTS (on); i++)
+    {
+      if (!is_cpu (pic, x_at (pic, on[i]), bottom) || !is_cpu (pic, x_at (pic, on[i]), top))
+        fail_msg ("no full CPU bar at %.1f ms", on[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (off); i++)
+    for (double y = top; y <= bottom; y++)
+      if (is_cpu (pic, x_at (pic, off[i]), y))
+        fail_msg ("a CPU bar at %.1f ms, y %.0f", off[i], y);
+  /* Nowhere above or below the band in the header. */
+  for (double x = pic->v.label_width; x < pic->v.width; x += 3)
+    {
+      assert_false (is_cpu (pic, x, top - 1));
+      assert_false (is_cpu (pic, x, bottom + 1));
+    }
+}
+
+/* The strip in the expanded and the collapsed header of the worker, and
+ * of the main thread (from samples); the tooltip's numbers. */
+static void
+test_strip_drawn_where_the_thread_ran (void **state)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(EtTrace) trace = load_cpu_trace (&path);
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  guint worker = thread_index (trace, APP_PID, WORKER_TID);
+  guint main_thread = thread_index (trace, APP_PID, MAIN_TID);
+  Picture pic = { NULL };
+  double top, bottom;
+  EtCpuHit hit;
+
+  (void) state;
+  et_layout_set_show_empty_threads (layout, TRUE);
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      draw (trace, layout, dark, &pic);
+      assert_int_equal (et_layout_thread_row (layout, worker)->lanes, 0);       /* expanded */
+      check_worker_band (trace, layout, &pic, worker);
+    }
+  band_of (trace, layout, &pic, main_thread, &top, &bottom);
+  /* at 2 px a bar, the intervals of 0.25 ms ending at 1.5 and 1.75 ms are
+   * full bars, before and after them nothing */
+  assert_true (is_cpu (&pic, x_at (&pic, 7.5), top));
+  assert_true (is_cpu (&pic, x_at (&pic, 1.3), top));
+  assert_true (is_cpu (&pic, x_at (&pic, 1.7), top));
+  assert_false (is_cpu (&pic, x_at (&pic, 1.2), bottom));
+  assert_false (is_cpu (&pic, x_at (&pic, 1.8), bottom));
+  assert_false (is_cpu (&pic, x_at (&pic, 5.05), bottom));
+
+  /* The tooltip's bar: on CPU all of it, the sample at 6 ms in it. */
+  band_of (trace, layout, &pic, worker, &top, &bottom);
+  assert_true (et_cpu_strip_hit_test (trace, layout, &pic.v, x_at (&pic, 6.0) + 0.5, bottom,
+                                      &hit));
+  assert_int_equal (hit.thread, worker);
+  assert_int_equal (hit.source, ET_CPU_FROM_SWITCHES);
+  assert_true (hit.fraction > 0.99f);
+  assert_int_equal (hit.samples, 1);
+  assert_true (et_cpu_strip_hit_test (trace, layout, &pic.v, x_at (&pic, 8.0), top, &hit));
+  assert_true (hit.fraction == 0 && hit.samples == 0);
+  assert_false (et_cpu_strip_hit_test (trace, layout, &pic.v, x_at (&pic, 6.0), top - 2, &hit));
+
+  /* Collapsed over its GC: the band under the density strip, the GC's
+   * lane under the band. */
+  et_layout_set_all_threads_collapsed (layout, TRUE);
+  draw (trace, layout, FALSE, &pic);
+  assert_true (et_layout_thread_row (layout, worker)->lanes > 0);
+  check_worker_band (trace, layout, &pic, worker);
+  band_of (trace, layout, &pic, worker, &top, &bottom);
+  assert_int_equal (top - (pic.v.ruler_height + et_layout_thread_row (layout, worker)->y),
+                    ET_THREAD_STRIP_PX);
+  assert_false (is_cpu (&pic, x_at (&pic, 4.5), bottom + 4));      /* the GC bar there */
+  g_clear_pointer (&pic.surface, cairo_surface_destroy);
+  remove_trace (g_steal_pointer (&path));
+}
+
+/* A thread without samples or switches keeps its header as it was. */
+static void
+test_no_strip_without_cpu_data (void **state)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(EtTrace) trace = load_cpu_trace (&path);
+  guint none = ET_NO_INDEX;
+  EtRow row = { ET_ROW_THREAD, 0, 0, 22, 0 };
+  double top, height;
+
+  (void) state;
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    if (et_trace_get_thread (trace, t)->n_samples == 0
+        && et_trace_thread_cpu_source (trace, t) == ET_CPU_NONE)
+      none = t;
+  assert_true (none != ET_NO_INDEX);       /* the Process/Start's logger thread */
+  row.index = none;
+  assert_false (et_cpu_strip_band (trace, &row, 0, &top, &height));
+  assert_int_equal (et_thread_strip_px (trace, none), ET_THREAD_STRIP_PX);
+  assert_int_equal (et_thread_strip_px (trace, thread_index (trace, APP_PID, WORKER_TID)),
+                    ET_THREAD_STRIP_PX + ET_CPU_STRIP_PX);
+  remove_trace (g_steal_pointer (&path));
+}
+
+/* ---- the command line --------------------------------------------------- */
+
+static void
+test_cli_info_on_cpu (void **state)
+{
+  g_autofree char *path = write_cpu_trace ();
+  Run text = run_cli ("info", path);
+  Run json = run_cli ("info", "--format=json", path);
+  g_autoptr(JsonObject) info = NULL;
+  JsonArray *threads;
+  gint64 worker_ns = -1, main_ns = -1;
+
+  (void) state;
+  assert_int_equal (text.status, 0);
+  assert_non_null (strstr (text.out, "3 CPU samples, 3 ms on CPU\n"));
+  assert_non_null (strstr (text.out, "13 CPU samples\n"));        /* the main thread: none */
+  assert_non_null (strstr (text.out, "0 events, 2 ms on CPU\n"));   /* the stray thread */
+  assert_int_equal (json.status, 0);
+  info = parse_object (json.out, -1);
+  threads = json_object_get_array_member (info, "threads");
+  for (guint i = 0; i < json_array_get_length (threads); i++)
+    {
+      JsonObject *o = json_array_get_object_element (threads, i);
+
+      if (json_object_get_int_member (o, "tid") == WORKER_TID)
+        worker_ns = json_object_get_int_member (o, "on_cpu_ns");
+      if (json_object_get_int_member (o, "tid") == MAIN_TID)
+        main_ns = json_object_get_int_member (o, "on_cpu_ns");
+    }
+  assert_int_equal (worker_ns, 3 * MS);
+  assert_int_equal (main_ns, 0);
+  run_clear (&text);
+  run_clear (&json);
+  remove_trace (g_steal_pointer (&path));
+}
+
+/* ---- the corpus --------------------------------------------------------- */
+
+/* Every CPU sample of net.4.5.2.x64.etl (PerfInfo/Sample, decoded) is in
+ * its thread's strip, whatever the columns. */
+static void
+test_corpus_samples_in_strips (void **state)
+{
+  const char *dir = g_getenv ("ET_CORPUS_DIR");
+  g_autofree char *path = dir ? g_build_filename (dir, "net.4.5.2.x64.etl", NULL) : NULL;
+  g_autoptr(EtTrace) trace = NULL;
+  g_autoptr(EtFields) fields = et_fields_new ();
+  guint64 decoded = 0, in_strips = 0, in_columns = 0;
+  guint counts[997];
+  float fraction[997];
+  gint64 end;
+
+  (void) state;
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      print_message ("# corpus not found (ET_CORPUS_DIR=%s): net.4.5.2.x64.etl not checked\n",
+                     dir ? dir : "unset");
+      skip ();
+      return;
+    }
+  trace = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL);
+  assert_non_null (trace);
+  for (guint64 i = 0; i < et_trace_get_n_events (trace); i++)
+    {
+      EtEvent e;
+
+      if (et_trace_decode_event (trace, i, &e, fields, NULL) && strcmp (e.name, "PerfInfo/Sample") == 0)
+        decoded++;
+    }
+  end = et_trace_get_duration_ns (trace) + 1;
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    {
+      guint one;
+      float whole;
+      guint64 sum = 0;
+
+      et_trace_thread_cpu_use (trace, t, 0, end, 1, &whole, &one);
+      et_trace_thread_cpu_use (trace, t, 0, end, G_N_ELEMENTS (counts), fraction, counts);
+      for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
+        {
+          sum += counts[c];
+          assert_true (fraction[c] >= 0 && fraction[c] <= 1);
+          assert_true (counts[c] == 0 || fraction[c] > 0);
+        }
+      assert_int_equal (one, et_trace_get_thread (trace, t)->n_samples);
+      assert_int_equal (sum, one);
+      in_strips += one;
+      in_columns += sum;
+    }
+  print_message ("# net.4.5.2.x64: %" G_GUINT64_FORMAT " samples decoded, %" G_GUINT64_FORMAT
+                 " in the strips; sampling interval %" G_GINT64_FORMAT " ns\n",
+                 decoded, in_strips, et_trace_sample_interval_ns (trace));
+  assert_true (decoded > 70000);
+  assert_int_equal (in_strips, decoded);
+  assert_int_equal (in_columns, decoded);
+  assert_false (et_trace_has_cswitches (trace));
+}
+
 int
 main (void)
 {
@@ -255,6 +556,10 @@ main (void)
     cmocka_unit_test (test_fractions_from_samples),
     cmocka_unit_test (test_fractions_from_switches),
     cmocka_unit_test (test_many_switches),
+    cmocka_unit_test (test_strip_drawn_where_the_thread_ran),
+    cmocka_unit_test (test_no_strip_without_cpu_data),
+    cmocka_unit_test (test_cli_info_on_cpu),
+    cmocka_unit_test (test_corpus_samples_in_strips),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
