@@ -62,10 +62,8 @@ typedef enum
 static Want
 want_of (const EtRecord *record)
 {
-  if (et_is_thread_sample (record))
-    return WANT_SAMPLE;
   if (record->klass != ET_RECORD_SYSTEM && record->klass != ET_RECORD_PERFINFO)
-    return WANT_NONE;
+    return et_is_thread_sample (record) ? WANT_SAMPLE : WANT_NONE;
   switch (record->hook)
     {
     case HOOK_SAMPLE:
@@ -296,25 +294,24 @@ pair_switches (const gint64 *keys, guint n, gint64 end_ns, gint64 *out)
   return k;
 }
 
+/* Each thread's times as loading finds them (in file order), in arrays of
+ * their own made on the thread's first time. */
 typedef struct
 {
-  guint32 *n_samples, *n_switches;     /* per thread */
-  guint   *at_samples, *at_switches;   /* per thread: next free place */
-  gint64  *samples, *switches;         /* grouped by thread */
-  gint64   interval_at;                /* the time of the interval taken */
+  GArray **samples;        /* per thread: gint64 */
+  GArray **switches;       /* per thread: gint64, in/out in the lowest bit */
+  gint64   interval_at;    /* the time of the interval taken */
 } Build;
 
 static void
-put_switch (Build *build, guint thread, gint64 key)
+put_time (GArray **per_thread, guint thread, gint64 t)
 {
-  if (build->switches == NULL)
-    build->n_switches[thread]++;
-  else
-    build->switches[build->at_switches[thread]++] = key;
+  if (per_thread[thread] == NULL)
+    per_thread[thread] = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_array_append_val (per_thread[thread], t);
 }
 
-/* One wanted record: counted (first pass, @build->samples NULL) or put in
- * its thread's place (second pass). */
+/* One wanted record into its thread's times. */
 static void
 take_record (EtTrace *self, EtTraceCpu *cpu, Build *build, const EtRecord *record)
 {
@@ -323,76 +320,94 @@ take_record (EtTrace *self, EtTraceCpu *cpu, Build *build, const EtRecord *recor
   guint t, t_old;
 
   if (want == WANT_SAMPLE && (t = thread_of_sample (self, record)) != ET_NO_INDEX)
-    {
-      if (build->samples == NULL)
-        build->n_samples[t]++;
-      else
-        build->samples[build->at_samples[t]++] = ns;
-    }
+    put_time (build->samples, t, ns);
   else if (want == WANT_SWITCH)
     {
       t = thread_of_tid (self, et_read_u32 (record->payload), FALSE);
       t_old = thread_of_tid (self, et_read_u32 (record->payload + 4), FALSE);
       cpu->has_switches = TRUE;
       if (t != ET_NO_INDEX)
-        put_switch (build, t, (ns & ~(gint64) 1) | 1);
+        put_time (build->switches, t, (ns & ~(gint64) 1) | 1);
       if (t_old != ET_NO_INDEX)
-        put_switch (build, t_old, ns & ~(gint64) 1);
+        put_time (build->switches, t_old, ns & ~(gint64) 1);
     }
-  else if (want == WANT_INTERVAL && build->samples == NULL
-           && et_read_u32 (record->payload) == 0 && et_read_u32 (record->payload + 4) > 0
-           && ns >= build->interval_at)
+  else if (want == WANT_INTERVAL && et_read_u32 (record->payload) == 0
+           && et_read_u32 (record->payload + 4) > 0 && ns >= build->interval_at)
     {
       cpu->interval_ns = (gint64) et_read_u32 (record->payload + 4) * 100;   /* 100 ns units */
       build->interval_at = ns;
     }
 }
 
-static void
-take_all (EtTrace *self, EtTraceCpu *cpu, Build *build, const GArray *locs)
+static gboolean
+is_sorted (const gint64 *t, guint n)
 {
-  for (guint i = 0; i < locs->len; i++)
-    {
-      EtRecord record;
+  for (guint i = 1; i < n; i++)
+    if (t[i] < t[i - 1])
+      return FALSE;
+  return TRUE;
+}
 
-      /* (parsed while walking, unless the file shrank since: et-mapping.h) */
-      if (_et_trace_record_at (self, g_array_index (locs, EtEventLoc, i), &record))
-        take_record (self, cpu, build, &record);
+/* Sorts @n times by their distance from the least, a byte at a time from
+ * the lowest (bytes all of them share are skipped): a thread's samples
+ * come as one sorted run per buffer, which a comparison sort gains little
+ * from, and the distances span far fewer than 64 bits. */
+static void
+sort_times (gint64 *t, guint n)
+{
+  g_autofree gint64 *tmp = NULL;
+  guint64 all = ~(guint64) 0, any = 0;
+  gint64 least = G_MAXINT64;
+
+  if (is_sorted (t, n))
+    return;
+  for (guint i = 0; i < n; i++)
+    least = MIN (least, t[i]);
+  for (guint i = 0; i < n; i++)
+    all &= (guint64) t[i] - (guint64) least, any |= (guint64) t[i] - (guint64) least;
+  tmp = g_new (gint64, n);
+  for (guint shift = 0; shift < 64; shift += 8)
+    {
+      guint count[257] = { 0 };
+
+      if ((((all ^ any) >> shift) & 0xFF) == 0)
+        continue;                         /* every time has the same byte here */
+      for (guint i = 0; i < n; i++)
+        count[((((guint64) t[i] - (guint64) least) >> shift) & 0xFF) + 1]++;
+      for (guint b = 1; b < 257; b++)
+        count[b] += count[b - 1];
+      for (guint i = 0; i < n; i++)
+        tmp[count[(((guint64) t[i] - (guint64) least) >> shift) & 0xFF]++] = t[i];
+      memcpy (t, tmp, n * sizeof *t);
     }
 }
 
-static int
-compare_times (const void *a, const void *b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* Each thread's times sorted and kept; its switches paired first. */
+/* A thread's samples and switches sorted and kept; its switches paired
+ * first. Frees its arrays. */
 static void
-store_threads (EtTrace *self, EtTraceCpu *cpu, Build *build)
+store_thread (EtTrace *self, EtTraceCpu *cpu, Build *build, guint t, gint64 end_ns)
 {
-  gint64 end_ns = et_trace_get_duration_ns (self);
-  guint s = 0, w = 0, most = 0;
-  g_autofree gint64 *paired = NULL;
+  GArray *samples = build->samples[t], *switches = build->switches[t];
 
-  for (guint t = 0; t < cpu->n_threads; t++)
-    most = MAX (most, build->n_switches[t]);
-  paired = g_new (gint64, most + 2);
-  for (guint t = 0; t < cpu->n_threads; t++)
+  if (samples != NULL)
     {
-      guint n = build->n_samples[t], m = build->n_switches[t], k;
+      sort_times ((gint64 *) (gpointer) samples->data, samples->len);
+      seq_store (cpu, &cpu->samples[t], (const gint64 *) (gconstpointer) samples->data,
+                 samples->len);
+      g_array_unref (samples);
+    }
+  if (switches != NULL)
+    {
+      g_autofree gint64 *paired = g_new (gint64, switches->len + 2);
+      guint k;
 
-      qsort (build->samples + s, n, sizeof (gint64), compare_times);
-      seq_store (cpu, &cpu->samples[t], build->samples + s, n);
-      qsort (build->switches + w, m, sizeof (gint64), compare_times);
-      k = pair_switches (build->switches + w, m, end_ns, paired);
+      sort_times ((gint64 *) (gpointer) switches->data, switches->len);
+      k = pair_switches ((const gint64 *) (gconstpointer) switches->data, switches->len, end_ns,
+                         paired);
       seq_store (cpu, &cpu->switches[t], paired, k);
       for (guint i = 0; i + 1 < k; i += 2)
         cpu->on_cpu_ns[t] = et_time_add (cpu->on_cpu_ns[t], et_time_sub (paired[i + 1], paired[i]));
-      s += n;
-      w += m;
+      g_array_unref (switches);
     }
 }
 
@@ -402,7 +417,7 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs)
   EtTraceCpu *cpu = g_new0 (EtTraceCpu, 1);
   guint n = self->threads->len;
   Build build = { .interval_at = G_MININT64 };
-  guint64 s = 0, w = 0;
+  gint64 end_ns = et_trace_get_duration_ns (self);
 
   cpu->n_threads = n;
   cpu->samples = g_new0 (Seq, MAX (n, 1));
@@ -416,25 +431,19 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs)
   self->cpu = cpu;
   if (locs == NULL)
     return;
-  build.n_samples = g_new0 (guint32, MAX (n, 1));
-  build.n_switches = g_new0 (guint32, MAX (n, 1));
-  take_all (self, cpu, &build, locs);
-  build.at_samples = g_new (guint, MAX (n, 1));
-  build.at_switches = g_new (guint, MAX (n, 1));
-  for (guint t = 0; t < n; t++)
+  build.samples = g_new0 (GArray *, MAX (n, 1));
+  build.switches = g_new0 (GArray *, MAX (n, 1));
+  for (guint i = 0; i < locs->len; i++)
     {
-      build.at_samples[t] = s, s += build.n_samples[t];
-      build.at_switches[t] = w, w += build.n_switches[t];
+      EtRecord record;
+
+      /* (parsed while walking, unless the file shrank since: et-mapping.h) */
+      if (_et_trace_record_at (self, g_array_index (locs, EtEventLoc, i), &record))
+        take_record (self, cpu, &build, &record);
     }
-  build.samples = g_new (gint64, MAX (s, 1));
-  build.switches = g_new (gint64, MAX (w, 1));
-  take_all (self, cpu, &build, locs);
   g_array_unref (locs);
-  store_threads (self, cpu, &build);
-  g_free (build.n_samples);
-  g_free (build.n_switches);
-  g_free (build.at_samples);
-  g_free (build.at_switches);
+  for (guint t = 0; t < n; t++)
+    store_thread (self, cpu, &build, t, end_ns);
   g_free (build.samples);
   g_free (build.switches);
 }

@@ -1317,8 +1317,9 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   decide_defaults (self);
   resolve_payload_threads (&loader);
   build_threads (&loader);
-  _et_trace_cpu_build (self, g_steal_pointer (&loader.cpu_locs));
   _et_loader_phase_done ("manifests", &clock);
+  _et_trace_cpu_build (self, g_steal_pointer (&loader.cpu_locs));
+  _et_loader_phase_done ("cpu", &clock);
   if (!_et_loader_build_markers (&loader, flags, cancellable, error))
     return NULL;
   sort_damage (self);

@@ -15,6 +15,7 @@
 
 #include "cli-run.h"
 #include "et-fixture.h"
+#include "et-i18n.h"
 #include "et-cpu-strip.h"
 #include "et-layout.h"
 #include "et-timeline-render.h"
@@ -276,6 +277,60 @@ test_many_switches (void **state)
   g_rmdir (dir);
 }
 
+/* A thread that moves from CPU to CPU: its samples and switches are in
+ * the file CPU by CPU, out of time order, and still counted in their
+ * columns; runs of 30 µs every 100 µs, each on the next of 4 CPUs. */
+static void
+test_thread_across_cpus (void **state)
+{
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-cpu-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "moving.etl", NULL);
+  g_autoptr(EtFixtureWriter) w = NULL;
+  g_autoptr(EtTrace) trace = NULL;
+  const guint runs = 2000;
+  float fraction[20];
+  guint samples[20];
+  EtFixtureOptions o;
+  guint t;
+
+  (void) state;
+  et_fixture_options_init (&o);
+  w = et_fixture_writer_new (path, &o, NULL);
+  et_fixture_write_thread (w, 0, 100, ET_FIXTURE_KERNEL_START, APP_PID, WORKER_TID, NULL);
+  for (guint i = 0; i < runs; i++)
+    {
+      gint64 at = 1000000 + i * (gint64) 100000;
+
+      et_fixture_write_cswitch (w, i % 4, at, WORKER_TID, 0);
+      et_fixture_write_sample (w, i % 4, at + 10000, WORKER_TID, 0x1000);
+      et_fixture_write_cswitch (w, i % 4, at + 30000, 0, WORKER_TID);
+    }
+  assert_true (et_fixture_writer_close (w, NULL));
+  trace = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL);
+  assert_non_null (trace);
+  t = thread_index (trace, APP_PID, WORKER_TID);
+  assert_int_equal (et_trace_get_thread (trace, t)->n_samples, runs);
+  assert_int_equal (et_trace_thread_on_cpu_ns (trace, t), runs * (gint64) 30000);
+  /* 20 columns of 10 ms (100 runs each), then of 50 µs (a run and a gap) */
+  et_trace_thread_cpu_use (trace, t, 1000000, 201000000, 20, fraction, samples);
+  for (guint c = 0; c < 20; c++)
+    {
+      assert_int_equal (samples[c], 100);
+      assert_true (fraction[c] > 0.2999f && fraction[c] < 0.3001f);
+    }
+  for (guint at = 3; at < runs; at += 97)
+    {
+      gint64 from = 1000000 + at * (gint64) 100000;
+
+      et_trace_thread_cpu_use (trace, t, from, from + 200000, 4, fraction, samples);
+      assert_columns (fraction, (const float[]) { 0.6f, 0, 0.6f, 0 }, 4);
+      assert_memory_equal (samples, ((const guint[]) { 1, 0, 1, 0 }), 4 * sizeof (guint));
+    }
+  g_clear_object (&trace);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* ---- drawing ------------------------------------------------------------ */
 
 #define PX_PER_MS 100
@@ -487,10 +542,56 @@ test_cli_info_on_cpu (void **state)
   remove_trace (g_steal_pointer (&path));
 }
 
+/* The tooltip's words, in English and German. */
+static void
+test_tooltip_text (void **state)
+{
+  g_autofree char *samples = NULL, *switches = NULL, *one = NULL, *german = NULL;
+
+  (void) state;
+  samples = et_i18n_cpu_use (0.371f, 12, ET_CPU_FROM_SAMPLES);
+  switches = et_i18n_cpu_use (1, 1, ET_CPU_FROM_SWITCHES);
+  one = et_i18n_cpu_use (0.004f, 1, ET_CPU_FROM_SAMPLES);
+  assert_string_equal (samples, "CPU 37 % (12 samples)");
+  assert_string_equal (switches, "CPU 100 % by context switches (1 sample)");
+  assert_string_equal (one, "CPU 0 % (1 sample)");
+  g_setenv ("LANGUAGE", "de", TRUE);
+  et_i18n_init ();
+  german = et_i18n_cpu_use (0.371f, 12, ET_CPU_FROM_SAMPLES);
+  g_unsetenv ("LANGUAGE");
+  assert_string_equal (german, "CPU 37 % (12 Stichproben)");
+}
+
 /* ---- the corpus --------------------------------------------------------- */
 
+/* Of @thread, samples at @times (decoded), per column of [@from, @to) in
+ * @n, counted one by one as the strip must count them. */
+static void
+check_columns (EtTrace *trace, guint thread, const GArray *times, gint64 from, gint64 to, guint n)
+{
+  g_autofree guint *want = g_new0 (guint, n);
+  g_autofree guint *got = g_new0 (guint, n);
+  g_autofree float *fraction = g_new0 (float, n);
+  double width = (double) (to - from) / n;
+
+  for (guint i = 0; i < times->len; i++)
+    {
+      gint64 t = g_array_index (times, gint64, i);
+
+      if (t >= from && t < to)
+        want[MIN ((guint) ((double) (t - from) / width), n - 1)]++;
+    }
+  et_trace_thread_cpu_use (trace, thread, from, to, n, fraction, got);
+  for (guint c = 0; c < n; c++)
+    if (got[c] != want[c])
+      fail_msg ("thread %u, [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") in %u: column %u has %u"
+                " samples, expected %u", thread, from, to, n, c, got[c], want[c]);
+}
+
 /* Every CPU sample of net.4.5.2.x64.etl (PerfInfo/Sample, decoded) is in
- * its thread's strip, whatever the columns. */
+ * its thread's strip, whatever the columns; the busiest threads' samples
+ * are in the columns their decoded times say, for the whole trace and for
+ * ranges starting anywhere. */
 static void
 test_corpus_samples_in_strips (void **state)
 {
@@ -498,6 +599,8 @@ test_corpus_samples_in_strips (void **state)
   g_autofree char *path = dir ? g_build_filename (dir, "net.4.5.2.x64.etl", NULL) : NULL;
   g_autoptr(EtTrace) trace = NULL;
   g_autoptr(EtFields) fields = et_fields_new ();
+  g_autoptr(GArray) idle = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) busy = g_array_new (FALSE, FALSE, sizeof (gint64));
   guint64 decoded = 0, in_strips = 0, in_columns = 0;
   guint counts[997];
   float fraction[997];
@@ -517,8 +620,14 @@ test_corpus_samples_in_strips (void **state)
     {
       EtEvent e;
 
-      if (et_trace_decode_event (trace, i, &e, fields, NULL) && strcmp (e.name, "PerfInfo/Sample") == 0)
-        decoded++;
+      if (!et_trace_decode_event (trace, i, &e, fields, NULL)
+          || strcmp (e.name, "PerfInfo/Sample") != 0)
+        continue;
+      decoded++;
+      if (e.has_ids && e.pid == 0 && e.tid == 0)
+        g_array_append_val (idle, e.time_ns);
+      if (e.has_ids && e.pid == 3676 && e.tid == 3680)
+        g_array_append_val (busy, e.time_ns);
     }
   end = et_trace_get_duration_ns (trace) + 1;
   for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
@@ -547,6 +656,17 @@ test_corpus_samples_in_strips (void **state)
   assert_int_equal (in_strips, decoded);
   assert_int_equal (in_columns, decoded);
   assert_false (et_trace_has_cswitches (trace));
+
+  assert_true (idle->len > 70000 && busy->len > 5000);
+  for (guint k = 0; k < 2; k++)
+    {
+      guint t = thread_index (trace, k ? 3676 : 0, k ? 3680 : 0);
+      const GArray *times = k ? busy : idle;
+
+      check_columns (trace, t, times, 0, end, 1600);
+      for (gint64 from = 0; from < end; from += end / 13)
+        check_columns (trace, t, times, from, from + end / 50, 333);
+    }
 }
 
 int
@@ -556,9 +676,11 @@ main (void)
     cmocka_unit_test (test_fractions_from_samples),
     cmocka_unit_test (test_fractions_from_switches),
     cmocka_unit_test (test_many_switches),
+    cmocka_unit_test (test_thread_across_cpus),
     cmocka_unit_test (test_strip_drawn_where_the_thread_ran),
     cmocka_unit_test (test_no_strip_without_cpu_data),
     cmocka_unit_test (test_cli_info_on_cpu),
+    cmocka_unit_test (test_tooltip_text),
     cmocka_unit_test (test_corpus_samples_in_strips),
   };
 
