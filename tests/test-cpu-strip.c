@@ -69,6 +69,22 @@ write_interval (EtFixtureWriter *w, gint64 time_ns, guint32 interval_100ns)
   et_fixture_write_perfinfo (w, 0, time_ns, 0, 0x0F, 72, 2, p, sizeof p);
 }
 
+/* A fixture writer for a new trace in a folder of its own (remove_trace
+ * removes both). */
+static EtFixtureWriter *
+new_writer (char **path)
+{
+  g_autofree char *dir = g_dir_make_tmp ("etlscope-cpu-XXXXXX", NULL);
+  EtFixtureWriter *w;
+  EtFixtureOptions o;
+
+  *path = g_build_filename (dir, "cpu.etl", NULL);
+  et_fixture_options_init (&o);
+  w = et_fixture_writer_new (*path, &o, NULL);
+  assert_non_null (w);
+  return w;
+}
+
 /* Over [0, 10 ms), in 1 ms columns:
  * - the main thread has samples only: 2 in column 1, 1 in column 3, 4 in
  *   column 7 and 6 in column 8 (more than a column can hold), each at the
@@ -82,17 +98,12 @@ write_interval (EtFixtureWriter *w, gint64 time_ns, guint32 interval_100ns)
 static char *
 write_cpu_trace (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("etlscope-cpu-XXXXXX", NULL);
-  char *path = g_build_filename (dir, "cpu.etl", NULL);
-  g_autoptr(EtFixtureWriter) w = NULL;
+  char *path = NULL;
+  g_autoptr(EtFixtureWriter) w = new_writer (&path);
   static const gint64 main_samples[] = { 1500000, 1750000, 3500000, 7250000, 7500000, 7750000,
                                          7990000, 8250000, 8300000, 8400000, 8500000, 8600000,
                                          8700000 };
-  EtFixtureOptions o;
 
-  et_fixture_options_init (&o);
-  w = et_fixture_writer_new (path, &o, NULL);
-  assert_non_null (w);
   et_fixture_write_process (w, 0, 100, ET_FIXTURE_KERNEL_START, APP_PID, 4, "Contoso.exe",
                             "Contoso.exe");
   et_fixture_write_thread (w, 0, 200, ET_FIXTURE_KERNEL_START, APP_PID, MAIN_TID, NULL);
@@ -238,18 +249,14 @@ test_fractions_from_switches (void **state)
 static void
 test_many_switches (void **state)
 {
-  g_autofree char *dir = g_dir_make_tmp ("etlscope-cpu-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "many.etl", NULL);
-  g_autoptr(EtFixtureWriter) w = NULL;
+  char *path = NULL;
+  g_autoptr(EtFixtureWriter) w = new_writer (&path);
   g_autoptr(EtTrace) trace = NULL;
   const gint64 gap = 6000 * (gint64) MS;
-  EtFixtureOptions o;
   float fraction[4];
   guint t;
 
   (void) state;
-  et_fixture_options_init (&o);
-  w = et_fixture_writer_new (path, &o, NULL);
   et_fixture_write_thread (w, 0, 100, ET_FIXTURE_KERNEL_START, APP_PID, WORKER_TID, NULL);
   /* 1000 runs of 0.25 ms, one per ms from 1 ms on; then one after the gap */
   for (guint i = 1; i <= 1000; i++)
@@ -273,8 +280,7 @@ test_many_switches (void **state)
   et_trace_thread_cpu_use (trace, t, gap - MS, gap + 3 * MS, 4, fraction, NULL);
   assert_columns (fraction, (const float[]) { 0, 1, 0, 0 }, 4);
   g_clear_object (&trace);
-  g_unlink (path);
-  g_rmdir (dir);
+  remove_trace (path);
 }
 
 /* A thread that moves from CPU to CPU: its samples and switches are in
@@ -283,19 +289,15 @@ test_many_switches (void **state)
 static void
 test_thread_across_cpus (void **state)
 {
-  g_autofree char *dir = g_dir_make_tmp ("etlscope-cpu-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "moving.etl", NULL);
-  g_autoptr(EtFixtureWriter) w = NULL;
+  char *path = NULL;
+  g_autoptr(EtFixtureWriter) w = new_writer (&path);
   g_autoptr(EtTrace) trace = NULL;
   const guint runs = 2000;
   float fraction[20];
   guint samples[20];
-  EtFixtureOptions o;
   guint t;
 
   (void) state;
-  et_fixture_options_init (&o);
-  w = et_fixture_writer_new (path, &o, NULL);
   et_fixture_write_thread (w, 0, 100, ET_FIXTURE_KERNEL_START, APP_PID, WORKER_TID, NULL);
   for (guint i = 0; i < runs; i++)
     {
@@ -327,8 +329,7 @@ test_thread_across_cpus (void **state)
       assert_memory_equal (samples, ((const guint[]) { 1, 0, 1, 0 }), 4 * sizeof (guint));
     }
   g_clear_object (&trace);
-  g_unlink (path);
-  g_rmdir (dir);
+  remove_trace (path);
 }
 
 /* ---- drawing ------------------------------------------------------------ */
