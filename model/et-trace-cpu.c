@@ -16,40 +16,12 @@
 #include "et-bytes.h"
 #include "et-kernel.h"
 #include "et-time.h"
-#include "et-trace-private.h"
-
-/* Times are kept as u32 differences from the one before; a difference of
- * 2^32 − 1 ns (4.3 s) or more is ESCAPE and the next two words. Every
- * SEQ_BLOCK-th time is a checkpoint (its time and where its block's words
- * start), so a query searches the checkpoints and then reads at most a
- * block. The block is even, so switch pairs (in, out) never straddle one. */
-#define SEQ_BLOCK 256
-#define ESCAPE    G_MAXUINT32
+#include "et-trace-cpu-private.h"
 
 #define HOOK_SAMPLE   0x0F2E   /* PerfInfo/SampledProfile */
 #define HOOK_CSWITCH  0x0524   /* Thread/CSwitch */
 #define HOOK_INTERVAL 0x0F48   /* PerfInfo/SetInterval */
 #define HOOK_START    0x0F49   /* PerfInfo/CollectionStart (the interval too) */
-
-typedef struct
-{
-  guint32 word;     /* its first word in words */
-  guint32 check;    /* its first checkpoint */
-  guint32 n;        /* times */
-} Seq;
-
-struct _EtTraceCpu
-{
-  guint    n_threads;
-  Seq     *samples;      /* per thread */
-  Seq     *switches;     /* per thread: in, out, in, out… */
-  gint64  *on_cpu_ns;    /* per thread, from switches */
-  GArray  *words;        /* guint32 */
-  GArray  *check_t;      /* gint64: time of each checkpoint */
-  GArray  *check_w;      /* guint32: word index of each checkpoint */
-  gint64   interval_ns;
-  gboolean has_switches;
-};
 
 typedef enum
 {
@@ -95,6 +67,7 @@ _et_trace_cpu_free (EtTraceCpu *cpu)
   g_array_unref (cpu->words);
   g_array_unref (cpu->check_t);
   g_array_unref (cpu->check_w);
+  g_array_unref (cpu->check_cum);
   g_free (cpu);
 }
 
@@ -167,10 +140,14 @@ put_word (EtTraceCpu *cpu, guint32 w)
   g_array_append_val (cpu->words, w);
 }
 
-/* Keeps @n sorted times as @seq. */
+/* Keeps @n sorted times as @seq; with @pairs, in and out times
+ * alternating, and each checkpoint says how long the pairs before it
+ * lasted. */
 static void
-seq_store (EtTraceCpu *cpu, Seq *seq, const gint64 *t, guint n)
+seq_store (EtTraceCpu *cpu, Seq *seq, const gint64 *t, guint n, gboolean pairs)
 {
+  gint64 cum = 0;
+
   seq->word = cpu->words->len;
   seq->check = cpu->check_t->len;
   seq->n = n;
@@ -178,12 +155,15 @@ seq_store (EtTraceCpu *cpu, Seq *seq, const gint64 *t, guint n)
     {
       guint64 d;
 
+      if (pairs && i % 2 == 1)
+        cum = et_time_add (cum, et_time_sub (t[i], t[i - 1]));
       if (i % SEQ_BLOCK == 0)
         {
           guint32 w = cpu->words->len;
 
           g_array_append_val (cpu->check_t, t[i]);
           g_array_append_val (cpu->check_w, w);
+          g_array_append_val (cpu->check_cum, cum);
           continue;
         }
       d = (guint64) et_time_sub (t[i], t[i - 1]);
@@ -196,71 +176,6 @@ seq_store (EtTraceCpu *cpu, Seq *seq, const gint64 *t, guint n)
           put_word (cpu, (guint32) (d >> 32));
         }
     }
-}
-
-typedef struct
-{
-  const EtTraceCpu *cpu;
-  const Seq        *seq;
-  guint             i;      /* the time's index */
-  guint             w;      /* the next word */
-  gint64            t;
-} SeqIter;
-
-static void
-iter_block (SeqIter *it, guint b)
-{
-  it->i = b * SEQ_BLOCK;
-  it->t = g_array_index (it->cpu->check_t, gint64, it->seq->check + b);
-  it->w = g_array_index (it->cpu->check_w, guint32, it->seq->check + b);
-}
-
-static gboolean
-iter_next (SeqIter *it)
-{
-  const guint32 *words = (const guint32 *) (gconstpointer) it->cpu->words->data;
-  guint64 d;
-
-  if (++it->i >= it->seq->n)
-    return FALSE;
-  if (it->i % SEQ_BLOCK == 0)
-    {
-      iter_block (it, it->i / SEQ_BLOCK);
-      return TRUE;
-    }
-  d = words[it->w++];
-  if (d == ESCAPE)
-    {
-      d = words[it->w] | (guint64) words[it->w + 1] << 32;
-      it->w += 2;
-    }
-  it->t = et_time_add (it->t, (gint64) d);
-  return TRUE;
-}
-
-/* Starts @it at the block holding the last checkpoint at or before
- * @t_ns (the first block when none is). FALSE when @seq is empty. */
-static gboolean
-iter_start (SeqIter *it, const EtTraceCpu *cpu, const Seq *seq, gint64 t_ns)
-{
-  const gint64 *check = (const gint64 *) (gconstpointer) cpu->check_t->data + seq->check;
-  guint lo = 0, hi = (seq->n + SEQ_BLOCK - 1) / SEQ_BLOCK;
-
-  if (seq->n == 0)
-    return FALSE;
-  while (hi - lo > 1)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (check[mid] <= t_ns)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  it->cpu = cpu;
-  it->seq = seq;
-  iter_block (it, lo);
-  return TRUE;
 }
 
 /* ---- building ----------------------------------------------------------- */
@@ -393,7 +308,7 @@ store_thread (EtTrace *self, EtTraceCpu *cpu, Build *build, guint t, gint64 end_
     {
       sort_times ((gint64 *) (gpointer) samples->data, samples->len);
       seq_store (cpu, &cpu->samples[t], (const gint64 *) (gconstpointer) samples->data,
-                 samples->len);
+                 samples->len, FALSE);
       g_array_unref (samples);
     }
   if (switches != NULL)
@@ -404,7 +319,7 @@ store_thread (EtTrace *self, EtTraceCpu *cpu, Build *build, guint t, gint64 end_
       sort_times ((gint64 *) (gpointer) switches->data, switches->len);
       k = pair_switches ((const gint64 *) (gconstpointer) switches->data, switches->len, end_ns,
                          paired);
-      seq_store (cpu, &cpu->switches[t], paired, k);
+      seq_store (cpu, &cpu->switches[t], paired, k, TRUE);
       for (guint i = 0; i + 1 < k; i += 2)
         cpu->on_cpu_ns[t] = et_time_add (cpu->on_cpu_ns[t], et_time_sub (paired[i + 1], paired[i]));
       g_array_unref (switches);
@@ -426,7 +341,11 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs)
   cpu->words = g_array_new (FALSE, FALSE, sizeof (guint32));
   cpu->check_t = g_array_new (FALSE, FALSE, sizeof (gint64));
   cpu->check_w = g_array_new (FALSE, FALSE, sizeof (guint32));
+  cpu->check_cum = g_array_new (FALSE, FALSE, sizeof (gint64));
   cpu->interval_ns = ET_CPU_DEFAULT_INTERVAL_NS;
+  /* Tests compare both ways of answering a query (et-trace-cpu-query.c). */
+  cpu->by_bounds = g_getenv ("ETLSCOPE_CPU_BY_BOUNDS") == NULL ? -1
+                   : atoi (g_getenv ("ETLSCOPE_CPU_BY_BOUNDS")) != 0;
   _et_trace_cpu_free (self->cpu);
   self->cpu = cpu;
   if (locs == NULL)
@@ -448,138 +367,3 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs)
   g_free (build.switches);
 }
 
-/* ---- queries ------------------------------------------------------------ */
-
-gint64
-et_trace_sample_interval_ns (EtTrace *self)
-{
-  g_return_val_if_fail (ET_IS_TRACE (self), ET_CPU_DEFAULT_INTERVAL_NS);
-  return self->cpu ? self->cpu->interval_ns : ET_CPU_DEFAULT_INTERVAL_NS;
-}
-
-gboolean
-et_trace_has_cswitches (EtTrace *self)
-{
-  g_return_val_if_fail (ET_IS_TRACE (self), FALSE);
-  return self->cpu != NULL && self->cpu->has_switches;
-}
-
-EtCpuSource
-et_trace_thread_cpu_source (EtTrace *self, guint thread)
-{
-  g_return_val_if_fail (ET_IS_TRACE (self), ET_CPU_NONE);
-  if (self->cpu == NULL || thread >= self->cpu->n_threads)
-    return ET_CPU_NONE;
-  if (self->cpu->switches[thread].n > 0)
-    return ET_CPU_FROM_SWITCHES;
-  return self->cpu->samples[thread].n > 0 ? ET_CPU_FROM_SAMPLES : ET_CPU_NONE;
-}
-
-gint64
-et_trace_thread_on_cpu_ns (EtTrace *self, guint thread)
-{
-  g_return_val_if_fail (ET_IS_TRACE (self), 0);
-  if (self->cpu == NULL || thread >= self->cpu->n_threads)
-    return 0;
-  return self->cpu->on_cpu_ns[thread];
-}
-
-/* The column of @t in [@from, @from + @n × @width): fractional. */
-static inline double
-column_of (gint64 t, gint64 from, double width)
-{
-  return (double) et_time_sub (t, from) / width;
-}
-
-/* Adds the part of each column that [@a, @b) covers. */
-static void
-add_interval (float *fraction, guint n, gint64 from, gint64 to, double width, gint64 a, gint64 b)
-{
-  double xa, xb;
-  guint ca, cb;
-
-  a = MAX (a, from), b = MIN (b, to);
-  if (a >= b)
-    return;
-  xa = column_of (a, from, width), xb = column_of (b, from, width);
-  ca = MIN ((guint) xa, n - 1), cb = MIN ((guint) xb, n - 1);
-  if (ca == cb)
-    {
-      fraction[ca] += (float) (xb - xa);
-      return;
-    }
-  fraction[ca] += (float) (ca + 1 - xa);
-  for (guint c = ca + 1; c < cb; c++)
-    fraction[c] += 1;
-  fraction[cb] += (float) (xb - cb);
-}
-
-static void
-switch_columns (const EtTraceCpu *cpu, const Seq *seq, gint64 from, gint64 to, guint n,
-                float *fraction)
-{
-  double width = (double) et_time_sub (to, from) / n;
-  SeqIter it;
-
-  if (!iter_start (&it, cpu, seq, from))
-    return;
-  do
-    {
-      gint64 in = it.t;
-
-      if (in >= to || !iter_next (&it))
-        break;
-      add_interval (fraction, n, from, to, width, in, it.t);
-    }
-  while (iter_next (&it));
-}
-
-/* Counts the samples of each column into @counts (or not, when NULL) and,
- * into @fraction (or not), the part of each column the samples' intervals
- * cover. Each sample stands for the sampling interval that ends with it
- * (the timer charges the thread it finds running with that interval), so
- * columns narrower than the interval show the thread running, not spikes
- * of samples. */
-static void
-sample_columns (const EtTraceCpu *cpu, const Seq *seq, gint64 from, gint64 to, guint n,
-                guint *counts, float *fraction)
-{
-  double width = (double) et_time_sub (to, from) / n;
-  gint64 reach = fraction != NULL ? cpu->interval_ns : 0;
-  SeqIter it;
-
-  if (!iter_start (&it, cpu, seq, from))
-    return;
-  do
-    {
-      if (et_time_sub (it.t, reach) >= to)
-        break;
-      if (counts != NULL && it.t >= from && it.t < to)
-        counts[MIN ((guint) column_of (it.t, from, width), n - 1)]++;
-      if (fraction != NULL)
-        add_interval (fraction, n, from, to, width, et_time_sub (it.t, reach), it.t);
-    }
-  while (iter_next (&it));
-}
-
-EtCpuSource
-et_trace_thread_cpu_use (EtTrace *self, guint thread, gint64 from_ns, gint64 to_ns, guint n,
-                         float *fraction, guint *samples)
-{
-  EtCpuSource source = et_trace_thread_cpu_source (self, thread);
-
-  g_return_val_if_fail (fraction != NULL || n == 0, ET_CPU_NONE);
-  memset (fraction, 0, n * sizeof *fraction);
-  if (samples != NULL)
-    memset (samples, 0, n * sizeof *samples);
-  if (source == ET_CPU_NONE || n == 0 || from_ns >= to_ns)
-    return source;
-  if (source == ET_CPU_FROM_SWITCHES)
-    switch_columns (self->cpu, &self->cpu->switches[thread], from_ns, to_ns, n, fraction);
-  if (samples != NULL || source == ET_CPU_FROM_SAMPLES)
-    sample_columns (self->cpu, &self->cpu->samples[thread], from_ns, to_ns, n, samples,
-                    source == ET_CPU_FROM_SAMPLES ? fraction : NULL);
-  for (guint c = 0; c < n; c++)
-    fraction[c] = CLAMP (fraction[c], 0.0f, 1.0f);
-  return source;
-}

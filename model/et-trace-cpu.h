@@ -6,7 +6,7 @@
  * kernel's context switches (Thread/CSwitch: NewThreadId is switched in,
  * OldThreadId out). Kept per thread as delta-coded times: 4 bytes per
  * sample, 8 per context switch (the new thread's "in", the old one's
- * "out"), plus one 12-byte checkpoint per 256 times.
+ * "out"), plus one 20-byte checkpoint per 256 times.
  */
 #pragma once
 
@@ -49,8 +49,10 @@ gint64      et_trace_thread_on_cpu_ns   (EtTrace *self,
  * for the sampling interval that ends with it, and a column gets the part
  * those intervals cover (at most 1) — in columns much longer than the
  * interval, count × interval / the column's length. Returns the source;
- * with ET_CPU_NONE every column is 0. Costs the thread's samples and
- * switches in the range plus @n. */
+ * with ET_CPU_NONE every column is 0. Column c starts at
+ * @from_ns + ⌈c·(@to_ns − @from_ns)/@n⌉ (whole nanoseconds). Costs the
+ * lesser of the thread's samples or switches in the range and about 50
+ * per column (et-trace-cpu-query.c), whatever the zoom. */
 EtCpuSource et_trace_thread_cpu_use     (EtTrace *self,
                                          guint    thread,
                                          gint64   from_ns,

@@ -286,20 +286,16 @@ test_many_switches (void **state)
 /* A thread that moves from CPU to CPU: its samples and switches are in
  * the file CPU by CPU, out of time order, and still counted in their
  * columns; runs of 30 µs every 100 µs, each on the next of 4 CPUs. */
-static void
-test_thread_across_cpus (void **state)
+#define RUNS 2000
+
+static char *
+write_moving_trace (void)
 {
   char *path = NULL;
   g_autoptr(EtFixtureWriter) w = new_writer (&path);
-  g_autoptr(EtTrace) trace = NULL;
-  const guint runs = 2000;
-  float fraction[20];
-  guint samples[20];
-  guint t;
 
-  (void) state;
   et_fixture_write_thread (w, 0, 100, ET_FIXTURE_KERNEL_START, APP_PID, WORKER_TID, NULL);
-  for (guint i = 0; i < runs; i++)
+  for (guint i = 0; i < RUNS; i++)
     {
       gint64 at = 1000000 + i * (gint64) 100000;
 
@@ -308,6 +304,20 @@ test_thread_across_cpus (void **state)
       et_fixture_write_cswitch (w, i % 4, at + 30000, 0, WORKER_TID);
     }
   assert_true (et_fixture_writer_close (w, NULL));
+  return path;
+}
+
+static void
+test_thread_across_cpus (void **state)
+{
+  char *path = write_moving_trace ();
+  g_autoptr(EtTrace) trace = NULL;
+  const guint runs = RUNS;
+  float fraction[20];
+  guint samples[20];
+  guint t;
+
+  (void) state;
   trace = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL);
   assert_non_null (trace);
   t = thread_index (trace, APP_PID, WORKER_TID);
@@ -330,6 +340,58 @@ test_thread_across_cpus (void **state)
     }
   g_clear_object (&trace);
   remove_trace (path);
+}
+
+/* @trace loaded twice, answering queries by walking its times and by
+ * looking up column edges (ETLSCOPE_CPU_BY_BOUNDS): the same numbers for
+ * ranges of every kind, every thread. */
+static void
+compare_ways (const char *path)
+{
+  g_autoptr(EtTrace) walking = NULL, edges = NULL;
+  static const guint ns[] = { 1, 2, 7, 100, 1600, 5000 };
+  gint64 end;
+
+  g_setenv ("ETLSCOPE_CPU_BY_BOUNDS", "0", TRUE);
+  walking = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL);
+  g_setenv ("ETLSCOPE_CPU_BY_BOUNDS", "1", TRUE);
+  edges = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL);
+  g_unsetenv ("ETLSCOPE_CPU_BY_BOUNDS");
+  assert_non_null (walking);
+  assert_non_null (edges);
+  end = et_trace_get_duration_ns (walking) + 1;
+  for (guint t = 0; t < et_trace_get_n_threads (walking); t++)
+    for (guint j = 0; j < G_N_ELEMENTS (ns); j++)
+      for (gint64 from = -end / 7; from < end; from += end / 5 + 12345)
+        {
+          gint64 to = from + (end - from) / (j + 1) + (gint64) j * 999;
+          g_autofree float *f1 = g_new (float, ns[j]), *f2 = g_new (float, ns[j]);
+          g_autofree guint *c1 = g_new (guint, ns[j]), *c2 = g_new (guint, ns[j]);
+
+          et_trace_thread_cpu_use (walking, t, from, to, ns[j], f1, c1);
+          et_trace_thread_cpu_use (edges, t, from, to, ns[j], f2, c2);
+          assert_memory_equal (c1, c2, ns[j] * sizeof (guint));
+          assert_memory_equal (f1, f2, ns[j] * sizeof (float));
+        }
+}
+
+static void
+test_both_ways_agree (void **state)
+{
+  char *moving = write_moving_trace ();
+  char *cpu = write_cpu_trace ();
+  const char *dir = g_getenv ("ET_CORPUS_DIR");
+  g_autofree char *corpus = dir ? g_build_filename (dir, "net.4.5.2.x64.etl", NULL) : NULL;
+
+  (void) state;
+  compare_ways (moving);
+  compare_ways (cpu);
+  if (corpus != NULL && g_file_test (corpus, G_FILE_TEST_IS_REGULAR))
+    compare_ways (corpus);
+  else
+    print_message ("# corpus not found: net.4.5.2.x64.etl not compared\n");
+  remove_trace (moving);
+  remove_trace (cpu);
 }
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -678,6 +740,7 @@ main (void)
     cmocka_unit_test (test_fractions_from_switches),
     cmocka_unit_test (test_many_switches),
     cmocka_unit_test (test_thread_across_cpus),
+    cmocka_unit_test (test_both_ways_agree),
     cmocka_unit_test (test_strip_drawn_where_the_thread_ran),
     cmocka_unit_test (test_no_strip_without_cpu_data),
     cmocka_unit_test (test_cli_info_on_cpu),
