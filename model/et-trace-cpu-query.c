@@ -337,8 +337,9 @@ et_trace_thread_cpu_use (EtTrace *self, guint thread, gint64 from_ns, gint64 to_
   const Seq *sw, *sm;
 
   g_return_val_if_fail (fraction != NULL || n == 0, ET_CPU_NONE);
-  memset (fraction, 0, n * sizeof *fraction);
-  if (samples != NULL)
+  for (guint c = 0; c < n; c++)
+    fraction[c] = 0;
+  if (samples != NULL && n > 0)
     memset (samples, 0, n * sizeof *samples);
   if (source == ET_CPU_NONE || n == 0 || from_ns >= to_ns)
     return source;

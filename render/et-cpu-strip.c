@@ -80,6 +80,10 @@ et_cpu_strip_draw (cairo_t *cr, EtTrace *trace, const EtViewport *v, const EtRow
   et_trace_thread_cpu_use (trace, row->index, from_ns, to_ns, n, fraction, NULL);
   et_cpu_strip_rgb (v, rgb);
   cairo_save (cr);
+  /* The band's track, faint: where the bars stand, and that 0 is 0. */
+  cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], 0.12);
+  cairo_rectangle (cr, left, band_top, (double) n * ET_CPU_COLUMN_PX, band_height);
+  cairo_fill (cr);
   cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
   bottom = band_top + band_height;
   /* Neighbouring bars of one height are one rectangle. */

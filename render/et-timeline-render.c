@@ -1812,6 +1812,9 @@ paint_cpu_sample (Painter *p, double x, double cy)
   cairo_rectangle (p->cr, x, cy - h / 2 - 1, 26, h + 2);
   cairo_fill (p->cr);
   et_cpu_strip_rgb (p->v, rgb);
+  cairo_set_source_rgba (p->cr, rgb[0], rgb[1], rgb[2], 0.12);
+  cairo_rectangle (p->cr, x, cy - h / 2, 26, h);
+  cairo_fill (p->cr);
   cairo_set_source_rgb (p->cr, rgb[0], rgb[1], rgb[2]);
   for (guint i = 0; i < G_N_ELEMENTS (use); i++)
     if (use[i] > 0)
