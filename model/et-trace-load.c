@@ -344,10 +344,10 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
       collect_names (walker, record);
       attribute_kernel (walker, record);
     }
-  if (_et_cpu_record_wanted (record))
-    g_array_append_val (walker->cpu_locs, ref.loc);
   else
     collect_thread_role (walker, record);
+  if (_et_cpu_record_wanted (record))
+    g_array_append_val (walker->cpu_locs, ref.loc);
 }
 
 /* The log-file header: the first record of the trace-header hook. */
