@@ -8,6 +8,8 @@
 #include "et-cli-options.h"
 #include "et-cli-output.h"
 #include "et-i18n.h"
+#include "et-timeline-render.h"
+#include "et-trace-cpu.h"
 
 #include <string.h>
 
@@ -157,6 +159,23 @@ text_providers (GString *s, EtTrace *trace)
   g_string_append_c (s, '\n');
 }
 
+/* A thread's time on a processor, where the trace's context switches say. */
+static void
+text_on_cpu (GString *s, EtTrace *trace, guint thread)
+{
+  gint64 on_cpu = et_trace_thread_on_cpu_ns (trace, thread);
+  g_autoptr(GString) d = NULL;
+
+  if (!et_trace_has_cswitches (trace) || on_cpu <= 0)
+    return;
+  d = g_string_new (NULL);
+  et_format_duration_display (on_cpu, d);
+  /* Translators: after "12 events, 3 CPU samples": the thread's time on a
+   * processor from the trace's context switches, e.g. "1.5 ms on CPU" */
+  g_string_append (s, ", ");
+  g_string_append_printf (s, _("%s on CPU"), d->str);
+}
+
 static void
 text_threads (GString *s, EtTrace *trace)
 {
@@ -210,6 +229,7 @@ text_threads (GString *s, EtTrace *trace)
               g_string_append_printf (s, " %s", g_dngettext (GETTEXT_PACKAGE, "CPU sample",
                                                              "CPU samples", th->n_samples));
             }
+          text_on_cpu (s, trace, t);
           g_string_append_c (s, '\n');
         }
     }
@@ -385,6 +405,8 @@ json_threads (GString *s, EtTrace *trace)
       et_cli_json_string (s, "name", t->name);
       et_cli_json_uint (s, "events", t->n_events);
       et_cli_json_uint (s, "samples", t->n_samples);
+      if (et_trace_has_cswitches (trace))
+        et_cli_json_int (s, "on_cpu_ns", et_trace_thread_on_cpu_ns (trace, i));
       g_string_append_c (s, '}');
     }
   g_string_append_c (s, ']');

@@ -13,6 +13,7 @@
 #include "et-cli-output.h"
 #include "et-timeline-render.h"
 #include "et-i18n.h"
+#include "et-trace-cpu.h"
 
 typedef struct
 {
@@ -103,6 +104,15 @@ fit_rows (EtLayout *layout, EtViewport *v, const RenderOptions *o)
                                        below), below);
 }
 
+static gboolean
+any_cpu_data (EtTrace *trace)
+{
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    if (et_trace_thread_cpu_source (trace, t) != ET_CPU_NONE)
+      return TRUE;
+  return FALSE;
+}
+
 static int
 render (const char *path, RenderOptions *o, EtCliFilter *filter)
 {
@@ -148,6 +158,9 @@ render (const char *path, RenderOptions *o, EtCliFilter *filter)
     {
       caption = caption_of (path, &v);
       et_i18n_legend_labels (&labels);
+      /* A picture explains the CPU-use band only when it can show one. */
+      if (!any_cpu_data (trace))
+        labels.threads = NULL;
     }
   if (!et_timeline_render_file_full (trace, layout, &v, note, caption, o->legend ? &labels : NULL,
                                      o->output, &error))

@@ -102,4 +102,26 @@ et_i18n_legend_labels (EtLegendLabels *l)
   l->cross_thread = C_("legend", "ends on another thread");
   l->open = C_("legend", "still open at the end");
   l->lone_end = C_("legend", "end without a start");
+  l->threads = C_("legend", "Threads");
+  /* Translators: the band in a thread's header row: how much of each
+   * moment it was running on a processor */
+  l->cpu_use = C_("legend", "CPU use (from context switches, else CPU samples)");
+}
+
+char *
+et_i18n_cpu_use (float fraction, guint samples, EtCpuSource source)
+{
+  int percent = (int) (fraction * 100 + 0.5f);
+
+  if (source == ET_CPU_FROM_SWITCHES)
+    /* Translators: a thread's use of a processor over the bar under the
+     * pointer, measured from context switches, and its CPU samples there */
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "CPU %d %% by context switches (%u sample)",
+                                         "CPU %d %% by context switches (%u samples)", samples),
+                            percent, samples);
+  /* Translators: a thread's use of a processor over the bar under the
+   * pointer, estimated from its CPU samples there */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "CPU %d %% (%u sample)",
+                                       "CPU %d %% (%u samples)", samples), percent, samples);
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib/gi18n.h>
+#include "et-trace-cpu.h"
 
 #include "et-trace.h"
 #include "et-timeline-render.h"
@@ -18,5 +19,9 @@ const char *et_i18n_span_status     (EtSpanStatus status);
 const char *et_i18n_rule_source     (EtRuleSource source);
 /* The legend's words, translated (render/ draws them). */
 void        et_i18n_legend_labels   (EtLegendLabels *labels);
+/* "CPU 37 % (12 samples)": a bar of a thread's CPU-use band (transfer full). */
+char       *et_i18n_cpu_use         (float           fraction,
+                                     guint           samples,
+                                     EtCpuSource     source);
 
 G_END_DECLS

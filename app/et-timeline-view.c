@@ -12,6 +12,7 @@
 #include "et-timeline-focus.h"
 #include "et-timeline-threads.h"
 #include "et-i18n.h"
+#include "et-cpu-strip.h"
 
 #include <glib/gi18n.h>
 
@@ -1180,20 +1181,26 @@ on_click (GtkGestureClick *gesture, int n_press, double x, double y, gpointer da
   et_timeline_view_select_at (data, x, y);
 }
 
-/* Hover: what is under the pointer, in a few lines (et-details). */
-static gboolean
-on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
-                  gpointer data)
+char *
+et_timeline_view_tooltip_at (EtTimelineView *self, double x, double y)
 {
-  EtTimelineView *self = ET_TIMELINE_VIEW (widget);
-  g_autoptr(GString) text = g_string_new (NULL);
+  GString *text;
+  EtCpuHit cpu;
   EtHit hit;
 
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), NULL);
   if (self->trace == NULL)
-    return FALSE;
+    return NULL;
   et_timeline_hit_test (self->trace, self->layout, &self->view, x, y, &hit);
   if (hit.kind != ET_HIT_SHAPE)
-    return FALSE;
+    {
+      /* Over a thread header's CPU-use band: the use of the bar there. */
+      if (et_cpu_strip_hit_test (self->trace, self->layout, &self->view, x, y, &cpu)
+          && cpu.source != ET_CPU_NONE)
+        return et_i18n_cpu_use (cpu.fraction, cpu.samples, cpu.source);
+      return NULL;
+    }
+  text = g_string_new (NULL);
   if (hit.shape.kind == ET_SHAPE_AGGREGATE)
     g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
                                                "%u marker here — zoom in to tell them apart",
@@ -1201,7 +1208,19 @@ on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
                                                hit.shape.count), hit.shape.count);
   else
     et_details_summary (self->trace, hit.shape.channel, hit.shape.m, text);
-  gtk_tooltip_set_text (tooltip, text->str);
+  return g_string_free (text, FALSE);
+}
+
+/* Hover: what is under the pointer, in a few lines (et-details). */
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  gpointer data)
+{
+  g_autofree char *text = et_timeline_view_tooltip_at (ET_TIMELINE_VIEW (widget), x, y);
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
   return TRUE;
 }
 

@@ -88,5 +88,11 @@ void          et_timeline_view_clear_selection (EtTimelineView *self);
  * matches) that is drawn on its own; NULL for none. */
 void          et_timeline_view_set_highlights (EtTimelineView *self,
                                                GHashTable     *markers);
+/* The hover tooltip at (@x, @y): the marker (or merged markers) there, or
+ * the CPU use of a thread header's band ("CPU 37 % (12 samples)"); NULL
+ * for nothing (transfer full). */
+char         *et_timeline_view_tooltip_at     (EtTimelineView *self,
+                                               double          x,
+                                               double          y);
 
 G_END_DECLS

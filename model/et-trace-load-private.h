@@ -82,6 +82,7 @@ typedef struct
   GHashTable   *tid_samples;     /* tid → CPU samples and other events naming the
                                     thread in their payload (count of samples) */
   TidCount      tid_cache[TID_CACHE_SIZE];   /* in front of tid_samples */
+  GArray       *cpu_locs;        /* EtEventLoc of samples and switches (et-trace-cpu.c) */
   gboolean      header_seen;
   ProviderCache providers;     /* of the scanning pass */
   ThreadCache   threads;       /* of the scanning pass */

@@ -348,6 +348,8 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
     collect_names (walker, record);    /* a .nettrace's ProcessInfo */
   else
     collect_thread_role (walker, record);
+  if (_et_cpu_record_wanted (record))
+    g_array_append_val (walker->cpu_locs, ref.loc);
 }
 
 /* The log-file header: the first record of the trace-header hook. */
@@ -496,6 +498,7 @@ loader_init (Loader *loader, EtTrace *self)
   loader->thread_roles = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   loader->thread_pids = g_hash_table_new (NULL, NULL);
   loader->tid_samples = g_hash_table_new (NULL, NULL);
+  loader->cpu_locs = g_array_new (FALSE, FALSE, sizeof (EtEventLoc));
   loader->seen = g_array_new (FALSE, TRUE, sizeof (SeenProvider));
 }
 
@@ -512,6 +515,7 @@ loader_clear (Loader *loader)
   g_clear_pointer (&loader->thread_roles, g_hash_table_unref);
   g_clear_pointer (&loader->thread_pids, g_hash_table_unref);
   g_clear_pointer (&loader->tid_samples, g_hash_table_unref);
+  g_clear_pointer (&loader->cpu_locs, g_array_unref);
   for (guint i = 0; loader->seen != NULL && i < loader->seen->len; i++)
     g_free (g_array_index (loader->seen, SeenProvider, i).traits_name);
   g_clear_pointer (&loader->seen, g_array_unref);
@@ -658,6 +662,7 @@ merge_walkers (Loader *loader, Loader *walkers, guint k)
       for (guint r = 0; r < w->runs->len; r++)
         g_ptr_array_add (loader->runs, g_array_ref (g_ptr_array_index (w->runs, r)));
       g_array_append_vals (loader->manifest_refs, w->manifest_refs->data, w->manifest_refs->len);
+      g_array_append_vals (loader->cpu_locs, w->cpu_locs->data, w->cpu_locs->len);
 
       for (guint t = 0; t < w->temp_threads->len; t++)
         {
@@ -1320,6 +1325,8 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   resolve_payload_threads (&loader);
   build_threads (&loader);
   _et_loader_phase_done ("manifests", &clock);
+  _et_trace_cpu_build (self, g_steal_pointer (&loader.cpu_locs));
+  _et_loader_phase_done ("cpu", &clock);
   if (!_et_loader_build_markers (&loader, flags, cancellable, error))
     return NULL;
   sort_damage (self);

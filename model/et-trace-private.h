@@ -98,6 +98,7 @@ struct _EtTrace
   EtMarker        *markers;
   guint            n_markers;
   GArray          *cross_ends;      /* EtCrossEnd, by marker */
+  struct _EtTraceCpu *cpu;          /* samples and switches per thread (et-trace-cpu.c) */
 
   gint64           ticks_per_second;
   gint64           ns_per_tick;      /* when a tick is a whole number of ns, else 0 */
@@ -190,6 +191,15 @@ void            _et_trace_prefetch_event (EtTrace        *self,
                                           guint64         index);
 gint64          _et_trace_raw_to_ns      (EtTrace        *self,
                                           gint64          raw);
+/* et-trace-cpu.c: whether the walk keeps @record's slot for
+ * _et_trace_cpu_build (CPU samples, context switches, sampling intervals),
+ * which reads them again once the threads are built (takes @locs, an
+ * array of EtEventLoc, or NULL). */
+typedef struct _EtTraceCpu EtTraceCpu;
+gboolean        _et_cpu_record_wanted    (const EtRecord *record);
+void            _et_trace_cpu_build      (EtTrace        *self,
+                                          GArray         *locs);
+void            _et_trace_cpu_free       (EtTraceCpu     *cpu);
 /* Orders EtCrossEnd by marker. */
 int             _et_compare_cross_ends   (gconstpointer   a,
                                           gconstpointer   b);

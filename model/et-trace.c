@@ -86,6 +86,7 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->lane_runs, g_array_unref);
   g_clear_pointer (&self->loud, g_array_unref);
   g_clear_pointer (&self->cross_ends, g_array_unref);
+  g_clear_pointer (&self->cpu, _et_trace_cpu_free);
   g_clear_pointer (&self->channel_loud0, g_array_unref);
   g_clear_pointer (&self->channel_lanes, g_array_unref);
   g_clear_pointer (&self->channel_depths, g_array_unref);

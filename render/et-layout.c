@@ -1,5 +1,6 @@
 /* et-layout.c — rows of the timeline (see et-layout.h). */
 #include "et-layout-private.h"
+#include "et-cpu-strip.h"
 
 #include <string.h>
 
@@ -138,7 +139,7 @@ add_thread_rows (EtLayout *l, guint t, int y)
   EtRow header = { ET_ROW_THREAD, t, y, l->lane_height + 4, merged ? l->thread_lanes[t] : 0 };
 
   if (merged)
-    header.height = ET_THREAD_STRIP_PX + (int) header.lanes * l->lane_height + 2;
+    header.height = et_thread_strip_px (l->trace, t) + (int) header.lanes * l->lane_height + 2;
   l->row_of_thread[t] = (gint) l->rows->len;
   g_array_append_val (l->rows, header);
   y += header.height;

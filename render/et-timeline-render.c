@@ -10,6 +10,7 @@
 #include "et-timeline-render.h"
 
 #include <locale.h>
+#include "et-cpu-strip.h"
 #include "et-stamps.h"
 #include "et-time.h"
 
@@ -549,8 +550,8 @@ merged_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRo
   for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
     for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
       if (et_layout_channel_row (layout, c) == row)
-        channel_shapes (trace, layout, v, c, top + ET_THREAD_STRIP_PX, drawing_order[k], func,
-                        data);
+        channel_shapes (trace, layout, v, c, top + et_thread_strip_px (trace, row->index),
+                        drawing_order[k], func, data);
 }
 
 /* The shapes of one row, when it is a channel or a merged thread in view. */
@@ -597,8 +598,8 @@ et_timeline_foreach_channel_shape (EtTrace *trace, EtLayout *layout, const EtVie
   if (!row_visible (v, row, &top))
     return;
   for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
-    channel_shapes (trace, layout, v, channel, top + ET_THREAD_STRIP_PX, drawing_order[k], func,
-                    data);
+    channel_shapes (trace, layout, v, channel, top + et_thread_strip_px (trace, row->index),
+                    drawing_order[k], func, data);
 }
 
 /* ---- drawing ----------------------------------------------------------- */
@@ -1170,8 +1171,11 @@ draw_thread_strip (Painter *p, const EtRow *row, double top)
   for (guint b = 0; b < n; b++)
     max = MAX (max, counts[b]);
   /* Collapsed, the strip is the top of the row, above the lanes; expanded,
-   * a band across the middle of the header. */
+   * a band across the middle of the header (its upper half when the CPU-use
+   * band takes the lower: et-cpu-strip.c). */
   strip_top = row->lanes > 0 ? top + 1 : top + (row->height - STRIP_BAND_PX) / 2.0;
+  if (row->lanes == 0 && et_trace_thread_cpu_source (p->trace, row->index) != ET_CPU_NONE)
+    strip_top = top + (row->height - ET_CPU_STRIP_PX - STRIP_BAND_PX) / 2.0;
   strip_height = row->lanes > 0 ? ET_THREAD_STRIP_PX - 1 : STRIP_BAND_PX;
   c = &p->theme->aggregate;
   for (guint b = 0; b < n; b++)
@@ -1224,6 +1228,7 @@ draw_rows (Painter *p)
         {
           g_string_append (p->scratch, row->lanes > 0 ? "▸ " : "▾ ");
           draw_thread_strip (p, row, top);
+          et_cpu_strip_draw (cr, p->trace, v, row, top);
         }
       et_layout_row_label (p->layout, row, p->scratch);
       set_rgb (cr, &p->theme->text);
@@ -1784,7 +1789,7 @@ et_timeline_render_file_full (EtTrace *trace, EtLayout *layout, const EtViewport
 typedef enum
 {
   SAMPLE_FLAG, SAMPLE_MESSAGE, SAMPLE_SPAN, SAMPLE_NESTED, SAMPLE_OVERLAPPING,
-  SAMPLE_CROSS_THREAD, SAMPLE_OPEN, SAMPLE_LONE_END, SAMPLE_MERGED,
+  SAMPLE_CROSS_THREAD, SAMPLE_OPEN, SAMPLE_LONE_END, SAMPLE_MERGED, SAMPLE_CPU,
 } Sample;
 
 static void
@@ -1793,6 +1798,29 @@ paint_bar (Painter *p, const EtMarker *m, double x0, double y0, double x1, doubl
   EtShape s = { ET_SHAPE_SPAN, 0, 0, 1, m->importance, m, x0, y0, x1, y1 };
 
   paint_shape (&s, p);
+}
+
+/* A thread header's CPU-use band (et-cpu-strip.c): bars of one use after
+ * another, on the header's stripe. */
+static void
+paint_cpu_sample (Painter *p, double x, double cy)
+{
+  static const double use[] = { 0.15, 0.4, 1, 1, 0.7, 0.3, 0, 0, 0.55, 0.9, 0.25, 0.1, 0.6 };
+  double rgb[3], h = ET_CPU_STRIP_PX - 1;
+
+  set_rgb (p->cr, &p->theme->stripe);
+  cairo_rectangle (p->cr, x, cy - h / 2 - 1, 26, h + 2);
+  cairo_fill (p->cr);
+  et_cpu_strip_rgb (p->v, rgb);
+  cairo_set_source_rgba (p->cr, rgb[0], rgb[1], rgb[2], 0.12);
+  cairo_rectangle (p->cr, x, cy - h / 2, 26, h);
+  cairo_fill (p->cr);
+  cairo_set_source_rgb (p->cr, rgb[0], rgb[1], rgb[2]);
+  for (guint i = 0; i < G_N_ELEMENTS (use); i++)
+    if (use[i] > 0)
+      cairo_rectangle (p->cr, x + i * ET_CPU_COLUMN_PX, cy + h / 2 - MAX (1, round (use[i] * h)),
+                       ET_CPU_COLUMN_PX, MAX (1, round (use[i] * h)));
+  cairo_fill (p->cr);
 }
 
 /* Sample @what, of category @category and importance @importance, in the
@@ -1850,6 +1878,9 @@ paint_sample (Painter *p, Sample what, gint16 category, EtImportance importance,
       cairo_translate (p->cr, x + 20.5, cy + 6);
       draw_connector_dot (p->cr, p->theme);
       cairo_restore (p->cr);
+      break;
+    case SAMPLE_CPU:
+      paint_cpu_sample (p, x, cy);
       break;
     case SAMPLE_OPEN:
       {
@@ -1944,6 +1975,7 @@ et_timeline_draw_legend (cairo_t *cr, const EtViewport *v, const EtLegendLabels 
     { SAMPLE_OPEN, 0, ET_IMPORTANCE_NORMAL, l->open },
     { SAMPLE_LONE_END, 0, ET_IMPORTANCE_NORMAL, l->lone_end },
   };
+  const LegendItem threads[] = { { SAMPLE_CPU, 0, ET_IMPORTANCE_NORMAL, l->cpu_use } };
 
   p.text = pango_cairo_create_layout (cr);
   pango_layout_set_font_description (p.text, font);
@@ -1957,6 +1989,8 @@ et_timeline_draw_legend (cairo_t *cr, const EtViewport *v, const EtLegendLabels 
   y = legend_line (&p, l->categories, categories, G_N_ELEMENTS (categories), x + 8, y, width - 16, draw);
   y = legend_line (&p, l->importances, importance, G_N_ELEMENTS (importance), x + 8, y, width - 16, draw);
   y = legend_line (&p, l->statuses, statuses, G_N_ELEMENTS (statuses), x + 8, y, width - 16, draw);
+  if (l->threads != NULL)
+    y = legend_line (&p, l->threads, threads, 1, x + 8, y, width - 16, draw);
   g_object_unref (p.text);
   g_string_free (p.scratch, TRUE);
   return y + 4;

@@ -195,10 +195,12 @@ typedef struct _EtLegendLabels
   const char *categories, *alert;
   const char *importances, *importance[4];   /* by EtImportance */
   const char *statuses, *nested, *overlapping, *cross_thread, *open, *lone_end;
+  const char *threads, *cpu_use;             /* the thread headers' CPU-use band; no
+                                                line when threads is NULL */
 } EtLegendLabels;
 
 /* Draws the legend of @viewport's theme (kinds, category colours,
- * importance sizes, span statuses), each sample drawn as the timeline
+ * importance sizes, span statuses, the CPU-use band), each sample drawn as the timeline
  * draws it, at (@x, @y) in @width, wrapping lines as needed; with @draw
  * FALSE only measures. Returns the y below it. */
 double   et_timeline_draw_legend   (cairo_t              *cr,
