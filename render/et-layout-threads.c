@@ -7,6 +7,7 @@
  * lanes, and the default of collapsed or not) again on every update.
  */
 #include "et-layout-private.h"
+#include "et-trace-cpu.h"
 
 #include <string.h>
 
@@ -156,16 +157,30 @@ compare_threads (gconstpointer a, gconstpointer b, gpointer data)
   return x < y ? -1 : x > y;
 }
 
+/* A process some of whose threads have markers shown also shows its
+ * threads that only ran (CPU samples or switches, no markers): where its
+ * time went. Other processes' (a system-wide profile's) stay hidden. */
+static gboolean
+process_has_shown_channel (EtLayout *l, const EtProcess *process)
+{
+  for (guint k = 0; k < process->n_threads; k++)
+    if (thread_has_shown_channel (l, et_trace_get_thread (l->trace, process->first_thread + k)))
+      return TRUE;
+  return FALSE;
+}
+
 GArray *
 et_layout_process_threads (EtLayout *l, const EtProcess *process)
 {
   GArray *threads = g_array_sized_new (FALSE, FALSE, sizeof (guint), process->n_threads);
+  gboolean ran_shown = !l->show_empty && process_has_shown_channel (l, process);
 
   for (guint k = 0; k < process->n_threads; k++)
     {
       guint t = process->first_thread + k;
 
-      if (l->show_empty || thread_has_shown_channel (l, et_trace_get_thread (l->trace, t)))
+      if (l->show_empty || thread_has_shown_channel (l, et_trace_get_thread (l->trace, t))
+          || (ran_shown && et_trace_thread_cpu_source (l->trace, t) != ET_CPU_NONE))
         g_array_append_val (threads, t);
     }
   g_array_sort_with_data (threads, compare_threads, l);

@@ -569,6 +569,34 @@ test_no_strip_without_cpu_data (void **state)
   remove_trace (g_steal_pointer (&path));
 }
 
+/* Empty threads hidden (the default): the threads of Contoso.exe that only
+ * ran (the main thread's samples, the stray thread's switches) are shown
+ * beside the worker's markers; the idle process's, which has no markers,
+ * stays hidden. */
+static void
+test_threads_that_ran_are_shown (void **state)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(EtTrace) trace = load_cpu_trace (&path);
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  gboolean idle_seen = FALSE;
+
+  (void) state;
+  et_layout_update (layout, 22);
+  assert_non_null (et_layout_thread_row (layout, thread_index (trace, APP_PID, WORKER_TID)));
+  assert_non_null (et_layout_thread_row (layout, thread_index (trace, APP_PID, MAIN_TID)));
+  assert_non_null (et_layout_thread_row (layout, thread_index (trace, APP_PID, STRAY_TID)));
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    if (et_trace_get_thread (trace, t)->pid != APP_PID
+        && et_trace_thread_cpu_source (trace, t) != ET_CPU_NONE)
+      {
+        assert_null (et_layout_thread_row (layout, t));
+        idle_seen = TRUE;
+      }
+  assert_true (idle_seen);
+  remove_trace (g_steal_pointer (&path));
+}
+
 /* ---- the command line --------------------------------------------------- */
 
 static void
@@ -743,6 +771,7 @@ main (void)
     cmocka_unit_test (test_both_ways_agree),
     cmocka_unit_test (test_strip_drawn_where_the_thread_ran),
     cmocka_unit_test (test_no_strip_without_cpu_data),
+    cmocka_unit_test (test_threads_that_ran_are_shown),
     cmocka_unit_test (test_cli_info_on_cpu),
     cmocka_unit_test (test_tooltip_text),
     cmocka_unit_test (test_corpus_samples_in_strips),
