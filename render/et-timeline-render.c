@@ -1226,7 +1226,12 @@ draw_rows (Painter *p)
         g_string_append (p->scratch, et_layout_get_collapsed (p->layout, row->index) ? "▸ " : "▾ ");
       else if (row->kind == ET_ROW_THREAD)
         {
-          g_string_append (p->scratch, row->lanes > 0 ? "▸ " : "▾ ");
+          /* A thread that only ran has nothing to open: no arrow (an en
+           * space keeps its name in line). */
+          if (et_trace_get_thread (p->trace, row->index)->n_channels == 0)
+            g_string_append (p->scratch, "\u2002 ");
+          else
+            g_string_append (p->scratch, row->lanes > 0 ? "▸ " : "▾ ");
           draw_thread_strip (p, row, top);
           et_cpu_strip_draw (cr, p->trace, v, row, top);
         }
