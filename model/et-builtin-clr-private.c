@@ -166,7 +166,9 @@ static const EtBuiltinEvent private_events[] = {
   STARTUP_LOW (116), STARTUP_LOW (117), STARTUP_LOW (118), STARTUP_LOW (119),
   STARTUP_LOW (120), STARTUP_LOW (121), STARTUP_LOW (122), STARTUP_LOW (123),
   { 151, 0, ALWAYS, P_STACK, 82, STACK_WALK },
-  { 158, 0, INFO, P_PERF_TRACK, 10, ONLY_CLR " ModuleID:u64" },
+  { 158, 0, INFO, P_PERF_TRACK, 10, ONLY_CLR " ModuleID:x64 RangeBegin:x32 RangeSize:x32 "
+    "RangeType:u8=ModuleRangeType IBCType:u8=ModuleRangeIBCType "
+    "SectionType:u16=ModuleRangeSectionType" },
   PHASE (159), PHASE (160), PHASE (161), PHASE (162), PHASE (163), PHASE (164), PHASE (165),
   PHASE (166), PHASE (167), PHASE (168), PHASE (169), PHASE (170), PHASE (171), PHASE (172),
   PHASE (173), PHASE (174), PHASE (175), PHASE (176),

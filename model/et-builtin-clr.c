@@ -20,6 +20,8 @@
 #define MECHANISM(map, bit, label) \
   { map, FALSE, 1u << (bit), label }, { map, FALSE, 0x80000000u | (1u << (bit)), label }
 
+#define SECTION(value, label) { "ModuleRangeSectionType", FALSE, value, label }
+
 const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "GCReason", FALSE, 0, "AllocSmall" }, { "GCReason", FALSE, 1, "Induced" },
   { "GCReason", FALSE, 2, "LowMemory" }, { "GCReason", FALSE, 3, "Empty" },
@@ -169,6 +171,32 @@ const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "TypeFlags", TRUE, 4, "ExternallyImplementedCOMObject" }, { "TypeFlags", TRUE, 8, "Array" },
   { "ModuleRangeType", TRUE, 1, "HotRange" }, { "ModuleRangeType", TRUE, 2, "WarmRange" },
   { "ModuleRangeType", TRUE, 4, "ColdRange" }, { "ModuleRangeType", TRUE, 8, "HotColdSortedRange" },
+  /* The Private provider's module ranges (.NET Framework's NGen images):
+   * their IBC profile and the image section they cover. */
+  { "ModuleRangeIBCType", TRUE, 1, "IBCUnprofiledSection" },
+  { "ModuleRangeIBCType", TRUE, 2, "IBCProfiledSection" },
+  SECTION (1, "ModuleSection"), SECTION (2, "EETableSection"), SECTION (3, "WriteDataSection"),
+  SECTION (4, "WriteableDataSection"), SECTION (5, "DataSection"),
+  SECTION (6, "RVAStaticsSection"), SECTION (7, "EEDataSection"),
+  SECTION (8, "DelayLoadInfoTableEagerSection"), SECTION (9, "DelayLoadInfoTableSection"),
+  SECTION (10, "EEReadonlyData"), SECTION (11, "ReadonlyData"), SECTION (12, "ClassSection"),
+  SECTION (13, "CrossDomainInfoSection"), SECTION (14, "MethodDescSection"),
+  SECTION (15, "MethodDescWriteableSection"), SECTION (16, "ExceptionSection"),
+  SECTION (17, "InstrumentSection"), SECTION (18, "VirtualImportThunkSection"),
+  SECTION (19, "ExternalMethodThunkSection"), SECTION (20, "HelperTableSection"),
+  SECTION (21, "MethodPrecodeWriteableSection"), SECTION (22, "MethodPrecodeWriteSection"),
+  SECTION (23, "MethodPrecodeSection"), SECTION (24, "Win32ResourcesSection"),
+  SECTION (25, "HeaderSection"), SECTION (26, "MetadataSection"),
+  SECTION (27, "DelayLoadInfoSection"), SECTION (28, "ImportTableSection"),
+  SECTION (29, "CodeSection"), SECTION (30, "CodeHeaderSection"),
+  SECTION (31, "CodeManagerSection"), SECTION (32, "UnwindDataSection"),
+  SECTION (33, "RuntimeFunctionSection"), SECTION (34, "StubsSection"),
+  SECTION (35, "StubDispatchDataSection"), SECTION (36, "ExternalMethodDataSection"),
+  SECTION (37, "DelayLoadInfoDelayListSection"), SECTION (38, "ReadonlySharedSection"),
+  SECTION (39, "ReadonlySection"), SECTION (40, "ILSection"), SECTION (41, "GCInfoSection"),
+  SECTION (42, "ILMetadataSection"), SECTION (43, "ResourcesSection"),
+  SECTION (44, "CompressedMapsSection"), SECTION (45, "DebugSection"),
+  SECTION (46, "BaseRelocsSection"),
   { "NgenBindReason", FALSE, 0, "START_BIND" }, { "NgenBindReason", FALSE, 1, "NO_INDEX" },
   { "NgenBindReason", FALSE, 2, "SYSTEM_ASSEMBLY_NOT_AVAILABLE" },
   { "NgenBindReason", FALSE, 3, "NO_NATIVE_IMAGE" },
