@@ -18,12 +18,12 @@ static const EtBuiltinTask rundown_tasks[] = {
   { R_METHOD, "Method" }, { R_LOADER, "Loader" }, { R_STACK, "ClrStack" },
   { R_RUNTIME, "Runtime" }, { R_PERF_TRACK, "ClrPerfTrack" },
   { R_CHECKPOINT, "ExecutionCheckpointRundown" }, { R_TIERED, "TieredCompilationRundown" },
-  { R_GC, "CLRGCRundown" },
+  { R_GC, "GC" },
 };
 
 static const EtBuiltinOpcode rundown_opcodes[] = {
   { R_CHECKPOINT, 11, "ExecutionCheckpointDCEnd" }, { R_TIERED, 11, "SettingsDCStart" },
-  { R_GC, 10, "GCSettingsRundown" },
+  { R_GC, 10, "SettingsRundown" },
   { R_METHOD, 14, "DCStartComplete" }, { R_METHOD, 15, "DCStopComplete" },
   { R_METHOD, 16, "DCStartInit" }, { R_METHOD, 17, "DCStopInit" },
   { R_METHOD, 35, "DCStart" }, { R_METHOD, 36, "DCStop" },

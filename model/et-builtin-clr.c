@@ -464,9 +464,10 @@ static const EtBuiltinEvent events[] = {
   { 186, 0, VERBOSE, METHOD, 84, INLINE_NAMES " FailAlways:bool FailReason:ansi" CLR,
     "Method/InliningFailedAnsi" },
   { 188, 0, VERBOSE, METHOD, 85, TAIL_NAMES " TailCallType:u32=TailCallType" CLR },
-  { 189, 0, VERBOSE, METHOD, 86, TAIL_NAMES " FailReason:ansi" CLR, "Method/TailCallFailedAnsi" },
+  { 189, 0, VERBOSE, METHOD, 86, TAIL_NAMES " FailReason:ansi" CLR },
   { 190, 0, VERBOSE, METHOD, 87, IL_MAP }, { 190, 1, VERBOSE, METHOD, 87, IL_MAP_1 },
-  /* .NET Core: the failure reasons in UTF-16 (186 and 189 write them in ANSI). */
+  /* .NET Core: the failure reasons in UTF-16 (186 and 189 write them in
+   * ANSI; PerfView tells the inlining ones apart by name). */
   { 191, 0, VERBOSE, METHOD, 86, TAIL_NAMES " FailReason:str" CLR },
   { 192, 0, VERBOSE, METHOD, 84, INLINE_NAMES " FailAlways:bool FailReason:str" CLR },
   { 146, 0, VERBOSE, METHOD, 103, "MethodID:x64 ModuleID:x64 JitHotCodeRequestSize:u64 "
@@ -534,7 +535,8 @@ static const EtBuiltinEvent events[] = {
    * start-up checkpoints. */
   { 297, 0, INFO, JIT_INSTRUMENTATION, 11, JIT_DATA_HEAD " Data:bin(DataSize)" },
   { 298, 0, INFO, JIT_INSTRUMENTATION, 12, JIT_DATA_HEAD " ModuleID:x64 MethodToken:x32 "
-    "MethodNamespace:str MethodName:str MethodSignature:str Data:bin(DataSize)" },
+    "MethodNamespace:str MethodName:str MethodSignature:str Data:bin(DataSize)",
+    "JitInstrumentationDataVerbose/InstrumentationData" },
   { 299, 0, INFO, PROFILER, 11, ONLY_CLR " Message:str" },
   { 300, 0, INFO, CHECKPOINT, 11, CHECKPOINT_0 },
 };

@@ -104,6 +104,7 @@ test_events_are_named_as_perfview_names_them (void **state)
   assert_string_equal (name_of (RUNTIME, 74, 0), "TypeLoad/Stop");
   assert_string_equal (name_of (RUNTIME, 186, 0), "Method/InliningFailedAnsi");
   assert_string_equal (name_of (RUNTIME, 192, 0), "Method/InliningFailed");
+  assert_string_equal (name_of (RUNTIME, 189, 0), "Method/TailCallFailed");
   assert_string_equal (name_of (RUNTIME, 160, 0), "Method/R2RGetEntryPointStart");
   assert_string_equal (name_of (RUNTIME, 58, 0), "YieldProcessorMeasurement");
   assert_string_equal (name_of (RUNTIME, 203, 2), "GC/Join");
@@ -111,6 +112,7 @@ test_events_are_named_as_perfview_names_them (void **state)
   assert_string_equal (name_of (RUNTIME, 300, 0), "ExecutionCheckpoint/ExecutionCheckpoint");
   assert_string_equal (name_of (RUNDOWN, 280, 0), "TieredCompilationRundown/SettingsDCStart");
   assert_string_equal (name_of (RUNDOWN, 150, 1), "Method/ILToNativeMapDCStop");
+  assert_string_equal (name_of (RUNDOWN, 10, 0), "GC/SettingsRundown");
   assert_string_equal (name_of (PRIVATE, 200, 0), "GC/CCWRefCountChange");
   assert_string_equal (name_of (PRIVATE, 26, 0), "GC/BGC1stSweepEnd");
   /* A version the tables do not know decodes with the highest one. */
