@@ -92,4 +92,10 @@
   "CallerNameSignature:str CalleeNamespace:str CalleeName:str CalleeNameSignature:str " \
   "TailPrefix:bool"
 #define VERIFICATION_0 "VerificationFlags:x32 ErrorCode:x32 "
+#define IL_MAP_1 IL_MAP " ILVersionID:u64"
+#define GC_JOIN "Heap:u32 JoinTime:u32 JoinType:u32"
+/* .NET Core 3+ (runtime and Rundown): the tiering settings, the named
+ * start-up checkpoints. */
+#define TIERED_SETTINGS ONLY_CLR " Flags:x32=TieredCompilationSettingsFlags"
+#define CHECKPOINT_0 ONLY_CLR " Name:str Timestamp:i64"
 

@@ -18,7 +18,7 @@ enum
 {
   P_GC = 1, P_FAIL_FAST = 2, P_STARTUP = 9, P_BINDING = 10, P_STACK = 11, P_EVIDENCE = 12,
   P_NGEN_BINDER = 13, P_TRANSPARENCY = 14, P_LOADER_HEAP = 16, P_MULTICORE_JIT = 17,
-  P_PERF_TRACK = 20, P_DYNAMIC_TYPES = 22,
+  P_PERF_TRACK = 20, P_METHOD = 21, P_DYNAMIC_TYPES = 22,
 };
 
 static const EtBuiltinTask private_tasks[] = {
@@ -27,6 +27,7 @@ static const EtBuiltinTask private_tasks[] = {
   { P_NGEN_BINDER, "NgenBinder" }, { P_TRANSPARENCY, "Transparency" },
   { P_LOADER_HEAP, "LoaderHeap" }, { P_MULTICORE_JIT, "ClrMulticoreJit" },
   { P_PERF_TRACK, "ClrPerfTrack" }, { P_DYNAMIC_TYPES, "ClrDynamicTypeUsage" },
+  { P_METHOD, "CLRMethodPrivate" },
 };
 
 static const EtBuiltinOpcode private_opcodes[] = {
@@ -42,7 +43,8 @@ static const EtBuiltinOpcode private_opcodes[] = {
   { P_GC, 34, "BGCDrainMark" }, { P_GC, 35, "BGCRevisit" }, { P_GC, 36, "BGCOverflow" },
   { P_GC, 37, "BGCAllocWaitStart" }, { P_GC, 38, "BGCAllocWaitStop" },
   { P_GC, 39, "FinalizeObject" }, { P_GC, 40, "CCWRefCountChangeAnsi" },
-  { P_GC, 42, "SetGCHandle" }, { P_GC, 43, "DestroyGCHandle" },
+  { P_GC, 42, "SetGCHandle" }, { P_GC, 43, "DestroyGCHandle" }, { P_GC, 45, "BGC1stSweepEnd" },
+  { P_METHOD, 10, "JittedMethodRichDebugInfo" },
   { P_FAIL_FAST, 52, "FailFast" },
   /* Start-up phases: each a …Start and …Stop opcode. */
   { P_STARTUP, 128, "EEStartupStart" }, { P_STARTUP, 129, "EEStartupStop" },
@@ -114,7 +116,6 @@ static const EtBuiltinOpcode private_opcodes[] = {
 /* The background GC's phases: ids 11–19 are opcodes 25–33 in order. */
 #define BGC_PHASE(id) { id, 0, INFO, P_GC, (id) + 14, ONLY_CLR }
 #define OPTIMIZED "DesiredAllocation:u64 NewAllocation:u64 GenerationNumber:u32"
-#define JOIN "Heap:u32 JoinTime:u32 JoinType:u32"
 #define PRIVATE_MARK(id, op) \
   { id, 0, INFO, P_GC, op, "HeapNum:u32" }, { id, 1, INFO, P_GC, op, GC_MARK }
 /* Start-up phases (.NET Framework): version 0 carries nothing, version 1
@@ -141,13 +142,15 @@ static const EtBuiltinEvent private_events[] = {
   { 4, 1, INFO, P_GC, 17, ONLY_CLR }, { 4, 2, INFO, P_GC, 17, PER_HEAP_2 },
   { 5, 0, INFO, P_GC, 18, GLOBAL_HEAP_0 }, { 5, 1, INFO, P_GC, 18, GLOBAL_HEAP_0 CLR },
   { 3, 0, VERBOSE, P_GC, 16, OPTIMIZED }, { 3, 1, VERBOSE, P_GC, 16, OPTIMIZED CLR },
-  { 6, 0, VERBOSE, P_GC, 20, JOIN }, { 6, 1, VERBOSE, P_GC, 20, JOIN CLR },
+  { 6, 0, VERBOSE, P_GC, 20, GC_JOIN }, { 6, 1, VERBOSE, P_GC, 20, GC_JOIN CLR },
   PRIVATE_MARK (7, 21), PRIVATE_MARK (8, 22), PRIVATE_MARK (9, 23), PRIVATE_MARK (10, 24),
   BGC_PHASE (11), BGC_PHASE (12), BGC_PHASE (13), BGC_PHASE (14), BGC_PHASE (15),
   BGC_PHASE (16), BGC_PHASE (17), BGC_PHASE (18), BGC_PHASE (19),
   { 20, 0, INFO, P_GC, 34, "Objects:u64" CLR },
   { 21, 0, INFO, P_GC, 35, "Pages:u64 Objects:u64 IsLarge:u32" CLR },
   { 22, 0, INFO, P_GC, 36, "Min:u64 Max:u64 Objects:u64 IsLarge:u32" CLR },
+  { 22, 1, INFO, P_GC, 36, "Min:u64 Max:u64 Objects:u64 IsLarge:u32" CLR " GenNumber:u32" },
+  { 26, 0, INFO, P_GC, 45, "GenNumber:u32" CLR },
   { 23, 0, INFO, P_GC, 37, "Reason:u32" CLR }, { 24, 0, INFO, P_GC, 38, "Reason:u32" CLR },
   { 25, 0, INFO, P_GC, 19, "GenNumber:u32 IsAlloc:u32" },
   { 25, 1, INFO, P_GC, 19, "GenNumber:u32 IsAlloc:u32" CLR },
@@ -163,7 +166,9 @@ static const EtBuiltinEvent private_events[] = {
   STARTUP_LOW (116), STARTUP_LOW (117), STARTUP_LOW (118), STARTUP_LOW (119),
   STARTUP_LOW (120), STARTUP_LOW (121), STARTUP_LOW (122), STARTUP_LOW (123),
   { 151, 0, ALWAYS, P_STACK, 82, STACK_WALK },
-  { 158, 0, INFO, P_PERF_TRACK, 10, ONLY_CLR " ModuleID:u64" },
+  { 158, 0, INFO, P_PERF_TRACK, 10, ONLY_CLR " ModuleID:x64 RangeBegin:x32 RangeSize:x32 "
+    "RangeType:u8=ModuleRangeType IBCType:u8=ModuleRangeIBCType "
+    "SectionType:u16=ModuleRangeSectionType" },
   PHASE (159), PHASE (160), PHASE (161), PHASE (162), PHASE (163), PHASE (164), PHASE (165),
   PHASE (166), PHASE (167), PHASE (168), PHASE (169), PHASE (170), PHASE (171), PHASE (172),
   PHASE (173), PHASE (174), PHASE (175), PHASE (176),
@@ -179,7 +184,7 @@ static const EtBuiltinEvent private_events[] = {
   { 183, 0, INFO, P_TRANSPARENCY, 88, TRANSPARENCY_STOP ("Method") },
   { 184, 0, INFO, P_TRANSPARENCY, 89, TRANSPARENCY_START ("Field") },
   { 185, 0, INFO, P_TRANSPARENCY, 90, TRANSPARENCY_STOP ("Field") },
-  { 186, 0, INFO, P_TRANSPARENCY, 91, "Token:u32 Module:str" CLR },
+  { 186, 0, INFO, P_TRANSPARENCY, 91, "Token:u32 Module:str AppDomainID:u32" CLR },
   { 187, 0, INFO, P_TRANSPARENCY, 92, "Token:u32 Module:str AppDomainID:u32 "
     "IsCritical:bool IsTreatAsSafe:bool" CLR },
   { 188, 0, INFO, P_NGEN_BINDER, 69, ONLY_CLR " BindingID:u64 ReasonCode:u32=NgenBindReason "
@@ -194,6 +199,13 @@ static const EtBuiltinEvent private_events[] = {
   { 196, 0, INFO, P_BINDING, 70, ONLY_CLR " Prepend:bool Message:str" },
   { 197, 0, INFO, P_BINDING, 71, ONLY_CLR " Category:u32 ErrorCode:x32" },
   { 199, 0, VERBOSE, P_GC, 44, "PlugStart:ptr PlugEnd:ptr GapBeforeSize:ptr" CLR },
+  /* .NET Core: the class names in UTF-16 (193 writes them in ANSI). */
+  { 200, 0, VERBOSE, P_GC, 40, "HandleID:ptr ObjectID:ptr COMInterfacePointer:ptr "
+    "NewRefCount:u32 AppDomainID:x64 ClassName:str NameSpace:str Operation:str" CLR,
+    "GC/CCWRefCountChange" },
+  /* .NET 7+: the JIT's rich debug info of a method, in chunks. */
+  { 189, 0, INFO, P_METHOD, 10, ONLY_CLR " MethodID:x64 ReJITID:x64 ILVersionID:u64 "
+    "ChunkIndex:u32 DataSize:u32 Data:bin(DataSize)" },
   { 201, 0, INFO, P_MULTICORE_JIT, 10, ONLY_CLR " String1:str String2:str Int1:i32 Int2:i32 "
     "Int3:i32" },
   { 202, 0, INFO, P_MULTICORE_JIT, 11, ONLY_CLR " ModuleID:u64 MethodID:u64" },

@@ -12,16 +12,18 @@
 /* ────────────────────────────── Rundown ────────────────────────────── */
 
 enum { R_METHOD = 1, R_LOADER = 2, R_STACK = 11, R_RUNTIME = 19, R_PERF_TRACK = 20,
-       R_CHECKPOINT = 35 };
+       R_TIERED = 31, R_CHECKPOINT = 35, R_GC = 40 };
 
 static const EtBuiltinTask rundown_tasks[] = {
   { R_METHOD, "Method" }, { R_LOADER, "Loader" }, { R_STACK, "ClrStack" },
   { R_RUNTIME, "Runtime" }, { R_PERF_TRACK, "ClrPerfTrack" },
-  { R_CHECKPOINT, "ExecutionCheckpointRundown" },
+  { R_CHECKPOINT, "ExecutionCheckpointRundown" }, { R_TIERED, "TieredCompilationRundown" },
+  { R_GC, "GC" },
 };
 
 static const EtBuiltinOpcode rundown_opcodes[] = {
-  { R_CHECKPOINT, 11, "ExecutionCheckpointDCEnd" },
+  { R_CHECKPOINT, 11, "ExecutionCheckpointDCEnd" }, { R_TIERED, 11, "SettingsDCStart" },
+  { R_GC, 10, "SettingsRundown" },
   { R_METHOD, 14, "DCStartComplete" }, { R_METHOD, 15, "DCStopComplete" },
   { R_METHOD, 16, "DCStartInit" }, { R_METHOD, 17, "DCStopInit" },
   { R_METHOD, 35, "DCStart" }, { R_METHOD, 36, "DCStop" },
@@ -45,11 +47,16 @@ static const EtBuiltinOpcode rundown_opcodes[] = {
 static const EtBuiltinEvent rundown_events[] = {
   { 0, 0, ALWAYS, R_STACK, 82, STACK_WALK },
   /* .NET 6+: the runtime's named checkpoints (startup phases) at rundown. */
-  { 300, 0, INFO, R_CHECKPOINT, 11, ONLY_CLR " Name:str Timestamp:i64" },
+  { 300, 0, INFO, R_CHECKPOINT, 11, CHECKPOINT_0 },
+  /* .NET 5+ and 6+: the GC's and tiered compilation's settings at rundown. */
+  { 10, 0, INFO, R_GC, 10, "HardLimit:u64 LOHThreshold:u64 PhysicalMemoryConfig:u64 "
+    "Gen0MinBudgetConfig:u64 Gen0MaxBudgetConfig:u64 HighMemPercentConfig:u32 BitSettings:u32" CLR },
+  { 280, 0, INFO, R_TIERED, 11, TIERED_SETTINGS },
   METHOD_PAIR (141, 35, METHOD_0), METHOD_PAIR (142, 36, METHOD_0),
   METHOD_PAIR (143, 39, METHOD_V0), METHOD_PAIR (144, 40, METHOD_V0),
   MARKER_PAIR (145, 14), MARKER_PAIR (146, 15), MARKER_PAIR (147, 16), MARKER_PAIR (148, 17),
   { 149, 0, VERBOSE, R_METHOD, 41, IL_MAP }, { 150, 0, VERBOSE, R_METHOD, 42, IL_MAP },
+  { 149, 1, VERBOSE, R_METHOD, 41, IL_MAP_1 }, { 150, 1, VERBOSE, R_METHOD, 42, IL_MAP_1 },
   { 151, 0, INFO, R_LOADER, 46, DOMAIN_MODULE_0 },
   { 151, 1, INFO, R_LOADER, 46, DOMAIN_MODULE_0 CLR },
   { 152, 0, INFO, R_LOADER, 47, DOMAIN_MODULE_0 },

@@ -20,6 +20,8 @@
 #define MECHANISM(map, bit, label) \
   { map, FALSE, 1u << (bit), label }, { map, FALSE, 0x80000000u | (1u << (bit)), label }
 
+#define SECTION(value, label) { "ModuleRangeSectionType", FALSE, value, label }
+
 const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "GCReason", FALSE, 0, "AllocSmall" }, { "GCReason", FALSE, 1, "Induced" },
   { "GCReason", FALSE, 2, "LowMemory" }, { "GCReason", FALSE, 3, "Empty" },
@@ -75,6 +77,8 @@ const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "GCRootKind", FALSE, 0, "Stack" }, { "GCRootKind", FALSE, 1, "Finalizer" },
   { "GCRootKind", FALSE, 2, "Handle" }, { "GCRootKind", FALSE, 3, "Older" },
   { "GCRootKind", FALSE, 4, "SizedRef" }, { "GCRootKind", FALSE, 5, "Overflow" },
+  { "GCRootKind", FALSE, 6, "DependentHandle" }, { "GCRootKind", FALSE, 7, "NewFQ" },
+  { "GCRootKind", FALSE, 8, "Steal" }, { "GCRootKind", FALSE, 9, "BGC" },
   { "GCRootFlags", TRUE, 0, "None" }, { "GCRootFlags", TRUE, 1, "Pinning" },
   { "GCRootFlags", TRUE, 2, "WeakRef" }, { "GCRootFlags", TRUE, 4, "Interior" },
   { "GCRootFlags", TRUE, 8, "RefCounted" },
@@ -102,6 +106,29 @@ const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "WaitHandleWaitSource", FALSE, 1, "MonitorWait" },
   { "TailCallType", FALSE, 0, "OptimizedTailCall" }, { "TailCallType", FALSE, 1, "RecursiveLoop" },
   { "TailCallType", FALSE, 2, "HelperAssistedTailCall" },
+  /* .NET Core 3+: tiered compilation and the assembly loader's steps. */
+  { "TieredCompilationSettingsFlags", TRUE, 0, "None" },
+  { "TieredCompilationSettingsFlags", TRUE, 1, "QuickJit" },
+  { "TieredCompilationSettingsFlags", TRUE, 2, "QuickJitForLoops" },
+  { "TieredCompilationSettingsFlags", TRUE, 4, "TieredPGO" },
+  { "TieredCompilationSettingsFlags", TRUE, 8, "ReadyToRun" },
+  { "ResolutionAttemptedStage", FALSE, 0, "FindInLoadContext" },
+  { "ResolutionAttemptedStage", FALSE, 1, "AssemblyLoadContextLoad" },
+  { "ResolutionAttemptedStage", FALSE, 2, "ApplicationAssemblies" },
+  { "ResolutionAttemptedStage", FALSE, 3, "DefaultAssemblyLoadContextFallback" },
+  { "ResolutionAttemptedStage", FALSE, 4, "ResolveSatelliteAssembly" },
+  { "ResolutionAttemptedStage", FALSE, 5, "AssemblyLoadContextResolvingEvent" },
+  { "ResolutionAttemptedStage", FALSE, 6, "AppDomainAssemblyResolveEvent" },
+  { "ResolutionAttemptedResult", FALSE, 0, "Success" },
+  { "ResolutionAttemptedResult", FALSE, 1, "AssemblyNotFound" },
+  { "ResolutionAttemptedResult", FALSE, 2, "MismatchedAssemblyName" },
+  { "ResolutionAttemptedResult", FALSE, 3, "IncompatibleVersion" },
+  { "ResolutionAttemptedResult", FALSE, 4, "Failure" },
+  { "ResolutionAttemptedResult", FALSE, 5, "Exception" },
+  { "KnownPathSource", FALSE, 0, "ApplicationAssemblies" },
+  { "KnownPathSource", FALSE, 1, "Unused" }, { "KnownPathSource", FALSE, 2, "AppPaths" },
+  { "KnownPathSource", FALSE, 3, "PlatformResourceRoots" },
+  { "KnownPathSource", FALSE, 4, "SatelliteSubdirectory" },
   { "RuntimeSku", TRUE, 0, "None" }, { "RuntimeSku", TRUE, 1, "DesktopClr" },
   { "RuntimeSku", TRUE, 2, "CoreClr" }, { "RuntimeSku", TRUE, 4, "Mono" },
   { "StartupMode", TRUE, 0, "None" }, { "StartupMode", TRUE, 1, "ManagedExe" },
@@ -144,6 +171,32 @@ const EtBuiltinMapEntry _et_builtin_clr_maps[] = {
   { "TypeFlags", TRUE, 4, "ExternallyImplementedCOMObject" }, { "TypeFlags", TRUE, 8, "Array" },
   { "ModuleRangeType", TRUE, 1, "HotRange" }, { "ModuleRangeType", TRUE, 2, "WarmRange" },
   { "ModuleRangeType", TRUE, 4, "ColdRange" }, { "ModuleRangeType", TRUE, 8, "HotColdSortedRange" },
+  /* The Private provider's module ranges (.NET Framework's NGen images):
+   * their IBC profile and the image section they cover. */
+  { "ModuleRangeIBCType", TRUE, 1, "IBCUnprofiledSection" },
+  { "ModuleRangeIBCType", TRUE, 2, "IBCProfiledSection" },
+  SECTION (1, "ModuleSection"), SECTION (2, "EETableSection"), SECTION (3, "WriteDataSection"),
+  SECTION (4, "WriteableDataSection"), SECTION (5, "DataSection"),
+  SECTION (6, "RVAStaticsSection"), SECTION (7, "EEDataSection"),
+  SECTION (8, "DelayLoadInfoTableEagerSection"), SECTION (9, "DelayLoadInfoTableSection"),
+  SECTION (10, "EEReadonlyData"), SECTION (11, "ReadonlyData"), SECTION (12, "ClassSection"),
+  SECTION (13, "CrossDomainInfoSection"), SECTION (14, "MethodDescSection"),
+  SECTION (15, "MethodDescWriteableSection"), SECTION (16, "ExceptionSection"),
+  SECTION (17, "InstrumentSection"), SECTION (18, "VirtualImportThunkSection"),
+  SECTION (19, "ExternalMethodThunkSection"), SECTION (20, "HelperTableSection"),
+  SECTION (21, "MethodPrecodeWriteableSection"), SECTION (22, "MethodPrecodeWriteSection"),
+  SECTION (23, "MethodPrecodeSection"), SECTION (24, "Win32ResourcesSection"),
+  SECTION (25, "HeaderSection"), SECTION (26, "MetadataSection"),
+  SECTION (27, "DelayLoadInfoSection"), SECTION (28, "ImportTableSection"),
+  SECTION (29, "CodeSection"), SECTION (30, "CodeHeaderSection"),
+  SECTION (31, "CodeManagerSection"), SECTION (32, "UnwindDataSection"),
+  SECTION (33, "RuntimeFunctionSection"), SECTION (34, "StubsSection"),
+  SECTION (35, "StubDispatchDataSection"), SECTION (36, "ExternalMethodDataSection"),
+  SECTION (37, "DelayLoadInfoDelayListSection"), SECTION (38, "ReadonlySharedSection"),
+  SECTION (39, "ReadonlySection"), SECTION (40, "ILSection"), SECTION (41, "GCInfoSection"),
+  SECTION (42, "ILMetadataSection"), SECTION (43, "ResourcesSection"),
+  SECTION (44, "CompressedMapsSection"), SECTION (45, "DebugSection"),
+  SECTION (46, "BaseRelocsSection"),
   { "NgenBindReason", FALSE, 0, "START_BIND" }, { "NgenBindReason", FALSE, 1, "NO_INDEX" },
   { "NgenBindReason", FALSE, 2, "SYSTEM_ASSEMBLY_NOT_AVAILABLE" },
   { "NgenBindReason", FALSE, 3, "NO_NATIVE_IMAGE" },
@@ -164,9 +217,10 @@ enum
   GC = 1, WORKER_CREATION, IO_CREATION, WORKER_RETIREMENT, IO_RETIREMENT, TP_SUSPENSION,
   EXCEPTION, CONTENTION, METHOD, LOADER, STACK, STRONG_NAME, AUTHENTICODE, APPDOMAIN_RM,
   IL_STUB, TP_WORKER, TP_WORKER_RETIREMENT, TP_ADJUSTMENT, RUNTIME, PERF_TRACK, TYPE,
-  TP_WORKING_COUNT, THREAD_POOL, THREAD,
+  TP_WORKING_COUNT, THREAD_POOL, THREAD, DEBUG_IPC, DEBUG_EXCEPTION,
   EXCEPTION_CATCH = 27, EXCEPTION_FINALLY, EXCEPTION_FILTER,
-  TP_MIN_MAX = 38, WAIT_HANDLE_WAIT,
+  CODE_SYMBOLS = 30, TIERED, ASSEMBLY_LOADER, TYPE_LOAD, JIT_INSTRUMENTATION, CHECKPOINT,
+  PROFILER, YIELD_MEASUREMENT, TP_MIN_MAX, WAIT_HANDLE_WAIT,
 };
 
 static const EtBuiltinTask tasks[] = {
@@ -185,6 +239,11 @@ static const EtBuiltinTask tasks[] = {
   { THREAD, "Thread" }, { EXCEPTION_CATCH, "ExceptionCatch" },
   { EXCEPTION_FINALLY, "ExceptionFinally" }, { EXCEPTION_FILTER, "ExceptionFilter" },
   { TP_MIN_MAX, "ThreadPoolMinMaxThreads" }, { WAIT_HANDLE_WAIT, "WaitHandleWait" },
+  { DEBUG_IPC, "DebugIPCEvent" }, { DEBUG_EXCEPTION, "DebugExceptionProcessing" },
+  { CODE_SYMBOLS, "CodeSymbols" }, { TIERED, "TieredCompilation" },
+  { ASSEMBLY_LOADER, "AssemblyLoader" }, { TYPE_LOAD, "TypeLoad" },
+  { JIT_INSTRUMENTATION, "JitInstrumentationData" }, { CHECKPOINT, "ExecutionCheckpoint" },
+  { PROFILER, "Profiler" }, { YIELD_MEASUREMENT, "YieldProcessorMeasurement" },
 };
 
 static const EtBuiltinOpcode opcodes[] = {
@@ -203,15 +262,14 @@ static const EtBuiltinOpcode opcodes[] = {
   { GC, 39, "BulkRCW" }, { GC, 40, "BulkRootStaticVar" },
   { GC, 200, "IncreaseMemoryPressure" }, { GC, 201, "DecreaseMemoryPressure" },
   { GC, 202, "MarkWithType" }, { GC, 204, "PerHeapHistory" }, { GC, 205, "GlobalHeapHistory" },
-  { GC, 208, "LOHCompact" }, { GC, 209, "FitBucketInfo" },
+  { GC, 208, "LOHCompact" }, { GC, 209, "FitBucketInfo" }, { GC, 41, "DynamicEvent" },
+  { GC, 203, "Join" }, { GC, 206, "GenAwareBegin" }, { GC, 207, "GenAwareEnd" },
+  { METHOD, 43, "MethodDetails" }, { METHOD, 103, "MemoryAllocatedForJitCode" },
   { METHOD, 14, "DCStartCompleteV2" }, { METHOD, 15, "DCStopCompleteV2" },
   { METHOD, 33, "Load" }, { METHOD, 34, "Unload" }, { METHOD, 35, "DCStartV2" },
   { METHOD, 36, "DCStopV2" }, { METHOD, 37, "LoadVerbose" }, { METHOD, 38, "UnloadVerbose" },
   { METHOD, 39, "DCStartVerboseV2" }, { METHOD, 40, "DCStopVerboseV2" },
   { METHOD, 42, "JittingStarted" }, { METHOD, 83, "InliningSucceeded" },
-  /* Ours: the table names events by (task, opcode), and this one's own
-   * opcode value is not in the manifests this was written from. */
-  { METHOD, 150, "R2RGetEntryPoint" },
   { METHOD, 84, "InliningFailed" }, { METHOD, 85, "TailCallSucceeded" },
   { METHOD, 86, "TailCallFailed" }, { METHOD, 87, "ILToNativeMap" },
   { LOADER, 33, "ModuleLoad" }, { LOADER, 34, "ModuleUnload" },
@@ -229,9 +287,22 @@ static const EtBuiltinOpcode opcodes[] = {
   { THREAD_POOL, 13, "IOEnqueue" }, { THREAD_POOL, 14, "IODequeue" },
   { THREAD_POOL, 15, "IOPack" }, { THREAD, 11, "Creating" }, { THREAD, 12, "Running" },
   { CONTENTION, 11, "LockCreated" },
+  { TIERED, 11, "Settings" }, { TIERED, 12, "Pause" }, { TIERED, 13, "Resume" },
+  { ASSEMBLY_LOADER, 11, "ResolutionAttempted" },
+  { ASSEMBLY_LOADER, 12, "AssemblyLoadContextResolvingHandlerInvoked" },
+  { ASSEMBLY_LOADER, 13, "AppDomainAssemblyResolveHandlerInvoked" },
+  { ASSEMBLY_LOADER, 14, "AssemblyLoadFromResolveHandlerInvoked" },
+  { ASSEMBLY_LOADER, 15, "KnownPathProbed" },
+  { JIT_INSTRUMENTATION, 11, "InstrumentationData" },
+  { JIT_INSTRUMENTATION, 12, "InstrumentationDataVerbose" },
+  { CHECKPOINT, 11, "ExecutionCheckpoint" }, { PROFILER, 11, "Profiler" },
 };
 
 /* ─────────────────────────────── events ─────────────────────────────── */
+
+#define ASSEMBLY_LOAD_START ONLY_CLR " AssemblyName:str AssemblyPath:str " \
+  "RequestingAssembly:str AssemblyLoadContext:str RequestingAssemblyLoadContext:str"
+#define JIT_DATA_HEAD ONLY_CLR " MethodFlags:u32 DataSize:u32 MethodID:x64"
 
 static const EtBuiltinEvent events[] = {
   /* Garbage collection */
@@ -293,8 +364,18 @@ static const EtBuiltinEvent events[] = {
   { 205, 0, INFO, GC, 205, GLOBAL_HEAP_0 }, { 205, 1, INFO, GC, 205, GLOBAL_HEAP_0 CLR },
   { 205, 2, INFO, GC, 205, GLOBAL_HEAP_2 }, { 205, 3, INFO, GC, 205, GLOBAL_HEAP_3 },
   { 205, 4, INFO, GC, 205, GLOBAL_HEAP_3 " Count:u32 Times:u32[Count]" },
+  { 203, 2, VERBOSE, GC, 203, GC_JOIN CLR " JoinID:u32" },
+  { 206, 0, INFO, GC, 206, "Count:u32" CLR }, { 207, 0, INFO, GC, 207, "Count:u32" CLR },
+  /* The GC writes its own structs as the arrays of these two, aligned as
+   * C aligns them: a bucket's Index is followed by two bytes of padding on
+   * every platform; a compaction record pads its three times to the
+   * pointer size only in 64-bit processes, which a layout string cannot
+   * say, so only its head is laid out. */
   { 208, 0, INFO, GC, 208, ONLY_CLR " Count:u16" },
-  { 209, 0, INFO, GC, 209, ONLY_CLR " BucketKind:u16=GCBucketKind TotalSize:u64 Count:u16" },
+  { 209, 0, VERBOSE, GC, 209, ONLY_CLR " BucketKind:u16=GCBucketKind TotalSize:u64 Count:u16 "
+    "Values{Index:u16 Padding:u16 Count:u32 Size:ptr}[Count]" },
+  /* .NET 5+: a GC event named in its payload (.NET 8's heap-count tuning). */
+  { 39, 0, ALWAYS, GC, 41, "Name:str DataSize:u32 Data:bin(DataSize)" CLR },
   /* Thread pool */
   { 40, 0, INFO, WORKER_CREATION, 1, "WorkerThreadCount:u32 RetiredWorkerThreads:u32" },
   { 41, 0, INFO, WORKER_CREATION, 2, "WorkerThreadCount:u32 RetiredWorkerThreads:u32" },
@@ -330,7 +411,7 @@ static const EtBuiltinEvent events[] = {
   { 81, 0, INFO, CONTENTION, 1 }, { 81, 1, INFO, CONTENTION, 1, CONTENTION_1 },
   { 81, 2, INFO, CONTENTION, 1, CONTENTION_1 " LockID:ptr AssociatedObjectID:ptr "
     "LockOwnerThreadID:u64" },
-  { 90, 0, INFO, CONTENTION, 11, "LockID:x64 AssociatedObjectID:x64" CLR },
+  { 90, 0, INFO, CONTENTION, 11, "LockID:ptr AssociatedObjectID:ptr" CLR },
   { 91, 0, INFO, CONTENTION, 2, CONTENTION_1 },
   { 91, 1, INFO, CONTENTION, 2, CONTENTION_1 " DurationNs:f64" },
   /* Exception handling clauses: the stops carry nothing PerfView shows. */
@@ -344,6 +425,8 @@ static const EtBuiltinEvent events[] = {
   { 301, 0, VERBOSE, WAIT_HANDLE_WAIT, 1, "WaitSource:u8=WaitHandleWaitSource "
     "AssociatedObjectID:ptr" CLR },
   { 302, 0, VERBOSE, WAIT_HANDLE_WAIT, 2, ONLY_CLR },
+  /* .NET 7+: the measured cost of a spin-wait's pause. */
+  { 58, 0, INFO, YIELD_MEASUREMENT, 0, ONLY_CLR " NsPerYield:f64 EstablishedNsPerYield:f64" },
   /* Stacks, resource monitoring, interop */
   { 82, 0, ALWAYS, STACK, 82, STACK_WALK },
   { 83, 0, INFO, APPDOMAIN_RM, 48, "AppDomainID:u64 Allocated:u64" CLR },
@@ -372,14 +455,27 @@ static const EtBuiltinEvent events[] = {
   { 144, 0, INFO, METHOD, 38, METHOD_V0 }, { 144, 1, INFO, METHOD, 38, METHOD_V0 CLR },
   { 144, 2, INFO, METHOD, 38, METHOD_V0 CLR " ReJITID:u64" },
   { 145, 0, VERBOSE, METHOD, 42, JITTING_0 }, { 145, 1, VERBOSE, METHOD, 42, JITTING_0 CLR },
-  /* .NET Core 3+: a ReadyToRun method's entry point looked up. */
-  { 159, 0, VERBOSE, METHOD, 150, "MethodID:u64 MethodNamespace:str MethodName:str "
-    "MethodSignature:str EntryPoint:u64" CLR },
+  /* .NET Core 3+: a ReadyToRun method's entry point looked up (opcode
+   * MethodLoad, as Method/Load: named as PerfView names them). */
+  { 159, 0, INFO, METHOD, 33, "MethodID:u64 MethodNamespace:str MethodName:str "
+    "MethodSignature:str EntryPoint:u64" CLR, "Method/R2RGetEntryPoint" },
+  { 160, 0, INFO, METHOD, 33, "MethodID:x64" CLR, "Method/R2RGetEntryPointStart" },
   { 185, 0, VERBOSE, METHOD, 83, INLINE_NAMES CLR },
-  { 186, 0, VERBOSE, METHOD, 84, INLINE_NAMES " FailAlways:bool FailReason:ansi" CLR },
+  { 186, 0, VERBOSE, METHOD, 84, INLINE_NAMES " FailAlways:bool FailReason:ansi" CLR,
+    "Method/InliningFailedAnsi" },
   { 188, 0, VERBOSE, METHOD, 85, TAIL_NAMES " TailCallType:u32=TailCallType" CLR },
   { 189, 0, VERBOSE, METHOD, 86, TAIL_NAMES " FailReason:ansi" CLR },
-  { 190, 0, VERBOSE, METHOD, 87, IL_MAP },
+  { 190, 0, VERBOSE, METHOD, 87, IL_MAP }, { 190, 1, VERBOSE, METHOD, 87, IL_MAP_1 },
+  /* .NET Core: the failure reasons in UTF-16 (186 and 189 write them in
+   * ANSI; PerfView tells the inlining ones apart by name). */
+  { 191, 0, VERBOSE, METHOD, 86, TAIL_NAMES " FailReason:str" CLR },
+  { 192, 0, VERBOSE, METHOD, 84, INLINE_NAMES " FailAlways:bool FailReason:str" CLR },
+  { 146, 0, VERBOSE, METHOD, 103, "MethodID:x64 ModuleID:x64 JitHotCodeRequestSize:u64 "
+    "JitRODataRequestSize:u64 AllocatedSizeForJitCode:u64 JitAllocFlag:u32" CLR },
+  { 72, 0, INFO, METHOD, 43, "MethodID:x64 TypeID:x64 MethodToken:x32 TypeParameterCount:u32 "
+    "LoaderModuleID:x64 TypeParameters:x64[TypeParameterCount]" },
+  { 73, 0, INFO, TYPE_LOAD, 1, "TypeLoadStartID:u32" CLR },
+  { 74, 0, INFO, TYPE_LOAD, 2, "TypeLoadStartID:u32" CLR " LoadLevel:u16 TypeID:x64 TypeName:str" },
   /* Loader */
   { 149, 0, INFO, LOADER, 35, MODULE_0 }, { 150, 0, INFO, LOADER, 36, MODULE_0 },
   { 151, 0, INFO, LOADER, 45, DOMAIN_MODULE_0 }, { 151, 1, INFO, LOADER, 45, DOMAIN_MODULE_0 CLR },
@@ -404,6 +500,45 @@ static const EtBuiltinEvent events[] = {
   { 184, 0, INFO, AUTHENTICODE, 2, VERIFICATION_0 "ModulePath:str" },
   { 184, 1, INFO, AUTHENTICODE, 2, VERIFICATION_0 "ModulePath:str" CLR },
   { 187, 0, INFO, RUNTIME, 1, RUNTIME_INFO },
+  /* Debugger, code symbols, EventSource events sent through the runtime */
+  { 240, 0, INFO, DEBUG_IPC, 1 }, { 241, 0, INFO, DEBUG_IPC, 2 },
+  { 242, 0, INFO, DEBUG_EXCEPTION, 1 }, { 243, 0, INFO, DEBUG_EXCEPTION, 2 },
+  { 260, 0, VERBOSE, CODE_SYMBOLS, 1, "ModuleId:u64 TotalChunks:u16 ChunkNumber:u16 "
+    "ChunkLength:u32 Chunk:bin(ChunkLength)" CLR },
+  { 270, 0, INFO, 0, 0, "EventID:i32 EventName:str EventSourceName:str Payload:str",
+    "EventSourceEvent" },
+  /* .NET Core 3+: tiered compilation; the background JIT's start and stop
+   * named as PerfView names them. */
+  { 280, 0, INFO, TIERED, 11, TIERED_SETTINGS }, { 281, 0, INFO, TIERED, 12, ONLY_CLR },
+  { 282, 0, INFO, TIERED, 13, ONLY_CLR " NewMethodCount:u32" },
+  { 283, 0, INFO, TIERED, 1, ONLY_CLR " PendingMethodCount:u32",
+    "TieredCompilation/BackgroundJitStart" },
+  { 284, 0, INFO, TIERED, 2, ONLY_CLR " PendingMethodCount:u32 JittedMethodCount:u32",
+    "TieredCompilation/BackgroundJitStop" },
+  /* .NET Core 3+: how the assembly loader resolved a name, step by step. */
+  { 290, 0, INFO, ASSEMBLY_LOADER, 1, ASSEMBLY_LOAD_START },
+  { 291, 0, INFO, ASSEMBLY_LOADER, 2, ASSEMBLY_LOAD_START " Success:bool "
+    "ResultAssemblyName:str ResultAssemblyPath:str Cached:bool" },
+  { 292, 0, INFO, ASSEMBLY_LOADER, 11, ONLY_CLR " AssemblyName:str "
+    "Stage:u16=ResolutionAttemptedStage AssemblyLoadContext:str "
+    "Result:u16=ResolutionAttemptedResult ResultAssemblyName:str ResultAssemblyPath:str "
+    "ErrorMessage:str" },
+  { 293, 0, INFO, ASSEMBLY_LOADER, 12, ONLY_CLR " AssemblyName:str HandlerName:str "
+    "AssemblyLoadContext:str ResultAssemblyName:str ResultAssemblyPath:str" },
+  { 294, 0, INFO, ASSEMBLY_LOADER, 13, ONLY_CLR " AssemblyName:str HandlerName:str "
+    "ResultAssemblyName:str ResultAssemblyPath:str" },
+  { 295, 0, INFO, ASSEMBLY_LOADER, 14, ONLY_CLR " AssemblyName:str IsTrackedLoad:bool "
+    "RequestingAssemblyPath:str ComputedRequestedAssemblyPath:str" },
+  { 296, 0, INFO, ASSEMBLY_LOADER, 15, ONLY_CLR " FilePath:str Source:u16=KnownPathSource "
+    "Result:i32" },
+  /* .NET 6+: profile data the JIT instrumented; profiler messages; named
+   * start-up checkpoints. */
+  { 297, 0, INFO, JIT_INSTRUMENTATION, 11, JIT_DATA_HEAD " Data:bin(DataSize)" },
+  { 298, 0, INFO, JIT_INSTRUMENTATION, 12, JIT_DATA_HEAD " ModuleID:x64 MethodToken:x32 "
+    "MethodNamespace:str MethodName:str MethodSignature:str Data:bin(DataSize)",
+    "JitInstrumentationDataVerbose/InstrumentationData" },
+  { 299, 0, INFO, PROFILER, 11, ONLY_CLR " Message:str" },
+  { 300, 0, INFO, CHECKPOINT, 11, CHECKPOINT_0 },
 };
 
 const EtBuiltinProvider _et_builtin_clr_runtime = {

@@ -94,6 +94,27 @@ test_events_are_named_as_perfview_names_them (void **state)
   assert_string_equal (name_of (PRIVATE, 310, 0), "LoaderHeap/AllocRequest");
   assert_string_equal (name_of (PRIVATE, 413, 0),
                        "ClrDynamicTypeUsage/ObjectVariantMarshallingToManaged");
+  /* .NET Core 3–8: the runtime's newer tasks, as PerfView names them where
+   * it knows them, else task and opcode of the manifest. */
+  assert_string_equal (name_of (RUNTIME, 281, 0), "TieredCompilation/Pause");
+  assert_string_equal (name_of (RUNTIME, 283, 0), "TieredCompilation/BackgroundJitStart");
+  assert_string_equal (name_of (RUNTIME, 290, 0), "AssemblyLoader/Start");
+  assert_string_equal (name_of (RUNTIME, 296, 0), "AssemblyLoader/KnownPathProbed");
+  assert_string_equal (name_of (RUNTIME, 72, 0), "Method/MethodDetails");
+  assert_string_equal (name_of (RUNTIME, 74, 0), "TypeLoad/Stop");
+  assert_string_equal (name_of (RUNTIME, 186, 0), "Method/InliningFailedAnsi");
+  assert_string_equal (name_of (RUNTIME, 192, 0), "Method/InliningFailed");
+  assert_string_equal (name_of (RUNTIME, 189, 0), "Method/TailCallFailed");
+  assert_string_equal (name_of (RUNTIME, 160, 0), "Method/R2RGetEntryPointStart");
+  assert_string_equal (name_of (RUNTIME, 58, 0), "YieldProcessorMeasurement");
+  assert_string_equal (name_of (RUNTIME, 203, 2), "GC/Join");
+  assert_string_equal (name_of (RUNTIME, 270, 0), "EventSourceEvent");
+  assert_string_equal (name_of (RUNTIME, 300, 0), "ExecutionCheckpoint/ExecutionCheckpoint");
+  assert_string_equal (name_of (RUNDOWN, 280, 0), "TieredCompilationRundown/SettingsDCStart");
+  assert_string_equal (name_of (RUNDOWN, 150, 1), "Method/ILToNativeMapDCStop");
+  assert_string_equal (name_of (RUNDOWN, 10, 0), "GC/SettingsRundown");
+  assert_string_equal (name_of (PRIVATE, 200, 0), "GC/CCWRefCountChange");
+  assert_string_equal (name_of (PRIVATE, 26, 0), "GC/BGC1stSweepEnd");
   /* A version the tables do not know decodes with the highest one. */
   assert_string_equal (name_of (RUNTIME, 1, 9), "GC/Start");
 }
@@ -324,6 +345,118 @@ test_heap_dump_bulk_events (void **state)
   assert_int_equal (element_member (fields, "Values", 0, "TypeID")->v.u, 3);
 }
 
+/* ---- .NET Core 3+ layouts ---------------------------------------------- */
+
+static void
+put_utf16 (GByteArray *b, const char *ascii)
+{
+  for (const char *c = ascii; ; c++)
+    {
+      put (b, (guint8) *c, 2);
+      if (*c == '\0')
+        break;
+    }
+}
+
+static const char *
+text_of (const EtFields *fields, const char *name)
+{
+  gint index = et_fields_find (fields, name);
+
+  assert_true (index >= 0);
+  return et_fields_text (fields, index, NULL);
+}
+
+/* AssemblyLoader/ResolutionAttempted: strings around two 16-bit codes,
+ * each with its value map. */
+static void
+test_assembly_loader_resolution (void **state)
+{
+  g_autoptr(EtFields) fields = et_fields_new ();
+  g_autoptr(GByteArray) b = g_byte_array_new ();
+
+  put (b, 7, 2);                                        /* ClrInstanceID */
+  put_utf16 (b, "Lib, Version=1.0.0.0");
+  put (b, 2, 2);                                        /* Stage */
+  put_utf16 (b, "Default");
+  put (b, 1, 2);                                        /* Result */
+  put_utf16 (b, ""), put_utf16 (b, "");
+  put_utf16 (b, "Could not locate assembly");
+  decode_exactly (292, 0, b, 8, fields);
+  assert_string_equal (text_of (fields, "AssemblyName"), "Lib, Version=1.0.0.0");
+  assert_string_equal (et_fields_label (fields, et_fields_find (fields, "Stage")),
+                       "ApplicationAssemblies");
+  assert_string_equal (et_fields_label (fields, et_fields_find (fields, "Result")),
+                       "AssemblyNotFound");
+  assert_string_equal (text_of (fields, "AssemblyLoadContext"), "Default");
+  assert_string_equal (text_of (fields, "ErrorMessage"), "Could not locate assembly");
+}
+
+/* Method/MethodDetails: an array whose count comes before another field;
+ * JitInstrumentationData: bytes whose length an earlier field gives. */
+static void
+test_method_details_and_instrumentation_data (void **state)
+{
+  g_autoptr(EtFields) fields = et_fields_new ();
+  g_autoptr(GByteArray) details = g_byte_array_new ();
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  EtGuid guid = guid_of (RUNTIME);
+  const EtManifest *manifest = NULL;
+  const EtManifestEvent *e;
+  g_autoptr(GError) error = NULL;
+  gsize consumed = 0;
+  gint array;
+
+  put (details, 0x7ff0001000, 8), put (details, 0x7ff0002000, 8);   /* MethodID, TypeID */
+  put (details, 0x06000012, 4), put (details, 2, 4);                 /* token, count */
+  put (details, 0x7ff0003000, 8);                                    /* LoaderModuleID */
+  put (details, 0x7ff0004000, 8), put (details, 0x7ff0005000, 8);
+  decode_exactly (72, 0, details, 8, fields);
+  assert_int_equal (integer (fields, "MethodToken"), 0x06000012);
+  assert_int_equal (integer (fields, "LoaderModuleID"), 0x7ff0003000);
+  array = et_fields_find (fields, "TypeParameters");
+  assert_int_equal (et_fields_get (fields, array)->n_children, 2);
+  assert_int_equal (et_fields_get (fields, array + 2)->v.u, 0x7ff0005000);
+
+  put (data, 1, 2), put (data, 0x10, 4), put (data, 3, 4);          /* ClrInstanceID… */
+  put (data, 0x7ff0001000, 8);                                       /* MethodID */
+  g_byte_array_append (data, (const guint8 *) "\x01\x02\x03", 3);
+  decode_exactly (297, 0, data, 8, fields);
+  assert_int_equal (integer (fields, "MethodID"), 0x7ff0001000);
+  assert_int_equal (et_fields_get (fields, et_fields_find (fields, "Data"))->v.bytes.len, 3);
+
+  /* A DataSize beyond the payload: an error naming the field, no read past it. */
+  e = et_builtin_lookup (&guid, 297, 0, &manifest);
+  g_byte_array_set_size (data, data->len - 1);
+  assert_false (et_manifest_decode (manifest, e, data->data, data->len, 8, fields, &consumed,
+                                    &error));
+  assert_non_null (strstr (error->message, "payload offset 18: field “Data”"));
+  assert_non_null (strstr (error->message, "length 3 but 2 bytes left"));
+}
+
+/* GC/FitBucketInfo: the GC's bucket structs, two bytes of padding after
+ * the index, the size pointer-sized. */
+static void
+test_fit_bucket_info_by_pointer_size (void **state)
+{
+  g_autoptr(EtFields) fields = et_fields_new ();
+
+  for (guint ptr = 4; ptr <= 8; ptr += 4)
+    {
+      g_autoptr(GByteArray) b = g_byte_array_new ();
+
+      put (b, 5, 2), put (b, 1, 2), put (b, 4096, 8), put (b, 2, 2);
+      for (guint i = 0; i < 2; i++)
+        put (b, i, 2), put (b, 0, 2), put (b, 10 + i, 4), put (b, 0x2000 + i, ptr);
+      assert_int_equal (b->len, 14 + 2 * (8 + ptr));
+      decode_exactly (209, 0, b, ptr, fields);
+      assert_string_equal (et_fields_label (fields, et_fields_find (fields, "BucketKind")),
+                           "PlugsInCondemned");
+      assert_int_equal (element_member (fields, "Values", 1, "Count")->v.u, 11);
+      assert_int_equal (element_member (fields, "Values", 1, "Size")->v.u, 0x2001);
+    }
+}
+
 /* ---- the corpus: every layout against real payloads ------------------- */
 
 /* Layouts that stop before their payload does, and why. */
@@ -336,9 +469,7 @@ static const struct
   { "Microsoft-Windows-DotNETRuntime", "GC/HeapStats",
     "version 0: the runtime pads the payload to 96 bytes" },
   { "Microsoft-Windows-DotNETRuntime", "GC/LOHCompact",
-    "the per-heap details after Count are not laid out" },
-  { "Microsoft-Windows-DotNETRuntime", "GC/FitBucketInfo",
-    "the buckets after Count are not laid out" },
+    "its records are padded to the pointer size in 64-bit processes only" },
 };
 
 typedef struct
@@ -447,6 +578,9 @@ main (void)
     cmocka_unit_test (test_fixture_trace_decodes_by_version),
     cmocka_unit_test (test_per_heap_history_by_pointer_size),
     cmocka_unit_test (test_heap_dump_bulk_events),
+    cmocka_unit_test (test_assembly_loader_resolution),
+    cmocka_unit_test (test_method_details_and_instrumentation_data),
+    cmocka_unit_test (test_fit_bucket_info_by_pointer_size),
     cmocka_unit_test (test_corpus_payloads_fit_their_layouts),
   };
 
