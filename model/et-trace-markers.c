@@ -482,6 +482,21 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   return TRUE;
 }
 
+/* Which markers stay: a bit each (a byte each was 1 B per event at the
+ * loader's peak). Processes pair at once, and the markers of two of them
+ * may share a word: dropping one is atomic. */
+static inline gboolean
+is_kept (const guint32 *keep, guint32 i)
+{
+  return (keep[i >> 5] >> (i & 31)) & 1;
+}
+
+static inline void
+drop_marker (guint32 *keep, guint32 i)
+{
+  g_atomic_int_and (&keep[i >> 5], ~(1u << (i & 31)));
+}
+
 /* Pairing, one process at a time on every core. */
 typedef struct
 {
@@ -490,7 +505,8 @@ typedef struct
   Worker      *workers;
   guint        n_workers;
   guint        n_processes;
-  guint8      *keep;         /* per marker: 0 for ends folded into their starts */
+  guint32     *keep;         /* a bit per marker (is_kept): 0 for ends folded into
+                                their starts */
   GMutex       lock;         /* out->cross_ends */
   gint         next;         /* atomic: the next process to take */
 } PairJob;
@@ -531,44 +547,47 @@ join_spans (PairJob *job, guint process, SpanRecord **records)
  * them: the markers of one process are spread over the whole array. */
 #define PREFETCH_AHEAD 8
 
-/* Span records read before their pages are given back (96 MB). */
-#define RECORD_SLICE (4u << 20)
-
 /* The span events pairing takes: each record with its marker's time,
- * thread and provider. @span_marker gets each one's marker. */
+ * thread and provider; @span_marker gets each one's marker. The events
+ * take the records' place (@records is taken), so that a process's
+ * records and events are never both resident: written from the last one
+ * back, event i (40 bytes from 40 i) covers only records from i on, and
+ * record i is read before its event is written. */
 static EtSpanEvent *
 span_events_of (EtTrace *self, const MarkerBuild *b, SpanRecord *records, guint n,
                 guint32 *span_marker)
 {
-  EtSpanEvent *events = g_new (EtSpanEvent, n);
+  G_STATIC_ASSERT (sizeof (EtSpanEvent) >= sizeof (SpanRecord));
+  guint8 *bytes = g_realloc (records, (gsize) MAX (n, 1) * sizeof (EtSpanEvent));
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = n; i-- > 0;)
     {
-      const SpanRecord *r = &records[i];
-      const PendingMarker *m = &b->markers[r->marker];
-      const EtThread *thread = &g_array_index (self->threads, EtThread, m->thread);
-      EtSpanEvent *e = &events[i];
+      SpanRecord r;
+      EtSpanEvent e = { 0 };
+      const PendingMarker *m;
+      const EtThread *thread;
 
-      e->time = m->start_ns;
-      if (r->has_span_id)
-        e->span_id = r->span_id;
+      memcpy (&r, bytes + (gsize) i * sizeof r, sizeof r);
+      if (i >= PREFETCH_AHEAD)
+        __builtin_prefetch (&b->markers[((const SpanRecord *) (gpointer) bytes)[i - PREFETCH_AHEAD]
+                                          .marker]);
+      m = &b->markers[r.marker];
+      thread = &g_array_index (self->threads, EtThread, m->thread);
+      e.time = m->start_ns;
+      if (r.has_span_id)
+        e.span_id = r.span_id;
       else
-        e->activity_id = r->activity_id;
-      e->pid = thread->pid;
-      e->tid = thread->tid;
-      e->provider = m->provider;
-      e->task = r->task;
-      e->is_end = r->is_end & SPAN_END;
-      e->has_span_id = r->has_span_id;
-      span_marker[i] = r->marker;
-      if (i + PREFETCH_AHEAD < n)
-        __builtin_prefetch (&b->markers[records[i + PREFETCH_AHEAD].marker]);
-      /* A large process's records go as they are read: the events take
-       * their place instead of adding to them. */
-      if ((i + 1) % RECORD_SLICE == 0)
-        et_memory_drop_pages (&records[i + 1 - RECORD_SLICE], RECORD_SLICE * sizeof *records);
+        e.activity_id = r.activity_id;
+      e.pid = thread->pid;
+      e.tid = thread->tid;
+      e.provider = m->provider;
+      e.task = r.task;
+      e.is_end = r.is_end & SPAN_END;
+      e.has_span_id = r.has_span_id;
+      span_marker[i] = r.marker;
+      memcpy (bytes + (gsize) i * sizeof e, &e, sizeof e);
     }
-  return events;
+  return (EtSpanEvent *) (gpointer) bytes;
 }
 
 /* Folds span ends into their starts (markers.md "Spans"): a start learns
@@ -591,7 +610,7 @@ fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marke
         __builtin_prefetch (&b->markers[span_marker[i + PREFETCH_AHEAD]], 1);
       if (is_end && partner != G_MAXUINT)
         {
-          job->keep[mi] = 0;              /* drawn as part of its start */
+          drop_marker (job->keep, mi);    /* drawn as part of its start */
           continue;
         }
       m->status = results[i].status;
@@ -631,7 +650,7 @@ drop_repeated_starts (PairJob *job, SpanRecord *records, guint n)
         {
           if (open && r->span_id == open_id && markers[r->marker].provider == open_provider)
             {
-              job->keep[r->marker] = 0;
+              drop_marker (job->keep, r->marker);
               continue;
             }
           open = TRUE;
@@ -668,8 +687,7 @@ pair_processes (gpointer data)
       if (n == 0)
         continue;
       span_marker = g_new (guint32, n);
-      events = span_events_of (job->self, job->out, records, n, span_marker);
-      g_clear_pointer (&records, g_free);
+      events = span_events_of (job->self, job->out, g_steal_pointer (&records), n, span_marker);
       results = g_new (EtSpanResult, n);
       et_span_pair (events, n, results);
       g_clear_pointer (&events, g_free);      /* only the results are needed now */
@@ -683,16 +701,17 @@ pair_processes (gpointer data)
 
 /* Pairs every process's spans, a process per task on every core, and
  * returns a mask of the markers that stay. */
-static guint8 *
+static guint32 *
 pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
 {
   guint n_threads;
+  gsize words = ((gsize) b->n_markers + 31) / 32;
   PairJob job = { self, b, workers, n_workers, self->processes->len,
-                  g_malloc (MAX (b->n_markers, 1)) };
+                  g_new (guint32, MAX (words, 1)) };
   g_autofree GThread **threads = NULL;
   guint64 n_spans = 0;
 
-  memset (job.keep, 1, b->n_markers);
+  memset (job.keep, 0xFF, words * sizeof (guint32));
   b->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   for (guint k = 0; k < n_workers; k++)
     for (guint p = 0; p < job.n_processes; p++)
@@ -912,7 +931,7 @@ finish_marker (const MarkerBuild *b, const PendingMarker *p, gint64 end_of_trace
 typedef struct
 {
   const MarkerBuild *b;
-  const guint8      *keep;
+  const guint32     *keep;
   guint32           *channel_of;   /* shared: per marker, its local channel */
   guint32            from, to;     /* markers [from, to) */
   GPtrArray         *defs;         /* ChannelDef, by local id; count within the part */
@@ -948,7 +967,7 @@ count_part (gpointer data)
       if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker != ET_NO_INDEX)
         __builtin_prefetch (&part->b->markers[m[PREFETCH_AHEAD].end_marker]);
 
-      if (!part->keep[i])
+      if (!is_kept (part->keep, i))
         continue;
       slot = channel_def_hash (&key) % G_N_ELEMENTS (recent);
       def = recent[slot];
@@ -993,7 +1012,7 @@ scatter_part (gpointer data)
     k++;
   for (guint i = part->from; i < part->to; i++)
     {
-      if (part->keep[i])
+      if (is_kept (part->keep, i))
         {
           guint32 at = part->cursor[part->channel_of[i]]++;
 
@@ -1020,7 +1039,7 @@ scatter_part (gpointer data)
  * channels, the counts give every stretch its places in every channel
  * (after the stretches before it), and the stretches scatter at once. */
 static void
-build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
+build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
 {
   guint k = et_workers_count (b->n_markers, 1000000);
   g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
@@ -1113,7 +1132,7 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
   EtTrace *self = loader->self;
   MarkerBuild b = { 0 };
   g_autofree Worker *workers = NULL;
-  g_autofree guint8 *keep = NULL;
+  g_autofree guint32 *keep = NULL;
   guint n_workers = 0;
   gint64 clock = g_get_monotonic_time ();
   gboolean ok;
