@@ -1,0 +1,138 @@
+/* et-image-record.c — compact EVENT records (see et-image-record.h). */
+#include "et-image-record.h"
+#include "et-bytes.h"
+
+#include <string.h>
+
+/* The EVENT_HEADER Flags an image's full records carry: extended items,
+ * and the pointer size. */
+#define FLAG_EXTENDED_INFO 0x0001
+#define FLAG_32_BIT        0x0020
+#define FLAG_64_BIT        0x0040
+
+void
+et_image_type_free (gpointer data)
+{
+  EtImageType *t = data;
+
+  g_clear_pointer (&t->items, g_byte_array_unref);
+  g_free (t);
+}
+
+gsize
+et_image_record_size (gboolean activity, gsize own_items_len, gsize payload_len)
+{
+  return ET_IMAGE_RECORD_HEADER + (activity ? sizeof (EtGuid) : 0) + own_items_len
+         + payload_len;
+}
+
+static void
+put_le (guint8 *p, guint64 v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    p[i] = (guint8) (v >> (8 * i));
+}
+
+void
+et_image_record_write (guint8 *at, gsize size, guint32 type, gint64 ts, guint32 tid,
+                       const EtGuid *activity, const guint8 *head, gsize head_len,
+                       const guint8 *tail, gsize tail_len, const guint8 *payload,
+                       gsize payload_len)
+{
+  gsize own = head_len + tail_len, pos = ET_IMAGE_RECORD_HEADER;
+
+  g_assert (size <= G_MAXUINT16 && own <= G_MAXUINT32
+            && size == et_image_record_size (activity != NULL, own, payload_len));
+  put_le (at, size, 2);
+  at[2] = (activity ? ET_IMAGE_ACTIVITY : 0) | (own > 0 ? ET_IMAGE_OWN_ITEMS : 0);
+  at[3] = ET_IMAGE_RECORD_MARK;
+  put_le (at + 4, type, 4);
+  put_le (at + 8, (guint64) ts, 8);
+  put_le (at + 16, tid, 4);
+  put_le (at + 20, own, 4);
+  if (activity != NULL)
+    {
+      memcpy (at + pos, activity, sizeof *activity);
+      pos += sizeof *activity;
+    }
+  if (head_len > 0)
+    memcpy (at + pos, head, head_len);
+  if (tail_len > 0)
+    memcpy (at + pos + head_len, tail, tail_len);
+  pos += own;
+  if (payload_len > 0)
+    memcpy (at + pos, payload, payload_len);
+  pos += payload_len;
+  memset (at + pos, 0, ((size + 7) & ~(gsize) 7) - pos);
+}
+
+/* The fields of the EVENT_HEADER record the compact one stands for. */
+static void
+fill_from_type (EtRecord *r, const EtImageType *t)
+{
+  r->klass = ET_RECORD_EVENT;
+  r->header_type = t->pointer_size == 4 ? 0x12 : 0x13;
+  r->pointer_size = t->pointer_size == 4 ? 4 : 8;
+  r->flags = FLAG_EXTENDED_INFO | (t->pointer_size == 4 ? FLAG_32_BIT : FLAG_64_BIT);
+  r->has_ids = TRUE;
+  r->pid = t->pid;
+  r->guid = t->provider;
+  r->id = t->id;
+  r->version = t->version;
+  r->level = t->level;
+  r->opcode = t->opcode;
+  r->task = t->task;
+  r->keywords = t->keywords;
+}
+
+gboolean
+et_image_record_parse (const guint8 *p, gsize avail, const GPtrArray *types, EtRecord *r,
+                       const char **reason)
+{
+  gsize size, pos = ET_IMAGE_RECORD_HEADER, own;
+  guint32 type;
+  guint8 flags;
+
+  memset (r, 0, sizeof *r);
+  *reason = "record header does not fit in the buffer";
+  if (avail < ET_IMAGE_RECORD_HEADER)
+    return FALSE;
+  size = et_read_u16 (p);
+  flags = p[2];
+  type = et_read_u32 (p + 4);
+  own = (flags & ET_IMAGE_OWN_ITEMS) ? et_read_u32 (p + 20) : 0;
+  *reason = "record size runs past the end of the buffer";
+  if (size > avail)
+    return FALSE;
+  *reason = "record size is smaller than its header";
+  if (size < pos + ((flags & ET_IMAGE_ACTIVITY) ? sizeof (EtGuid) : 0) + own)
+    return FALSE;
+  *reason = "unknown record type";
+  if (type >= types->len)
+    return FALSE;
+  fill_from_type (r, g_ptr_array_index (types, type));
+  r->size = (guint16) size;
+  r->ts = (gint64) et_read_u64 (p + 8);
+  r->tid = et_read_u32 (p + 16);
+  if (flags & ET_IMAGE_ACTIVITY)
+    {
+      memcpy (&r->activity_id, p + pos, sizeof r->activity_id);
+      pos += sizeof r->activity_id;
+    }
+  if (own > 0)
+    {
+      r->ext = p + pos;
+      r->ext_len = own;
+      pos += own;
+    }
+  else
+    {
+      const EtImageType *t = g_ptr_array_index (types, type);
+
+      r->ext = t->items->len > 0 ? t->items->data : NULL;
+      r->ext_len = t->items->len;
+    }
+  r->payload = p + pos;
+  r->payload_len = size - pos;
+  return TRUE;
+}

@@ -1,0 +1,88 @@
+/* et-image-record.h — compact EVENT records for in-memory images.
+ *
+ * An image made from another format (et-nettrace-image) holds millions of
+ * events that share a few event types. Written as EVENT_HEADER records,
+ * each would repeat its 80-byte header and its type's extended items (the
+ * provider traits and TraceLogging metadata, often longer than the
+ * payload). A compact record holds only what differs from event to event
+ * and names its type; parsing it gives the EtRecord its full form would
+ * give (same fields, same items, same payload), the items pointing at the
+ * type's one copy.
+ *
+ *   0  u16  size, before the padding to 8
+ *   2  u8   flags: ET_IMAGE_ACTIVITY (an ActivityId follows the header),
+ *           ET_IMAGE_OWN_ITEMS (the record's own item chain follows it)
+ *   3  u8   ET_IMAGE_RECORD_MARK
+ *   4  u32  type: index into the image's types
+ *   8  u64  timestamp
+ *  16  u32  thread id
+ *  20  u32  length of its own item chain (ET_IMAGE_OWN_ITEMS), else 0
+ *  24  [ActivityId, 16 bytes] [own items] payload
+ *
+ * Only files made in memory have compact records (et_etl_file_new_from_image
+ * with types): a file read from disk is never parsed this way.
+ */
+#pragma once
+
+#include "et-etl-reader.h"
+
+G_BEGIN_DECLS
+
+#define ET_IMAGE_RECORD_MARK   0xE7
+#define ET_IMAGE_RECORD_HEADER 24
+
+enum
+{
+  ET_IMAGE_ACTIVITY = 1 << 0,
+  ET_IMAGE_OWN_ITEMS = 1 << 1,
+};
+
+/* What every record of one event type shares: its EVENT_HEADER fields
+ * and extended items. */
+typedef struct
+{
+  EtGuid      provider;
+  GByteArray *items;        /* the item chain every record of the type carries */
+  guint64     keywords;
+  guint32     pid;
+  guint16     id;
+  guint16     task;
+  guint8      version;
+  guint8      level;
+  guint8      opcode;
+  guint8      pointer_size; /* 4 or 8 */
+} EtImageType;
+
+void      et_image_type_free     (gpointer            type);
+
+/* The size of a compact record before its padding to 8. */
+gsize     et_image_record_size   (gboolean            activity,
+                                  gsize               own_items_len,
+                                  gsize               payload_len);
+
+/* Writes a compact record of @size (et_image_record_size) and its padding
+ * at @at. @activity may be NULL (none); the record's own item chain, when
+ * it has one, is @head followed by @tail. */
+void      et_image_record_write  (guint8             *at,
+                                  gsize               size,
+                                  guint32             type,
+                                  gint64              ts,
+                                  guint32             tid,
+                                  const EtGuid       *activity,
+                                  const guint8       *head,
+                                  gsize               head_len,
+                                  const guint8       *tail,
+                                  gsize               tail_len,
+                                  const guint8       *payload,
+                                  gsize               payload_len);
+
+/* Parses the compact record at @p (@avail bytes left in its buffer) of an
+ * image whose types are @types (EtImageType*). FALSE with a static reason
+ * when it does not fit. */
+gboolean  et_image_record_parse  (const guint8       *p,
+                                  gsize               avail,
+                                  const GPtrArray    *types,
+                                  EtRecord           *record,
+                                  const char        **reason);
+
+G_END_DECLS
