@@ -395,6 +395,9 @@ sweep_start (const EtSpanEvent *events, EtSpanResult *results, guint i, ThreadSw
   s->active[s->len++] = (Active) { end, deepest };
 }
 
+/* How many events ahead the sweep asks for the end of a start. */
+#define LANES_AHEAD 16
+
 /* One sweep over all starts in time order, each against its own thread's
  * open spans: the same order as thread by thread, but reading the events
  * and results front to back instead of striding through them once per
@@ -412,6 +415,9 @@ assign_lanes (const EtSpanEvent *events, EtSpanResult *results, guint n)
       guint slot = e->tid % G_N_ELEMENTS (recent), k = recent[slot];
       ThreadSweep *s;
 
+      /* A start reads its end's time, far ahead: ask for it early. */
+      if (i + LANES_AHEAD < n && results[i + LANES_AHEAD].partner != G_MAXUINT)
+        __builtin_prefetch (&events[results[i + LANES_AHEAD].partner].time);
       if (e->is_end)
         continue;
       s = k != 0 ? &g_array_index (sweeps, ThreadSweep, k - 1) : NULL;
