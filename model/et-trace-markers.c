@@ -509,6 +509,7 @@ typedef struct
                                 their starts */
   GMutex       lock;         /* out->cross_ends */
   gint         next;         /* atomic: the next process to take */
+  guint64      large;        /* a process with more spans pairs alone (pair_spans) */
 } PairJob;
 
 /* The span records of @process from every decoding thread, in thread
@@ -667,6 +668,46 @@ drop_repeated_starts (PairJob *job, SpanRecord *records, guint n)
   return kept;
 }
 
+/* The span starts and ends of @process, from every decoding thread. */
+static guint64
+process_spans (const PairJob *job, guint process)
+{
+  guint64 n = 0;
+
+  for (guint k = 0; k < job->n_workers; k++)
+    n += job->workers[k].b.spans[process].n;
+  return n;
+}
+
+static void
+pair_process (PairJob *job, guint process, GArray *cross_ends)
+{
+  g_autofree SpanRecord *records = NULL;
+  g_autofree EtSpanEvent *events = NULL;
+  g_autofree guint32 *span_marker = NULL;
+  g_autofree EtSpanResult *results = NULL;
+  guint n = join_spans (job, process, &records);
+
+  n = drop_repeated_starts (job, records, n);
+  if (n == 0)
+    return;
+  span_marker = g_new (guint32, n);
+  events = span_events_of (job->self, job->out, g_steal_pointer (&records), n, span_marker);
+  results = g_new (EtSpanResult, n);
+  et_span_pair (events, n, results);
+  g_clear_pointer (&events, g_free);      /* only the results are needed now */
+  fold_spans (job, results, span_marker, n, cross_ends);
+}
+
+static void
+add_cross_ends (PairJob *job, const GArray *cross_ends)
+{
+  g_mutex_lock (&job->lock);
+  g_array_append_vals (job->out->cross_ends, cross_ends->data, cross_ends->len);
+  g_mutex_unlock (&job->lock);
+}
+
+/* One pairing thread: the processes that are not large, one at a time. */
 static gpointer
 pair_processes (gpointer data)
 {
@@ -676,31 +717,19 @@ pair_processes (gpointer data)
 
   et_worker_begin ();
   while ((process = (guint) g_atomic_int_add (&job->next, 1)) < job->n_processes)
-    {
-      g_autofree SpanRecord *records = NULL;
-      g_autofree EtSpanEvent *events = NULL;
-      g_autofree guint32 *span_marker = NULL;
-      g_autofree EtSpanResult *results = NULL;
-      guint n = join_spans (job, process, &records);
-
-      n = drop_repeated_starts (job, records, n);
-      if (n == 0)
-        continue;
-      span_marker = g_new (guint32, n);
-      events = span_events_of (job->self, job->out, g_steal_pointer (&records), n, span_marker);
-      results = g_new (EtSpanResult, n);
-      et_span_pair (events, n, results);
-      g_clear_pointer (&events, g_free);      /* only the results are needed now */
-      fold_spans (job, results, span_marker, n, cross_ends);
-    }
-  g_mutex_lock (&job->lock);
-  g_array_append_vals (job->out->cross_ends, cross_ends->data, cross_ends->len);
-  g_mutex_unlock (&job->lock);
+    if (process_spans (job, process) <= job->large)
+      pair_process (job, process, cross_ends);
+  add_cross_ends (job, cross_ends);
   return NULL;
 }
 
-/* Pairs every process's spans, a process per task on every core, and
- * returns a mask of the markers that stay. */
+/* Pairs every process's spans and returns a mask of the markers that
+ * stay. A process with more than an eighth of the spans pairs alone, one
+ * after the other: pairing one takes 60 bytes per span, and two large ones
+ * at once were the loader's peak (the threads shape: 250 MiB, 242 alone)
+ * while they did not finish sooner on a shared 2-core machine (70 ms
+ * either way: pairing waits on memory). The others pair a process per
+ * task on every core, at most two eighths at once. */
 static guint32 *
 pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
 {
@@ -713,11 +742,19 @@ pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
 
   memset (job.keep, 0xFF, words * sizeof (guint32));
   b->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
-  for (guint k = 0; k < n_workers; k++)
-    for (guint p = 0; p < job.n_processes; p++)
-      n_spans += workers[k].b.spans[p].n;
+  for (guint p = 0; p < job.n_processes; p++)
+    n_spans += process_spans (&job, p);
+  job.large = n_spans / 8;
   n_threads = MAX (MIN (et_workers_count (n_spans, 50000), job.n_processes), 1);
   g_mutex_init (&job.lock);
+  {
+    g_autoptr(GArray) cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
+
+    for (guint p = 0; p < job.n_processes; p++)
+      if (process_spans (&job, p) > job.large)
+        pair_process (&job, p, cross_ends);
+    add_cross_ends (&job, cross_ends);
+  }
   threads = g_new0 (GThread *, n_threads);
   for (guint k = 1; k < n_threads; k++)
     threads[k] = g_thread_new ("etlscope-pair", pair_processes, &job);
