@@ -85,8 +85,8 @@ typedef struct
   gint64         last_ts;
   guint          head_len;     /* the header buffer, at the image's start */
   guint64        beyond_limit; /* events after the image was full */
-  guint32        last_id;      /* the metadata looked up last, and its type + 1 */
-  guint          last_type;
+  guint32        cached_id[64];   /* direct-mapped by metadata id: its type + 1 */
+  guint          cached_type[64]; /* (0: empty) */
   void         (*progress) (guint64, guint64, gpointer);
   gpointer       progress_data;
   GCancellable  *cancellable;
@@ -312,7 +312,7 @@ on_metadata (const EtNettraceMeta *meta, gpointer user_data)
     t->task = eventsource_task (t->id, t->opcode, name);
   /* A redefined id names the new type from here on; records before keep
    * the old one. */
-  bld->last_type = 0;
+  bld->cached_type[meta->id % G_N_ELEMENTS (bld->cached_type)] = 0;
   g_ptr_array_add (bld->type_list, t);
   g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id),
                         GUINT_TO_POINTER (bld->type_list->len));
@@ -411,15 +411,16 @@ static void
 on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_data)
 {
   Builder *bld = user_data;
-  guint type = bld->last_type, cpu = MIN (e->processor, MAX_CPUS - 1);
+  guint slot = meta->id % G_N_ELEMENTS (bld->cached_type);
+  guint type = bld->cached_type[slot], cpu = MIN (e->processor, MAX_CPUS - 1);
   const EventType *t;
   OpenBuffer *o;
 
-  if (type == 0 || meta->id != bld->last_id)
+  if (type == 0 || meta->id != bld->cached_id[slot])
     {
-      type = bld->last_type = GPOINTER_TO_UINT (g_hash_table_lookup (bld->types,
-                                                                     GUINT_TO_POINTER (meta->id)));
-      bld->last_id = meta->id;
+      type = GPOINTER_TO_UINT (g_hash_table_lookup (bld->types, GUINT_TO_POINTER (meta->id)));
+      bld->cached_type[slot] = type;
+      bld->cached_id[slot] = meta->id;
     }
   if (type == 0)
     return;                 /* its metadata did not read: reported there */
