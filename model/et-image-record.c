@@ -85,6 +85,10 @@ fill_from_type (EtRecord *r, const EtImageType *t)
   r->keywords = t->keywords;
 }
 
+/* Copied in to clear a record: a memset of its size compiles to a string
+ * store, whose start-up cost was a third of parsing a record. */
+static const EtRecord no_record;
+
 gboolean
 et_image_record_parse (const guint8 *p, gsize avail, const GPtrArray *types, EtRecord *r,
                        const char **reason)
@@ -93,7 +97,7 @@ et_image_record_parse (const guint8 *p, gsize avail, const GPtrArray *types, EtR
   guint32 type;
   guint8 flags;
 
-  memset (r, 0, sizeof *r);
+  *r = no_record;
   *reason = "record header does not fit in the buffer";
   if (avail < ET_IMAGE_RECORD_HEADER)
     return FALSE;
