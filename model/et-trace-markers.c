@@ -99,6 +99,35 @@ plan_for (PlanCache *cache, const EtFixedLayout *layout)
   return &cache->plan[slot];
 }
 
+/* The cvSeries a decoding thread interned lately, direct-mapped by their
+ * text: a thread's markers take turns among its series (20–30 of them on
+ * a server's request threads), and each new one takes the pool's lock. */
+#define SERIES_CACHE_SIZE 64
+
+typedef struct
+{
+  char    *text[SERIES_CACHE_SIZE];   /* NULL: empty */
+  gsize    len[SERIES_CACHE_SIZE];
+  guint32  id[SERIES_CACHE_SIZE];
+} SeriesCache;
+
+static guint
+series_slot (const char *text, gsize len)
+{
+  guint32 h = 2166136261u;                 /* FNV-1a */
+
+  for (gsize i = 0; i < len; i++)
+    h = (h ^ (guint8) text[i]) * 16777619u;
+  return (h ^ (h >> 16)) % SERIES_CACHE_SIZE;
+}
+
+static void
+series_cache_clear (SeriesCache *cache)
+{
+  for (guint i = 0; i < SERIES_CACHE_SIZE; i++)
+    g_clear_pointer (&cache->text[i], g_free);
+}
+
 /* What one decoding thread makes of its range of events. Its markers go
  * into its slice of one array shared by all threads: an event makes at
  * most one marker, so the slice of events [from, to) starts at `from`; no
@@ -118,8 +147,7 @@ typedef struct
   ThreadCache  threads;
   EtSchemaCache schemas;
   PlanCache    plans;
-  guint32      last_series;   /* string id of the last cvSeries interned, and its text */
-  GString     *last_series_text;
+  SeriesCache  series;        /* cvSeries interned lately */
   const char  *task_name[64]; /* task names met (direct-mapped) and their string ids */
   guint32      task_series[64];
   guint64      failures;
@@ -149,7 +177,6 @@ marker_build_init (MarkerBuild *b, EtTrace *self, const MarkerBuild *out, guint6
                                     from == 0 ? G_MAXUINT : to - from);
     }
   b->fields = et_fields_new ();
-  b->last_series_text = g_string_new (NULL);
   et_rule_result_init (&b->rules);
   b->rules.skip_text = TRUE;     /* texts are made when shown (et_trace_marker_text) */
   b->rules.skip_task_series = TRUE;   /* series_id takes the task name itself */
@@ -166,9 +193,7 @@ static void
 marker_build_clear (MarkerBuild *b)
 {
   g_clear_pointer (&b->fields, et_fields_free);
-  if (b->last_series_text)
-    g_string_free (b->last_series_text, TRUE);
-  b->last_series_text = NULL;
+  series_cache_clear (&b->series);
   et_rule_result_clear (&b->rules);
 }
 
@@ -197,7 +222,7 @@ span_list_add (SpanList *list, const SpanRecord *record)
 
 /* The string id of a marker's series. A series from a task name is
  * found by the name's address (names live as long as the trace); a cvSeries
- * is compared with the last one. Only a new series takes the lock. */
+ * is found in the thread's SeriesCache. Only a new series takes the lock. */
 static guint32
 series_id (EtTrace *self, MarkerBuild *b, const char *task_name)
 {
@@ -223,13 +248,17 @@ series_id (EtTrace *self, MarkerBuild *b, const char *task_name)
     }
   if (series->len == 0)
     return 0;
-  if (b->last_series != 0 && g_string_equal (series, b->last_series_text))
-    return b->last_series;
+  slot = series_slot (series->str, series->len);
+  if (b->series.text[slot] != NULL && b->series.len[slot] == series->len
+      && memcmp (b->series.text[slot], series->str, series->len) == 0)
+    return b->series.id[slot];
+  g_free (b->series.text[slot]);
+  b->series.text[slot] = g_memdup2 (series->str, series->len);
+  b->series.len[slot] = series->len;
   g_mutex_lock (&self->lock);
-  b->last_series = et_strpool_intern (self->strings, series->str, (gssize) series->len);
+  b->series.id[slot] = et_strpool_intern (self->strings, series->str, (gssize) series->len);
   g_mutex_unlock (&self->lock);
-  g_string_assign (b->last_series_text, series->str);
-  return b->last_series;
+  return b->series.id[slot];
 }
 
 static gboolean
