@@ -38,7 +38,7 @@ struct _EtEtlFile
   guint         n_compressed;
   EtDamageFunc  damage;
   gpointer      damage_data;
-  GPtrArray    *image_types;   /* EtImageType*: an image with compact records */
+  EtImageTables *image;        /* an image with compact records: their tables */
 };
 
 static void
@@ -93,7 +93,7 @@ et_etl_file_free (EtEtlFile *file)
   if (file->fd >= 0)
     close (file->fd);
   g_clear_pointer (&file->buffers, g_array_unref);
-  g_clear_pointer (&file->image_types, g_ptr_array_unref);
+  g_clear_pointer (&file->image, et_image_tables_free);
   g_free (file->inflated);
   g_free (file->path);
   g_free (file);
@@ -637,14 +637,14 @@ gboolean
 et_etl_file_parse_record (EtEtlFile *file, const guint8 *p, gsize avail, EtRecord *record,
                           const char **reason)
 {
-  if (file->image_types != NULL && avail >= 4 && p[3] == ET_IMAGE_RECORD_MARK)
-    return et_image_record_parse (p, avail, file->image_types, record, reason);
+  if (file->image != NULL && avail >= 4 && p[3] == ET_IMAGE_RECORD_MARK)
+    return et_image_record_parse (p, avail, file->image, record, reason);
   return et_record_parse (p, avail, record, reason);
 }
 
 EtEtlFile *
 et_etl_file_new_from_image (const char *path, guint64 file_size, guint8 *image, gsize image_len,
-                            const guint64 *offsets, guint n_buffers, GPtrArray *types)
+                            const guint64 *offsets, guint n_buffers, EtImageTables *tables)
 {
   EtEtlFile *file = g_new0 (EtEtlFile, 1);
   gsize pos = 0;
@@ -657,7 +657,7 @@ et_etl_file_new_from_image (const char *path, guint64 file_size, guint8 *image, 
   file->buffers = g_array_new (FALSE, FALSE, sizeof (EtBufferInfo));
   file->inflated = image;
   file->inflated_len = image_len;
-  file->image_types = types;
+  file->image = tables;
   /* Positions inside the image are not file offsets: like decompressed
    * buffers, each buffer reports damage at its own offset. */
   for (guint i = 0; i < n_buffers && pos + ET_BUFFER_HEADER_SIZE <= image_len; i++)

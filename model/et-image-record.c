@@ -19,10 +19,38 @@ et_image_type_free (gpointer data)
   g_free (t);
 }
 
-gsize
-et_image_record_size (gboolean activity, gsize own_items_len, gsize payload_len)
+EtImageTables *
+et_image_tables_new (void)
 {
-  return ET_IMAGE_RECORD_HEADER + (activity ? sizeof (EtGuid) : 0) + own_items_len
+  EtImageTables *tables = g_new0 (EtImageTables, 1);
+
+  tables->types = g_ptr_array_new_with_free_func (et_image_type_free);
+  tables->threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  return tables;
+}
+
+void
+et_image_tables_free (EtImageTables *tables)
+{
+  if (tables == NULL)
+    return;
+  g_ptr_array_unref (tables->types);
+  g_array_unref (tables->threads);
+  g_free (tables);
+}
+
+static gboolean
+is_wide (guint32 type, guint32 thread)
+{
+  return type > ET_IMAGE_NARROW_MAX || thread > ET_IMAGE_NARROW_MAX;
+}
+
+gsize
+et_image_record_size (guint32 type, guint32 thread, gboolean activity, gsize own_items_len,
+                      gsize payload_len)
+{
+  return ET_IMAGE_RECORD_HEADER + (is_wide (type, thread) ? 8 : 0)
+         + (activity ? sizeof (EtGuid) : 0) + (own_items_len > 0 ? 8 + own_items_len : 0)
          + payload_len;
 }
 
@@ -34,32 +62,42 @@ put_le (guint8 *p, guint64 v, guint n)
 }
 
 void
-et_image_record_write (guint8 *at, gsize size, guint32 type, gint64 ts, guint32 tid,
-                       const EtGuid *activity, const guint8 *head, gsize head_len,
+et_image_record_write (guint8 *at, gsize size, guint32 type, guint32 thread, guint32 tid,
+                       gint64 ts, const EtGuid *activity, const guint8 *head, gsize head_len,
                        const guint8 *tail, gsize tail_len, const guint8 *payload,
                        gsize payload_len)
 {
   gsize own = head_len + tail_len, pos = ET_IMAGE_RECORD_HEADER;
+  gboolean wide = is_wide (type, thread);
 
   g_assert (size <= G_MAXUINT16 && own <= G_MAXUINT32
-            && size == et_image_record_size (activity != NULL, own, payload_len));
+            && size == et_image_record_size (type, thread, activity != NULL, own, payload_len));
   put_le (at, size, 2);
-  at[2] = (activity ? ET_IMAGE_ACTIVITY : 0) | (own > 0 ? ET_IMAGE_OWN_ITEMS : 0);
+  at[2] = (wide ? ET_IMAGE_WIDE : 0) | (activity ? ET_IMAGE_ACTIVITY : 0)
+          | (own > 0 ? ET_IMAGE_OWN_ITEMS : 0);
   at[3] = ET_IMAGE_RECORD_MARK;
-  put_le (at + 4, type, 4);
+  put_le (at + 4, wide ? G_MAXUINT16 : type, 2);
+  put_le (at + 6, wide ? G_MAXUINT16 : thread, 2);
   put_le (at + 8, (guint64) ts, 8);
-  put_le (at + 16, tid, 4);
-  put_le (at + 20, own, 4);
+  if (wide)
+    {
+      put_le (at + pos, type, 4);
+      put_le (at + pos + 4, tid, 4);
+      pos += 8;
+    }
   if (activity != NULL)
     {
       memcpy (at + pos, activity, sizeof *activity);
       pos += sizeof *activity;
     }
-  if (head_len > 0)
-    memcpy (at + pos, head, head_len);
-  if (tail_len > 0)
-    memcpy (at + pos + head_len, tail, tail_len);
-  pos += own;
+  if (own > 0)
+    {
+      put_le (at + pos, own, 8);
+      memcpy (at + pos + 8, head, head_len);
+      if (tail_len > 0)
+        memcpy (at + pos + 8 + head_len, tail, tail_len);
+      pos += 8 + own;
+    }
   if (payload_len > 0)
     memcpy (at + pos, payload, payload_len);
   pos += payload_len;
@@ -90,11 +128,12 @@ fill_from_type (EtRecord *r, const EtImageType *t)
 static const EtRecord no_record;
 
 gboolean
-et_image_record_parse (const guint8 *p, gsize avail, const GPtrArray *types, EtRecord *r,
+et_image_record_parse (const guint8 *p, gsize avail, const EtImageTables *tables, EtRecord *r,
                        const char **reason)
 {
-  gsize size, pos = ET_IMAGE_RECORD_HEADER, own;
-  guint32 type;
+  gsize size, pos = ET_IMAGE_RECORD_HEADER, own = 0;
+  guint32 type, thread, tid;
+  const EtImageType *t;
   guint8 flags;
 
   *r = no_record;
@@ -103,36 +142,50 @@ et_image_record_parse (const guint8 *p, gsize avail, const GPtrArray *types, EtR
     return FALSE;
   size = et_read_u16 (p);
   flags = p[2];
-  type = et_read_u32 (p + 4);
-  own = (flags & ET_IMAGE_OWN_ITEMS) ? et_read_u32 (p + 20) : 0;
   *reason = "record size runs past the end of the buffer";
   if (size > avail)
     return FALSE;
   *reason = "record size is smaller than its header";
-  if (size < pos + ((flags & ET_IMAGE_ACTIVITY) ? sizeof (EtGuid) : 0) + own)
+  if (size < pos + ((flags & ET_IMAGE_WIDE) ? 8 : 0) + ((flags & ET_IMAGE_ACTIVITY) ? 16 : 0)
+             + ((flags & ET_IMAGE_OWN_ITEMS) ? 8 : 0))
     return FALSE;
-  *reason = "unknown record type";
-  if (type >= types->len)
+  type = et_read_u16 (p + 4);
+  thread = et_read_u16 (p + 6);
+  if (flags & ET_IMAGE_WIDE)
+    {
+      type = et_read_u32 (p + pos);
+      tid = et_read_u32 (p + pos + 4);
+      pos += 8;
+    }
+  *reason = "unknown record type or thread";
+  if (type >= tables->types->len
+      || (!(flags & ET_IMAGE_WIDE) && thread >= tables->threads->len))
     return FALSE;
-  fill_from_type (r, g_ptr_array_index (types, type));
+  if (!(flags & ET_IMAGE_WIDE))
+    tid = g_array_index (tables->threads, guint32, thread);
+  t = g_ptr_array_index (tables->types, type);
+  fill_from_type (r, t);
   r->size = (guint16) size;
   r->ts = (gint64) et_read_u64 (p + 8);
-  r->tid = et_read_u32 (p + 16);
+  r->tid = tid;
   if (flags & ET_IMAGE_ACTIVITY)
     {
       memcpy (&r->activity_id, p + pos, sizeof r->activity_id);
       pos += sizeof r->activity_id;
     }
-  if (own > 0)
+  if (flags & ET_IMAGE_OWN_ITEMS)
     {
+      own = et_read_u32 (p + pos);
+      pos += 8;
+      *reason = "record size is smaller than its items";
+      if (own > size - pos)
+        return FALSE;
       r->ext = p + pos;
       r->ext_len = own;
       pos += own;
     }
   else
     {
-      const EtImageType *t = g_ptr_array_index (types, type);
-
       r->ext = t->items->len > 0 ? t->items->data : NULL;
       r->ext_len = t->items->len;
     }

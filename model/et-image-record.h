@@ -10,15 +10,19 @@
  * type's one copy.
  *
  *   0  u16  size, before the padding to 8
- *   2  u8   flags: ET_IMAGE_ACTIVITY (an ActivityId follows the header),
- *           ET_IMAGE_OWN_ITEMS (the record's own item chain follows it)
+ *   2  u8   flags: ET_IMAGE_WIDE (type and thread id follow the header),
+ *           ET_IMAGE_ACTIVITY (an ActivityId follows), ET_IMAGE_OWN_ITEMS
+ *           (the record's own item chain follows, after its u32 length
+ *           and 4 bytes of padding)
  *   3  u8   ET_IMAGE_RECORD_MARK
- *   4  u32  type: index into the image's types
+ *   4  u16  type: index into the image's types (ET_IMAGE_WIDE: 0xFFFF)
+ *   6  u16  thread: index into the image's thread ids (ET_IMAGE_WIDE: 0xFFFF)
  *   8  u64  timestamp
- *  16  u32  thread id
- *  20  u32  length of its own item chain (ET_IMAGE_OWN_ITEMS), else 0
- *  24  [ActivityId, 16 bytes] [own items] payload
+ *  16  [u32 type, u32 thread id] [ActivityId, 16 bytes]
+ *      [u32 length, 4 bytes padding, own items] payload
  *
+ * Sixteen bytes a record where an EVENT_HEADER record takes 80 and its
+ * items; the payload stays 8-byte aligned.
  * Only files made in memory have compact records (et_etl_file_new_from_image
  * with types): a file read from disk is never parsed this way.
  */
@@ -29,12 +33,14 @@
 G_BEGIN_DECLS
 
 #define ET_IMAGE_RECORD_MARK   0xE7
-#define ET_IMAGE_RECORD_HEADER 24
+#define ET_IMAGE_RECORD_HEADER 16
+#define ET_IMAGE_NARROW_MAX    0xFFFE   /* the largest index the header holds */
 
 enum
 {
   ET_IMAGE_ACTIVITY = 1 << 0,
   ET_IMAGE_OWN_ITEMS = 1 << 1,
+  ET_IMAGE_WIDE = 1 << 2,
 };
 
 /* What every record of one event type shares: its EVENT_HEADER fields
@@ -55,19 +61,33 @@ typedef struct
 
 void      et_image_type_free     (gpointer            type);
 
+/* What an image's compact records name by index. */
+struct _EtImageTables
+{
+  GPtrArray *types;     /* EtImageType* */
+  GArray    *threads;   /* guint32 thread ids */
+};
+
+EtImageTables *et_image_tables_new  (void);
+void      et_image_tables_free   (EtImageTables      *tables);
+
 /* The size of a compact record before its padding to 8. */
-gsize     et_image_record_size   (gboolean            activity,
+gsize     et_image_record_size   (guint32             type,
+                                  guint32             thread,
+                                  gboolean            activity,
                                   gsize               own_items_len,
                                   gsize               payload_len);
 
 /* Writes a compact record of @size (et_image_record_size) and its padding
- * at @at. @activity may be NULL (none); the record's own item chain, when
- * it has one, is @head followed by @tail. */
+ * at @at: of @type, on thread @thread (an index into the thread ids,
+ * which holds @tid). @activity may be NULL (none); the record's own item
+ * chain, when it has one, is @head followed by @tail. */
 void      et_image_record_write  (guint8             *at,
                                   gsize               size,
                                   guint32             type,
-                                  gint64              ts,
+                                  guint32             thread,
                                   guint32             tid,
+                                  gint64              ts,
                                   const EtGuid       *activity,
                                   const guint8       *head,
                                   gsize               head_len,
@@ -77,11 +97,10 @@ void      et_image_record_write  (guint8             *at,
                                   gsize               payload_len);
 
 /* Parses the compact record at @p (@avail bytes left in its buffer) of an
- * image whose types are @types (EtImageType*). FALSE with a static reason
- * when it does not fit. */
+ * image with @tables. FALSE with a static reason when it does not fit. */
 gboolean  et_image_record_parse  (const guint8       *p,
                                   gsize               avail,
-                                  const GPtrArray    *types,
+                                  const EtImageTables *tables,
                                   EtRecord           *record,
                                   const char        **reason);
 

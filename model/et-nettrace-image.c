@@ -76,8 +76,11 @@ typedef struct
   EtDamageFunc   damage;
   gpointer       damage_data;
   EtNettraceInfo info;
-  GHashTable    *types;        /* metadata id → index + 1 in type_list */
-  GPtrArray     *type_list;    /* EventType*: every type records may name */
+  GHashTable    *types;        /* metadata id → index + 1 in tables->types */
+  EtImageTables *tables;       /* every type and thread id records name */
+  GHashTable    *threads;      /* thread id → index + 1 in tables->threads */
+  guint32        cached_tid[64];    /* direct-mapped by thread id: its index + 1 */
+  guint          cached_thread[64]; /* (0: empty) */
   GByteArray    *image;        /* closed event buffers */
   guint64        full_len;     /* what the image would take with full records */
   GArray        *offsets;      /* guint64 per closed buffer */
@@ -313,9 +316,9 @@ on_metadata (const EtNettraceMeta *meta, gpointer user_data)
   /* A redefined id names the new type from here on; records before keep
    * the old one. */
   bld->cached_type[meta->id % G_N_ELEMENTS (bld->cached_type)] = 0;
-  g_ptr_array_add (bld->type_list, t);
+  g_ptr_array_add (bld->tables->types, t);
   g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id),
-                        GUINT_TO_POINTER (bld->type_list->len));
+                        GUINT_TO_POINTER (bld->tables->types->len));
 }
 
 /* ---- records and buffers ---------------------------------------------- */
@@ -370,15 +373,37 @@ record_size (const EtNettraceEvent *e, const EventType *t)
  * what its EVENT_HEADER record (etl-format.md §5.6) would hold, with the
  * related activity item, when there is one, before the type's items in
  * the record's own chain. Written in place: a trace holds millions. */
+/* The index of thread @tid in the image's thread ids. */
+static guint32
+thread_index (Builder *bld, guint32 tid)
+{
+  guint slot = tid % G_N_ELEMENTS (bld->cached_thread);
+  guint index;
+
+  if (bld->cached_thread[slot] != 0 && bld->cached_tid[slot] == tid)
+    return bld->cached_thread[slot] - 1;
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (bld->threads, GUINT_TO_POINTER (tid)));
+  if (index == 0)
+    {
+      g_array_append_val (bld->tables->threads, tid);
+      index = bld->tables->threads->len;
+      g_hash_table_insert (bld->threads, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (index));
+    }
+  bld->cached_tid[slot] = tid;
+  bld->cached_thread[slot] = index;
+  return index - 1;
+}
+
 static void
 put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
 {
-  const EventType *t = g_ptr_array_index (bld->type_list, type - 1);
+  const EventType *t = g_ptr_array_index (bld->tables->types, type - 1);
   gboolean related = !et_guid_is_zero (&e->related_activity_id);
   gboolean activity = !et_guid_is_zero (&e->activity_id);
   guint8 item[8 + 16] = { 0 };
-  gsize size = et_image_record_size (activity, related ? sizeof item + t->items->len : 0,
-                                     e->payload_len);
+  guint32 tid = (guint32) e->thread_id, thread = thread_index (bld, tid);
+  gsize size = et_image_record_size (type - 1, thread, activity,
+                                     related ? sizeof item + t->items->len : 0, e->payload_len);
   guint start = o->bytes->len;
 
   if (related)
@@ -390,8 +415,8 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
       put_guid_at (item + 8, &e->related_activity_id);
     }
   g_byte_array_set_size (o->bytes, start + ((size + 7) & ~(gsize) 7));
-  et_image_record_write (o->bytes->data + start, size, type - 1, e->timestamp,
-                         (guint32) e->thread_id, activity ? &e->activity_id : NULL,
+  et_image_record_write (o->bytes->data + start, size, type - 1, thread, tid, e->timestamp,
+                         activity ? &e->activity_id : NULL,
                          related ? item : NULL, related ? sizeof item : 0,
                          related ? t->items->data : NULL, related ? t->items->len : 0,
                          e->payload, e->payload_len);
@@ -424,7 +449,7 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
     }
   if (type == 0)
     return;                 /* its metadata did not read: reported there */
-  t = g_ptr_array_index (bld->type_list, type - 1);
+  t = g_ptr_array_index (bld->tables->types, type - 1);
   if (bld->head_len + bld->full_len > IMAGE_LIMIT)
     {
       if (bld->beyond_limit++ == 0)
@@ -581,15 +606,15 @@ assemble (Builder *bld, guint64 file_size, guint32 events_lost)
   memcpy (bld->image->data, head->data, head->len);
   len = bld->image->len;
   image = g_byte_array_free (g_steal_pointer (&bld->image), FALSE);
-  for (guint i = 0; i < bld->type_list->len; i++)
+  for (guint i = 0; i < bld->tables->types->len; i++)
     {
-      EventType *t = g_ptr_array_index (bld->type_list, i);
+      EventType *t = g_ptr_array_index (bld->tables->types, i);
 
       t->pid = bld->info.process_id;
       t->pointer_size = bld->info.pointer_size == 4 ? 4 : 8;
     }
   return et_etl_file_new_from_image (bld->path, file_size, image, len, offsets, n,
-                                     g_steal_pointer (&bld->type_list));
+                                     g_steal_pointer (&bld->tables));
 }
 
 static void
@@ -629,7 +654,8 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   bld.cancellable = cancellable;
   bld.file_size = g_mapped_file_get_length (mapped);
   bld.types = g_hash_table_new (NULL, NULL);
-  bld.type_list = g_ptr_array_new_with_free_func (et_image_type_free);
+  bld.tables = et_image_tables_new ();
+  bld.threads = g_hash_table_new (NULL, NULL);
   bld.image = g_byte_array_new ();
   {
     g_autoptr(GByteArray) head = header_buffer (&bld, 0, 0);
@@ -655,6 +681,7 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   g_clear_pointer (&bld.image, g_byte_array_unref);
   g_array_unref (bld.offsets);
   g_hash_table_unref (bld.types);
-  g_clear_pointer (&bld.type_list, g_ptr_array_unref);
+  g_clear_pointer (&bld.tables, et_image_tables_free);
+  g_hash_table_unref (bld.threads);
   return file;
 }

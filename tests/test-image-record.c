@@ -1,7 +1,8 @@
 /* Tests for et-image-record: a compact record parses to the EtRecord its
  * full EVENT_HEADER form gives (every field, the same items and payload),
  * with and without an ActivityId, with a related activity item of its
- * own, for both pointer sizes; and one that does not fit is refused. */
+ * own, for both pointer sizes, with type and thread indexes in its header
+ * and past what it holds; and one that does not fit is refused. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -114,7 +115,7 @@ full_record (const EtImageType *t, const Event *e)
 }
 
 static GByteArray *
-compact_record (const EtImageType *t, guint32 index, const Event *e)
+compact_record (const EtImageType *t, guint32 index, guint32 thread, const Event *e)
 {
   GByteArray *b = g_byte_array_new ();
   gboolean related = !et_guid_is_zero (&e->related);
@@ -130,10 +131,11 @@ compact_record (const EtImageType *t, guint32 index, const Event *e)
       put_item (item, ET_EXT_RELATED_ACTIVITYID, g->data, 16, TRUE);
       g_byte_array_unref (g);
     }
-  size = et_image_record_size (activity, related ? item->len + t->items->len : 0,
-                               sizeof e->payload);
+  size = et_image_record_size (index, thread, activity,
+                               related ? item->len + t->items->len : 0, sizeof e->payload);
   g_byte_array_set_size (b, (guint) ((size + 7) & ~(gsize) 7));
-  et_image_record_write (b->data, size, index, e->ts, e->tid, activity ? &e->activity : NULL,
+  et_image_record_write (b->data, size, index, thread, e->tid, e->ts,
+                         activity ? &e->activity : NULL,
                          item->data, item->len, related ? t->items->data : NULL,
                          related ? t->items->len : 0, e->payload, sizeof e->payload);
   g_byte_array_unref (item);
@@ -168,10 +170,13 @@ assert_same_record (const EtRecord *a, const EtRecord *b)
   assert_memory_equal (a->payload, b->payload, a->payload_len);
 }
 
+/* @thread: the index of the event's thread in the image (the tables hold
+ * it there when it fits in a narrow header). */
 static void
-check_event (guint8 pointer_size, const Event *e)
+check_event (guint8 pointer_size, const Event *e, guint32 thread)
 {
-  g_autoptr(GPtrArray) types = g_ptr_array_new_with_free_func (et_image_type_free);
+  EtImageTables *tables = et_image_tables_new ();
+  guint32 other = e->tid + 1;
   EtImageType *t;
   g_autoptr(GByteArray) full = NULL;
   g_autoptr(GByteArray) compact = NULL;
@@ -180,12 +185,15 @@ check_event (guint8 pointer_size, const Event *e)
   const guint8 *schema_a, *schema_b;
   gsize len, len_b;
 
-  g_ptr_array_add (types, make_type (8));                    /* another type before */
-  g_ptr_array_add (types, t = make_type (pointer_size));
+  g_ptr_array_add (tables->types, make_type (8));             /* another type before */
+  g_ptr_array_add (tables->types, t = make_type (pointer_size));
+  g_array_append_val (tables->threads, other);
+  if (thread == 1)
+    g_array_append_val (tables->threads, e->tid);
   full = full_record (t, e);
-  compact = compact_record (t, 1, e);
+  compact = compact_record (t, 1, thread, e);
   assert_true (et_record_parse (full->data, full->len, &a, &reason));
-  assert_true (et_image_record_parse (compact->data, compact->len, types, &b, &reason));
+  assert_true (et_image_record_parse (compact->data, compact->len, tables, &b, &reason));
   assert_same_record (&a, &b);
   assert_true (compact->len < full->len);
   /* What record lookups by item type find is the same too. */
@@ -194,6 +202,7 @@ check_event (guint8 pointer_size, const Event *e)
   assert_non_null (schema_a);
   assert_int_equal (len, len_b);
   assert_memory_equal (schema_a, schema_b, len);
+  et_image_tables_free (tables);
 }
 
 static const Event plain = {
@@ -203,8 +212,10 @@ static const Event plain = {
 static void
 test_plain_event (void **state)
 {
-  check_event (8, &plain);
-  check_event (4, &plain);
+  check_event (8, &plain, 1);
+  check_event (4, &plain, 1);
+  /* An index a narrow header cannot hold: type and thread id follow it. */
+  check_event (8, &plain, 70000);
 }
 
 static void
@@ -213,29 +224,37 @@ test_activity_and_related (void **state)
   Event e = plain;
 
   e.activity = (EtGuid) { 0xA1, 2, 3, { 9, 8, 7, 6, 5, 4, 3, 2 } };
-  check_event (8, &e);
+  check_event (8, &e, 1);
   e.related = (EtGuid) { 0xB2, 4, 5, { 1, 1, 2, 3, 5, 8, 13, 21 } };
-  check_event (8, &e);
+  check_event (8, &e, 1);
+  check_event (8, &e, 70000);
   e.activity = (EtGuid) { 0 };
-  check_event (4, &e);
+  check_event (4, &e, 1);
 }
 
 static void
 test_bad_compact_records_are_refused (void **state)
 {
-  g_autoptr(GPtrArray) types = g_ptr_array_new_with_free_func (et_image_type_free);
+  EtImageTables *tables = et_image_tables_new ();
   g_autoptr(GByteArray) compact = NULL;
+  guint32 tid = plain.tid;
   EtRecord r;
   const char *reason = NULL;
 
-  g_ptr_array_add (types, make_type (8));
-  compact = compact_record (g_ptr_array_index (types, 0), 0, &plain);
-  assert_false (et_image_record_parse (compact->data, 8, types, &r, &reason));
+  g_ptr_array_add (tables->types, make_type (8));
+  g_array_append_val (tables->threads, tid);
+  compact = compact_record (g_ptr_array_index (tables->types, 0), 0, 0, &plain);
+  assert_true (et_image_record_parse (compact->data, compact->len, tables, &r, &reason));
+  assert_false (et_image_record_parse (compact->data, 8, tables, &r, &reason));
   assert_non_null (reason);
-  assert_false (et_image_record_parse (compact->data, compact->len - 8, types, &r, &reason));
-  compact->data[4] = 1;                       /* a type the image does not have */
-  assert_false (et_image_record_parse (compact->data, compact->len, types, &r, &reason));
-  assert_string_equal (reason, "unknown record type");
+  assert_false (et_image_record_parse (compact->data, compact->len - 8, tables, &r, &reason));
+  compact->data[6] = 1;                       /* a thread the image does not have */
+  assert_false (et_image_record_parse (compact->data, compact->len, tables, &r, &reason));
+  compact->data[6] = 0;
+  compact->data[4] = 1;                       /* nor a type */
+  assert_false (et_image_record_parse (compact->data, compact->len, tables, &r, &reason));
+  assert_string_equal (reason, "unknown record type or thread");
+  et_image_tables_free (tables);
 }
 
 int
