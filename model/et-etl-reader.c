@@ -9,6 +9,7 @@
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-etl-resync.h"
+#include "et-image-record.h"
 #include "et-mapping.h"
 #include "et-memory.h"
 #include "et-xpress.h"
@@ -37,6 +38,7 @@ struct _EtEtlFile
   guint         n_compressed;
   EtDamageFunc  damage;
   gpointer      damage_data;
+  EtImageTables *image;        /* an image with compact records: their tables */
 };
 
 static void
@@ -91,6 +93,7 @@ et_etl_file_free (EtEtlFile *file)
   if (file->fd >= 0)
     close (file->fd);
   g_clear_pointer (&file->buffers, g_array_unref);
+  g_clear_pointer (&file->image, et_image_tables_free);
   g_free (file->inflated);
   g_free (file->path);
   g_free (file);
@@ -615,7 +618,7 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
                               "buffer's data", len - pos);
           return len - pos > 8;
         }
-      if (!et_record_parse (bytes + pos, len - pos, &record, &reason))
+      if (!et_etl_file_parse_record (file, bytes + pos, len - pos, &record, &reason))
         {
           report_in_buffer (file, info, index, pos, reason, len - pos);
           return 1;
@@ -630,9 +633,18 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
 
 /* ---- images of other formats ------------------------------------------ */
 
+gboolean
+et_etl_file_parse_record (EtEtlFile *file, const guint8 *p, gsize avail, EtRecord *record,
+                          const char **reason)
+{
+  if (file->image != NULL && avail >= 4 && p[3] == ET_IMAGE_RECORD_MARK)
+    return et_image_record_parse (p, avail, file->image, record, reason);
+  return et_record_parse (p, avail, record, reason);
+}
+
 EtEtlFile *
 et_etl_file_new_from_image (const char *path, guint64 file_size, guint8 *image, gsize image_len,
-                            const guint64 *offsets, guint n_buffers)
+                            const guint64 *offsets, guint n_buffers, EtImageTables *tables)
 {
   EtEtlFile *file = g_new0 (EtEtlFile, 1);
   gsize pos = 0;
@@ -645,6 +657,7 @@ et_etl_file_new_from_image (const char *path, guint64 file_size, guint8 *image, 
   file->buffers = g_array_new (FALSE, FALSE, sizeof (EtBufferInfo));
   file->inflated = image;
   file->inflated_len = image_len;
+  file->image = tables;
   /* Positions inside the image are not file offsets: like decompressed
    * buffers, each buffer reports damage at its own offset. */
   for (guint i = 0; i < n_buffers && pos + ET_BUFFER_HEADER_SIZE <= image_len; i++)

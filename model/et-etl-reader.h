@@ -92,6 +92,7 @@ typedef struct
 } EtBufferInfo;
 
 typedef struct _EtEtlFile EtEtlFile;
+typedef struct _EtImageTables EtImageTables;   /* et-image-record.h */
 
 /* Called for every problem found; @offset is a file offset. */
 typedef void (*EtDamageFunc) (guint64 offset, const char *message, gpointer user_data);
@@ -139,13 +140,23 @@ guint        et_etl_file_walk_buffer (EtEtlFile   *file,
 /* A file of another format read into memory as .etl buffers (see
  * et-nettrace-image): @image (taken) holds the buffers back to back, each a
  * multiple of 8 bytes starting with its 0x48-byte header; @offsets[i] is
- * the source file offset that damage in buffer i is reported at. */
+ * the source file offset that damage in buffer i is reported at. Its
+ * EVENT records may be compact (et-image-record.h) when @tables (taken,
+ * may be NULL) gives what they name. */
 EtEtlFile   *et_etl_file_new_from_image (const char    *path,
                                          guint64        file_size,
                                          guint8        *image,
                                          gsize          image_len,
                                          const guint64 *offsets,
-                                         guint          n_buffers);
+                                         guint          n_buffers,
+                                         EtImageTables *tables);
+/* Parses the record at @p (@avail bytes left in its buffer) of @file, as
+ * et_record_parse does; an image's compact records too. */
+gboolean     et_etl_file_parse_record   (EtEtlFile     *file,
+                                         const guint8  *p,
+                                         gsize          avail,
+                                         EtRecord      *record,
+                                         const char   **reason);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtEtlFile, et_etl_file_free)
 

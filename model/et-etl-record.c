@@ -215,13 +215,17 @@ parse_message (EtRecord *r, const guint8 *p, gsize size)
   return TRUE;
 }
 
+/* Copied in to clear a record: a memset of its size compiles to a string
+ * store, whose start-up cost was a third of parsing a record. */
+static const EtRecord no_record;
+
 gboolean
 et_record_parse (const guint8 *p, gsize avail, EtRecord *r, const char **reason)
 {
   guint8 marker, type;
   gsize size;
 
-  memset (r, 0, sizeof *r);
+  *r = no_record;
   *reason = "record header does not fit in the buffer";
   if (avail < 8)
     return FALSE;

@@ -20,3 +20,14 @@ et_memory_drop_pages (gconstpointer data, gsize len)
   for (guintptr at = from; at < to; at += MIN (SLICE, to - at))
     madvise ((void *) at, MIN (SLICE, to - at), MADV_DONTNEED);
 }
+
+void
+et_memory_release (gconstpointer data, gsize len)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guintptr from = ((guintptr) data + page - 1) & ~(guintptr) (page - 1);
+  guintptr to = ((guintptr) data + len) & ~(guintptr) (page - 1);
+
+  if (data != NULL && to > from)
+    madvise ((void *) from, to - from, MADV_DONTNEED);
+}

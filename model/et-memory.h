@@ -15,4 +15,11 @@ G_BEGIN_DECLS
 void et_memory_drop_pages (gconstpointer data,
                            gsize         len);
 
+/* Gives back the whole pages inside [@data, @data + @len) now, whatever
+ * its length: for the front of a block that is done with while its back
+ * is still read (a few megabytes at a time, so that the map is held only
+ * briefly). The contents are gone afterwards. */
+void et_memory_release    (gconstpointer data,
+                           gsize         len);
+
 G_END_DECLS

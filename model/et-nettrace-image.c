@@ -3,10 +3,13 @@
  *
  * The image is a list of .etl-style buffers in memory: the first holds the
  * log-file header record made from the Trace object; then, per EventBlock
- * and processor, buffers of EVENT_HEADER records in file order. The model
- * sorts them by time as it sorts the CPUs' buffers of an .etl.
+ * and processor, buffers of compact records (et-image-record.h: what each
+ * event's EVENT_HEADER record would hold, its type's header fields and
+ * items kept once) in file order. The model sorts them by time as it
+ * sorts the CPUs' buffers of an .etl.
  */
 #include "et-nettrace-image.h"
+#include "et-image-record.h"
 #include "et-mapping.h"
 #include "et-nettrace-reader.h"
 #include "et-bytes.h"
@@ -54,23 +57,18 @@ static const struct
   { "Microsoft-DotNETCore-SampleProfiler", "3c530d44-97ae-513a-1e6d-783e8f8e03a9" },
 };
 
-/* What every event of one metadata record shares. */
-typedef struct
-{
-  EtGuid  provider;
-  GByteArray *items;   /* the PROV_TRAITS item and, when known, the
-                        * EVENT_SCHEMA_TL item, as every record carries them */
-  guint16 id;
-  guint8  version;
-  guint8  level;
-  guint8  opcode;
-  guint16 task;
-  guint64 keywords;
-} EventType;
+/* What every event of one metadata record shares is an EtImageType: its
+ * items are the PROV_TRAITS item and, when known, the EVENT_SCHEMA_TL
+ * item, as every full record would carry them. Records are compact
+ * (et-image-record.h); buffers and limits still go by the size their
+ * full EVENT_HEADER records would have, so that an image has the buffers
+ * (and damage the offsets) it had with them. */
+typedef EtImageType EventType;
 
 typedef struct
 {
   GByteArray *bytes;       /* records of the open buffer, NULL when none */
+  gsize       full_len;    /* what they would take as full records */
   guint64     offset;      /* the EventBlock its first record came from */
 } OpenBuffer;
 
@@ -80,30 +78,26 @@ typedef struct
   EtDamageFunc   damage;
   gpointer       damage_data;
   EtNettraceInfo info;
-  GHashTable    *types;        /* metadata id → EventType* */
+  GHashTable    *types;        /* metadata id → index + 1 in tables->types */
+  EtImageTables *tables;       /* every type and thread id records name */
+  GHashTable    *threads;      /* thread id → index + 1 in tables->threads */
+  guint32        cached_tid[64];    /* direct-mapped by thread id: its index + 1 */
+  guint          cached_thread[64]; /* (0: empty) */
   GByteArray    *image;        /* closed event buffers */
+  guint64        full_len;     /* what the image would take with full records */
   GArray        *offsets;      /* guint64 per closed buffer */
   OpenBuffer     open[MAX_CPUS];
   gint64         last_ts;
   guint          head_len;     /* the header buffer, at the image's start */
   guint64        beyond_limit; /* events after the image was full */
-  guint32        last_id;      /* the metadata looked up last, and its type */
-  const EventType *last_type;
+  guint32        cached_id[64];   /* direct-mapped by metadata id: its type + 1 */
+  guint          cached_type[64]; /* (0: empty) */
   void         (*progress) (guint64, guint64, gpointer);
   gpointer       progress_data;
   GCancellable  *cancellable;
   guint64        file_size;
   guint64        reported;     /* offset told to progress last */
 } Builder;
-
-static void
-event_type_free (gpointer data)
-{
-  EventType *t = data;
-
-  g_clear_pointer (&t->items, g_byte_array_unref);
-  g_free (t);
-}
 
 /* ---- little-endian writing -------------------------------------------- */
 
@@ -321,8 +315,12 @@ on_metadata (const EtNettraceMeta *meta, gpointer user_data)
     t->opcode = 2;
   if (!runtime)
     t->task = eventsource_task (t->id, t->opcode, name);
-  bld->last_type = NULL;              /* a redefined id frees the old type */
-  g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id), t);
+  /* A redefined id names the new type from here on; records before keep
+   * the old one. */
+  bld->cached_type[meta->id % G_N_ELEMENTS (bld->cached_type)] = 0;
+  g_ptr_array_add (bld->tables->types, t);
+  g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id),
+                        GUINT_TO_POINTER (bld->tables->types->len));
 }
 
 /* ---- records and buffers ---------------------------------------------- */
@@ -351,6 +349,7 @@ close_buffer (Builder *bld, guint cpu)
   put_buffer_header (bld->image, size, size, cpu);
   g_byte_array_append (bld->image, o->bytes->data, o->bytes->len);
   g_array_append_val (bld->offsets, o->offset);
+  bld->full_len += ET_BUFFER_HEADER_SIZE + o->full_len;
   g_clear_pointer (&o->bytes, g_byte_array_unref);
 }
 
@@ -372,51 +371,58 @@ record_size (const EtNettraceEvent *e, const EventType *t)
   return size;
 }
 
-/* One EVENT_HEADER record (etl-format.md §5.6) for @e: the header, the
- * related activity item when there is one, the type's items, the payload.
- * Written in place: a trace holds millions of them. */
-static void
-put_record (Builder *bld, GByteArray *b, const EtNettraceEvent *e, const EventType *t)
+/* The compact record (et-image-record.h) of @e, of type @type (index + 1):
+ * what its EVENT_HEADER record (etl-format.md §5.6) would hold, with the
+ * related activity item, when there is one, before the type's items in
+ * the record's own chain. Written in place: a trace holds millions. */
+/* The index of thread @tid in the image's thread ids. */
+static guint32
+thread_index (Builder *bld, guint32 tid)
 {
-  gboolean related = !et_guid_is_zero (&e->related_activity_id);
-  gsize size = record_size (e, t);
-  guint start = b->len;
-  guint8 *r;
+  guint slot = tid % G_N_ELEMENTS (bld->cached_thread);
+  guint index;
 
-  g_byte_array_set_size (b, start + ((size + 7) & ~(gsize) 7));
-  r = b->data + start;
-  memset (r, 0, EVENT_HEADER_SIZE);
-  set (r, size, 2);
-  r[2] = bld->info.pointer_size == 4 ? 0x12 : 0x13;
-  r[3] = 0xC0;
-  set (r + 4, 0x0001 | (bld->info.pointer_size == 4 ? 0x0020 : 0x0040), 2);
-  set (r + 8, (guint32) e->thread_id, 4);
-  set (r + 12, bld->info.process_id, 4);
-  set (r + 16, (guint64) e->timestamp, 8);
-  put_guid_at (r + 0x18, &t->provider);
-  set (r + 0x28, t->id, 2);
-  r[0x2A] = t->version;
-  r[0x2C] = t->level;
-  r[0x2D] = t->opcode;                         /* channel stays 0 */
-  set (r + 0x2E, t->task, 2);
-  set (r + 0x30, t->keywords, 8);
-  put_guid_at (r + 0x40, &e->activity_id);
-  r += EVENT_HEADER_SIZE;
+  if (bld->cached_thread[slot] != 0 && bld->cached_tid[slot] == tid)
+    return bld->cached_thread[slot] - 1;
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (bld->threads, GUINT_TO_POINTER (tid)));
+  if (index == 0)
+    {
+      g_array_append_val (bld->tables->threads, tid);
+      index = bld->tables->threads->len;
+      g_hash_table_insert (bld->threads, GUINT_TO_POINTER (tid), GUINT_TO_POINTER (index));
+    }
+  bld->cached_tid[slot] = tid;
+  bld->cached_thread[slot] = index;
+  return index - 1;
+}
+
+static void
+put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
+{
+  const EventType *t = g_ptr_array_index (bld->tables->types, type - 1);
+  gboolean related = !et_guid_is_zero (&e->related_activity_id);
+  gboolean activity = !et_guid_is_zero (&e->activity_id);
+  guint8 item[8 + 16] = { 0 };
+  guint32 tid = (guint32) e->thread_id, thread = thread_index (bld, tid);
+  gsize size = et_image_record_size (type - 1, thread, activity,
+                                     related ? sizeof item + t->items->len : 0, e->payload_len);
+  guint start = o->bytes->len;
+
   if (related)
     {
-      memset (r, 0, 8);
-      set (r, 8 + 16, 2);
-      set (r + 2, EXT_RELATED_ACTIVITY, 2);
-      set (r + 4, 1, 2);                       /* more items follow */
-      set (r + 6, 16, 2);
-      put_guid_at (r + 8, &e->related_activity_id);
-      r += 8 + 16;
+      set (item, sizeof item, 2);
+      set (item + 2, EXT_RELATED_ACTIVITY, 2);
+      set (item + 4, 1, 2);                    /* more items follow */
+      set (item + 6, 16, 2);
+      put_guid_at (item + 8, &e->related_activity_id);
     }
-  memcpy (r, t->items->data, t->items->len);
-  r += t->items->len;
-  memcpy (r, e->payload, e->payload_len);
-  r += e->payload_len;
-  memset (r, 0, (gsize) (b->data + b->len - r));
+  g_byte_array_set_size (o->bytes, start + ((size + 7) & ~(gsize) 7));
+  et_image_record_write (o->bytes->data + start, size, type - 1, thread, tid, e->timestamp,
+                         activity ? &e->activity_id : NULL,
+                         related ? item : NULL, related ? sizeof item : 0,
+                         related ? t->items->data : NULL, related ? t->items->len : 0,
+                         e->payload, e->payload_len);
+  o->full_len += (record_size (e, t) + 7) & ~(gsize) 7;
 }
 
 static void
@@ -432,18 +438,21 @@ static void
 on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_data)
 {
   Builder *bld = user_data;
-  const EventType *t = bld->last_type;
-  guint cpu = MIN (e->processor, MAX_CPUS - 1);
+  guint slot = meta->id % G_N_ELEMENTS (bld->cached_type);
+  guint type = bld->cached_type[slot], cpu = MIN (e->processor, MAX_CPUS - 1);
+  const EventType *t;
   OpenBuffer *o;
 
-  if (t == NULL || meta->id != bld->last_id)
+  if (type == 0 || meta->id != bld->cached_id[slot])
     {
-      t = bld->last_type = g_hash_table_lookup (bld->types, GUINT_TO_POINTER (meta->id));
-      bld->last_id = meta->id;
+      type = GPOINTER_TO_UINT (g_hash_table_lookup (bld->types, GUINT_TO_POINTER (meta->id)));
+      bld->cached_type[slot] = type;
+      bld->cached_id[slot] = meta->id;
     }
-  if (t == NULL)
+  if (type == 0)
     return;                 /* its metadata did not read: reported there */
-  if (bld->image->len > IMAGE_LIMIT)
+  t = g_ptr_array_index (bld->tables->types, type - 1);
+  if (bld->head_len + bld->full_len > IMAGE_LIMIT)
     {
       if (bld->beyond_limit++ == 0)
         report (bld, e->offset, "the trace holds more events than Etlscope reads from one "
@@ -463,14 +472,15 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
    * buffers beside one large one would use up their 2^32. Damage found in
    * a record is reported at the EventBlock of its buffer's first record. */
   o = &bld->open[cpu];
-  if (o->bytes != NULL && o->bytes->len > BUFFER_DATA_LIMIT)
+  if (o->bytes != NULL && o->full_len > BUFFER_DATA_LIMIT)
     close_buffer (bld, cpu);
   if (o->bytes == NULL)
     {
       o->bytes = g_byte_array_sized_new (BUFFER_DATA_LIMIT + G_MAXUINT16 + 8);
+      o->full_len = 0;
       o->offset = e->block_offset;
     }
-  put_record (bld, o->bytes, e, t);
+  put_record (bld, o, e, type);
   bld->last_ts = MAX (bld->last_ts, e->timestamp);
 }
 
@@ -598,7 +608,15 @@ assemble (Builder *bld, guint64 file_size, guint32 events_lost)
   memcpy (bld->image->data, head->data, head->len);
   len = bld->image->len;
   image = g_byte_array_free (g_steal_pointer (&bld->image), FALSE);
-  return et_etl_file_new_from_image (bld->path, file_size, image, len, offsets, n);
+  for (guint i = 0; i < bld->tables->types->len; i++)
+    {
+      EventType *t = g_ptr_array_index (bld->tables->types, i);
+
+      t->pid = bld->info.process_id;
+      t->pointer_size = bld->info.pointer_size == 4 ? 4 : 8;
+    }
+  return et_etl_file_new_from_image (bld->path, file_size, image, len, offsets, n,
+                                     g_steal_pointer (&bld->tables));
 }
 
 static void
@@ -637,7 +655,9 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   bld.progress_data = progress_data;
   bld.cancellable = cancellable;
   bld.file_size = g_mapped_file_get_length (mapped);
-  bld.types = g_hash_table_new_full (NULL, NULL, NULL, event_type_free);
+  bld.types = g_hash_table_new (NULL, NULL);
+  bld.tables = et_image_tables_new ();
+  bld.threads = g_hash_table_new (NULL, NULL);
   bld.image = g_byte_array_new ();
   {
     g_autoptr(GByteArray) head = header_buffer (&bld, 0, 0);
@@ -663,5 +683,7 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   g_clear_pointer (&bld.image, g_byte_array_unref);
   g_array_unref (bld.offsets);
   g_hash_table_unref (bld.types);
+  g_clear_pointer (&bld.tables, et_image_tables_free);
+  g_hash_table_unref (bld.threads);
   return file;
 }

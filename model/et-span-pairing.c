@@ -20,6 +20,7 @@
 #include <string.h>
 
 G_STATIC_ASSERT (sizeof (EtSpanEvent) == 40);
+G_STATIC_ASSERT (sizeof (EtSpanResult) == 8);
 
 enum { MAP_THREAD_ID, MAP_THREAD_TASK, MAP_PROCESS_ID, MAP_PROCESS_ACTIVITY, N_MAPS };
 
@@ -156,8 +157,10 @@ typedef struct
    * map (prev[0]) and its process map (prev[1]). A start is in one map of
    * each pair at most (in_map), so two arrays serve the four maps. */
   guint32           *prev[2];
-  guint8            *closed;
 } Pairing;
+
+/* A start is closed once it has its end (close_pair). */
+#define CLOSED(p, start) ((p)->results[start].partner != G_MAXUINT)
 
 #define PREV(map) ((map) >> 1)
 G_STATIC_ASSERT (PREV (MAP_THREAD_ID) == 0 && PREV (MAP_THREAD_TASK) == 0);
@@ -248,7 +251,7 @@ find_open (Pairing *p, guint map, guint end)
   guint64 key = map_key (map, &p->events[end]);
   guint top = fp_map_get (&p->maps[map], key), first = top;
 
-  while (top != 0 && p->closed[top - 1])
+  while (top != 0 && CLOSED (p, top - 1))
     top = p->prev[PREV (map)][top - 1];
   /* Drop the closed entries we walked over, so they are not walked again. */
   if (top == 0 && first != 0)
@@ -278,7 +281,7 @@ pop_closed (Pairing *p, guint start)
       if (fp_map_get (&p->maps[map], key) != start + 1)
         continue;
       top = p->prev[PREV (map)][start];
-      while (top != 0 && p->closed[top - 1])
+      while (top != 0 && CLOSED (p, top - 1))
         top = p->prev[PREV (map)][top - 1];
       if (top == 0)
         fp_map_remove (&p->maps[map], key);
@@ -290,9 +293,8 @@ pop_closed (Pairing *p, guint start)
 static void
 close_pair (Pairing *p, guint start, guint end, gboolean cross_thread)
 {
-  p->closed[start] = 1;
-  pop_closed (p, start);
   p->results[start].partner = end;
+  pop_closed (p, start);
   p->results[end].partner = start;
   p->results[end].status = ET_SPAN_OK;
   if (cross_thread)
@@ -382,7 +384,7 @@ sweep_start (const EtSpanEvent *events, EtSpanResult *results, guint i, ThreadSw
       outlives |= o.end < end;
     }
   s->len = kept;
-  results[i].depth = deepest;
+  results[i].depth = (guint16) MIN (deepest, G_MAXUINT16);
   if (kept > 0 && results[i].status == ET_SPAN_OK)
     results[i].status = outlives ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
   if (s->len == s->capacity)
@@ -392,6 +394,9 @@ sweep_start (const EtSpanEvent *events, EtSpanResult *results, guint i, ThreadSw
     }
   s->active[s->len++] = (Active) { end, deepest };
 }
+
+/* How many events ahead the sweep asks for the end of a start. */
+#define LANES_AHEAD 16
 
 /* One sweep over all starts in time order, each against its own thread's
  * open spans: the same order as thread by thread, but reading the events
@@ -410,6 +415,9 @@ assign_lanes (const EtSpanEvent *events, EtSpanResult *results, guint n)
       guint slot = e->tid % G_N_ELEMENTS (recent), k = recent[slot];
       ThreadSweep *s;
 
+      /* A start reads its end's time, far ahead: ask for it early. */
+      if (i + LANES_AHEAD < n && results[i + LANES_AHEAD].partner != G_MAXUINT)
+        __builtin_prefetch (&events[results[i + LANES_AHEAD].partner].time);
       if (e->is_end)
         continue;
       s = k != 0 ? &g_array_index (sweeps, ThreadSweep, k - 1) : NULL;
@@ -445,14 +453,13 @@ et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
     fp_map_init (&p.maps[map], 1024);
   for (guint k = 0; k < G_N_ELEMENTS (p.prev); k++)
     p.prev[k] = g_new0 (guint32, MAX (n, 1));
-  p.closed = g_new0 (guint8, MAX (n, 1));
   pair_all (&p, n);
-  assign_lanes (events, results, n);
+  /* The lanes need neither the maps nor the links: they go first. */
   for (guint map = 0; map < N_MAPS; map++)
     fp_map_clear (&p.maps[map]);
   for (guint k = 0; k < G_N_ELEMENTS (p.prev); k++)
     g_free (p.prev[k]);
-  g_free (p.closed);
+  assign_lanes (events, results, n);
 }
 
 const char *

@@ -41,13 +41,15 @@ typedef struct
   guint8   has_span_id;
 } EtSpanEvent;
 
+/* 8 bytes: there is one per span start and end while pairing. */
 typedef struct
 {
-  guint        partner; /* for a start: index of its end; for an end: of its start;
+  guint   partner;      /* for a start: index of its end; for an end: of its start;
                            G_MAXUINT when none */
-  EtSpanStatus status;  /* for starts: the span's status; for ends: OK when
-                           matched, UNMATCHED_END otherwise */
-  guint        depth;   /* lane on the start's thread; 0 for ends */
+  guint16 depth;        /* lane on the start's thread (G_MAXUINT16 from there
+                           on); 0 for ends */
+  guint8  status;       /* EtSpanStatus. For starts: the span's status; for
+                           ends: OK when matched, UNMATCHED_END otherwise */
 } EtSpanResult;
 
 /* @results has @n entries. */

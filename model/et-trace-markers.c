@@ -99,6 +99,35 @@ plan_for (PlanCache *cache, const EtFixedLayout *layout)
   return &cache->plan[slot];
 }
 
+/* The cvSeries a decoding thread interned lately, direct-mapped by their
+ * text: a thread's markers take turns among its series (20–30 of them on
+ * a server's request threads), and each new one takes the pool's lock. */
+#define SERIES_CACHE_SIZE 64
+
+typedef struct
+{
+  char    *text[SERIES_CACHE_SIZE];   /* NULL: empty */
+  gsize    len[SERIES_CACHE_SIZE];
+  guint32  id[SERIES_CACHE_SIZE];
+} SeriesCache;
+
+static guint
+series_slot (const char *text, gsize len)
+{
+  guint32 h = 2166136261u;                 /* FNV-1a */
+
+  for (gsize i = 0; i < len; i++)
+    h = (h ^ (guint8) text[i]) * 16777619u;
+  return (h ^ (h >> 16)) % SERIES_CACHE_SIZE;
+}
+
+static void
+series_cache_clear (SeriesCache *cache)
+{
+  for (guint i = 0; i < SERIES_CACHE_SIZE; i++)
+    g_clear_pointer (&cache->text[i], g_free);
+}
+
 /* What one decoding thread makes of its range of events. Its markers go
  * into its slice of one array shared by all threads: an event makes at
  * most one marker, so the slice of events [from, to) starts at `from`; no
@@ -118,8 +147,7 @@ typedef struct
   ThreadCache  threads;
   EtSchemaCache schemas;
   PlanCache    plans;
-  guint32      last_series;   /* string id of the last cvSeries interned, and its text */
-  GString     *last_series_text;
+  SeriesCache  series;        /* cvSeries interned lately */
   const char  *task_name[64]; /* task names met (direct-mapped) and their string ids */
   guint32      task_series[64];
   guint64      failures;
@@ -149,7 +177,6 @@ marker_build_init (MarkerBuild *b, EtTrace *self, const MarkerBuild *out, guint6
                                     from == 0 ? G_MAXUINT : to - from);
     }
   b->fields = et_fields_new ();
-  b->last_series_text = g_string_new (NULL);
   et_rule_result_init (&b->rules);
   b->rules.skip_text = TRUE;     /* texts are made when shown (et_trace_marker_text) */
   b->rules.skip_task_series = TRUE;   /* series_id takes the task name itself */
@@ -166,9 +193,7 @@ static void
 marker_build_clear (MarkerBuild *b)
 {
   g_clear_pointer (&b->fields, et_fields_free);
-  if (b->last_series_text)
-    g_string_free (b->last_series_text, TRUE);
-  b->last_series_text = NULL;
+  series_cache_clear (&b->series);
   et_rule_result_clear (&b->rules);
 }
 
@@ -197,7 +222,7 @@ span_list_add (SpanList *list, const SpanRecord *record)
 
 /* The string id of a marker's series. A series from a task name is
  * found by the name's address (names live as long as the trace); a cvSeries
- * is compared with the last one. Only a new series takes the lock. */
+ * is found in the thread's SeriesCache. Only a new series takes the lock. */
 static guint32
 series_id (EtTrace *self, MarkerBuild *b, const char *task_name)
 {
@@ -223,13 +248,17 @@ series_id (EtTrace *self, MarkerBuild *b, const char *task_name)
     }
   if (series->len == 0)
     return 0;
-  if (b->last_series != 0 && g_string_equal (series, b->last_series_text))
-    return b->last_series;
+  slot = series_slot (series->str, series->len);
+  if (b->series.text[slot] != NULL && b->series.len[slot] == series->len
+      && memcmp (b->series.text[slot], series->str, series->len) == 0)
+    return b->series.id[slot];
+  g_free (b->series.text[slot]);
+  b->series.text[slot] = g_memdup2 (series->str, series->len);
+  b->series.len[slot] = series->len;
   g_mutex_lock (&self->lock);
-  b->last_series = et_strpool_intern (self->strings, series->str, (gssize) series->len);
+  b->series.id[slot] = et_strpool_intern (self->strings, series->str, (gssize) series->len);
   g_mutex_unlock (&self->lock);
-  g_string_assign (b->last_series_text, series->str);
-  return b->last_series;
+  return b->series.id[slot];
 }
 
 static gboolean
@@ -482,6 +511,21 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   return TRUE;
 }
 
+/* Which markers stay: a bit each (a byte each was 1 B per event at the
+ * loader's peak). Processes pair at once, and the markers of two of them
+ * may share a word: dropping one is atomic. */
+static inline gboolean
+is_kept (const guint32 *keep, guint32 i)
+{
+  return (keep[i >> 5] >> (i & 31)) & 1;
+}
+
+static inline void
+drop_marker (guint32 *keep, guint32 i)
+{
+  g_atomic_int_and (&keep[i >> 5], ~(1u << (i & 31)));
+}
+
 /* Pairing, one process at a time on every core. */
 typedef struct
 {
@@ -490,9 +534,11 @@ typedef struct
   Worker      *workers;
   guint        n_workers;
   guint        n_processes;
-  guint8      *keep;         /* per marker: 0 for ends folded into their starts */
+  guint32     *keep;         /* a bit per marker (is_kept): 0 for ends folded into
+                                their starts */
   GMutex       lock;         /* out->cross_ends */
   gint         next;         /* atomic: the next process to take */
+  guint64      large;        /* a process with more spans pairs alone (pair_spans) */
 } PairJob;
 
 /* The span records of @process from every decoding thread, in thread
@@ -531,44 +577,47 @@ join_spans (PairJob *job, guint process, SpanRecord **records)
  * them: the markers of one process are spread over the whole array. */
 #define PREFETCH_AHEAD 8
 
-/* Span records read before their pages are given back (96 MB). */
-#define RECORD_SLICE (4u << 20)
-
 /* The span events pairing takes: each record with its marker's time,
- * thread and provider. @span_marker gets each one's marker. */
+ * thread and provider; @span_marker gets each one's marker. The events
+ * take the records' place (@records is taken), so that a process's
+ * records and events are never both resident: written from the last one
+ * back, event i (40 bytes from 40 i) covers only records from i on, and
+ * record i is read before its event is written. */
 static EtSpanEvent *
 span_events_of (EtTrace *self, const MarkerBuild *b, SpanRecord *records, guint n,
                 guint32 *span_marker)
 {
-  EtSpanEvent *events = g_new (EtSpanEvent, n);
+  G_STATIC_ASSERT (sizeof (EtSpanEvent) >= sizeof (SpanRecord));
+  guint8 *bytes = g_realloc (records, (gsize) MAX (n, 1) * sizeof (EtSpanEvent));
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = n; i-- > 0;)
     {
-      const SpanRecord *r = &records[i];
-      const PendingMarker *m = &b->markers[r->marker];
-      const EtThread *thread = &g_array_index (self->threads, EtThread, m->thread);
-      EtSpanEvent *e = &events[i];
+      SpanRecord r;
+      EtSpanEvent e = { 0 };
+      const PendingMarker *m;
+      const EtThread *thread;
 
-      e->time = m->start_ns;
-      if (r->has_span_id)
-        e->span_id = r->span_id;
+      memcpy (&r, bytes + (gsize) i * sizeof r, sizeof r);
+      if (i >= PREFETCH_AHEAD)
+        __builtin_prefetch (&b->markers[((const SpanRecord *) (gpointer) bytes)[i - PREFETCH_AHEAD]
+                                          .marker]);
+      m = &b->markers[r.marker];
+      thread = &g_array_index (self->threads, EtThread, m->thread);
+      e.time = m->start_ns;
+      if (r.has_span_id)
+        e.span_id = r.span_id;
       else
-        e->activity_id = r->activity_id;
-      e->pid = thread->pid;
-      e->tid = thread->tid;
-      e->provider = m->provider;
-      e->task = r->task;
-      e->is_end = r->is_end & SPAN_END;
-      e->has_span_id = r->has_span_id;
-      span_marker[i] = r->marker;
-      if (i + PREFETCH_AHEAD < n)
-        __builtin_prefetch (&b->markers[records[i + PREFETCH_AHEAD].marker]);
-      /* A large process's records go as they are read: the events take
-       * their place instead of adding to them. */
-      if ((i + 1) % RECORD_SLICE == 0)
-        et_memory_drop_pages (&records[i + 1 - RECORD_SLICE], RECORD_SLICE * sizeof *records);
+        e.activity_id = r.activity_id;
+      e.pid = thread->pid;
+      e.tid = thread->tid;
+      e.provider = m->provider;
+      e.task = r.task;
+      e.is_end = r.is_end & SPAN_END;
+      e.has_span_id = r.has_span_id;
+      span_marker[i] = r.marker;
+      memcpy (bytes + (gsize) i * sizeof e, &e, sizeof e);
     }
-  return events;
+  return (EtSpanEvent *) (gpointer) bytes;
 }
 
 /* Folds span ends into their starts (markers.md "Spans"): a start learns
@@ -591,7 +640,7 @@ fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marke
         __builtin_prefetch (&b->markers[span_marker[i + PREFETCH_AHEAD]], 1);
       if (is_end && partner != G_MAXUINT)
         {
-          job->keep[mi] = 0;              /* drawn as part of its start */
+          drop_marker (job->keep, mi);    /* drawn as part of its start */
           continue;
         }
       m->status = results[i].status;
@@ -631,7 +680,7 @@ drop_repeated_starts (PairJob *job, SpanRecord *records, guint n)
         {
           if (open && r->span_id == open_id && markers[r->marker].provider == open_provider)
             {
-              job->keep[r->marker] = 0;
+              drop_marker (job->keep, r->marker);
               continue;
             }
           open = TRUE;
@@ -648,6 +697,46 @@ drop_repeated_starts (PairJob *job, SpanRecord *records, guint n)
   return kept;
 }
 
+/* The span starts and ends of @process, from every decoding thread. */
+static guint64
+process_spans (const PairJob *job, guint process)
+{
+  guint64 n = 0;
+
+  for (guint k = 0; k < job->n_workers; k++)
+    n += job->workers[k].b.spans[process].n;
+  return n;
+}
+
+static void
+pair_process (PairJob *job, guint process, GArray *cross_ends)
+{
+  g_autofree SpanRecord *records = NULL;
+  g_autofree EtSpanEvent *events = NULL;
+  g_autofree guint32 *span_marker = NULL;
+  g_autofree EtSpanResult *results = NULL;
+  guint n = join_spans (job, process, &records);
+
+  n = drop_repeated_starts (job, records, n);
+  if (n == 0)
+    return;
+  span_marker = g_new (guint32, n);
+  events = span_events_of (job->self, job->out, g_steal_pointer (&records), n, span_marker);
+  results = g_new (EtSpanResult, n);
+  et_span_pair (events, n, results);
+  g_clear_pointer (&events, g_free);      /* only the results are needed now */
+  fold_spans (job, results, span_marker, n, cross_ends);
+}
+
+static void
+add_cross_ends (PairJob *job, const GArray *cross_ends)
+{
+  g_mutex_lock (&job->lock);
+  g_array_append_vals (job->out->cross_ends, cross_ends->data, cross_ends->len);
+  g_mutex_unlock (&job->lock);
+}
+
+/* One pairing thread: the processes that are not large, one at a time. */
 static gpointer
 pair_processes (gpointer data)
 {
@@ -657,48 +746,44 @@ pair_processes (gpointer data)
 
   et_worker_begin ();
   while ((process = (guint) g_atomic_int_add (&job->next, 1)) < job->n_processes)
-    {
-      g_autofree SpanRecord *records = NULL;
-      g_autofree EtSpanEvent *events = NULL;
-      g_autofree guint32 *span_marker = NULL;
-      g_autofree EtSpanResult *results = NULL;
-      guint n = join_spans (job, process, &records);
-
-      n = drop_repeated_starts (job, records, n);
-      if (n == 0)
-        continue;
-      span_marker = g_new (guint32, n);
-      events = span_events_of (job->self, job->out, records, n, span_marker);
-      g_clear_pointer (&records, g_free);
-      results = g_new (EtSpanResult, n);
-      et_span_pair (events, n, results);
-      g_clear_pointer (&events, g_free);      /* only the results are needed now */
-      fold_spans (job, results, span_marker, n, cross_ends);
-    }
-  g_mutex_lock (&job->lock);
-  g_array_append_vals (job->out->cross_ends, cross_ends->data, cross_ends->len);
-  g_mutex_unlock (&job->lock);
+    if (process_spans (job, process) <= job->large)
+      pair_process (job, process, cross_ends);
+  add_cross_ends (job, cross_ends);
   return NULL;
 }
 
-/* Pairs every process's spans, a process per task on every core, and
- * returns a mask of the markers that stay. */
-static guint8 *
+/* Pairs every process's spans and returns a mask of the markers that
+ * stay. A process with more than an eighth of the spans pairs alone, one
+ * after the other: pairing one takes 60 bytes per span, and two large ones
+ * at once were the loader's peak (the threads shape: 250 MiB, 242 alone)
+ * while they did not finish sooner on a shared 2-core machine (70 ms
+ * either way: pairing waits on memory). The others pair a process per
+ * task on every core, at most two eighths at once. */
+static guint32 *
 pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
 {
   guint n_threads;
+  gsize words = ((gsize) b->n_markers + 31) / 32;
   PairJob job = { self, b, workers, n_workers, self->processes->len,
-                  g_malloc (MAX (b->n_markers, 1)) };
+                  g_new (guint32, MAX (words, 1)) };
   g_autofree GThread **threads = NULL;
   guint64 n_spans = 0;
 
-  memset (job.keep, 1, b->n_markers);
+  memset (job.keep, 0xFF, words * sizeof (guint32));
   b->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
-  for (guint k = 0; k < n_workers; k++)
-    for (guint p = 0; p < job.n_processes; p++)
-      n_spans += workers[k].b.spans[p].n;
+  for (guint p = 0; p < job.n_processes; p++)
+    n_spans += process_spans (&job, p);
+  job.large = n_spans / 8;
   n_threads = MAX (MIN (et_workers_count (n_spans, 50000), job.n_processes), 1);
   g_mutex_init (&job.lock);
+  {
+    g_autoptr(GArray) cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
+
+    for (guint p = 0; p < job.n_processes; p++)
+      if (process_spans (&job, p) > job.large)
+        pair_process (&job, p, cross_ends);
+    add_cross_ends (&job, cross_ends);
+  }
   threads = g_new0 (GThread *, n_threads);
   for (guint k = 1; k < n_threads; k++)
     threads[k] = g_thread_new ("etlscope-pair", pair_processes, &job);
@@ -912,7 +997,7 @@ finish_marker (const MarkerBuild *b, const PendingMarker *p, gint64 end_of_trace
 typedef struct
 {
   const MarkerBuild *b;
-  const guint8      *keep;
+  const guint32     *keep;
   guint32           *channel_of;   /* shared: per marker, its local channel */
   guint32            from, to;     /* markers [from, to) */
   GPtrArray         *defs;         /* ChannelDef, by local id; count within the part */
@@ -948,7 +1033,7 @@ count_part (gpointer data)
       if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker != ET_NO_INDEX)
         __builtin_prefetch (&part->b->markers[m[PREFETCH_AHEAD].end_marker]);
 
-      if (!part->keep[i])
+      if (!is_kept (part->keep, i))
         continue;
       slot = channel_def_hash (&key) % G_N_ELEMENTS (recent);
       def = recent[slot];
@@ -971,8 +1056,10 @@ count_part (gpointer data)
   return NULL;
 }
 
-/* Markers the scatter moves before it gives their pending pages back: 64 MB. */
-#define SCATTER_SLICE (2u << 20)
+/* Markers the scatter moves before it gives their pending pages back
+ * (2 MB): the pending and the final markers are never both resident in
+ * full, which was the loader's peak on traces of few processes. */
+#define SCATTER_SLICE (64u << 10)
 
 /* Moves the part's markers (made by count_part) to their final places,
  * giving back the pages of what it has moved as it goes, so that the
@@ -993,7 +1080,7 @@ scatter_part (gpointer data)
     k++;
   for (guint i = part->from; i < part->to; i++)
     {
-      if (part->keep[i])
+      if (is_kept (part->keep, i))
         {
           guint32 at = part->cursor[part->channel_of[i]]++;
 
@@ -1006,7 +1093,7 @@ scatter_part (gpointer data)
         }
       if (i + 1 - moved_to == SCATTER_SLICE)
         {
-          et_memory_drop_pages (&b->markers[moved_to], SCATTER_SLICE * sizeof (PendingMarker));
+          et_memory_release (&b->markers[moved_to], SCATTER_SLICE * sizeof (PendingMarker));
           moved_to = i + 1;
         }
     }
@@ -1020,7 +1107,7 @@ scatter_part (gpointer data)
  * channels, the counts give every stretch its places in every channel
  * (after the stretches before it), and the stretches scatter at once. */
 static void
-build_channels (EtTrace *self, MarkerBuild *b, const guint8 *keep)
+build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
 {
   guint k = et_workers_count (b->n_markers, 1000000);
   g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
@@ -1113,7 +1200,7 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
   EtTrace *self = loader->self;
   MarkerBuild b = { 0 };
   g_autofree Worker *workers = NULL;
-  g_autofree guint8 *keep = NULL;
+  g_autofree guint32 *keep = NULL;
   guint n_workers = 0;
   gint64 clock = g_get_monotonic_time ();
   gboolean ok;

@@ -30,6 +30,10 @@ typedef struct
  * length check and a memcmp of the record's metadata instead of a hash of
  * it and the schema lock. Zeroed means empty. */
 #define ET_SCHEMA_CACHE_SIZE 4
+/* In front of it, by the metadata's address: the records of an in-memory
+ * image (et-image-record) share one copy per event type, and a .nettrace
+ * holds more types taking turns than the cache above holds. */
+#define ET_SCHEMA_ADDR_CACHE_SIZE 32
 
 typedef struct
 {
@@ -37,6 +41,8 @@ typedef struct
   gsize             len[ET_SCHEMA_CACHE_SIZE];
   const EtTlSchema *schema[ET_SCHEMA_CACHE_SIZE];
   guint             next;    /* the entry the next miss replaces */
+  const guint8     *addr[ET_SCHEMA_ADDR_CACHE_SIZE];        /* direct-mapped */
+  const EtTlSchema *addr_schema[ET_SCHEMA_ADDR_CACHE_SIZE];
 } EtSchemaCache;
 
 /* A span that ends on another thread than it starts on: few, so kept

@@ -204,25 +204,42 @@ _et_record_identity (const EtRecord *record, EtGuid *guid, const char **name,
     }
 }
 
+static guint
+schema_addr_slot (const guint8 *bytes)
+{
+  return (guint) ((GPOINTER_TO_SIZE (bytes) >> 3) % ET_SCHEMA_ADDR_CACHE_SIZE);
+}
+
+/* (The metadata lives as long as the trace: an address names one blob.) */
 static const EtTlSchema *
 cached_schema (EtSchemaCache *cache, const TlKey *key)
 {
+  guint slot = schema_addr_slot (key->bytes);
+
+  if (cache->addr[slot] == key->bytes && cache->addr_schema[slot] != NULL)
+    return cache->addr_schema[slot];
   for (guint k = 0; k < ET_SCHEMA_CACHE_SIZE; k++)
     if (cache->schema[k] != NULL && cache->len[k] == key->len
         && memcmp (cache->bytes[k], key->bytes, key->len) == 0)
-      return cache->schema[k];
+      {
+        cache->addr[slot] = key->bytes;
+        cache->addr_schema[slot] = cache->schema[k];
+        return cache->schema[k];
+      }
   return NULL;
 }
 
 static void
 cache_schema (EtSchemaCache *cache, const TlKey *key, const EtTlSchema *schema)
 {
-  guint k = cache->next;
+  guint k = cache->next, slot = schema_addr_slot (key->bytes);
 
   cache->next = (k + 1) % ET_SCHEMA_CACHE_SIZE;
   cache->bytes[k] = key->bytes;
   cache->len[k] = key->len;
   cache->schema[k] = schema;
+  cache->addr[slot] = key->bytes;
+  cache->addr_schema[slot] = schema;
 }
 
 /* The schema of a TraceLogging record, parsed once per distinct metadata
@@ -292,7 +309,7 @@ _et_trace_record_at (EtTrace *self, EtEventLoc loc, EtRecord *record)
   const guint8 *bytes = et_etl_file_buffer (self->file, _et_loc_buffer (self, loc), &len);
   const char *reason;
 
-  return et_record_parse (bytes + pos, len - pos, record, &reason);
+  return et_etl_file_parse_record (self->file, bytes + pos, len - pos, record, &reason);
 }
 
 void

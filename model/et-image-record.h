@@ -1,0 +1,107 @@
+/* et-image-record.h — compact EVENT records for in-memory images.
+ *
+ * An image made from another format (et-nettrace-image) holds millions of
+ * events that share a few event types. Written as EVENT_HEADER records,
+ * each would repeat its 80-byte header and its type's extended items (the
+ * provider traits and TraceLogging metadata, often longer than the
+ * payload). A compact record holds only what differs from event to event
+ * and names its type; parsing it gives the EtRecord its full form would
+ * give (same fields, same items, same payload), the items pointing at the
+ * type's one copy.
+ *
+ *   0  u16  size, before the padding to 8
+ *   2  u8   flags: ET_IMAGE_WIDE (type and thread id follow the header),
+ *           ET_IMAGE_ACTIVITY (an ActivityId follows), ET_IMAGE_OWN_ITEMS
+ *           (the record's own item chain follows, after its u32 length
+ *           and 4 bytes of padding)
+ *   3  u8   ET_IMAGE_RECORD_MARK
+ *   4  u16  type: index into the image's types (ET_IMAGE_WIDE: 0xFFFF)
+ *   6  u16  thread: index into the image's thread ids (ET_IMAGE_WIDE: 0xFFFF)
+ *   8  u64  timestamp
+ *  16  [u32 type, u32 thread id] [ActivityId, 16 bytes]
+ *      [u32 length, 4 bytes padding, own items] payload
+ *
+ * Sixteen bytes a record where an EVENT_HEADER record takes 80 and its
+ * items; the payload stays 8-byte aligned.
+ * Only files made in memory have compact records (et_etl_file_new_from_image
+ * with types): a file read from disk is never parsed this way.
+ */
+#pragma once
+
+#include "et-etl-reader.h"
+
+G_BEGIN_DECLS
+
+#define ET_IMAGE_RECORD_MARK   0xE7
+#define ET_IMAGE_RECORD_HEADER 16
+#define ET_IMAGE_NARROW_MAX    0xFFFE   /* the largest index the header holds */
+
+enum
+{
+  ET_IMAGE_ACTIVITY = 1 << 0,
+  ET_IMAGE_OWN_ITEMS = 1 << 1,
+  ET_IMAGE_WIDE = 1 << 2,
+};
+
+/* What every record of one event type shares: its EVENT_HEADER fields
+ * and extended items. */
+typedef struct
+{
+  EtGuid      provider;
+  GByteArray *items;        /* the item chain every record of the type carries */
+  guint64     keywords;
+  guint32     pid;
+  guint16     id;
+  guint16     task;
+  guint8      version;
+  guint8      level;
+  guint8      opcode;
+  guint8      pointer_size; /* 4 or 8 */
+} EtImageType;
+
+void      et_image_type_free     (gpointer            type);
+
+/* What an image's compact records name by index. */
+struct _EtImageTables
+{
+  GPtrArray *types;     /* EtImageType* */
+  GArray    *threads;   /* guint32 thread ids */
+};
+
+EtImageTables *et_image_tables_new  (void);
+void      et_image_tables_free   (EtImageTables      *tables);
+
+/* The size of a compact record before its padding to 8. */
+gsize     et_image_record_size   (guint32             type,
+                                  guint32             thread,
+                                  gboolean            activity,
+                                  gsize               own_items_len,
+                                  gsize               payload_len);
+
+/* Writes a compact record of @size (et_image_record_size) and its padding
+ * at @at: of @type, on thread @thread (an index into the thread ids,
+ * which holds @tid). @activity may be NULL (none); the record's own item
+ * chain, when it has one, is @head followed by @tail. */
+void      et_image_record_write  (guint8             *at,
+                                  gsize               size,
+                                  guint32             type,
+                                  guint32             thread,
+                                  guint32             tid,
+                                  gint64              ts,
+                                  const EtGuid       *activity,
+                                  const guint8       *head,
+                                  gsize               head_len,
+                                  const guint8       *tail,
+                                  gsize               tail_len,
+                                  const guint8       *payload,
+                                  gsize               payload_len);
+
+/* Parses the compact record at @p (@avail bytes left in its buffer) of an
+ * image with @tables. FALSE with a static reason when it does not fit. */
+gboolean  et_image_record_parse  (const guint8       *p,
+                                  gsize               avail,
+                                  const EtImageTables *tables,
+                                  EtRecord           *record,
+                                  const char        **reason);
+
+G_END_DECLS

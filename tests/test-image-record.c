@@ -1,0 +1,270 @@
+/* Tests for et-image-record: a compact record parses to the EtRecord its
+ * full EVENT_HEADER form gives (every field, the same items and payload),
+ * with and without an ActivityId, with a related activity item of its
+ * own, for both pointer sizes, with type and thread indexes in its header
+ * and past what it holds; and one that does not fit is refused. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "et-image-record.h"
+
+static void
+put (GByteArray *b, guint64 v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint8 x = (guint8) (v >> (8 * i));
+      g_byte_array_append (b, &x, 1);
+    }
+}
+
+static void
+put_guid (GByteArray *b, const EtGuid *g)
+{
+  put (b, g->data1, 4);
+  put (b, g->data2, 2);
+  put (b, g->data3, 2);
+  g_byte_array_append (b, g->data4, 8);
+}
+
+/* One extended item: header, data, padding to 8. */
+static void
+put_item (GByteArray *b, guint16 type, const guint8 *data, guint16 len, gboolean more)
+{
+  put (b, (8 + len + 7) & ~7u, 2);
+  put (b, type, 2);
+  put (b, more, 2);
+  put (b, len, 2);
+  g_byte_array_append (b, data, len);
+  while (b->len % 8 != 0)
+    put (b, 0, 1);
+}
+
+static EtImageType *
+make_type (guint8 pointer_size)
+{
+  static const guint8 traits[] = { 14, 0, 'C', 'o', 'n', 't', 'o', 's', 'o', 0, 0, 0, 0, 0 };
+  static const guint8 schema[] = { 9, 0, 0, 'E', 'v', 0, 'x', 0, 7 };
+  EtImageType *t = g_new0 (EtImageType, 1);
+
+  t->provider = (EtGuid) { 0x12345678, 0x9ABC, 0xDEF0, { 1, 2, 3, 4, 5, 6, 7, 8 } };
+  t->items = g_byte_array_new ();
+  put_item (t->items, ET_EXT_PROV_TRAITS, traits, sizeof traits, TRUE);
+  put_item (t->items, ET_EXT_EVENT_SCHEMA_TL, schema, sizeof schema, FALSE);
+  t->keywords = G_GUINT64_CONSTANT (0x8000F00000000001);
+  t->pid = 4242;
+  t->id = 7;
+  t->task = 0xFFF1;
+  t->version = 2;
+  t->level = 4;
+  t->opcode = 1;
+  t->pointer_size = pointer_size;
+  return t;
+}
+
+typedef struct
+{
+  gint64  ts;
+  guint32 tid;
+  EtGuid  activity;   /* zero: none */
+  EtGuid  related;    /* zero: none */
+  guint8  payload[13];
+} Event;
+
+/* The EVENT_HEADER record an image held before compact records. */
+static GByteArray *
+full_record (const EtImageType *t, const Event *e)
+{
+  GByteArray *b = g_byte_array_new ();
+  gboolean related = !et_guid_is_zero (&e->related);
+
+  put (b, 0, 2);                                  /* size, set below */
+  put (b, t->pointer_size == 4 ? 0x12 : 0x13, 1);
+  put (b, 0xC0, 1);
+  put (b, 0x0001 | (t->pointer_size == 4 ? 0x0020 : 0x0040), 2);
+  put (b, 0, 2);
+  put (b, e->tid, 4);
+  put (b, t->pid, 4);
+  put (b, (guint64) e->ts, 8);
+  put_guid (b, &t->provider);
+  put (b, t->id, 2);
+  put (b, t->version, 1);
+  put (b, 0, 1);
+  put (b, t->level, 1);
+  put (b, t->opcode, 1);
+  put (b, t->task, 2);
+  put (b, t->keywords, 8);
+  put (b, 0, 8);
+  put_guid (b, &e->activity);
+  if (related)
+    {
+      GByteArray *g = g_byte_array_new ();
+
+      put_guid (g, &e->related);
+      put_item (b, ET_EXT_RELATED_ACTIVITYID, g->data, 16, TRUE);
+      g_byte_array_unref (g);
+    }
+  g_byte_array_append (b, t->items->data, t->items->len);
+  g_byte_array_append (b, e->payload, sizeof e->payload);
+  b->data[0] = (guint8) b->len;
+  b->data[1] = (guint8) (b->len >> 8);
+  return b;
+}
+
+static GByteArray *
+compact_record (const EtImageType *t, guint32 index, guint32 thread, const Event *e)
+{
+  GByteArray *b = g_byte_array_new ();
+  gboolean related = !et_guid_is_zero (&e->related);
+  gboolean activity = !et_guid_is_zero (&e->activity);
+  GByteArray *item = g_byte_array_new ();
+  gsize size;
+
+  if (related)
+    {
+      GByteArray *g = g_byte_array_new ();
+
+      put_guid (g, &e->related);
+      put_item (item, ET_EXT_RELATED_ACTIVITYID, g->data, 16, TRUE);
+      g_byte_array_unref (g);
+    }
+  size = et_image_record_size (index, thread, activity,
+                               related ? item->len + t->items->len : 0, sizeof e->payload);
+  g_byte_array_set_size (b, (guint) ((size + 7) & ~(gsize) 7));
+  et_image_record_write (b->data, size, index, thread, e->tid, e->ts,
+                         activity ? &e->activity : NULL,
+                         item->data, item->len, related ? t->items->data : NULL,
+                         related ? t->items->len : 0, e->payload, sizeof e->payload);
+  g_byte_array_unref (item);
+  return b;
+}
+
+static void
+assert_same_record (const EtRecord *a, const EtRecord *b)
+{
+  assert_int_equal (a->klass, b->klass);
+  assert_int_equal (a->header_type, b->header_type);
+  assert_int_equal (a->pointer_size, b->pointer_size);
+  assert_int_equal (a->has_ids, b->has_ids);
+  assert_int_equal (a->flags, b->flags);
+  assert_int_equal (a->pid, b->pid);
+  assert_int_equal (a->tid, b->tid);
+  assert_true (a->ts == b->ts);
+  assert_true (et_guid_equal (&a->guid, &b->guid));
+  assert_int_equal (a->id, b->id);
+  assert_int_equal (a->version, b->version);
+  assert_int_equal (a->channel, b->channel);
+  assert_int_equal (a->level, b->level);
+  assert_int_equal (a->opcode, b->opcode);
+  assert_int_equal (a->task, b->task);
+  assert_true (a->keywords == b->keywords);
+  assert_true (et_guid_equal (&a->activity_id, &b->activity_id));
+  assert_int_equal (a->ext_len, b->ext_len);
+  assert_memory_equal (a->ext, b->ext, a->ext_len);
+  assert_int_equal (a->ext_bad, b->ext_bad);
+  assert_null (b->ext_damage);
+  assert_int_equal (a->payload_len, b->payload_len);
+  assert_memory_equal (a->payload, b->payload, a->payload_len);
+}
+
+/* @thread: the index of the event's thread in the image (the tables hold
+ * it there when it fits in a narrow header). */
+static void
+check_event (guint8 pointer_size, const Event *e, guint32 thread)
+{
+  EtImageTables *tables = et_image_tables_new ();
+  guint32 other = e->tid + 1;
+  EtImageType *t;
+  g_autoptr(GByteArray) full = NULL;
+  g_autoptr(GByteArray) compact = NULL;
+  EtRecord a, b;
+  const char *reason = NULL;
+  const guint8 *schema_a, *schema_b;
+  gsize len, len_b;
+
+  g_ptr_array_add (tables->types, make_type (8));             /* another type before */
+  g_ptr_array_add (tables->types, t = make_type (pointer_size));
+  g_array_append_val (tables->threads, other);
+  if (thread == 1)
+    g_array_append_val (tables->threads, e->tid);
+  full = full_record (t, e);
+  compact = compact_record (t, 1, thread, e);
+  assert_true (et_record_parse (full->data, full->len, &a, &reason));
+  assert_true (et_image_record_parse (compact->data, compact->len, tables, &b, &reason));
+  assert_same_record (&a, &b);
+  assert_true (compact->len < full->len);
+  /* What record lookups by item type find is the same too. */
+  schema_a = et_record_find_ext (&a, ET_EXT_EVENT_SCHEMA_TL, &len);
+  schema_b = et_record_find_ext (&b, ET_EXT_EVENT_SCHEMA_TL, &len_b);
+  assert_non_null (schema_a);
+  assert_int_equal (len, len_b);
+  assert_memory_equal (schema_a, schema_b, len);
+  et_image_tables_free (tables);
+}
+
+static const Event plain = {
+  1234567890123, 77, { 0 }, { 0 }, { 'p', 'a', 'y', 'l', 'o', 'a', 'd', 1, 2, 3, 4, 5, 6 },
+};
+
+static void
+test_plain_event (void **state)
+{
+  check_event (8, &plain, 1);
+  check_event (4, &plain, 1);
+  /* An index a narrow header cannot hold: type and thread id follow it. */
+  check_event (8, &plain, 70000);
+}
+
+static void
+test_activity_and_related (void **state)
+{
+  Event e = plain;
+
+  e.activity = (EtGuid) { 0xA1, 2, 3, { 9, 8, 7, 6, 5, 4, 3, 2 } };
+  check_event (8, &e, 1);
+  e.related = (EtGuid) { 0xB2, 4, 5, { 1, 1, 2, 3, 5, 8, 13, 21 } };
+  check_event (8, &e, 1);
+  check_event (8, &e, 70000);
+  e.activity = (EtGuid) { 0 };
+  check_event (4, &e, 1);
+}
+
+static void
+test_bad_compact_records_are_refused (void **state)
+{
+  EtImageTables *tables = et_image_tables_new ();
+  g_autoptr(GByteArray) compact = NULL;
+  guint32 tid = plain.tid;
+  EtRecord r;
+  const char *reason = NULL;
+
+  g_ptr_array_add (tables->types, make_type (8));
+  g_array_append_val (tables->threads, tid);
+  compact = compact_record (g_ptr_array_index (tables->types, 0), 0, 0, &plain);
+  assert_true (et_image_record_parse (compact->data, compact->len, tables, &r, &reason));
+  assert_false (et_image_record_parse (compact->data, 8, tables, &r, &reason));
+  assert_non_null (reason);
+  assert_false (et_image_record_parse (compact->data, compact->len - 8, tables, &r, &reason));
+  compact->data[6] = 1;                       /* a thread the image does not have */
+  assert_false (et_image_record_parse (compact->data, compact->len, tables, &r, &reason));
+  compact->data[6] = 0;
+  compact->data[4] = 1;                       /* nor a type */
+  assert_false (et_image_record_parse (compact->data, compact->len, tables, &r, &reason));
+  assert_string_equal (reason, "unknown record type or thread");
+  et_image_tables_free (tables);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_plain_event),
+    cmocka_unit_test (test_activity_and_related),
+    cmocka_unit_test (test_bad_compact_records_are_refused),
+  };
+
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
