@@ -7,7 +7,7 @@
 
 /* ---- actions ----------------------------------------------------------- */
 
-static const char *const order_names[] = { "first-activity", "markers", "name" };
+static const char *const order_names[] = { "first-activity", "markers", "name", "cpu" };
 
 static void
 on_thread_action (GSimpleAction *action, GVariant *parameter, gpointer data)
@@ -126,6 +126,7 @@ et_timeline_threads_menu (EtLayout *layout, guint thread)
   g_menu_append (order, _("Threads by First Activity"), "timeline.thread-order::first-activity");
   g_menu_append (order, _("Threads by Marker Count"), "timeline.thread-order::markers");
   g_menu_append (order, _("Threads by Name"), "timeline.thread-order::name");
+  g_menu_append (order, _("Threads by CPU Use"), "timeline.thread-order::cpu");
   g_menu_append (order, _("Show Empty Threads"), "timeline.show-empty-threads");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (one));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (order));

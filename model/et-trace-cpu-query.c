@@ -327,6 +327,20 @@ et_trace_thread_on_cpu_ns (EtTrace *self, guint thread)
   return self->cpu->on_cpu_ns[thread];
 }
 
+gint64
+et_trace_thread_cpu_ns (EtTrace *self, guint thread)
+{
+  switch (et_trace_thread_cpu_source (self, thread))
+    {
+    case ET_CPU_FROM_SWITCHES:
+      return self->cpu->on_cpu_ns[thread];
+    case ET_CPU_FROM_SAMPLES:
+      return et_time_mul (self->cpu->samples[thread].n, self->cpu->interval_ns);
+    default:
+      return 0;
+    }
+}
+
 EtCpuSource
 et_trace_thread_cpu_use (EtTrace *self, guint thread, gint64 from_ns, gint64 to_ns, guint n,
                          float *fraction, guint *samples)

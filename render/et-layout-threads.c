@@ -49,7 +49,7 @@ et_layout_threads_init (EtLayout *l)
       const EtThread *thread = et_trace_get_thread (l->trace, t);
       EtLayoutThread *s = &l->threads[t];
 
-      *s = (EtLayoutThread) { G_MAXINT64, G_MININT64, 0 };
+      *s = (EtLayoutThread) { G_MAXINT64, G_MININT64, 0, et_trace_thread_cpu_ns (l->trace, t) };
       for (guint k = 0; k < thread->n_channels; k++)
         summarise_channel (l, thread->first_channel + k, s);
       l->row_of_thread[t] = -1;
@@ -141,6 +141,10 @@ compare_threads (gconstpointer a, gconstpointer b, gpointer data)
     case ET_THREAD_ORDER_MARKERS:
       if (sx->n_markers != sy->n_markers)
         return sx->n_markers > sy->n_markers ? -1 : 1;
+      break;
+    case ET_THREAD_ORDER_CPU:
+      if (sx->cpu_ns != sy->cpu_ns)
+        return sx->cpu_ns > sy->cpu_ns ? -1 : 1;
       break;
     case ET_THREAD_ORDER_NAME:
       by_name = g_utf8_collate (tx->name, ty->name);

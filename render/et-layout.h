@@ -43,6 +43,7 @@ typedef struct
   gint64  last_ns;      /* its last marker's end (a span open to the end counts
                            by its start) */
   guint64 n_markers;
+  gint64  cpu_ns;       /* its CPU time (et_trace_thread_cpu_ns) */
 } EtLayoutThread;
 
 typedef enum
@@ -50,6 +51,8 @@ typedef enum
   ET_THREAD_ORDER_FIRST_ACTIVITY,   /* the default */
   ET_THREAD_ORDER_MARKERS,          /* most markers first */
   ET_THREAD_ORDER_NAME,             /* by name, then tid */
+  ET_THREAD_ORDER_CPU,              /* most CPU time first (et_trace_thread_cpu_ns):
+                                       Concurrency Visualizer's "Execution" */
 } EtThreadOrder;
 
 typedef struct _EtLayout EtLayout;

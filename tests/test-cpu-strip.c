@@ -597,6 +597,37 @@ test_threads_that_ran_are_shown (void **state)
   remove_trace (g_steal_pointer (&path));
 }
 
+/* Threads by CPU use: the main thread's 13 samples of 0.25 ms (3.25 ms),
+ * then the worker's switched-in 3 ms, then the stray thread's 2 ms. */
+static void
+test_threads_by_cpu_use (void **state)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(EtTrace) trace = load_cpu_trace (&path);
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  guint main_thread = thread_index (trace, APP_PID, MAIN_TID);
+  guint worker = thread_index (trace, APP_PID, WORKER_TID);
+  guint stray = thread_index (trace, APP_PID, STRAY_TID);
+
+  (void) state;
+  assert_int_equal (et_trace_thread_cpu_ns (trace, main_thread), 13 * 250000);
+  assert_int_equal (et_trace_thread_cpu_ns (trace, worker), 3 * MS);
+  assert_int_equal (et_trace_thread_cpu_ns (trace, stray), 2 * MS);
+  et_layout_set_thread_order (layout, ET_THREAD_ORDER_CPU);
+  et_layout_update (layout, 22);
+  assert_true (et_layout_thread_row (layout, main_thread)->y
+               < et_layout_thread_row (layout, worker)->y);
+  assert_true (et_layout_thread_row (layout, worker)->y
+               < et_layout_thread_row (layout, stray)->y);
+  /* By first activity (the default) the worker, whose GC is the only
+   * marker, comes first. */
+  et_layout_set_thread_order (layout, ET_THREAD_ORDER_FIRST_ACTIVITY);
+  et_layout_update (layout, 22);
+  assert_true (et_layout_thread_row (layout, worker)->y
+               < et_layout_thread_row (layout, main_thread)->y);
+  remove_trace (g_steal_pointer (&path));
+}
+
 /* ---- the command line --------------------------------------------------- */
 
 static void
@@ -772,6 +803,7 @@ main (void)
     cmocka_unit_test (test_strip_drawn_where_the_thread_ran),
     cmocka_unit_test (test_no_strip_without_cpu_data),
     cmocka_unit_test (test_threads_that_ran_are_shown),
+    cmocka_unit_test (test_threads_by_cpu_use),
     cmocka_unit_test (test_cli_info_on_cpu),
     cmocka_unit_test (test_tooltip_text),
     cmocka_unit_test (test_corpus_samples_in_strips),
