@@ -6,6 +6,7 @@
  * view agree on how a value looks.
  */
 #include "et-fields.h"
+#include "et-bytes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -174,30 +175,64 @@ append_unichar (GString *out, gunichar c)
     g_string_append_unichar (out, c);
 }
 
+/* Most text in traces is ASCII: four code units are taken at once while
+ * all of them are below 0x80 (every high byte zero, no low byte's top bit
+ * set); any other unit is converted alone. The string is sized for the
+ * worst case first (three bytes per unit: a surrogate pair takes four for
+ * two units, U+FFFD three), so nothing grows per character. */
+void
+et_utf16_append (GString *out, const guint8 *utf16le, gsize n_units)
+{
+  gsize start = out->len, i = 0;
+  guint8 *o;
+
+  g_string_set_size (out, start + 3 * n_units);
+  o = (guint8 *) out->str + start;
+  while (i < n_units)
+    {
+      gunichar c;
+
+      for (guint64 v; i + 4 <= n_units; i += 4, o += 4)
+        {
+          memcpy (&v, utf16le + 2 * i, sizeof v);
+          v = GUINT64_FROM_LE (v);
+          if ((v & G_GUINT64_CONSTANT (0xFF80FF80FF80FF80)) != 0)
+            break;
+          o[0] = (guint8) v;
+          o[1] = (guint8) (v >> 16);
+          o[2] = (guint8) (v >> 32);
+          o[3] = (guint8) (v >> 48);
+        }
+      if (i == n_units)
+        break;
+      c = et_read_u16 (utf16le + 2 * i++);
+      if (c < 0x80)
+        {
+          *o++ = (guint8) c;
+          continue;
+        }
+      if (c >= 0xD800 && c < 0xDC00 && i < n_units)
+        {
+          gunichar lo = et_read_u16 (utf16le + 2 * i);
+
+          if (lo >= 0xDC00 && lo < 0xE000)
+            c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00), i++;
+          else
+            c = 0xFFFD;     /* the next unit stands on its own */
+        }
+      else if (c >= 0xD800 && c < 0xE000)
+        c = 0xFFFD;
+      o += g_unichar_to_utf8 (c, (char *) o);
+    }
+  g_string_set_size (out, (gsize) (o - (guint8 *) out->str));
+}
+
 guint
 et_fields_add_utf16 (EtFields *fields, const char *name, const guint8 *utf16le, gsize n_units)
 {
   gsize start = fields->text->len;
 
-  for (gsize i = 0; i < n_units; i++)
-    {
-      gunichar c = utf16le[2 * i] | (utf16le[2 * i + 1] << 8);
-
-      if (c >= 0xD800 && c < 0xDC00 && i + 1 < n_units)
-        {
-          gunichar lo = utf16le[2 * i + 2] | (utf16le[2 * i + 3] << 8);
-          if (lo >= 0xDC00 && lo < 0xE000)
-            {
-              c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
-              i++;
-            }
-          else
-            c = 0xFFFD;
-        }
-      else if (c >= 0xD800 && c < 0xE000)
-        c = 0xFFFD;
-      append_unichar (fields->text, c);
-    }
+  et_utf16_append (fields->text, utf16le, n_units);
   return add_text_entry (fields, name, ET_VALUE_STRING, start);
 }
 

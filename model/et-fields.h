@@ -163,6 +163,10 @@ guint       et_fields_add_utf16     (EtFields     *fields,
                                      const char   *name,
                                      const guint8 *utf16le,
                                      gsize         n_units);
+/* The conversion et_fields_add_utf16 makes, appended to @out. */
+void        et_utf16_append         (GString      *out,
+                                     const guint8 *utf16le,
+                                     gsize         n_units);
 /* 8-bit text of unknown encoding: UTF-8 if valid, else Latin-1. */
 guint       et_fields_add_ansi      (EtFields     *fields,
                                      const char   *name,
