@@ -60,6 +60,29 @@ et_fixed_layout_free (EtFixedLayout *layout)
 }
 
 void
+et_walk_layout_add (EtWalkLayout *layout, const char *name, EtWalkKind kind, guint size,
+                    EtFixedClass klass)
+{
+  EtWalkField *f;
+
+  layout->fields = g_renew (EtWalkField, layout->fields, layout->n_fields + 1);
+  f = &layout->fields[layout->n_fields++];
+  f->name = name;
+  f->kind = (guint8) kind;
+  f->size = (guint8) size;
+  f->klass = (guint8) klass;
+}
+
+void
+et_walk_layout_free (EtWalkLayout *layout)
+{
+  if (layout == NULL)
+    return;
+  g_free (layout->fields);
+  g_free (layout);
+}
+
+void
 et_fields_clear (EtFields *fields)
 {
   fields->n_entries = 0;
@@ -151,18 +174,24 @@ add_text_entry (EtFields *fields, const char *name, EtValueKind kind,
   return i;
 }
 
+void
+et_utf8_append (GString *out, const char *utf8, gsize len)
+{
+  if (g_utf8_validate_len (utf8, len, NULL))
+    g_string_append_len (out, utf8, len);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (utf8, len);
+      g_string_append (out, valid);
+    }
+}
+
 guint
 et_fields_add_string (EtFields *fields, const char *name, const char *utf8, gsize len)
 {
   gsize start = fields->text->len;
 
-  if (g_utf8_validate_len (utf8, len, NULL))
-    g_string_append_len (fields->text, utf8, len);
-  else
-    {
-      g_autofree char *valid = g_utf8_make_valid (utf8, len);
-      g_string_append (fields->text, valid);
-    }
+  et_utf8_append (fields->text, utf8, len);
   return add_text_entry (fields, name, ET_VALUE_STRING, start);
 }
 
@@ -236,16 +265,22 @@ et_fields_add_utf16 (EtFields *fields, const char *name, const guint8 *utf16le, 
   return add_text_entry (fields, name, ET_VALUE_STRING, start);
 }
 
+void
+et_ansi_append (GString *out, const char *bytes, gsize len)
+{
+  if (g_utf8_validate_len (bytes, len, NULL))
+    g_string_append_len (out, bytes, len);
+  else
+    for (gsize i = 0; i < len; i++)
+      append_unichar (out, (guchar) bytes[i]);   /* Latin-1 */
+}
+
 guint
 et_fields_add_ansi (EtFields *fields, const char *name, const char *bytes, gsize len)
 {
   gsize start = fields->text->len;
 
-  if (g_utf8_validate_len (bytes, len, NULL))
-    g_string_append_len (fields->text, bytes, len);
-  else
-    for (gsize i = 0; i < len; i++)
-      append_unichar (fields->text, (guchar) bytes[i]);   /* Latin-1 */
+  et_ansi_append (fields->text, bytes, len);
   return add_text_entry (fields, name, ET_VALUE_STRING, start);
 }
 
