@@ -703,6 +703,21 @@ et_fields_format_value (const EtFields *fields, guint index, GString *out)
   g_string_append_c (out, f->kind == ET_VALUE_STRUCT ? '}' : ']');
 }
 
+/* Whether one of the eight bytes of @v must be escaped in JSON: a control
+ * character (below 0x20), '"' or '\\'; UTF-8's bytes from 0x80 need not.
+ * A byte below n borrows into its own top bit in (v - n·ones) & ~v (n ≤
+ * 0x80), and only such a byte starts a borrow. */
+static inline gboolean
+json_escapes_in (guint64 v)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 tops = G_GUINT64_CONSTANT (0x8080808080808080);
+  guint64 quote = v ^ (ones * '"'), backslash = v ^ (ones * '\\');
+
+  return ((((v - ones * 0x20) & ~v) | ((quote - ones) & ~quote)
+           | ((backslash - ones) & ~backslash)) & tops) != 0;
+}
+
 void
 et_json_append_string (GString *out, const char *utf8, gssize len)
 {
@@ -715,7 +730,14 @@ et_json_append_string (GString *out, const char *utf8, gssize len)
       const char *run = p;
       guchar c;
 
-      /* Plain characters go in runs; the others are escaped one by one. */
+      /* Plain characters go in runs, eight at a time while none of them
+       * needs escaping; the others are escaped one by one. */
+      for (guint64 v; end - p >= 8; p += 8)
+        {
+          memcpy (&v, p, sizeof v);
+          if (json_escapes_in (v))
+            break;
+        }
       while (p < end && (guchar) *p >= 0x20 && *p != '"' && *p != '\\')
         p++;
       et_string_append_len (out, run, (gsize) (p - run));

@@ -204,6 +204,59 @@ test_utf16_bulk_equals_one_by_one (void **state)
     }
 }
 
+/* JSON escaping as the rule says, byte by byte. */
+static void
+json_one_by_one (GString *out, const guint8 *p, gsize n)
+{
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < n; i++)
+    switch (p[i])
+      {
+      case '"':  g_string_append (out, "\\\""); break;
+      case '\\': g_string_append (out, "\\\\"); break;
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      default:
+        if (p[i] < 0x20)
+          g_string_append_printf (out, "\\u%04x", p[i]);
+        else
+          g_string_append_c (out, (char) p[i]);
+        break;
+      }
+  g_string_append_c (out, '"');
+}
+
+/* Strings are escaped eight bytes at a time while none needs it: the
+ * same text as byte by byte, for every byte next to every other, at any
+ * alignment (bytes from 0x80 stand for UTF-8; escaping does not judge
+ * them). */
+static void
+test_json_strings_in_bulk_equal_byte_by_byte (void **state)
+{
+  static const guint8 special[] = { 0, 1, 0x1F, 0x20, '"', '\\', '\n', '\r', '\t', 0x7F,
+                                    0x80, 0xA2, 0xDC, 0xFF, '!', '#', '[', ']', 0x21, 0x5D };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  guint8 bytes[70];
+
+  for (guint round = 0; round < 20000; round++)
+    {
+      g_autoptr(GString) expected = g_string_new ("x");
+      g_autoptr(GString) got = g_string_new ("x");
+      gsize n = (gsize) g_rand_int_range (rand, 0, 64);
+      guint offset = round % 7;
+
+      for (gsize i = 0; i < n; i++)
+        bytes[offset + i] = g_rand_int_range (rand, 0, 4) == 0
+                            ? special[g_rand_int_range (rand, 0, G_N_ELEMENTS (special))]
+                            : (guint8) g_rand_int_range (rand, 0x20, 0x7F);
+      json_one_by_one (expected, bytes + offset, n);
+      et_json_append_string (got, (const char *) bytes + offset, (gssize) n);
+      assert_int_equal (got->len, expected->len);
+      assert_memory_equal (got->str, expected->str, expected->len);
+    }
+}
+
 static void
 test_sid_text_form (void **state)
 {
@@ -386,6 +439,7 @@ main (void)
     cmocka_unit_test (test_times_iso8601),
     cmocka_unit_test (test_strings_utf16_ansi_and_binary),
     cmocka_unit_test (test_utf16_bulk_equals_one_by_one),
+    cmocka_unit_test (test_json_strings_in_bulk_equal_byte_by_byte),
     cmocka_unit_test (test_sid_text_form),
     cmocka_unit_test (test_value_map_label_wins),
     cmocka_unit_test (test_struct_and_array_nesting),
