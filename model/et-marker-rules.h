@@ -120,9 +120,9 @@ void        et_cv_plan_init_walk      (EtCvPlan            *plan,
 /* The rules for an event whose schema has a walk layout: its fields are
  * walked (only the cvSeries text is converted) and the result is that of
  * decoding the payload and calling et_marker_rules_apply, without the text
- * (@result->skip_text must be set). FALSE, and @result unchanged but for
- * its series, when the payload is too short for the fields or a string
- * has no terminator: decoding it then fails and says why. */
+ * (@result->skip_text must be set). FALSE, and @result untouched, when
+ * the payload is too short for the fields or a string has no terminator:
+ * decoding it then fails and says why. */
 gboolean    et_marker_rules_apply_walk (const EtRuleInput  *input,
                                         const EtWalkLayout *layout,
                                         const EtCvPlan     *plan,
