@@ -6,6 +6,7 @@
  * view agree on how a value looks.
  */
 #include "et-fields.h"
+#include "et-bytes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +52,29 @@ et_fixed_layout_add (EtFixedLayout *layout, const char *name, guint size, EtFixe
 
 void
 et_fixed_layout_free (EtFixedLayout *layout)
+{
+  if (layout == NULL)
+    return;
+  g_free (layout->fields);
+  g_free (layout);
+}
+
+void
+et_walk_layout_add (EtWalkLayout *layout, const char *name, EtWalkKind kind, guint size,
+                    EtFixedClass klass)
+{
+  EtWalkField *f;
+
+  layout->fields = g_renew (EtWalkField, layout->fields, layout->n_fields + 1);
+  f = &layout->fields[layout->n_fields++];
+  f->name = name;
+  f->kind = (guint8) kind;
+  f->size = (guint8) size;
+  f->klass = (guint8) klass;
+}
+
+void
+et_walk_layout_free (EtWalkLayout *layout)
 {
   if (layout == NULL)
     return;
@@ -150,18 +174,24 @@ add_text_entry (EtFields *fields, const char *name, EtValueKind kind,
   return i;
 }
 
+void
+et_utf8_append (GString *out, const char *utf8, gsize len)
+{
+  if (g_utf8_validate_len (utf8, len, NULL))
+    g_string_append_len (out, utf8, len);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (utf8, len);
+      g_string_append (out, valid);
+    }
+}
+
 guint
 et_fields_add_string (EtFields *fields, const char *name, const char *utf8, gsize len)
 {
   gsize start = fields->text->len;
 
-  if (g_utf8_validate_len (utf8, len, NULL))
-    g_string_append_len (fields->text, utf8, len);
-  else
-    {
-      g_autofree char *valid = g_utf8_make_valid (utf8, len);
-      g_string_append (fields->text, valid);
-    }
+  et_utf8_append (fields->text, utf8, len);
   return add_text_entry (fields, name, ET_VALUE_STRING, start);
 }
 
@@ -174,31 +204,75 @@ append_unichar (GString *out, gunichar c)
     g_string_append_unichar (out, c);
 }
 
+/* Most text in traces is ASCII: four code units are taken at once while
+ * all of them are below 0x80 (every high byte zero, no low byte's top bit
+ * set); any other unit is converted alone. The string is sized for the
+ * worst case first (three bytes per unit: a surrogate pair takes four for
+ * two units, U+FFFD three), so nothing grows per character. */
+void
+et_utf16_append (GString *out, const guint8 *utf16le, gsize n_units)
+{
+  gsize start = out->len, i = 0;
+  guint8 *o;
+
+  g_string_set_size (out, start + 3 * n_units);
+  o = (guint8 *) out->str + start;
+  while (i < n_units)
+    {
+      gunichar c;
+
+      for (guint64 v; i + 4 <= n_units; i += 4, o += 4)
+        {
+          memcpy (&v, utf16le + 2 * i, sizeof v);
+          v = GUINT64_FROM_LE (v);
+          if ((v & G_GUINT64_CONSTANT (0xFF80FF80FF80FF80)) != 0)
+            break;
+          o[0] = (guint8) v;
+          o[1] = (guint8) (v >> 16);
+          o[2] = (guint8) (v >> 32);
+          o[3] = (guint8) (v >> 48);
+        }
+      if (i == n_units)
+        break;
+      c = et_read_u16 (utf16le + 2 * i++);
+      if (c < 0x80)
+        {
+          *o++ = (guint8) c;
+          continue;
+        }
+      if (c >= 0xD800 && c < 0xDC00 && i < n_units)
+        {
+          gunichar lo = et_read_u16 (utf16le + 2 * i);
+
+          if (lo >= 0xDC00 && lo < 0xE000)
+            c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00), i++;
+          else
+            c = 0xFFFD;     /* the next unit stands on its own */
+        }
+      else if (c >= 0xD800 && c < 0xE000)
+        c = 0xFFFD;
+      o += g_unichar_to_utf8 (c, (char *) o);
+    }
+  g_string_set_size (out, (gsize) (o - (guint8 *) out->str));
+}
+
 guint
 et_fields_add_utf16 (EtFields *fields, const char *name, const guint8 *utf16le, gsize n_units)
 {
   gsize start = fields->text->len;
 
-  for (gsize i = 0; i < n_units; i++)
-    {
-      gunichar c = utf16le[2 * i] | (utf16le[2 * i + 1] << 8);
-
-      if (c >= 0xD800 && c < 0xDC00 && i + 1 < n_units)
-        {
-          gunichar lo = utf16le[2 * i + 2] | (utf16le[2 * i + 3] << 8);
-          if (lo >= 0xDC00 && lo < 0xE000)
-            {
-              c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
-              i++;
-            }
-          else
-            c = 0xFFFD;
-        }
-      else if (c >= 0xD800 && c < 0xE000)
-        c = 0xFFFD;
-      append_unichar (fields->text, c);
-    }
+  et_utf16_append (fields->text, utf16le, n_units);
   return add_text_entry (fields, name, ET_VALUE_STRING, start);
+}
+
+void
+et_ansi_append (GString *out, const char *bytes, gsize len)
+{
+  if (g_utf8_validate_len (bytes, len, NULL))
+    g_string_append_len (out, bytes, len);
+  else
+    for (gsize i = 0; i < len; i++)
+      append_unichar (out, (guchar) bytes[i]);   /* Latin-1 */
 }
 
 guint
@@ -206,11 +280,7 @@ et_fields_add_ansi (EtFields *fields, const char *name, const char *bytes, gsize
 {
   gsize start = fields->text->len;
 
-  if (g_utf8_validate_len (bytes, len, NULL))
-    g_string_append_len (fields->text, bytes, len);
-  else
-    for (gsize i = 0; i < len; i++)
-      append_unichar (fields->text, (guchar) bytes[i]);   /* Latin-1 */
+  et_ansi_append (fields->text, bytes, len);
   return add_text_entry (fields, name, ET_VALUE_STRING, start);
 }
 
@@ -633,6 +703,21 @@ et_fields_format_value (const EtFields *fields, guint index, GString *out)
   g_string_append_c (out, f->kind == ET_VALUE_STRUCT ? '}' : ']');
 }
 
+/* Whether one of the eight bytes of @v must be escaped in JSON: a control
+ * character (below 0x20), '"' or '\\'; UTF-8's bytes from 0x80 need not.
+ * A byte below n borrows into its own top bit in (v - n·ones) & ~v (n ≤
+ * 0x80), and only such a byte starts a borrow. */
+static inline gboolean
+json_escapes_in (guint64 v)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 tops = G_GUINT64_CONSTANT (0x8080808080808080);
+  guint64 quote = v ^ (ones * '"'), backslash = v ^ (ones * '\\');
+
+  return ((((v - ones * 0x20) & ~v) | ((quote - ones) & ~quote)
+           | ((backslash - ones) & ~backslash)) & tops) != 0;
+}
+
 void
 et_json_append_string (GString *out, const char *utf8, gssize len)
 {
@@ -645,7 +730,14 @@ et_json_append_string (GString *out, const char *utf8, gssize len)
       const char *run = p;
       guchar c;
 
-      /* Plain characters go in runs; the others are escaped one by one. */
+      /* Plain characters go in runs, eight at a time while none of them
+       * needs escaping; the others are escaped one by one. */
+      for (guint64 v; end - p >= 8; p += 8)
+        {
+          memcpy (&v, p, sizeof v);
+          if (json_escapes_in (v))
+            break;
+        }
       while (p < end && (guchar) *p >= 0x20 && *p != '"' && *p != '\\')
         p++;
       et_string_append_len (out, run, (gsize) (p - run));

@@ -103,6 +103,47 @@ void        et_fixed_layout_add     (EtFixedLayout *layout,
                                      EtFixedClass   klass);
 void        et_fixed_layout_free    (EtFixedLayout *layout);
 
+/* A schema whose top-level fields are fixed-size scalars, pointers and
+ * strings (no arrays, no structs, no lengths from other fields) can be
+ * walked: each field's size is found from its own bytes (a string's by
+ * its terminator or its u16 byte count), so one field can be read without
+ * decoding the others (et_marker_rules_apply_walk). Built by the decoders
+ * for schemas without a fixed layout (et_manifest_event_walk_layout,
+ * et_tl_schema_walk_layout). */
+typedef enum
+{
+  ET_WALK_SCALAR,          /* `size` bytes, read as `klass` (EtFixedClass) says */
+  ET_WALK_POINTER,         /* the record's pointer size, unsigned */
+  ET_WALK_UTF16Z,          /* UTF-16 up to a NUL code unit */
+  ET_WALK_ANSIZ,           /* 8-bit text up to a NUL (et_ansi_append) */
+  ET_WALK_UTF8Z,           /* UTF-8 up to a NUL (et_utf8_append) */
+  ET_WALK_COUNTED_UTF16,   /* a u16 byte count, then that many bytes */
+  ET_WALK_COUNTED_ANSI,
+  ET_WALK_COUNTED_UTF8,
+  ET_WALK_COUNTED_BINARY,  /* decoded as binary: no integer, no text */
+} EtWalkKind;
+
+typedef struct
+{
+  const char *name;
+  guint8      kind;    /* EtWalkKind */
+  guint8      size;    /* ET_WALK_SCALAR */
+  guint8      klass;   /* ET_WALK_SCALAR: EtFixedClass */
+} EtWalkField;
+
+typedef struct
+{
+  guint        n_fields;
+  EtWalkField *fields;
+} EtWalkLayout;
+
+void        et_walk_layout_add      (EtWalkLayout  *layout,
+                                     const char    *name,
+                                     EtWalkKind     kind,
+                                     guint          size,
+                                     EtFixedClass   klass);
+void        et_walk_layout_free     (EtWalkLayout  *layout);
+
 /* Reused from payload to payload: clearing keeps the space. */
 typedef struct
 {
@@ -163,6 +204,17 @@ guint       et_fields_add_utf16     (EtFields     *fields,
                                      const char   *name,
                                      const guint8 *utf16le,
                                      gsize         n_units);
+/* The conversion et_fields_add_utf16 makes, appended to @out. */
+void        et_utf16_append         (GString      *out,
+                                     const guint8 *utf16le,
+                                     gsize         n_units);
+/* The conversions et_fields_add_ansi and et_fields_add_string make. */
+void        et_ansi_append          (GString      *out,
+                                     const char   *bytes,
+                                     gsize         len);
+void        et_utf8_append          (GString      *out,
+                                     const char   *utf8,
+                                     gsize         len);
 /* 8-bit text of unknown encoding: UTF-8 if valid, else Latin-1. */
 guint       et_fields_add_ansi      (EtFields     *fields,
                                      const char   *name,

@@ -278,24 +278,51 @@ fixed_class (const EtManifestData *d)
     }
 }
 
-/* The template's fixed layout, or NULL when an item is not a fixed scalar. */
-static EtFixedLayout *
-fixed_layout_of (const EtManifestData *items, guint n)
+/* How the walk reads an item that is not a fixed-size scalar: pointers
+ * and NUL-terminated strings; -1 for any other (counted, sized, binary,
+ * SID, struct, read as text). */
+static gint
+walk_kind (const EtManifestData *d)
 {
-  EtFixedLayout *layout = g_new0 (EtFixedLayout, 1);
+  if (d->count.kind != ET_MAN_SIZE_NONE || d->length.kind != ET_MAN_SIZE_NONE)
+    return -1;
+  switch (d->in_type)
+    {
+    case ET_MAN_IN_POINTER:
+      return d->out_type == OUT_IPV4 || d->out_type == OUT_PORT ? -1 : ET_WALK_POINTER;
+    case ET_MAN_IN_UNICODE_STRING:
+      return ET_WALK_UTF16Z;
+    case ET_MAN_IN_ANSI_STRING:
+      return ET_WALK_ANSIZ;
+    default:
+      return -1;
+    }
+}
 
-  for (guint i = 0; i < n; i++)
+/* The template's fixed layout when every item is a fixed-size scalar,
+ * else its walk layout when every item can be walked, else neither. */
+static void
+layouts_of (const EtManifestData *items, guint n, EtFixedLayout **fixed, EtWalkLayout **walk)
+{
+  *fixed = g_new0 (EtFixedLayout, 1);
+  *walk = g_new0 (EtWalkLayout, 1);
+  for (guint i = 0; i < n && (*fixed != NULL || *walk != NULL); i++)
     {
       gint klass = fixed_class (&items[i]);
+      gint kind = klass >= 0 ? ET_WALK_SCALAR : walk_kind (&items[i]);
+      guint size = klass >= 0 ? fixed_sizes[items[i].in_type] : 0;
 
       if (klass < 0)
-        {
-          et_fixed_layout_free (layout);
-          return NULL;
-        }
-      et_fixed_layout_add (layout, items[i].name, fixed_sizes[items[i].in_type], klass);
+        g_clear_pointer (fixed, et_fixed_layout_free);
+      else if (*fixed != NULL)
+        et_fixed_layout_add (*fixed, items[i].name, size, klass);
+      if (kind < 0)
+        g_clear_pointer (walk, et_walk_layout_free);
+      else if (*walk != NULL)
+        et_walk_layout_add (*walk, items[i].name, kind, size, MAX (klass, 0));
     }
-  return layout;
+  if (*fixed != NULL)
+    g_clear_pointer (walk, et_walk_layout_free);
 }
 
 EtManifestTemplate *
@@ -305,7 +332,7 @@ _et_manifest_template_new (const char *tid, GArray *data, GPtrArray *maps)
 
   t->tid = tid;
   t->data = build_level (data, maps, NULL, &t->n_data);
-  t->fixed = fixed_layout_of (t->data, t->n_data);
+  layouts_of (t->data, t->n_data, &t->fixed, &t->walk);
   return t;
 }
 
@@ -316,6 +343,13 @@ et_manifest_event_fixed_layout (const EtManifestEvent *event)
 
   g_return_val_if_fail (event != NULL, NULL);
   return event->template_ != NULL ? event->template_->fixed : &none;
+}
+
+const EtWalkLayout *
+et_manifest_event_walk_layout (const EtManifestEvent *event)
+{
+  g_return_val_if_fail (event != NULL, NULL);
+  return event->template_ != NULL ? event->template_->walk : NULL;
 }
 
 static void
@@ -334,6 +368,7 @@ _et_manifest_template_free (EtManifestTemplate *tmpl)
     return;
   free_level (tmpl->data, tmpl->n_data);
   et_fixed_layout_free (tmpl->fixed);
+  et_walk_layout_free (tmpl->walk);
   g_free (tmpl);
 }
 

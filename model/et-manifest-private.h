@@ -94,6 +94,7 @@ struct _EtManifestTemplate
   guint           n_data;
   EtManifestData *data;
   EtFixedLayout  *fixed;   /* NULL unless every item is a fixed-size scalar */
+  EtWalkLayout   *walk;    /* without a fixed layout: NULL unless it can be walked */
 };
 
 /* A <data> or <struct> as the parser met it, attributes as written. */

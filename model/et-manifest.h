@@ -68,6 +68,9 @@ void          et_manifest_keyword_names     (const EtManifest *manifest,
  * event without a template has an empty layout), else NULL. A payload of
  * at least layout->size bytes then decodes without fail. */
 const EtFixedLayout *et_manifest_event_fixed_layout (const EtManifestEvent *event);
+/* Without a fixed layout: how to walk the fields when each is a scalar, a
+ * pointer or a NUL-terminated string, else NULL. */
+const EtWalkLayout  *et_manifest_event_walk_layout  (const EtManifestEvent *event);
 
 /* Decodes @payload with the event's template into @fields (appending
  * top-level entries). @pointer_size is 4 or 8, from the record's header

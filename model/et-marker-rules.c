@@ -6,7 +6,7 @@
  * field when the event has one of the right kind. Called by the loader for
  * every marker event and by the details view to explain a marker.
  */
-#include "et-marker-rules.h"
+#include "et-marker-rules-private.h"
 #include "et-bytes.h"
 
 #include <string.h>
@@ -29,10 +29,6 @@ et_rule_result_clear (EtRuleResult *result)
   result->series = result->text = NULL;
 }
 
-/* The cv fields (cvType, cvImportance, cvSeries, cvCategory, cvTextW,
- * cvSpanId), in EtCvField bit order. */
-enum { CV_TYPE, CV_IMPORTANCE, CV_SERIES, CV_CATEGORY, CV_TEXT, CV_SPAN_ID, N_CV };
-
 /* Their names after "cv", in lower case, with their whole lengths. */
 static const struct
 {
@@ -48,8 +44,8 @@ static const struct
  * this costs a few character tests per field. All cv names are letters:
  * for a lower-case letter t, (c | 0x20) == t holds exactly when c is t in
  * either case. */
-static gint
-cv_field_of (const char *name)
+gint
+_et_cv_field_of (const char *name)
 {
   gsize len;
 
@@ -70,35 +66,10 @@ cv_field_of (const char *name)
   return -1;
 }
 
-/* What the rules see of each cv field: absent, an integer (its value), a
- * string (its field), or another kind (ignored when the rule reads it). */
-enum { CV_ABSENT, CV_INTEGER, CV_STRING, CV_OTHER };
-
-typedef struct
-{
-  guint8 state[N_CV];
-  gint64 value[N_CV];  /* CV_INTEGER */
-  guint  index[N_CV];  /* CV_STRING: the field in the input's fields */
-} CvValues;
-
-static void
-cv_set_integer (CvValues *cv, gint k, gint64 value)
-{
-  cv->state[k] = CV_INTEGER;
-  cv->value[k] = value;
-}
-
-/* Unsigned values past G_MAXINT64 count as G_MAXINT64. */
-static gint64
-clamp_unsigned (guint64 u)
-{
-  return u > G_MAXINT64 ? G_MAXINT64 : (gint64) u;
-}
-
 /* One pass over the top-level fields finds every cv field; the first of
  * each name counts. */
 static void
-find_cv_fields (const EtFields *fields, CvValues *cv)
+find_cv_fields (const EtFields *fields, EtCvValues *cv)
 {
   memset (cv->state, CV_ABSENT, sizeof cv->state);
   if (fields == NULL)
@@ -106,7 +77,7 @@ find_cv_fields (const EtFields *fields, CvValues *cv)
   for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
     {
       const EtField *f = et_fields_get (fields, i);
-      gint k = cv_field_of (f->name);
+      gint k = _et_cv_field_of (f->name);
 
       /* Rules read the payload; derived values (et-derived) come after it. */
       if (f->derived)
@@ -114,9 +85,9 @@ find_cv_fields (const EtFields *fields, CvValues *cv)
       if (k < 0 || cv->state[k] != CV_ABSENT)
         continue;
       if (f->kind == ET_VALUE_INT)
-        cv_set_integer (cv, k, f->v.i);
+        _et_cv_set_integer (cv, k, f->v.i);
       else if (f->kind == ET_VALUE_UINT)
-        cv_set_integer (cv, k, clamp_unsigned (f->v.u));
+        _et_cv_set_integer (cv, k, _et_cv_clamp_unsigned (f->v.u));
       else if (f->kind == ET_VALUE_STRING)
         cv->state[k] = CV_STRING, cv->index[k] = i;
       else
@@ -124,73 +95,17 @@ find_cv_fields (const EtFields *fields, CvValues *cv)
     }
 }
 
-G_STATIC_ASSERT (G_N_ELEMENTS (((EtCvPlan *) NULL)->field) == N_CV);
-
-void
-et_cv_plan_init (EtCvPlan *plan, const EtFixedLayout *layout)
-{
-  plan->n_present = 0;
-  for (guint k = 0; k < N_CV; k++)
-    plan->field[k] = -1;
-  for (guint i = 0; i < layout->n_fields; i++)
-    {
-      gint k = cv_field_of (layout->fields[i].name);
-
-      if (k >= 0 && plan->field[k] < 0)
-        {
-          plan->field[k] = (gint) i;
-          plan->present[plan->n_present++] = (guint8) k;
-        }
-    }
-}
-
-/* The cv fields read straight from a payload with a fixed layout, as the
- * decoders would have decoded them. */
-static void
-read_cv_fields (const EtFixedLayout *layout, const EtCvPlan *plan, const guint8 *payload,
-                CvValues *cv)
-{
-  memset (cv->state, CV_ABSENT, sizeof cv->state);
-  for (guint j = 0; j < plan->n_present; j++)
-    {
-      guint k = plan->present[j];
-      const EtFixedField *f = &layout->fields[plan->field[k]];
-      guint64 raw = 0;
-
-      if (f->klass == ET_FIXED_OTHER)
-        {
-          cv->state[k] = CV_OTHER;
-          continue;
-        }
-      switch (f->size)
-        {
-        case 1: raw = payload[f->offset]; break;
-        case 2: raw = et_read_u16 (payload + f->offset); break;
-        case 4: raw = et_read_u32 (payload + f->offset); break;
-        case 8: raw = et_read_u64 (payload + f->offset); break;
-        default:
-          for (guint b = f->size; b > 0; b--)
-            raw = (raw << 8) | payload[f->offset + b - 1];
-          break;
-        }
-      if (f->klass == ET_FIXED_UNSIGNED)
-        cv_set_integer (cv, k, clamp_unsigned (raw));
-      else
-        cv_set_integer (cv, k, (gint64) (raw << (64 - 8 * f->size)) >> (64 - 8 * f->size));
-    }
-}
-
 gboolean
 et_marker_rules_is_cv_field (const char *name)
 {
-  return cv_field_of (name) >= 0;
+  return _et_cv_field_of (name) >= 0;
 }
 
 /* An integer cv field (any integer type; markers.md "cv fields"). Booleans
  * are not integers here: a bool cvType would be a schema mistake, so it is
  * ignored like any other wrong kind. */
 static gboolean
-cv_integer (const CvValues *cv, gint k, EtCvField bit, EtRuleResult *out, gint64 *value)
+cv_integer (const EtCvValues *cv, gint k, EtCvField bit, EtRuleResult *out, gint64 *value)
 {
   if (cv->state[k] == CV_ABSENT)
     return FALSE;
@@ -204,7 +119,7 @@ cv_integer (const CvValues *cv, gint k, EtCvField bit, EtRuleResult *out, gint64
 }
 
 static gboolean
-cv_string (const EtRuleInput *in, const CvValues *cv, gint k, EtCvField bit, EtRuleResult *out,
+cv_string (const EtRuleInput *in, const EtCvValues *cv, gint k, EtCvField bit, EtRuleResult *out,
            GString *dest)
 {
   const char *text;
@@ -217,6 +132,11 @@ cv_string (const EtRuleInput *in, const CvValues *cv, gint k, EtCvField bit, EtR
       out->ignored_cv |= bit;
       return FALSE;
     }
+  if (cv->index[k] == ET_CV_IN_SERIES)
+    {
+      g_assert (dest == out->series);   /* the walk converted it there */
+      return TRUE;
+    }
   text = et_fields_text (in->fields, cv->index[k], &len);
   g_string_truncate (dest, 0);
   g_string_append_len (dest, text, (gssize) len);
@@ -224,7 +144,7 @@ cv_string (const EtRuleInput *in, const CvValues *cv, gint k, EtCvField bit, EtR
 }
 
 static void
-decide_role (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
+decide_role (const EtRuleInput *in, const EtCvValues *cv, EtRuleResult *out)
 {
   gint64 type;
 
@@ -251,7 +171,7 @@ decide_role (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
 }
 
 static void
-decide_importance (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
+decide_importance (const EtRuleInput *in, const EtCvValues *cv, EtRuleResult *out)
 {
   gint64 value;
 
@@ -279,7 +199,7 @@ decide_importance (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
 }
 
 static void
-decide_category (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
+decide_category (const EtRuleInput *in, const EtCvValues *cv, EtRuleResult *out)
 {
   gint64 value;
 
@@ -297,7 +217,7 @@ decide_category (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
 }
 
 static void
-decide_series (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
+decide_series (const EtRuleInput *in, const EtCvValues *cv, EtRuleResult *out)
 {
   if (cv_string (in, cv, CV_SERIES, ET_CV_SERIES, out, out->series))
     {
@@ -344,7 +264,7 @@ text_from_fields (const EtRuleInput *in, GString *out)
 }
 
 static void
-decide_text (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
+decide_text (const EtRuleInput *in, const EtCvValues *cv, EtRuleResult *out)
 {
   if (cv_string (in, cv, CV_TEXT, ET_CV_TEXT, out, out->text))
     {
@@ -363,15 +283,16 @@ decide_text (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
 }
 
 static void
-decide_span_id (const EtRuleInput *in, const CvValues *cv, EtRuleResult *out)
+decide_span_id (const EtRuleInput *in, const EtCvValues *cv, EtRuleResult *out)
 {
   out->has_span_id = cv_integer (cv, CV_SPAN_ID, ET_CV_SPAN_ID, out, &out->span_id);
   if (!out->has_span_id)
     out->span_id = 0;
 }
 
-static void
-apply_rules (const EtRuleInput *input, const CvValues *cv, EtRuleResult *result)
+void
+_et_marker_rules_apply_cv (const EtRuleInput *input, const EtCvValues *cv,
+                           EtRuleResult *result)
 {
   result->ignored_cv = 0;
   decide_role (input, cv, result);
@@ -386,27 +307,13 @@ apply_rules (const EtRuleInput *input, const CvValues *cv, EtRuleResult *result)
 void
 et_marker_rules_apply (const EtRuleInput *input, EtRuleResult *result)
 {
-  CvValues cv;
+  EtCvValues cv;
 
   g_return_if_fail (input != NULL && input->event_name != NULL);
   g_return_if_fail (result != NULL && result->series != NULL && result->text != NULL);
 
   find_cv_fields (input->fields, &cv);
-  apply_rules (input, &cv, result);
-}
-
-void
-et_marker_rules_apply_fixed (const EtRuleInput *input, const EtFixedLayout *layout,
-                             const EtCvPlan *plan, const guint8 *payload, EtRuleResult *result)
-{
-  CvValues cv;
-
-  g_return_if_fail (input != NULL && layout != NULL && plan != NULL);
-  g_return_if_fail (payload != NULL || layout->size == 0);
-  g_return_if_fail (result != NULL && result->series != NULL && result->skip_text);
-
-  read_cv_fields (layout, plan, payload, &cv);
-  apply_rules (input, &cv, result);
+  _et_marker_rules_apply_cv (input, &cv, result);
 }
 
 /* The N-th top-level field (1-based), or -1. */

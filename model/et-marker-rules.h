@@ -114,6 +114,23 @@ void        et_marker_rules_apply_fixed (const EtRuleInput   *input,
                                          const guint8        *payload,
                                          EtRuleResult        *result);
 
+/* The same for a walk layout (et-fields.h): present[] in field order. */
+void        et_cv_plan_init_walk      (EtCvPlan            *plan,
+                                       const EtWalkLayout  *layout);
+/* The rules for an event whose schema has a walk layout: its fields are
+ * walked (only the cvSeries text is converted) and the result is that of
+ * decoding the payload and calling et_marker_rules_apply, without the text
+ * (@result->skip_text must be set). FALSE, and @result untouched, when
+ * the payload is too short for the fields or a string has no terminator:
+ * decoding it then fails and says why. */
+gboolean    et_marker_rules_apply_walk (const EtRuleInput  *input,
+                                        const EtWalkLayout *layout,
+                                        const EtCvPlan     *plan,
+                                        const guint8       *payload,
+                                        gsize               len,
+                                        guint               pointer_size,
+                                        EtRuleResult       *result);
+
 /* Whether a field of this name is a cv field (cvType, cvSpanId, …; any
  * case). Text rule 3 leaves exactly these fields out of the text. */
 gboolean    et_marker_rules_is_cv_field (const char      *name);

@@ -8,6 +8,7 @@
  * decoded fields (as TraceEvent does) rather than failing the trace.
  */
 #include "et-nettrace-private.h"
+#include "et-fields.h"
 
 #include <string.h>
 
@@ -44,24 +45,8 @@ _et_nettrace_read_utf16z (EtReader *r)
     r->failed = TRUE;
   if (r->failed)
     return g_strdup ("");
-  s = g_string_sized_new (n);
-  for (gsize i = 0; i < n; i++)
-    {
-      gunichar u = et_read_u16 (r->data + start + 2 * i);
-
-      if (u >= 0xD800 && u < 0xDC00 && i + 1 < n)
-        {
-          gunichar low = et_read_u16 (r->data + start + 2 * (i + 1));
-
-          if (low >= 0xDC00 && low < 0xE000)
-            {
-              g_string_append_unichar (s, 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00));
-              i++;
-              continue;
-            }
-        }
-      g_string_append_unichar (s, (u >= 0xD800 && u < 0xE000) ? 0xFFFD : u);
-    }
+  s = g_string_sized_new (3 * n);
+  et_utf16_append (s, r->data + start, n);
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 

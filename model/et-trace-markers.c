@@ -76,25 +76,46 @@ typedef struct
 
 G_STATIC_ASSERT (sizeof (PendingMarker) == sizeof (EtMarker));
 
-/* The cv plans of the fixed layouts a decoding thread met, direct-mapped
- * by layout; a slot another layout took is simply made again. */
+/* The cv plans of the fixed and walk layouts a decoding thread met,
+ * direct-mapped by layout (each layout is its own allocation, alive as
+ * long as the trace, so its address tells which kind made the plan); a
+ * slot another layout took is simply made again. */
 #define PLAN_CACHE_SIZE 64
 
 typedef struct
 {
-  const EtFixedLayout *layout[PLAN_CACHE_SIZE];
-  EtCvPlan             plan[PLAN_CACHE_SIZE];
+  gconstpointer layout[PLAN_CACHE_SIZE];
+  EtCvPlan      plan[PLAN_CACHE_SIZE];
 } PlanCache;
+
+static guint
+plan_slot (gconstpointer layout)
+{
+  return (guint) (GPOINTER_TO_SIZE (layout) >> 4) % PLAN_CACHE_SIZE;
+}
 
 static const EtCvPlan *
 plan_for (PlanCache *cache, const EtFixedLayout *layout)
 {
-  guint slot = (guint) (GPOINTER_TO_SIZE (layout) >> 4) % PLAN_CACHE_SIZE;
+  guint slot = plan_slot (layout);
 
   if (cache->layout[slot] != layout)
     {
       cache->layout[slot] = layout;
       et_cv_plan_init (&cache->plan[slot], layout);
+    }
+  return &cache->plan[slot];
+}
+
+static const EtCvPlan *
+walk_plan_for (PlanCache *cache, const EtWalkLayout *layout)
+{
+  guint slot = plan_slot (layout);
+
+  if (cache->layout[slot] != layout)
+    {
+      cache->layout[slot] = layout;
+      et_cv_plan_init_walk (&cache->plan[slot], layout);
     }
   return &cache->plan[slot];
 }
@@ -151,7 +172,8 @@ typedef struct
   const char  *task_name[64]; /* task names met (direct-mapped) and their string ids */
   guint32      task_series[64];
   guint64      failures;
-  guint64      fixed;         /* markers made by add_fixed_marker */
+  guint64      fixed;         /* markers made by add_fixed_marker from a fixed layout */
+  guint64      walked;        /* … and from a walk layout */
   guint8       span_flags;    /* SPAN_REPEATS for the span start being added */
 } MarkerBuild;
 
@@ -326,11 +348,12 @@ add_decoded_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guin
   add_marker (loader, b, record, provider, event->time_ns, event->task_name, index);
 }
 
-/* The marker of an event whose schema has a fixed layout, from its cv
- * fields alone: no payload decoding, no EtFields. Only a payload that
- * would decode without fail takes this way (one too short is decoded, so
- * that its failure is counted and reported); the marker is the one
- * add_decoded_marker would make. FALSE when the event does not qualify. */
+/* The marker of an event whose schema has a fixed or a walk layout, from
+ * its cv fields alone: no payload decoding, no EtFields. Only a payload
+ * that would decode without fail takes this way (one too short, or with a
+ * string that does not end, is decoded, so that its failure is counted
+ * and reported); the marker is the one add_decoded_marker would make.
+ * FALSE when the event does not qualify. */
 static gboolean
 add_fixed_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provider,
                   EtEventLoc loc, guint64 index)
@@ -340,16 +363,26 @@ add_fixed_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint 
   EtFixedSchema fs;
 
   if (!_et_trace_fixed_layout (self, record, provider, _et_trace_offset_of (self, loc),
-                               &b->schemas, &fs)
-      || record->payload_len < fs.layout->size)
+                               &b->schemas, &fs))
     return FALSE;
   input.event_name = fs.event_name;
   input.task_name = fs.task_name;
-  et_marker_rules_apply_fixed (&input, fs.layout, plan_for (&b->plans, fs.layout),
-                               record->payload, &b->rules);
+  if (fs.layout != NULL)
+    {
+      if (record->payload_len < fs.layout->size)
+        return FALSE;
+      et_marker_rules_apply_fixed (&input, fs.layout, plan_for (&b->plans, fs.layout),
+                                   record->payload, &b->rules);
+      b->fixed++;
+    }
+  else if (et_marker_rules_apply_walk (&input, fs.walk, walk_plan_for (&b->plans, fs.walk),
+                                       record->payload, record->payload_len,
+                                       record->pointer_size, &b->rules))
+    b->walked++;
+  else
+    return FALSE;
   add_marker (loader, b, record, provider, _et_trace_raw_to_ns (self, record->ts), fs.task_name,
               index);
-  b->fixed++;
   return TRUE;
 }
 
@@ -457,6 +490,7 @@ append_build (MarkerBuild *into, MarkerBuild *from)
   into->n_markers += from->n_markers;
   into->failures += from->failures;
   into->fixed += from->fixed;
+  into->walked += from->walked;
 }
 
 /* Gives back the arrays' unused tails (large blocks are mapped, so this
@@ -506,6 +540,7 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   marker_build_shrink (out);
   self->stats.decode_failures += out->failures;
   self->stats.fixed_layout_events += out->fixed;
+  self->stats.walked_events += out->walked;
   if (cancelled)
     return !g_cancellable_set_error_if_cancelled (cancellable, error);
   return TRUE;

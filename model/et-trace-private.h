@@ -148,10 +148,12 @@ void            _et_record_identity      (const EtRecord *record,
 void            _et_trace_attribute_kernel (EtTrace        *self,
                                             const EtRecord *record,
                                             EtEvent        *event);
-/* A record's schema when it has a fixed layout, and the names the rules read. */
+/* A record's schema when it has a fixed layout or, failing that, a walk
+ * layout (the other NULL), and the names the rules read. */
 typedef struct
 {
   const EtFixedLayout *layout;
+  const EtWalkLayout  *walk;
   const char          *event_name;   /* may be NULL */
   const char          *task_name;
 } EtFixedSchema;

@@ -453,7 +453,7 @@ decode_fields (EtTrace *self, const EtRecord *record, const EtProviderEntry *p,
 }
 
 /* The schema decode_fields would decode @record with, when it has a fixed
- * layout, with the event and task names the rules would be given (the
+ * or a walk layout, with the event and task names the rules would be given (the
  * same as _et_trace_decode_record's, for every record this accepts). */
 gboolean
 _et_trace_fixed_layout (EtTrace *self, const EtRecord *record, guint provider, guint64 offset,
@@ -471,9 +471,10 @@ _et_trace_fixed_layout (EtTrace *self, const EtRecord *record, guint provider, g
       if (me == NULL)
         return FALSE;
       out->layout = et_manifest_event_fixed_layout (me);
+      out->walk = out->layout == NULL ? et_manifest_event_walk_layout (me) : NULL;
       out->event_name = me->name;
       out->task_name = me->task_name;
-      return out->layout != NULL;
+      return out->layout != NULL || out->walk != NULL;
     }
   else
     {
@@ -486,9 +487,10 @@ _et_trace_fixed_layout (EtTrace *self, const EtRecord *record, guint provider, g
       if (schema == NULL)
         return FALSE;
       out->layout = et_tl_schema_fixed_layout (schema);
+      out->walk = out->layout == NULL ? et_tl_schema_walk_layout (schema) : NULL;
       out->event_name = et_tl_schema_event_name (schema);
       out->task_name = NULL;
-      return out->layout != NULL;
+      return out->layout != NULL || out->walk != NULL;
     }
 }
 

@@ -169,6 +169,8 @@ typedef struct
   guint64 decode_failures;       /* payloads that did not match their schema */
   guint64 fixed_layout_events;   /* events made into markers from their cv fields,
                                     read at fixed payload offsets (no full decoding) */
+  guint64 walked_events;         /* events made into markers from their cv fields,
+                                    found by walking the payload (no full decoding) */
   guint64 preview_events;        /* ET_LOAD_PREVIEW: markers come from only the first
                                     this many events (time order); 0 when complete */
 } EtTraceStats;

@@ -98,6 +98,7 @@ struct _EtTlSchema
   guint     n_nodes;
   EtTlNode *nodes;
   EtFixedLayout *fixed;  /* NULL unless every field is a fixed-size scalar */
+  EtWalkLayout  *walk;   /* without a fixed layout: NULL unless it can be walked */
 };
 
 /* ---- metadata ---------------------------------------------------------- */
@@ -331,6 +332,7 @@ meta_parse_all (TlParser *p, EtTlSchema *schema, gsize *event_name_offset)
 }
 
 static gboolean is_signed_in_type (guint in_type);
+static gboolean is_utf8_out_type (guint out_type);
 
 /* How decode_fixed reads a top-level node: -1 for one that is not a
  * fixed-size scalar (and for a 16-bit port, whose bytes are swapped). */
@@ -357,25 +359,59 @@ fixed_class (const EtTlNode *node)
     }
 }
 
-static EtFixedLayout *
-fixed_layout_of (const EtTlSchema *schema)
+/* How the walk reads a top-level node that is not a fixed-size scalar:
+ * strings and counted bytes as decode_string (or decode_field, for a
+ * custom field) reads them; -1 for any other. */
+static gint
+walk_kind (const EtTlNode *node)
 {
-  EtFixedLayout *layout = g_new0 (EtFixedLayout, 1);
+  gboolean utf8 = is_utf8_out_type (node->out_type);
 
-  for (guint f = 0, index = 0; f < schema->n_top; f++)
+  if (node->count_kind == TL_COUNT_CUSTOM)
+    return ET_WALK_COUNTED_BINARY;
+  if (node->count_kind != TL_COUNT_SCALAR)
+    return -1;
+  switch (node->in_type)
+    {
+    case TL_IN_UNICODE_STRING:       return ET_WALK_UTF16Z;
+    case TL_IN_ANSI_STRING:          return utf8 ? ET_WALK_UTF8Z : ET_WALK_ANSIZ;
+    case TL_IN_COUNTED_STRING:       return ET_WALK_COUNTED_UTF16;
+    case TL_IN_COUNTED_ANSI_STRING:  return utf8 ? ET_WALK_COUNTED_UTF8 : ET_WALK_COUNTED_ANSI;
+    case TL_IN_BINARY:
+    case TL_IN_COUNTED_BINARY:       return ET_WALK_COUNTED_BINARY;
+    default:                         return -1;
+    }
+}
+
+/* The schema's fixed layout when every top-level field is a fixed-size
+ * scalar, else its walk layout when every one can be walked, else neither. */
+static void
+layouts_of (EtTlSchema *schema)
+{
+  EtFixedLayout *fixed = g_new0 (EtFixedLayout, 1);
+  EtWalkLayout *walk = g_new0 (EtWalkLayout, 1);
+
+  for (guint f = 0, index = 0; f < schema->n_top && (fixed != NULL || walk != NULL); f++)
     {
       const EtTlNode *node = &schema->nodes[index];
       gint klass = fixed_class (node);
+      gint kind = klass >= 0 ? ET_WALK_SCALAR : walk_kind (node);
+      guint size = klass >= 0 ? node->elem_min : 0;
 
       if (klass < 0)
-        {
-          et_fixed_layout_free (layout);
-          return NULL;
-        }
-      et_fixed_layout_add (layout, node->name, node->elem_min, klass);
+        g_clear_pointer (&fixed, et_fixed_layout_free);
+      else if (fixed != NULL)
+        et_fixed_layout_add (fixed, node->name, size, klass);
+      if (kind < 0)
+        g_clear_pointer (&walk, et_walk_layout_free);
+      else if (walk != NULL)
+        et_walk_layout_add (walk, node->name, kind, size, MAX (klass, 0));
       index += 1 + node->n_desc;
     }
-  return layout;
+  if (fixed != NULL)
+    g_clear_pointer (&walk, et_walk_layout_free);
+  schema->fixed = fixed;
+  schema->walk = walk;
 }
 
 EtTlSchema *
@@ -401,7 +437,7 @@ et_tl_schema_parse (const guint8 *meta, gsize len, GError **error)
   schema->nodes = (EtTlNode *) (gpointer) g_array_free (g_steal_pointer (&nodes), FALSE);
   for (guint i = 0; i < schema->n_nodes; i++)
     schema->nodes[i].name = schema->names + GPOINTER_TO_SIZE (schema->nodes[i].name);
-  schema->fixed = fixed_layout_of (schema);
+  layouts_of (schema);
   return g_steal_pointer (&schema);
 }
 
@@ -413,6 +449,7 @@ et_tl_schema_free (EtTlSchema *schema)
   g_free (schema->names);
   g_free (schema->nodes);
   et_fixed_layout_free (schema->fixed);
+  et_walk_layout_free (schema->walk);
   g_free (schema);
 }
 
@@ -435,6 +472,13 @@ et_tl_schema_fixed_layout (const EtTlSchema *schema)
 {
   g_return_val_if_fail (schema != NULL, NULL);
   return schema->fixed;
+}
+
+const EtWalkLayout *
+et_tl_schema_walk_layout (const EtTlSchema *schema)
+{
+  g_return_val_if_fail (schema != NULL, NULL);
+  return schema->walk;
 }
 
 guint

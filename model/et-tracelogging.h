@@ -26,6 +26,9 @@ guint       et_tl_schema_n_fields   (const EtTlSchema *schema); /* top-level */
 /* Where the fields sit when every one is a fixed-size scalar, else NULL. A
  * payload of at least layout->size bytes then decodes without fail. */
 const EtFixedLayout *et_tl_schema_fixed_layout (const EtTlSchema *schema);
+/* Without a fixed layout: how to walk the fields when each is a scalar or
+ * a string (NUL-terminated or counted) or counted bytes, else NULL. */
+const EtWalkLayout  *et_tl_schema_walk_layout  (const EtTlSchema *schema);
 
 /* Decodes @payload into @fields (appending top-level entries). FALSE and an
  * error naming the field and payload offset when the payload is short. */

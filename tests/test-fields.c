@@ -106,6 +106,157 @@ test_strings_utf16_ansi_and_binary (void **state)
   et_fields_free (f);
 }
 
+/* The conversion as it was done before the bulk path: one code unit at a
+ * time, unpaired surrogates U+FFFD. */
+static void
+utf16_one_by_one (GString *out, const guint8 *p, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      gunichar c = p[2 * i] | (p[2 * i + 1] << 8);
+
+      if (c >= 0xD800 && c < 0xDC00 && i + 1 < n)
+        {
+          gunichar lo = p[2 * i + 2] | (p[2 * i + 3] << 8);
+          if (lo >= 0xDC00 && lo < 0xE000)
+            {
+              c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
+              i++;
+            }
+          else
+            c = 0xFFFD;
+        }
+      else if (c >= 0xD800 && c < 0xE000)
+        c = 0xFFFD;
+      g_string_append_unichar (out, c);
+    }
+}
+
+/* A code unit of a kind picked at random: ASCII (most often, so that runs
+ * of four and more occur), NUL, two- and three-byte characters, high and
+ * low surrogates, and the edges of each range. */
+static guint16
+random_unit (GRand *rand)
+{
+  static const guint16 edges[] = { 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xD800, 0xDBFF, 0xDC00,
+                                   0xDFFF, 0xE000, 0xFFFD, 0xFFFF, 0x00FF, 0xFF7F };
+
+  switch (g_rand_int_range (rand, 0, 10))
+    {
+    case 0:  return (guint16) g_rand_int_range (rand, 0x80, 0x800);
+    case 1:  return (guint16) g_rand_int_range (rand, 0x800, 0x10000);
+    case 2:  return (guint16) g_rand_int_range (rand, 0xD800, 0xDC00);
+    case 3:  return (guint16) g_rand_int_range (rand, 0xDC00, 0xE000);
+    case 4:  return edges[g_rand_int_range (rand, 0, G_N_ELEMENTS (edges))];
+    case 5:  return 0;
+    default: return (guint16) g_rand_int_range (rand, 1, 0x80);
+    }
+}
+
+static void
+assert_utf16_as_before (const guint8 *p, gsize n)
+{
+  g_autoptr(GString) expected = g_string_new ("x");
+  g_autoptr(GString) got = g_string_new ("x");   /* appended after what is there */
+
+  utf16_one_by_one (expected, p, n);
+  et_utf16_append (got, p, n);
+  assert_int_equal (got->len, expected->len);
+  assert_memory_equal (got->str, expected->str, expected->len + 1);
+}
+
+/* The bulk conversion (ASCII four units at a time) writes what the unit
+ * by unit one did, for every mix of units, at any alignment and length. */
+static void
+test_utf16_bulk_equals_one_by_one (void **state)
+{
+  static const guint16 cases[][6] = {
+    { 'a', 'b', 'c', 'd', 0xD83D, 0xDE00 },  /* a pair right after a run */
+    { 'a', 'b', 'c', 0xD83D, 0xDE00, 'e' },  /* a pair across a group of four */
+    { 0xD83D, 'a', 'b', 'c', 'd', 'e' },     /* a high surrogate before ASCII */
+    { 'a', 'b', 'c', 'd', 'e', 0xD83D },     /* a high surrogate last */
+    { 0xDE00, 0xD83D, 0xD83D, 0xDE00, 0xDC00, 0 },
+    { 0x7F, 0x80, 0x100, 0xFF, 0x7FF, 0x800 },
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (21);
+  guint8 bytes[2 * 64 + 1];
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (gsize n = 0; n <= 6; n++)
+      {
+        for (gsize i = 0; i < n; i++)
+          bytes[1 + 2 * i] = cases[c][i] & 0xFF, bytes[2 + 2 * i] = cases[c][i] >> 8;
+        assert_utf16_as_before (bytes + 1, n);  /* odd address: unaligned */
+      }
+  for (guint round = 0; round < 20000; round++)
+    {
+      gsize n = (gsize) g_rand_int_range (rand, 0, 65);
+      guint offset = round & 1;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          guint16 u = random_unit (rand);
+
+          bytes[offset + 2 * i] = u & 0xFF;
+          bytes[offset + 2 * i + 1] = u >> 8;
+        }
+      assert_utf16_as_before (bytes + offset, n);
+    }
+}
+
+/* JSON escaping as the rule says, byte by byte. */
+static void
+json_one_by_one (GString *out, const guint8 *p, gsize n)
+{
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < n; i++)
+    switch (p[i])
+      {
+      case '"':  g_string_append (out, "\\\""); break;
+      case '\\': g_string_append (out, "\\\\"); break;
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      default:
+        if (p[i] < 0x20)
+          g_string_append_printf (out, "\\u%04x", p[i]);
+        else
+          g_string_append_c (out, (char) p[i]);
+        break;
+      }
+  g_string_append_c (out, '"');
+}
+
+/* Strings are escaped eight bytes at a time while none needs it: the
+ * same text as byte by byte, for every byte next to every other, at any
+ * alignment (bytes from 0x80 stand for UTF-8; escaping does not judge
+ * them). */
+static void
+test_json_strings_in_bulk_equal_byte_by_byte (void **state)
+{
+  static const guint8 special[] = { 0, 1, 0x1F, 0x20, '"', '\\', '\n', '\r', '\t', 0x7F,
+                                    0x80, 0xA2, 0xDC, 0xFF, '!', '#', '[', ']', 0x21, 0x5D };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  guint8 bytes[70];
+
+  for (guint round = 0; round < 20000; round++)
+    {
+      g_autoptr(GString) expected = g_string_new ("x");
+      g_autoptr(GString) got = g_string_new ("x");
+      gsize n = (gsize) g_rand_int_range (rand, 0, 64);
+      guint offset = round % 7;
+
+      for (gsize i = 0; i < n; i++)
+        bytes[offset + i] = g_rand_int_range (rand, 0, 4) == 0
+                            ? special[g_rand_int_range (rand, 0, G_N_ELEMENTS (special))]
+                            : (guint8) g_rand_int_range (rand, 0x20, 0x7F);
+      json_one_by_one (expected, bytes + offset, n);
+      et_json_append_string (got, (const char *) bytes + offset, (gssize) n);
+      assert_int_equal (got->len, expected->len);
+      assert_memory_equal (got->str, expected->str, expected->len);
+    }
+}
+
 static void
 test_sid_text_form (void **state)
 {
@@ -287,6 +438,8 @@ main (void)
     cmocka_unit_test (test_guid_lowercase),
     cmocka_unit_test (test_times_iso8601),
     cmocka_unit_test (test_strings_utf16_ansi_and_binary),
+    cmocka_unit_test (test_utf16_bulk_equals_one_by_one),
+    cmocka_unit_test (test_json_strings_in_bulk_equal_byte_by_byte),
     cmocka_unit_test (test_sid_text_form),
     cmocka_unit_test (test_value_map_label_wins),
     cmocka_unit_test (test_struct_and_array_nesting),

@@ -7,6 +7,8 @@
 
 #include "et-marker-rules.h"
 
+#include <string.h>
+
 typedef struct
 {
   EtFields    *fields;
@@ -355,6 +357,53 @@ test_importance_names_round_trip (void **state)
   assert_false (et_importance_from_string ("urgent", &i));
 }
 
+/* A cv field is named exactly one of the six names, in any case: names
+ * made of their pieces (prefixes, one letter more or changed, other
+ * cases) are judged as a case-blind comparison with each name judges
+ * them. */
+static void
+test_cv_field_names_in_any_case_and_nothing_else (void **state)
+{
+  static const char *const names[] = {
+    "cvType", "cvImportance", "cvSeries", "cvCategory", "cvTextW", "cvSpanId",
+  };
+  static const char *const extra[] = { "", "x", "W", "s", "e", "@", "Y" };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+
+  for (guint round = 0; round < 20000; round++)
+    {
+      g_autofree char *name = g_strdup (names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))]);
+      gboolean expected = FALSE;
+      gsize len = strlen (name);
+
+      switch (g_rand_int_range (rand, 0, 4))
+        {
+        case 0: name[g_rand_int_range (rand, 0, (gint32) len + 1)] = '\0'; break;  /* a prefix */
+        case 1: name[g_rand_int_range (rand, 0, (gint32) len)] ^= 0x01; break;    /* one changed */
+        case 2:
+          {
+            char *longer = g_strconcat (name, extra[g_rand_int_range (rand, 0, 7)], NULL);
+            g_free (name);
+            name = longer;
+          }
+          break;
+        default: break;
+        }
+      for (char *c = name; *c != '\0'; c++)
+        if (g_ascii_isalpha (*c) && g_rand_boolean (rand))
+          *c ^= 0x20;                                                        /* other case */
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+        expected |= g_ascii_strcasecmp (name, names[k]) == 0;
+      assert_int_equal (et_marker_rules_is_cv_field (name), expected);
+    }
+  assert_true (et_marker_rules_is_cv_field ("CVSPANID"));
+  assert_true (et_marker_rules_is_cv_field ("cvtextw"));
+  assert_false (et_marker_rules_is_cv_field ("cvText"));
+  assert_false (et_marker_rules_is_cv_field ("cvTypes"));
+  assert_false (et_marker_rules_is_cv_field ("cv"));
+  assert_false (et_marker_rules_is_cv_field (""));
+}
+
 #define T(name) cmocka_unit_test_setup_teardown (name, setup, teardown)
 
 int
@@ -362,6 +411,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     T (test_kind_cvtype_table),
+    T (test_cv_field_names_in_any_case_and_nothing_else),
     T (test_kind_opcode_start_is_span_start),
     T (test_kind_opcode_stop_is_span_end),
     T (test_kind_level_0_to_4_is_flag),

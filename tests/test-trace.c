@@ -545,21 +545,29 @@ test_parallel_decoding_matches_serial (void **state)
   }
 }
 
-/* TraceLogging events with cv fields of every integer width and
- * signedness, of wrong kinds (Boolean, float), named in other cases and
- * repeated, beside other fields, sometimes a string (no fixed layout),
- * and some payloads cut short (a decode failure). */
-static void
-write_cv_mix (const char *path, guint32 seed)
+/* A TraceLogging trace of 4000 random events of one schema each: fields
+ * named from @names, made by @add, now and then a payload cut short (a
+ * decode failure). */
+typedef void (*AddField) (EtFixturePayload *p, GRand *rand, const char *name);
+
+typedef struct
 {
-  static const char *const names[] = {
-    "cvType", "CVTYPE", "cvImportance", "cvSeries", "cvCategory", "cvSpanId", "cvspanid",
-    "cvTextW", "value", "n",
-  };
+  const char        *provider;
+  const char *const *names;
+  guint              n_names;
+  guint              min_fields;   /* fields per event: min_fields … max_fields - 1 */
+  guint              max_fields;
+  guint              cut_one_in;
+  AddField           add;
+} TlMix;
+
+static void
+write_tl_mix (const char *path, guint32 seed, const TlMix *mix)
+{
   g_autoptr(GError) error = NULL;
   g_autoptr(EtFixtureWriter) w = NULL;
   g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
-  g_autoptr(GBytes) traits = et_fixture_tl_provider_traits ("Test.CvMix", NULL);
+  g_autoptr(GBytes) traits = et_fixture_tl_provider_traits (mix->provider, NULL);
   g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
   EtFixtureOptions o;
 
@@ -569,55 +577,75 @@ write_cv_mix (const char *path, guint32 seed)
   for (guint e = 0; e < 4000; e++)
     {
       g_autoptr(GBytes) meta = NULL;
-      guint n_fields = g_rand_int_range (rand, 0, 5);
+      guint n_fields = g_rand_int_range (rand, mix->min_fields, mix->max_fields);
       const guint8 *data;
       gsize len;
       EtFixtureEvent ev;
 
       et_fixture_payload_reset (p);
       for (guint k = 0; k < n_fields; k++)
-        {
-          const char *name = names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))];
-          /* Mostly small values (cv values that mean something), some of
-           * every bit pattern (sign extension, values past G_MAXINT64). */
-          guint64 v = g_rand_int_range (rand, 0, 4) ? (guint64) g_rand_int_range (rand, -2, 7)
-                      : ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
-
-          switch (g_rand_int_range (rand, 0, 14))
-            {
-            case 0:  et_fixture_payload_add_i8 (p, name, (gint8) v); break;
-            case 1:  et_fixture_payload_add_u8 (p, name, (guint8) v); break;
-            case 2:  et_fixture_payload_add_i16 (p, name, (gint16) v); break;
-            case 3:  et_fixture_payload_add_u16 (p, name, (guint16) v); break;
-            case 4:  et_fixture_payload_add_i32 (p, name, (gint32) v); break;
-            case 5:  et_fixture_payload_add_u32 (p, name, (guint32) v); break;
-            case 6:  et_fixture_payload_add_i64 (p, name, (gint64) v); break;
-            case 7:  et_fixture_payload_add_u64 (p, name, v); break;
-            case 8:  et_fixture_payload_add_hex32 (p, name, (guint32) v); break;
-            case 9:  et_fixture_payload_add_hex64 (p, name, v); break;
-            case 10: et_fixture_payload_add_bool32 (p, name, v & 1); break;
-            case 11: et_fixture_payload_add_double (p, name, (double) (gint64) v); break;
-            case 12:
-              et_fixture_payload_add_u8 (p, name, (guint8) v);
-              et_fixture_payload_set_out_type (p, 3);   /* Boolean out-type */
-              break;
-            default: et_fixture_payload_add_utf16 (p, name, "text"); break;
-            }
-        }
+        mix->add (p, rand, mix->names[g_rand_int_range (rand, 0, mix->n_names)]);
       meta = et_fixture_payload_tl_metadata (p, "Mix", 0);
       data = et_fixture_payload_data (p, &len);
-      if (len > 0 && g_rand_int_range (rand, 0, 15) == 0)
+      if (len > 0 && g_rand_int_range (rand, 0, mix->cut_one_in) == 0)
         len = g_rand_int_range (rand, 0, len);                 /* cut short */
       et_fixture_event_init (&ev);
       ev.cpu = e % 4, ev.time_ns = 1000 + e * 1000;
       ev.pid = 100, ev.tid = 101 + g_rand_int_range (rand, 0, 3);
       ev.opcode = g_rand_int_range (rand, 0, 3), ev.level = g_rand_int_range (rand, 0, 6);
-      et_guid_from_eventsource_name ("Test.CvMix", &ev.provider);
+      et_guid_from_eventsource_name (mix->provider, &ev.provider);
       ev.channel = 11;
       et_fixture_write_tl_event_blobs (w, &ev, traits, meta, data, len);
     }
   assert_true (et_fixture_writer_close (w, &error));
   g_assert_no_error (error);
+}
+
+/* A field of every integer width and signedness, or of a wrong kind
+ * (Boolean, float), sometimes a string (no fixed layout). */
+static void
+add_cv_field (EtFixturePayload *p, GRand *rand, const char *name)
+{
+  /* Mostly small values (cv values that mean something), some of
+   * every bit pattern (sign extension, values past G_MAXINT64). */
+  guint64 v = g_rand_int_range (rand, 0, 4) ? (guint64) g_rand_int_range (rand, -2, 7)
+              : ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+
+  switch (g_rand_int_range (rand, 0, 14))
+    {
+    case 0:  et_fixture_payload_add_i8 (p, name, (gint8) v); break;
+    case 1:  et_fixture_payload_add_u8 (p, name, (guint8) v); break;
+    case 2:  et_fixture_payload_add_i16 (p, name, (gint16) v); break;
+    case 3:  et_fixture_payload_add_u16 (p, name, (guint16) v); break;
+    case 4:  et_fixture_payload_add_i32 (p, name, (gint32) v); break;
+    case 5:  et_fixture_payload_add_u32 (p, name, (guint32) v); break;
+    case 6:  et_fixture_payload_add_i64 (p, name, (gint64) v); break;
+    case 7:  et_fixture_payload_add_u64 (p, name, v); break;
+    case 8:  et_fixture_payload_add_hex32 (p, name, (guint32) v); break;
+    case 9:  et_fixture_payload_add_hex64 (p, name, v); break;
+    case 10: et_fixture_payload_add_bool32 (p, name, v & 1); break;
+    case 11: et_fixture_payload_add_double (p, name, (double) (gint64) v); break;
+    case 12:
+      et_fixture_payload_add_u8 (p, name, (guint8) v);
+      et_fixture_payload_set_out_type (p, 3);   /* Boolean out-type */
+      break;
+    default: et_fixture_payload_add_utf16 (p, name, "text"); break;
+    }
+}
+
+/* TraceLogging events with cv fields of every integer width and
+ * signedness, of wrong kinds, named in other cases and repeated, beside
+ * other fields, sometimes a string, some payloads cut short. */
+static void
+write_cv_mix (const char *path, guint32 seed)
+{
+  static const char *const names[] = {
+    "cvType", "CVTYPE", "cvImportance", "cvSeries", "cvCategory", "cvSpanId", "cvspanid",
+    "cvTextW", "value", "n",
+  };
+  const TlMix mix = { "Test.CvMix", names, G_N_ELEMENTS (names), 0, 5, 15, add_cv_field };
+
+  write_tl_mix (path, seed, &mix);
 }
 
 static EtTrace *
@@ -629,7 +657,25 @@ load_decoding_in_full (const char *path)
   t = load (path);
   g_unsetenv ("ETLSCOPE_FULL_DECODE");
   assert_int_equal (et_trace_get_stats (t)->fixed_layout_events, 0);
+  assert_int_equal (et_trace_get_stats (t)->walked_events, 0);
   return t;
+}
+
+/* Loads @path with the shortcuts and decoding every payload in full:
+ * the same markers, failures and damage. The quick load's stats, and its
+ * number of events in *@n_events. */
+static EtTraceStats
+assert_loads_as_in_full (const char *path, guint64 *n_events)
+{
+  g_autoptr(EtTrace) fast = load (path);
+  g_autoptr(EtTrace) full = load_decoding_in_full (path);
+  EtTraceStats s = *et_trace_get_stats (fast);
+
+  *n_events = et_trace_get_n_events (fast);
+  assert_int_equal (s.decode_failures, et_trace_get_stats (full)->decode_failures);
+  assert_int_equal (s.damage_count, et_trace_get_stats (full)->damage_count);
+  assert_same_markers (fast, full);
+  return s;
 }
 
 /* An event whose schema has a fixed layout makes its marker from its cv
@@ -641,34 +687,180 @@ test_fixed_layouts_make_the_markers_of_full_decoding (void **state)
   Fixture *f = *state;
   g_autoptr(GError) error = NULL;
   EtFixtureOptions o;
+  EtTraceStats s;
+  guint64 n_events;
 
   write_cv_mix (f->path, 11);
-  {
-    g_autoptr(EtTrace) fast = load (f->path);
-    g_autoptr(EtTrace) full = load_decoding_in_full (f->path);
-    const EtTraceStats *s = et_trace_get_stats (fast);
-
-    guint64 n_events = et_trace_get_n_events (fast);
-
-    assert_true (s->fixed_layout_events > n_events / 2);
-    assert_true (s->fixed_layout_events < n_events);          /* strings, cut payloads */
-    assert_true (s->decode_failures > 0);
-    assert_int_equal (s->decode_failures, et_trace_get_stats (full)->decode_failures);
-    assert_int_equal (s->damage_count, et_trace_get_stats (full)->damage_count);
-    assert_same_markers (fast, full);
-  }
+  s = assert_loads_as_in_full (f->path, &n_events);
+  assert_true (s.fixed_layout_events > n_events / 2);
+  assert_true (s.fixed_layout_events < n_events);          /* strings, cut payloads */
+  assert_true (s.decode_failures > 0);
   /* Manifest events too: the large trace's spans and flags have fixed
-   * layouts, its notes carry a string. */
+   * layouts, its notes carry a string (walked). */
   et_fixture_options_init (&o);
   assert_true (et_fixture_write_large (f->path, 20000, 5, &o, &error));
-  {
-    g_autoptr(EtTrace) fast = load (f->path);
-    g_autoptr(EtTrace) full = load_decoding_in_full (f->path);
+  s = assert_loads_as_in_full (f->path, &n_events);
+  assert_true (s.fixed_layout_events > n_events / 2);
+  assert_true (s.walked_events > 0);
+}
 
-    assert_true (et_trace_get_stats (fast)->fixed_layout_events
-                 > et_trace_get_n_events (fast) / 2);
-    assert_same_markers (fast, full);
-  }
+/* Text of every kind a cv string may hold: ASCII, accented, CJK, a
+ * character outside the BMP (a surrogate pair in UTF-16), empty. */
+static const char *const walk_texts[] = {
+  "Series 07", "Sérié", "系列", "\xF0\x9F\x98\x80 rocket", "",
+  "a much longer series name, past eight",
+};
+
+/* One field of a random kind (scalars, strings of every TraceLogging
+ * form, counted bytes, now and then an array: no walk) named @name. */
+static void
+add_walk_field (EtFixturePayload *p, GRand *rand, const char *name)
+{
+  static const guint8 latin1[] = { 'c', 'a', 'f', 0xE9, 0 };   /* not UTF-8 */
+  static const guint8 bytes[] = { 1, 0, 2 };
+  const char *text = walk_texts[g_rand_int_range (rand, 0, G_N_ELEMENTS (walk_texts))];
+  gint64 v = g_rand_int_range (rand, -2, 7);
+
+  switch (g_rand_int_range (rand, 0, 13))
+    {
+    case 0:  et_fixture_payload_add_i64 (p, name, v); break;
+    case 1:  et_fixture_payload_add_u8 (p, name, (guint8) v); break;
+    case 2:  et_fixture_payload_add_i16 (p, name, (gint16) v); break;
+    case 3:  et_fixture_payload_add_double (p, name, (double) v); break;
+    case 4:  et_fixture_payload_add_counted_utf16 (p, name, text); break;
+    case 5:  et_fixture_payload_add_ansi (p, name, text); break;
+    case 6:  et_fixture_payload_add_ansi (p, name, (const char *) latin1); break;
+    case 7:  et_fixture_payload_add_counted_ansi (p, name, text); break;
+    case 8:
+      et_fixture_payload_add_ansi (p, name, (const char *) latin1);
+      et_fixture_payload_set_out_type (p, 35);    /* UTF-8: invalid bytes replaced */
+      break;
+    case 9:  et_fixture_payload_add_counted_binary (p, name, bytes, sizeof bytes); break;
+    case 10:
+      if (g_rand_int_range (rand, 0, 4) == 0)
+        {
+          static const char *const two[] = { "x", "y" };
+          et_fixture_payload_add_utf16_array (p, name, two, 2);
+          break;
+        }
+      G_GNUC_FALLTHROUGH;
+    default: et_fixture_payload_add_utf16 (p, name, text); break;
+    }
+}
+
+/* TraceLogging events whose schemas hold strings (walked while loading):
+ * cv fields of every kind (cvSeries as each string form, cvType as a
+ * string: ignored), beside plain strings; some payloads cut short, also
+ * inside a string (no terminator: a decode failure). */
+static void
+write_walk_mix (const char *path, guint32 seed)
+{
+  static const char *const names[] = {
+    "cvType", "cvImportance", "cvSeries", "CVSERIES", "cvCategory", "cvSpanId", "cvTextW",
+    "label", "n",
+  };
+  const TlMix mix = { "Test.WalkMix", names, G_N_ELEMENTS (names), 1, 6, 12, add_walk_field };
+
+  write_tl_mix (path, seed, &mix);
+}
+
+/* Manifest events with strings and pointers: cvSeries as UnicodeString
+ * and AnsiString, cvType as a string (ignored), spans by task; some
+ * payloads cut short. */
+static void
+write_manifest_walk_mix (const char *path, guint32 seed)
+{
+  static const EtFixtureFieldDef f_start[] = {
+    { "cvSeries", ET_FIXTURE_UNICODE_STRING }, { "cvSpanId", ET_FIXTURE_INT64 },
+    { "where", ET_FIXTURE_POINTER },
+  };
+  static const EtFixtureFieldDef f_note[] = {
+    { "label", ET_FIXTURE_ANSI_STRING }, { "cvImportance", ET_FIXTURE_UINT8 },
+    { "cvSeries", ET_FIXTURE_ANSI_STRING }, { "cvType", ET_FIXTURE_UNICODE_STRING },
+  };
+  static const EtFixtureEventDef defs[] = {
+    { 1, 0, "WorkStart", 4, 1, 1, 0, NULL, f_start, 3 },
+    { 2, 0, "WorkStop", 4, 2, 1, 0, NULL, f_start, 3 },
+    { 3, 0, "Note", 3, 0, 0, 0, NULL, f_note, 4 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureWriter) w = NULL;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  EtFixtureProvider *provider = et_fixture_provider_new ("Test-ManifestWalk");
+  EtFixtureWhere where = { 0, 500, 100, 101 };
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  w = et_fixture_writer_new (path, &o, &error);
+  g_assert_no_error (error);
+  et_fixture_provider_add_task (provider, "Work", 1);
+  for (guint i = 0; i < G_N_ELEMENTS (defs); i++)
+    et_fixture_provider_add_event (provider, &defs[i]);
+  et_fixture_write_manifest (w, provider, &where, 0, -1);
+  for (guint e = 0; e < 3000; e++)
+    {
+      const char *a = walk_texts[g_rand_int_range (rand, 0, G_N_ELEMENTS (walk_texts))];
+      const char *b = walk_texts[g_rand_int_range (rand, 0, G_N_ELEMENTS (walk_texts))];
+      guint16 id = (guint16) g_rand_int_range (rand, 1, 4);
+      EtFixtureEvent ev;
+
+      et_fixture_payload_reset (p);
+      if (id < 3)
+        {
+          et_fixture_payload_add_utf16 (p, "cvSeries", a);
+          et_fixture_payload_add_i64 (p, "cvSpanId", g_rand_int_range (rand, 0, 20));
+          et_fixture_payload_add_pointer (p, "where", g_rand_int (rand), o.pointer_size);
+        }
+      else
+        {
+          et_fixture_payload_add_ansi (p, "label", b);
+          et_fixture_payload_add_u8 (p, "cvImportance", g_rand_int_range (rand, 0, 6));
+          et_fixture_payload_add_ansi (p, "cvSeries", a);
+          et_fixture_payload_add_utf16 (p, "cvType", "3");
+        }
+      if (g_rand_int_range (rand, 0, 12) == 0)
+        {
+          gsize len;
+          const guint8 *data = et_fixture_payload_data (p, &len);
+          g_autofree guint8 *cut = g_memdup2 (data, len);
+
+          et_fixture_payload_reset (p);
+          et_fixture_payload_add_raw (p, cut, g_rand_int_range (rand, 0, len));
+        }
+      et_fixture_event_init (&ev);
+      ev.cpu = e % 4, ev.time_ns = 1000 + e * 1000;
+      ev.pid = 100, ev.tid = 101 + g_rand_int_range (rand, 0, 3);
+      et_fixture_write_manifest_event (w, provider, &ev, id, p);
+    }
+  assert_true (et_fixture_writer_close (w, &error));
+  g_assert_no_error (error);
+  et_fixture_provider_free (provider);
+}
+
+/* Loading walks the payloads of schemas with strings for their cv fields
+ * (only the cvSeries text converted); the markers must be the ones
+ * decoding every payload in full gives, with failures (payloads cut,
+ * strings without end) counted and reported the same. */
+static void
+test_walked_schemas_make_the_markers_of_full_decoding (void **state)
+{
+  Fixture *f = *state;
+
+  for (guint round = 0; round < 2; round++)
+    {
+      EtTraceStats s;
+      guint64 n_events;
+
+      if (round == 0)
+        write_walk_mix (f->path, 21);
+      else
+        write_manifest_walk_mix (f->path, 21);
+      s = assert_loads_as_in_full (f->path, &n_events);
+      assert_true (s.walked_events > n_events / 2);
+      assert_true (s.walked_events + s.fixed_layout_events < n_events); /* cut, arrays */
+      assert_true (s.decode_failures > 0);
+    }
 }
 
 /* Whether marker @m belongs in lane run @r: a simple span of its lane,
@@ -1037,6 +1229,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_cancelled_load_returns_cancelled, setup, teardown),
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_walked_schemas_make_the_markers_of_full_decoding,
+                                     setup, teardown),
     cmocka_unit_test_setup_teardown (test_fixed_layouts_make_the_markers_of_full_decoding, setup,
                                      teardown),
     cmocka_unit_test_setup_teardown (test_span_ends_know_their_thread, setup, teardown),
