@@ -14,6 +14,7 @@
 #include "et-nettrace-reader.h"
 #include "et-bytes.h"
 #include "et-error.h"
+#include "et-time.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -535,7 +536,13 @@ put_logfile_header (Builder *bld, GByteArray *b, guint n_buffers, guint32 events
   guint p = b->len;
 
   if (info->qpc_frequency > 0 && bld->last_ts > info->sync_time_qpc)
-    end += (gint64) ((double) (bld->last_ts - info->sync_time_qpc) * 1e7 / info->qpc_frequency);
+    {
+      /* Damaged clocks can make any numbers: saturate (et-time.h). */
+      double ticks = (double) et_time_sub (bld->last_ts, info->sync_time_qpc) * 1e7
+                     / (double) info->qpc_frequency;
+
+      end = et_time_add (start, ticks >= (double) G_MAXINT64 ? G_MAXINT64 : (gint64) ticks);
+    }
   g_byte_array_set_size (b, p + LOGFILE_HEADER_SIZE);
   memset (b->data + p, 0, LOGFILE_HEADER_SIZE);
   set (b->data + p + 12, info->n_processors, 4);

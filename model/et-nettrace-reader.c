@@ -153,6 +153,7 @@ static void
 read_compressed (EtReader *r, HeaderState *h, EtNettraceEvent *e)
 {
   guint8 flags = et_reader_u8 (r);
+  guint64 delta;
 
   if (flags & 0x01)
     h->metadata_id = (guint32) read_varuint (r, 32);
@@ -168,7 +169,12 @@ read_compressed (EtReader *r, HeaderState *h, EtNettraceEvent *e)
     h->thread_id = read_varuint (r, 64);
   if (flags & 0x08)
     h->stack_id = (guint32) read_varuint (r, 32);
-  h->timestamp += (gint64) read_varuint (r, 64);
+  /* The delta is two's complement: an event of another thread may be
+   * earlier than the one before it. Summed as unsigned numbers, so that a
+   * damaged one wraps instead of overflowing; the loader's time check
+   * reports a time no recording can have. */
+  delta = read_varuint (r, 64);
+  h->timestamp = (gint64) ((guint64) h->timestamp + delta);
   if (flags & 0x10)
     read_guid (r, &h->activity_id);
   if (flags & 0x20)
