@@ -26,32 +26,19 @@
 
 #define MS (G_GINT64_CONSTANT (1000000))
 
-typedef struct
-{
-  char *dir;
-  char *path;
-} Fixture;
+typedef EtFixtureFile Fixture;
 
 static int
 setup (void **state)
 {
-  Fixture *f = g_new0 (Fixture, 1);
-
-  f->dir = g_dir_make_tmp ("et-hostile-XXXXXX", NULL);
-  f->path = g_build_filename (f->dir, "hostile.etl", NULL);
-  *state = f;
+  *state = et_fixture_file_new ("hostile.etl");
   return 0;
 }
 
 static int
 teardown (void **state)
 {
-  Fixture *f = *state;
-
-  et_fixture_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f->path);
-  g_free (f);
+  et_fixture_file_free (*state);
   return 0;
 }
 
@@ -257,33 +244,39 @@ test_a_stale_header_end_time_makes_no_damage (void **state)
   assert_true (et_trace_get_duration_ns (t) > 2 * 3600 * 1000 * MS);
 }
 
+/* `info` and `render` of the damaged file at @path both end with exit 1:
+ * info names the record at @offset, render still draws the picture
+ * (it used to never end) and says it is damaged. */
+static void
+assert_info_and_render_report (const char *path, const char *png, guint64 offset)
+{
+  g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT ":", offset);
+  Run run = run_cli ("info", path);
+
+  assert_int_equal (run.status, 1);
+  assert_non_null (strstr (run.out, where));
+  run_clear (&run);
+  run = run_cli ("render", path, "-o", png);
+  assert_int_equal (run.status, 1);
+  assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  run_clear (&run);
+}
+
 static void
 test_info_of_absurd_timestamps_exits_1_with_the_damage (void **state)
 {
   Fixture *f = *state;
   g_autoptr(GError) error = NULL;
   g_autofree char *png = g_build_filename (f->dir, "out.png", NULL);
-  g_autofree char *where = NULL;
   guint k[1];
   guint64 offsets[1];
-  Run run;
 
   write_events (f->path);
   event_records (f->path, k, 1, offsets);
   assert_true (et_fixture_damage_timestamp (f->path, k[0], G_GINT64_CONSTANT (1) << 62, &error));
   g_assert_no_error (error);
 
-  run = run_cli ("info", f->path);
-  assert_int_equal (run.status, 1);
-  where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT ":", offsets[0]);
-  assert_non_null (strstr (run.out, where));
-  run_clear (&run);
-
-  /* The picture is drawn (it used to never end) and says it is damaged. */
-  run = run_cli ("render", f->path, "-o", png);
-  assert_int_equal (run.status, 1);
-  assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
-  run_clear (&run);
+  assert_info_and_render_report (f->path, png, offsets[0]);
 }
 
 /* The issue's own case: one event of ShutdownPerfDiagLogger.etl (from
@@ -297,13 +290,11 @@ test_real_trace_with_an_absurd_timestamp_renders_and_reports_it (void **state)
   g_autofree char *source = g_build_filename (dir ? dir : ".", "ShutdownPerfDiagLogger.etl", NULL);
   g_autofree char *png = g_build_filename (f->dir, "real.png", NULL);
   g_autofree char *data = NULL;
-  g_autofree char *where = NULL;
   g_autoptr(EtFixtureLayout) layout = NULL;
   g_autoptr(GError) error = NULL;
   guint k[1] = { G_MAXUINT }, seen = 0;
   guint64 offsets[1] = { 0 };
   gsize len;
-  Run run;
 
   if (dir == NULL || !g_file_get_contents (source, &data, &len, NULL))
     {
@@ -326,16 +317,7 @@ test_real_trace_with_an_absurd_timestamp_renders_and_reports_it (void **state)
   assert_int_equal (seen, 10);
   assert_true (et_fixture_damage_timestamp (f->path, k[0], G_GINT64_CONSTANT (1) << 62, &error));
   g_assert_no_error (error);
-  where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT ":", offsets[0]);
-
-  run = run_cli ("info", f->path);
-  assert_int_equal (run.status, 1);
-  assert_non_null (strstr (run.out, where));
-  run_clear (&run);
-  run = run_cli ("render", f->path, "-o", png);
-  assert_int_equal (run.status, 1);
-  assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
-  run_clear (&run);
+  assert_info_and_render_report (f->path, png, offsets[0]);
 }
 
 /* The ruler counts ticks, not time: at the ends of the 64-bit range it

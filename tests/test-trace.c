@@ -18,32 +18,19 @@
 
 #define MS (G_GINT64_CONSTANT (1000000))
 
-typedef struct
-{
-  char *dir;
-  char *path;
-} Fixture;
+typedef EtFixtureFile Fixture;
 
 static int
 setup (void **state)
 {
-  Fixture *f = g_new0 (Fixture, 1);
-
-  f->dir = g_dir_make_tmp ("et-trace-XXXXXX", NULL);
-  f->path = g_build_filename (f->dir, "t.etl", NULL);
-  *state = f;
+  *state = et_fixture_file_new ("t.etl");
   return 0;
 }
 
 static int
 teardown (void **state)
 {
-  Fixture *f = *state;
-
-  et_fixture_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f->path);
-  g_free (f);
+  et_fixture_file_free (*state);
   return 0;
 }
 
