@@ -344,10 +344,14 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
       collect_names (walker, record);
       attribute_kernel (walker, record);
     }
-  else if (record->id == 1 && record->klass == ET_RECORD_EVENT)
-    collect_names (walker, record);    /* a .nettrace's ProcessInfo */
   else
-    collect_thread_role (walker, record);
+    {
+      /* A .nettrace's ProcessInfo is event 1 of EventPipe's provider; the
+       * runtime's event 1 (GC/Start) still counts for thread roles. */
+      if (record->id == 1 && record->klass == ET_RECORD_EVENT)
+        collect_names (walker, record);
+      collect_thread_role (walker, record);
+    }
   if (_et_cpu_record_wanted (record))
     g_array_append_val (walker->cpu_locs, ref.loc);
 }
