@@ -1,16 +1,14 @@
 /* et-markers-list.c — the Markers report (see et-markers-list.h).
  *
  *   trace channels ─ et_channel_query (visible range) ─ filters ─ Ref[]
- *     ─ sorted in place (no objects) ─ RowModel (GListModel, rows made lazily)
- *     ─ GtkColumnView ─ selection → "marker-selected" (channel, index)
+ *     ─ sorted in place (no objects) ─ EtReportTable (draws the rows on
+ *     screen, asks cell_text for them) ─ selection → "marker-selected"
  *
  * Large ranges are collected and sorted on a thread from a copy of the
  * filters (the old rows stay until then), so the window never stalls.
- * Sorting is ours, not a GtkSortListModel's: that would ask for every row
- * object to compare them. The column headers still show and change the
- * order; see read_header_sort ().
  */
 #include "et-markers-list.h"
+#include "et-report-table.h"
 #include "et-i18n.h"
 #include "et-release.h"
 #include "et-timeline-render.h"
@@ -23,214 +21,24 @@ typedef struct
   guint32 index;
 } Ref;
 
-/* ---- a row, made only when shown ------------------------------------------ */
-
-/* A row is a slot: the object for a position stays the same while the list
- * shows other markers, and says "changed" when its marker does. GTK (4.8)
- * keeps a row's widgets only while its item is the same object, so a
- * refresh that gave new objects would build every cell of every realised
- * row anew (~150 ms for a hundred rows); slots only relabel them. */
-#define ET_TYPE_MARKER_ROW (et_marker_row_get_type ())
-G_DECLARE_FINAL_TYPE (EtMarkerRow, et_marker_row, ET, MARKER_ROW, GObject)
-
-struct _EtMarkerRow
-{
-  GObject parent_instance;
-  Ref     ref;
-  guint   position;
-};
-
-G_DEFINE_FINAL_TYPE (EtMarkerRow, et_marker_row, G_TYPE_OBJECT)
-
-enum { ROW_CHANGED, N_ROW_SIGNALS };
-static guint row_signals[N_ROW_SIGNALS];
-
-static void
-et_marker_row_class_init (EtMarkerRowClass *klass)
-{
-  row_signals[ROW_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass),
-                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                           G_TYPE_NONE, 0);
-}
-
-static void et_marker_row_init (EtMarkerRow *self) {}
-
-/* ---- the list model over Ref[] -------------------------------------------- */
-
-#define ET_TYPE_ROW_MODEL (et_row_model_get_type ())
-G_DECLARE_FINAL_TYPE (EtRowModel, et_row_model, ET, ROW_MODEL, GObject)
-
-struct _EtRowModel
-{
-  GObject     parent_instance;
-  GArray     *refs;
-  guint       shown;      /* the first refs the view is told of */
-  GHashTable *rows;       /* position → EtMarkerRow, while anyone holds it */
-};
-
-static GType
-row_model_item_type (GListModel *model)
-{
-  return ET_TYPE_MARKER_ROW;
-}
-
-static guint
-row_model_n_items (GListModel *model)
-{
-  return ET_ROW_MODEL (model)->shown;
-}
-
-/* A row object is forgotten when its last holder lets go. */
-static void
-row_gone (gpointer data, GObject *row)
-{
-  g_hash_table_remove (ET_ROW_MODEL (data)->rows, GUINT_TO_POINTER (((EtMarkerRow *) row)->position));
-}
-
-static gpointer
-row_model_item (GListModel *model, guint position)
-{
-  EtRowModel *self = ET_ROW_MODEL (model);
-  EtMarkerRow *row;
-
-  if (position >= self->shown)
-    return NULL;
-  row = g_hash_table_lookup (self->rows, GUINT_TO_POINTER (position));
-  if (row != NULL)
-    return g_object_ref (row);
-  row = g_object_new (ET_TYPE_MARKER_ROW, NULL);
-  row->ref = g_array_index (self->refs, Ref, position);
-  row->position = position;
-  g_hash_table_insert (self->rows, GUINT_TO_POINTER (position), row);
-  g_object_weak_ref (G_OBJECT (row), row_gone, self);
-  return row;
-}
-
-/* Rows from which the array they leave goes back on a thread: a million
- * rows are 8 MB, which the kernel takes milliseconds to unmap. */
-#define RELEASE_IN_BACKGROUND_FROM (1u << 20)
-
-/* The rows become @refs (taken), of which the view is shown the first
- * @shown at most (row_model_show tells it of more): rows that stay in the
- * list keep their objects and widgets and are told their marker changed;
- * only a change of length is an items-changed, at the end. */
-static void
-row_model_replace (EtRowModel *self, GArray *refs, guint shown)
-{
-  guint old = self->shown, kept;
-
-  shown = MIN (shown, refs->len);
-  kept = MIN (old, shown);
-  GHashTableIter iter;
-  gpointer row;
-
-  if (self->refs->len >= RELEASE_IN_BACKGROUND_FROM)
-    et_release_in_background (self->refs, (GDestroyNotify) g_array_unref);
-  else
-    g_array_unref (self->refs);
-  self->refs = refs;
-  g_hash_table_iter_init (&iter, self->rows);
-  while (g_hash_table_iter_next (&iter, NULL, &row))
-    if (((EtMarkerRow *) row)->position < kept)
-      {
-        ((EtMarkerRow *) row)->ref = g_array_index (refs, Ref, ((EtMarkerRow *) row)->position);
-        g_signal_emit (row, row_signals[ROW_CHANGED], 0);
-      }
-    else
-      {
-        /* Removed: the view may hold it a while longer, but a row that
-         * comes back at this position is a new object with its marker. */
-        g_object_weak_unref (row, row_gone, self);
-        g_hash_table_iter_remove (&iter);
-      }
-  self->shown = shown;
-  if (old != shown)
-    g_list_model_items_changed (G_LIST_MODEL (self), kept, old - kept, shown - kept);
-}
-
-/* The view is told of the first @n rows. */
-static void
-row_model_show (EtRowModel *self, guint n)
-{
-  guint old = self->shown;
-
-  n = MIN (n, self->refs->len);
-  if (n <= old)
-    return;
-  self->shown = n;
-  g_list_model_items_changed (G_LIST_MODEL (self), old, 0, n - old);
-}
-
-static void
-row_model_iface_init (GListModelInterface *iface)
-{
-  iface->get_item_type = row_model_item_type;
-  iface->get_n_items = row_model_n_items;
-  iface->get_item = row_model_item;
-}
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (EtRowModel, et_row_model, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, row_model_iface_init))
-
-static void
-et_row_model_finalize (GObject *object)
-{
-  EtRowModel *self = ET_ROW_MODEL (object);
-  GHashTableIter iter;
-  gpointer row;
-
-  /* Rows still held elsewhere outlive the model: they must not call back. */
-  g_hash_table_iter_init (&iter, self->rows);
-  while (g_hash_table_iter_next (&iter, NULL, &row))
-    g_object_weak_unref (row, row_gone, self);
-  g_hash_table_unref (self->rows);
-  g_array_unref (self->refs);
-  G_OBJECT_CLASS (et_row_model_parent_class)->finalize (object);
-}
-
-static void
-et_row_model_class_init (EtRowModelClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = et_row_model_finalize;
-}
-
-static void
-et_row_model_init (EtRowModel *self)
-{
-  self->refs = g_array_new (FALSE, FALSE, sizeof (Ref));
-  self->rows = g_hash_table_new (NULL, NULL);
-}
-
 /* ---- the widget ------------------------------------------------------------- */
 
 enum { COL_START, COL_DURATION, COL_THREAD, COL_PROVIDER, COL_SERIES, COL_CATEGORY,
        COL_IMPORTANCE, COL_KIND, COL_TEXT, N_COLUMNS };
-
-typedef struct
-{
-  EtMarkersList *list;
-  guint          column;
-} HeaderProbe;
 
 struct _EtMarkersList
 {
   GtkBox               parent_instance;
   EtTrace             *trace;
   EtLayout            *layout;
-  EtRowModel          *model;
-  GtkSingleSelection  *selection;
-  GtkColumnView       *view;
+  GArray              *refs;       /* the rows, in order */
+  EtReportTable       *view;
   GtkLabel            *count;
-  GtkColumnViewColumn *columns[N_COLUMNS];
-  HeaderProbe          probes[N_COLUMNS];
-  guint                probe_hit;    /* 1 + the column whose sorter ran first */
   EtMarkerSort         sort;
   gboolean             descending;
-  gboolean             selecting;
   guint                generation;      /* of the newest refresh */
   guint                pending;         /* refreshes running on a thread */
   guint                async_threshold; /* candidates from which refreshes use a thread */
-  guint                grow_tick;       /* rows still to show, a slice a frame */
   gint64               from_ns, to_ns;  /* the range shown (et_markers_list_set_range) */
   EtMarkersZone        zone;            /* spans of one series and durations, or none */
   GtkWidget           *zone_clear;      /* "Show All Markers", while a zone is set */
@@ -324,76 +132,6 @@ compare_refs (gconstpointer a, gconstpointer b, gpointer data)
   if (order == 0)
     order = time_order (marker_in (by->trace, a), marker_in (by->trace, b));
   return by->descending ? -order : order;
-}
-
-/* ---- showing rows a slice a frame ------------------------------------------ */
-
-/* GTK 4.8's list views keep up to 200 rows' widgets around the visible
- * ones, whatever their height (GTK_LIST_VIEW_MAX_LIST_ITEMS): rows told of
- * at once were built, bound and measured in one main-loop iteration, ~0.6
- * ms each with nine cells (~100 ms when the list first filled). So a
- * longer list is shown ROWS_PER_FRAME more rows a frame (~5 ms) until the
- * view has all it will ever build widgets for; past ALL_AT_ONCE_FROM the rest
- * come in one change (GTK builds no widgets for them). The rows on screen
- * come first, so only the scrollbar shows the difference. */
-#define ROWS_PER_FRAME   8
-#define ALL_AT_ONCE_FROM 256
-
-/* How many of @n rows the view is to be told of now. */
-static guint
-rows_to_show (EtMarkersList *self, guint n)
-{
-  guint shown = self->model->shown;
-
-  if (shown >= ALL_AT_ONCE_FROM || !gtk_widget_get_mapped (GTK_WIDGET (self)))
-    return n;
-  return MIN (n, shown + ROWS_PER_FRAME);
-}
-
-static void
-stop_growing (EtMarkersList *self)
-{
-  if (self->grow_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->grow_tick);
-  self->grow_tick = 0;
-}
-
-static gboolean
-grow (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
-{
-  EtMarkersList *self = ET_MARKERS_LIST (widget);
-
-  row_model_show (self->model, rows_to_show (self, self->model->refs->len));
-  if (self->model->shown < self->model->refs->len)
-    return G_SOURCE_CONTINUE;
-  self->grow_tick = 0;
-  return G_SOURCE_REMOVE;
-}
-
-/* After the model changed: the rest of the rows come with the frames. */
-static void
-keep_growing (EtMarkersList *self)
-{
-  if (self->model->shown < self->model->refs->len && self->grow_tick == 0)
-    self->grow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), grow, NULL, NULL);
-  else if (self->model->shown == self->model->refs->len)
-    stop_growing (self);
-}
-
-/* A row past the shown ones is wanted now (to select it): all of them. */
-static void
-show_all_rows (EtMarkersList *self)
-{
-  row_model_show (self->model, self->model->refs->len);
-  stop_growing (self);
-}
-
-/* An unmapped list gets no frames: the rest of its rows at once. */
-static void
-on_unmap (GtkWidget *widget, gpointer data)
-{
-  if (ET_MARKERS_LIST (widget)->grow_tick != 0)
-    show_all_rows (ET_MARKERS_LIST (widget));
 }
 
 static void
@@ -558,31 +296,9 @@ collect_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
   g_task_return_boolean (task, TRUE);
 }
 
-/* The column view's own list view, or NULL. */
-static GtkWidget *
-inner_list_view (GtkWidget *widget)
-{
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = GTK_IS_LIST_VIEW (c) ? c : inner_list_view (c);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* GtkColumnView (GTK 4.8) has no call to scroll to a row; its inner list
- * view has the "list.scroll-to-item" action. Activated on the column view
- * it is never found (actions are looked up from a widget upwards), so the
- * row was selected out of sight: it is activated on the list view. */
-static void
-scroll_to_row (EtMarkersList *self, guint row)
-{
-  GtkWidget *list = inner_list_view (GTK_WIDGET (self->view));
-
-  if (list != NULL)
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", row);
-}
+/* Rows from which the array they leave goes back on a thread: a million
+ * rows are 8 MB, which the kernel takes milliseconds to unmap. */
+#define RELEASE_IN_BACKGROUND_FROM (1u << 20)
 
 static void
 show_refs (EtMarkersList *self, Collect *c)
@@ -590,18 +306,18 @@ show_refs (EtMarkersList *self, Collect *c)
   /* Sorted in the current order: a header clicked meanwhile started a
    * newer refresh (resort), and this one is not shown (collected). */
   set_count (self, c->refs->len);
-  self->selecting = TRUE;
-  row_model_replace (self->model, c->refs, rows_to_show (self, c->refs->len));
-  c->refs = NULL;
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  self->selecting = FALSE;
+  if (self->refs->len >= RELEASE_IN_BACKGROUND_FROM)
+    et_release_in_background (self->refs, (GDestroyNotify) g_array_unref);
+  else
+    g_array_unref (self->refs);
+  self->refs = g_steal_pointer (&c->refs);
+  et_report_table_set_n_rows (self->view, self->refs->len);
   /* The chosen marker's row is scrolled to; without one the new rows are
    * read from their first (a new order or range is not read from the
    * middle, where the old rows were scrolled to). */
   if (c->chosen.channel == G_MAXUINT32
       || !et_markers_list_show_marker (self, c->chosen.channel, c->chosen.index))
-    scroll_to_row (self, 0);
-  keep_growing (self);
+    et_report_table_scroll_to (self->view, 0);
 }
 
 static void
@@ -668,10 +384,10 @@ refresh (EtMarkersList *self, gint64 from_ns, gint64 to_ns, Ref chosen)
 static Ref
 selected_ref (EtMarkersList *self)
 {
-  guint selected = gtk_single_selection_get_selected (self->selection);
+  guint selected = et_report_table_get_selected (self->view);
 
-  if (selected < self->model->refs->len)
-    return g_array_index (self->model->refs, Ref, selected);
+  if (selected < self->refs->len)
+    return g_array_index (self->refs, Ref, selected);
   return (Ref) { G_MAXUINT32, G_MAXUINT32 };
 }
 
@@ -721,7 +437,7 @@ gboolean
 et_markers_list_is_busy (EtMarkersList *self)
 {
   g_return_val_if_fail (ET_IS_MARKERS_LIST (self), FALSE);
-  return self->pending > 0 || self->grow_tick != 0;
+  return self->pending > 0;
 }
 
 void
@@ -797,124 +513,58 @@ cell_text (EtMarkersList *self, const Ref *r, guint column, GString *out)
     }
 }
 
+/* The table asks for the cells of the rows it draws. */
 static void
-setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_list_item_set_child (item, label);
-}
-
-/* A cell's label shows its column of its row's marker; the label knows
- * both (set in bind_cell). */
-static void
-label_row (EtMarkerRow *row, GtkLabel *label)
-{
-  EtMarkersList *self = g_object_get_data (G_OBJECT (label), "list");
-  g_autoptr(GString) text = g_string_new (NULL);
-
-  cell_text (self, &row->ref, GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "column")),
-             text);
-  gtk_label_set_text (label, text->str);
-}
-
-static void
-bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
-{
-  GtkWidget *label = gtk_list_item_get_child (item);
-  EtMarkerRow *row = gtk_list_item_get_item (item);
-
-  g_object_set_data (G_OBJECT (label), "list", g_object_get_data (G_OBJECT (factory), "list"));
-  g_object_set_data (G_OBJECT (label), "column", data);
-  g_signal_connect_object (row, "changed", G_CALLBACK (label_row), label, 0);
-  label_row (row, GTK_LABEL (label));
-}
-
-static void
-unbind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
-{
-  g_signal_handlers_disconnect_by_func (gtk_list_item_get_item (item), label_row,
-                                        gtk_list_item_get_child (item));
-}
-
-/* A header's sorter is never used to sort rows; it only answers which
- * column the view sorts by. The view's sorter asks its columns in order
- * and inverts descending ones, so comparing two probe rows once tells the
- * primary column (the first sorter called) and its direction (the sign). */
-static int
-probe_compare (gconstpointer a, gconstpointer b, gpointer data)
-{
-  HeaderProbe *probe = data;
-
-  if (probe->list->probe_hit == 0)
-    probe->list->probe_hit = probe->column + 1;
-  return GTK_ORDERING_SMALLER;
-}
-
-static void
-read_header_sort (GtkSorter *sorter, GtkSorterChange change, gpointer data)
+table_cell (guint row, guint column, GString *out, gpointer data)
 {
   EtMarkersList *self = data;
-  g_autoptr(EtMarkerRow) a = g_object_new (ET_TYPE_MARKER_ROW, NULL);
-  g_autoptr(EtMarkerRow) b = g_object_new (ET_TYPE_MARKER_ROW, NULL);
-  GtkOrdering order;
 
-  self->probe_hit = 0;
-  order = gtk_sorter_compare (sorter, a, b);
-  self->sort = self->probe_hit ? (EtMarkerSort) (self->probe_hit - 1) : ET_SORT_START;
-  self->descending = self->probe_hit && order == GTK_ORDERING_LARGER;
-  if (self->trace != NULL)
-    resort (self);
+  if (self->trace != NULL && row < self->refs->len)
+    cell_text (self, &g_array_index (self->refs, Ref, row), column, out);
 }
 
 static void
 add_columns (EtMarkersList *self)
 {
+  /* Widths in characters; the text takes the rest. Text is not sortable:
+   * it would decode every row's event. */
+  static const struct { guint width; gboolean numeric; } shape[N_COLUMNS] = {
+    [COL_START] = { 12, TRUE }, [COL_DURATION] = { 11, TRUE }, [COL_THREAD] = { 29, FALSE },
+    [COL_PROVIDER] = { 16, FALSE }, [COL_SERIES] = { 10, FALSE }, [COL_CATEGORY] = { 3, TRUE },
+    [COL_IMPORTANCE] = { 7, FALSE }, [COL_KIND] = { 9, FALSE }, [COL_TEXT] = { 24, FALSE },
+  };
+  EtReportColumn columns[N_COLUMNS];
+
   for (guint c = 0; c < N_COLUMNS; c++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
-
-      g_object_set_data (G_OBJECT (factory), "list", self);
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (c));
-      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), NULL);
-      column = gtk_column_view_column_new (_(column_titles[c]), factory);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_expand (column, c == COL_TEXT);
-      if (c != COL_TEXT)
-        {
-          g_autoptr(GtkSorter) sorter = NULL;
-
-          self->probes[c].list = self;
-          self->probes[c].column = c;
-          sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare, &self->probes[c], NULL));
-          gtk_column_view_column_set_sorter (column, sorter);
-        }
-      gtk_column_view_append_column (self->view, column);
-      self->columns[c] = column;
-      g_object_unref (column);
-    }
-  g_signal_connect (gtk_column_view_get_sorter (self->view), "changed",
-                    G_CALLBACK (read_header_sort), self);
+    columns[c] = (EtReportColumn) { _(column_titles[c]), shape[c].width, c != COL_TEXT,
+                                    shape[c].numeric, c == COL_TEXT };
+  et_report_table_set_columns (self->view, columns, N_COLUMNS, table_cell, self);
 }
 
 /* ---- the rest ---------------------------------------------------------------- */
 
 static void
-on_selected (GtkSingleSelection *selection, GParamSpec *pspec, gpointer data)
+on_row_selected (EtReportTable *table, guint row, gpointer data)
 {
   EtMarkersList *self = data;
-  guint position = gtk_single_selection_get_selected (selection);
   const Ref *r;
 
-  if (self->selecting || position >= self->model->refs->len)
+  if (row >= self->refs->len)
     return;
-  r = &g_array_index (self->model->refs, Ref, position);
+  r = &g_array_index (self->refs, Ref, row);
   g_signal_emit (self, signals[SIGNAL_MARKER_SELECTED], 0, r->channel, r->index);
+}
+
+/* A header was clicked: the rows in its order. */
+static void
+on_sort_changed (EtReportTable *table, guint column, gboolean descending, gpointer data)
+{
+  EtMarkersList *self = data;
+
+  self->sort = (EtMarkerSort) column;
+  self->descending = descending;
+  if (self->trace != NULL)
+    resort (self);
 }
 
 static void
@@ -924,14 +574,13 @@ et_markers_list_dispose (GObject *object)
 
   g_clear_object (&self->trace);
   self->layout = NULL;
-  g_clear_object (&self->selection);
   G_OBJECT_CLASS (et_markers_list_parent_class)->dispose (object);
 }
 
 static void
 et_markers_list_finalize (GObject *object)
 {
-  g_clear_object (&ET_MARKERS_LIST (object)->model);
+  g_clear_pointer (&ET_MARKERS_LIST (object)->refs, g_array_unref);
   G_OBJECT_CLASS (et_markers_list_parent_class)->finalize (object);
 }
 
@@ -942,6 +591,7 @@ et_markers_list_class_init (EtMarkersListClass *klass)
 
   G_OBJECT_CLASS (klass)->dispose = et_markers_list_dispose;
   G_OBJECT_CLASS (klass)->finalize = et_markers_list_finalize;
+  g_type_ensure (ET_TYPE_REPORT_TABLE);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/etlscope/Etlscope/ui/et-markers-list.ui");
   gtk_widget_class_bind_template_child (widget_class, EtMarkersList, view);
@@ -953,48 +603,16 @@ et_markers_list_class_init (EtMarkersListClass *klass)
                   NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
 }
 
-/* Rows a notch of a mouse wheel scrolls (GTK's own step is the page's
- * height to the power 2/3: one row of this short report per notch).
- * Touchpads scroll smoothly as GTK does it. */
-#define ROWS_PER_NOTCH 3
-
-static gboolean
-on_wheel (GtkEventControllerScroll *controller, double dx, double dy, gpointer data)
-{
-  EtMarkersList *self = data;
-  GtkWidget *list = inner_list_view (GTK_WIDGET (self->view));
-  GtkAdjustment *adj;
-  guint n = self->model->shown;
-  double row;
-
-  if (list == NULL || n == 0 || gtk_event_controller_scroll_get_unit (controller) != GDK_SCROLL_UNIT_WHEEL)
-    return FALSE;
-  adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list));
-  row = gtk_adjustment_get_upper (adj) / n;
-  gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + dy * ROWS_PER_NOTCH * row);
-  return TRUE;
-}
-
 static void
 et_markers_list_init (EtMarkersList *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->async_threshold = 50000;
-  self->model = g_object_new (ET_TYPE_ROW_MODEL, NULL);
-  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->model)));
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  g_signal_connect (self->selection, "notify::selected", G_CALLBACK (on_selected), self);
-  g_signal_connect (self, "unmap", G_CALLBACK (on_unmap), NULL);
-  gtk_column_view_set_model (self->view, GTK_SELECTION_MODEL (self->selection));
+  self->refs = g_array_new (FALSE, FALSE, sizeof (Ref));
   add_columns (self);
-  {
-    GtkEventController *wheel = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
-
-    gtk_event_controller_set_propagation_phase (wheel, GTK_PHASE_CAPTURE);
-    g_signal_connect (wheel, "scroll", G_CALLBACK (on_wheel), self);
-    gtk_widget_add_controller (GTK_WIDGET (self->view), wheel);
-  }
+  et_report_table_set_sort (self->view, COL_START, FALSE);
+  g_signal_connect (self->view, "row-selected", G_CALLBACK (on_row_selected), self);
+  g_signal_connect (self->view, "sort-changed", G_CALLBACK (on_sort_changed), self);
 }
 
 GtkWidget *
@@ -1014,15 +632,14 @@ void
 et_markers_list_set_sort (EtMarkersList *self, EtMarkerSort sort, gboolean descending)
 {
   g_return_if_fail (ET_IS_MARKERS_LIST (self) && (guint) sort < COL_TEXT);
-  /* Through the view, so the header shows it; read_header_sort resorts. */
-  gtk_column_view_sort_by_column (self->view, self->columns[sort],
-                                  descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+  et_report_table_set_sort (self->view, (int) sort, descending);
+  on_sort_changed (self->view, sort, descending, self);
 }
 
 guint
 et_markers_list_get_n_rows (EtMarkersList *self)
 {
-  return self->model->refs->len;
+  return self->refs->len;
 }
 
 gboolean
@@ -1030,9 +647,9 @@ et_markers_list_get_row (EtMarkersList *self, guint row, guint *channel, guint *
 {
   const Ref *r;
 
-  if (row >= self->model->refs->len)
+  if (row >= self->refs->len)
     return FALSE;
-  r = &g_array_index (self->model->refs, Ref, row);
+  r = &g_array_index (self->refs, Ref, row);
   *channel = r->channel;
   *index = r->index;
   return TRUE;
@@ -1041,15 +658,18 @@ et_markers_list_get_row (EtMarkersList *self, guint row, guint *channel, guint *
 void
 et_markers_list_select_row (EtMarkersList *self, guint row)
 {
-  if (row >= self->model->shown)
-    show_all_rows (self);
-  gtk_single_selection_set_selected (self->selection, row);
+  g_return_if_fail (ET_IS_MARKERS_LIST (self));
+  if (row >= self->refs->len)
+    return;
+  et_report_table_set_selected (self->view, row);
+  et_report_table_scroll_to (self->view, row);
+  on_row_selected (self->view, row, self);
 }
 
 gboolean
 et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
 {
-  guint row = GTK_INVALID_LIST_POSITION, lo = 0, hi;
+  guint row = ET_REPORT_NONE, lo = 0, hi;
   SortBy by;
   Ref wanted = { channel, index };
 
@@ -1058,30 +678,26 @@ et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
    * time, then event): a binary search finds the marker's row, also among
    * the millions of a whole large trace. */
   by = (SortBy) { self->trace, self->sort, self->descending };
-  hi = self->model->refs->len;
+  hi = self->refs->len;
   while (self->trace != NULL && lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (compare_refs (&g_array_index (self->model->refs, Ref, mid), &wanted, &by) < 0)
+      if (compare_refs (&g_array_index (self->refs, Ref, mid), &wanted, &by) < 0)
         lo = mid + 1;
       else
         hi = mid;
     }
-  if (lo < self->model->refs->len)
+  if (lo < self->refs->len)
     {
-      const Ref *ref = &g_array_index (self->model->refs, Ref, lo);
+      const Ref *ref = &g_array_index (self->refs, Ref, lo);
       if (ref->channel == channel && ref->index == index)
         row = lo;
     }
-  if (row != GTK_INVALID_LIST_POSITION && row >= self->model->shown)
-    show_all_rows (self);
   /* Quietly: the timeline already shows this marker. */
-  self->selecting = TRUE;
-  gtk_single_selection_set_selected (self->selection, row);
-  self->selecting = FALSE;
-  if (row == GTK_INVALID_LIST_POSITION)
+  et_report_table_set_selected (self->view, row);
+  if (row == ET_REPORT_NONE)
     return FALSE;
-  scroll_to_row (self, row);
+  et_report_table_scroll_to (self->view, row);
   return TRUE;
 }
 
@@ -1144,7 +760,7 @@ et_markers_list_write_csv (EtMarkersList *self, const char *path, GError **error
   g_autoptr(GString) text = g_string_new (NULL);
 
   g_string_append (out, "\r\n");
-  for (guint i = 0; i < self->model->refs->len; i++)
-    csv_row (self, &g_array_index (self->model->refs, Ref, i), out, text);
+  for (guint i = 0; i < self->refs->len; i++)
+    csv_row (self, &g_array_index (self->refs, Ref, i), out, text);
   return g_file_set_contents (path, out->str, (gssize) out->len, error);
 }

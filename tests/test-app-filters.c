@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include "et-filter-popover.h"
 #include "et-markers-list.h"
+#include "et-report-table.h"
 #include "et-timeline-render.h"
 #include "et-timeline-view.h"
 #include "gui-test.h"
@@ -293,8 +294,8 @@ last_flag (const EtShape *s, gpointer data)
 static gboolean
 row_on_screen (EtMarkersList *list, guint row)
 {
-  GtkWidget *inner = find_widget (GTK_WIDGET (list), GTK_TYPE_LIST_VIEW);
-  GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (inner));
+  GtkWidget *table = find_widget (GTK_WIDGET (list), ET_TYPE_REPORT_TABLE);
+  GtkAdjustment *adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (table));
   double n = et_markers_list_get_n_rows (list);
   double height = gtk_adjustment_get_upper (adj) / n, y = row * height;
 
@@ -310,8 +311,7 @@ test_clicking_a_marker_selects_its_list_row (void **state)
 {
   EtWindow *window = open_window (gui_demo_path);
   EtMarkersList *list = et_window_get_markers_list (window);
-  GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW));
-  GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (view));
+  EtReportTable *table = ET_REPORT_TABLE (find_widget (GTK_WIDGET (list), ET_TYPE_REPORT_TABLE));
   FirstFlag f = { { 0 } };
   guint channel, index, row;
 
@@ -328,12 +328,12 @@ test_clicking_a_marker_selects_its_list_row (void **state)
         {
           et_markers_list_set_sort (list, (k - 1) / 2, (k - 1) % 2 == 1);
           RUN_UNTIL (!et_window_is_busy (window));
-          gtk_single_selection_set_selected (selection, GTK_INVALID_LIST_POSITION);
+          et_report_table_set_selected (table, ET_REPORT_NONE);
         }
       assert_true (et_window_select_at (window, (f.shape.x0 + f.shape.x1) / 2,
                                         (f.shape.y0 + f.shape.y1) / 2));
-      row = gtk_single_selection_get_selected (selection);
-      assert_true (row != GTK_INVALID_LIST_POSITION);
+      row = et_report_table_get_selected (table);
+      assert_true (row != ET_REPORT_NONE);
       assert_true (et_markers_list_get_row (list, row, &channel, &index));
       assert_int_equal (channel, f.shape.channel);
       assert_int_equal (index, f.shape.marker);
@@ -346,8 +346,8 @@ test_clicking_a_marker_selects_its_list_row (void **state)
    * follows it and keeps the marker selected, in sight. */
   activate (window, "timeline.pan-right");
   RUN_UNTIL (!et_window_is_busy (window));
-  row = gtk_single_selection_get_selected (selection);
-  assert_true (row != GTK_INVALID_LIST_POSITION);
+  row = et_report_table_get_selected (table);
+  assert_true (row != ET_REPORT_NONE);
   assert_true (et_markers_list_get_row (list, row, &channel, &index));
   assert_int_equal (channel, f.shape.channel);
   assert_int_equal (index, f.shape.marker);

@@ -13,6 +13,7 @@
 #include "et-application.h"
 #include "et-details.h"
 #include "et-i18n.h"
+#include "et-report-table.h"
 #include "et-loader.h"
 #include "et-timeline-render.h"
 #include "et-timeline-view.h"
@@ -327,40 +328,54 @@ assert_rows_in_time_order (EtTrace *trace, EtMarkersList *list, gboolean descend
     }
 }
 
-static void
-collect_label_texts (GtkWidget *widget, GHashTable *texts)
+static EtReportTable *
+table_of (EtMarkersList *list)
 {
-  if (GTK_IS_LABEL (widget))
-    g_hash_table_add (texts, g_strdup (gtk_label_get_text (GTK_LABEL (widget))));
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    collect_label_texts (c, texts);
+  return ET_REPORT_TABLE (find_widget (GTK_WIDGET (list), ET_TYPE_REPORT_TABLE));
 }
 
-/* The first rows' start times are on screen: the cells were relabelled
- * when the list followed the view (rows keep their widgets). */
-/* Whether the view's labels show the start times of the list's first rows
- * (the view binds its rows in the frames after the list changed). */
+/* Every cell of the rows the table shows, as it draws them. */
+static void
+collect_shown_cells (EtReportTable *table, GHashTable *texts)
+{
+  guint first, end;
+
+  et_report_table_get_visible (table, &first, &end);
+  for (guint r = first; r < end; r++)
+    for (guint c = 0; c < et_report_table_get_n_columns (table); c++)
+      {
+        GString *cell = g_string_new (NULL);
+
+        et_report_table_get_cell (table, r, c, cell);
+        g_hash_table_add (texts, g_string_free (cell, FALSE));
+      }
+}
+
+/* Whether the table shows the list's first rows, their start times in
+ * the Start column (what it draws: it asks the list for each cell). */
 static gboolean
 first_rows_shown (EtTrace *trace, EtMarkersList *list)
 {
-  g_autoptr(GHashTable) texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  guint channel, index;
+  EtReportTable *table = table_of (list);
+  guint channel, index, first, end, n = MIN (5, et_markers_list_get_n_rows (list));
 
-  collect_label_texts (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW), texts);
-  for (guint r = 0; r < MIN (5, et_markers_list_get_n_rows (list)); r++)
+  et_report_table_get_visible (table, &first, &end);
+  if (first != 0 || end < n)
+    return FALSE;
+  for (guint r = 0; r < n; r++)
     {
-      g_autoptr(GString) start = g_string_new (NULL);
+      g_autoptr(GString) start = g_string_new (NULL), shown = g_string_new (NULL);
 
       assert_true (et_markers_list_get_row (list, r, &channel, &index));
       et_format_duration_display (et_trace_get_channel (trace, channel)->markers[index].start_ns,
                                   start);
-      if (!g_hash_table_contains (texts, start->str))
-        return FALSE;
+      et_report_table_get_cell (table, r, 0, shown);
+      assert_string_equal (shown->str, start->str);
     }
   return TRUE;
 }
 
-/* The rows come within frames of their own; never do stale rows stay. */
+/* The list is idle, then the table is scrolled to its first rows. */
 static void
 check_first_rows_shown (EtTrace *trace, EtMarkersList *list)
 {
@@ -450,14 +465,11 @@ check_csv (EtTrace *trace, EtMarkersList *list, const char *csv)
                                "provider,series,category,importance,text");
 }
 
-/* The rows the list's view is told of: they come a slice a frame, all of
- * them once the list is idle. */
+/* The rows the list's table shows (its scrollbar's length). */
 static guint
 rows_in_view (EtMarkersList *list)
 {
-  GtkColumnView *view = GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW));
-
-  return g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (view)));
+  return et_report_table_get_n_rows (table_of (list));
 }
 
 static void
@@ -504,20 +516,19 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   /* A large list sorts on a thread, and the selected marker stays
    * selected, wherever it lands. */
   {
-    GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (
-      GTK_COLUMN_VIEW (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW))));
+    EtReportTable *table = table_of (list);
     guint chosen_channel, chosen_index, row, n = et_markers_list_get_n_rows (list);
 
     assert_true (et_markers_list_get_row (list, n / 3, &chosen_channel, &chosen_index));
     assert_true (et_markers_list_show_marker (list, chosen_channel, chosen_index));
-    assert_int_equal (gtk_single_selection_get_selected (selection), n / 3);
+    assert_int_equal (et_report_table_get_selected (table), n / 3);
     et_markers_list_set_async_threshold (list, 0);
     et_markers_list_set_sort (list, ET_SORT_START, FALSE);
     assert_true (et_markers_list_is_busy (list));
     RUN_UNTIL (!et_window_is_busy (window));
     assert_int_equal (et_markers_list_get_n_rows (list), n);
     assert_rows_in_time_order (trace, list, FALSE);
-    row = gtk_single_selection_get_selected (selection);
+    row = et_report_table_get_selected (table);
     assert_true (et_markers_list_get_row (list, row, &channel, &index));
     assert_int_equal (channel, chosen_channel);
     assert_int_equal (index, chosen_index);
@@ -803,16 +814,13 @@ test_application_one_window_per_file_and_shortcuts (void **state)
 }
 
 static gboolean
-has_column (GtkColumnView *view, const char *title)
+has_column (GtkWidget *list, const char *title)
 {
-  GListModel *columns = gtk_column_view_get_columns (view);
+  EtReportTable *table = ET_REPORT_TABLE (find_widget (list, ET_TYPE_REPORT_TABLE));
 
-  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
-    {
-      g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
-      if (g_strcmp0 (gtk_column_view_column_get_title (c), title) == 0)
-        return TRUE;
-    }
+  for (guint c = 0; c < et_report_table_get_n_columns (table); c++)
+    if (g_strcmp0 (et_report_table_get_column_title (table, c), title) == 0)
+      return TRUE;
   return FALSE;
 }
 
@@ -878,9 +886,9 @@ test_german_labels_under_language_de (void **state)
   window = open_window (demo_path);
   trace = et_window_get_trace (window);
   list = GTK_WIDGET (et_window_get_markers_list (window));
-  assert_true (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Wichtigkeit"));
-  assert_true (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Reihe"));
-  assert_false (has_column (GTK_COLUMN_VIEW (find_widget (list, GTK_TYPE_COLUMN_VIEW)), "Importance"));
+  assert_true (has_column (list, "Wichtigkeit"));
+  assert_true (has_column (list, "Reihe"));
+  assert_false (has_column (list, "Importance"));
   label = find_widget (list, GTK_TYPE_LABEL);
   assert_non_null (strstr (gtk_label_get_text (GTK_LABEL (label)), " Marker"));
   assert_null (strstr (gtk_label_get_text (GTK_LABEL (label)), "markers"));
@@ -1032,12 +1040,11 @@ test_report_rows_are_one_line_and_a_new_order_starts_at_the_top (void **state)
   list = et_window_get_markers_list (window);
   RUN_UNTIL (!et_window_is_busy (window));
   wait_for_frame (GTK_WIDGET (list));
-  collect_label_texts (find_widget (GTK_WIDGET (list), GTK_TYPE_COLUMN_VIEW), texts);
+  collect_shown_cells (table_of (list), texts);
   assert_true (has_text_containing (texts, "50% done \u23CE  next io"));
   assert_false (has_text_containing (texts, "\n"));
 
-  adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (find_widget (GTK_WIDGET (list),
-                                                                     GTK_TYPE_LIST_VIEW)));
+  adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (table_of (list)));
   assert_true (gtk_adjustment_get_upper (adj) > gtk_adjustment_get_page_size (adj));
   gtk_adjustment_set_value (adj, gtk_adjustment_get_upper (adj));
   wait_for_frame (GTK_WIDGET (list));
