@@ -80,6 +80,21 @@ row_visible (const EtViewport *v, const EtRow *row, double *top)
 
 #define MAX_LANES 64
 
+/* Only shapes that reach rows [lo, hi] of pixels are wanted (a hit-test's
+ * point and its slack): generators skip the kinds and lanes that cannot
+ * reach them. Skipping is exact: a lane's runs never depend on another
+ * lane's spans, nor flags on messages. NULL when drawing (everything). */
+typedef struct
+{
+  double lo, hi;
+} Band;
+
+static inline gboolean
+band_reaches (const Band *band, double y0, double y1)
+{
+  return band == NULL || (y0 <= band->hi && y1 >= band->lo);
+}
+
 /* Per lane, the run of narrow spans being merged (see span_shapes). */
 typedef struct
 {
@@ -118,8 +133,18 @@ typedef struct
                                              (they differ in a merged row) */
   guint64           row_depths;           /* et_layout_row_depths */
   gboolean          one_lane;
+  const Band       *band;
   SpanRun           runs[MAX_LANES];
 } SpanScan;
+
+/* Whether a span in @lane can reach the band at all. */
+static inline gboolean
+lane_in_band (const SpanScan *p, guint lane)
+{
+  double y0 = p->top + 1 + lane * p->v->lane_height;
+
+  return band_reaches (p->band, y0, y0 + p->v->lane_height - 2);
+}
 
 /* A channel's lanes (as its lane runs count them) are its depths in order;
  * a merged row has lanes for its thread's, so channel lane k goes to the
@@ -151,6 +176,8 @@ span_shape (SpanScan *p, guint i)
   SpanRun *run = lane < MAX_LANES ? &p->runs[lane] : NULL;
   EtShape s = { ET_SHAPE_SPAN, p->channel, i, 1, m->importance, m };
 
+  if (p->band != NULL && !lane_in_band (p, lane))
+    return;
   if (m->status != ET_SPAN_UNMATCHED_END && x1 - x0 < 1)
     x1 = x0 + 1;
   /* A sliver in a run: the run grows, no shape is made. */
@@ -235,7 +262,10 @@ block_of_lane_runs (SpanScan *p, const EtLaneRun *runs, guint n, guint i, double
       || et_time_to_x (&p->map, first->start_ns) < p->v->label_width - 2)
     return FALSE;
   for (guint k = 0; k < n; k++)
-    if (lane_run_joins (p, &runs[k], px_per_us))
+    if (p->band != NULL && (runs[k].flags & ET_LANE_RUN_SIMPLE) && runs[k].lane < MAX_LANES
+        && p->lane_of[runs[k].lane] < MAX_LANES && !lane_in_band (p, p->lane_of[runs[k].lane]))
+      continue;     /* a lane the band does not reach: none of its spans is wanted */
+    else if (lane_run_joins (p, &runs[k], px_per_us))
       {
         guint at = (guint) __builtin_ctzll (runs[k].members);
 
@@ -264,7 +294,8 @@ block_of_lane_runs (SpanScan *p, const EtLaneRun *runs, guint n, guint i, double
  * so at coarse zoom the cost follows blocks and lanes, not spans. */
 static void
 span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, guint first,
-             guint end, const EtViewport *v, double top, EtShapeFunc func, gpointer data)
+             guint end, const EtViewport *v, double top, const Band *band, EtShapeFunc func,
+             gpointer data)
 {
   const EtBlockSummary *blocks = et_channel_block_summaries (trace, c);
   const EtLaneRun *lane_runs;
@@ -281,7 +312,10 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
     return;
   et_time_to_x_init (&p.map, v);
   px_per_us = 1000.0 * p.map.px_per_ns;
-  p.func = func, p.data = data;
+  p.func = func, p.data = data, p.band = band;
+  if (band != NULL
+      && !band_reaches (band, top, top + et_layout_channel_row (layout, c)->lanes * v->lane_height))
+    return;
   p.row_depths = et_layout_row_depths (layout, c, &p.one_lane);
   if (by_runs)
     map_lanes (&p, et_trace_channel_depths (trace)[c]);
@@ -476,14 +510,18 @@ loud_members (PointScan *p, const EtShape *s, guint from, guint to, EtShapeFunc 
 /* Flags and messages, merged where they crowd: O(windows) per row. */
 static void
 point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, guint first,
-              guint end, const EtViewport *v, double top, EtMarkerKind kind, EtShapeFunc func,
-              gpointer data)
+              guint end, const EtViewport *v, double top, EtMarkerKind kind, const Band *band,
+              EtShapeFunc func, gpointer data)
 {
   PointScan p = { layout, ch, et_channel_block_summaries (trace, c),
                   !et_layout_filters_single_markers (layout), kind, end };
   guint i = first;
 
-  if (!et_layout_kind_visible (layout, kind) || !et_layout_get_provider_visible (layout, ch->provider))
+  double flag_mid = top + 1 + v->lane_height / 2.0, reach = flag_radius (ET_IMPORTANCE_CRITICAL);
+
+  if (!et_layout_kind_visible (layout, kind) || !et_layout_get_provider_visible (layout, ch->provider)
+      || !(kind == ET_MARKER_FLAG ? band_reaches (band, flag_mid - reach, flag_mid + reach)
+                                  : band_reaches (band, top, top + 6)))
     return;
   et_time_to_x_init (&p.map, v);
   p.loud = et_channel_loud_markers (trace, c, &p.n_loud);
@@ -527,15 +565,15 @@ static const EtMarkerKind drawing_order[] = { ET_MARKER_SPAN, ET_MARKER_FLAG, ET
  * ET_MARKER_SPAN) as shapes in the row whose lane 0 is at @top. */
 static void
 channel_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint channel, double top,
-                EtMarkerKind kind, EtShapeFunc func, gpointer data)
+                EtMarkerKind kind, const Band *band, EtShapeFunc func, gpointer data)
 {
   const EtChannel *ch = et_trace_get_channel (trace, channel);
   guint end, first = et_channel_query (trace, channel, v->from_ns, v->to_ns, &end);
 
   if (kind == ET_MARKER_SPAN)
-    span_shapes (trace, layout, channel, ch, first, end, v, top, func, data);
+    span_shapes (trace, layout, channel, ch, first, end, v, top, band, func, data);
   else
-    point_shapes (trace, layout, channel, ch, first, end, v, top, kind, func, data);
+    point_shapes (trace, layout, channel, ch, first, end, v, top, kind, band, func, data);
 }
 
 /* A collapsed thread's row: every shown channel's spans in the merged
@@ -543,7 +581,7 @@ channel_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint cha
  * that points are drawn over (and hit before) the spans of any channel. */
 static void
 merged_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row,
-               double top, EtShapeFunc func, gpointer data)
+               double top, const Band *band, EtShapeFunc func, gpointer data)
 {
   const EtThread *t = et_trace_get_thread (trace, row->index);
 
@@ -551,13 +589,14 @@ merged_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRo
     for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
       if (et_layout_channel_row (layout, c) == row)
         channel_shapes (trace, layout, v, c, top + et_thread_strip_px (trace, row->index),
-                        drawing_order[k], func, data);
+                        drawing_order[k], band, func, data);
 }
 
-/* The shapes of one row, when it is a channel or a merged thread in view. */
+/* The shapes of one row, when it is a channel or a merged thread in view
+ * (those reaching @band, when not NULL). */
 static void
 row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row,
-            EtShapeFunc func, gpointer data)
+            const Band *band, EtShapeFunc func, gpointer data)
 {
   double top;
 
@@ -566,11 +605,11 @@ row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *
   if (row->kind == ET_ROW_THREAD)
     {
       if (row->lanes > 0)
-        merged_shapes (trace, layout, v, row, top, func, data);
+        merged_shapes (trace, layout, v, row, top, band, func, data);
       return;
     }
   for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
-    channel_shapes (trace, layout, v, row->index, top, drawing_order[k], func, data);
+    channel_shapes (trace, layout, v, row->index, top, drawing_order[k], band, func, data);
 }
 
 void
@@ -578,7 +617,7 @@ et_timeline_foreach_shape (EtTrace *trace, EtLayout *layout, const EtViewport *v
                            EtShapeFunc func, gpointer data)
 {
   for (guint r = 0; r < et_layout_n_rows (layout); r++)
-    row_shapes (trace, layout, v, et_layout_row (layout, r), func, data);
+    row_shapes (trace, layout, v, et_layout_row (layout, r), NULL, func, data);
 }
 
 void
@@ -591,7 +630,7 @@ et_timeline_foreach_channel_shape (EtTrace *trace, EtLayout *layout, const EtVie
   if (row == NULL || row->kind == ET_ROW_CHANNEL)
     {
       if (row != NULL)
-        row_shapes (trace, layout, v, row, func, data);
+        row_shapes (trace, layout, v, row, NULL, func, data);
       return;
     }
   /* Merged: the channel's own shapes among its thread's, in their order. */
@@ -599,7 +638,7 @@ et_timeline_foreach_channel_shape (EtTrace *trace, EtLayout *layout, const EtVie
     return;
   for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
     channel_shapes (trace, layout, v, channel, top + et_thread_strip_px (trace, row->index),
-                    drawing_order[k], func, data);
+                    drawing_order[k], NULL, func, data);
 }
 
 /* ---- drawing ----------------------------------------------------------- */
@@ -1580,15 +1619,17 @@ typedef struct
   EtShape  shape;
 } HitSearch;
 
+/* Pixels around a shape that still hit it: small marks stay easy to click. */
+#define HIT_SLACK 2.0
+
 static void
 hit_shape (const EtShape *s, gpointer data)
 {
   HitSearch *h = data;
-  const double slack = 2;   /* small marks stay easy to click */
 
   /* Later shapes are drawn over earlier ones: the last match is on top. */
-  if (h->x >= s->x0 - slack && h->x <= s->x1 + slack && h->y >= s->y0 - slack
-      && h->y <= s->y1 + slack)
+  if (h->x >= s->x0 - HIT_SLACK && h->x <= s->x1 + HIT_SLACK && h->y >= s->y0 - HIT_SLACK
+      && h->y <= s->y1 + HIT_SLACK)
     {
       h->found = TRUE;
       h->shape = *s;
@@ -1634,6 +1675,7 @@ et_timeline_hit_test (EtTrace *trace, EtLayout *layout, const EtViewport *v, dou
                       double y, EtHit *hit)
 {
   HitSearch search = { x, y, FALSE };
+  Band band = { y - HIT_SLACK, y + HIT_SLACK };
 
   memset (hit, 0, sizeof *hit);
   if (y < v->ruler_height)
@@ -1655,7 +1697,7 @@ et_timeline_hit_test (EtTrace *trace, EtLayout *layout, const EtViewport *v, dou
   if (hit->kind != ET_HIT_EMPTY_ROW)
     return;
   /* Shapes stay inside their row: only the row under the pointer counts. */
-  row_shapes (trace, layout, v, et_layout_row (layout, hit->row), hit_shape, &search);
+  row_shapes (trace, layout, v, et_layout_row (layout, hit->row), &band, hit_shape, &search);
   if (search.found)
     {
       hit->kind = ET_HIT_SHAPE;
