@@ -118,6 +118,13 @@ whole_block (guint i, guint to)
   return (i & (ET_CHANNEL_BLOCK - 1)) == 0 && i + ET_CHANNEL_BLOCK <= to;
 }
 
+/* The same for a whole stretch (et_channel_stretch_runs). */
+static inline gboolean
+whole_stretch (guint i, guint to)
+{
+  return (i & (ET_CHANNEL_STRETCH - 1)) == 0 && i + ET_CHANNEL_STRETCH <= to;
+}
+
 /* One channel's spans, as span_shapes walks them. */
 typedef struct
 {
@@ -135,6 +142,10 @@ typedef struct
   gboolean          one_lane;
   const Band       *band;
   SpanRun           runs[MAX_LANES];
+  /* The stretch being walked (et_channel_stretch_runs): channel lanes whose
+   * spans all join one sliver run there, and each one's stretch run. */
+  guint64             stretch_lanes;
+  const EtStretchRun *stretch_run[MAX_LANES];
 } SpanScan;
 
 /* Whether a span in @lane can reach the band at all. */
@@ -216,23 +227,29 @@ span_shape (SpanScan *p, guint i)
  * (span_shape: a sliver is one pixel wide and joins a run reaching within
  * half a pixel of it). The margins keep rounding out of the answer. */
 static inline gboolean
-lane_run_joins (const SpanScan *p, const EtLaneRun *run, double px_per_us)
+slivers_join (const SpanScan *p, guint8 flags, guint8 lane, guint32 longest_us, guint32 step_us,
+              double px_per_us)
 {
-  return (run->flags & ET_LANE_RUN_SIMPLE) && run->lane < MAX_LANES
-         && p->lane_of[run->lane] < MAX_LANES
-         && (run->members & (run->members - 1)) != 0 && run->longest_us != G_MAXUINT32
-         && run->longest_us * px_per_us < 0.9 && run->step_us * px_per_us < 1.4;
+  return (flags & ET_LANE_RUN_SIMPLE) && lane < MAX_LANES && p->lane_of[lane] < MAX_LANES
+         && longest_us != G_MAXUINT32 && longest_us * px_per_us < 0.9
+         && step_us * px_per_us < 1.4;
 }
 
-/* Joins the spans of @run after its first (which span_shape has placed)
- * to the run of their lane: the last reaches furthest, since spans in a
- * lane follow each other. */
-static void
-join_lane_run (SpanScan *p, const EtLaneRun *run, guint i)
+static inline gboolean
+lane_run_joins (const SpanScan *p, const EtLaneRun *run, double px_per_us)
 {
-  guint last = i + 63 - (guint) __builtin_clzll (run->members);
+  return (run->members & (run->members - 1)) != 0
+         && slivers_join (p, run->flags, run->lane, run->longest_us, run->step_us, px_per_us);
+}
+
+/* Joins the spans of a lane's run after its first (which span_shape has
+ * placed) up to its @last to the run of their lane: the last reaches
+ * furthest, since spans in a lane follow each other. */
+static void
+join_run (SpanScan *p, guint8 lane, guint last, guint8 importance, guint8 flags, gint16 category)
+{
   const EtMarker *m = &p->ch->markers[last];
-  SpanRun *into = &p->runs[p->lane_of[run->lane]];
+  SpanRun *into = &p->runs[p->lane_of[lane]];
   double x0 = et_time_to_x (&p->map, m->start_ns);
   double x1 = MIN (et_time_to_x (&p->map, m->end_ns), p->v->width + 2);
 
@@ -240,8 +257,36 @@ join_lane_run (SpanScan *p, const EtLaneRun *run, guint i)
     x1 = x0 + 1;
   into->shape.x1 = MAX (into->shape.x1, x1);
   into->shape.count = last - into->shape.marker + 1;
-  into->shape.importance = MAX (into->shape.importance, (EtImportance) run->importance);
-  into->shape.mixed |= (run->flags & ET_LANE_RUN_MIXED) || run->category != into->shape.m->category;
+  into->shape.importance = MAX (into->shape.importance, (EtImportance) importance);
+  into->shape.mixed |= (flags & ET_LANE_RUN_MIXED) || category != into->shape.m->category;
+}
+
+static void
+join_lane_run (SpanScan *p, const EtLaneRun *run, guint i)
+{
+  join_run (p, run->lane, i + 63 - (guint) __builtin_clzll (run->members), run->importance,
+            run->flags, run->category);
+}
+
+/* Whether a lane of @p's row lies outside the band (hit-tests): none of
+ * its spans is wanted. */
+static inline gboolean
+lane_skipped (const SpanScan *p, guint8 flags, guint8 lane)
+{
+  return p->band != NULL && (flags & ET_LANE_RUN_SIMPLE) && lane < MAX_LANES
+         && p->lane_of[lane] < MAX_LANES && !lane_in_band (p, p->lane_of[lane]);
+}
+
+/* Whether the lane of @run (simple spans) joins at the stretch level:
+ * then only the stretch's first span of the lane is visited, in its block,
+ * and the rest of the stretch's joined to it at once (its run is only
+ * flushed by a span of the lane that starts a new run, and none does
+ * inside the stretch, so the shapes come out as block by block). */
+static inline gboolean
+in_stretch_lane (const SpanScan *p, const EtLaneRun *run)
+{
+  return (run->flags & ET_LANE_RUN_SIMPLE) && run->lane < MAX_LANES
+         && (p->stretch_lanes >> run->lane & 1);
 }
 
 /* The spans of the whole block at @i, from its lane runs: a run that
@@ -255,16 +300,22 @@ static gboolean
 block_of_lane_runs (SpanScan *p, const EtLaneRun *runs, guint n, guint i, double px_per_us)
 {
   const EtMarker *first = &p->ch->markers[i];
-  guint64 visit = 0, joined = 0;
+  guint64 visit = 0, joined = 0, stretched = 0;
   guint8 run_at[ET_CHANNEL_BLOCK];
 
   if (first->start_ns < p->v->from_ns
       || et_time_to_x (&p->map, first->start_ns) < p->v->label_width - 2)
     return FALSE;
   for (guint k = 0; k < n; k++)
-    if (p->band != NULL && (runs[k].flags & ET_LANE_RUN_SIMPLE) && runs[k].lane < MAX_LANES
-        && p->lane_of[runs[k].lane] < MAX_LANES && !lane_in_band (p, p->lane_of[runs[k].lane]))
-      continue;     /* a lane the band does not reach: none of its spans is wanted */
+    if (lane_skipped (p, runs[k].flags, runs[k].lane))
+      continue;
+    else if (in_stretch_lane (p, &runs[k]))
+      {
+        guint at = p->stretch_run[runs[k].lane]->first - i;
+
+        if (at < ET_CHANNEL_BLOCK)
+          stretched |= G_GUINT64_CONSTANT (1) << at, run_at[at] = runs[k].lane;
+      }
     else if (lane_run_joins (p, &runs[k], px_per_us))
       {
         guint at = (guint) __builtin_ctzll (runs[k].members);
@@ -274,15 +325,39 @@ block_of_lane_runs (SpanScan *p, const EtLaneRun *runs, guint n, guint i, double
       }
     else
       visit |= runs[k].members;
-  for (visit |= joined; visit != 0; visit &= visit - 1)
+  for (visit |= joined | stretched; visit != 0; visit &= visit - 1)
     {
       guint at = (guint) __builtin_ctzll (visit);
+      const EtStretchRun *whole;
 
       span_shape (p, i + at);
       if (joined & (G_GUINT64_CONSTANT (1) << at))
         join_lane_run (p, &runs[run_at[at]], i);
+      else if (stretched & (G_GUINT64_CONSTANT (1) << at))
+        {
+          whole = p->stretch_run[run_at[at]];
+          join_run (p, whole->lane, whole->last, whole->importance, whole->flags,
+                    whole->category);
+        }
     }
   return TRUE;
+}
+
+/* Opens a stretch (its runs: @runs, @n): which lanes' spans all join one
+ * sliver run at this zoom, with more than one span. Only for a stretch
+ * whose blocks block_of_lane_runs all takes (whole, none cut at the left). */
+static void
+open_stretch (SpanScan *p, const EtStretchRun *runs, guint n, double px_per_us)
+{
+  p->stretch_lanes = 0;
+  for (guint k = 0; k < n; k++)
+    if (runs[k].first != runs[k].last
+        && slivers_join (p, runs[k].flags, runs[k].lane, runs[k].longest_us, runs[k].step_us,
+                         px_per_us))
+      {
+        p->stretch_lanes |= G_GUINT64_CONSTANT (1) << runs[k].lane;
+        p->stretch_run[runs[k].lane] = &runs[k];
+      }
 }
 
 /* Spans as bars in their lanes. Narrow spans (under MERGE_PX wide) that
@@ -300,6 +375,8 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
   const EtBlockSummary *blocks = et_channel_block_summaries (trace, c);
   const EtLaneRun *lane_runs;
   const guint32 *block_runs = et_channel_lane_runs (trace, c, &lane_runs);
+  const EtStretchRun *stretch_runs;
+  const guint32 *stretches = et_channel_stretch_runs (trace, c, &stretch_runs);
   gboolean filtered = et_layout_filters_single_markers (layout);
   gboolean by_runs = !filtered && (et_layout_channel_merged (layout, c)
                                    || !et_layout_get_channel_collapsed (layout, c))
@@ -323,6 +400,16 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
     {
       const EtMarker *m = &ch->markers[i];
 
+      if ((i & (ET_CHANNEL_STRETCH - 1)) == 0)
+        {
+          guint s = i >> ET_CHANNEL_STRETCH_SHIFT;
+
+          p.stretch_lanes = 0;
+          if (by_runs && whole_stretch (i, end) && m->start_ns >= v->from_ns
+              && et_time_to_x (&p.map, m->start_ns) >= v->label_width - 2)
+            open_stretch (&p, stretch_runs + stretches[s], stretches[s + 1] - stretches[s],
+                          px_per_us);
+        }
       if (whole_block (i, end))
         {
           guint b = i >> ET_CHANNEL_BLOCK_SHIFT;
