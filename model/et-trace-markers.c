@@ -884,21 +884,6 @@ add_to_summary (EtBlockSummary *block, const EtMarker *m, guint i)
   block->max_importance[k] = MAX (block->max_importance[k], m->importance);
 }
 
-/* The microseconds from @from to @to, rounded up, for a lane run's
- * distances: never less than the distance, 0 when @to is not after @from,
- * G_MAXUINT32 for an hour and more (damaged files saturate times). */
-static guint32
-micros_between (gint64 from, gint64 to)
-{
-  gint64 ns;
-
-  if (to <= from)
-    return 0;
-  if (__builtin_sub_overflow (to, from, &ns) || ns > (gint64) G_MAXUINT32 * 1000)
-    return G_MAXUINT32;
-  return (guint32) MIN (((guint64) ns + 999) / 1000, G_MAXUINT32);
-}
-
 /* The lane runs of the block being summarized: which run each lane has
  * (an index into self->lane_runs, from the block's first; -1 for none),
  * which run the block's spans that are not simple have (-1 for none), and
@@ -927,7 +912,7 @@ lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i, g
 {
   gboolean simple = et_marker_is_simple_span (m) && lane < ET_LANE_RUN_OTHERS;
   gint8 *slot = simple ? &build->run_of_lane[lane] : &build->others;
-  guint32 longest = m->status == ET_SPAN_UNMATCHED_END ? 0 : micros_between (m->start_ns, m->end_ns);
+  guint32 longest = m->status == ET_SPAN_UNMATCHED_END ? 0 : _et_micros_between (m->start_ns, m->end_ns);
   guint64 bit = G_GUINT64_CONSTANT (1) << (i & (ET_CHANNEL_BLOCK - 1));
   gint8 k = *slot;
   EtLaneRun *run;
@@ -948,7 +933,7 @@ lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i, g
   if (m->category != run->category)
     run->flags |= ET_LANE_RUN_MIXED;
   run->longest_us = MAX (run->longest_us, longest);
-  run->step_us = MAX (run->step_us, micros_between (build->last_start[k], m->start_ns));
+  run->step_us = MAX (run->step_us, _et_micros_between (build->last_start[k], m->start_ns));
   build->last_start[k] = m->start_ns;
 }
 
@@ -956,6 +941,7 @@ static void
 close_channel (EtTrace *self, const ChannelDef *def)
 {
   LaneRunBuild run_build;
+  EtStretchBuild stretch_build;
   EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
   EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
   guint32 block0 = self->blocks->len;
@@ -970,6 +956,7 @@ close_channel (EtTrace *self, const ChannelDef *def)
   g_array_append_val (self->channels, c);
   g_array_append_val (self->channel_thread, def->thread);
   g_array_append_val (self->channel_block0, block0);
+  g_array_append_val (self->channel_stretch0, self->stretch_runs0->len);
   g_array_append_val (self->channel_loud0, self->loud->len);
   /* Depths are thread-wide (a span nested in another row's span is one
    * deeper); the row gives lanes only to the depths its own spans use. */
@@ -984,9 +971,15 @@ close_channel (EtTrace *self, const ChannelDef *def)
     {
       if ((i & (ET_CHANNEL_BLOCK - 1)) == 0)
         lane_runs_open_block (self, &run_build);
+      if ((i & (ET_CHANNEL_STRETCH - 1)) == 0)
+        _et_stretch_build_open (self, &stretch_build);
       if (c.markers[i].kind == ET_MARKER_SPAN)
-        lane_runs_add (self, &run_build, &c.markers[i], i,
-                       et_lane_of_depth (used, c.markers[i].depth));
+        {
+          guint lane = et_lane_of_depth (used, c.markers[i].depth);
+
+          lane_runs_add (self, &run_build, &c.markers[i], i, lane);
+          _et_stretch_build_add (self, &stretch_build, &c.markers[i], i, lane);
+        }
       running = MAX (running, c.markers[i].end_ns);
       if (c.markers[i].category >= -1 && c.markers[i].category <= 255)
         self->categories[(c.markers[i].category + 1) / 64]
@@ -1225,6 +1218,7 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
   for (guint c = 0; c < defs->len; c++)
     close_channel (self, sorted[c]);
   g_array_append_val (self->block_lanes0, self->lane_runs->len);
+  g_array_append_val (self->stretch_runs0, self->stretch_runs->len);
   g_array_append_val (self->channel_loud0, self->loud->len);
   self->stats.markers = n;
 }

@@ -95,6 +95,9 @@ struct _EtTrace
   GArray          *block_summaries; /* EtBlockSummary per block, same order */
   GArray          *block_lanes0;    /* guint32 per block: its first lane run, and the end */
   GArray          *lane_runs;       /* EtLaneRun, block by block */
+  GArray          *channel_stretch0; /* guint32: first stretch of each channel */
+  GArray          *stretch_runs0;   /* guint32 per stretch: its first run, and the end */
+  GArray          *stretch_runs;    /* EtStretchRun, stretch by stretch */
   GArray          *loud;            /* guint32: loud markers, channel by channel */
   GArray          *channel_loud0;   /* guint32: first of each channel in loud, and the end */
   GArray          *channel_thread;  /* guint32: thread of each channel */
@@ -211,5 +214,38 @@ void            _et_trace_cpu_free       (EtTraceCpu     *cpu);
 /* Orders EtCrossEnd by marker. */
 int             _et_compare_cross_ends   (gconstpointer   a,
                                           gconstpointer   b);
+
+/* The microseconds from @from to @to, rounded up, for lane runs'
+ * distances: never less than the distance, 0 when @to is not after @from,
+ * G_MAXUINT32 for an hour and more (damaged files saturate times). */
+static inline guint32
+_et_micros_between (gint64 from, gint64 to)
+{
+  gint64 ns;
+
+  if (to <= from)
+    return 0;
+  if (__builtin_sub_overflow (to, from, &ns) || ns > (gint64) G_MAXUINT32 * 1000)
+    return G_MAXUINT32;
+  return (guint32) MIN (((guint64) ns + 999) / 1000, G_MAXUINT32);
+}
+
+/* et-trace-stretches.c: the stretch lane runs of the channel being closed
+ * (et_channel_stretch_runs): a stretch is opened at each of its first
+ * markers, and every span added. */
+typedef struct
+{
+  guint16 run_of_lane[256];    /* the lane's run, from the stretch's first; G_MAXUINT16: none */
+  gint64  last_start[256];     /* the start of the lane's last span so far */
+  guint   first_run;
+} EtStretchBuild;
+
+void            _et_stretch_build_open   (EtTrace        *self,
+                                          EtStretchBuild *build);
+void            _et_stretch_build_add    (EtTrace        *self,
+                                          EtStretchBuild *build,
+                                          const EtMarker *m,
+                                          guint           i,
+                                          guint           lane);
 
 G_END_DECLS

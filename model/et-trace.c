@@ -84,6 +84,9 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->block_summaries, g_array_unref);
   g_clear_pointer (&self->block_lanes0, g_array_unref);
   g_clear_pointer (&self->lane_runs, g_array_unref);
+  g_clear_pointer (&self->channel_stretch0, g_array_unref);
+  g_clear_pointer (&self->stretch_runs0, g_array_unref);
+  g_clear_pointer (&self->stretch_runs, g_array_unref);
   g_clear_pointer (&self->loud, g_array_unref);
   g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->cpu, _et_trace_cpu_free);
@@ -131,6 +134,9 @@ et_trace_init (EtTrace *self)
   self->block_summaries = g_array_new (FALSE, TRUE, sizeof (EtBlockSummary));
   self->block_lanes0 = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->lane_runs = g_array_new (FALSE, FALSE, sizeof (EtLaneRun));
+  self->channel_stretch0 = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->stretch_runs0 = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->stretch_runs = g_array_new (FALSE, FALSE, sizeof (EtStretchRun));
   self->loud = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   self->channel_loud0 = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -730,6 +736,18 @@ et_channel_lane_runs (EtTrace *self, guint channel, const EtLaneRun **runs)
   *runs = (const EtLaneRun *) (gpointer) self->lane_runs->data;
   return &g_array_index (self->block_lanes0, guint32,
                          g_array_index (self->channel_block0, guint32, channel));
+}
+
+const guint32 *
+et_channel_stretch_runs (EtTrace *self, guint channel, const EtStretchRun **runs)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  g_return_val_if_fail (channel < self->channels->len, NULL);
+  g_return_val_if_fail (runs != NULL, NULL);
+
+  *runs = (const EtStretchRun *) (gpointer) self->stretch_runs->data;
+  return &g_array_index (self->stretch_runs0, guint32,
+                         g_array_index (self->channel_stretch0, guint32, channel));
 }
 
 guint

@@ -340,6 +340,31 @@ const guint32        *et_channel_lane_runs       (EtTrace          *self,
                                                   guint             channel,
                                                   const EtLaneRun **runs);
 
+/* The lane runs of stretches of ET_CHANNEL_STRETCH markers (64 blocks),
+ * so that a coarse view of a long channel can take a lane's spans of a
+ * whole stretch at once, not block by block. Per lane, a run goes from its
+ * first simple span in the stretch to its last, with the largest step
+ * between spans' starts counted across blocks too; the spans that are not
+ * simple are in no stretch run. Those of stretch s are (*@runs)[index[s]]
+ * up to (*@runs)[index[s + 1]], in the order of their first spans. */
+#define ET_CHANNEL_STRETCH_SHIFT (ET_CHANNEL_BLOCK_SHIFT + 6)
+#define ET_CHANNEL_STRETCH       (1u << ET_CHANNEL_STRETCH_SHIFT)
+
+typedef struct
+{
+  guint32 first, last;  /* marker indices in the channel of the lane's first and last span */
+  guint32 longest_us;   /* as EtLaneRun */
+  guint32 step_us;
+  gint16  category;
+  guint8  lane;
+  guint8  importance;
+  guint8  flags;        /* EtLaneRunFlags (always ET_LANE_RUN_SIMPLE) */
+} EtStretchRun;
+
+const guint32        *et_channel_stretch_runs    (EtTrace             *self,
+                                                  guint                channel,
+                                                  const EtStretchRun **runs);
+
 /* A flag or message that is critical or an alert: never merged out of
  * sight when drawn. */
 static inline gboolean

@@ -279,6 +279,8 @@ et_stamps_fill_box (EtStamps *stamps, cairo_t *cr, double x0, double y0, double 
   cairo_surface_mark_dirty (stamps->target);
 }
 
+#define PREFETCH_ROWS 8
+
 void
 et_stamps_dashed_vline (EtStamps *stamps, cairo_t *cr, double x, double y0, double y1,
                         double r, double g, double b, double alpha)
@@ -287,7 +289,7 @@ et_stamps_dashed_vline (EtStamps *stamps, cairo_t *cr, double x, double y0, doub
   guint32 pixel = a << 24 | (guint32) round_px (r * a) << 16 | (guint32) round_px (g * a) << 8
                   | (guint32) round_px (b * a);
   double x1 = x;
-  int column, start, top, bottom;
+  int column, start, top, bottom, first, end;
 
   to_pixels (stamps, cr, &x, &y0);
   to_pixels (stamps, cr, &x1, &y1);
@@ -298,12 +300,19 @@ et_stamps_dashed_vline (EtStamps *stamps, cairo_t *cr, double x, double y0, doub
   if (column < stamps->clip_x0 || column >= stamps->clip_x1)
     return;
   cairo_surface_flush (stamps->target);
-  /* 3 pixels on, 2 off, counted from where the line starts, like cairo's dash. */
-  for (int row = MAX (top, stamps->clip_y0); row < MIN (bottom, stamps->clip_y1); row++)
-    if (ABS (row - start) % 5 < 3)
-      {
-        guint32 *dst = (guint32 *) (stamps->pixels + (gsize) row * stamps->stride) + column;
+  /* 3 pixels on, 2 off, counted from where the line starts, like cairo's
+   * dash. Each pixel is in a row of its own, so waiting for memory is
+   * most of the cost: fetching rows ahead hides part of it (a whole-trace
+   * view of 10 M events draws about a million such pixels). */
+  first = MAX (top, stamps->clip_y0), end = MIN (bottom, stamps->clip_y1);
+  for (int row = first; row < end; row++)
+    {
+      guint32 *dst = (guint32 *) (stamps->pixels + (gsize) row * stamps->stride) + column;
+
+      if (row + PREFETCH_ROWS < end)
+        __builtin_prefetch (dst + PREFETCH_ROWS * (stamps->stride / 4), 1);
+      if (ABS (row - start) % 5 < 3)
         *dst = over (pixel, *dst);
-      }
+    }
   cairo_surface_mark_dirty (stamps->target);
 }

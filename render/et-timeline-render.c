@@ -80,6 +80,21 @@ row_visible (const EtViewport *v, const EtRow *row, double *top)
 
 #define MAX_LANES 64
 
+/* Only shapes that reach rows [lo, hi] of pixels are wanted (a hit-test's
+ * point and its slack): generators skip the kinds and lanes that cannot
+ * reach them. Skipping is exact: a lane's runs never depend on another
+ * lane's spans, nor flags on messages. NULL when drawing (everything). */
+typedef struct
+{
+  double lo, hi;
+} Band;
+
+static inline gboolean
+band_reaches (const Band *band, double y0, double y1)
+{
+  return band == NULL || (y0 <= band->hi && y1 >= band->lo);
+}
+
 /* Per lane, the run of narrow spans being merged (see span_shapes). */
 typedef struct
 {
@@ -103,6 +118,13 @@ whole_block (guint i, guint to)
   return (i & (ET_CHANNEL_BLOCK - 1)) == 0 && i + ET_CHANNEL_BLOCK <= to;
 }
 
+/* The same for a whole stretch (et_channel_stretch_runs). */
+static inline gboolean
+whole_stretch (guint i, guint to)
+{
+  return (i & (ET_CHANNEL_STRETCH - 1)) == 0 && i + ET_CHANNEL_STRETCH <= to;
+}
+
 /* One channel's spans, as span_shapes walks them. */
 typedef struct
 {
@@ -118,8 +140,22 @@ typedef struct
                                              (they differ in a merged row) */
   guint64           row_depths;           /* et_layout_row_depths */
   gboolean          one_lane;
+  const Band       *band;
   SpanRun           runs[MAX_LANES];
+  /* The stretch being walked (et_channel_stretch_runs): channel lanes whose
+   * spans all join one sliver run there, and each one's stretch run. */
+  guint64             stretch_lanes;
+  const EtStretchRun *stretch_run[MAX_LANES];
 } SpanScan;
+
+/* Whether a span in @lane can reach the band at all. */
+static inline gboolean
+lane_in_band (const SpanScan *p, guint lane)
+{
+  double y0 = p->top + 1 + lane * p->v->lane_height;
+
+  return band_reaches (p->band, y0, y0 + p->v->lane_height - 2);
+}
 
 /* A channel's lanes (as its lane runs count them) are its depths in order;
  * a merged row has lanes for its thread's, so channel lane k goes to the
@@ -151,6 +187,8 @@ span_shape (SpanScan *p, guint i)
   SpanRun *run = lane < MAX_LANES ? &p->runs[lane] : NULL;
   EtShape s = { ET_SHAPE_SPAN, p->channel, i, 1, m->importance, m };
 
+  if (p->band != NULL && !lane_in_band (p, lane))
+    return;
   if (m->status != ET_SPAN_UNMATCHED_END && x1 - x0 < 1)
     x1 = x0 + 1;
   /* A sliver in a run: the run grows, no shape is made. */
@@ -189,23 +227,29 @@ span_shape (SpanScan *p, guint i)
  * (span_shape: a sliver is one pixel wide and joins a run reaching within
  * half a pixel of it). The margins keep rounding out of the answer. */
 static inline gboolean
-lane_run_joins (const SpanScan *p, const EtLaneRun *run, double px_per_us)
+slivers_join (const SpanScan *p, guint8 flags, guint8 lane, guint32 longest_us, guint32 step_us,
+              double px_per_us)
 {
-  return (run->flags & ET_LANE_RUN_SIMPLE) && run->lane < MAX_LANES
-         && p->lane_of[run->lane] < MAX_LANES
-         && (run->members & (run->members - 1)) != 0 && run->longest_us != G_MAXUINT32
-         && run->longest_us * px_per_us < 0.9 && run->step_us * px_per_us < 1.4;
+  return (flags & ET_LANE_RUN_SIMPLE) && lane < MAX_LANES && p->lane_of[lane] < MAX_LANES
+         && longest_us != G_MAXUINT32 && longest_us * px_per_us < 0.9
+         && step_us * px_per_us < 1.4;
 }
 
-/* Joins the spans of @run after its first (which span_shape has placed)
- * to the run of their lane: the last reaches furthest, since spans in a
- * lane follow each other. */
-static void
-join_lane_run (SpanScan *p, const EtLaneRun *run, guint i)
+static inline gboolean
+lane_run_joins (const SpanScan *p, const EtLaneRun *run, double px_per_us)
 {
-  guint last = i + 63 - (guint) __builtin_clzll (run->members);
+  return (run->members & (run->members - 1)) != 0
+         && slivers_join (p, run->flags, run->lane, run->longest_us, run->step_us, px_per_us);
+}
+
+/* Joins the spans of a lane's run after its first (which span_shape has
+ * placed) up to its @last to the run of their lane: the last reaches
+ * furthest, since spans in a lane follow each other. */
+static void
+join_run (SpanScan *p, guint8 lane, guint last, guint8 importance, guint8 flags, gint16 category)
+{
   const EtMarker *m = &p->ch->markers[last];
-  SpanRun *into = &p->runs[p->lane_of[run->lane]];
+  SpanRun *into = &p->runs[p->lane_of[lane]];
   double x0 = et_time_to_x (&p->map, m->start_ns);
   double x1 = MIN (et_time_to_x (&p->map, m->end_ns), p->v->width + 2);
 
@@ -213,8 +257,36 @@ join_lane_run (SpanScan *p, const EtLaneRun *run, guint i)
     x1 = x0 + 1;
   into->shape.x1 = MAX (into->shape.x1, x1);
   into->shape.count = last - into->shape.marker + 1;
-  into->shape.importance = MAX (into->shape.importance, (EtImportance) run->importance);
-  into->shape.mixed |= (run->flags & ET_LANE_RUN_MIXED) || run->category != into->shape.m->category;
+  into->shape.importance = MAX (into->shape.importance, (EtImportance) importance);
+  into->shape.mixed |= (flags & ET_LANE_RUN_MIXED) || category != into->shape.m->category;
+}
+
+static void
+join_lane_run (SpanScan *p, const EtLaneRun *run, guint i)
+{
+  join_run (p, run->lane, i + 63 - (guint) __builtin_clzll (run->members), run->importance,
+            run->flags, run->category);
+}
+
+/* Whether a lane of @p's row lies outside the band (hit-tests): none of
+ * its spans is wanted. */
+static inline gboolean
+lane_skipped (const SpanScan *p, guint8 flags, guint8 lane)
+{
+  return p->band != NULL && (flags & ET_LANE_RUN_SIMPLE) && lane < MAX_LANES
+         && p->lane_of[lane] < MAX_LANES && !lane_in_band (p, p->lane_of[lane]);
+}
+
+/* Whether the lane of @run (simple spans) joins at the stretch level:
+ * then only the stretch's first span of the lane is visited, in its block,
+ * and the rest of the stretch's joined to it at once (its run is only
+ * flushed by a span of the lane that starts a new run, and none does
+ * inside the stretch, so the shapes come out as block by block). */
+static inline gboolean
+in_stretch_lane (const SpanScan *p, const EtLaneRun *run)
+{
+  return (run->flags & ET_LANE_RUN_SIMPLE) && run->lane < MAX_LANES
+         && (p->stretch_lanes >> run->lane & 1);
 }
 
 /* The spans of the whole block at @i, from its lane runs: a run that
@@ -228,14 +300,23 @@ static gboolean
 block_of_lane_runs (SpanScan *p, const EtLaneRun *runs, guint n, guint i, double px_per_us)
 {
   const EtMarker *first = &p->ch->markers[i];
-  guint64 visit = 0, joined = 0;
+  guint64 visit = 0, joined = 0, stretched = 0;
   guint8 run_at[ET_CHANNEL_BLOCK];
 
   if (first->start_ns < p->v->from_ns
       || et_time_to_x (&p->map, first->start_ns) < p->v->label_width - 2)
     return FALSE;
   for (guint k = 0; k < n; k++)
-    if (lane_run_joins (p, &runs[k], px_per_us))
+    if (lane_skipped (p, runs[k].flags, runs[k].lane))
+      continue;
+    else if (in_stretch_lane (p, &runs[k]))
+      {
+        guint at = p->stretch_run[runs[k].lane]->first - i;
+
+        if (at < ET_CHANNEL_BLOCK)
+          stretched |= G_GUINT64_CONSTANT (1) << at, run_at[at] = runs[k].lane;
+      }
+    else if (lane_run_joins (p, &runs[k], px_per_us))
       {
         guint at = (guint) __builtin_ctzll (runs[k].members);
 
@@ -244,15 +325,39 @@ block_of_lane_runs (SpanScan *p, const EtLaneRun *runs, guint n, guint i, double
       }
     else
       visit |= runs[k].members;
-  for (visit |= joined; visit != 0; visit &= visit - 1)
+  for (visit |= joined | stretched; visit != 0; visit &= visit - 1)
     {
       guint at = (guint) __builtin_ctzll (visit);
+      const EtStretchRun *whole;
 
       span_shape (p, i + at);
       if (joined & (G_GUINT64_CONSTANT (1) << at))
         join_lane_run (p, &runs[run_at[at]], i);
+      else if (stretched & (G_GUINT64_CONSTANT (1) << at))
+        {
+          whole = p->stretch_run[run_at[at]];
+          join_run (p, whole->lane, whole->last, whole->importance, whole->flags,
+                    whole->category);
+        }
     }
   return TRUE;
+}
+
+/* Opens a stretch (its runs: @runs, @n): which lanes' spans all join one
+ * sliver run at this zoom, with more than one span. Only for a stretch
+ * whose blocks block_of_lane_runs all takes (whole, none cut at the left). */
+static void
+open_stretch (SpanScan *p, const EtStretchRun *runs, guint n, double px_per_us)
+{
+  p->stretch_lanes = 0;
+  for (guint k = 0; k < n; k++)
+    if (runs[k].first != runs[k].last
+        && slivers_join (p, runs[k].flags, runs[k].lane, runs[k].longest_us, runs[k].step_us,
+                         px_per_us))
+      {
+        p->stretch_lanes |= G_GUINT64_CONSTANT (1) << runs[k].lane;
+        p->stretch_run[runs[k].lane] = &runs[k];
+      }
 }
 
 /* Spans as bars in their lanes. Narrow spans (under MERGE_PX wide) that
@@ -264,11 +369,14 @@ block_of_lane_runs (SpanScan *p, const EtLaneRun *runs, guint n, guint i, double
  * so at coarse zoom the cost follows blocks and lanes, not spans. */
 static void
 span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, guint first,
-             guint end, const EtViewport *v, double top, EtShapeFunc func, gpointer data)
+             guint end, const EtViewport *v, double top, const Band *band, EtShapeFunc func,
+             gpointer data)
 {
   const EtBlockSummary *blocks = et_channel_block_summaries (trace, c);
   const EtLaneRun *lane_runs;
   const guint32 *block_runs = et_channel_lane_runs (trace, c, &lane_runs);
+  const EtStretchRun *stretch_runs;
+  const guint32 *stretches = et_channel_stretch_runs (trace, c, &stretch_runs);
   gboolean filtered = et_layout_filters_single_markers (layout);
   gboolean by_runs = !filtered && (et_layout_channel_merged (layout, c)
                                    || !et_layout_get_channel_collapsed (layout, c))
@@ -281,7 +389,10 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
     return;
   et_time_to_x_init (&p.map, v);
   px_per_us = 1000.0 * p.map.px_per_ns;
-  p.func = func, p.data = data;
+  p.func = func, p.data = data, p.band = band;
+  if (band != NULL
+      && !band_reaches (band, top, top + et_layout_channel_row (layout, c)->lanes * v->lane_height))
+    return;
   p.row_depths = et_layout_row_depths (layout, c, &p.one_lane);
   if (by_runs)
     map_lanes (&p, et_trace_channel_depths (trace)[c]);
@@ -289,6 +400,16 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
     {
       const EtMarker *m = &ch->markers[i];
 
+      if ((i & (ET_CHANNEL_STRETCH - 1)) == 0)
+        {
+          guint s = i >> ET_CHANNEL_STRETCH_SHIFT;
+
+          p.stretch_lanes = 0;
+          if (by_runs && whole_stretch (i, end) && m->start_ns >= v->from_ns
+              && et_time_to_x (&p.map, m->start_ns) >= v->label_width - 2)
+            open_stretch (&p, stretch_runs + stretches[s], stretches[s + 1] - stretches[s],
+                          px_per_us);
+        }
       if (whole_block (i, end))
         {
           guint b = i >> ET_CHANNEL_BLOCK_SHIFT;
@@ -476,14 +597,18 @@ loud_members (PointScan *p, const EtShape *s, guint from, guint to, EtShapeFunc 
 /* Flags and messages, merged where they crowd: O(windows) per row. */
 static void
 point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, guint first,
-              guint end, const EtViewport *v, double top, EtMarkerKind kind, EtShapeFunc func,
-              gpointer data)
+              guint end, const EtViewport *v, double top, EtMarkerKind kind, const Band *band,
+              EtShapeFunc func, gpointer data)
 {
   PointScan p = { layout, ch, et_channel_block_summaries (trace, c),
                   !et_layout_filters_single_markers (layout), kind, end };
   guint i = first;
 
-  if (!et_layout_kind_visible (layout, kind) || !et_layout_get_provider_visible (layout, ch->provider))
+  double flag_mid = top + 1 + v->lane_height / 2.0, reach = flag_radius (ET_IMPORTANCE_CRITICAL);
+
+  if (!et_layout_kind_visible (layout, kind) || !et_layout_get_provider_visible (layout, ch->provider)
+      || !(kind == ET_MARKER_FLAG ? band_reaches (band, flag_mid - reach, flag_mid + reach)
+                                  : band_reaches (band, top, top + 6)))
     return;
   et_time_to_x_init (&p.map, v);
   p.loud = et_channel_loud_markers (trace, c, &p.n_loud);
@@ -527,15 +652,15 @@ static const EtMarkerKind drawing_order[] = { ET_MARKER_SPAN, ET_MARKER_FLAG, ET
  * ET_MARKER_SPAN) as shapes in the row whose lane 0 is at @top. */
 static void
 channel_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint channel, double top,
-                EtMarkerKind kind, EtShapeFunc func, gpointer data)
+                EtMarkerKind kind, const Band *band, EtShapeFunc func, gpointer data)
 {
   const EtChannel *ch = et_trace_get_channel (trace, channel);
   guint end, first = et_channel_query (trace, channel, v->from_ns, v->to_ns, &end);
 
   if (kind == ET_MARKER_SPAN)
-    span_shapes (trace, layout, channel, ch, first, end, v, top, func, data);
+    span_shapes (trace, layout, channel, ch, first, end, v, top, band, func, data);
   else
-    point_shapes (trace, layout, channel, ch, first, end, v, top, kind, func, data);
+    point_shapes (trace, layout, channel, ch, first, end, v, top, kind, band, func, data);
 }
 
 /* A collapsed thread's row: every shown channel's spans in the merged
@@ -543,7 +668,7 @@ channel_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint cha
  * that points are drawn over (and hit before) the spans of any channel. */
 static void
 merged_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row,
-               double top, EtShapeFunc func, gpointer data)
+               double top, const Band *band, EtShapeFunc func, gpointer data)
 {
   const EtThread *t = et_trace_get_thread (trace, row->index);
 
@@ -551,13 +676,14 @@ merged_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRo
     for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
       if (et_layout_channel_row (layout, c) == row)
         channel_shapes (trace, layout, v, c, top + et_thread_strip_px (trace, row->index),
-                        drawing_order[k], func, data);
+                        drawing_order[k], band, func, data);
 }
 
-/* The shapes of one row, when it is a channel or a merged thread in view. */
+/* The shapes of one row, when it is a channel or a merged thread in view
+ * (those reaching @band, when not NULL). */
 static void
 row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row,
-            EtShapeFunc func, gpointer data)
+            const Band *band, EtShapeFunc func, gpointer data)
 {
   double top;
 
@@ -566,11 +692,11 @@ row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *
   if (row->kind == ET_ROW_THREAD)
     {
       if (row->lanes > 0)
-        merged_shapes (trace, layout, v, row, top, func, data);
+        merged_shapes (trace, layout, v, row, top, band, func, data);
       return;
     }
   for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
-    channel_shapes (trace, layout, v, row->index, top, drawing_order[k], func, data);
+    channel_shapes (trace, layout, v, row->index, top, drawing_order[k], band, func, data);
 }
 
 void
@@ -578,7 +704,7 @@ et_timeline_foreach_shape (EtTrace *trace, EtLayout *layout, const EtViewport *v
                            EtShapeFunc func, gpointer data)
 {
   for (guint r = 0; r < et_layout_n_rows (layout); r++)
-    row_shapes (trace, layout, v, et_layout_row (layout, r), func, data);
+    row_shapes (trace, layout, v, et_layout_row (layout, r), NULL, func, data);
 }
 
 void
@@ -591,7 +717,7 @@ et_timeline_foreach_channel_shape (EtTrace *trace, EtLayout *layout, const EtVie
   if (row == NULL || row->kind == ET_ROW_CHANNEL)
     {
       if (row != NULL)
-        row_shapes (trace, layout, v, row, func, data);
+        row_shapes (trace, layout, v, row, NULL, func, data);
       return;
     }
   /* Merged: the channel's own shapes among its thread's, in their order. */
@@ -599,7 +725,7 @@ et_timeline_foreach_channel_shape (EtTrace *trace, EtLayout *layout, const EtVie
     return;
   for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
     channel_shapes (trace, layout, v, channel, top + et_thread_strip_px (trace, row->index),
-                    drawing_order[k], func, data);
+                    drawing_order[k], NULL, func, data);
 }
 
 /* ---- drawing ----------------------------------------------------------- */
@@ -1580,15 +1706,17 @@ typedef struct
   EtShape  shape;
 } HitSearch;
 
+/* Pixels around a shape that still hit it: small marks stay easy to click. */
+#define HIT_SLACK 2.0
+
 static void
 hit_shape (const EtShape *s, gpointer data)
 {
   HitSearch *h = data;
-  const double slack = 2;   /* small marks stay easy to click */
 
   /* Later shapes are drawn over earlier ones: the last match is on top. */
-  if (h->x >= s->x0 - slack && h->x <= s->x1 + slack && h->y >= s->y0 - slack
-      && h->y <= s->y1 + slack)
+  if (h->x >= s->x0 - HIT_SLACK && h->x <= s->x1 + HIT_SLACK && h->y >= s->y0 - HIT_SLACK
+      && h->y <= s->y1 + HIT_SLACK)
     {
       h->found = TRUE;
       h->shape = *s;
@@ -1634,6 +1762,7 @@ et_timeline_hit_test (EtTrace *trace, EtLayout *layout, const EtViewport *v, dou
                       double y, EtHit *hit)
 {
   HitSearch search = { x, y, FALSE };
+  Band band = { y - HIT_SLACK, y + HIT_SLACK };
 
   memset (hit, 0, sizeof *hit);
   if (y < v->ruler_height)
@@ -1655,7 +1784,7 @@ et_timeline_hit_test (EtTrace *trace, EtLayout *layout, const EtViewport *v, dou
   if (hit->kind != ET_HIT_EMPTY_ROW)
     return;
   /* Shapes stay inside their row: only the row under the pointer counts. */
-  row_shapes (trace, layout, v, et_layout_row (layout, hit->row), hit_shape, &search);
+  row_shapes (trace, layout, v, et_layout_row (layout, hit->row), &band, hit_shape, &search);
   if (search.found)
     {
       hit->kind = ET_HIT_SHAPE;

@@ -2,7 +2,9 @@
  * many-threads trace (etlscope-fixture threads: 300 short-lived threads,
  * 20–30 series each): which rows there are, that a collapsed thread's
  * merged lanes draw exactly what its expanded rows draw (shape for shape,
- * marker for marker, and hit-tests agree), the thread orders, empty
+ * marker for marker, and hit-tests agree), hit-tests that walk only what
+ * can reach the pointer answer as the walk of the whole row, the thread
+ * orders, empty
  * threads, and `etlscope-cli render` growing to every row or saying how
  * many it left out. */
 #include <stdarg.h>
@@ -265,6 +267,109 @@ test_merged_lanes_hold_exactly_the_threads_markers (void **state)
   assert_true (hits > compared / 2);
 }
 
+/* What a hit-test answered before it skipped shapes out of the pointer's
+ * reach: the last shape of the row under (@x, @y), in drawing order, whose
+ * box with 2 pixels of slack holds the point. FALSE when none does. */
+static gboolean
+last_shape_under (EtLayout *layout, GArray *all, const EtRow *row, double x, double y,
+                  EtShape *found)
+{
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      const EtShape *s = &g_array_index (all, EtShape, i);
+
+      if (et_layout_channel_row (layout, s->channel) == row && x >= s->x0 - 2 && x <= s->x1 + 2
+          && y >= s->y0 - 2 && y <= s->y1 + 2)
+        *found = *s, any = TRUE;
+    }
+  return any;
+}
+
+/* Hit-tests of a grid of points over every row of @v agree with the walk
+ * of the row's shapes: the same shape, or for a run of narrow spans one of
+ * the run's own spans; the number of points that hit a run, a span in a
+ * lane below the first, and a flag or message, added to @seen. */
+static void
+hits_agree_with_the_shapes (EtTrace *t, EtLayout *layout, const EtViewport *v, guint seen[3])
+{
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (EtShape));
+
+  et_timeline_foreach_shape (t, layout, v, gather, all);
+  for (double y = v->ruler_height + 1; y < v->height; y += 3)
+    for (double x = v->label_width + 1; x < v->width; x += 7)
+      {
+        EtShape expected;
+        EtHit hit;
+        gboolean any;
+
+        et_timeline_hit_test (t, layout, v, x, y, &hit);
+        if (hit.kind != ET_HIT_SHAPE && hit.kind != ET_HIT_EMPTY_ROW)
+          continue;
+        any = last_shape_under (layout, all, et_layout_row (layout, hit.row), x, y, &expected);
+        assert_int_equal (hit.kind, any ? ET_HIT_SHAPE : ET_HIT_EMPTY_ROW);
+        if (!any)
+          continue;
+        assert_int_equal (hit.shape.channel, expected.channel);
+        if (expected.kind == ET_SHAPE_SPAN && expected.count > 1)
+          {
+            assert_true (hit.shape.marker >= expected.marker
+                         && hit.shape.marker < expected.marker + expected.count);
+            seen[0]++;
+            continue;
+          }
+        assert_int_equal (hit.shape.kind, expected.kind);
+        assert_ptr_equal (hit.shape.m, expected.m);
+        assert_int_equal (hit.shape.count, expected.count);
+        assert_true (hit.shape.x0 == expected.x0 && hit.shape.y0 == expected.y0
+                     && hit.shape.x1 == expected.x1 && hit.shape.y1 == expected.y1);
+        seen[1] += expected.kind == ET_SHAPE_SPAN
+                   && expected.y0 > v->ruler_height + et_layout_row (layout, hit.row)->y
+                                    + ET_THREAD_STRIP_PX + v->lane_height;
+        seen[2] += expected.kind >= ET_SHAPE_FLAG;
+      }
+}
+
+/* A hit-test walks only the shapes that can reach the pointer's row of
+ * pixels (the kinds and lanes there): it must answer what the walk of all
+ * the row's shapes answers, on merged and expanded threads, at whole-trace
+ * and closer zoom, here and on the large shape (nested, overlapping and
+ * cross-thread spans, lone ends, alerts). */
+static void
+test_hit_tests_agree_with_all_the_rows_shapes (void **state)
+{
+  g_autofree char *large_path = g_build_filename (dir, "large.etl", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) large = NULL;
+  EtFixtureOptions o;
+  guint seen[3] = { 0, 0, 0 };
+
+  et_fixture_options_init (&o);
+  assert_true (et_fixture_write_large (large_path, 40000, 3, &o, &error));
+  large = et_trace_load (large_path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  assert_non_null (large);
+  for (guint k = 0; k < 2; k++)
+    for (int collapsed = 0; collapsed <= 1; collapsed++)
+      for (guint zoom = 1; zoom <= 40; zoom *= 40)
+        {
+          EtTrace *t = k == 0 ? trace : large;
+          g_autoptr(EtLayout) layout = et_layout_new (t);
+          EtViewport v;
+          gint64 duration = et_trace_get_duration_ns (t);
+
+          et_layout_set_all_threads_collapsed (layout, collapsed);
+          et_viewport_init (&v, 1200, 900);
+          et_layout_update (layout, v.lane_height);
+          v.from_ns = duration / 3, v.to_ns = duration / 3 + duration / zoom;
+          hits_agree_with_the_shapes (t, layout, &v, seen);
+        }
+  /* Runs, deeper lanes of merged rows and points were all among them. */
+  assert_true (seen[0] > 100);
+  assert_true (seen[1] > 100);
+  assert_true (seen[2] > 100);
+}
+
 /* The rows under each process, threads in the order asked; first
  * activity from the markers, counted here by hand. */
 static void
@@ -421,6 +526,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_rows_are_threads_and_expanded_series),
     cmocka_unit_test (test_merged_lanes_hold_exactly_the_threads_markers),
+    cmocka_unit_test (test_hit_tests_agree_with_all_the_rows_shapes),
     cmocka_unit_test (test_thread_orders),
     cmocka_unit_test (test_empty_threads_hidden_unless_asked),
     cmocka_unit_test (test_rows_below_count_what_is_cut),

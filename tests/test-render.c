@@ -1398,10 +1398,19 @@ assert_same_shapes (GArray *a, GArray *b)
     }
 }
 
+/* Whether a run of spans this long at most and this far apart at most
+ * becomes one sliver run at @px_per_us (the rule of et-timeline-render.c). */
+static gboolean
+joins (guint32 longest_us, guint32 step_us, double px_per_us)
+{
+  return longest_us * px_per_us < 0.9 && step_us * px_per_us < 1.4;
+}
+
 /* How many lane runs of the rows in view become one run at @v's zoom
- * without their spans being visited (the rule of et-timeline-render.c). */
+ * without their spans being visited: of blocks (returned), and of whole
+ * stretches (et_channel_stretch_runs, added to @stretched). */
 static guint
-lane_runs_taken_whole (EtTrace *trace, EtLayout *layout, const EtViewport *v)
+lane_runs_taken_whole (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint *stretched)
 {
   double px_per_us = 1000.0 * (v->width - v->label_width) / (double) (v->to_ns - v->from_ns);
   guint n = 0;
@@ -1410,16 +1419,23 @@ lane_runs_taken_whole (EtTrace *trace, EtLayout *layout, const EtViewport *v)
     {
       const EtRow *row = et_layout_row (layout, r);
       const EtLaneRun *runs;
-      const guint32 *index;
-      guint end = 0;
+      const EtStretchRun *wide;
+      const guint32 *index, *wide_index;
+      guint end = 0, first;
 
       if (row->kind != ET_ROW_CHANNEL || row->y - v->scroll_y >= v->height)
         continue;
       index = et_channel_lane_runs (trace, row->index, &runs);
-      et_channel_query (trace, row->index, v->from_ns, v->to_ns, &end);
+      wide_index = et_channel_stretch_runs (trace, row->index, &wide);
+      first = et_channel_query (trace, row->index, v->from_ns, v->to_ns, &end);
       for (guint k = 0; k < index[end / ET_CHANNEL_BLOCK]; k++)
         n += (runs[k].flags & ET_LANE_RUN_SIMPLE) && (runs[k].members & (runs[k].members - 1))
-             && runs[k].longest_us * px_per_us < 0.9 && runs[k].step_us * px_per_us < 1.4;
+             && joins (runs[k].longest_us, runs[k].step_us, px_per_us);
+      for (guint w = (first + ET_CHANNEL_STRETCH - 1) / ET_CHANNEL_STRETCH;
+           (w + 1) * ET_CHANNEL_STRETCH <= end; w++)
+        for (guint k = wide_index[w]; k < wide_index[w + 1]; k++)
+          *stretched += wide[k].first != wide[k].last
+                        && joins (wide[k].longest_us, wide[k].step_us, px_per_us);
     }
   return n;
 }
@@ -1509,17 +1525,18 @@ write_dense_spans (const char *path, guint32 seed)
   g_assert_no_error (error);
 }
 
-/* At coarse zoom whole blocks of sliver spans are drawn from their lane
- * runs without visiting each span: the shapes must be exactly those of
- * the span-by-span walk (ETLSCOPE_SPAN_BY_SPAN), in the same order, at
- * every zoom, for narrow and wide plots, collapsed channels and filters. */
+/* At coarse zoom whole blocks (and stretches of 64 blocks) of sliver spans
+ * are drawn from their lane runs without visiting each span: the shapes
+ * must be exactly those of the span-by-span walk (ETLSCOPE_SPAN_BY_SPAN),
+ * in the same order, at every zoom, for narrow and wide plots, collapsed
+ * channels and filters. */
 static void
 test_lane_runs_draw_what_span_by_span_draws (void **state)
 {
   static const int widths[] = { 1920, 640, 330, 290, 262 };   /* plots down to 12 pixels */
   static const double windows[][2] = { { 0, 1 }, { 0.25, 0.75 }, { 0.4, 0.45 }, { 0.5, 0.501 } };
   g_autofree char *path = g_build_filename (demo_dir, "dense.etl", NULL);
-  guint taken = 0, mixed = 0;
+  guint taken = 0, mixed = 0, stretched = 0;
 
   for (guint32 seed = 1; seed <= 2; seed++)
     {
@@ -1558,15 +1575,16 @@ test_lane_runs_draw_what_span_by_span_draws (void **state)
                 assert_true (by_runs->len > 10);
                 assert_same_shapes (by_runs, by_span);
                 if (pass == 0)
-                  taken += lane_runs_taken_whole (trace, layout, &v);
+                  taken += lane_runs_taken_whole (trace, layout, &v, &stretched);
                 for (guint i = 0; i < by_runs->len; i++)
                   mixed += g_array_index (by_runs, EtShape, i).mixed;
               }
         }
     }
-  /* The runs were used, not only checked, and runs of mixed categories
-   * were among them. */
+  /* The runs were used, not only checked, of blocks and of whole
+   * stretches, and runs of mixed categories were among them. */
   assert_true (taken > 1000);
+  assert_true (stretched > 500);
   assert_true (mixed > 100);
 }
 
