@@ -102,9 +102,11 @@ on_wheel (GtkEventControllerScroll *controller, double dx, double dy, gpointer d
   return TRUE;
 }
 
-static void
-copy_selected (EtReportTable *self)
+/* report.copy-row (Ctrl+C): the chosen row's cells, tab-separated. */
+void
+_et_report_copy_row (GtkWidget *widget, const char *action, GVariant *parameter)
 {
+  EtReportTable *self = ET_REPORT_TABLE (widget);
   g_autofree char *text = NULL;
 
   if (self->selected >= self->n_rows)
@@ -148,11 +150,6 @@ on_key (GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModif
                                  GDK_KEY_KP_Page_Down, GDK_KEY_Home, GDK_KEY_KP_Home, GDK_KEY_End,
                                  GDK_KEY_KP_End };
 
-  if ((state & GDK_CONTROL_MASK) && (keyval == GDK_KEY_c || keyval == GDK_KEY_C))
-    {
-      copy_selected (self);
-      return TRUE;
-    }
   if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK))
     return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (moves); i++)

@@ -54,3 +54,4 @@ void   _et_report_choose       (EtReportTable *self, guint row);
 /* A person clicked a header: "sort-changed" with the new order. */
 void   _et_report_sort_changed (EtReportTable *self);
 void   _et_report_add_controllers (EtReportTable *self);
+void   _et_report_copy_row     (GtkWidget *widget, const char *action, GVariant *parameter);

@@ -589,6 +589,8 @@ et_report_table_class_init (EtReportTableClass *klass)
   signals[SIGNAL_SORT_CHANGED] =
     g_signal_new ("sort-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_BOOLEAN);
+  gtk_widget_class_install_action (widget_class, "report.copy-row", NULL, _et_report_copy_row);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "report.copy-row", NULL);
   gtk_widget_class_set_css_name (widget_class, "reporttable");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 }
