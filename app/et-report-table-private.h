@@ -29,6 +29,7 @@ struct _EtReportTable
   PangoLayout     *layout;       /* reused for every cell */
   GString         *text;
   int              resizing;     /* the column whose edge is dragged, or -1 */
+  gboolean         fitted;       /* columns widened to the first rows' cells */
   double           resize_from;  /* its width when the drag began */
 };
 

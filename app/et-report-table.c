@@ -424,11 +424,45 @@ _et_report_choose (EtReportTable *self, guint row)
   g_signal_emit (self, signals[SIGNAL_ROW_SELECTED], 0, row);
 }
 
+/* Rows read to fit the columns, and the widest a column is made (in
+ * average characters): a few long names must not push the rest away. */
+#define FIT_ROWS 64
+#define FIT_MAX_CHARS 40
+
+/* Once, when rows first come: each column but the expanding one as wide
+ * as its widest cell among the first rows (never narrower than it was).
+ * A column's starting width is a guess in average characters, which
+ * proportional fonts and translations make wrong. */
+static void
+fit_columns (EtReportTable *self)
+{
+  PangoFontMetrics *metrics = pango_context_get_metrics (gtk_widget_get_pango_context (GTK_WIDGET (self)),
+                                                         NULL, NULL);
+  double most = FIT_MAX_CHARS * pango_font_metrics_get_approximate_char_width (metrics) / PANGO_SCALE;
+
+  pango_font_metrics_unref (metrics);
+  pango_layout_set_width (self->layout, -1);
+  for (guint c = 0; c < self->n_columns; c++)
+    for (guint r = 0; r < MIN (self->n_rows, FIT_ROWS) && !self->columns[c].expand; r++)
+      {
+        int text_w;
+
+        g_string_truncate (self->text, 0);
+        self->cell (r, c, self->text, self->cell_data);
+        pango_layout_set_text (self->layout, self->text->str, -1);
+        pango_layout_get_pixel_size (self->layout, &text_w, NULL);
+        self->columns[c].width = MAX (self->columns[c].width, MIN (text_w, most) + 2 * PAD_X + 1);
+      }
+  self->fitted = TRUE;
+}
+
 void
 et_report_table_set_n_rows (EtReportTable *self, guint n_rows)
 {
   g_return_if_fail (ET_IS_REPORT_TABLE (self));
   self->n_rows = n_rows;
+  if (!self->fitted && n_rows > 0 && self->cell != NULL)
+    fit_columns (self);
   self->selected = self->hovered = ET_REPORT_NONE;
   describe_selection (self);
   configure_adjustments (self);

@@ -181,8 +181,8 @@ add_columns (EtStatsPane *self)
     /* Names to the left, numbers to the right; the series take the rest. */
     columns[c] = (EtReportColumn) { c < ET_STATS_COL_P50 || c == ET_STATS_COL_MAX
                                     ? _(column_titles[c]) : column_titles[c],
-                                    c == ET_STATS_COL_PROVIDER ? 18 : c == ET_STATS_COL_SERIES ? 14
-                                    : c == ET_STATS_COL_KIND ? 6 : 9,
+                                    c == ET_STATS_COL_PROVIDER ? 16 : c == ET_STATS_COL_SERIES ? 10
+                                    : c == ET_STATS_COL_KIND ? 8 : c == ET_STATS_COL_COUNT ? 7 : 10,
                                     TRUE, c >= ET_STATS_COL_COUNT, c == ET_STATS_COL_SERIES };
   et_report_table_set_columns (self->view, columns, ET_STATS_N_COLUMNS, table_cell, self);
 }
