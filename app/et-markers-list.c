@@ -23,8 +23,27 @@ typedef struct
 
 /* ---- the widget ------------------------------------------------------------- */
 
-enum { COL_START, COL_DURATION, COL_THREAD, COL_PROVIDER, COL_SERIES, COL_CATEGORY,
-       COL_IMPORTANCE, COL_KIND, COL_TEXT, N_COLUMNS };
+/* The text comes third: it is what a row is about, and the columns after
+ * it scroll out of a narrow pane first. */
+enum { COL_START, COL_DURATION, COL_TEXT, COL_THREAD, COL_PROVIDER, COL_SERIES, COL_CATEGORY,
+       COL_IMPORTANCE, COL_KIND, N_COLUMNS };
+
+/* The order a column's header sorts by (the text does not sort: it would
+ * decode every row's event), and back. */
+static const int sort_of_column[N_COLUMNS] = {
+  [COL_START] = ET_SORT_START, [COL_DURATION] = ET_SORT_DURATION, [COL_TEXT] = -1,
+  [COL_THREAD] = ET_SORT_THREAD, [COL_PROVIDER] = ET_SORT_PROVIDER, [COL_SERIES] = ET_SORT_SERIES,
+  [COL_CATEGORY] = ET_SORT_CATEGORY, [COL_IMPORTANCE] = ET_SORT_IMPORTANCE, [COL_KIND] = ET_SORT_KIND,
+};
+
+static guint
+column_of_sort (EtMarkerSort sort)
+{
+  for (guint c = 0; c < N_COLUMNS; c++)
+    if (sort_of_column[c] == (int) sort)
+      return c;
+  g_return_val_if_reached (COL_START);
+}
 
 struct _EtMarkersList
 {
@@ -451,8 +470,8 @@ et_markers_list_set_async_threshold (EtMarkersList *self, guint markers)
 
 /* Shown translated. */
 static const char *const column_titles[N_COLUMNS] = {
-  N_("Start"), N_("Duration"), N_("Thread"), N_("Provider"), N_("Series"), N_("Category"),
-  N_("Importance"), N_("Kind"), N_("Text"),
+  N_("Start"), N_("Duration"), N_("Text"), N_("Thread"), N_("Provider"), N_("Series"),
+  N_("Category"), N_("Importance"), N_("Kind"),
 };
 
 /* One cell's text: translated and in the user's number format. */
@@ -526,17 +545,16 @@ table_cell (guint row, guint column, GString *out, gpointer data)
 static void
 add_columns (EtMarkersList *self)
 {
-  /* Widths in characters; the text takes the rest. Text is not sortable:
-   * it would decode every row's event. */
+  /* Widths in characters; the text takes the rest, at least its share. */
   static const struct { guint width; gboolean numeric; } shape[N_COLUMNS] = {
     [COL_START] = { 12, TRUE }, [COL_DURATION] = { 11, TRUE }, [COL_THREAD] = { 29, FALSE },
     [COL_PROVIDER] = { 16, FALSE }, [COL_SERIES] = { 10, FALSE }, [COL_CATEGORY] = { 3, TRUE },
-    [COL_IMPORTANCE] = { 7, FALSE }, [COL_KIND] = { 9, FALSE }, [COL_TEXT] = { 24, FALSE },
+    [COL_IMPORTANCE] = { 7, FALSE }, [COL_KIND] = { 9, FALSE }, [COL_TEXT] = { 36, FALSE },
   };
   EtReportColumn columns[N_COLUMNS];
 
   for (guint c = 0; c < N_COLUMNS; c++)
-    columns[c] = (EtReportColumn) { _(column_titles[c]), shape[c].width, c != COL_TEXT,
+    columns[c] = (EtReportColumn) { _(column_titles[c]), shape[c].width, sort_of_column[c] >= 0,
                                     shape[c].numeric, c == COL_TEXT };
   et_report_table_set_columns (self->view, columns, N_COLUMNS, table_cell, self);
 }
@@ -561,7 +579,7 @@ on_sort_changed (EtReportTable *table, guint column, gboolean descending, gpoint
 {
   EtMarkersList *self = data;
 
-  self->sort = (EtMarkerSort) column;
+  self->sort = (EtMarkerSort) sort_of_column[column];
   self->descending = descending;
   if (self->trace != NULL)
     resort (self);
@@ -631,9 +649,9 @@ et_markers_list_set_trace (EtMarkersList *self, EtTrace *trace, EtLayout *layout
 void
 et_markers_list_set_sort (EtMarkersList *self, EtMarkerSort sort, gboolean descending)
 {
-  g_return_if_fail (ET_IS_MARKERS_LIST (self) && (guint) sort < COL_TEXT);
-  et_report_table_set_sort (self->view, (int) sort, descending);
-  on_sort_changed (self->view, sort, descending, self);
+  g_return_if_fail (ET_IS_MARKERS_LIST (self) && (guint) sort <= ET_SORT_KIND);
+  et_report_table_set_sort (self->view, (int) column_of_sort (sort), descending);
+  on_sort_changed (self->view, column_of_sort (sort), descending, self);
 }
 
 guint

@@ -14,8 +14,8 @@ G_BEGIN_DECLS
 #define ET_TYPE_MARKERS_LIST (et_markers_list_get_type ())
 G_DECLARE_FINAL_TYPE (EtMarkersList, et_markers_list, ET, MARKERS_LIST, GtkBox)
 
-/* The sortable columns, in column order (text is not sortable: it would
- * decode every row's event). */
+/* The orders a column's header gives (the text's header gives none: it
+ * would decode every row's event). */
 typedef enum
 {
   ET_SORT_START,

@@ -30,6 +30,7 @@ struct _EtReportTable
   GString         *text;
   int              resizing;     /* the column whose edge is dragged, or -1 */
   gboolean         fitted;       /* columns widened to the first rows' cells */
+  guint            to_reveal;    /* a row to scroll to once there is a page, or ET_REPORT_NONE */
   double           resize_from;  /* its width when the drag began */
 };
 

@@ -388,6 +388,10 @@ reveal (EtReportTable *self, guint row, gboolean nearest)
   if (self->vadj == NULL || row >= self->n_rows)
     return;
   page = gtk_adjustment_get_page_size (self->vadj);
+  /* Not allocated yet: where the middle is is not known. */
+  self->to_reveal = page < self->row_h ? row : ET_REPORT_NONE;
+  if (self->to_reveal != ET_REPORT_NONE)
+    return;
   value = gtk_adjustment_get_value (self->vadj);
   if (top >= value && top + self->row_h <= value + page)
     return;
@@ -534,7 +538,11 @@ et_report_table_measure (GtkWidget *widget, GtkOrientation orientation, int for_
 static void
 et_report_table_size_allocate (GtkWidget *widget, int width, int height, int baseline)
 {
-  configure_adjustments (ET_REPORT_TABLE (widget));
+  EtReportTable *self = ET_REPORT_TABLE (widget);
+
+  configure_adjustments (self);
+  if (self->to_reveal != ET_REPORT_NONE)
+    reveal (self, self->to_reveal, FALSE);
 }
 
 /* ---- the object --------------------------------------------------------------------- */
@@ -633,7 +641,7 @@ et_report_table_class_init (EtReportTableClass *klass)
 static void
 et_report_table_init (EtReportTable *self)
 {
-  self->selected = self->hovered = ET_REPORT_NONE;
+  self->selected = self->hovered = self->to_reveal = ET_REPORT_NONE;
   self->sort_column = -1;
   self->resizing = -1;
   self->text = g_string_new (NULL);
