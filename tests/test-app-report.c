@@ -139,6 +139,44 @@ test_a_frame_draws_only_the_rows_on_screen (void **state)
   assert_int_equal (f->selections, 0);   /* chosen by the program: quiet */
 }
 
+/* A row scrolled to before the table has a size (a new window's report
+ * gets its rows first) is revealed once it has one: a far row in the
+ * middle, row 0 from the very top. */
+static void
+test_a_row_chosen_before_allocation_is_revealed (void **state)
+{
+  Fixture *f = *state;
+  static const guint rows[] = { 4321, 0 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (rows); k++)
+    {
+      Fixture g = *f;
+      GtkWidget *scrolled = gtk_scrolled_window_new ();
+      GtkAdjustment *v;
+      guint first, n;
+
+      g.window = GTK_WINDOW (gtk_window_new ());
+      g.table = ET_REPORT_TABLE (et_report_table_new ());
+      et_report_table_set_columns (g.table, (EtReportColumn[]) { { "A", 10, TRUE, FALSE, TRUE } },
+                                   1, cell, &g);
+      et_report_table_set_n_rows (g.table, N_ROWS);
+      et_report_table_scroll_to (g.table, rows[k]);
+      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (g.table));
+      gtk_window_set_child (g.window, scrolled);
+      gtk_window_set_default_size (g.window, 300, 300);
+      gtk_window_present (g.window);
+      wait_for_frame (GTK_WIDGET (g.table));
+      v = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (g.table));
+      n = visible_rows (&g, &first);
+      if (rows[k] == 0)
+        assert_true (gtk_adjustment_get_value (v) == 0);
+      else
+        assert_true (rows[k] > first && rows[k] < first + n - 1);
+      gtk_window_destroy (g.window);
+      drain_events ();
+    }
+}
+
 static gboolean
 press_key (Fixture *f, guint keyval, GdkModifierType state)
 {
@@ -270,6 +308,8 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown (test_a_frame_draws_only_the_rows_on_screen, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_a_row_chosen_before_allocation_is_revealed, setup,
+                                     teardown),
     cmocka_unit_test_setup_teardown (test_keys_move_the_selection_and_copy_it, setup, teardown),
     cmocka_unit_test_setup_teardown (test_header_clicks_sort_and_row_clicks_select, setup,
                                      teardown),
