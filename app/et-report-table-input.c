@@ -192,6 +192,7 @@ _et_report_add_controllers (EtReportTable *self)
   GtkEventController *motion = gtk_event_controller_motion_new ();
   GtkEventController *wheel = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   GtkEventController *keys = gtk_event_controller_key_new ();
+  GtkEventController *focus = gtk_event_controller_focus_new ();
 
   g_signal_connect (click, "pressed", G_CALLBACK (on_pressed), self);
   g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
@@ -201,9 +202,13 @@ _et_report_add_controllers (EtReportTable *self)
   g_signal_connect (wheel, "scroll", G_CALLBACK (on_wheel), self);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (on_key), self);
   g_signal_connect (widget, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+  /* The focus ring comes and goes with the focus. */
+  g_signal_connect_swapped (focus, "enter", G_CALLBACK (gtk_widget_queue_draw), widget);
+  g_signal_connect_swapped (focus, "leave", G_CALLBACK (gtk_widget_queue_draw), widget);
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
   gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (drag));
   gtk_widget_add_controller (widget, motion);
   gtk_widget_add_controller (widget, wheel);
   gtk_widget_add_controller (widget, keys);
+  gtk_widget_add_controller (widget, focus);
 }

@@ -296,6 +296,33 @@ draw_header (EtReportTable *self, GtkSnapshot *snapshot, const GdkRGBA *fg)
   draw_column_lines (self, snapshot, 0, &line);
 }
 
+/* Keyboard focus: a line inside the selected row in its text's colour;
+ * without a selected row on screen, a frame round the rows in the accent
+ * colour (where the keys will start). */
+static void
+draw_focus (EtReportTable *self, GtkSnapshot *snapshot, guint first, guint end)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  double w = view_width (self), h = gtk_widget_get_height (widget) - self->header_h;
+  GdkRGBA ring;
+
+  if (self->selected >= first && self->selected < end)
+    {
+      double y = self->header_h - _et_report_vvalue (self) + (double) self->selected * self->row_h;
+
+      theme_color (widget, "accent_fg_color", "theme_selected_fg_color", &ring);
+      ring.alpha *= 0.7;
+      gtk_snapshot_append_border (snapshot, &GSK_ROUNDED_RECT_INIT (1, y + 1, w - 2, self->row_h - 2),
+                                  (float[4]) { 1, 1, 1, 1 }, (GdkRGBA[4]) { ring, ring, ring, ring });
+    }
+  else if (gtk_widget_has_visible_focus (widget) && h > 2)
+    {
+      theme_color (widget, "accent_color", "theme_selected_bg_color", &ring);
+      gtk_snapshot_append_border (snapshot, &GSK_ROUNDED_RECT_INIT (1, self->header_h + 1, w - 2, h - 2),
+                                  (float[4]) { 2, 2, 2, 2 }, (GdkRGBA[4]) { ring, ring, ring, ring });
+    }
+}
+
 static void
 et_report_table_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -312,18 +339,8 @@ et_report_table_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, self->header_h, w, MAX (h - self->header_h, 0)));
   draw_rows (self, snapshot, first, end, &fg);
   draw_column_lines (self, snapshot, self->header_h, &line);
-  if (gtk_widget_has_focus (widget) && self->selected >= first && self->selected < end)
-    {
-      /* Keyboard focus: a line inside the selected row, in its text's
-       * colour. */
-      GdkRGBA ring;
-      double y = self->header_h - _et_report_vvalue (self) + (double) self->selected * self->row_h;
-
-      theme_color (widget, "accent_fg_color", "theme_selected_fg_color", &ring);
-      ring.alpha *= 0.7;
-      gtk_snapshot_append_border (snapshot, &GSK_ROUNDED_RECT_INIT (1, y + 1, w - 2, self->row_h - 2),
-                                  (float[4]) { 1, 1, 1, 1 }, (GdkRGBA[4]) { ring, ring, ring, ring });
-    }
+  if (gtk_widget_has_focus (widget))
+    draw_focus (self, snapshot, first, end);
   gtk_snapshot_pop (snapshot);
   draw_header (self, snapshot, &fg);
 }
