@@ -556,9 +556,12 @@ next_member (const PointScan *p, guint i, guint end)
 
 /* Critical and alert members are never hidden inside the grey mark (one
  * per pixel column and colour: more would cover each other). One channel's
- * window compares with the last one drawn; a merged row's window, whose
- * loud members come channel after channel, with all it drew (a window is
- * a few columns wide, so they are few). */
+ * window compares with the last one drawn. A crowded merged row's window,
+ * whose loud members come channel after channel, draws one per colour and
+ * size, where its first member of them is: the others are within 3 px of
+ * it, the same mark but for a pixel's edge (a critical flag is 14 px
+ * wide), and a whole-trace view has such flags in most columns of every
+ * merged row, several channels' each. */
 #define SEEN_MAX 32
 
 typedef struct
@@ -571,7 +574,8 @@ typedef struct
 static gboolean
 already_on_top (SingleDedup *dedup, guint column, const EtMarker *m)
 {
-  guint32 key = (column & 0xFFFF) << 16 | (guint16) (m->category + 1);
+  guint32 key = dedup->whole_window ? (guint32) m->importance << 16 | (guint16) (m->category + 1)
+                                    : (column & 0xFFFF) << 16 | (guint16) (m->category + 1);
 
   if (dedup->n > 0 && dedup->seen[(dedup->n - 1) % SEEN_MAX] == key)
     return TRUE;

@@ -225,6 +225,13 @@ count_shape (const EtShape *s, gpointer data)
     g_hash_table_add (c->singles, (gpointer) s->m);
 }
 
+/* Shapes gathered as they come, for comparing walks. */
+static void
+gather_shape (const EtShape *s, gpointer data)
+{
+  g_array_append_val ((GArray *) data, *s);
+}
+
 /* Drawing merges whole blocks of flags and messages from the channel's
  * block summaries (et-trace.h) and finds the loud ones in the channel's
  * list: each must say exactly what its markers are. */
@@ -279,19 +286,47 @@ test_block_summaries_match_their_markers (void **state)
   assert_true (loud_total > 0);
 }
 
+/* Whether @m (a loud marker of @channel) is covered by a loud mark drawn
+ * on its own in a collapsed thread's row (@all): one of its colour, size
+ * and kind, its marker within 3 px of @m (one window). */
+static gboolean
+covered_in_merged_row (EtLayout *layout, const EtViewport *v, GArray *all, guint channel,
+                       const EtMarker *m)
+{
+  const EtRow *row = et_layout_channel_row (layout, channel);
+
+  if (row->kind != ET_ROW_THREAD)
+    return FALSE;
+  for (guint i = 0; i < all->len; i++)
+    {
+      const EtShape *s = &g_array_index (all, EtShape, i);
+
+      if (s->kind != ET_SHAPE_AGGREGATE && et_layout_channel_row (layout, s->channel) == row
+          && s->m->kind == m->kind && s->m->category == m->category
+          && s->m->importance == m->importance
+          && fabs (et_viewport_x (v, s->m->start_ns) - et_viewport_x (v, m->start_ns)) < 3)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Whole-trace zoom merges crowded flags, but every critical or alert flag
- * in view is still drawn on its own. */
+ * in view is still drawn on its own; in a crowded collapsed thread's row,
+ * where several channels' loud flags crowd each window, on its own or as
+ * the one mark of its colour and size its window draws. */
 static void
 test_critical_and_alert_never_hidden_in_aggregates (void **state)
 {
   g_autoptr(EtLayout) layout = et_layout_new (demo);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (EtShape));
   Census census = { g_hash_table_new (NULL, NULL), 0 };
   EtViewport v;
-  guint checked = 0;
+  guint checked = 0, covered = 0;
 
   whole_trace (&v, 900, 20000);
   et_layout_update (layout, v.lane_height);
   et_timeline_foreach_shape (demo, layout, &v, count_shape, &census);
+  et_timeline_foreach_shape (demo, layout, &v, gather_shape, all);
   assert_true (census.aggregates > 0);
   for (guint c = 0; c < et_trace_get_n_channels (demo); c++)
     {
@@ -302,12 +337,17 @@ test_critical_and_alert_never_hidden_in_aggregates (void **state)
           if (m->kind != ET_MARKER_SPAN
               && (m->importance == ET_IMPORTANCE_CRITICAL || m->category < 0))
             {
-              assert_true (g_hash_table_contains (census.singles, m));
+              if (!g_hash_table_contains (census.singles, m))
+                {
+                  assert_true (covered_in_merged_row (layout, &v, all, c, m));
+                  covered++;
+                }
               checked++;
             }
         }
     }
   assert_true (checked > 10);
+  assert_true (covered < checked);
   g_hash_table_unref (census.singles);
 }
 
@@ -1301,13 +1341,6 @@ test_high_contrast_marks_stand_out (void **state)
         assert_int_equal (c.categories, 0x3F);          /* alert and categories 0–4 */
         assert_int_equal (c.faint, 0);
       }
-}
-
-/* Shapes gathered as they come, for comparing walks. */
-static void
-gather_shape (const EtShape *s, gpointer data)
-{
-  g_array_append_val ((GArray *) data, *s);
 }
 
 static gboolean
