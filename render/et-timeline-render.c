@@ -976,7 +976,7 @@ typedef struct
   const Theme      *theme;
   PangoLayout      *text;
   GString          *scratch;
-  guint             label_channel;   /* where the last aggregate count was written */
+  const EtRow      *label_row;       /* where the last aggregate count was written */
   double            label_end;
   EtStamps         *stamps;          /* raster targets only (et-stamps.h) */
   PangoLayout      *digits;          /* makes the digit stamps */
@@ -1342,6 +1342,7 @@ draw_count (Painter *p, guint count, double x, double y)
 static void
 paint_point (Painter *p, const EtShape *s)
 {
+  const EtRow *row;
   PointMark mark;
   double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2;
 
@@ -1357,11 +1358,14 @@ paint_point (Painter *p, const EtShape *s)
       cairo_restore (p->cr);
     }
   /* A count that would run into the previous one in its row is left out:
-   * unreadable anyway, and text is the dearest thing to draw. */
+   * unreadable anyway, and text is the dearest thing to draw. (A merged
+   * row's aggregates name different channels but come left to right.) */
+  row = s->kind == ET_SHAPE_AGGREGATE && p->layout != NULL
+        ? et_layout_channel_row (p->layout, s->channel) : NULL;   /* the legend has none */
   if (s->kind == ET_SHAPE_AGGREGATE && s->count > 1
-      && (s->channel != p->label_channel || s->x1 + 1 >= p->label_end))
+      && (row != p->label_row || s->x1 + 1 >= p->label_end))
     {
-      p->label_channel = s->channel;
+      p->label_row = row;
       p->label_end = s->x1 + 1 + draw_count (p, s->count, s->x1 + 1, cy) + 2;
     }
 }
@@ -1871,7 +1875,7 @@ void
 et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
 {
   g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans 8");
-  Painter p = { cr, trace, layout, v, theme_of (v), NULL, g_string_new (NULL), G_MAXUINT, 0 };
+  Painter p = { cr, trace, layout, v, theme_of (v), NULL, g_string_new (NULL), NULL, 0 };
 
   p.text = pango_cairo_create_layout (cr);
   pango_layout_set_font_description (p.text, font);
@@ -2325,7 +2329,7 @@ et_timeline_draw_legend (cairo_t *cr, const EtViewport *v, const EtLegendLabels 
                          double y, double width, gboolean draw)
 {
   g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans 8");
-  Painter p = { cr, NULL, NULL, v, theme_of (v), NULL, g_string_new (NULL), G_MAXUINT, 0 };
+  Painter p = { cr, NULL, NULL, v, theme_of (v), NULL, g_string_new (NULL), NULL, 0 };
   const LegendItem kinds[] = {
     { SAMPLE_FLAG, 0, ET_IMPORTANCE_NORMAL, l->flag },
     { SAMPLE_MESSAGE, 0, ET_IMPORTANCE_NORMAL, l->message },
