@@ -561,25 +561,36 @@ next_member (const PointScan *p, guint i, guint end)
  * size, where its first member of them is: the others are within 3 px of
  * it, the same mark but for a pixel's edge (a critical flag is 14 px
  * wide), and a whole-trace view has such flags in most columns of every
- * merged row, several channels' each. */
+ * merged row, several channels' each. One channel's walk of such a row
+ * (et_timeline_foreach_channel_shape) draws its own loud members apart
+ * where colour, size or column differ: each one the row draws, and those
+ * the row's stand for, where the selection finds them. */
 #define SEEN_MAX 32
+
+typedef enum
+{
+  DEDUP_COLUMN,     /* a channel's row: column and colour, the last one drawn */
+  DEDUP_WINDOW,     /* a crowded merged row: colour and size, all the window drew */
+  DEDUP_OWN,        /* one channel's in a crowded merged row: column, colour, size */
+} DedupMode;
 
 typedef struct
 {
-  gboolean whole_window;
-  guint    n;
-  guint32  seen[SEEN_MAX];   /* column << 16 | category + 1 */
+  DedupMode mode;
+  guint     n;
+  guint64   seen[SEEN_MAX];   /* column << 32 | importance << 16 | category + 1 */
 } SingleDedup;
 
 static gboolean
 already_on_top (SingleDedup *dedup, guint column, const EtMarker *m)
 {
-  guint32 key = dedup->whole_window ? (guint32) m->importance << 16 | (guint16) (m->category + 1)
-                                    : (column & 0xFFFF) << 16 | (guint16) (m->category + 1);
+  guint64 key = (guint64) (dedup->mode != DEDUP_WINDOW ? column : 0) << 32
+                | (guint64) (dedup->mode != DEDUP_COLUMN ? m->importance : 0) << 16
+                | (guint16) (m->category + 1);
 
   if (dedup->n > 0 && dedup->seen[(dedup->n - 1) % SEEN_MAX] == key)
     return TRUE;
-  for (guint k = 0; dedup->whole_window && k < MIN (dedup->n, SEEN_MAX); k++)
+  for (guint k = 0; dedup->mode == DEDUP_WINDOW && k < MIN (dedup->n, SEEN_MAX); k++)
     if (dedup->seen[k] == key)
       return TRUE;
   dedup->seen[dedup->n++ % SEEN_MAX] = key;
@@ -686,7 +697,7 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
                     m->importance, m };
       double x = et_time_to_x (&p.map, m->start_ns);
       guint j = window_end (&p, i, x + MERGE_PX);
-      SingleDedup seen = { FALSE };
+      SingleDedup seen = { DEDUP_COLUMN };
 
       merge_members (&p, i + 1, j, &s);
       place_point (&s, kind, x, top, v);
@@ -695,11 +706,6 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
         loud_members (&p, &s, i, j, &seen, func, data);
       i = j;
     }
-}
-
-static void
-skip_shape (const EtShape *s, gpointer data)
-{
 }
 
 /* Whether a window ([@at, @ends) of each of @scans) holds a member of
@@ -737,7 +743,7 @@ merged_points (PointScan *scans, guint *at, guint n, guint only, const EtViewpor
       guint first = n;
       double x = G_MAXDOUBLE;
       EtShape s = { kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE };
-      SingleDedup seen = { TRUE };
+      SingleDedup seen = { only == G_MAXUINT ? DEDUP_WINDOW : DEDUP_OWN };
 
       for (guint k = 0; k < n; k++)
         if (at[k] < scans[k].end && et_time_to_x (&scans[k].map, scans[k].ch->markers[at[k]].start_ns) < x)
@@ -761,9 +767,8 @@ merged_points (PointScan *scans, guint *at, guint n, guint only, const EtViewpor
         func (&s, data);
       for (guint k = 0; k < n; k++)
         {
-          if (s.count > 1)
-            loud_members (&scans[k], &s, at[k], ends[k], &seen,
-                          only == G_MAXUINT || only == scans[k].channel ? func : skip_shape, data);
+          if (s.count > 1 && (only == G_MAXUINT || only == scans[k].channel))
+            loud_members (&scans[k], &s, at[k], ends[k], &seen, func, data);
           at[k] = next_in_view (&scans[k], ends[k], v);
         }
     }

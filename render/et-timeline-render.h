@@ -55,8 +55,10 @@ void     et_timeline_foreach_shape (EtTrace          *trace,
 /* The same for one channel's shapes alone (shapes never leave their row;
  * in a collapsed thread's merged row, only this channel's among the
  * thread's, and the aggregates merged across channels that hold any of its
- * markers, whichever channel they name): nothing when the channel has no
- * row or it is out of view. */
+ * markers, whichever channel they name; its critical and alert markers
+ * each on its own even where the row draws one mark for several of a
+ * colour and size within 3 px): nothing when the channel has no row or it
+ * is out of view. */
 void     et_timeline_foreach_channel_shape (EtTrace          *trace,
                                             EtLayout         *layout,
                                             const EtViewport *viewport,
