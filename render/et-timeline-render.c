@@ -436,6 +436,7 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
 typedef struct
 {
   EtLayout             *layout;
+  guint                 channel;
   const EtChannel      *ch;
   const EtBlockSummary *blocks;   /* the channel's summaries */
   gboolean              merge_blocks;   /* no filter on single markers */
@@ -554,11 +555,47 @@ next_member (const PointScan *p, guint i, guint end)
 }
 
 /* Critical and alert members are never hidden inside the grey mark (one
- * per pixel column and colour: more would cover each other). */
+ * per pixel column and colour: more would cover each other). One channel's
+ * window compares with the last one drawn. A crowded merged row's window,
+ * whose loud members come channel after channel, draws one per colour and
+ * size, where its first member of them is: the others are within 3 px of
+ * it, the same mark but for a pixel's edge (a critical flag is 14 px
+ * wide), and a whole-trace view has such flags in most columns of every
+ * merged row, several channels' each. One channel's walk of such a row
+ * (et_timeline_foreach_channel_shape) draws its own loud members apart
+ * where colour, size or column differ: each one the row draws, and those
+ * the row's stand for, where the selection finds them. */
+#define SEEN_MAX 32
+
+typedef enum
+{
+  DEDUP_COLUMN,     /* a channel's row: column and colour, the last one drawn */
+  DEDUP_WINDOW,     /* a crowded merged row: colour and size, all the window drew */
+  DEDUP_OWN,        /* one channel's in a crowded merged row: column, colour, size */
+} DedupMode;
+
 typedef struct
 {
-  guint last_column, last_category;
+  DedupMode mode;
+  guint     n;
+  guint64   seen[SEEN_MAX];   /* column << 32 | importance << 16 | category + 1 */
 } SingleDedup;
+
+static gboolean
+already_on_top (SingleDedup *dedup, guint column, const EtMarker *m)
+{
+  guint64 key = (guint64) (dedup->mode != DEDUP_WINDOW ? column : 0) << 32
+                | (guint64) (dedup->mode != DEDUP_COLUMN ? m->importance : 0) << 16
+                | (guint16) (m->category + 1);
+
+  if (dedup->n > 0 && dedup->seen[(dedup->n - 1) % SEEN_MAX] == key)
+    return TRUE;
+  for (guint k = 0; dedup->mode == DEDUP_WINDOW && k < MIN (dedup->n, SEEN_MAX); k++)
+    if (dedup->seen[k] == key)
+      return TRUE;
+  dedup->seen[dedup->n++ % SEEN_MAX] = key;
+  return FALSE;
+}
 
 static void
 single_on_top (const PointScan *p, const EtShape *s, guint k, SingleDedup *seen,
@@ -566,13 +603,12 @@ single_on_top (const PointScan *p, const EtShape *s, guint k, SingleDedup *seen,
 {
   const EtMarker *o = &p->ch->markers[k];
   double ox = et_time_to_x (&p->map, o->start_ns), r = flag_radius (o->importance);
-  guint column = (guint) MAX (ox, 0);
   EtShape single = *s;
 
-  if (column == seen->last_column && (guint) (o->category + 1) == seen->last_category)
+  if (already_on_top (seen, (guint) MAX (ox, 0), o))
     return;
-  seen->last_column = column, seen->last_category = (guint) (o->category + 1);
   single.kind = p->kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE;
+  single.channel = p->channel;
   single.marker = k, single.m = o, single.count = 1, single.importance = o->importance;
   if (p->kind == ET_MARKER_FLAG)
     single.x0 = ox - r, single.x1 = ox + r;
@@ -582,16 +618,63 @@ single_on_top (const PointScan *p, const EtShape *s, guint k, SingleDedup *seen,
 /* The loud members of the window [@from, @to), from the channel's list of
  * loud markers: windows come left to right, so one cursor serves them all. */
 static void
-loud_members (PointScan *p, const EtShape *s, guint from, guint to, EtShapeFunc func,
-              gpointer data)
+loud_members (PointScan *p, const EtShape *s, guint from, guint to, SingleDedup *seen,
+              EtShapeFunc func, gpointer data)
 {
-  SingleDedup seen = { G_MAXUINT, G_MAXUINT };
-
   while (p->next_loud < p->n_loud && p->loud[p->next_loud] < from)
     p->next_loud++;
   for (guint n = p->next_loud; n < p->n_loud && p->loud[n] < to; n++)
     if (is_member (p, &p->ch->markers[p->loud[n]]))
-      single_on_top (p, s, p->loud[n], &seen, func, data);
+      single_on_top (p, s, p->loud[n], seen, func, data);
+}
+
+/* Whether a row at @top shows points of @kind reaching @band. */
+static gboolean
+points_wanted (EtLayout *layout, const EtViewport *v, double top, EtMarkerKind kind,
+               const Band *band)
+{
+  double flag_mid = top + 1 + v->lane_height / 2.0, reach = flag_radius (ET_IMPORTANCE_CRITICAL);
+
+  return et_layout_kind_visible (layout, kind)
+         && (kind == ET_MARKER_FLAG ? band_reaches (band, flag_mid - reach, flag_mid + reach)
+                                    : band_reaches (band, top, top + 6));
+}
+
+static void
+point_scan_init (PointScan *p, EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch,
+                 guint end, const EtViewport *v, EtMarkerKind kind)
+{
+  *p = (PointScan) { layout, c, ch, et_channel_block_summaries (trace, c),
+                     !et_layout_filters_single_markers (layout), kind, end };
+  et_time_to_x_init (&p->map, v);
+  p->loud = et_channel_loud_markers (trace, c, &p->n_loud);
+}
+
+/* The first member from @i on that is in view, or the scan's end. */
+static guint
+next_in_view (const PointScan *p, guint i, const EtViewport *v)
+{
+  while ((i = next_member (p, i, p->end)) < p->end
+         && !et_marker_overlaps (&p->ch->markers[i], v->from_ns, v->to_ns))
+    i++;
+  return i;
+}
+
+/* A window's mark at @x: a flag, message or (more than one member) an
+ * aggregate, sized by the loudest member. */
+static void
+place_point (EtShape *s, EtMarkerKind kind, double x, double top, const EtViewport *v)
+{
+  if (s->count > 1)
+    s->kind = ET_SHAPE_AGGREGATE;
+  if (kind == ET_MARKER_FLAG)
+    {
+      double r = flag_radius (s->importance);
+      double mid = top + 1 + v->lane_height / 2.0;
+      s->x0 = x - r, s->x1 = x + r, s->y0 = mid - r, s->y1 = mid + r;
+    }
+  else
+    s->x0 = x - 4, s->x1 = x + 4, s->y0 = top, s->y1 = top + 6;
 }
 
 /* Flags and messages, merged where they crowd: O(windows) per row. */
@@ -600,48 +683,94 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
               guint end, const EtViewport *v, double top, EtMarkerKind kind, const Band *band,
               EtShapeFunc func, gpointer data)
 {
-  PointScan p = { layout, ch, et_channel_block_summaries (trace, c),
-                  !et_layout_filters_single_markers (layout), kind, end };
+  PointScan p;
   guint i = first;
 
-  double flag_mid = top + 1 + v->lane_height / 2.0, reach = flag_radius (ET_IMPORTANCE_CRITICAL);
-
-  if (!et_layout_kind_visible (layout, kind) || !et_layout_get_provider_visible (layout, ch->provider)
-      || !(kind == ET_MARKER_FLAG ? band_reaches (band, flag_mid - reach, flag_mid + reach)
-                                  : band_reaches (band, top, top + 6)))
+  if (!points_wanted (layout, v, top, kind, band)
+      || !et_layout_get_provider_visible (layout, ch->provider))
     return;
-  et_time_to_x_init (&p.map, v);
-  p.loud = et_channel_loud_markers (trace, c, &p.n_loud);
-  while ((i = next_member (&p, i, end)) < end)
+  point_scan_init (&p, trace, layout, c, ch, end, v, kind);
+  while ((i = next_in_view (&p, i, v)) < end)
     {
       const EtMarker *m = &ch->markers[i];
       EtShape s = { kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE, c, i, 1,
                     m->importance, m };
-      double x;
-      guint j;
+      double x = et_time_to_x (&p.map, m->start_ns);
+      guint j = window_end (&p, i, x + MERGE_PX);
+      SingleDedup seen = { DEDUP_COLUMN };
 
-      if (!et_marker_overlaps (m, v->from_ns, v->to_ns))
-        {
-          i++;
-          continue;
-        }
-      x = et_time_to_x (&p.map, m->start_ns);
-      j = window_end (&p, i, x + MERGE_PX);
       merge_members (&p, i + 1, j, &s);
-      if (s.count > 1)
-        s.kind = ET_SHAPE_AGGREGATE;
-      if (kind == ET_MARKER_FLAG)
-        {
-          double r = flag_radius (s.importance);
-          double mid = top + 1 + v->lane_height / 2.0;
-          s.x0 = x - r, s.x1 = x + r, s.y0 = mid - r, s.y1 = mid + r;
-        }
-      else
-        s.x0 = x - 4, s.x1 = x + 4, s.y0 = top, s.y1 = top + 6;
+      place_point (&s, kind, x, top, v);
       func (&s, data);
       if (s.count > 1)
-        loud_members (&p, &s, i, j, func, data);
+        loud_members (&p, &s, i, j, &seen, func, data);
       i = j;
+    }
+}
+
+/* Whether a window ([@at, @ends) of each of @scans) holds a member of
+ * channel @only (any channel: G_MAXUINT). */
+static gboolean
+window_holds (const PointScan *scans, const guint *at, const guint *ends, guint n, guint only)
+{
+  for (guint k = 0; k < n; k++)
+    if ((only == G_MAXUINT || scans[k].channel == only) && ends[k] > at[k])
+      return TRUE;
+  return FALSE;
+}
+
+/* A merged row's channels whose points are walked together, at most. */
+#define MERGED_MAX 64
+
+/* The points of @kind of a collapsed thread's shown channels (@scans, @n,
+ * each at @at) merged across the channels: a window opens at the leftmost
+ * next member of any of them and takes every channel's members within
+ * MERGE_PX of it, so the row gets one mark per window, not one per
+ * channel and window (drawn over each other). The mark stands for the
+ * window's first member (its channel and marker; the lowest channel on a
+ * tie); count is of all channels' members, importance the loudest's. */
+static void
+merged_points (PointScan *scans, guint *at, guint n, guint only, const EtViewport *v,
+               double top, EtShapeFunc func, gpointer data)
+{
+  EtMarkerKind kind = scans[0].kind;
+  guint ends[MERGED_MAX];
+
+  for (guint k = 0; k < n; k++)
+    at[k] = next_in_view (&scans[k], at[k], v);
+  for (;;)
+    {
+      guint first = n;
+      double x = G_MAXDOUBLE;
+      EtShape s = { kind == ET_MARKER_FLAG ? ET_SHAPE_FLAG : ET_SHAPE_MESSAGE };
+      SingleDedup seen = { only == G_MAXUINT ? DEDUP_WINDOW : DEDUP_OWN };
+
+      for (guint k = 0; k < n; k++)
+        if (at[k] < scans[k].end && et_time_to_x (&scans[k].map, scans[k].ch->markers[at[k]].start_ns) < x)
+          first = k, x = et_time_to_x (&scans[k].map, scans[k].ch->markers[at[k]].start_ns);
+      if (first == n)
+        return;
+      s.channel = scans[first].channel, s.marker = at[first];
+      s.m = &scans[first].ch->markers[at[first]];
+      s.importance = s.m->importance;
+      for (guint k = 0; k < n; k++)
+        {
+          ends[k] = at[k] < scans[k].end ? window_end (&scans[k], at[k], x + MERGE_PX) : at[k];
+          /* window_end takes the first member as in the window: only where it is. */
+          if (ends[k] == at[k] + 1
+              && et_time_to_x (&scans[k].map, scans[k].ch->markers[at[k]].start_ns) >= x + MERGE_PX)
+            ends[k] = at[k];
+          merge_members (&scans[k], at[k], ends[k], &s);
+        }
+      place_point (&s, kind, x, top, v);
+      if (window_holds (scans, at, ends, n, only))
+        func (&s, data);
+      for (guint k = 0; k < n; k++)
+        {
+          if (s.count > 1 && (only == G_MAXUINT || only == scans[k].channel))
+            loud_members (&scans[k], &s, at[k], ends[k], &seen, func, data);
+          at[k] = next_in_view (&scans[k], ends[k], v);
+        }
     }
 }
 
@@ -663,20 +792,86 @@ channel_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint cha
     point_shapes (trace, layout, channel, ch, first, end, v, top, kind, band, func, data);
 }
 
-/* A collapsed thread's row: every shown channel's spans in the merged
- * lanes below the header strip, then all flags, then all messages, so
- * that points are drawn over (and hit before) the spans of any channel. */
+/* The points of @kind of a collapsed thread's row, merged across its
+ * shown channels (merged_points). */
+static void
+merged_point_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtThread *t,
+                     const EtRow *row, double top, EtMarkerKind kind, guint only,
+                     const Band *band, EtShapeFunc func, gpointer data)
+{
+  PointScan scans[MERGED_MAX];
+  guint at[MERGED_MAX], n = 0;
+
+  if (!points_wanted (layout, v, top, kind, band))
+    return;
+  for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, c);
+      guint end, first;
+
+      if (et_layout_channel_row (layout, c) != row
+          || !et_layout_get_provider_visible (layout, ch->provider))
+        continue;
+      if (n == MERGED_MAX)
+        {
+          /* More channels than merged at once (rare): the rest each alone. */
+          if (only == G_MAXUINT || only == c)
+            channel_shapes (trace, layout, v, c, top, kind, band, func, data);
+          continue;
+        }
+      first = et_channel_query (trace, c, v->from_ns, v->to_ns, &end);
+      point_scan_init (&scans[n], trace, layout, c, ch, end, v, kind);
+      at[n++] = first;
+    }
+  if (n > 0)
+    merged_points (scans, at, n, only, v, top, func, data);
+}
+
+/* Whether a collapsed thread's row is crowded at this zoom: more markers
+ * in view than windows of MERGE_PX across the plot. Then its points are
+ * merged across its channels (merged_points); else each channel's are
+ * drawn as an expanded row draws them, marks apart staying as they were. */
+static gboolean
+row_crowded (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtThread *t,
+             const EtRow *row)
+{
+  double windows = (v->width - v->label_width) / MERGE_PX;
+  guint in_view = 0;
+
+  for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
+    if (et_layout_channel_row (layout, c) == row)
+      {
+        guint end, first = et_channel_query (trace, c, v->from_ns, v->to_ns, &end);
+
+        in_view += end - first;
+        if (in_view > windows)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+/* A collapsed thread's row (its channel @only's shapes, or all when
+ * G_MAXUINT): every shown channel's spans in the merged lanes below the
+ * header strip, then all flags, then all messages, so that points are
+ * drawn over (and hit before) the spans of any channel. Crowded, a point
+ * mark merged across channels is the channel's when it holds any of its
+ * markers. */
 static void
 merged_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row,
-               double top, const Band *band, EtShapeFunc func, gpointer data)
+               double top, guint only, const Band *band, EtShapeFunc func, gpointer data)
 {
   const EtThread *t = et_trace_get_thread (trace, row->index);
+  double lanes_top = top + et_thread_strip_px (trace, row->index);
+  gboolean crowded = row_crowded (trace, layout, v, t, row);
 
   for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
-    for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
-      if (et_layout_channel_row (layout, c) == row)
-        channel_shapes (trace, layout, v, c, top + et_thread_strip_px (trace, row->index),
-                        drawing_order[k], band, func, data);
+    if (drawing_order[k] != ET_MARKER_SPAN && crowded)
+      merged_point_shapes (trace, layout, v, t, row, lanes_top, drawing_order[k], only, band,
+                           func, data);
+    else
+      for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
+        if (et_layout_channel_row (layout, c) == row && (only == G_MAXUINT || only == c))
+          channel_shapes (trace, layout, v, c, lanes_top, drawing_order[k], band, func, data);
 }
 
 /* The shapes of one row, when it is a channel or a merged thread in view
@@ -692,7 +887,7 @@ row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *
   if (row->kind == ET_ROW_THREAD)
     {
       if (row->lanes > 0)
-        merged_shapes (trace, layout, v, row, top, band, func, data);
+        merged_shapes (trace, layout, v, row, top, G_MAXUINT, band, func, data);
       return;
     }
   for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
@@ -721,11 +916,8 @@ et_timeline_foreach_channel_shape (EtTrace *trace, EtLayout *layout, const EtVie
       return;
     }
   /* Merged: the channel's own shapes among its thread's, in their order. */
-  if (!row_visible (v, row, &top))
-    return;
-  for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
-    channel_shapes (trace, layout, v, channel, top + et_thread_strip_px (trace, row->index),
-                    drawing_order[k], NULL, func, data);
+  if (row_visible (v, row, &top))
+    merged_shapes (trace, layout, v, row, top, channel, NULL, func, data);
 }
 
 /* ---- drawing ----------------------------------------------------------- */
@@ -772,6 +964,14 @@ et_timeline_theme_rgb (const EtViewport *v, EtThemeColor what, gint16 category, 
   rgb[0] = c->r, rgb[1] = c->g, rgb[2] = c->b;
 }
 
+/* Per pixel column, the last connector drawn there and the stretch of
+ * the column dashed lines cover. */
+typedef struct
+{
+  guint32 key;
+  float   lo, hi;
+} ConnectorColumn;
+
 typedef struct
 {
   cairo_t          *cr;
@@ -781,12 +981,12 @@ typedef struct
   const Theme      *theme;
   PangoLayout      *text;
   GString          *scratch;
-  guint             label_channel;   /* where the last aggregate count was written */
+  const EtRow      *label_row;       /* where the last aggregate count was written */
   double            label_end;
   EtStamps         *stamps;          /* raster targets only (et-stamps.h) */
   PangoLayout      *digits;          /* makes the digit stamps */
   int               digit_size[10][2];  /* width and height of each, once measured */
-  guint32          *connectors;      /* per pixel column: the last connector drawn */
+  ConnectorColumn  *connectors;      /* per pixel column (connector_column) */
 } Painter;
 
 /* Dark text on light colours, light text on dark ones. */
@@ -829,21 +1029,70 @@ draw_open_end (cairo_t *cr, const EtShape *s, const Rgb *bar, gboolean high_cont
 
 /* Whether a connector from @from to @to at @x was drawn already: at coarse
  * zoom hundreds of cross-thread spans end in the same pixel column, and
- * their connectors would all be the same line. */
-static gboolean
-connector_drawn (Painter *p, double x, double from, double to)
+ * their connectors would all be the same line. (From a collapsed thread's
+ * row, @from is the row's top, not the span's lane: the lines from its
+ * lanes to one row would lie on each other but for a few pixels.) */
+static ConnectorColumn *
+connector_column (Painter *p, double x, double from, double to, gboolean *drawn)
 {
   guint32 key = ((guint32) from & 0xFFFF) << 16 | ((guint32) to & 0xFFFF);
   int column = (int) x;
+  ConnectorColumn *c;
 
+  *drawn = FALSE;
   if (column < 0 || column >= p->v->width)
-    return FALSE;
+    return NULL;
   if (p->connectors == NULL)
-    p->connectors = g_new0 (guint32, p->v->width);
-  if (p->connectors[column] == key + 1)
-    return TRUE;
-  p->connectors[column] = key + 1;
-  return FALSE;
+    p->connectors = g_new0 (ConnectorColumn, p->v->width);
+  c = &p->connectors[column];
+  *drawn = c->key == key + 1;
+  c->key = key + 1;
+  return c;
+}
+
+static void
+dashed_line (Painter *p, double x, double y0, double y1)
+{
+  const Rgb *c = &p->theme->text;
+
+  if (y1 - y0 < 0.5)
+    return;
+  if (p->stamps != NULL)
+    {
+      et_stamps_dashed_vline (p->stamps, p->cr, x, y0, y1, c->r, c->g, c->b, 0.7);
+      return;
+    }
+  cairo_set_source_rgba (p->cr, c->r, c->g, c->b, 0.7);
+  cairo_set_line_width (p->cr, 1);
+  cairo_set_dash (p->cr, (double[]) { 3, 2 }, 2, 0);
+  cairo_move_to (p->cr, x, y0);
+  cairo_line_to (p->cr, x, y1);
+  cairo_stroke (p->cr);
+  cairo_set_dash (p->cr, NULL, 0, 0);
+}
+
+/* The line of a connector from a collapsed thread's row: only the part of
+ * it no line of the column covers yet (a column's lines from a merged row
+ * to the rows below it lie on each other, a whole view's worth of
+ * pixels each). Lines from channel rows are drawn whole, as ever. */
+static void
+connector_line (Painter *p, ConnectorColumn *c, gboolean merged, double x, double from,
+                double to)
+{
+  double lo = MIN (from, to), hi = MAX (from, to);
+  gboolean touches = c != NULL && c->hi > c->lo && hi >= c->lo && lo <= c->hi;
+
+  if (merged && touches)
+    {
+      dashed_line (p, x, lo, MIN (hi, c->lo));
+      dashed_line (p, x, MAX (lo, c->hi), hi);
+    }
+  else
+    dashed_line (p, x, from, to);
+  if (c == NULL)
+    return;
+  c->lo = touches ? MIN (c->lo, (float) lo) : (float) lo;
+  c->hi = touches ? MAX (c->hi, (float) hi) : (float) hi;
 }
 
 /* Stamp keys above every point mark's and digit's (see point_mark). */
@@ -863,34 +1112,32 @@ static void
 draw_connector (Painter *p, const EtShape *s, guint32 end_thread)
 {
   const EtThread *t = et_trace_get_thread (p->trace, end_thread);
+  const EtRow *source = et_layout_channel_row (p->layout, s->channel);
   double from = (s->y0 + s->y1) / 2, x = et_viewport_x (p->v, s->m->end_ns);
+  gboolean merged = source != NULL && source->kind == ET_ROW_THREAD, drawn;
+  double from_key = merged ? p->v->ruler_height + source->y - p->v->scroll_y : from;
 
   for (guint k = 0; k < t->n_channels; k++)
     {
       const EtRow *row = et_layout_channel_row (p->layout, t->first_channel + k);
-      double top;
+      ConnectorColumn *column;
+      double top, to;
+
       if (row == NULL || !row_visible (p->v, row, &top))
         continue;
-      if (connector_drawn (p, x, from, top + row->height / 2.0))
+      to = top + row->height / 2.0;
+      column = connector_column (p, x, from_key, to, &drawn);
+      if (drawn)
         break;
+      connector_line (p, column, merged, x, from, to);
       if (p->stamps != NULL)
         {
-          const Rgb *c = &p->theme->text;
-          et_stamps_dashed_vline (p->stamps, p->cr, x, from, top + row->height / 2.0, c->r, c->g,
-                                  c->b, 0.7);
-          et_stamps_paint (p->stamps, p->cr, CONNECTOR_DOT_KEY, 2.5, 2.5, x,
-                           top + row->height / 2.0, draw_connector_dot, p->theme);
+          et_stamps_paint (p->stamps, p->cr, CONNECTOR_DOT_KEY, 2.5, 2.5, x, to,
+                           draw_connector_dot, p->theme);
           break;
         }
-      cairo_set_source_rgba (p->cr, p->theme->text.r, p->theme->text.g, p->theme->text.b, 0.7);
-      cairo_set_line_width (p->cr, 1);
-      cairo_set_dash (p->cr, (double[]) { 3, 2 }, 2, 0);
-      cairo_move_to (p->cr, x, from);
-      cairo_line_to (p->cr, x, top + row->height / 2.0);
-      cairo_stroke (p->cr);
-      cairo_set_dash (p->cr, NULL, 0, 0);
       cairo_save (p->cr);
-      cairo_translate (p->cr, x, top + row->height / 2.0);
+      cairo_translate (p->cr, x, to);
       draw_connector_dot (p->cr, p->theme);
       cairo_restore (p->cr);
       break;
@@ -1100,6 +1347,7 @@ draw_count (Painter *p, guint count, double x, double y)
 static void
 paint_point (Painter *p, const EtShape *s)
 {
+  const EtRow *row;
   PointMark mark;
   double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2;
 
@@ -1115,11 +1363,14 @@ paint_point (Painter *p, const EtShape *s)
       cairo_restore (p->cr);
     }
   /* A count that would run into the previous one in its row is left out:
-   * unreadable anyway, and text is the dearest thing to draw. */
+   * unreadable anyway, and text is the dearest thing to draw. (A merged
+   * row's aggregates name different channels but come left to right.) */
+  row = s->kind == ET_SHAPE_AGGREGATE && p->layout != NULL
+        ? et_layout_channel_row (p->layout, s->channel) : NULL;   /* the legend has none */
   if (s->kind == ET_SHAPE_AGGREGATE && s->count > 1
-      && (s->channel != p->label_channel || s->x1 + 1 >= p->label_end))
+      && (row != p->label_row || s->x1 + 1 >= p->label_end))
     {
-      p->label_channel = s->channel;
+      p->label_row = row;
       p->label_end = s->x1 + 1 + draw_count (p, s->count, s->x1 + 1, cy) + 2;
     }
 }
@@ -1629,7 +1880,7 @@ void
 et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
 {
   g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans 8");
-  Painter p = { cr, trace, layout, v, theme_of (v), NULL, g_string_new (NULL), G_MAXUINT, 0 };
+  Painter p = { cr, trace, layout, v, theme_of (v), NULL, g_string_new (NULL), NULL, 0 };
 
   p.text = pango_cairo_create_layout (cr);
   pango_layout_set_font_description (p.text, font);
@@ -2083,7 +2334,7 @@ et_timeline_draw_legend (cairo_t *cr, const EtViewport *v, const EtLegendLabels 
                          double y, double width, gboolean draw)
 {
   g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans 8");
-  Painter p = { cr, NULL, NULL, v, theme_of (v), NULL, g_string_new (NULL), G_MAXUINT, 0 };
+  Painter p = { cr, NULL, NULL, v, theme_of (v), NULL, g_string_new (NULL), NULL, 0 };
   const LegendItem kinds[] = {
     { SAMPLE_FLAG, 0, ET_IMPORTANCE_NORMAL, l->flag },
     { SAMPLE_MESSAGE, 0, ET_IMPORTANCE_NORMAL, l->message },

@@ -24,16 +24,19 @@ typedef enum
   ET_SHAPE_LONE_END,    /* an unmatched span end */
   ET_SHAPE_FLAG,
   ET_SHAPE_MESSAGE,
-  ET_SHAPE_AGGREGATE,   /* flags/messages closer than a few pixels, merged */
+  ET_SHAPE_AGGREGATE,   /* flags/messages closer than a few pixels, merged (in
+                           a crowded collapsed thread's row, across its channels) */
 } EtShapeKind;
 
 typedef struct
 {
   EtShapeKind     kind;
-  guint           channel;
-  guint           marker;      /* index within the channel (aggregate: the first) */
-  guint           count;       /* aggregate: markers merged; span run: the channel's
-                                  markers [marker, marker + count) it covers; else 1 */
+  guint           channel;     /* the marker's (aggregate: its first member's) */
+  guint           marker;      /* index within the channel (aggregate: the first
+                                  member, leftmost of any channel of its row) */
+  guint           count;       /* aggregate: markers merged, of all the channels it
+                                  merges; span run: the channel's markers
+                                  [marker, marker + count) it covers; else 1 */
   EtImportance    importance;  /* aggregate: of its most important member */
   const EtMarker *m;           /* the marker (aggregate: the first) */
   double          x0, y0, x1, y1;   /* bounding box in viewport pixels */
@@ -51,7 +54,11 @@ void     et_timeline_foreach_shape (EtTrace          *trace,
 
 /* The same for one channel's shapes alone (shapes never leave their row;
  * in a collapsed thread's merged row, only this channel's among the
- * thread's): nothing when the channel has no row or it is out of view. */
+ * thread's, and the aggregates merged across channels that hold any of its
+ * markers, whichever channel they name; its critical and alert markers
+ * each on its own even where the row draws one mark for several of a
+ * colour and size within 3 px): nothing when the channel has no row or it
+ * is out of view. */
 void     et_timeline_foreach_channel_shape (EtTrace          *trace,
                                             EtLayout         *layout,
                                             const EtViewport *viewport,

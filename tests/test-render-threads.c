@@ -331,6 +331,23 @@ hits_agree_with_the_shapes (EtTrace *t, EtLayout *layout, const EtViewport *v, g
       }
 }
 
+/* The large shape (nested, overlapping and cross-thread spans, lone ends,
+ * alerts; six series a thread) of 40,000 events, written as @name. */
+static EtTrace *
+load_large (const char *name, guint32 seed)
+{
+  g_autofree char *large_path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+  EtTrace *large;
+
+  et_fixture_options_init (&o);
+  assert_true (et_fixture_write_large (large_path, 40000, seed, &o, &error));
+  large = et_trace_load (large_path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  assert_non_null (large);
+  return large;
+}
+
 /* A hit-test walks only the shapes that can reach the pointer's row of
  * pixels (the kinds and lanes there): it must answer what the walk of all
  * the row's shapes answers, on merged and expanded threads, at whole-trace
@@ -339,16 +356,9 @@ hits_agree_with_the_shapes (EtTrace *t, EtLayout *layout, const EtViewport *v, g
 static void
 test_hit_tests_agree_with_all_the_rows_shapes (void **state)
 {
-  g_autofree char *large_path = g_build_filename (dir, "large.etl", NULL);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(EtTrace) large = NULL;
-  EtFixtureOptions o;
+  g_autoptr(EtTrace) large = load_large ("large.etl", 3);
   guint seen[3] = { 0, 0, 0 };
 
-  et_fixture_options_init (&o);
-  assert_true (et_fixture_write_large (large_path, 40000, 3, &o, &error));
-  large = et_trace_load (large_path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
-  assert_non_null (large);
   for (guint k = 0; k < 2; k++)
     for (int collapsed = 0; collapsed <= 1; collapsed++)
       for (guint zoom = 1; zoom <= 40; zoom *= 40)
@@ -368,6 +378,209 @@ test_hit_tests_agree_with_all_the_rows_shapes (void **state)
   assert_true (seen[0] > 100);
   assert_true (seen[1] > 100);
   assert_true (seen[2] > 100);
+}
+
+/* How close (pixels) flags or messages merge into one mark. */
+#define MERGE_PX 3.0
+
+/* The point marks of @kind in @all that belong to @row (by their channel). */
+static gboolean
+point_of (EtLayout *layout, const EtShape *s, const EtRow *row, EtMarkerKind kind)
+{
+  return et_layout_channel_row (layout, s->channel) == row && s->kind >= ET_SHAPE_FLAG
+         && s->m->kind == kind;
+}
+
+/* Whether the aggregates of @row and @kind in @all hold the marker at
+ * @x: one whose window (MERGE_PX from its first member) it falls in. */
+static gboolean
+in_an_aggregate (EtLayout *layout, GArray *all, const EtRow *row, EtMarkerKind kind, double x)
+{
+  for (guint i = 0; i < all->len; i++)
+    {
+      const EtShape *s = &g_array_index (all, EtShape, i);
+      double first = (s->x0 + s->x1) / 2;
+
+      if (s->kind == ET_SHAPE_AGGREGATE && point_of (layout, s, row, kind) && x >= first - 1e-6
+          && x < first + MERGE_PX)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* One merged row's points of @kind at whole-trace zoom: its aggregates
+ * are at most one per window of MERGE_PX (their first members that far
+ * apart, whatever their channels), and every flag or message of the row's
+ * channels in view is drawn alone or counted in the aggregate whose window
+ * it falls in, each counted once. Returns the row's aggregates. */
+static guint
+check_merged_points (EtTrace *t, EtLayout *layout, const EtViewport *v, GArray *all,
+                     const EtRow *row, EtMarkerKind kind)
+{
+  const EtThread *thread = et_trace_get_thread (t, row->index);
+  EtTimeToX map;
+  double last = -G_MAXDOUBLE;
+  guint aggregates = 0, counted = 0, markers = 0;
+
+  et_time_to_x_init (&map, v);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const EtShape *s = &g_array_index (all, EtShape, i);
+
+      if (!point_of (layout, s, row, kind))
+        continue;
+      if (s->kind == ET_SHAPE_AGGREGATE)
+        {
+          assert_true ((s->x0 + s->x1) / 2 >= last + MERGE_PX - 1e-6);
+          last = (s->x0 + s->x1) / 2;
+          aggregates++;
+          counted += s->count;
+        }
+      else if (!in_an_aggregate (layout, all, row, kind, et_time_to_x (&map, s->m->start_ns)))
+        counted++;
+    }
+  assert_true (aggregates <= (v->width - v->label_width) / MERGE_PX + 1);
+  for (guint c = thread->first_channel; c < thread->first_channel + thread->n_channels; c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (t, c);
+      guint end, first = et_channel_query (t, c, v->from_ns, v->to_ns, &end);
+
+      for (guint i = first; i < end; i++)
+        {
+          const EtMarker *m = &ch->markers[i];
+          gboolean alone = FALSE;
+
+          if (m->kind != kind || !et_marker_overlaps (m, v->from_ns, v->to_ns))
+            continue;
+          markers++;
+          for (guint k = 0; k < all->len && !alone; k++)
+            alone = g_array_index (all, EtShape, k).m == m
+                    && g_array_index (all, EtShape, k).kind != ET_SHAPE_AGGREGATE;
+          assert_true (alone || in_an_aggregate (layout, all, row, kind,
+                                                 et_time_to_x (&map, m->start_ns)));
+        }
+    }
+  assert_int_equal (counted, markers);
+  return aggregates;
+}
+
+/* Every span of the row's channels in view is drawn: alone, or in a run
+ * of its channel's narrow spans. */
+static void
+check_merged_spans (EtTrace *t, EtLayout *layout, const EtViewport *v, GArray *all,
+                    const EtRow *row)
+{
+  const EtThread *thread = et_trace_get_thread (t, row->index);
+  g_autoptr(GHashTable) drawn = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      const EtShape *s = &g_array_index (all, EtShape, i);
+      const EtChannel *ch = et_trace_get_channel (t, s->channel);
+
+      if (et_layout_channel_row (layout, s->channel) == row && s->kind <= ET_SHAPE_LONE_END)
+        for (guint k = s->marker; k < s->marker + s->count; k++)
+          g_hash_table_add (drawn, (gpointer) &ch->markers[k]);
+    }
+  for (guint c = thread->first_channel; c < thread->first_channel + thread->n_channels; c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (t, c);
+      guint end, first = et_channel_query (t, c, v->from_ns, v->to_ns, &end);
+
+      for (guint i = first; i < end; i++)
+        if (ch->markers[i].kind == ET_MARKER_SPAN
+            && et_marker_overlaps (&ch->markers[i], v->from_ns, v->to_ns))
+          assert_true (g_hash_table_contains (drawn, &ch->markers[i]));
+    }
+}
+
+/* Whether @row has more markers in view than windows of MERGE_PX across
+ * the plot: crowded, it merges points across its channels (less crowded,
+ * each channel's are as an expanded row's, checked above). */
+static gboolean
+crowded (EtTrace *t, EtLayout *layout, const EtViewport *v, const EtRow *row)
+{
+  const EtThread *thread = et_trace_get_thread (t, row->index);
+  guint in_view = 0;
+
+  for (guint c = thread->first_channel; c < thread->first_channel + thread->n_channels; c++)
+    if (et_layout_channel_row (layout, c) == row)
+      {
+        guint end, first = et_channel_query (t, c, v->from_ns, v->to_ns, &end);
+        in_view += end - first;
+      }
+  return in_view > (v->width - v->label_width) / MERGE_PX;
+}
+
+/* The point marks (flags, messages, aggregates) of the shapes in @all of
+ * channels that @merged draws in collapsed threads' rows. */
+static guint
+merged_point_marks (EtLayout *merged, GArray *all)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < all->len; i++)
+    n += g_array_index (all, EtShape, i).kind >= ET_SHAPE_FLAG
+         && et_layout_channel_row (merged, g_array_index (all, EtShape, i).channel)->kind
+            == ET_ROW_THREAD;
+  return n;
+}
+
+/* The same marks when each channel has a row of its own. */
+static guint
+expanded_point_marks (EtTrace *t, EtLayout *merged)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (t);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (EtShape));
+  EtViewport v;
+
+  et_layout_set_all_threads_collapsed (layout, FALSE);
+  whole (&v, 500, layout);
+  et_timeline_foreach_shape (t, layout, &v, gather, all);
+  return merged_point_marks (merged, all);
+}
+
+/* A collapsed thread's row at whole-trace zoom costs per window of pixels,
+ * not per channel and window: its flags and messages merge across its
+ * channels (one aggregate per window, where each channel's own would lie
+ * on each other), and nothing of the row is dropped, on the large shape
+ * (six series a thread) and the many-threads one. */
+static void
+test_merged_rows_merge_across_channels (void **state)
+{
+  g_autoptr(EtTrace) large = load_large ("large-merge.etl", 5);
+  guint rows[2] = { 0, 0 }, aggregates = 0, marks = 0, per_channel = 0;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      EtTrace *t = k == 0 ? large : trace;
+      g_autoptr(EtLayout) layout = et_layout_new (t);
+      g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (EtShape));
+      EtViewport v;
+
+      et_layout_set_all_threads_collapsed (layout, TRUE);
+      whole (&v, k == 0 ? 500 : 310, layout);   /* narrow: crowded rows */
+      et_timeline_foreach_shape (t, layout, &v, gather, all);
+      for (guint r = 0; r < et_layout_n_rows (layout); r++)
+        {
+          const EtRow *row = et_layout_row (layout, r);
+
+          if (row->kind != ET_ROW_THREAD || row->lanes == 0 || !crowded (t, layout, &v, row))
+            continue;
+          rows[k]++;
+          aggregates += check_merged_points (t, layout, &v, all, row, ET_MARKER_FLAG);
+          aggregates += check_merged_points (t, layout, &v, all, row, ET_MARKER_MESSAGE);
+          check_merged_spans (t, layout, &v, all, row);
+        }
+      if (k == 0)
+        marks = merged_point_marks (layout, all), per_channel = expanded_point_marks (t, layout);
+    }
+  assert_true (rows[0] > 5 && rows[1] > 5);
+  assert_true (aggregates > 100);
+  /* On the large shape, fewer flags, messages and grey marks than each
+   * channel's own windows would make (critical and alert flags, drawn
+   * over the grey marks, are most of both at this size). */
+  assert_true (marks > 0 && marks < per_channel);
 }
 
 /* The rows under each process, threads in the order asked; first
@@ -527,6 +740,7 @@ main (void)
     cmocka_unit_test (test_rows_are_threads_and_expanded_series),
     cmocka_unit_test (test_merged_lanes_hold_exactly_the_threads_markers),
     cmocka_unit_test (test_hit_tests_agree_with_all_the_rows_shapes),
+    cmocka_unit_test (test_merged_rows_merge_across_channels),
     cmocka_unit_test (test_thread_orders),
     cmocka_unit_test (test_empty_threads_hidden_unless_asked),
     cmocka_unit_test (test_rows_below_count_what_is_cut),
