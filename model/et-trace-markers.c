@@ -947,6 +947,7 @@ close_channel (EtTrace *self, const ChannelDef *def)
   guint32 block0 = self->blocks->len;
   gint64 running = G_MININT64;
   EtBlockSummary summary = { 0 };
+  EtChannelSummary reach = { c.n_markers > 0 ? c.markers[0].start_ns : G_MAXINT64, G_MININT64, 0 };
   guint32 deepest = 0, lanes;
   guint64 used = 0;
 
@@ -962,11 +963,17 @@ close_channel (EtTrace *self, const ChannelDef *def)
    * deeper); the row gives lanes only to the depths its own spans use. */
   for (guint i = 0; i < c.n_markers; i++)
     {
-      deepest = MAX (deepest, c.markers[i].depth);
-      if (c.markers[i].kind == ET_MARKER_SPAN && c.markers[i].depth < 64)
-        used |= G_GUINT64_CONSTANT (1) << c.markers[i].depth;
+      const EtMarker *m = &c.markers[i];
+
+      deepest = MAX (deepest, m->depth);
+      if (m->kind == ET_MARKER_SPAN && m->depth < 64)
+        used |= G_GUINT64_CONSTANT (1) << m->depth;
+      reach.last_ns = MAX (reach.last_ns, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns
+                                                                              : m->end_ns);
     }
+  reach.deepest = (guint8) MIN (deepest, G_MAXUINT8);
   g_array_append_val (self->channel_depths, used);
+  g_array_append_val (self->channel_summaries, reach);
   for (guint i = 0; i < c.n_markers; i++)
     {
       if ((i & (ET_CHANNEL_BLOCK - 1)) == 0)

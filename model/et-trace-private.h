@@ -102,6 +102,7 @@ struct _EtTrace
   GArray          *channel_loud0;   /* guint32: first of each channel in loud, and the end */
   GArray          *channel_thread;  /* guint32: thread of each channel */
   GArray          *channel_lanes;   /* guint32: lanes of each channel */
+  GArray          *channel_summaries; /* EtChannelSummary of each channel */
   GArray          *channel_depths;  /* guint64: which of depths 0–63 its spans use */
   guint64          categories[5];   /* bit category + 1: some marker has it */
   EtMarker        *markers;

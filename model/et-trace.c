@@ -92,6 +92,7 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->cpu, _et_trace_cpu_free);
   g_clear_pointer (&self->channel_loud0, g_array_unref);
   g_clear_pointer (&self->channel_lanes, g_array_unref);
+  g_clear_pointer (&self->channel_summaries, g_array_unref);
   g_clear_pointer (&self->channel_depths, g_array_unref);
   g_clear_pointer (&self->channel_thread, g_array_unref);
   g_free (self->markers);
@@ -141,6 +142,7 @@ et_trace_init (EtTrace *self)
   self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   self->channel_loud0 = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->channel_lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->channel_summaries = g_array_new (FALSE, FALSE, sizeof (EtChannelSummary));
   self->channel_depths = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_mutex_init (&self->scratch_lock);
   self->scratch_fields = et_fields_new ();
@@ -683,6 +685,14 @@ et_trace_channel_lanes (EtTrace *self, guint channel)
   g_return_val_if_fail (ET_IS_TRACE (self), 1);
   g_return_val_if_fail (channel < self->channel_lanes->len, 1);
   return g_array_index (self->channel_lanes, guint32, channel);
+}
+
+const EtChannelSummary *
+et_trace_channel_summary (EtTrace *self, guint channel)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  g_return_val_if_fail (channel < self->channel_summaries->len, NULL);
+  return &g_array_index (self->channel_summaries, EtChannelSummary, channel);
 }
 
 const guint64 *

@@ -234,6 +234,16 @@ guint              et_trace_get_n_channels  (EtTrace *self);
 const EtChannel   *et_trace_get_channel     (EtTrace *self, guint index);
 /* Lanes the spans of @channel need: its deepest span's depth + 1. */
 guint              et_trace_channel_lanes   (EtTrace *self, guint channel);
+/* What a channel's markers reach, read once at load: the first one's
+ * start, the latest time any of them reaches (a span's end; an unmatched
+ * start's own start, not the trace's end; G_MAXINT64 / G_MININT64 for no
+ * markers) and the deepest depth. */
+typedef struct
+{
+  gint64 first_ns, last_ns;
+  guint8 deepest;
+} EtChannelSummary;
+const EtChannelSummary *et_trace_channel_summary (EtTrace *self, guint channel);
 /* Per channel, which thread-wide depths (EtMarker.depth, bit d for d < 64)
  * its spans use: a channel's row gives lanes to those alone (see
  * et_lane_of_depth). */

@@ -2,7 +2,8 @@
  * per-thread summaries, collapsed or expanded, order, empty threads.
  *
  * A thread's summary (lifetime, marker count, deepest depth per channel)
- * is read from its markers once, when the layout is made; what depends on
+ * comes from its channels' summaries (et_trace_channel_summary) when the
+ * layout is made; what depends on
  * the filters (which channels are shown, so the merged row's depths and
  * lanes, and the default of collapsed or not) again on every update.
  */
@@ -11,24 +12,18 @@
 
 #include <string.h>
 
-/* The summary of one channel's markers, added to its thread's. */
+/* The summary of one channel's markers (the model's, read at load: the
+ * window makes a layout for each trace it shows, on the main loop),
+ * added to its thread's. */
 static void
 summarise_channel (EtLayout *l, guint c, EtLayoutThread *t)
 {
-  const EtChannel *ch = et_trace_get_channel (l->trace, c);
-  guint8 deepest = 0;
+  const EtChannelSummary *reach = et_trace_channel_summary (l->trace, c);
 
-  for (guint i = 0; i < ch->n_markers; i++)
-    {
-      const EtMarker *m = &ch->markers[i];
-      gint64 last = m->status == ET_SPAN_UNMATCHED_START ? m->start_ns : m->end_ns;
-
-      t->first_ns = MIN (t->first_ns, m->start_ns);
-      t->last_ns = MAX (t->last_ns, last);
-      deepest = MAX (deepest, m->depth);
-    }
-  t->n_markers += ch->n_markers;
-  l->channel_deepest[c] = deepest;
+  t->first_ns = MIN (t->first_ns, reach->first_ns);
+  t->last_ns = MAX (t->last_ns, reach->last_ns);
+  t->n_markers += et_trace_get_channel (l->trace, c)->n_markers;
+  l->channel_deepest[c] = reach->deepest;
 }
 
 void

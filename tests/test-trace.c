@@ -164,6 +164,39 @@ test_markers_sorted_per_channel_and_span_paired (void **state)
   assert_int_equal (et_trace_get_stats (t)->markers, 301);
 }
 
+/* A channel's summary, read at load, is what its markers reach: the
+ * first start, the latest end (an unmatched start's own start), the
+ * deepest depth; on the large fixture (spans of every kind and status). */
+static void
+test_channel_summaries_agree_with_their_markers (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(EtTrace) t = load_large (f->path, 40000, 7);
+  guint checked = 0;
+
+  for (guint c = 0; c < et_trace_get_n_channels (t); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (t, c);
+      const EtChannelSummary *reach = et_trace_channel_summary (t, c);
+      gint64 first = G_MAXINT64, last = G_MININT64;
+      guint8 deepest = 0;
+
+      for (guint i = 0; i < ch->n_markers; i++)
+        {
+          const EtMarker *m = &ch->markers[i];
+
+          first = MIN (first, m->start_ns);
+          last = MAX (last, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns : m->end_ns);
+          deepest = MAX (deepest, m->depth);
+          checked++;
+        }
+      assert_int_equal (reach->first_ns, first);
+      assert_int_equal (reach->last_ns, last);
+      assert_int_equal (reach->deepest, deepest);
+    }
+  assert_true (checked > 20000);
+}
+
 /* The query must agree with a scan over every marker, for many ranges,
  * including ranges inside the long span where no flag starts. */
 static void
@@ -1205,6 +1238,8 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown (test_counts_threads_and_names, setup, teardown),
     cmocka_unit_test_setup_teardown (test_markers_sorted_per_channel_and_span_paired, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_channel_summaries_agree_with_their_markers, setup,
+                                     teardown),
     cmocka_unit_test_setup_teardown (test_range_query_matches_scan, setup, teardown),
     cmocka_unit_test_setup_teardown (test_decode_event_of_marker, setup, teardown),
     cmocka_unit_test_setup_teardown (test_wall_clock_is_start_time_plus_t, setup, teardown),
