@@ -464,16 +464,20 @@ fit_columns (EtReportTable *self)
   pango_font_metrics_unref (metrics);
   pango_layout_set_width (self->layout, -1);
   for (guint c = 0; c < self->n_columns; c++)
-    for (guint r = 0; r < MIN (self->n_rows, FIT_ROWS) && !self->columns[c].expand; r++)
-      {
-        int text_w;
+    {
+      if (self->columns[c].expand)
+        continue;                      /* it takes what the others leave */
+      for (guint r = 0; r < MIN (self->n_rows, FIT_ROWS); r++)
+        {
+          int text_w;
 
-        g_string_truncate (self->text, 0);
-        self->cell (r, c, self->text, self->cell_data);
-        pango_layout_set_text (self->layout, self->text->str, -1);
-        pango_layout_get_pixel_size (self->layout, &text_w, NULL);
-        self->columns[c].width = MAX (self->columns[c].width, MIN (text_w, most) + 2 * PAD_X + 1);
-      }
+          g_string_truncate (self->text, 0);
+          self->cell (r, c, self->text, self->cell_data);
+          pango_layout_set_text (self->layout, self->text->str, -1);
+          pango_layout_get_pixel_size (self->layout, &text_w, NULL);
+          self->columns[c].width = MAX (self->columns[c].width, MIN (text_w, most) + 2 * PAD_X + 1);
+        }
+    }
   self->fitted = TRUE;
 }
 
