@@ -155,12 +155,17 @@ et_stamps_clip (EtStamps *stamps, cairo_t *cr)
   stamps->clip_y1 = CLAMP ((int) floor (y1 + 0.5), 0, height);
 }
 
-/* lround () for the pixel coordinates and 8-bit values here, inline: it is
- * called several times per mark. Halves round away from zero, as lround. */
+/* The nearest whole pixel, halves up (floor (v + 0.5)), inline: it is
+ * called several times per mark. Halves go the same way on either side
+ * of zero, so a picture drawn in slices (et-timeline-slices.c), whose
+ * coordinates are shifted by a whole pixel row, rounds as the whole one. */
 static inline long
 round_px (double v)
 {
-  return v >= 0 ? (long) (v + 0.5) : -(long) (-v + 0.5);
+  double up = v + 0.5;
+  long i = (long) up;
+
+  return i - (i > up);
 }
 
 /* d = s + d × (1 − αs), per premultiplied channel, in 8 bits. */

@@ -1261,6 +1261,16 @@ draw_point_mark (cairo_t *cr, gconstpointer data)
     }
 }
 
+/* A stamp's size as its key holds it (quarter pixels): the stamp is drawn
+ * at that size, so that it is the same whichever mark of its key came
+ * first (x1 - x0 of a mark far right is 8 less a rounding error), and a
+ * picture drawn in slices, each with stamps of its own, is the same. */
+static double
+quarter_px (double v)
+{
+  return round (v * 4) / 4;
+}
+
 static void
 point_mark (Painter *p, const EtShape *s, PointMark *mark)
 {
@@ -1277,8 +1287,8 @@ point_mark (Painter *p, const EtShape *s, PointMark *mark)
       colour = mark->alert ? 5 : (guint) s->m->category % 5;
     }
   mark->edge = p->theme->outlined ? &p->theme->text : NULL;
-  mark->half_width = (s->x1 - s->x0) / 2;
-  mark->half_height = (s->y1 - s->y0) / 2;
+  mark->half_width = quarter_px ((s->x1 - s->x0) / 2);
+  mark->half_height = quarter_px ((s->y1 - s->y0) / 2);
   mark->key = (guint32) mark->triangle | colour << 1 | (guint32) mark->alert << 4
               | (guint32) lround (mark->half_width * 4) << 5
               | (guint32) lround (mark->half_height * 4) << 12;
@@ -1417,7 +1427,7 @@ paint_lone_end (Painter *p, const EtShape *s)
 {
   LoneEnd end = { category_color (p->theme->spans, s->m->category),
                   p->theme->outlined ? &p->theme->text : NULL,
-                  (s->x1 - s->x0) / 2, (s->y1 - s->y0) / 2 - 1 };
+                  quarter_px ((s->x1 - s->x0) / 2), quarter_px ((s->y1 - s->y0) / 2 - 1) };
   double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2;
   guint32 colour = s->m->category < 0 ? 5 : (guint32) s->m->category % 5;
 
