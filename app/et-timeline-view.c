@@ -189,26 +189,9 @@ markers_in_view (EtTimelineView *self)
     {
       const EtRow *row = et_layout_row (self->layout, r);
       int top = self->view.ruler_height + row->y - self->view.scroll_y;
-      guint first, end;
 
-      if (row->kind == ET_ROW_PROCESS || top + row->height <= self->view.ruler_height
-          || top >= self->view.height)
-        continue;
-      if (row->kind == ET_ROW_THREAD)
-        {
-          const EtThread *t = et_trace_get_thread (self->trace, row->index);
-
-          /* A merged row draws every channel of its thread that has it. */
-          for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
-            if (et_layout_channel_row (self->layout, c) == row)
-              {
-                first = et_channel_query (self->trace, c, self->view.from_ns, self->view.to_ns, &end);
-                n += end - first;
-              }
-          continue;
-        }
-      first = et_channel_query (self->trace, row->index, self->view.from_ns, self->view.to_ns, &end);
-      n += end - first;
+      if (top + row->height > self->view.ruler_height && top < self->view.height)
+        n += et_timeline_row_markers (self->trace, self->layout, &self->view, row);
     }
   return n;
 }

@@ -12,6 +12,7 @@
 #include <locale.h>
 #include "et-cpu-strip.h"
 #include "et-stamps.h"
+#include "et-timeline-private.h"
 #include "et-time.h"
 
 #include <math.h>
@@ -987,6 +988,10 @@ typedef struct
   PangoLayout      *digits;          /* makes the digit stamps */
   int               digit_size[10][2];  /* width and height of each, once measured */
   ConnectorColumn  *connectors;      /* per pixel column (connector_column) */
+  GArray           *due;             /* EtDueConnector: drawn after every mark, or
+                                        NULL: at once (the legend) */
+  double            own_from;        /* rows from this top on give their connectors
+                                        to due (et-timeline-slices.c) */
 } Painter;
 
 /* Dark text on light colours, light text on dark ones. */
@@ -1157,6 +1162,16 @@ fill_box (Painter *p, double x0, double y0, double x1, double y1, const Rgb *c)
     }
 }
 
+/* Whether @p's slice draws the connectors of @s: those of the rows that
+ * begin in it (a row cut by two slices is walked by both). */
+static gboolean
+owns_connector (Painter *p, const EtShape *s)
+{
+  const EtRow *row = et_layout_channel_row (p->layout, s->channel);
+
+  return row != NULL && p->v->ruler_height + row->y - p->v->scroll_y >= p->own_from;
+}
+
 static void
 paint_span (Painter *p, const EtShape *s)
 {
@@ -1177,9 +1192,15 @@ paint_span (Painter *p, const EtShape *s)
     draw_open_end (cr, s, c, p->theme->outlined);
   if (s->m->status == ET_SPAN_CROSS_THREAD)
     {
-      guint32 end_thread = et_trace_marker_end_thread (p->trace, s->m);
-      if (end_thread != ET_NO_INDEX)
-        draw_connector (p, s, end_thread);
+      EtDueConnector due = { *s, et_trace_marker_end_thread (p->trace, s->m) };
+
+      if (due.end_thread != ET_NO_INDEX && p->due != NULL)
+        {
+          if (owns_connector (p, s))
+            g_array_append_val (p->due, due);
+        }
+      else if (due.end_thread != ET_NO_INDEX)
+        draw_connector (p, s, due.end_thread);
     }
   if (s->x1 - s->x0 > 30 && s->count == 1)
     {
@@ -1585,12 +1606,12 @@ label_x (const EtRow *row)
 }
 
 static void
-draw_rows (Painter *p)
+draw_rows (Painter *p, guint first, guint end)
 {
   const EtViewport *v = p->v;
   cairo_t *cr = p->cr;
 
-  for (guint r = 0; r < et_layout_n_rows (p->layout); r++)
+  for (guint r = first; r < end; r++)
     {
       const EtRow *row = et_layout_row (p->layout, r);
       double top;
@@ -1886,42 +1907,89 @@ draw_ruler (Painter *p)
   cairo_fill (cr);
 }
 
-void
-et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
+static void
+painter_init (Painter *p, cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
 {
   g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans 8");
-  Painter p = { cr, trace, layout, v, theme_of (v), NULL, g_string_new (NULL), NULL, 0 };
 
-  p.text = pango_cairo_create_layout (cr);
-  pango_layout_set_font_description (p.text, font);
-  pango_layout_set_ellipsize (p.text, PANGO_ELLIPSIZE_END);
-  p.stamps = et_stamps_new (cr);
+  *p = (Painter) { cr, trace, layout, v, theme_of (v), NULL, g_string_new (NULL) };
+  p->text = pango_cairo_create_layout (cr);
+  pango_layout_set_font_description (p->text, font);
+  pango_layout_set_ellipsize (p->text, PANGO_ELLIPSIZE_END);
+  p->stamps = et_stamps_new (cr);
+}
+
+static void
+painter_clear (Painter *p)
+{
+  g_object_unref (p->text);
+  g_clear_object (&p->digits);
+  g_free (p->connectors);
+  et_stamps_free (p->stamps);
+  g_string_free (p->scratch, TRUE);
+}
+
+/* Plot area only: under the ruler and right of the labels. */
+static void
+clip_to_plot (Painter *p)
+{
+  const EtViewport *v = p->v;
+
+  cairo_rectangle (p->cr, v->label_width, v->ruler_height, v->width - v->label_width,
+                   v->height - v->ruler_height);
+  cairo_clip (p->cr);
+  if (p->stamps != NULL)
+    et_stamps_clip (p->stamps, p->cr);
+}
+
+void
+_et_timeline_draw_slice (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v,
+                         const EtTimelineSlice *slice, GArray *due, EtSlicesMarked marked,
+                         gpointer data)
+{
+  Painter p;
+  const GArray *const *all;
+  guint n_all;
 
   cairo_save (cr);
+  cairo_rectangle (cr, 0, slice->top, v->width, slice->bottom - slice->top);
+  cairo_clip (cr);
+  painter_init (&p, cr, trace, layout, v);
+  p.due = due;
+  p.own_from = slice->first_row == 0 ? G_MININT : slice->top;
   set_rgb (cr, &p.theme->background);
   cairo_paint (cr);
-  draw_rows (&p);
+  draw_rows (&p, slice->first_row, slice->end_row);
 
-  /* Markers only in the plot area, under the ruler and right of the labels. */
+  /* The marks; then, once every slice has its marks, every slice's
+   * connectors over them (each slice its own pixels of them), the label
+   * column's edge and the ruler with its grid. */
   cairo_save (cr);
-  cairo_rectangle (cr, v->label_width, v->ruler_height, v->width - v->label_width,
-                   v->height - v->ruler_height);
-  cairo_clip (cr);
+  clip_to_plot (&p);
+  for (guint r = slice->first_row; r < slice->end_row; r++)
+    row_shapes (trace, layout, v, et_layout_row (layout, r), NULL, paint_shape, &p);
+  all = marked (data, &n_all);
+  for (guint k = 0; k < n_all; k++)
+    for (guint i = 0; i < all[k]->len; i++)
+      {
+        const EtDueConnector *c = &g_array_index (all[k], EtDueConnector, i);
+        draw_connector (&p, &c->shape, c->end_thread);
+      }
+  cairo_restore (cr);
   if (p.stamps != NULL)
     et_stamps_clip (p.stamps, cr);
-  et_timeline_foreach_shape (trace, layout, v, paint_shape, &p);
-  cairo_restore (cr);
-
   set_rgb (cr, &p.theme->grid);
   cairo_rectangle (cr, v->label_width - 1, 0, 1, v->height);
   cairo_fill (cr);
   draw_ruler (&p);
   cairo_restore (cr);
-  g_object_unref (p.text);
-  g_clear_object (&p.digits);
-  g_free (p.connectors);
-  et_stamps_free (p.stamps);
-  g_string_free (p.scratch, TRUE);
+  painter_clear (&p);
+}
+
+void
+et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
+{
+  _et_timeline_draw_slices (cr, trace, layout, v);
 }
 
 void

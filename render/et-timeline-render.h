@@ -66,8 +66,18 @@ void     et_timeline_foreach_channel_shape (EtTrace          *trace,
                                             EtShapeFunc       func,
                                             gpointer          user_data);
 
+/* Markers of @row in the viewport's time range (a collapsed thread's
+ * row: those of every channel it shows; none for a process): what
+ * drawing the row costs. */
+guint64  et_timeline_row_markers   (EtTrace          *trace,
+                                    EtLayout         *layout,
+                                    const EtViewport *viewport,
+                                    const EtRow      *row);
+
 /* Draws the whole picture: background, rows, labels, markers, ruler. The
- * layout must have been updated for the viewport's lane height. */
+ * layout must have been updated for the viewport's lane height. A large
+ * picture drawn into an image surface is drawn in slices, one per core
+ * (et-timeline-slices.c): the same pixels, sooner. */
 void     et_timeline_draw          (cairo_t          *cr,
                                     EtTrace          *trace,
                                     EtLayout         *layout,
