@@ -120,10 +120,14 @@ ring_match (const EtShape *s, gpointer data)
  * (et-stamps.h), which at whole-trace zoom is several times faster. Any
  * thread may draw it. The search's matches (@highlights, a set of markers
  * no one changes, or NULL) are ringed in the picture too: as an overlay
- * every frame would find the shapes of the whole view again. */
+ * every frame would find the shapes of the whole view again. On the
+ * widget's drawing thread, render/ may cut the picture into slices drawn
+ * on the cores (@max_slices 0); on the main loop it draws alone (1): a
+ * frame must not wait for a thread the X server and GTK compete with
+ * (bench-interact: more frames over 16.7 ms when it did). */
 static cairo_surface_t *
 draw_surface (EtTrace *trace, EtLayout *layout, const EtViewport *view, GHashTable *highlights,
-              int width, int height, int scale)
+              int width, int height, int scale, guint max_slices)
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width * scale,
                                                          height * scale);
@@ -131,7 +135,7 @@ draw_surface (EtTrace *trace, EtLayout *layout, const EtViewport *view, GHashTab
 
   cairo_surface_set_device_scale (surface, scale, scale);
   cr = cairo_create (surface);
-  et_timeline_draw (cr, trace, layout, view);
+  et_timeline_draw_in_slices (cr, trace, layout, view, max_slices);
   if (highlights != NULL)
     {
       Ring ring = { cr, highlights };
@@ -246,7 +250,7 @@ draw_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   gint64 start = g_get_monotonic_time ();
 
   job->surface = draw_surface (job->trace, job->layout, &job->view, job->highlights, job->width,
-                               job->height, job->scale);
+                               job->height, job->scale, 0);
   job->took_us = g_get_monotonic_time () - start;
   g_task_return_boolean (task, TRUE);
 }
@@ -305,7 +309,7 @@ update_picture (EtTimelineView *self, int width, int height)
     }
   start = g_get_monotonic_time ();
   surface = draw_surface (self->trace, self->layout, &self->view, self->highlights, width, height,
-                          gtk_widget_get_scale_factor (GTK_WIDGET (self)));
+                          gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1);
   take_picture (self, surface, &self->view, self->changes, g_get_monotonic_time () - start);
 }
 

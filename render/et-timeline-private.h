@@ -44,14 +44,6 @@ void _et_timeline_draw_slice  (cairo_t                 *cr,
                                EtSlicesMarked           marked,
                                gpointer                 data);
 
-/* The whole picture: one slice, or several drawn at once on the cores
- * when the view holds many markers and @cr draws into an image surface as
- * it is (et-timeline-slices.c). */
-void _et_timeline_draw_slices (cairo_t                 *cr,
-                               EtTrace                 *trace,
-                               EtLayout                *layout,
-                               const EtViewport        *viewport);
-
 /* The slices the picture would be drawn in (at most @max): their number.
  * ETLSCOPE_DRAW_SLICES=N asks for N (tests), else the view's markers and
  * the cores decide. 1 when @cr cannot be cut into slices. */

@@ -1989,7 +1989,7 @@ _et_timeline_draw_slice (cairo_t *cr, EtTrace *trace, EtLayout *layout, const Et
 void
 et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
 {
-  _et_timeline_draw_slices (cr, trace, layout, v);
+  et_timeline_draw_in_slices (cr, trace, layout, v, 0);
 }
 
 void

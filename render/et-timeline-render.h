@@ -76,12 +76,23 @@ guint64  et_timeline_row_markers   (EtTrace          *trace,
 
 /* Draws the whole picture: background, rows, labels, markers, ruler. The
  * layout must have been updated for the viewport's lane height. A large
- * picture drawn into an image surface is drawn in slices, one per core
- * (et-timeline-slices.c): the same pixels, sooner. */
+ * picture drawn into an image surface is drawn in slices at once, one per
+ * core (et_timeline_draw_in_slices): the same pixels, sooner. */
 void     et_timeline_draw          (cairo_t          *cr,
                                     EtTrace          *trace,
                                     EtLayout         *layout,
                                     const EtViewport *viewport);
+
+/* et_timeline_draw in at most @max_slices slices drawn at once (0: as
+ * many as the view is worth, one per core; 1: on the caller's thread
+ * alone, which then never waits for another). A picture is cut only when
+ * the view holds 20,000 markers or a million pixels and @cr draws into an
+ * image surface as it is (et-timeline-slices.c). */
+void     et_timeline_draw_in_slices (cairo_t          *cr,
+                                     EtTrace          *trace,
+                                     EtLayout         *layout,
+                                     const EtViewport *viewport,
+                                     guint             max_slices);
 
 /* A selected time range over a picture drawn by et_timeline_draw: a
  * translucent band across the rows, its edges, and its length on the

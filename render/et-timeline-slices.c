@@ -334,16 +334,17 @@ draw_at_once (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v
 }
 
 void
-_et_timeline_draw_slices (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
+et_timeline_draw_in_slices (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v,
+                            guint max_slices)
 {
   EtTimelineSlice slices[MAX_SLICES];
-  guint n = _et_timeline_choose_slices (cr, trace, layout, v, slices, MAX_SLICES);
+  guint n = _et_timeline_choose_slices (cr, trace, layout, v, slices,
+                                        max_slices == 0 ? MAX_SLICES : max_slices);
   g_autoptr(GArray) due = NULL;
   const GArray *dues[1];
 
-  /* The pool draws one picture at a time. While it draws another (the
-   * window's large picture on a thread), this one is drawn alone rather
-   * than after it: the window's own thread must not wait. */
+  /* The pool draws one picture at a time: while it draws another, this
+   * one is drawn alone rather than wait for it. */
   if (n > 1 && g_mutex_trylock (&picture_lock))
     {
       draw_at_once (cr, trace, layout, v, slices, n);

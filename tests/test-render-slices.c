@@ -185,8 +185,9 @@ test_slices_draw_what_one_thread_draws (void **state)
 }
 
 /* A target that is not an image's pixels as they are (a recording, a
- * PDF, a translated or clipped context) is drawn in one slice, whatever
- * is asked for; it still draws. */
+ * translated or clipped context, a fractional scale) is drawn in one
+ * slice, whatever is asked for; it still draws. So is a picture whose
+ * caller caps the slices at one. */
 static void
 test_pictures_that_cannot_be_cut_are_drawn_whole (void **state)
 {
@@ -229,6 +230,16 @@ test_pictures_that_cannot_be_cut_are_drawn_whole (void **state)
       cairo_destroy (cr);
       cairo_surface_destroy (surface);
     }
+  /* A caller that draws alone (the window's main loop) caps them at one. */
+  {
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, v.width, v.height);
+    cairo_t *cr = cairo_create (surface);
+
+    assert_int_equal (_et_timeline_choose_slices (cr, large, layout, &v, slices, 4), 4);
+    assert_int_equal (_et_timeline_choose_slices (cr, large, layout, &v, slices, 1), 1);
+    cairo_destroy (cr);
+    cairo_surface_destroy (surface);
+  }
   g_unsetenv ("ETLSCOPE_DRAW_SLICES");
 }
 
