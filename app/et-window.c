@@ -367,11 +367,15 @@ show_trace (EtWindow *self, EtTrace *trace)
   g_clear_object (&self->trace);
   self->trace = trace;
   self->layout = et_layout_new (trace);
+  /* The filters and the remembered threads are restored before the
+   * timeline lays the rows out for its lanes: once, not per switch. */
+  et_layout_freeze (self->layout);
   et_filter_popover_set_trace (self->filters, trace, self->layout,
                                (const char * const *) self->shown_extra);
   et_markers_list_set_trace (self->markers, trace, self->layout);
   et_stats_pane_set_trace (self->stats, trace, self->layout);
   et_timeline_view_set_trace (self->timeline, trace, self->layout);
+  et_layout_thaw (self->layout);
   et_overview_strip_set_trace (self->overview, trace, self->layout,
                                et_timeline_view_get_viewport (self->timeline));
   g_clear_pointer (&self->bookmarks, et_bookmarks_free);

@@ -50,7 +50,13 @@ struct _EtLayout
   gint     *row_of_thread;
   EtThreadOrder order;
   gboolean  show_empty;
+  guint     frozen;            /* et_layout_freeze, not yet thawed */
+  gboolean  stale;             /* a switch changed while frozen */
 };
+
+/* Lays the rows out again after a switch changed (at et_layout_thaw when
+ * frozen). */
+void     _et_layout_relayout      (EtLayout *l);
 
 /* The thread summaries and per-thread state (et-layout-threads.c). */
 void     et_layout_threads_init   (EtLayout *l);

@@ -198,7 +198,7 @@ et_layout_set_thread_collapsed (EtLayout *l, guint thread, gboolean collapsed)
 {
   g_return_if_fail (thread < et_trace_get_n_threads (l->trace));
   l->thread_choice[thread] = collapsed ? 2 : 1;
-  et_layout_update (l, l->lane_height);
+  _et_layout_relayout (l);
 }
 
 void
@@ -227,7 +227,7 @@ et_layout_set_all_threads_collapsed (EtLayout *l, int collapsed)
 {
   memset (l->thread_choice, collapsed < 0 ? 0 : collapsed ? 2 : 1,
           et_trace_get_n_threads (l->trace));
-  et_layout_update (l, l->lane_height);
+  _et_layout_relayout (l);
 }
 
 const EtRow *
@@ -242,7 +242,7 @@ void
 et_layout_set_thread_order (EtLayout *l, EtThreadOrder order)
 {
   l->order = order;
-  et_layout_update (l, l->lane_height);
+  _et_layout_relayout (l);
 }
 
 EtThreadOrder
@@ -255,7 +255,7 @@ void
 et_layout_set_show_empty_threads (EtLayout *l, gboolean show)
 {
   l->show_empty = show;
-  et_layout_update (l, l->lane_height);
+  _et_layout_relayout (l);
 }
 
 gboolean
@@ -278,7 +278,7 @@ et_layout_reveal (EtLayout *l, guint thread, guint channel)
   l->collapsed[et_trace_get_thread (l->trace, thread)->process] = FALSE;
   if (channel != G_MAXUINT && l->thread_merged[thread])
     l->thread_choice[thread] = 1;
-  et_layout_update (l, l->lane_height);
+  _et_layout_relayout (l);
 }
 
 void
@@ -287,5 +287,5 @@ et_layout_move_thread_to_top (EtLayout *l, guint thread)
   g_return_if_fail (thread < et_trace_get_n_threads (l->trace));
   l->thread_rank[thread] = --l->next_rank;
   l->process_rank[et_trace_get_thread (l->trace, thread)->process] = l->next_rank;
-  et_layout_update (l, l->lane_height);
+  _et_layout_relayout (l);
 }

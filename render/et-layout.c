@@ -69,6 +69,7 @@ et_layout_copy (EtLayout *l)
   gpointer series;
 
   g_object_ref (c->trace);
+  c->frozen = 0, c->stale = FALSE;   /* the copy lays out at once */
   c->lanes = copy_items (l->lanes, n, sizeof (guint));
   c->collapsed = copy_items (l->collapsed, n_processes, sizeof (gboolean));
   c->rows = g_array_copy (l->rows);
@@ -184,6 +185,7 @@ et_layout_update (EtLayout *l, int lane_height)
   int y = 0;
 
   l->lane_height = lane_height;
+  l->stale = FALSE;                /* whatever changed while frozen is laid out now */
   g_array_set_size (l->rows, 0);
   for (guint c = 0; c < et_trace_get_n_channels (l->trace); c++)
     {
@@ -202,14 +204,44 @@ et_layout_update (EtLayout *l, int lane_height)
   l->height = y;
 }
 
+void
+_et_layout_relayout (EtLayout *l)
+{
+  if (l->frozen > 0)
+    l->stale = TRUE;
+  else
+    et_layout_update (l, l->lane_height);
+}
+
+void
+et_layout_freeze (EtLayout *l)
+{
+  l->frozen++;
+}
+
+void
+et_layout_thaw (EtLayout *l)
+{
+  g_return_if_fail (l->frozen > 0);
+  if (--l->frozen == 0 && l->stale)
+    {
+      l->stale = FALSE;
+      et_layout_update (l, l->lane_height);
+    }
+}
+
 /* The per-process, per-provider and per-channel switches: set one, lay out
- * again. */
+ * again when it changed (a window restoring its filters sets every one:
+ * each layout of a trace of 15,000 threads costs several milliseconds). */
 static void
 set_switch (EtLayout *l, gboolean *switches, guint index, guint n, gboolean on)
 {
   g_return_if_fail (index < n);
+  on = on != FALSE;
+  if ((switches[index] != FALSE) == on)
+    return;
   switches[index] = on;
-  et_layout_update (l, l->lane_height);
+  _et_layout_relayout (l);
 }
 
 static gboolean
@@ -358,11 +390,11 @@ et_layout_get_category_visible (EtLayout *l, gint16 category)
 void
 et_layout_set_series_visible (EtLayout *l, guint32 series, gboolean visible)
 {
-  if (visible)
-    g_hash_table_remove (l->series_hidden, GUINT_TO_POINTER (series));
-  else
-    g_hash_table_add (l->series_hidden, GUINT_TO_POINTER (series));
-  et_layout_update (l, l->lane_height);
+  gboolean changed = visible ? g_hash_table_remove (l->series_hidden, GUINT_TO_POINTER (series))
+                             : g_hash_table_add (l->series_hidden, GUINT_TO_POINTER (series));
+
+  if (changed)
+    _et_layout_relayout (l);
 }
 
 gboolean
@@ -397,7 +429,7 @@ void
 et_layout_show_all_channels (EtLayout *l)
 {
   memset (l->channel_hidden, 0, et_trace_get_n_channels (l->trace) * sizeof (gboolean));
-  et_layout_update (l, l->lane_height);
+  _et_layout_relayout (l);
 }
 
 void
@@ -456,7 +488,7 @@ et_layout_move_channel_to_top (EtLayout *l, guint channel)
   l->channel_rank[channel] = --l->next_rank;
   l->thread_rank[thread] = l->next_rank;
   l->process_rank[et_trace_get_thread (l->trace, thread)->process] = l->next_rank;
-  et_layout_update (l, l->lane_height);
+  _et_layout_relayout (l);
 }
 
 gboolean

@@ -733,6 +733,49 @@ test_rows_below_count_what_is_cut (void **state)
   assert_true (below > 100);
 }
 
+/* Whether @a and @b have the same rows. */
+static gboolean
+same_rows (EtLayout *a, EtLayout *b)
+{
+  if (et_layout_n_rows (a) != et_layout_n_rows (b) || et_layout_height (a) != et_layout_height (b))
+    return FALSE;
+  for (guint r = 0; r < et_layout_n_rows (a); r++)
+    if (memcmp (et_layout_row (a, r), et_layout_row (b, r), sizeof (EtRow)) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* Switches set while the layout is frozen lay the rows out once, at the
+ * thaw, as they would one by one; until then the rows are those before. */
+static void
+test_frozen_layouts_lay_out_at_the_thaw (void **state)
+{
+  g_autoptr(EtLayout) frozen = et_layout_new (trace);
+  g_autoptr(EtLayout) before = et_layout_new (trace);
+  g_autoptr(EtLayout) direct = et_layout_new (trace);
+  EtViewport v;
+
+  whole (&v, 1200, before);
+  whole (&v, 1200, frozen);
+  whole (&v, 1200, direct);
+  et_layout_freeze (frozen);
+  et_layout_freeze (frozen);       /* nested: the outer thaw lays out */
+  for (EtLayout *l = frozen; l != NULL; l = l == frozen ? direct : NULL)
+    {
+      et_layout_set_all_threads_collapsed (l, FALSE);
+      et_layout_set_thread_collapsed (l, 3, TRUE);
+      et_layout_set_provider_visible (l, 0, FALSE);
+      et_layout_set_provider_visible (l, 0, TRUE);
+      et_layout_set_thread_order (l, ET_THREAD_ORDER_NAME);
+    }
+  assert_false (same_rows (before, direct));
+  assert_true (same_rows (frozen, before));
+  et_layout_thaw (frozen);
+  assert_true (same_rows (frozen, before));
+  et_layout_thaw (frozen);
+  assert_true (same_rows (frozen, direct));
+}
+
 int
 main (void)
 {
@@ -745,6 +788,7 @@ main (void)
     cmocka_unit_test (test_empty_threads_hidden_unless_asked),
     cmocka_unit_test (test_rows_below_count_what_is_cut),
     cmocka_unit_test (test_cli_render_fits_or_counts_rows),
+    cmocka_unit_test (test_frozen_layouts_lay_out_at_the_thaw),
   };
 
   return cmocka_run_group_tests_name ("render-threads", tests, setup, teardown);
