@@ -13,6 +13,7 @@
 
 #ifdef __GLIBC__
 #include <malloc.h>
+#include <stdlib.h>
 #endif
 
 /* ---- markers ---------------------------------------------------------- */
@@ -838,6 +839,7 @@ typedef struct
   guint16 provider;
   guint32 count;
   guint32 first;     /* position of its first marker in the final array */
+  guint32 rank;      /* its series' place among the series by name (rank_series) */
 } ChannelDef;
 
 static guint
@@ -855,9 +857,10 @@ channel_def_equal (gconstpointer a, gconstpointer b)
 }
 
 /* Channels by thread, provider, then series name (not its id: ids follow
- * the order strings were first seen, which parallel decoding varies). */
+ * the order strings were first seen, which parallel decoding varies), by
+ * the name's rank among the series (rank_series). */
 static int
-compare_channel_defs (gconstpointer a, gconstpointer b, gpointer strings)
+compare_channel_defs (gconstpointer a, gconstpointer b)
 {
   const ChannelDef *x = *(const ChannelDef * const *) a, *y = *(const ChannelDef * const *) b;
 
@@ -865,7 +868,41 @@ compare_channel_defs (gconstpointer a, gconstpointer b, gpointer strings)
     return x->thread < y->thread ? -1 : 1;
   if (x->provider != y->provider)
     return x->provider < y->provider ? -1 : 1;
-  return strcmp (et_strpool_get (strings, x->series), et_strpool_get (strings, y->series));
+  return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b, gpointer strings)
+{
+  return strcmp (et_strpool_get (strings, GPOINTER_TO_UINT (*(gconstpointer *) a)),
+                 et_strpool_get (strings, GPOINTER_TO_UINT (*(gconstpointer *) b)));
+}
+
+/* Gives each channel its series' rank by name: the series are sorted
+ * once, so that sorting hundreds of thousands of channels (a server's
+ * short-lived threads) compares numbers, not names through the pool. */
+static void
+rank_series (GPtrArray *defs, EtStrPool *strings)
+{
+  g_autoptr(GHashTable) rank = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  for (guint c = 0; c < defs->len; c++)
+    {
+      gpointer id = GUINT_TO_POINTER (((const ChannelDef *) g_ptr_array_index (defs, c))->series);
+
+      if (g_hash_table_insert (rank, id, NULL))
+        g_ptr_array_add (names, id);
+    }
+  g_ptr_array_sort_with_data (names, compare_names, strings);
+  for (guint k = 0; k < names->len; k++)
+    g_hash_table_insert (rank, names->pdata[k], GUINT_TO_POINTER (k));
+  for (guint c = 0; c < defs->len; c++)
+    {
+      ChannelDef *def = g_ptr_array_index (defs, c);
+
+      def->rank = GPOINTER_TO_UINT (g_hash_table_lookup (rank, GUINT_TO_POINTER (def->series)));
+    }
 }
 
 static void
@@ -885,7 +922,7 @@ add_to_summary (EtBlockSummary *block, const EtMarker *m, guint i)
 }
 
 /* The lane runs of the block being summarized: which run each lane has
- * (an index into self->lane_runs, from the block's first; -1 for none),
+ * (an index into the arrays' lane_runs, from the block's first; -1 for none),
  * which run the block's spans that are not simple have (-1 for none), and
  * the last span's start in each run. */
 typedef struct
@@ -897,18 +934,18 @@ typedef struct
 } LaneRunBuild;
 
 static void
-lane_runs_open_block (EtTrace *self, LaneRunBuild *build)
+lane_runs_open_block (EtBlockArrays *arrays, LaneRunBuild *build)
 {
   memset (build->run_of_lane, -1, sizeof build->run_of_lane);
   build->others = -1;
-  build->first_run = self->lane_runs->len;
-  g_array_append_val (self->block_lanes0, build->first_run);
+  build->first_run = arrays->lane_runs->len;
+  g_array_append_val (arrays->block_lanes0, build->first_run);
 }
 
 /* Adds span @m, marker @i of its channel, to its run in the block: the run
  * of its lane when it is simple, else the block's run of the others. */
 static void
-lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i, guint lane)
+lane_runs_add (EtBlockArrays *arrays, LaneRunBuild *build, const EtMarker *m, guint i, guint lane)
 {
   gboolean simple = et_marker_is_simple_span (m) && lane < ET_LANE_RUN_OTHERS;
   gint8 *slot = simple ? &build->run_of_lane[lane] : &build->others;
@@ -922,12 +959,12 @@ lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i, g
       EtLaneRun fresh = { bit, longest, 0, m->category, simple ? lane : ET_LANE_RUN_OTHERS,
                           m->importance, simple ? ET_LANE_RUN_SIMPLE : 0 };
 
-      k = *slot = (gint8) (self->lane_runs->len - build->first_run);
-      g_array_append_val (self->lane_runs, fresh);
+      k = *slot = (gint8) (arrays->lane_runs->len - build->first_run);
+      g_array_append_val (arrays->lane_runs, fresh);
       build->last_start[k] = m->start_ns;
       return;
     }
-  run = &g_array_index (self->lane_runs, EtLaneRun, build->first_run + (guint) k);
+  run = &g_array_index (arrays->lane_runs, EtLaneRun, build->first_run + (guint) k);
   run->members |= bit;
   run->importance = MAX (run->importance, m->importance);
   if (m->category != run->category)
@@ -937,16 +974,55 @@ lane_runs_add (EtTrace *self, LaneRunBuild *build, const EtMarker *m, guint i, g
   build->last_start[k] = m->start_ns;
 }
 
+/* The block arrays of @channel, appended to @arrays: per block its
+ * running end, summary and lane runs, per stretch its runs, the loud
+ * markers. */
+void
+_et_channel_build_blocks (EtTrace *self, guint channel, EtBlockArrays *arrays)
+{
+  const EtChannel *c = &g_array_index (self->channels, EtChannel, channel);
+  guint64 used = g_array_index (self->channel_depths, guint64, channel);
+  LaneRunBuild run_build;
+  EtStretchBuild stretch_build;
+  gint64 running = G_MININT64;
+  EtBlockSummary summary = { 0 };
+
+  for (guint i = 0; i < c->n_markers; i++)
+    {
+      const EtMarker *m = &c->markers[i];
+
+      if ((i & (ET_CHANNEL_BLOCK - 1)) == 0)
+        lane_runs_open_block (arrays, &run_build);
+      if ((i & (ET_CHANNEL_STRETCH - 1)) == 0)
+        _et_stretch_build_open (arrays, &stretch_build);
+      if (m->kind == ET_MARKER_SPAN)
+        {
+          guint lane = et_lane_of_depth (used, m->depth);
+
+          lane_runs_add (arrays, &run_build, m, i, lane);
+          _et_stretch_build_add (arrays, &stretch_build, m, i, lane);
+        }
+      running = MAX (running, m->end_ns);
+      add_to_summary (&summary, m, i);
+      if (et_marker_is_loud (m))
+        g_array_append_val (arrays->loud, i);
+      if (((i + 1) & ((1u << ET_BLOCK_SHIFT) - 1)) == 0 || i + 1 == c->n_markers)
+        {
+          g_array_append_val (arrays->blocks, running);
+          g_array_append_val (arrays->block_summaries, summary);
+          summary = (EtBlockSummary) { 0 };
+        }
+    }
+}
+
+/* A channel's own summaries (what it reaches, its depths and lanes, its
+ * categories), read at once; its block arrays too when it has more than a
+ * block, else when first asked for. */
 static void
 close_channel (EtTrace *self, const ChannelDef *def)
 {
-  LaneRunBuild run_build;
-  EtStretchBuild stretch_build;
   EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
   EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
-  guint32 block0 = self->blocks->len;
-  gint64 running = G_MININT64;
-  EtBlockSummary summary = { 0 };
   EtChannelSummary reach = { c.n_markers > 0 ? c.markers[0].start_ns : G_MAXINT64, G_MININT64, 0 };
   guint32 deepest = 0, lanes;
   guint64 used = 0;
@@ -956,9 +1032,9 @@ close_channel (EtTrace *self, const ChannelDef *def)
   t->n_channels++;
   g_array_append_val (self->channels, c);
   g_array_append_val (self->channel_thread, def->thread);
-  g_array_append_val (self->channel_block0, block0);
-  g_array_append_val (self->channel_stretch0, self->stretch_runs0->len);
-  g_array_append_val (self->channel_loud0, self->loud->len);
+  g_array_append_val (self->channel_block0, self->arrays.blocks->len);
+  g_array_append_val (self->channel_stretch0, self->arrays.stretch_runs0->len);
+  g_array_append_val (self->channel_loud0, self->arrays.loud->len);
   /* Depths are thread-wide (a span nested in another row's span is one
    * deeper); the row gives lanes only to the depths its own spans use. */
   for (guint i = 0; i < c.n_markers; i++)
@@ -970,39 +1046,16 @@ close_channel (EtTrace *self, const ChannelDef *def)
         used |= G_GUINT64_CONSTANT (1) << m->depth;
       reach.last_ns = MAX (reach.last_ns, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns
                                                                               : m->end_ns);
+      if (m->category >= -1 && m->category <= 255)
+        self->categories[(m->category + 1) / 64] |= G_GUINT64_CONSTANT (1) << ((m->category + 1) % 64);
     }
   reach.deepest = (guint8) MIN (deepest, G_MAXUINT8);
   g_array_append_val (self->channel_depths, used);
   g_array_append_val (self->channel_summaries, reach);
-  for (guint i = 0; i < c.n_markers; i++)
-    {
-      if ((i & (ET_CHANNEL_BLOCK - 1)) == 0)
-        lane_runs_open_block (self, &run_build);
-      if ((i & (ET_CHANNEL_STRETCH - 1)) == 0)
-        _et_stretch_build_open (self, &stretch_build);
-      if (c.markers[i].kind == ET_MARKER_SPAN)
-        {
-          guint lane = et_lane_of_depth (used, c.markers[i].depth);
-
-          lane_runs_add (self, &run_build, &c.markers[i], i, lane);
-          _et_stretch_build_add (self, &stretch_build, &c.markers[i], i, lane);
-        }
-      running = MAX (running, c.markers[i].end_ns);
-      if (c.markers[i].category >= -1 && c.markers[i].category <= 255)
-        self->categories[(c.markers[i].category + 1) / 64]
-          |= G_GUINT64_CONSTANT (1) << ((c.markers[i].category + 1) % 64);
-      add_to_summary (&summary, &c.markers[i], i);
-      if (et_marker_is_loud (&c.markers[i]))
-        g_array_append_val (self->loud, i);
-      if (((i + 1) & ((1u << ET_BLOCK_SHIFT) - 1)) == 0 || i + 1 == c.n_markers)
-        {
-          g_array_append_val (self->blocks, running);
-          g_array_append_val (self->block_summaries, summary);
-          summary = (EtBlockSummary) { 0 };
-        }
-    }
   lanes = et_lane_of_depth (used, deepest) + 1;
   g_array_append_val (self->channel_lanes, lanes);
+  if (!_et_channel_is_lazy (c.n_markers))
+    _et_channel_build_blocks (self, self->channels->len - 1, &self->arrays);
 }
 
 /* The marker a pending one becomes: a span start takes its end's time
@@ -1185,11 +1238,11 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
 
   /* Channels in (thread, provider, series) order; each gets its slice, and
    * each part its places in it after the parts before. */
+  rank_series (defs, self->strings);
   sorted = g_new (ChannelDef *, MAX (defs->len, 1));
   for (guint c = 0; c < defs->len; c++)
     sorted[c] = g_ptr_array_index (defs, c);
-  g_qsort_with_data (sorted, (gint) defs->len, sizeof (gpointer), compare_channel_defs,
-                     self->strings);
+  qsort (sorted, defs->len, sizeof (gpointer), compare_channel_defs);
   next = g_new (guint32, MAX (defs->len, 1));
   self->markers = g_new (EtMarker, MAX (n, 1));
   self->n_markers = n;
@@ -1224,9 +1277,10 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
   marker_build_free_arrays (b);
   for (guint c = 0; c < defs->len; c++)
     close_channel (self, sorted[c]);
-  g_array_append_val (self->block_lanes0, self->lane_runs->len);
-  g_array_append_val (self->stretch_runs0, self->stretch_runs->len);
-  g_array_append_val (self->channel_loud0, self->loud->len);
+  g_array_append_val (self->arrays.block_lanes0, self->arrays.lane_runs->len);
+  g_array_append_val (self->arrays.stretch_runs0, self->arrays.stretch_runs->len);
+  g_array_append_val (self->channel_loud0, self->arrays.loud->len);
+  self->lazy = g_new0 (EtBlockArrays *, MAX (self->channels->len, 1));
   self->stats.markers = n;
 }
 

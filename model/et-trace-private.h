@@ -65,6 +65,30 @@ typedef struct
  * binary-search past everything that ends before the range. */
 #define ET_BLOCK_SHIFT ET_CHANNEL_BLOCK_SHIFT
 
+/* What a channel's walks at coarse zoom read, per block of its markers
+ * and per stretch of 64 blocks (et-trace.h): the trace's own arrays hold
+ * them for every channel of more than a block, built at load; a channel
+ * of one block (ET_CHANNEL_BLOCK markers or fewer: a server's short-lived
+ * threads have hundreds of thousands) gets arrays of its own when they
+ * are first asked for (_et_trace_block_arrays). */
+typedef struct
+{
+  GArray *blocks;           /* gint64 prefix max end per block */
+  GArray *block_summaries;  /* EtBlockSummary per block, same order */
+  GArray *block_lanes0;     /* guint32 per block: its first lane run, and the end */
+  GArray *lane_runs;        /* EtLaneRun, block by block */
+  GArray *stretch_runs0;    /* guint32 per stretch: its first run, and the end */
+  GArray *stretch_runs;     /* EtStretchRun, stretch by stretch */
+  GArray *loud;             /* guint32: loud markers, channel by channel */
+} EtBlockArrays;
+
+/* Whether a channel of @n markers gets its block arrays when first asked. */
+static inline gboolean
+_et_channel_is_lazy (guint n)
+{
+  return n <= ET_CHANNEL_BLOCK;
+}
+
 struct _EtTrace
 {
   GObject          parent_instance;
@@ -90,15 +114,11 @@ struct _EtTrace
                                        attributing kernel events by their thread */
   GArray          *threads;         /* EtThread */
   GArray          *channels;        /* EtChannel */
-  GArray          *channel_block0;  /* guint32: first block of each channel */
-  GArray          *blocks;          /* gint64 prefix max end per block */
-  GArray          *block_summaries; /* EtBlockSummary per block, same order */
-  GArray          *block_lanes0;    /* guint32 per block: its first lane run, and the end */
-  GArray          *lane_runs;       /* EtLaneRun, block by block */
+  EtBlockArrays    arrays;          /* of the channels of more than a block */
+  EtBlockArrays  **lazy;            /* per channel: a small one's, once built (atomic) */
+  GMutex           lazy_lock;       /* building them */
+  GArray          *channel_block0;  /* guint32: first block of each channel in arrays */
   GArray          *channel_stretch0; /* guint32: first stretch of each channel */
-  GArray          *stretch_runs0;   /* guint32 per stretch: its first run, and the end */
-  GArray          *stretch_runs;    /* EtStretchRun, stretch by stretch */
-  GArray          *loud;            /* guint32: loud markers, channel by channel */
   GArray          *channel_loud0;   /* guint32: first of each channel in loud, and the end */
   GArray          *channel_thread;  /* guint32: thread of each channel */
   GArray          *channel_lanes;   /* guint32: lanes of each channel */
@@ -241,12 +261,29 @@ typedef struct
   guint   first_run;
 } EtStretchBuild;
 
-void            _et_stretch_build_open   (EtTrace        *self,
+void            _et_stretch_build_open   (EtBlockArrays  *arrays,
                                           EtStretchBuild *build);
-void            _et_stretch_build_add    (EtTrace        *self,
+void            _et_stretch_build_add    (EtBlockArrays  *arrays,
                                           EtStretchBuild *build,
                                           const EtMarker *m,
                                           guint           i,
                                           guint           lane);
+
+/* et-trace-markers.c: the block arrays of @channel (its markers, in
+ * channel order), appended to @arrays. */
+void            _et_channel_build_blocks (EtTrace        *self,
+                                          guint           channel,
+                                          EtBlockArrays  *arrays);
+/* et-trace.c: the arrays holding @channel's blocks (built first for a
+ * small channel), and where its first block, stretch and loud marker are
+ * in them; @n_loud: its loud markers. */
+const EtBlockArrays *_et_trace_block_arrays (EtTrace *self,
+                                          guint           channel,
+                                          guint32        *block0,
+                                          guint32        *stretch0,
+                                          guint32        *loud0,
+                                          guint          *n_loud);
+/* How many small channels have their block arrays built (tests). */
+guint           _et_trace_n_built_block_arrays (EtTrace *self);
 
 G_END_DECLS

@@ -13,16 +13,16 @@
 #include <string.h>
 
 void
-_et_stretch_build_open (EtTrace *self, EtStretchBuild *build)
+_et_stretch_build_open (EtBlockArrays *arrays, EtStretchBuild *build)
 {
   memset (build->run_of_lane, 0xFF, sizeof build->run_of_lane);
-  build->first_run = self->stretch_runs->len;
-  g_array_append_val (self->stretch_runs0, build->first_run);
+  build->first_run = arrays->stretch_runs->len;
+  g_array_append_val (arrays->stretch_runs0, build->first_run);
 }
 
 /* Span @m, marker @i of its channel in @lane, into the open stretch. */
 void
-_et_stretch_build_add (EtTrace *self, EtStretchBuild *build, const EtMarker *m, guint i,
+_et_stretch_build_add (EtBlockArrays *arrays, EtStretchBuild *build, const EtMarker *m, guint i,
                        guint lane)
 {
   guint32 longest = m->status == ET_SPAN_UNMATCHED_END ? 0 : _et_micros_between (m->start_ns, m->end_ns);
@@ -37,12 +37,12 @@ _et_stretch_build_add (EtTrace *self, EtStretchBuild *build, const EtMarker *m, 
       EtStretchRun fresh = { i, i, longest, 0, m->category, (guint8) lane, m->importance,
                              ET_LANE_RUN_SIMPLE };
 
-      build->run_of_lane[lane] = (guint16) (self->stretch_runs->len - build->first_run);
+      build->run_of_lane[lane] = (guint16) (arrays->stretch_runs->len - build->first_run);
       build->last_start[lane] = m->start_ns;
-      g_array_append_val (self->stretch_runs, fresh);
+      g_array_append_val (arrays->stretch_runs, fresh);
       return;
     }
-  run = &g_array_index (self->stretch_runs, EtStretchRun, build->first_run + k);
+  run = &g_array_index (arrays->stretch_runs, EtStretchRun, build->first_run + k);
   run->step_us = MAX (run->step_us, _et_micros_between (build->last_start[lane], m->start_ns));
   run->last = i;
   run->importance = MAX (run->importance, m->importance);

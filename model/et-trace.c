@@ -56,6 +56,30 @@ damage_clear (gpointer data)
 }
 
 static void
+block_arrays_init (EtBlockArrays *a)
+{
+  a->blocks = g_array_new (FALSE, TRUE, sizeof (gint64));
+  a->block_summaries = g_array_new (FALSE, TRUE, sizeof (EtBlockSummary));
+  a->block_lanes0 = g_array_new (FALSE, FALSE, sizeof (guint32));
+  a->lane_runs = g_array_new (FALSE, FALSE, sizeof (EtLaneRun));
+  a->stretch_runs0 = g_array_new (FALSE, FALSE, sizeof (guint32));
+  a->stretch_runs = g_array_new (FALSE, FALSE, sizeof (EtStretchRun));
+  a->loud = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+static void
+block_arrays_clear (EtBlockArrays *a)
+{
+  g_clear_pointer (&a->blocks, g_array_unref);
+  g_clear_pointer (&a->block_summaries, g_array_unref);
+  g_clear_pointer (&a->block_lanes0, g_array_unref);
+  g_clear_pointer (&a->lane_runs, g_array_unref);
+  g_clear_pointer (&a->stretch_runs0, g_array_unref);
+  g_clear_pointer (&a->stretch_runs, g_array_unref);
+  g_clear_pointer (&a->loud, g_array_unref);
+}
+
+static void
 et_trace_finalize (GObject *object)
 {
   EtTrace *self = ET_TRACE (object);
@@ -78,16 +102,18 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->thread_pids, g_hash_table_unref);
   g_clear_pointer (&self->threads, g_array_unref);
-  g_clear_pointer (&self->channels, g_array_unref);
   g_clear_pointer (&self->channel_block0, g_array_unref);
-  g_clear_pointer (&self->blocks, g_array_unref);
-  g_clear_pointer (&self->block_summaries, g_array_unref);
-  g_clear_pointer (&self->block_lanes0, g_array_unref);
-  g_clear_pointer (&self->lane_runs, g_array_unref);
+  block_arrays_clear (&self->arrays);
+  for (guint c = 0; self->lazy != NULL && c < self->channels->len; c++)
+    if (self->lazy[c] != NULL)
+      {
+        block_arrays_clear (self->lazy[c]);
+        g_free (self->lazy[c]);
+      }
+  g_clear_pointer (&self->lazy, g_free);
+  g_clear_pointer (&self->channels, g_array_unref);
+  g_mutex_clear (&self->lazy_lock);
   g_clear_pointer (&self->channel_stretch0, g_array_unref);
-  g_clear_pointer (&self->stretch_runs0, g_array_unref);
-  g_clear_pointer (&self->stretch_runs, g_array_unref);
-  g_clear_pointer (&self->loud, g_array_unref);
   g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->cpu, _et_trace_cpu_free);
   g_clear_pointer (&self->channel_loud0, g_array_unref);
@@ -131,14 +157,9 @@ et_trace_init (EtTrace *self)
   self->channels = g_array_new (FALSE, TRUE, sizeof (EtChannel));
   self->channel_block0 = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->channel_thread = g_array_new (FALSE, TRUE, sizeof (guint32));
-  self->blocks = g_array_new (FALSE, TRUE, sizeof (gint64));
-  self->block_summaries = g_array_new (FALSE, TRUE, sizeof (EtBlockSummary));
-  self->block_lanes0 = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->lane_runs = g_array_new (FALSE, FALSE, sizeof (EtLaneRun));
+  block_arrays_init (&self->arrays);
+  g_mutex_init (&self->lazy_lock);
   self->channel_stretch0 = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->stretch_runs0 = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->stretch_runs = g_array_new (FALSE, FALSE, sizeof (EtStretchRun));
-  self->loud = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   self->channel_loud0 = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->channel_lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -726,38 +747,98 @@ et_trace_get_string (EtTrace *self, guint32 id)
   return et_strpool_get (self->strings, id);
 }
 
+const EtBlockArrays *
+_et_trace_block_arrays (EtTrace *self, guint channel, guint32 *block0, guint32 *stretch0,
+                        guint32 *loud0, guint *n_loud)
+{
+  const guint32 *first = &g_array_index (self->channel_loud0, guint32, channel);
+  EtBlockArrays *lazy;
+
+  if (!_et_channel_is_lazy (g_array_index (self->channels, EtChannel, channel).n_markers))
+    {
+      *block0 = g_array_index (self->channel_block0, guint32, channel);
+      *stretch0 = g_array_index (self->channel_stretch0, guint32, channel);
+      *loud0 = first[0];
+      *n_loud = first[1] - first[0];
+      return &self->arrays;
+    }
+  /* A small channel's, built by the first to ask (drawing threads ask at
+   * once), read by the others once published. */
+  lazy = g_atomic_pointer_get (&self->lazy[channel]);
+  if (lazy == NULL)
+    {
+      g_mutex_lock (&self->lazy_lock);
+      lazy = self->lazy[channel];
+      if (lazy == NULL)
+        {
+          lazy = g_new0 (EtBlockArrays, 1);
+          block_arrays_init (lazy);
+          _et_channel_build_blocks (self, channel, lazy);
+          g_array_append_val (lazy->block_lanes0, lazy->lane_runs->len);
+          g_array_append_val (lazy->stretch_runs0, lazy->stretch_runs->len);
+          g_atomic_pointer_set (&self->lazy[channel], lazy);
+        }
+      g_mutex_unlock (&self->lazy_lock);
+    }
+  *block0 = *stretch0 = *loud0 = 0;
+  *n_loud = lazy->loud->len;
+  return lazy;
+}
+
+guint
+_et_trace_n_built_block_arrays (EtTrace *self)
+{
+  guint n = 0;
+
+  for (guint c = 0; self->lazy != NULL && c < self->channels->len; c++)
+    n += g_atomic_pointer_get (&self->lazy[c]) != NULL;
+  return n;
+}
+
 const EtBlockSummary *
 et_channel_block_summaries (EtTrace *self, guint channel)
 {
+  const EtBlockArrays *a;
+  guint32 block0, stretch0, loud0;
+  guint n_loud;
+
   g_return_val_if_fail (ET_IS_TRACE (self), NULL);
   g_return_val_if_fail (channel < self->channels->len, NULL);
 
-  return &g_array_index (self->block_summaries, EtBlockSummary,
-                         g_array_index (self->channel_block0, guint32, channel));
+  a = _et_trace_block_arrays (self, channel, &block0, &stretch0, &loud0, &n_loud);
+  return &g_array_index (a->block_summaries, EtBlockSummary, block0);
 }
 
 const guint32 *
 et_channel_lane_runs (EtTrace *self, guint channel, const EtLaneRun **runs)
 {
+  const EtBlockArrays *a;
+  guint32 block0, stretch0, loud0;
+  guint n_loud;
+
   g_return_val_if_fail (ET_IS_TRACE (self), NULL);
   g_return_val_if_fail (channel < self->channels->len, NULL);
   g_return_val_if_fail (runs != NULL, NULL);
 
-  *runs = (const EtLaneRun *) (gpointer) self->lane_runs->data;
-  return &g_array_index (self->block_lanes0, guint32,
-                         g_array_index (self->channel_block0, guint32, channel));
+  a = _et_trace_block_arrays (self, channel, &block0, &stretch0, &loud0, &n_loud);
+  *runs = (const EtLaneRun *) (gpointer) a->lane_runs->data;
+  return &g_array_index (a->block_lanes0, guint32, block0);
 }
 
 const guint32 *
 et_channel_stretch_runs (EtTrace *self, guint channel, const EtStretchRun **runs)
 {
+  const EtBlockArrays *a;
+  guint32 block0, stretch0, loud0;
+  guint n_loud;
+
   g_return_val_if_fail (ET_IS_TRACE (self), NULL);
   g_return_val_if_fail (channel < self->channels->len, NULL);
   g_return_val_if_fail (runs != NULL, NULL);
 
-  *runs = (const EtStretchRun *) (gpointer) self->stretch_runs->data;
-  return &g_array_index (self->stretch_runs0, guint32,
-                         g_array_index (self->channel_stretch0, guint32, channel));
+  a = _et_trace_block_arrays (self, channel, &block0, &stretch0, &loud0, &n_loud);
+  *runs = (const EtStretchRun *) (gpointer) a->stretch_runs->data;
+  return &g_array_index (a->stretch_runs0, guint32, stretch0);
 }
 
 guint
@@ -814,15 +895,15 @@ et_trace_marker_end_thread (EtTrace *self, const EtMarker *m)
 const guint32 *
 et_channel_loud_markers (EtTrace *self, guint channel, guint *n)
 {
-  const guint32 *first;
+  const EtBlockArrays *a;
+  guint32 block0, stretch0, loud0;
 
   g_return_val_if_fail (ET_IS_TRACE (self), NULL);
   g_return_val_if_fail (channel < self->channels->len, NULL);
   g_return_val_if_fail (n != NULL, NULL);
 
-  first = &g_array_index (self->channel_loud0, guint32, channel);
-  *n = first[1] - first[0];
-  return (const guint32 *) (gpointer) self->loud->data + first[0];
+  a = _et_trace_block_arrays (self, channel, &block0, &stretch0, &loud0, n);
+  return (const guint32 *) (gpointer) a->loud->data + loud0;
 }
 
 guint
@@ -830,14 +911,26 @@ et_channel_query (EtTrace *self, guint channel, gint64 from_ns, gint64 to_ns, gu
 {
   const EtChannel *c;
   const gint64 *blocks;
+  gint64 reach;
   guint n_blocks, lo, hi;
 
   g_return_val_if_fail (ET_IS_TRACE (self), 0);
   g_return_val_if_fail (channel < self->channels->len, 0);
 
   c = &g_array_index (self->channels, EtChannel, channel);
-  blocks = &g_array_index (self->blocks, gint64, g_array_index (self->channel_block0, guint32, channel));
   n_blocks = (c->n_markers + (1u << ET_BLOCK_SHIFT) - 1) >> ET_BLOCK_SHIFT;
+  if (_et_channel_is_lazy (c->n_markers))
+    {
+      /* One block, whose arrays are not built for a query: its running end
+       * is its markers' latest end. */
+      reach = G_MININT64;
+      for (guint i = 0; i < c->n_markers; i++)
+        reach = MAX (reach, c->markers[i].end_ns);
+      blocks = &reach;
+    }
+  else
+    blocks = &g_array_index (self->arrays.blocks, gint64,
+                             g_array_index (self->channel_block0, guint32, channel));
 
   /* First block whose running maximum end reaches the range: every marker
    * before it ends before from_ns. */

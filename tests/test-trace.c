@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include "et-fixture.h"
 #include "et-trace.h"
+#include "et-trace-private.h"
 #include "et-search.h"
 #include "et-workers.h"
 
@@ -1232,6 +1233,94 @@ test_workers_yield_to_the_window_thread (void **state)
   assert_int_equal (worker_nice (), MAX (own, 10));
 }
 
+/* What each of the threads of test_small_channels_build_their_arrays_when_asked saw. */
+typedef struct
+{
+  EtTrace              *trace;
+  const EtBlockSummary **summaries;   /* per channel */
+  const EtLaneRun      **runs;
+} Asker;
+
+static gpointer
+ask_every_channel (gpointer data)
+{
+  Asker *a = data;
+
+  for (guint c = 0; c < et_trace_get_n_channels (a->trace); c++)
+    {
+      guint at = (c * 7919) % et_trace_get_n_channels (a->trace);   /* each in its own order */
+
+      a->summaries[at] = et_channel_block_summaries (a->trace, at);
+      et_channel_lane_runs (a->trace, at, &a->runs[at]);
+    }
+  return NULL;
+}
+
+/* A server's short-lived threads make hundreds of thousands of channels of
+ * a marker or two: the block arrays (summaries, lane and stretch runs,
+ * loud markers) of a channel of one block are built when first asked for,
+ * by drawing its row, not at load and not by a query of its markers. Any
+ * thread may ask first: all get the same arrays. */
+static void
+test_small_channels_build_their_arrays_when_asked (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+  EtFixtureOptions o;
+  guint n, small = 0;
+  Asker askers[4];
+  GThread *threads[4];
+
+  et_fixture_options_init (&o);
+  assert_true (et_fixture_write_threads (f->path, 20000, 2000, 5, &o, &error));
+  t = et_trace_load (f->path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  assert_non_null (t);
+  n = et_trace_get_n_channels (t);
+  for (guint c = 0; c < n; c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (t, c);
+      guint end, first = et_channel_query (t, c, ch->markers[0].start_ns, ch->markers[0].start_ns, &end);
+
+      small += ch->n_markers <= ET_CHANNEL_BLOCK;
+      /* The query of a channel of one block is the walk's answer. */
+      assert_int_equal (first, 0);
+      assert_true (end >= 1);
+      first = et_channel_query (t, c, G_MAXINT64 - 1, G_MAXINT64, &end);
+      assert_int_equal (first, ch->n_markers);
+    }
+  assert_true (small > n / 2);
+  assert_int_equal (_et_trace_n_built_block_arrays (t), 0);
+  for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
+    {
+      askers[k] = (Asker) { t, g_new0 (const EtBlockSummary *, n), g_new0 (const EtLaneRun *, n) };
+      threads[k] = g_thread_new ("asker", ask_every_channel, &askers[k]);
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
+    g_thread_join (threads[k]);
+  assert_int_equal (_et_trace_n_built_block_arrays (t), small);
+  for (guint c = 0; c < n; c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (t, c);
+      const EtBlockSummary *b = et_channel_block_summaries (t, c);
+      guint count = 0;
+
+      for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
+        {
+          assert_ptr_equal (askers[k].summaries[c], b);
+          assert_ptr_equal (askers[k].runs[c], askers[0].runs[c]);
+        }
+      for (guint kind = 0; kind < 3; kind++)
+        count += b[0].count[kind];
+      assert_int_equal (count, MIN (ch->n_markers, ET_CHANNEL_BLOCK));
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
+    {
+      g_free (askers[k].summaries);
+      g_free (askers[k].runs);
+    }
+}
+
 int
 main (void)
 {
@@ -1262,6 +1351,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_search_folds_unicode_and_threads_agree, setup, teardown),
     cmocka_unit_test_setup_teardown (test_preview_makes_markers_of_the_first_events, setup, teardown),
     cmocka_unit_test (test_workers_yield_to_the_window_thread),
+    cmocka_unit_test_setup_teardown (test_small_channels_build_their_arrays_when_asked, setup,
+                                     teardown),
   };
   return cmocka_run_group_tests_name ("trace", tests, NULL, NULL);
 }
