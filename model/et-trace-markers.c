@@ -846,7 +846,12 @@ static guint
 channel_def_hash (gconstpointer p)
 {
   const ChannelDef *d = p;
-  return d->thread * 2654435761u ^ d->series * 40503u ^ d->provider;
+  guint h = d->thread * 2654435761u ^ d->series * 40503u ^ d->provider;
+
+  /* Mixed down: the table below takes its low bits. */
+  h ^= h >> 16;
+  h *= 0x45D9F3Bu;
+  return h ^ (h >> 16);
 }
 
 static gboolean
@@ -854,6 +859,66 @@ channel_def_equal (gconstpointer a, gconstpointer b)
 {
   const ChannelDef *x = a, *y = b;
   return x->thread == y->thread && x->series == y->series && x->provider == y->provider;
+}
+
+/* Channel definitions in first-seen order, found through an
+ * open-addressed index of their positions: no allocation per channel (a
+ * server's short-lived threads make hundreds of thousands of them). */
+typedef struct
+{
+  GArray  *defs;     /* ChannelDef */
+  guint32 *slots;    /* a definition's position + 1; 0: free */
+  guint    mask;
+} DefTable;
+
+static void
+def_table_init (DefTable *t)
+{
+  t->defs = g_array_new (FALSE, FALSE, sizeof (ChannelDef));
+  t->mask = 1023;
+  t->slots = g_new0 (guint32, t->mask + 1);
+}
+
+static void
+def_table_clear (DefTable *t)
+{
+  g_clear_pointer (&t->defs, g_array_unref);
+  g_clear_pointer (&t->slots, g_free);
+}
+
+static void
+def_table_grow (DefTable *t)
+{
+  t->mask = t->mask * 2 + 1;
+  g_free (t->slots);
+  t->slots = g_new0 (guint32, t->mask + 1);
+  for (guint k = 0; k < t->defs->len; k++)
+    {
+      guint h = channel_def_hash (&g_array_index (t->defs, ChannelDef, k)) & t->mask;
+
+      while (t->slots[h] != 0)
+        h = (h + 1) & t->mask;
+      t->slots[h] = k + 1;
+    }
+}
+
+/* The position of @key's definition; a new one is added as @key is. */
+static guint
+def_table_find (DefTable *t, const ChannelDef *key)
+{
+  guint h = channel_def_hash (key) & t->mask;
+
+  for (; t->slots[h] != 0; h = (h + 1) & t->mask)
+    if (channel_def_equal (&g_array_index (t->defs, ChannelDef, t->slots[h] - 1), key))
+      return t->slots[h] - 1;
+  if ((t->defs->len + 1) * 2 > t->mask + 1)
+    {
+      def_table_grow (t);
+      return def_table_find (t, key);
+    }
+  g_array_append_val (t->defs, *key);
+  t->slots[h] = t->defs->len;
+  return t->defs->len - 1;
 }
 
 /* Channels by thread, provider, then series name (not its id: ids follow
@@ -882,14 +947,14 @@ compare_names (gconstpointer a, gconstpointer b, gpointer strings)
  * once, so that sorting hundreds of thousands of channels (a server's
  * short-lived threads) compares numbers, not names through the pool. */
 static void
-rank_series (GPtrArray *defs, EtStrPool *strings)
+rank_series (GArray *defs, EtStrPool *strings)
 {
   g_autoptr(GHashTable) rank = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
 
   for (guint c = 0; c < defs->len; c++)
     {
-      gpointer id = GUINT_TO_POINTER (((const ChannelDef *) g_ptr_array_index (defs, c))->series);
+      gpointer id = GUINT_TO_POINTER (g_array_index (defs, ChannelDef, c).series);
 
       if (g_hash_table_insert (rank, id, NULL))
         g_ptr_array_add (names, id);
@@ -899,7 +964,7 @@ rank_series (GPtrArray *defs, EtStrPool *strings)
     g_hash_table_insert (rank, names->pdata[k], GUINT_TO_POINTER (k));
   for (guint c = 0; c < defs->len; c++)
     {
-      ChannelDef *def = g_ptr_array_index (defs, c);
+      ChannelDef *def = &g_array_index (defs, ChannelDef, c);
 
       def->rank = GPOINTER_TO_UINT (g_hash_table_lookup (rank, GUINT_TO_POINTER (def->series)));
     }
@@ -1088,7 +1153,7 @@ typedef struct
   const guint32     *keep;
   guint32           *channel_of;   /* shared: per marker, its local channel */
   guint32            from, to;     /* markers [from, to) */
-  GPtrArray         *defs;         /* ChannelDef, by local id; count within the part */
+  DefTable           table;        /* its channels, by local id; count within the part */
   guint32           *global;       /* local id → global creation index */
   guint32           *cursor;       /* local id → next place in the final array */
   EtTrace           *self;
@@ -1105,17 +1170,15 @@ static gpointer
 count_part (gpointer data)
 {
   ChannelPart *part = data;
-  g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
-  ChannelDef *recent[256] = { NULL };    /* direct-mapped, in front of index */
+  guint32 recent[256] = { 0 };    /* direct-mapped, in front of the table: local id + 1 */
 
   et_worker_begin ();
-  part->defs = g_ptr_array_new_with_free_func (g_free);
+  def_table_init (&part->table);
   for (guint i = part->from; i < part->to; i++)
     {
       const PendingMarker *m = &part->b->markers[i];
       ChannelDef key = { m->thread, m->series, m->provider, 0, 0 };
-      guint slot;
-      ChannelDef *def;
+      guint slot, id;
 
       /* finish_marker reads a start's end, somewhere ahead: ask for it early. */
       if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker != ET_NO_INDEX)
@@ -1124,18 +1187,13 @@ count_part (gpointer data)
       if (!is_kept (part->keep, i))
         continue;
       slot = channel_def_hash (&key) % G_N_ELEMENTS (recent);
-      def = recent[slot];
-      if (def == NULL || !channel_def_equal (def, &key))
-        def = recent[slot] = g_hash_table_lookup (index, &key);
-      if (def == NULL)
-        {
-          key.first = part->defs->len;     /* its local id */
-          def = recent[slot] = g_memdup2 (&key, sizeof key);
-          g_ptr_array_add (part->defs, def);
-          g_hash_table_add (index, def);
-        }
-      def->count++;
-      part->channel_of[i] = def->first;
+      if (recent[slot] != 0
+          && channel_def_equal (&g_array_index (part->table.defs, ChannelDef, recent[slot] - 1), &key))
+        id = recent[slot] - 1;
+      else
+        recent[slot] = (id = def_table_find (&part->table, &key)) + 1;
+      g_array_index (part->table.defs, ChannelDef, id).count++;
+      part->channel_of[i] = id;
       {
         EtMarker done = finish_marker (part->b, m, part->end_of_trace);
         memcpy (&part->b->markers[i], &done, sizeof done);
@@ -1188,6 +1246,19 @@ scatter_part (gpointer data)
   return NULL;
 }
 
+/* Makes room in the empty @array for @n elements at once: a trace can
+ * have hundreds of thousands of channels, each appended to every
+ * per-channel array. */
+static void
+presize (GArray **array, guint n)
+{
+  GArray *sized = g_array_sized_new (FALSE, TRUE, g_array_get_element_size (*array), n);
+
+  g_return_if_fail ((*array)->len == 0);
+  g_array_unref (*array);
+  *array = sized;
+}
+
 /* Lays markers out channel by channel (thread, provider, series). Markers
  * were made in event time order, so a stable scatter leaves every channel
  * sorted by start time (ties in file order) without sorting the markers.
@@ -1198,8 +1269,8 @@ static void
 build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
 {
   guint k = et_workers_count (b->n_markers, 1000000);
-  g_autoptr(GHashTable) index = g_hash_table_new (channel_def_hash, channel_def_equal);
-  g_autoptr(GPtrArray) defs = g_ptr_array_new_with_free_func (g_free);
+  DefTable all;
+  GArray *defs;
   g_autofree guint32 *channel_of = g_new (guint32, MAX (b->n_markers, 1));
   g_autofree guint32 *next = NULL;
   g_autofree ChannelDef **sorted = NULL;
@@ -1208,40 +1279,42 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
 
   for (guint j = 0; j < k; j++)
     parts[j] = (ChannelPart) { b, keep, channel_of, (guint32) ((guint64) b->n_markers * j / k),
-                               (guint32) ((guint64) b->n_markers * (j + 1) / k), NULL, NULL, NULL,
-                               self, et_trace_get_duration_ns (self),
+                               (guint32) ((guint64) b->n_markers * (j + 1) / k), { NULL }, NULL,
+                               NULL, self, et_trace_get_duration_ns (self),
                                g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)) };
   et_workers_run (parts, sizeof *parts, k, count_part, "etlscope-layout");
 
   /* The parts' channels, joined (global ids in first-seen order). */
+  def_table_init (&all);
+  defs = all.defs;
   for (guint j = 0; j < k; j++)
     {
-      parts[j].global = g_new (guint32, MAX (parts[j].defs->len, 1));
-      for (guint l = 0; l < parts[j].defs->len; l++)
-        {
-          const ChannelDef *local = g_ptr_array_index (parts[j].defs, l);
-          ChannelDef *def = g_hash_table_lookup (index, local);
+      GArray *local = parts[j].table.defs;
 
-          if (def == NULL)
-            {
-              def = g_memdup2 (local, sizeof *local);
-              def->count = 0;
-              def->first = defs->len;      /* its creation index, until laid out */
-              g_ptr_array_add (defs, def);
-              g_hash_table_add (index, def);
-            }
-          def->count += local->count;
-          parts[j].global[l] = def->first;
-          n += local->count;
+      parts[j].global = g_new (guint32, MAX (local->len, 1));
+      for (guint l = 0; l < local->len; l++)
+        {
+          const ChannelDef *def = &g_array_index (local, ChannelDef, l);
+          guint before = all.defs->len, g = def_table_find (&all, def);
+          ChannelDef *joined = &g_array_index (all.defs, ChannelDef, g);
+
+          if (all.defs->len > before)
+            joined->count = 0, joined->first = g;    /* its creation index, until laid out */
+          joined->count += def->count;
+          parts[j].global[l] = g;
+          n += def->count;
         }
+      g_clear_pointer (&parts[j].table.slots, g_free);
     }
+  defs = all.defs;
+  g_clear_pointer (&all.slots, g_free);
 
   /* Channels in (thread, provider, series) order; each gets its slice, and
    * each part its places in it after the parts before. */
   rank_series (defs, self->strings);
   sorted = g_new (ChannelDef *, MAX (defs->len, 1));
   for (guint c = 0; c < defs->len; c++)
-    sorted[c] = g_ptr_array_index (defs, c);
+    sorted[c] = &g_array_index (defs, ChannelDef, c);
   qsort (sorted, defs->len, sizeof (gpointer), compare_channel_defs);
   next = g_new (guint32, MAX (defs->len, 1));
   self->markers = g_new (EtMarker, MAX (n, 1));
@@ -1255,13 +1328,15 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
     }
   for (guint j = 0; j < k; j++)
     {
-      parts[j].cursor = g_new (guint32, MAX (parts[j].defs->len, 1));
-      for (guint l = 0; l < parts[j].defs->len; l++)
+      GArray *local = parts[j].table.defs;
+
+      parts[j].cursor = g_new (guint32, MAX (local->len, 1));
+      for (guint l = 0; l < local->len; l++)
         {
           guint32 g = parts[j].global[l];
 
           parts[j].cursor[l] = next[g];
-          next[g] += ((const ChannelDef *) g_ptr_array_index (parts[j].defs, l))->count;
+          next[g] += g_array_index (local, ChannelDef, l).count;
         }
     }
   et_workers_run (parts, sizeof *parts, k, scatter_part, "etlscope-layout");
@@ -1269,14 +1344,24 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
     {
       g_array_append_vals (self->cross_ends, parts[j].cross->data, parts[j].cross->len);
       g_array_unref (parts[j].cross);
-      g_ptr_array_unref (parts[j].defs);
+      def_table_clear (&parts[j].table);
       g_free (parts[j].global);
       g_free (parts[j].cursor);
     }
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
   marker_build_free_arrays (b);
+  {
+    GArray **per_channel[] = { &self->channels, &self->channel_thread, &self->channel_block0,
+                               &self->channel_stretch0, &self->channel_loud0,
+                               &self->channel_depths, &self->channel_summaries,
+                               &self->channel_lanes };
+
+    for (guint a = 0; a < G_N_ELEMENTS (per_channel); a++)
+      presize (per_channel[a], defs->len + 1);
+  }
   for (guint c = 0; c < defs->len; c++)
     close_channel (self, sorted[c]);
+  def_table_clear (&all);
   g_array_append_val (self->arrays.block_lanes0, self->arrays.lane_runs->len);
   g_array_append_val (self->arrays.stretch_runs0, self->arrays.stretch_runs->len);
   g_array_append_val (self->channel_loud0, self->arrays.loud->len);
