@@ -1,8 +1,9 @@
 /* et-loader.h — loads one trace off the main loop.
  *
- *   path ─ GTask thread: et_trace_load ─ EtProgressFunc (loader thread)
- *        ─ coalesced hop to the main context ─ "progress" signal (main loop)
- *        ─ callback ─ et_loader_load_finish () → EtTrace
+ *   path ─ GTask thread: et_trace_load, et_layout_new ─ EtProgressFunc
+ *        (loader thread) ─ coalesced hop to the main context ─ "progress"
+ *        signal (main loop) ─ callback ─ et_loader_load_finish () → EtTrace,
+ *        et_loader_take_layout () → its first EtLayout
  *
  * The window shows the progress and offers Cancel; nothing here touches a
  * widget, so tests and other front ends can load the same way.
@@ -10,6 +11,7 @@
 #pragma once
 
 #include "et-trace.h"
+#include "et-layout.h"
 
 G_BEGIN_DECLS
 
@@ -30,6 +32,9 @@ void        et_loader_load_async      (EtLoader            *self,
 EtTrace    *et_loader_load_finish     (EtLoader            *self,
                                        GAsyncResult        *result,
                                        GError             **error);
+/* The layout made for that trace on the loading thread (transfer full),
+ * once; NULL before a trace was loaded or once taken. */
+EtLayout   *et_loader_take_layout     (EtLoader            *self);
 guint64     et_loader_get_bytes_done  (EtLoader            *self);
 guint64     et_loader_get_bytes_total (EtLoader            *self);
 

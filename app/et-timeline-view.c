@@ -1458,7 +1458,7 @@ et_timeline_view_set_trace (EtTimelineView *self, EtTrace *trace, EtLayout *layo
     et_timeline_threads_restore (layout, trace);
   et_timeline_threads_sync_actions (G_ACTION_MAP (self->actions), layout);
   if (layout != NULL)
-    et_layout_update (layout, self->view.lane_height);
+    et_layout_set_lane_height (layout, self->view.lane_height);
   if (trace != NULL)
     zoom_fit (self);
   else

@@ -344,8 +344,10 @@ show_empty_state (EtWindow *self, EtTrace *trace)
   gtk_label_set_text (self->empty_label, text->str);
 }
 
+/* @layout: the trace's first layout, made on the loading thread (taken),
+ * or NULL. */
 static void
-show_trace (EtWindow *self, EtTrace *trace)
+show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
 {
   /* Every widget lets go of the trace shown so far; this reference is its
    * last, released on a thread at the end. */
@@ -366,7 +368,7 @@ show_trace (EtWindow *self, EtTrace *trace)
   g_clear_pointer (&self->layout, et_layout_free);
   g_clear_object (&self->trace);
   self->trace = trace;
-  self->layout = et_layout_new (trace);
+  self->layout = layout != NULL ? layout : et_layout_new (trace);
   /* The filters and the remembered threads are restored before the
    * timeline lays the rows out for its lanes: once, not per switch. */
   et_layout_freeze (self->layout);
@@ -422,10 +424,12 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr(EtWindow) self = data;
   g_autoptr(GError) error = NULL;
   EtTrace *trace = et_loader_load_finish (ET_LOADER (source), result, &error);
+  EtLayout *layout = et_loader_take_layout (ET_LOADER (source));
 
   if (ET_LOADER (source) != self->loader)
     {
       g_clear_object (&trace);     /* a load that was replaced by another */
+      g_clear_pointer (&layout, et_layout_free);
       return;
     }
   g_clear_object (&self->loader);
@@ -440,7 +444,7 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
   if (trace == NULL)
     show_error (self, error);
   else
-    show_trace (self, trace);
+    show_trace (self, trace, layout);
   /* Again, now that the trace is there: Export and Find need it. */
   _et_window_update_actions (self);
   if (trace != NULL && et_trace_get_stats (trace)->preview_events > 0)

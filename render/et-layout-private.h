@@ -33,6 +33,7 @@ struct _EtLayout
   int       height;
   EtLayoutFilter f;
   GHashTable *series_hidden;  /* series string ids */
+  gboolean *provider_rows;    /* per provider: it has a channel */
   gboolean *channel_hidden;   /* per channel */
   gboolean *channel_collapsed;
   gint     *channel_rank;     /* "move to top": lower first, 0 in trace order */

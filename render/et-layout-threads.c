@@ -204,8 +204,13 @@ et_layout_set_thread_collapsed (EtLayout *l, guint thread, gboolean collapsed)
 void
 et_layout_set_thread_choice (EtLayout *l, guint thread, int choice)
 {
+  gint8 was = l->thread_choice[thread];
+
   g_return_if_fail (thread < et_trace_get_n_threads (l->trace));
   l->thread_choice[thread] = choice < 0 ? 0 : choice ? 2 : 1;
+  /* Laid out by the caller, once for many (et_layout_set_lane_height
+   * and et_layout_thaw know to). */
+  l->stale |= l->thread_choice[thread] != was;
 }
 
 gboolean

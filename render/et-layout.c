@@ -25,8 +25,12 @@ et_layout_new (EtTrace *trace)
   l->channel_rank = g_new0 (gint, MAX (n, 1));
   l->process_rank = g_new0 (gint, MAX (et_trace_get_n_processes (trace), 1));
   l->rows = g_array_new (FALSE, FALSE, sizeof (EtRow));
+  l->provider_rows = g_new0 (gboolean, MAX (l->f.n_providers, 1));
   for (guint c = 0; c < n; c++)
-    l->lanes[c] = et_trace_channel_lanes (trace, c);
+    {
+      l->lanes[c] = et_trace_channel_lanes (trace, c);
+      l->provider_rows[et_trace_get_channel (trace, c)->provider] = TRUE;
+    }
   et_layout_threads_init (l);
   et_layout_update (l, 18);
   return l;
@@ -41,6 +45,7 @@ et_layout_free (EtLayout *l)
   g_free (l->lanes);
   g_free (l->collapsed);
   g_free (l->f.provider_hidden);
+  g_free (l->provider_rows);
   g_free (l->f.channel_shown);
   g_hash_table_unref (l->series_hidden);
   g_free (l->channel_hidden);
@@ -75,6 +80,7 @@ et_layout_copy (EtLayout *l)
   c->rows = g_array_copy (l->rows);
   c->row_of_channel = copy_items (l->row_of_channel, n, sizeof (gint));
   c->f.provider_hidden = copy_items (l->f.provider_hidden, l->f.n_providers, sizeof (gboolean));
+  c->provider_rows = copy_items (l->provider_rows, l->f.n_providers, sizeof (gboolean));
   c->f.channel_shown = copy_items (l->f.channel_shown, n, sizeof (gboolean));
   c->series_hidden = g_hash_table_new (NULL, NULL);
   g_hash_table_iter_init (&iter, l->series_hidden);
@@ -214,6 +220,15 @@ _et_layout_relayout (EtLayout *l)
 }
 
 void
+et_layout_set_lane_height (EtLayout *l, int lane_height)
+{
+  if (lane_height == l->lane_height && !l->stale)
+    return;
+  l->lane_height = lane_height;
+  _et_layout_relayout (l);
+}
+
+void
 et_layout_freeze (EtLayout *l)
 {
   l->frozen++;
@@ -293,7 +308,12 @@ et_layout_channel_row (EtLayout *l, guint channel)
 void
 et_layout_set_provider_visible (EtLayout *l, guint provider, gboolean visible)
 {
-  set_switch (l, l->f.provider_hidden, provider, l->f.n_providers, !visible);
+  /* A provider with no channel (its events are not markers: the kernel's,
+   * the runtime's unless asked for) changes no row. */
+  if (provider < l->f.n_providers && !l->provider_rows[provider])
+    l->f.provider_hidden[provider] = !visible;
+  else
+    set_switch (l, l->f.provider_hidden, provider, l->f.n_providers, !visible);
 }
 
 gboolean
@@ -302,9 +322,13 @@ et_layout_get_provider_visible (EtLayout *l, guint provider)
   return provider < l->f.n_providers && !l->f.provider_hidden[provider];
 }
 
+/* The filters on single markers lay nothing out themselves (the caller
+ * does, once for all it changed), but leave the rows to be laid out
+ * again (et_layout_set_lane_height, et_layout_thaw). */
 void
 et_layout_set_min_importance (EtLayout *l, EtImportance importance)
 {
+  l->stale |= l->f.min_importance != importance;
   l->f.min_importance = importance;
 }
 
@@ -323,6 +347,7 @@ et_layout_get_kinds (EtLayout *l)
 void
 et_layout_set_kinds (EtLayout *l, guint kinds)
 {
+  l->stale |= l->f.kinds != kinds;
   l->f.kinds = kinds;
 }
 
@@ -377,6 +402,7 @@ et_layout_set_category_visible (EtLayout *l, gint16 category, gboolean visible)
   g_return_if_fail (category >= -1 && category < N_CATEGORIES - 1);
   if (l->f.category_hidden[category + 1] == !visible)
     return;
+  l->stale = TRUE;
   l->f.category_hidden[category + 1] = !visible;
   l->f.n_hidden_categories += visible ? -1 : 1;
 }

@@ -65,6 +65,11 @@ EtLayout    *et_layout_copy          (EtLayout *layout);
 /* Lays rows out for @lane_height pixels per lane. */
 void         et_layout_update        (EtLayout *layout,
                                       int       lane_height);
+/* Lays rows out for @lane_height pixels per lane, unless they already
+ * are and no switch or filter changed since (frozen: at the thaw). A
+ * window taking a layout made on the loading thread lays out nothing. */
+void         et_layout_set_lane_height (EtLayout *layout,
+                                        int       lane_height);
 /* Between these, the switches (processes, providers, series, channels,
  * threads, order) lay the rows out once, at the last thaw, not each time
  * one changes: a window restoring its filters on a trace of 15,000

@@ -730,7 +730,15 @@ on_loaded (GObject *source, GAsyncResult *result, gpointer data)
 {
   GError **error = data;
   g_autoptr(EtTrace) trace = et_loader_load_finish (ET_LOADER (source), result, error);
+  EtLayout *layout = et_loader_take_layout (ET_LOADER (source));
 
+  /* A loaded trace comes with its layout, made on the loading thread:
+   * rows laid out for every thread, taken once. */
+  assert_true ((trace != NULL) == (layout != NULL));
+  assert_null (et_loader_take_layout (ET_LOADER (source)));
+  if (layout != NULL)
+    assert_true (et_layout_n_rows (layout) >= et_trace_get_n_threads (trace));
+  g_clear_pointer (&layout, et_layout_free);
   if (trace != NULL)
     *error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_EXISTS, "loaded");
 }

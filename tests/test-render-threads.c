@@ -774,6 +774,21 @@ test_frozen_layouts_lay_out_at_the_thaw (void **state)
   assert_true (same_rows (frozen, before));
   et_layout_thaw (frozen);
   assert_true (same_rows (frozen, direct));
+
+  /* The lane height the rows have lays nothing out; a choice made since
+   * (choices are laid out by their caller) or another height does. */
+  et_layout_set_lane_height (frozen, v.lane_height);
+  assert_true (same_rows (frozen, direct));
+  et_layout_set_thread_choice (frozen, 5, 1);
+  et_layout_set_lane_height (frozen, v.lane_height);
+  assert_false (same_rows (frozen, direct));
+  et_layout_set_thread_choice (direct, 5, 1);
+  et_layout_update (direct, v.lane_height);
+  assert_true (same_rows (frozen, direct));
+  et_layout_set_lane_height (frozen, v.lane_height + 4);
+  assert_false (same_rows (frozen, direct));
+  et_layout_update (direct, v.lane_height + 4);
+  assert_true (same_rows (frozen, direct));
 }
 
 int
