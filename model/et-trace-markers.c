@@ -1338,14 +1338,17 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
           parts[j].cursor[l] = next[g];
           next[g] += g_array_index (local, ChannelDef, l).count;
         }
+      /* The scatter needs only the places: the part's channels go before
+       * the final markers grow (the channel phase's peak). */
+      def_table_clear (&parts[j].table);
+      g_clear_pointer (&parts[j].global, g_free);
     }
+  g_clear_pointer (&next, g_free);
   et_workers_run (parts, sizeof *parts, k, scatter_part, "etlscope-layout");
   for (guint j = 0; j < k; j++)
     {
       g_array_append_vals (self->cross_ends, parts[j].cross->data, parts[j].cross->len);
       g_array_unref (parts[j].cross);
-      def_table_clear (&parts[j].table);
-      g_free (parts[j].global);
       g_free (parts[j].cursor);
     }
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
