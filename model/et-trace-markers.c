@@ -1088,8 +1088,9 @@ close_channel (EtTrace *self, const ChannelDef *def)
 {
   EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
   EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
-  EtChannelSummary reach = { c.n_markers > 0 ? c.markers[0].start_ns : G_MAXINT64, G_MININT64, 0 };
+  EtChannelReach reach = { c.n_markers > 0 ? c.markers[0].start_ns : G_MAXINT64, G_MININT64 };
   guint32 deepest = 0, lanes;
+  guint8 capped;
   guint64 used = 0;
 
   if (t->n_channels == 0)
@@ -1097,9 +1098,6 @@ close_channel (EtTrace *self, const ChannelDef *def)
   t->n_channels++;
   g_array_append_val (self->channels, c);
   g_array_append_val (self->channel_thread, def->thread);
-  g_array_append_val (self->channel_block0, self->arrays.blocks->len);
-  g_array_append_val (self->channel_stretch0, self->arrays.stretch_runs0->len);
-  g_array_append_val (self->channel_loud0, self->arrays.loud->len);
   /* Depths are thread-wide (a span nested in another row's span is one
    * deeper); the row gives lanes only to the depths its own spans use. */
   for (guint i = 0; i < c.n_markers; i++)
@@ -1114,13 +1112,27 @@ close_channel (EtTrace *self, const ChannelDef *def)
       if (m->category >= -1 && m->category <= 255)
         self->categories[(m->category + 1) / 64] |= G_GUINT64_CONSTANT (1) << ((m->category + 1) % 64);
     }
-  reach.deepest = (guint8) MIN (deepest, G_MAXUINT8);
+  capped = (guint8) MIN (deepest, G_MAXUINT8);
   g_array_append_val (self->channel_depths, used);
   g_array_append_val (self->channel_summaries, reach);
+  g_array_append_val (self->channel_deepest, capped);
   lanes = et_lane_of_depth (used, deepest) + 1;
   g_array_append_val (self->channel_lanes, lanes);
-  if (!_et_channel_is_lazy (c.n_markers))
-    _et_channel_build_blocks (self, self->channels->len - 1, &self->arrays);
+  if (_et_channel_is_lazy (c.n_markers))
+    {
+      guint32 none = ET_NO_INDEX;
+
+      g_array_append_val (self->channel_at, none);
+      return;
+    }
+  {
+    EtArraysAt at = { self->arrays.blocks->len, self->arrays.stretch_runs0->len,
+                      self->arrays.loud->len };
+
+    g_array_append_val (self->channel_at, self->arrays_at->len);
+    g_array_append_val (self->arrays_at, at);
+  }
+  _et_channel_build_blocks (self, self->channels->len - 1, &self->arrays);
 }
 
 /* The marker a pending one becomes: a span start takes its end's time
@@ -1354,9 +1366,9 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
   marker_build_free_arrays (b);
   {
-    GArray **per_channel[] = { &self->channels, &self->channel_thread, &self->channel_block0,
-                               &self->channel_stretch0, &self->channel_loud0,
+    GArray **per_channel[] = { &self->channels, &self->channel_thread, &self->channel_at,
                                &self->channel_depths, &self->channel_summaries,
+                               &self->channel_deepest,
                                &self->channel_lanes };
 
     for (guint a = 0; a < G_N_ELEMENTS (per_channel); a++)
@@ -1367,7 +1379,12 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
   def_table_clear (&all);
   g_array_append_val (self->arrays.block_lanes0, self->arrays.lane_runs->len);
   g_array_append_val (self->arrays.stretch_runs0, self->arrays.stretch_runs->len);
-  g_array_append_val (self->channel_loud0, self->arrays.loud->len);
+  {
+    EtArraysAt end = { self->arrays.blocks->len, self->arrays.stretch_runs0->len,
+                       self->arrays.loud->len };
+
+    g_array_append_val (self->arrays_at, end);
+  }
   self->lazy = g_new0 (EtBlockArrays *, MAX (self->channels->len, 1));
   self->stats.markers = n;
 }

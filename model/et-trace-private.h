@@ -89,6 +89,19 @@ _et_channel_is_lazy (guint n)
   return n <= ET_CHANNEL_BLOCK;
 }
 
+/* What a channel's markers reach (et_trace_channel_summary, its depth
+ * kept apart: 16 bytes, not 24, for each of hundreds of thousands). */
+typedef struct
+{
+  gint64 first_ns, last_ns;
+} EtChannelReach;
+
+/* Where a channel with the trace's arrays starts in them. */
+typedef struct
+{
+  guint32 block0, stretch0, loud0;
+} EtArraysAt;
+
 struct _EtTrace
 {
   GObject          parent_instance;
@@ -117,12 +130,14 @@ struct _EtTrace
   EtBlockArrays    arrays;          /* of the channels of more than a block */
   EtBlockArrays  **lazy;            /* per channel: a small one's, once built (atomic) */
   GMutex           lazy_lock;       /* building them */
-  GArray          *channel_block0;  /* guint32: first block of each channel in arrays */
-  GArray          *channel_stretch0; /* guint32: first stretch of each channel */
-  GArray          *channel_loud0;   /* guint32: first of each channel in loud, and the end */
+  GArray          *channel_at;      /* guint32 per channel: its place in arrays_at, or
+                                       ET_NO_INDEX for a small one's arrays */
+  GArray          *arrays_at;       /* EtArraysAt per channel with the trace's arrays,
+                                       and one for their ends */
   GArray          *channel_thread;  /* guint32: thread of each channel */
   GArray          *channel_lanes;   /* guint32: lanes of each channel */
-  GArray          *channel_summaries; /* EtChannelSummary of each channel */
+  GArray          *channel_summaries; /* EtChannelReach of each channel */
+  GArray          *channel_deepest;   /* guint8: its deepest marker's depth (capped) */
   GArray          *channel_depths;  /* guint64: which of depths 0–63 its spans use */
   guint64          categories[5];   /* bit category + 1: some marker has it */
   EtMarker        *markers;

@@ -102,7 +102,8 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->processes, g_array_unref);
   g_clear_pointer (&self->thread_pids, g_hash_table_unref);
   g_clear_pointer (&self->threads, g_array_unref);
-  g_clear_pointer (&self->channel_block0, g_array_unref);
+  g_clear_pointer (&self->channel_at, g_array_unref);
+  g_clear_pointer (&self->arrays_at, g_array_unref);
   block_arrays_clear (&self->arrays);
   for (guint c = 0; self->lazy != NULL && c < self->channels->len; c++)
     if (self->lazy[c] != NULL)
@@ -113,12 +114,11 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->lazy, g_free);
   g_clear_pointer (&self->channels, g_array_unref);
   g_mutex_clear (&self->lazy_lock);
-  g_clear_pointer (&self->channel_stretch0, g_array_unref);
   g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->cpu, _et_trace_cpu_free);
-  g_clear_pointer (&self->channel_loud0, g_array_unref);
   g_clear_pointer (&self->channel_lanes, g_array_unref);
   g_clear_pointer (&self->channel_summaries, g_array_unref);
+  g_clear_pointer (&self->channel_deepest, g_array_unref);
   g_clear_pointer (&self->channel_depths, g_array_unref);
   g_clear_pointer (&self->channel_thread, g_array_unref);
   g_free (self->markers);
@@ -155,15 +155,15 @@ et_trace_init (EtTrace *self)
   self->processes = g_array_new (FALSE, TRUE, sizeof (EtProcess));
   self->threads = g_array_new (FALSE, TRUE, sizeof (EtThread));
   self->channels = g_array_new (FALSE, TRUE, sizeof (EtChannel));
-  self->channel_block0 = g_array_new (FALSE, TRUE, sizeof (guint32));
+  self->channel_at = g_array_new (FALSE, TRUE, sizeof (guint32));
+  self->arrays_at = g_array_new (FALSE, FALSE, sizeof (EtArraysAt));
   self->channel_thread = g_array_new (FALSE, TRUE, sizeof (guint32));
   block_arrays_init (&self->arrays);
   g_mutex_init (&self->lazy_lock);
-  self->channel_stretch0 = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
-  self->channel_loud0 = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->channel_lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->channel_summaries = g_array_new (FALSE, FALSE, sizeof (EtChannelSummary));
+  self->channel_summaries = g_array_new (FALSE, FALSE, sizeof (EtChannelReach));
+  self->channel_deepest = g_array_new (FALSE, FALSE, sizeof (guint8));
   self->channel_depths = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_mutex_init (&self->scratch_lock);
   self->scratch_fields = et_fields_new ();
@@ -708,12 +708,17 @@ et_trace_channel_lanes (EtTrace *self, guint channel)
   return g_array_index (self->channel_lanes, guint32, channel);
 }
 
-const EtChannelSummary *
+EtChannelSummary
 et_trace_channel_summary (EtTrace *self, guint channel)
 {
-  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
-  g_return_val_if_fail (channel < self->channel_summaries->len, NULL);
-  return &g_array_index (self->channel_summaries, EtChannelSummary, channel);
+  EtChannelSummary none = { G_MAXINT64, G_MININT64, 0 };
+  const EtChannelReach *reach;
+
+  g_return_val_if_fail (ET_IS_TRACE (self), none);
+  g_return_val_if_fail (channel < self->channel_summaries->len, none);
+  reach = &g_array_index (self->channel_summaries, EtChannelReach, channel);
+  return (EtChannelSummary) { reach->first_ns, reach->last_ns,
+                              g_array_index (self->channel_deepest, guint8, channel) };
 }
 
 const guint64 *
@@ -751,15 +756,17 @@ const EtBlockArrays *
 _et_trace_block_arrays (EtTrace *self, guint channel, guint32 *block0, guint32 *stretch0,
                         guint32 *loud0, guint *n_loud)
 {
-  const guint32 *first = &g_array_index (self->channel_loud0, guint32, channel);
+  guint32 at = g_array_index (self->channel_at, guint32, channel);
   EtBlockArrays *lazy;
 
-  if (!_et_channel_is_lazy (g_array_index (self->channels, EtChannel, channel).n_markers))
+  if (at != ET_NO_INDEX)
     {
-      *block0 = g_array_index (self->channel_block0, guint32, channel);
-      *stretch0 = g_array_index (self->channel_stretch0, guint32, channel);
-      *loud0 = first[0];
-      *n_loud = first[1] - first[0];
+      const EtArraysAt *here = &g_array_index (self->arrays_at, EtArraysAt, at);
+
+      *block0 = here[0].block0;
+      *stretch0 = here[0].stretch0;
+      *loud0 = here[0].loud0;
+      *n_loud = here[1].loud0 - here[0].loud0;
       return &self->arrays;
     }
   /* A small channel's, built by the first to ask (drawing threads ask at
@@ -930,7 +937,8 @@ et_channel_query (EtTrace *self, guint channel, gint64 from_ns, gint64 to_ns, gu
     }
   else
     blocks = &g_array_index (self->arrays.blocks, gint64,
-                             g_array_index (self->channel_block0, guint32, channel));
+                             g_array_index (self->arrays_at, EtArraysAt,
+                                            g_array_index (self->channel_at, guint32, channel)).block0);
 
   /* First block whose running maximum end reaches the range: every marker
    * before it ends before from_ns. */

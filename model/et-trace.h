@@ -243,7 +243,7 @@ typedef struct
   gint64 first_ns, last_ns;
   guint8 deepest;
 } EtChannelSummary;
-const EtChannelSummary *et_trace_channel_summary (EtTrace *self, guint channel);
+EtChannelSummary   et_trace_channel_summary (EtTrace *self, guint channel);
 /* Per channel, which thread-wide depths (EtMarker.depth, bit d for d < 64)
  * its spans use: a channel's row gives lanes to those alone (see
  * et_lane_of_depth). */

@@ -18,12 +18,12 @@
 static void
 summarise_channel (EtLayout *l, guint c, EtLayoutThread *t)
 {
-  const EtChannelSummary *reach = et_trace_channel_summary (l->trace, c);
+  EtChannelSummary reach = et_trace_channel_summary (l->trace, c);
 
-  t->first_ns = MIN (t->first_ns, reach->first_ns);
-  t->last_ns = MAX (t->last_ns, reach->last_ns);
+  t->first_ns = MIN (t->first_ns, reach.first_ns);
+  t->last_ns = MAX (t->last_ns, reach.last_ns);
   t->n_markers += et_trace_get_channel (l->trace, c)->n_markers;
-  l->channel_deepest[c] = reach->deepest;
+  l->channel_deepest[c] = reach.deepest;
 }
 
 void

@@ -178,7 +178,7 @@ test_channel_summaries_agree_with_their_markers (void **state)
   for (guint c = 0; c < et_trace_get_n_channels (t); c++)
     {
       const EtChannel *ch = et_trace_get_channel (t, c);
-      const EtChannelSummary *reach = et_trace_channel_summary (t, c);
+      EtChannelSummary reach = et_trace_channel_summary (t, c);
       gint64 first = G_MAXINT64, last = G_MININT64;
       guint8 deepest = 0;
 
@@ -191,9 +191,9 @@ test_channel_summaries_agree_with_their_markers (void **state)
           deepest = MAX (deepest, m->depth);
           checked++;
         }
-      assert_int_equal (reach->first_ns, first);
-      assert_int_equal (reach->last_ns, last);
-      assert_int_equal (reach->deepest, deepest);
+      assert_int_equal (reach.first_ns, first);
+      assert_int_equal (reach.last_ns, last);
+      assert_int_equal (reach.deepest, deepest);
     }
   assert_true (checked > 20000);
 }
