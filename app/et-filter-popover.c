@@ -433,7 +433,6 @@ et_filter_popover_set_trace (EtFilterPopover *self, EtTrace *trace, EtLayout *la
   if (trace == NULL)
     return;
   self->filling = TRUE;
-  et_layout_freeze (layout);
   {
     g_autoptr(GPtrArray) order = g_ptr_array_new ();
 
@@ -446,7 +445,6 @@ et_filter_popover_set_trace (EtFilterPopover *self, EtTrace *trace, EtLayout *la
   restore_importance_and_kinds (self);
   fill_categories (self);
   fill_series (self);
-  et_layout_thaw (layout);
   gtk_editable_set_text (self->search, "");
   self->filling = FALSE;
 }

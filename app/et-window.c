@@ -344,8 +344,7 @@ show_empty_state (EtWindow *self, EtTrace *trace)
   gtk_label_set_text (self->empty_label, text->str);
 }
 
-/* @layout: the trace's first layout, made on the loading thread (taken),
- * or NULL. */
+/* @layout: the trace's first layout, made on the loading thread (taken). */
 static void
 show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
 {
@@ -368,7 +367,7 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
   g_clear_pointer (&self->layout, et_layout_free);
   g_clear_object (&self->trace);
   self->trace = trace;
-  self->layout = layout != NULL ? layout : et_layout_new (trace);
+  self->layout = layout;
   /* The filters and the remembered threads are restored before the
    * timeline lays the rows out for its lanes: once, not per switch. */
   et_layout_freeze (self->layout);

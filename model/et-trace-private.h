@@ -291,12 +291,10 @@ void            _et_channel_build_blocks (EtTrace        *self,
                                           EtBlockArrays  *arrays);
 /* et-trace.c: the arrays holding @channel's blocks (built first for a
  * small channel), and where its first block, stretch and loud marker are
- * in them; @n_loud: its loud markers. */
+ * in them (@at); @n_loud, when not NULL: how many loud markers it has. */
 const EtBlockArrays *_et_trace_block_arrays (EtTrace *self,
                                           guint           channel,
-                                          guint32        *block0,
-                                          guint32        *stretch0,
-                                          guint32        *loud0,
+                                          EtArraysAt     *at,
                                           guint          *n_loud);
 /* How many small channels have their block arrays built (tests). */
 guint           _et_trace_n_built_block_arrays (EtTrace *self);

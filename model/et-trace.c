@@ -753,20 +753,18 @@ et_trace_get_string (EtTrace *self, guint32 id)
 }
 
 const EtBlockArrays *
-_et_trace_block_arrays (EtTrace *self, guint channel, guint32 *block0, guint32 *stretch0,
-                        guint32 *loud0, guint *n_loud)
+_et_trace_block_arrays (EtTrace *self, guint channel, EtArraysAt *at, guint *n_loud)
 {
-  guint32 at = g_array_index (self->channel_at, guint32, channel);
+  guint32 shared = g_array_index (self->channel_at, guint32, channel);
   EtBlockArrays *lazy;
 
-  if (at != ET_NO_INDEX)
+  if (shared != ET_NO_INDEX)
     {
-      const EtArraysAt *here = &g_array_index (self->arrays_at, EtArraysAt, at);
+      const EtArraysAt *here = &g_array_index (self->arrays_at, EtArraysAt, shared);
 
-      *block0 = here[0].block0;
-      *stretch0 = here[0].stretch0;
-      *loud0 = here[0].loud0;
-      *n_loud = here[1].loud0 - here[0].loud0;
+      *at = here[0];
+      if (n_loud != NULL)
+        *n_loud = here[1].loud0 - here[0].loud0;
       return &self->arrays;
     }
   /* A small channel's, built by the first to ask (drawing threads ask at
@@ -787,8 +785,9 @@ _et_trace_block_arrays (EtTrace *self, guint channel, guint32 *block0, guint32 *
         }
       g_mutex_unlock (&self->lazy_lock);
     }
-  *block0 = *stretch0 = *loud0 = 0;
-  *n_loud = lazy->loud->len;
+  *at = (EtArraysAt) { 0, 0, 0 };
+  if (n_loud != NULL)
+    *n_loud = lazy->loud->len;
   return lazy;
 }
 
@@ -806,46 +805,43 @@ const EtBlockSummary *
 et_channel_block_summaries (EtTrace *self, guint channel)
 {
   const EtBlockArrays *a;
-  guint32 block0, stretch0, loud0;
-  guint n_loud;
+  EtArraysAt at;
 
   g_return_val_if_fail (ET_IS_TRACE (self), NULL);
   g_return_val_if_fail (channel < self->channels->len, NULL);
 
-  a = _et_trace_block_arrays (self, channel, &block0, &stretch0, &loud0, &n_loud);
-  return &g_array_index (a->block_summaries, EtBlockSummary, block0);
+  a = _et_trace_block_arrays (self, channel, &at, NULL);
+  return &g_array_index (a->block_summaries, EtBlockSummary, at.block0);
 }
 
 const guint32 *
 et_channel_lane_runs (EtTrace *self, guint channel, const EtLaneRun **runs)
 {
   const EtBlockArrays *a;
-  guint32 block0, stretch0, loud0;
-  guint n_loud;
+  EtArraysAt at;
 
   g_return_val_if_fail (ET_IS_TRACE (self), NULL);
   g_return_val_if_fail (channel < self->channels->len, NULL);
   g_return_val_if_fail (runs != NULL, NULL);
 
-  a = _et_trace_block_arrays (self, channel, &block0, &stretch0, &loud0, &n_loud);
+  a = _et_trace_block_arrays (self, channel, &at, NULL);
   *runs = (const EtLaneRun *) (gpointer) a->lane_runs->data;
-  return &g_array_index (a->block_lanes0, guint32, block0);
+  return &g_array_index (a->block_lanes0, guint32, at.block0);
 }
 
 const guint32 *
 et_channel_stretch_runs (EtTrace *self, guint channel, const EtStretchRun **runs)
 {
   const EtBlockArrays *a;
-  guint32 block0, stretch0, loud0;
-  guint n_loud;
+  EtArraysAt at;
 
   g_return_val_if_fail (ET_IS_TRACE (self), NULL);
   g_return_val_if_fail (channel < self->channels->len, NULL);
   g_return_val_if_fail (runs != NULL, NULL);
 
-  a = _et_trace_block_arrays (self, channel, &block0, &stretch0, &loud0, &n_loud);
+  a = _et_trace_block_arrays (self, channel, &at, NULL);
   *runs = (const EtStretchRun *) (gpointer) a->stretch_runs->data;
-  return &g_array_index (a->stretch_runs0, guint32, stretch0);
+  return &g_array_index (a->stretch_runs0, guint32, at.stretch0);
 }
 
 guint
@@ -903,14 +899,14 @@ const guint32 *
 et_channel_loud_markers (EtTrace *self, guint channel, guint *n)
 {
   const EtBlockArrays *a;
-  guint32 block0, stretch0, loud0;
+  EtArraysAt at;
 
   g_return_val_if_fail (ET_IS_TRACE (self), NULL);
   g_return_val_if_fail (channel < self->channels->len, NULL);
   g_return_val_if_fail (n != NULL, NULL);
 
-  a = _et_trace_block_arrays (self, channel, &block0, &stretch0, &loud0, n);
-  return (const guint32 *) (gpointer) a->loud->data + loud0;
+  a = _et_trace_block_arrays (self, channel, &at, n);
+  return (const guint32 *) (gpointer) a->loud->data + at.loud0;
 }
 
 guint

@@ -239,10 +239,7 @@ et_layout_thaw (EtLayout *l)
 {
   g_return_if_fail (l->frozen > 0);
   if (--l->frozen == 0 && l->stale)
-    {
-      l->stale = FALSE;
-      et_layout_update (l, l->lane_height);
-    }
+    et_layout_update (l, l->lane_height);
 }
 
 /* The per-process, per-provider and per-channel switches: set one, lay out

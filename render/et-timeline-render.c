@@ -1194,13 +1194,12 @@ paint_span (Painter *p, const EtShape *s)
     {
       EtDueConnector due = { *s, et_trace_marker_end_thread (p->trace, s->m) };
 
-      if (due.end_thread != ET_NO_INDEX && p->due != NULL)
-        {
-          if (owns_connector (p, s))
-            g_array_append_val (p->due, due);
-        }
-      else if (due.end_thread != ET_NO_INDEX)
-        draw_connector (p, s, due.end_thread);
+      if (due.end_thread == ET_NO_INDEX)
+        ;
+      else if (p->due == NULL)
+        draw_connector (p, s, due.end_thread);   /* the legend: no slices */
+      else if (owns_connector (p, s))
+        g_array_append_val (p->due, due);
     }
   if (s->x1 - s->x0 > 30 && s->count == 1)
     {
