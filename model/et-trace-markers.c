@@ -842,6 +842,10 @@ typedef struct
   guint32 rank;      /* its series' place among the series by name (rank_series) */
 } ChannelDef;
 
+/* The sorted definitions become the channels in their own memory
+ * (channels_in_order). */
+G_STATIC_ASSERT (sizeof (ChannelDef) == sizeof (EtChannel));
+
 static guint
 channel_def_hash (gconstpointer p)
 {
@@ -871,19 +875,35 @@ typedef struct
   guint    mask;
 } DefTable;
 
+/* An empty table with room for @n definitions. */
 static void
-def_table_init (DefTable *t)
+def_table_init (DefTable *t, guint n)
 {
-  t->defs = g_array_new (FALSE, FALSE, sizeof (ChannelDef));
+  t->defs = g_array_sized_new (FALSE, FALSE, sizeof (ChannelDef), n);
   t->mask = 1023;
+  while (t->mask + 1 < (guint64) n * 2)
+    t->mask = t->mask * 2 + 1;
   t->slots = g_new0 (guint32, t->mask + 1);
+}
+
+/* Frees @block of @len bytes, its pages given back first: the loader's
+ * transient tables are made on worker threads, whose arenas would keep
+ * them resident while the next table grows elsewhere. */
+static void
+release_free (gpointer block, gsize len)
+{
+  et_memory_release (block, len);
+  g_free (block);
 }
 
 static void
 def_table_clear (DefTable *t)
 {
+  if (t->defs != NULL)
+    et_memory_release (t->defs->data, t->defs->len * sizeof (ChannelDef));
   g_clear_pointer (&t->defs, g_array_unref);
-  g_clear_pointer (&t->slots, g_free);
+  if (t->slots != NULL)
+    release_free (g_steal_pointer (&t->slots), (t->mask + 1) * sizeof (guint32));
 }
 
 static void
@@ -1084,20 +1104,14 @@ _et_channel_build_blocks (EtTrace *self, guint channel, EtBlockArrays *arrays)
  * categories), read at once; its block arrays too when it has more than a
  * block, else when first asked for. */
 static void
-close_channel (EtTrace *self, const ChannelDef *def)
+close_channel (EtTrace *self, guint channel)
 {
-  EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
-  EtThread *t = &g_array_index (self->threads, EtThread, def->thread);
+  const EtChannel c = g_array_index (self->channels, EtChannel, channel);
   EtChannelReach reach = { c.n_markers > 0 ? c.markers[0].start_ns : G_MAXINT64, G_MININT64 };
   guint32 deepest = 0, lanes;
   guint8 capped;
   guint64 used = 0;
 
-  if (t->n_channels == 0)
-    t->first_channel = self->channels->len;
-  t->n_channels++;
-  g_array_append_val (self->channels, c);
-  g_array_append_val (self->channel_thread, def->thread);
   /* Depths are thread-wide (a span nested in another row's span is one
    * deeper); the row gives lanes only to the depths its own spans use. */
   for (guint i = 0; i < c.n_markers; i++)
@@ -1132,7 +1146,7 @@ close_channel (EtTrace *self, const ChannelDef *def)
     g_array_append_val (self->channel_at, self->arrays_at->len);
     g_array_append_val (self->arrays_at, at);
   }
-  _et_channel_build_blocks (self, self->channels->len - 1, &self->arrays);
+  _et_channel_build_blocks (self, channel, &self->arrays);
 }
 
 /* The marker a pending one becomes: a span start takes its end's time
@@ -1166,8 +1180,10 @@ typedef struct
   guint32           *channel_of;   /* shared: per marker, its local channel */
   guint32            from, to;     /* markers [from, to) */
   DefTable           table;        /* its channels, by local id; count within the part */
-  guint32           *global;       /* local id → global creation index */
-  guint32           *cursor;       /* local id → next place in the final array */
+  guint              n_local;      /* its channels, once joined */
+  guint32           *counts;       /* local id → its count within the part, once joined */
+  guint32           *cursor;       /* local id → its global creation index once joined,
+                                    * then its next place in the final array */
   EtTrace           *self;
   gint64             end_of_trace;
   GArray            *cross;        /* EtCrossEnd with final places */
@@ -1185,7 +1201,7 @@ count_part (gpointer data)
   guint32 recent[256] = { 0 };    /* direct-mapped, in front of the table: local id + 1 */
 
   et_worker_begin ();
-  def_table_init (&part->table);
+  def_table_init (&part->table, 0);
   for (guint i = part->from; i < part->to; i++)
     {
       const PendingMarker *m = &part->b->markers[i];
@@ -1271,92 +1287,178 @@ presize (GArray **array, guint n)
   *array = sized;
 }
 
+/* Joins the parts' channels into @all (global ids in first-seen order).
+ * Each part keeps only, per local channel, its global id (in cursor) and
+ * its count, and its table goes at once. Returns the markers kept. */
+static guint
+join_parts (ChannelPart *parts, guint k, DefTable *all)
+{
+  guint n = 0, most = 0;
+
+  /* Sized at once: growing it while the parts' tables are held was the
+   * channel phase's peak. */
+  for (guint j = 0; j < k; j++)
+    most += parts[j].table.defs->len;
+  def_table_init (all, most);
+  for (guint j = 0; j < k; j++)
+    {
+      GArray *local = parts[j].table.defs;
+
+      parts[j].n_local = local->len;
+      parts[j].cursor = g_new (guint32, MAX (local->len, 1));
+      parts[j].counts = g_new (guint32, MAX (local->len, 1));
+      for (guint l = 0; l < local->len; l++)
+        {
+          const ChannelDef *def = &g_array_index (local, ChannelDef, l);
+          guint before = all->defs->len, g = def_table_find (all, def);
+          ChannelDef *joined = &g_array_index (all->defs, ChannelDef, g);
+
+          if (all->defs->len > before)
+            joined->count = 0;
+          joined->count += def->count;
+          parts[j].cursor[l] = g;
+          parts[j].counts[l] = def->count;
+          n += def->count;
+        }
+      def_table_clear (&parts[j].table);
+    }
+  g_clear_pointer (&all->slots, g_free);
+  return n;
+}
+
+/* Gives every channel (@sorted: the definitions of @defs in layout order)
+ * its slice of the final markers, and each part its places in every
+ * channel, after the parts before it. */
+static void
+place_parts (GArray *defs, ChannelDef **sorted, ChannelPart *parts, guint k)
+{
+  const ChannelDef *base = (const ChannelDef *) (gconstpointer) defs->data;
+  g_autofree guint32 *next = g_new (guint32, MAX (defs->len, 1));   /* by creation */
+
+  for (guint c = 0, offset = 0; c < defs->len; c++)
+    {
+      sorted[c]->first = offset;
+      next[sorted[c] - base] = offset;
+      offset += sorted[c]->count;
+    }
+  for (guint j = 0; j < k; j++)
+    {
+      guint32 *cursor = parts[j].cursor;
+
+      for (guint l = 0; l < parts[j].n_local; l++)
+        {
+          guint32 g = cursor[l];
+
+          cursor[l] = next[g];
+          next[g] += parts[j].counts[l];
+        }
+      g_clear_pointer (&parts[j].counts, g_free);
+    }
+}
+
+/* The channel a definition becomes, at @channel of the layout. */
+static void
+make_channel (EtTrace *self, guint channel, const ChannelDef *def)
+{
+  EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
+
+  memcpy (&self->channels->data[channel * sizeof c], &c, sizeof c);
+  g_array_index (self->channel_thread, guint32, channel) = def->thread;
+}
+
+/* Turns @defs into the trace's channels in their own memory, in the order
+ * of @sorted (pointers into @defs, cleared as they are used): each cycle
+ * of the permutation is followed once, holding one definition aside, so
+ * that the channels never exist beside their definitions (hundreds of
+ * thousands of both on a server's trace). */
+static void
+channels_in_order (EtTrace *self, GArray *defs, ChannelDef **sorted)
+{
+  ChannelDef *base = (ChannelDef *) (gpointer) defs->data;
+  guint n = defs->len;
+
+  g_array_unref (self->channels);
+  self->channels = defs;                 /* same element size */
+  presize (&self->channel_thread, n + 1);
+  g_array_set_size (self->channel_thread, n);
+  for (guint c = 0; c < n; c++)
+    {
+      ChannelDef held;
+
+      if (sorted[c] == NULL)
+        continue;
+      held = base[c];
+      for (guint at = c;;)
+        {
+          guint from = (guint) (sorted[at] - base);
+          ChannelDef def = from == c ? held : base[from];
+
+          sorted[at] = NULL;
+          make_channel (self, at, &def);
+          if (from == c)
+            break;
+          at = from;
+        }
+    }
+  for (guint c = 0; c < n; c++)
+    {
+      EtThread *t = &g_array_index (self->threads, EtThread,
+                                    g_array_index (self->channel_thread, guint32, c));
+
+      if (t->n_channels++ == 0)
+        t->first_channel = c;
+    }
+}
+
 /* Lays markers out channel by channel (thread, provider, series). Markers
  * were made in event time order, so a stable scatter leaves every channel
  * sorted by start time (ties in file order) without sorting the markers.
  * Many markers are cut into one stretch per core: each stretch counts its
  * channels, the counts give every stretch its places in every channel
- * (after the stretches before it), and the stretches scatter at once. */
+ * (after the stretches before it), and the stretches scatter at once.
+ * What only the layout needs goes as soon as it is used: a server's
+ * short-lived threads make hundreds of thousands of channels, whose
+ * tables were the loader's peak. */
 static void
 build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
 {
   guint k = et_workers_count (b->n_markers, 1000000);
   DefTable all;
-  GArray *defs;
-  g_autofree guint32 *channel_of = g_new (guint32, MAX (b->n_markers, 1));
-  g_autofree guint32 *next = NULL;
+  guint32 *channel_of = g_new (guint32, MAX (b->n_markers, 1));
   g_autofree ChannelDef **sorted = NULL;
   g_autofree ChannelPart *parts = g_new0 (ChannelPart, k);
-  guint n = 0;
+  guint n, n_channels;
+  gint64 dbg_clock = g_get_monotonic_time ();
 
   for (guint j = 0; j < k; j++)
     parts[j] = (ChannelPart) { b, keep, channel_of, (guint32) ((guint64) b->n_markers * j / k),
-                               (guint32) ((guint64) b->n_markers * (j + 1) / k), { NULL }, NULL,
-                               NULL, self, et_trace_get_duration_ns (self),
+                               (guint32) ((guint64) b->n_markers * (j + 1) / k), { NULL },
+                               0, NULL, NULL, self, et_trace_get_duration_ns (self),
                                g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)) };
   et_workers_run (parts, sizeof *parts, k, count_part, "etlscope-layout");
-
-  /* The parts' channels, joined (global ids in first-seen order). */
-  def_table_init (&all);
-  defs = all.defs;
-  for (guint j = 0; j < k; j++)
-    {
-      GArray *local = parts[j].table.defs;
-
-      parts[j].global = g_new (guint32, MAX (local->len, 1));
-      for (guint l = 0; l < local->len; l++)
-        {
-          const ChannelDef *def = &g_array_index (local, ChannelDef, l);
-          guint before = all.defs->len, g = def_table_find (&all, def);
-          ChannelDef *joined = &g_array_index (all.defs, ChannelDef, g);
-
-          if (all.defs->len > before)
-            joined->count = 0, joined->first = g;    /* its creation index, until laid out */
-          joined->count += def->count;
-          parts[j].global[l] = g;
-          n += def->count;
-        }
-      g_clear_pointer (&parts[j].table.slots, g_free);
-    }
-  defs = all.defs;
-  g_clear_pointer (&all.slots, g_free);
+  _et_loader_phase_done ("count", &dbg_clock);
+  n = join_parts (parts, k, &all);
+  n_channels = all.defs->len;
+  _et_loader_phase_done ("join", &dbg_clock);
 
   /* Channels in (thread, provider, series) order; each gets its slice, and
    * each part its places in it after the parts before. */
-  rank_series (defs, self->strings);
-  sorted = g_new (ChannelDef *, MAX (defs->len, 1));
-  for (guint c = 0; c < defs->len; c++)
-    sorted[c] = &g_array_index (defs, ChannelDef, c);
-  qsort (sorted, defs->len, sizeof (gpointer), compare_channel_defs);
-  next = g_new (guint32, MAX (defs->len, 1));
+  rank_series (all.defs, self->strings);
+  sorted = g_new (ChannelDef *, MAX (n_channels, 1));
+  for (guint c = 0; c < n_channels; c++)
+    sorted[c] = &g_array_index (all.defs, ChannelDef, c);
+  qsort (sorted, n_channels, sizeof (gpointer), compare_channel_defs);
   self->markers = g_new (EtMarker, MAX (n, 1));
   self->n_markers = n;
-  for (guint c = 0, offset = 0; c < defs->len; c++)
-    {
-      guint created = sorted[c]->first;
-      sorted[c]->first = offset;
-      next[created] = offset;
-      offset += sorted[c]->count;
-    }
-  for (guint j = 0; j < k; j++)
-    {
-      GArray *local = parts[j].table.defs;
+  place_parts (all.defs, sorted, parts, k);
+  _et_loader_phase_done ("places", &dbg_clock);
+  channels_in_order (self, g_steal_pointer (&all.defs), sorted);
+  g_clear_pointer (&sorted, g_free);
+  _et_loader_phase_done ("inorder", &dbg_clock);
 
-      parts[j].cursor = g_new (guint32, MAX (local->len, 1));
-      for (guint l = 0; l < local->len; l++)
-        {
-          guint32 g = parts[j].global[l];
-
-          parts[j].cursor[l] = next[g];
-          next[g] += g_array_index (local, ChannelDef, l).count;
-        }
-      /* The scatter needs only the places: the part's channels go before
-       * the final markers grow (the channel phase's peak). */
-      def_table_clear (&parts[j].table);
-      g_clear_pointer (&parts[j].global, g_free);
-    }
-  g_clear_pointer (&next, g_free);
   et_workers_run (parts, sizeof *parts, k, scatter_part, "etlscope-layout");
+  g_free (channel_of);
+  _et_loader_phase_done ("scatter", &dbg_clock);
   for (guint j = 0; j < k; j++)
     {
       g_array_append_vals (self->cross_ends, parts[j].cross->data, parts[j].cross->len);
@@ -1365,18 +1467,18 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
     }
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
   marker_build_free_arrays (b);
+  _et_loader_phase_done ("freepending", &dbg_clock);
   {
-    GArray **per_channel[] = { &self->channels, &self->channel_thread, &self->channel_at,
-                               &self->channel_depths, &self->channel_summaries,
-                               &self->channel_deepest,
+    GArray **per_channel[] = { &self->channel_at, &self->channel_depths,
+                               &self->channel_summaries, &self->channel_deepest,
                                &self->channel_lanes };
 
     for (guint a = 0; a < G_N_ELEMENTS (per_channel); a++)
-      presize (per_channel[a], defs->len + 1);
+      presize (per_channel[a], n_channels + 1);
   }
-  for (guint c = 0; c < defs->len; c++)
-    close_channel (self, sorted[c]);
-  def_table_clear (&all);
+  for (guint c = 0; c < n_channels; c++)
+    close_channel (self, c);
+  _et_loader_phase_done ("close", &dbg_clock);
   g_array_append_val (self->arrays.block_lanes0, self->arrays.lane_runs->len);
   g_array_append_val (self->arrays.stretch_runs0, self->arrays.stretch_runs->len);
   {
