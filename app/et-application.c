@@ -222,6 +222,7 @@ et_application_startup (GApplication *app)
     { "win.open", { "<Control>o", NULL } },
     { "win.export-markers", { "<Control>e", NULL } },
     { "win.wall-clock", { "<Control>t", NULL } },
+    { "win.compact-rows", { "<Shift><Control>r", NULL } },
     { "win.show-legend", { "<Control>l", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.find-track", { "<Control>p", NULL } },

@@ -27,6 +27,7 @@ typedef struct
   gboolean legend;
   gboolean expand;
   gboolean collapse;
+  gboolean compact;
 } RenderOptions;
 
 /* The tallest picture --height auto makes (cairo's images stop at 32767). */
@@ -90,6 +91,9 @@ fit_rows (EtLayout *layout, EtViewport *v, const RenderOptions *o)
 
   if (o->expand || o->collapse)
     et_layout_set_all_threads_collapsed (layout, o->collapse);
+  if (o->compact)
+    v->lane_height = ET_LANE_HEIGHT_COMPACT;
+  et_layout_set_compact (layout, o->compact);
   et_layout_update (layout, v->lane_height);
   if (parse_height (o->height) == 0)
     v->height = CLAMP (v->ruler_height + et_layout_height (layout) + 1, 100, MAX_HEIGHT);
@@ -192,6 +196,8 @@ et_cli_render_run (int argc, char **argv)
       NULL },
     { "collapse", 0, 0, G_OPTION_ARG_NONE, &o.collapse,
       N_("Every thread collapsed: its markers merged in one row"), NULL },
+    { "compact", 0, 0, G_OPTION_ARG_NONE, &o.compact,
+      N_("Compact rows: lower lanes, a collapsed thread's markers in one lane"), NULL },
     { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme,
       /* Translators: light, dark, high-contrast and high-contrast-dark
          are option values; keep them. */

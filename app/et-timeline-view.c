@@ -54,6 +54,7 @@ struct _EtTimelineView
   gboolean            has_range;     /* a time range selected on the ruler */
   gint64              range_from_ns, range_to_ns;
   double              pinch_last;
+  gboolean            compact;       /* compact rows (et_timeline_view_set_compact) */
 };
 
 G_DEFINE_FINAL_TYPE (EtTimelineView, et_timeline_view, GTK_TYPE_WIDGET)
@@ -973,6 +974,17 @@ on_channel_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   et_timeline_view_rows_changed (self);
 }
 
+/* What follows the rows being laid out again. */
+static void
+rows_laid_out (EtTimelineView *self)
+{
+  update_channel_actions (self);
+  clamp_scroll (self);
+  view_changed (self);
+  refresh_selection (self);
+  g_signal_emit (self, signals[SIGNAL_LAYOUT_CHANGED], 0);
+}
+
 void
 et_timeline_view_rows_changed (EtTimelineView *self)
 {
@@ -981,11 +993,7 @@ et_timeline_view_rows_changed (EtTimelineView *self)
     return;
   et_layout_update (self->layout, self->view.lane_height);
   et_timeline_threads_save (self->layout, self->trace);
-  update_channel_actions (self);
-  clamp_scroll (self);
-  view_changed (self);
-  refresh_selection (self);
-  g_signal_emit (self, signals[SIGNAL_LAYOUT_CHANGED], 0);
+  rows_laid_out (self);
 }
 
 static void
@@ -1458,7 +1466,12 @@ et_timeline_view_set_trace (EtTimelineView *self, EtTrace *trace, EtLayout *layo
     et_timeline_threads_restore (layout, trace);
   et_timeline_threads_sync_actions (G_ACTION_MAP (self->actions), layout);
   if (layout != NULL)
-    et_layout_set_lane_height (layout, self->view.lane_height);
+    {
+      et_layout_freeze (layout);
+      et_layout_set_compact (layout, self->compact);
+      et_layout_set_lane_height (layout, self->view.lane_height);
+      et_layout_thaw (layout);
+    }
   if (trace != NULL)
     zoom_fit (self);
   else
@@ -1533,6 +1546,57 @@ et_timeline_view_layout_changed (EtTimelineView *self)
   clamp_scroll (self);
   view_changed (self);
   refresh_selection (self);
+}
+
+/* The index of the row at the top of the view (or G_MAXUINT). */
+static guint
+top_row (EtTimelineView *self)
+{
+  guint lo = 0, hi = self->layout != NULL ? et_layout_n_rows (self->layout) : 0;
+
+  if (hi == 0)
+    return G_MAXUINT;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (et_layout_row (self->layout, mid)->y <= self->view.scroll_y)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+void
+et_timeline_view_set_compact (EtTimelineView *self, gboolean compact)
+{
+  guint anchor;
+
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  if (self->compact == !!compact)
+    return;
+  self->compact = !!compact;
+  self->view.lane_height = compact ? ET_LANE_HEIGHT_COMPACT : ET_LANE_HEIGHT;
+  if (self->layout == NULL)
+    return;
+  /* The row at the top stays at the top: the same rows, other heights. */
+  anchor = top_row (self);
+  et_layout_freeze (self->layout);
+  et_layout_set_compact (self->layout, compact);
+  et_layout_set_lane_height (self->layout, self->view.lane_height);
+  et_layout_thaw (self->layout);
+  if (anchor != G_MAXUINT && anchor < et_layout_n_rows (self->layout))
+    self->view.scroll_y = et_layout_row (self->layout, anchor)->y;
+  self->changes++;
+  rows_laid_out (self);
+}
+
+gboolean
+et_timeline_view_get_compact (EtTimelineView *self)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
+  return self->compact;
 }
 
 void

@@ -50,6 +50,12 @@ GActionGroup *et_timeline_view_get_actions    (EtTimelineView *self);
 EtViewport   *et_timeline_view_get_viewport   (EtTimelineView *self);
 /* Call after changing the layout's filters or collapsed processes. */
 void          et_timeline_view_layout_changed (EtTimelineView *self);
+/* Compact rows: lanes of ET_LANE_HEIGHT_COMPACT pixels, a collapsed
+ * thread's markers in one lane (et_layout_set_compact); the row at the
+ * top of the view stays there. */
+void          et_timeline_view_set_compact    (EtTimelineView *self,
+                                               gboolean        compact);
+gboolean      et_timeline_view_get_compact    (EtTimelineView *self);
 void          et_timeline_view_set_wall_clock (EtTimelineView *self,
                                                gboolean        wall_clock);
 /* Selects what is at (x, y), as a click does; TRUE when a shape is there. */

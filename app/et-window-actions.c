@@ -328,6 +328,18 @@ wall_clock_changed (GSimpleAction *action, GVariant *state, gpointer data)
 }
 
 static void
+compact_rows_changed (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  EtWindow *self = data;
+  gboolean compact = g_variant_get_boolean (state);
+
+  g_simple_action_set_state (action, state);
+  et_timeline_view_set_compact (self->timeline, compact);
+  if (self->settings != NULL && g_settings_get_boolean (self->settings, "compact-rows") != compact)
+    g_settings_set_boolean (self->settings, "compact-rows", compact);
+}
+
+static void
 cancel_load_action (GSimpleAction *action, GVariant *parameter, gpointer data)
 {
   EtWindow *self = data;
@@ -619,6 +631,7 @@ _et_window_add_actions (EtWindow *self)
     { "find-previous", find_step_action },
     { "go-to-end", go_to_end_action },
     { "wall-clock", NULL, NULL, "false", wall_clock_changed },
+    { "compact-rows", NULL, NULL, "false", compact_rows_changed },
     { "cancel-load", cancel_load_action },
     { "show-legend", show_legend_action },
     { "add-bookmark", add_bookmark_action },
@@ -636,6 +649,10 @@ _et_window_add_actions (EtWindow *self)
     }
   g_action_group_change_action_state (G_ACTION_GROUP (self), "wall-clock",
                                       g_variant_new_boolean (wall_clock));
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "compact-rows",
+                                      g_variant_new_boolean (self->settings != NULL
+                                                             && g_settings_get_boolean (self->settings,
+                                                                                        "compact-rows")));
   g_object_bind_property (self->search_button, "active", self->search_bar, "search-mode-enabled",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));

@@ -573,16 +573,28 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, gpointe
   return TRUE;
 }
 
+/* A check item's action follows a preference changed elsewhere. */
+static void
+follow_preference (gpointer window, const char *action, gboolean on)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window), action);
+
+  if (state != NULL && g_variant_get_boolean (state) != on)
+    g_action_group_change_action_state (G_ACTION_GROUP (window), action, g_variant_new_boolean (on));
+}
+
 static void
 on_time_format_changed (GSettings *settings, const char *key, gpointer data)
 {
   g_autofree char *format = g_settings_get_string (settings, key);
-  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (data), "wall-clock");
-  gboolean wall_clock = g_str_equal (format, "wall-clock");
 
-  if (state != NULL && g_variant_get_boolean (state) != wall_clock)
-    g_action_group_change_action_state (G_ACTION_GROUP (data), "wall-clock",
-                                        g_variant_new_boolean (wall_clock));
+  follow_preference (data, "wall-clock", g_str_equal (format, "wall-clock"));
+}
+
+static void
+on_compact_rows_changed (GSettings *settings, const char *key, gpointer data)
+{
+  follow_preference (data, "compact-rows", g_settings_get_boolean (settings, key));
 }
 
 static void
@@ -600,6 +612,8 @@ restore_state (EtWindow *self)
   /* Preferences changed anywhere apply to every open window. */
   g_signal_connect_object (self->settings, "changed::time-format",
                            G_CALLBACK (on_time_format_changed), self, 0);
+  g_signal_connect_object (self->settings, "changed::compact-rows",
+                           G_CALLBACK (on_compact_rows_changed), self, 0);
   g_signal_connect_object (self->settings, "changed::min-importance",
                            G_CALLBACK (on_default_filters_changed), self, 0);
   g_signal_connect_object (self->settings, "changed::kinds",

@@ -51,6 +51,7 @@ struct _EtLayout
   gint     *row_of_thread;
   EtThreadOrder order;
   gboolean  show_empty;
+  gboolean  compact;           /* merged threads in one lane (et_layout_set_compact) */
   guint     frozen;            /* et_layout_freeze, not yet thawed */
   gboolean  stale;             /* a switch changed while frozen */
 };

@@ -143,7 +143,8 @@ add_thread_rows (EtLayout *l, guint t, int y)
 {
   g_autoptr(GArray) channels = thread_channels (l, et_trace_get_thread (l->trace, t));
   gboolean merged = l->thread_merged[t];
-  EtRow header = { ET_ROW_THREAD, t, y, l->lane_height + 4, merged ? l->thread_lanes[t] : 0 };
+  EtRow header = { ET_ROW_THREAD, t, y, l->lane_height + 4,
+                   !merged ? 0 : l->compact ? 1 : l->thread_lanes[t] };
 
   if (merged)
     header.height = et_thread_strip_px (l->trace, t) + (int) header.lanes * l->lane_height + 2;
@@ -226,6 +227,21 @@ et_layout_set_lane_height (EtLayout *l, int lane_height)
     return;
   l->lane_height = lane_height;
   _et_layout_relayout (l);
+}
+
+void
+et_layout_set_compact (EtLayout *l, gboolean compact)
+{
+  if (l->compact == !!compact)
+    return;
+  l->compact = !!compact;
+  _et_layout_relayout (l);
+}
+
+gboolean
+et_layout_get_compact (EtLayout *l)
+{
+  return l->compact;
 }
 
 void
@@ -474,13 +490,14 @@ et_layout_channel_merged (EtLayout *l, guint channel)
 }
 
 /* Merged, by the depths of the thread's shown channels together: depth is
- * thread-wide, so spans of one depth never overlap in the merged row. */
+ * thread-wide, so spans of one depth never overlap in the merged row
+ * (compact: all in its one lane). */
 guint64
 et_layout_row_depths (EtLayout *l, guint channel, gboolean *one_lane)
 {
   guint thread = et_trace_channel_thread (l->trace, channel);
 
-  *one_lane = !l->thread_merged[thread] && l->channel_collapsed[channel];
+  *one_lane = l->thread_merged[thread] ? l->compact : l->channel_collapsed[channel];
   return l->thread_merged[thread] ? l->thread_depths[thread] : l->depths[channel];
 }
 

@@ -70,6 +70,13 @@ void         et_layout_update        (EtLayout *layout,
  * window taking a layout made on the loading thread lays out nothing. */
 void         et_layout_set_lane_height (EtLayout *layout,
                                         int       lane_height);
+/* Compact rows: a collapsed thread draws all its markers in one lane
+ * (spans of every depth over each other, as a collapsed channel), for
+ * traces of thousands of threads; the caller lays out at a smaller lane
+ * height too (ET_LANE_HEIGHT_COMPACT). */
+void         et_layout_set_compact   (EtLayout *layout,
+                                      gboolean  compact);
+gboolean     et_layout_get_compact   (EtLayout *layout);
 /* Between these, the switches (processes, providers, series, channels,
  * threads, order) lay the rows out once, at the last thaw, not each time
  * one changes: a window restoring its filters on a trace of 15,000

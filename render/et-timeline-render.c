@@ -70,6 +70,20 @@ flag_radius (EtImportance importance)
   return radius[MIN (importance, ET_IMPORTANCE_CRITICAL)];
 }
 
+/* In lanes lower than the usual (compact rows), flags shrink with them,
+ * keeping their sizes apart. */
+static double
+flag_scale (const EtViewport *v)
+{
+  return MIN (1.0, v->lane_height / (double) ET_LANE_HEIGHT);
+}
+
+static double
+flag_radius_in (const EtViewport *v, EtImportance importance)
+{
+  return flag_radius (importance) * flag_scale (v);
+}
+
 /* ---- shapes ------------------------------------------------------------ */
 
 static gboolean
@@ -447,6 +461,7 @@ typedef struct
   const guint32        *loud;     /* the channel's loud markers (et_channel_loud_markers) */
   guint                 n_loud;
   guint                 next_loud;   /* the first not before the current window */
+  double                flag_scale;  /* flag_scale's, once */
 } PointScan;
 
 /* Without filters on single markers, the kind (and the channel's provider,
@@ -603,7 +618,7 @@ single_on_top (const PointScan *p, const EtShape *s, guint k, SingleDedup *seen,
                EtShapeFunc func, gpointer data)
 {
   const EtMarker *o = &p->ch->markers[k];
-  double ox = et_time_to_x (&p->map, o->start_ns), r = flag_radius (o->importance);
+  double ox = et_time_to_x (&p->map, o->start_ns), r = flag_radius (o->importance) * p->flag_scale;
   EtShape single = *s;
 
   if (already_on_top (seen, (guint) MAX (ox, 0), o))
@@ -634,7 +649,7 @@ static gboolean
 points_wanted (EtLayout *layout, const EtViewport *v, double top, EtMarkerKind kind,
                const Band *band)
 {
-  double flag_mid = top + 1 + v->lane_height / 2.0, reach = flag_radius (ET_IMPORTANCE_CRITICAL);
+  double flag_mid = top + 1 + v->lane_height / 2.0, reach = flag_radius_in (v, ET_IMPORTANCE_CRITICAL);
 
   return et_layout_kind_visible (layout, kind)
          && (kind == ET_MARKER_FLAG ? band_reaches (band, flag_mid - reach, flag_mid + reach)
@@ -649,6 +664,7 @@ point_scan_init (PointScan *p, EtTrace *trace, EtLayout *layout, guint c, const 
                      !et_layout_filters_single_markers (layout), kind, end };
   et_time_to_x_init (&p->map, v);
   p->loud = et_channel_loud_markers (trace, c, &p->n_loud);
+  p->flag_scale = flag_scale (v);
 }
 
 /* The first member from @i on that is in view, or the scan's end. */
@@ -670,7 +686,7 @@ place_point (EtShape *s, EtMarkerKind kind, double x, double top, const EtViewpo
     s->kind = ET_SHAPE_AGGREGATE;
   if (kind == ET_MARKER_FLAG)
     {
-      double r = flag_radius (s->importance);
+      double r = flag_radius_in (v, s->importance);
       double mid = top + 1 + v->lane_height / 2.0;
       s->x0 = x - r, s->x1 = x + r, s->y0 = mid - r, s->y1 = mid + r;
     }
@@ -1201,7 +1217,7 @@ paint_span (Painter *p, const EtShape *s)
       else if (owns_connector (p, s))
         g_array_append_val (p->due, due);
     }
-  if (s->x1 - s->x0 > 30 && s->count == 1)
+  if (s->x1 - s->x0 > 30 && s->count == 1 && p->v->lane_height >= ET_LANE_HEIGHT_TEXT)
     {
       g_string_truncate (p->scratch, 0);
       et_trace_marker_text (p->trace, s->m, p->scratch);

@@ -11,7 +11,7 @@ et_viewport_init (EtViewport *v, int width, int height)
   v->height = height;
   v->label_width = 250;
   v->ruler_height = 28;
-  v->lane_height = 18;
+  v->lane_height = ET_LANE_HEIGHT;
   v->to_ns = 1;
 }
 

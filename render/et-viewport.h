@@ -10,6 +10,12 @@
 
 G_BEGIN_DECLS
 
+/* A lane's height, and in compact rows (et_layout_set_compact): span
+ * labels need ET_LANE_HEIGHT_TEXT, flags shrink with the lane. */
+#define ET_LANE_HEIGHT          18
+#define ET_LANE_HEIGHT_COMPACT  12
+#define ET_LANE_HEIGHT_TEXT     16
+
 typedef struct
 {
   gint64   from_ns;       /* left edge of the marker area */

@@ -3,7 +3,7 @@
  * thread headers, collapse and expand by a click on the header, a click on
  * a merged marker, the arrow keys across merged rows, the thread order
  * and empty threads from the "timeline" actions, the choices remembered
- * for the trace, and Ctrl+P "Go to Thread or Series". */
+ * for the trace, Ctrl+P "Go to Thread or Series", and compact rows. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -317,6 +317,128 @@ test_go_to_thread_or_series (void **state)
   close_window (window);
 }
 
+/* Thread headers wholly in view. */
+static guint
+headers_in_view (EtLayout *layout, const EtViewport *v)
+{
+  guint n = 0;
+
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+
+      n += row->kind == ET_ROW_THREAD && row->y >= v->scroll_y
+           && row->y + row->height <= v->scroll_y + v->height - v->ruler_height;
+    }
+  return n;
+}
+
+/* The row at the top of the view. */
+static guint
+top_row_index (EtLayout *layout, const EtViewport *v)
+{
+  guint top = 0;
+
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    if (et_layout_row (layout, r)->y <= v->scroll_y)
+      top = r;
+  return top;
+}
+
+/* Compact Rows (Shift+Ctrl+R, the main menu) fits more than twice the
+ * threads on a screen: lower lanes, a collapsed thread's markers in one
+ * lane, flags inside it. The row at the top stays there, a click on a
+ * merged flag still selects it, the choice is kept for new windows, and
+ * turning it off gives the rows back. */
+static void
+test_compact_rows_fit_more_threads (void **state)
+{
+  EtWindow *window = open_window (threads_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTimelineView *timeline = timeline_of (window);
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.etlscope.Etlscope");
+  g_autoptr(GArray) shapes = g_array_new (FALSE, FALSE, sizeof (EtShape));
+  RowShapes r = { NULL, layout, shapes };
+  guint before, top, thread, flags = 0, loud = 0;
+  gboolean deep = FALSE;
+  const EtShape *flag = NULL;
+  EtShape selected;
+  EtWindow *other;
+
+  /* Scrolled to the tenth thread's header. */
+  for (guint k = 0, seen = 0; seen < 10; k++)
+    if (et_layout_row (layout, k)->kind == ET_ROW_THREAD && ++seen == 10)
+      v->scroll_y = et_layout_row (layout, k)->y;
+  et_timeline_view_layout_changed (timeline);
+  wait_for_picture (window);
+  before = headers_in_view (layout, v);
+  top = top_row_index (layout, v);
+  for (guint k = 0; k < et_layout_n_rows (layout); k++)
+    deep |= et_layout_row (layout, k)->lanes > 1;
+  assert_true (deep);                  /* merged rows of several lanes to begin with */
+
+  activate (window, "win.compact-rows");
+  wait_for_picture (window);
+  assert_true (et_timeline_view_get_compact (timeline));
+  assert_true (g_settings_get_boolean (settings, "compact-rows"));
+  assert_int_equal (v->lane_height, ET_LANE_HEIGHT_COMPACT);
+  assert_int_equal (top_row_index (layout, v), top);
+  assert_int_equal (et_layout_row (layout, top)->y, v->scroll_y);
+  for (guint k = 0; k < et_layout_n_rows (layout); k++)
+    if (et_layout_row (layout, k)->kind == ET_ROW_THREAD)
+      assert_true (et_layout_row (layout, k)->lanes <= 1);
+  assert_true (headers_in_view (layout, v) >= 2 * before);
+
+  /* Every merged flag in view lies inside the row's one lane (under the
+   * header's strip), whatever its importance; the last one drawn is
+   * selected by a click on it. */
+  thread = first_thread_row (layout)->index;
+  r.row = et_layout_thread_row (layout, thread);
+  v->scroll_y = 0;
+  v->from_ns = et_layout_get_thread (layout, thread)->first_ns;
+  v->to_ns = et_layout_get_thread (layout, thread)->last_ns;
+  et_timeline_view_layout_changed (timeline);
+  wait_for_picture (window);
+  et_timeline_foreach_shape (trace, layout, v, gather_row, &r);
+  for (guint i = 0; i < shapes->len; i++)
+    {
+      const EtShape *s = &g_array_index (shapes, EtShape, i);
+      double lane_top = v->ruler_height + r.row->y - v->scroll_y + r.row->height - 2 - v->lane_height;
+
+      if (s->kind != ET_SHAPE_FLAG)
+        continue;
+      flags++;
+      loud += s->importance >= ET_IMPORTANCE_HIGH;
+      flag = s;
+      assert_true (s->y0 >= lane_top && s->y1 <= lane_top + v->lane_height);
+    }
+  assert_true (flags > 10);
+  assert_true (loud > 0);
+  assert_true (et_timeline_view_select_at (timeline, (flag->x0 + flag->x1) / 2, (flag->y0 + flag->y1) / 2));
+  assert_true (et_timeline_view_get_selection (timeline, &selected));
+  assert_ptr_equal (selected.m, flag->m);
+  wait_for_picture (window);
+  save_screenshot (window, "app-threads-compact-light.png");   /* docs/screenshots */
+
+  /* A new window opens compact too. */
+  other = open_window (threads_path);
+  assert_int_equal (et_window_get_viewport (other)->lane_height, ET_LANE_HEIGHT_COMPACT);
+  assert_true (et_layout_get_compact (et_window_get_layout (other)));
+  close_window (other);
+
+  activate (window, "win.compact-rows");
+  wait_for_picture (window);
+  assert_false (g_settings_get_boolean (settings, "compact-rows"));
+  assert_int_equal (v->lane_height, ET_LANE_HEIGHT);
+  deep = FALSE;
+  for (guint k = 0; k < et_layout_n_rows (layout); k++)
+    deep |= et_layout_row (layout, k)->lanes > 1;
+  assert_true (deep);
+  close_window (window);
+}
+
 /* The window on the many-threads trace, light and dark, for
  * docs/screenshots: the first threads' stretch of time, the first thread
  * expanded into its series, the others merged, a merged marker selected. */
@@ -375,6 +497,7 @@ main (void)
     cmocka_unit_test (test_arrows_walk_merged_rows),
     cmocka_unit_test (test_order_and_empty_threads_from_the_menu),
     cmocka_unit_test (test_go_to_thread_or_series),
+    cmocka_unit_test (test_compact_rows_fit_more_threads),
     cmocka_unit_test (test_screenshots_light_and_dark),
   };
   return cmocka_run_group_tests_name ("app-threads", tests, setup, teardown);

@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include "cli-run.h"
+#include "et-cpu-strip.h"
 #include "et-fixture.h"
 #include "et-timeline-render.h"
 
@@ -714,6 +715,54 @@ test_cli_render_fits_or_counts_rows (void **state)
   run_clear (&bad);
 }
 
+/* Compact rows: a collapsed thread's row is one lower lane under its
+ * strip, every merged marker in lane 0; render --compact grows the
+ * picture to those rows, a picture far lower than without. */
+static void
+test_compact_rows_merge_threads_in_one_lane (void **state)
+{
+  g_autofree char *normal = g_build_filename (dir, "normal.png", NULL);
+  g_autofree char *compact = g_build_filename (dir, "compact.png", NULL);
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  Run r1 = run_cli ("render", "--collapse", "--no-legend", "-o", normal, path);
+  Run r2 = run_cli ("render", "--collapse", "--compact", "--no-legend", "-o", compact, path);
+  guint merged = 0;
+  EtViewport v;
+
+  assert_int_equal (r1.status, 0);
+  assert_int_equal (r2.status, 0);
+  et_layout_set_all_threads_collapsed (layout, TRUE);
+  et_layout_set_compact (layout, TRUE);
+  et_viewport_init (&v, 1600, 100);
+  v.lane_height = ET_LANE_HEIGHT_COMPACT;
+  v.to_ns = et_trace_get_duration_ns (trace);
+  et_layout_update (layout, v.lane_height);
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+      const EtThread *t = et_trace_get_thread (trace, row->index);
+
+      if (row->kind != ET_ROW_THREAD || t->n_channels == 0)
+        continue;
+      merged++;
+      assert_int_equal (row->lanes, 1);
+      assert_int_equal (row->height, et_thread_strip_px (trace, row->index) + ET_LANE_HEIGHT_COMPACT + 2);
+      for (guint k = 0; k < t->n_channels; k++)
+        {
+          const EtChannel *ch = et_trace_get_channel (trace, t->first_channel + k);
+
+          assert_ptr_equal (et_layout_channel_row (layout, t->first_channel + k), row);
+          for (guint i = 0; i < ch->n_markers; i++)
+            assert_int_equal (et_layout_lane (layout, t->first_channel + k, &ch->markers[i]), 0);
+        }
+    }
+  assert_int_equal (merged, threads_with_markers ());
+  assert_int_equal (png_height (compact), (guint) (v.ruler_height + et_layout_height (layout) + 1));
+  assert_true (png_height (compact) * 2 < png_height (normal));
+  run_clear (&r1);
+  run_clear (&r2);
+}
+
 /* The note itself: the rows a fixed height leaves out are counted from
  * where the band at the bottom begins. */
 static void
@@ -803,6 +852,7 @@ main (void)
     cmocka_unit_test (test_empty_threads_hidden_unless_asked),
     cmocka_unit_test (test_rows_below_count_what_is_cut),
     cmocka_unit_test (test_cli_render_fits_or_counts_rows),
+    cmocka_unit_test (test_compact_rows_merge_threads_in_one_lane),
     cmocka_unit_test (test_frozen_layouts_lay_out_at_the_thaw),
   };
 
