@@ -227,15 +227,12 @@ compare_series_names (gconstpointer a, gconstpointer b, gpointer trace)
 static void
 fill_series (EtFilterPopover *self)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) series = g_ptr_array_new ();
+  guint n;
+  const guint32 *ids = et_trace_get_series (self->trace, &n);
 
-  for (guint c = 0; c < et_trace_get_n_channels (self->trace); c++)
-    {
-      gpointer id = GUINT_TO_POINTER (et_trace_get_channel (self->trace, c)->series);
-      if (g_hash_table_add (seen, id))
-        g_ptr_array_add (series, id);
-    }
+  for (guint k = 0; k < n; k++)
+    g_ptr_array_add (series, GUINT_TO_POINTER (ids[k]));
   g_ptr_array_sort_with_data (series, compare_series_names, self->trace);
   for (guint k = 0; k < series->len; k++)
     {

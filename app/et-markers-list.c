@@ -378,7 +378,10 @@ refresh (EtMarkersList *self, gint64 from_ns, gint64 to_ns, Ref chosen)
     return;
   self->from_ns = from_ns, self->to_ns = to_ns;
   c = collect_new (self, from_ns, to_ns, chosen);
-  for (guint ch = 0; ch < et_trace_get_n_channels (self->trace); ch++)
+  /* Counted until they are many: a server's trace has hundreds of
+   * thousands of channels, and a wide range is many at once. */
+  for (guint ch = 0; ch < et_trace_get_n_channels (self->trace)
+                     && candidates < self->async_threshold; ch++)
     {
       guint end, first = et_channel_query (self->trace, ch, from_ns, to_ns, &end);
       candidates += end - first;

@@ -52,6 +52,7 @@ struct _EtWindow
   GCancellable      *cancellable;  /* of the load in progress */
   EtTrace           *trace;
   EtLayout          *layout;
+  guint              shown_serial;  /* the layout's when the list last followed it */
   GStrv              shown_extra;  /* non-default providers ticked (kept over reloads) */
   char              *status;       /* the last error or damage message */
   guint              list_idle;

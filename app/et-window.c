@@ -127,11 +127,19 @@ on_filters_changed (EtFilterPopover *filters, gpointer data)
   refresh_list_now (self);
 }
 
+/* Rows changed: the overview and the list follow when the channels shown
+ * did (not when rows only opened, closed or moved: a click on a thread of
+ * 15,000 looked at every channel's markers again). */
 static void
 on_channels_changed (EtTimelineView *timeline, gpointer data)
 {
-  et_overview_strip_refresh (ET_WINDOW (data)->overview);
-  refresh_list_now (data);
+  EtWindow *self = data;
+
+  if (self->layout != NULL && et_layout_get_shown_serial (self->layout) == self->shown_serial)
+    return;
+  self->shown_serial = self->layout != NULL ? et_layout_get_shown_serial (self->layout) : 0;
+  et_overview_strip_refresh (self->overview);
+  refresh_list_now (self);
 }
 
 static void
@@ -368,6 +376,7 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
   g_clear_object (&self->trace);
   self->trace = trace;
   self->layout = layout;
+  self->shown_serial = G_MAXUINT;       /* the list follows the new layout's first change */
   /* The filters and the remembered threads are restored before the
    * timeline lays the rows out for its lanes: once, not per switch. */
   et_layout_freeze (self->layout);

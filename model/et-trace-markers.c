@@ -965,10 +965,12 @@ compare_names (gconstpointer a, gconstpointer b, gpointer strings)
 
 /* Gives each channel its series' rank by name: the series are sorted
  * once, so that sorting hundreds of thousands of channels (a server's
- * short-lived threads) compares numbers, not names through the pool. */
+ * short-lived threads) compares numbers, not names through the pool.
+ * The trace keeps them in that order (et_trace_get_series). */
 static void
-rank_series (GArray *defs, EtStrPool *strings)
+rank_series (GArray *defs, EtTrace *self)
 {
+  EtStrPool *strings = self->strings;
   g_autoptr(GHashTable) rank = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
 
@@ -981,7 +983,12 @@ rank_series (GArray *defs, EtStrPool *strings)
     }
   g_ptr_array_sort_with_data (names, compare_names, strings);
   for (guint k = 0; k < names->len; k++)
-    g_hash_table_insert (rank, names->pdata[k], GUINT_TO_POINTER (k));
+    {
+      guint32 id = GPOINTER_TO_UINT (names->pdata[k]);
+
+      g_hash_table_insert (rank, names->pdata[k], GUINT_TO_POINTER (k));
+      g_array_append_val (self->series, id);
+    }
   for (guint c = 0; c < defs->len; c++)
     {
       ChannelDef *def = &g_array_index (defs, ChannelDef, c);
@@ -1443,7 +1450,7 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
 
   /* Channels in (thread, provider, series) order; each gets its slice, and
    * each part its places in it after the parts before. */
-  rank_series (all.defs, self->strings);
+  rank_series (all.defs, self);
   sorted = g_new (ChannelDef *, MAX (n_channels, 1));
   for (guint c = 0; c < n_channels; c++)
     sorted[c] = &g_array_index (all.defs, ChannelDef, c);

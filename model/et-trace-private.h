@@ -136,6 +136,8 @@ struct _EtTrace
                                        and one for their ends */
   GArray          *channel_thread;  /* guint32: thread of each channel */
   GArray          *channel_lanes;   /* guint32: lanes of each channel */
+  GArray          *series;          /* guint32: the channels' series, each once, by name
+                                       (strcmp) */
   GArray          *channel_summaries; /* EtChannelReach of each channel */
   GArray          *channel_deepest;   /* guint8: its deepest marker's depth (capped) */
   GArray          *channel_depths;  /* guint64: which of depths 0–63 its spans use */

@@ -117,6 +117,7 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->cpu, _et_trace_cpu_free);
   g_clear_pointer (&self->channel_lanes, g_array_unref);
+  g_clear_pointer (&self->series, g_array_unref);
   g_clear_pointer (&self->channel_summaries, g_array_unref);
   g_clear_pointer (&self->channel_deepest, g_array_unref);
   g_clear_pointer (&self->channel_depths, g_array_unref);
@@ -162,6 +163,7 @@ et_trace_init (EtTrace *self)
   g_mutex_init (&self->lazy_lock);
   self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   self->channel_lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->series = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->channel_summaries = g_array_new (FALSE, FALSE, sizeof (EtChannelReach));
   self->channel_deepest = g_array_new (FALSE, FALSE, sizeof (guint8));
   self->channel_depths = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -698,6 +700,14 @@ et_trace_get_channel (EtTrace *self, guint index)
   g_return_val_if_fail (ET_IS_TRACE (self), NULL);
   g_return_val_if_fail (index < self->channels->len, NULL);
   return &g_array_index (self->channels, EtChannel, index);
+}
+
+const guint32 *
+et_trace_get_series (EtTrace *self, guint *n)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
+  *n = self->series->len;
+  return (const guint32 *) (gconstpointer) self->series->data;
 }
 
 guint

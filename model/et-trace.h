@@ -232,6 +232,10 @@ void               et_thread_label          (const EtThread *thread,
                                              GString        *out);
 guint              et_trace_get_n_channels  (EtTrace *self);
 const EtChannel   *et_trace_get_channel     (EtTrace *self, guint index);
+/* The series of the channels (string ids), each once, ordered by name
+ * byte-wise: without visiting hundreds of thousands of channels. */
+const guint32     *et_trace_get_series      (EtTrace *self,
+                                             guint   *n);
 /* Lanes the spans of @channel need: its deepest span's depth + 1. */
 guint              et_trace_channel_lanes   (EtTrace *self, guint channel);
 /* What a channel's markers reach, read once at load: the first one's

@@ -52,6 +52,16 @@ struct _EtLayout
   EtThreadOrder order;
   gboolean  show_empty;
   gboolean  compact;           /* merged threads in one lane (et_layout_set_compact) */
+  /* What et_layout_update keeps from the last time unless these say it
+   * changed: which channels are shown (and so the threads' merged depths
+   * and lanes), and each process's threads in order. A click on a thread
+   * of 15,000 then lays out only the rows. */
+  gboolean  shown_stale;
+  gboolean  order_stale;
+  guint     shown_serial;      /* et_layout_get_shown_serial */
+  guint    *ordered;           /* thread indices, each process's in order */
+  guint    *ordered_at;        /* per process, where its threads begin in ordered;
+                                  and the end */
   guint     frozen;            /* et_layout_freeze, not yet thawed */
   gboolean  stale;             /* a switch changed while frozen */
 };
@@ -71,5 +81,7 @@ void     et_layout_threads_update (EtLayout *l);
 /* The threads of @process to lay out, in order (guint indices). */
 GArray  *et_layout_process_threads (EtLayout        *l,
                                     const EtProcess *process);
+/* Each process's threads in order into ordered (when order_stale). */
+void     et_layout_order_threads   (EtLayout        *l);
 
 

@@ -30,6 +30,7 @@ void
 et_layout_threads_init (EtLayout *l)
 {
   guint n = et_trace_get_n_threads (l->trace), n_channels = et_trace_get_n_channels (l->trace);
+  guint n_processes = et_trace_get_n_processes (l->trace);
 
   l->threads = g_new (EtLayoutThread, MAX (n, 1));
   l->channel_deepest = g_new0 (guint8, MAX (n_channels, 1));
@@ -39,6 +40,9 @@ et_layout_threads_init (EtLayout *l)
   l->thread_lanes = g_new0 (guint, MAX (n, 1));
   l->thread_rank = g_new0 (gint, MAX (n, 1));
   l->row_of_thread = g_new (gint, MAX (n, 1));
+  l->ordered = g_new0 (guint, MAX (n, 1));
+  l->ordered_at = g_new0 (guint, n_processes + 1);
+  l->shown_stale = l->order_stale = TRUE;
   for (guint t = 0; t < n; t++)
     {
       const EtThread *thread = et_trace_get_thread (l->trace, t);
@@ -65,6 +69,8 @@ et_layout_threads_copy (EtLayout *c, EtLayout *l)
   c->thread_lanes = g_memdup2 (l->thread_lanes, n * sizeof (guint));
   c->thread_rank = g_memdup2 (l->thread_rank, n * sizeof (gint));
   c->row_of_thread = g_memdup2 (l->row_of_thread, n * sizeof (gint));
+  c->ordered = g_memdup2 (l->ordered, n * sizeof (guint));
+  c->ordered_at = g_memdup2 (l->ordered_at, (et_trace_get_n_processes (l->trace) + 1) * sizeof (guint));
 }
 
 void
@@ -78,6 +84,8 @@ et_layout_threads_free (EtLayout *l)
   g_free (l->thread_lanes);
   g_free (l->thread_rank);
   g_free (l->row_of_thread);
+  g_free (l->ordered);
+  g_free (l->ordered_at);
 }
 
 /* A merged row has lanes for the depths its shown channels' spans use,
@@ -92,15 +100,15 @@ et_layout_threads_update (EtLayout *l)
       guint64 used = 0;
       guint lanes = 1;
 
-      for (guint k = 0; k < thread->n_channels; k++)
+      for (guint k = 0; l->shown_stale && k < thread->n_channels; k++)
         if (l->f.channel_shown[thread->first_channel + k])
           used |= l->depths[thread->first_channel + k];
-      for (guint k = 0; k < thread->n_channels; k++)
+      for (guint k = 0; l->shown_stale && k < thread->n_channels; k++)
         if (l->f.channel_shown[thread->first_channel + k])
           lanes = MAX (lanes, et_lane_of_depth (used, l->channel_deepest[thread->first_channel + k])
                               + 1);
-      l->thread_depths[t] = used;
-      l->thread_lanes[t] = lanes;
+      if (l->shown_stale)
+        l->thread_depths[t] = used, l->thread_lanes[t] = lanes;
       /* The default counts every channel, shown or not: hiding a series
        * should not open or close its thread. */
       l->thread_merged[t] = l->thread_choice[t] == 2
@@ -186,6 +194,23 @@ et_layout_process_threads (EtLayout *l, const EtProcess *process)
   return threads;
 }
 
+void
+et_layout_order_threads (EtLayout *l)
+{
+  guint n_processes = et_trace_get_n_processes (l->trace), at = 0;
+
+  for (guint p = 0; p < n_processes; p++)
+    {
+      g_autoptr(GArray) threads = et_layout_process_threads (l, et_trace_get_process (l->trace, p));
+
+      l->ordered_at[p] = at;
+      memcpy (l->ordered + at, threads->data, threads->len * sizeof (guint));
+      at += threads->len;
+    }
+  l->ordered_at[n_processes] = at;
+  l->order_stale = FALSE;
+}
+
 const EtLayoutThread *
 et_layout_get_thread (EtLayout *l, guint thread)
 {
@@ -247,6 +272,7 @@ void
 et_layout_set_thread_order (EtLayout *l, EtThreadOrder order)
 {
   l->order = order;
+  l->order_stale = TRUE;
   _et_layout_relayout (l);
 }
 
@@ -260,6 +286,7 @@ void
 et_layout_set_show_empty_threads (EtLayout *l, gboolean show)
 {
   l->show_empty = show;
+  l->order_stale = TRUE;
   _et_layout_relayout (l);
 }
 
@@ -292,5 +319,6 @@ et_layout_move_thread_to_top (EtLayout *l, guint thread)
   g_return_if_fail (thread < et_trace_get_n_threads (l->trace));
   l->thread_rank[thread] = --l->next_rank;
   l->process_rank[et_trace_get_thread (l->trace, thread)->process] = l->next_rank;
+  l->order_stale = TRUE;
   _et_layout_relayout (l);
 }

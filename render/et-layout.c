@@ -100,7 +100,8 @@ et_layout_channel_shown (EtLayout *l, guint c)
   const EtChannel *ch = et_trace_get_channel (l->trace, c);
 
   return !l->f.provider_hidden[ch->provider] && !l->channel_hidden[c]
-         && !g_hash_table_contains (l->series_hidden, GUINT_TO_POINTER (ch->series));
+         && (g_hash_table_size (l->series_hidden) == 0
+             || !g_hash_table_contains (l->series_hidden, GUINT_TO_POINTER (ch->series)));
 }
 
 typedef struct
@@ -137,11 +138,13 @@ thread_channels (EtLayout *l, const EtThread *thread)
 }
 
 /* A thread's header, then its channels' rows; collapsed, the header is
- * as tall as its merged lanes and holds every channel's markers. */
+ * as tall as its merged lanes and holds every channel's markers (in no
+ * order: they have no rows of their own). */
 static int
 add_thread_rows (EtLayout *l, guint t, int y)
 {
-  g_autoptr(GArray) channels = thread_channels (l, et_trace_get_thread (l->trace, t));
+  const EtThread *thread = et_trace_get_thread (l->trace, t);
+  g_autoptr(GArray) channels = NULL;
   gboolean merged = l->thread_merged[t];
   EtRow header = { ET_ROW_THREAD, t, y, l->lane_height + 4,
                    !merged ? 0 : l->compact ? 1 : l->thread_lanes[t] };
@@ -151,17 +154,20 @@ add_thread_rows (EtLayout *l, guint t, int y)
   l->row_of_thread[t] = (gint) l->rows->len;
   g_array_append_val (l->rows, header);
   y += header.height;
+  if (merged)
+    {
+      for (guint k = 0; k < thread->n_channels; k++)
+        if (l->f.channel_shown[thread->first_channel + k])
+          l->row_of_channel[thread->first_channel + k] = l->row_of_thread[t];
+      return y;
+    }
+  channels = thread_channels (l, thread);
   for (guint k = 0; k < channels->len; k++)
     {
       guint c = g_array_index (channels, Ranked, k).index;
       guint lanes = l->channel_collapsed[c] ? 1 : l->lanes[c];
       EtRow row = { ET_ROW_CHANNEL, c, y, (int) lanes * l->lane_height + 2, lanes };
 
-      if (merged)
-        {
-          l->row_of_channel[c] = l->row_of_thread[t];
-          continue;
-        }
       l->row_of_channel[c] = (gint) l->rows->len;
       g_array_append_val (l->rows, row);
       y += row.height;
@@ -172,15 +178,15 @@ add_thread_rows (EtLayout *l, guint t, int y)
 static int
 add_process_rows (EtLayout *l, guint p, int y)
 {
-  g_autoptr(GArray) threads = et_layout_process_threads (l, et_trace_get_process (l->trace, p));
+  guint from = l->ordered_at[p], to = l->ordered_at[p + 1];
   EtRow header = { ET_ROW_PROCESS, p, y, l->lane_height + 6, 0 };
 
-  if (threads->len == 0)
+  if (from == to)
     return y;                       /* processes without markers are not shown */
   g_array_append_val (l->rows, header);
   y += header.height;
-  for (guint k = 0; k < threads->len && !l->collapsed[p]; k++)
-    y = add_thread_rows (l, g_array_index (threads, guint, k), y);
+  for (guint k = from; k < to && !l->collapsed[p]; k++)
+    y = add_thread_rows (l, l->ordered[k], y);
   return y;
 }
 
@@ -194,12 +200,15 @@ et_layout_update (EtLayout *l, int lane_height)
   l->lane_height = lane_height;
   l->stale = FALSE;                /* whatever changed while frozen is laid out now */
   g_array_set_size (l->rows, 0);
-  for (guint c = 0; c < et_trace_get_n_channels (l->trace); c++)
-    {
-      l->row_of_channel[c] = -1;
-      l->f.channel_shown[c] = et_layout_channel_shown (l, c);
-    }
+  memset (l->row_of_channel, 0xFF, MAX (l->f.n_channels, 1) * sizeof (gint));   /* -1: none */
+  for (guint c = 0; l->shown_stale && c < l->f.n_channels; c++)
+    l->f.channel_shown[c] = et_layout_channel_shown (l, c);
   et_layout_threads_update (l);
+  l->order_stale |= l->shown_stale;
+  l->shown_serial += l->shown_stale;
+  l->shown_stale = FALSE;
+  if (l->order_stale)
+    et_layout_order_threads (l);
   for (guint p = 0; p < n_processes; p++)
     {
       Ranked r = { l->process_rank[p], p };
@@ -244,6 +253,12 @@ et_layout_get_compact (EtLayout *l)
   return l->compact;
 }
 
+guint
+et_layout_get_shown_serial (EtLayout *l)
+{
+  return l->shown_serial;
+}
+
 void
 et_layout_freeze (EtLayout *l)
 {
@@ -269,6 +284,7 @@ set_switch (EtLayout *l, gboolean *switches, guint index, guint n, gboolean on)
   if ((switches[index] != FALSE) == on)
     return;
   switches[index] = on;
+  l->shown_stale |= switches == l->f.provider_hidden || switches == l->channel_hidden;
   _et_layout_relayout (l);
 }
 
@@ -432,6 +448,7 @@ et_layout_set_series_visible (EtLayout *l, guint32 series, gboolean visible)
   gboolean changed = visible ? g_hash_table_remove (l->series_hidden, GUINT_TO_POINTER (series))
                              : g_hash_table_add (l->series_hidden, GUINT_TO_POINTER (series));
 
+  l->shown_stale |= changed;
   if (changed)
     _et_layout_relayout (l);
 }
@@ -468,6 +485,7 @@ void
 et_layout_show_all_channels (EtLayout *l)
 {
   memset (l->channel_hidden, 0, et_trace_get_n_channels (l->trace) * sizeof (gboolean));
+  l->shown_stale = TRUE;
   _et_layout_relayout (l);
 }
 
@@ -528,6 +546,7 @@ et_layout_move_channel_to_top (EtLayout *l, guint channel)
   l->channel_rank[channel] = --l->next_rank;
   l->thread_rank[thread] = l->next_rank;
   l->process_rank[et_trace_get_thread (l->trace, thread)->process] = l->next_rank;
+  l->order_stale = TRUE;
   _et_layout_relayout (l);
 }
 

@@ -77,6 +77,11 @@ void         et_layout_set_lane_height (EtLayout *layout,
 void         et_layout_set_compact   (EtLayout *layout,
                                       gboolean  compact);
 gboolean     et_layout_get_compact   (EtLayout *layout);
+/* Changes when a layout finds again which channels have rows (a provider,
+ * series, channel or thread hidden or shown): rows that only moved,
+ * opened or closed (a thread expanded, compact rows) leave it as it was,
+ * and what lists the shown markers need not look again. */
+guint        et_layout_get_shown_serial (EtLayout *layout);
 /* Between these, the switches (processes, providers, series, channels,
  * threads, order) lay the rows out once, at the last thaw, not each time
  * one changes: a window restoring its filters on a trace of 15,000

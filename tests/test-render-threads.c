@@ -16,6 +16,7 @@
 #include <string.h>
 #include "cli-run.h"
 #include "et-cpu-strip.h"
+#include "et-layout-private.h"
 #include "et-fixture.h"
 #include "et-timeline-render.h"
 
@@ -763,6 +764,99 @@ test_compact_rows_merge_threads_in_one_lane (void **state)
   run_clear (&r2);
 }
 
+/* The trace lists its channels' series once each, by name, as the
+ * filters' Series list needs them (without visiting every channel). */
+static void
+test_trace_lists_its_series (void **state)
+{
+  g_autoptr(GHashTable) from_channels = g_hash_table_new (NULL, NULL);
+  guint n;
+  const guint32 *series = et_trace_get_series (trace, &n);
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    g_hash_table_add (from_channels, GUINT_TO_POINTER (et_trace_get_channel (trace, c)->series));
+  assert_true (n >= 20);
+  assert_int_equal (n, g_hash_table_size (from_channels));
+  for (guint k = 0; k < n; k++)
+    {
+      assert_true (g_hash_table_contains (from_channels, GUINT_TO_POINTER (series[k])));
+      if (k > 0)
+        assert_true (strcmp (et_trace_get_string (trace, series[k - 1]),
+                             et_trace_get_string (trace, series[k])) < 0);
+    }
+}
+
+/* @a's rows are the rows @b lays out when it recomputes everything. */
+static void
+assert_same_rows (EtLayout *a, EtLayout *b)
+{
+  assert_int_equal (et_layout_n_rows (a), et_layout_n_rows (b));
+  assert_int_equal (et_layout_height (a), et_layout_height (b));
+  for (guint r = 0; r < et_layout_n_rows (a); r++)
+    assert_memory_equal (et_layout_row (a, r), et_layout_row (b, r), sizeof (EtRow));
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    {
+      const EtRow *x = et_layout_channel_row (a, c), *y = et_layout_channel_row (b, c);
+      gboolean one_x, one_y;
+
+      assert_true ((x == NULL) == (y == NULL));
+      if (x != NULL)
+        assert_int_equal (et_layout_row_index (a, x), et_layout_row_index (b, y));
+      assert_int_equal (et_layout_row_depths (a, c, &one_x), et_layout_row_depths (b, c, &one_y));
+      assert_int_equal (one_x, one_y);
+    }
+}
+
+/* A layout keeps which channels are shown and each process's threads in
+ * order from one update to the next, unless a switch changed them: after
+ * each of 300 random switches (filters, hidden and collapsed channels and
+ * threads, order, empty threads, moves to the top, compact rows), its rows
+ * are those of a copy made to recompute everything; its shown serial
+ * stays when no switch of what is shown changed. */
+static void
+test_kept_layout_state_matches_a_full_layout (void **state)
+{
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (21);
+  guint n_channels = et_trace_get_n_channels (trace), n_threads = et_trace_get_n_threads (trace);
+
+  et_layout_update (layout, ET_LANE_HEIGHT);
+  for (guint step = 0; step < 300; step++)
+    {
+      guint c = (guint) g_rand_int_range (rand, 0, (gint32) n_channels);
+      guint t = (guint) g_rand_int_range (rand, 0, (gint32) n_threads);
+      gboolean on = g_rand_boolean (rand);
+      g_autoptr(EtLayout) full = NULL;
+      guint serial = et_layout_get_shown_serial (layout);
+      int what = g_rand_int_range (rand, 0, 13);
+
+      switch (what)
+        {
+        case 0: et_layout_set_provider_visible (layout, et_trace_get_channel (trace, c)->provider, on); break;
+        case 1: et_layout_set_series_visible (layout, et_trace_get_channel (trace, c)->series, on); break;
+        case 2: et_layout_set_channel_visible (layout, c, on); break;
+        case 3: et_layout_show_all_channels (layout); break;
+        case 4: et_layout_set_thread_order (layout, (EtThreadOrder) g_rand_int_range (rand, 0, 4)); break;
+        case 5: et_layout_set_show_empty_threads (layout, on); break;
+        case 6: et_layout_move_thread_to_top (layout, t); break;
+        case 7: et_layout_move_channel_to_top (layout, c); break;
+        case 8: et_layout_set_thread_collapsed (layout, t, on); break;
+        case 9: et_layout_set_collapsed (layout, et_trace_get_thread (trace, t)->process, on); break;
+        case 10: et_layout_set_channel_collapsed (layout, c, on); break;
+        case 11: et_layout_set_compact (layout, on); break;
+        default: et_layout_set_all_threads_collapsed (layout, g_rand_int_range (rand, -1, 2)); break;
+        }
+      et_layout_set_lane_height (layout, ET_LANE_HEIGHT);
+      /* Only the first four change which channels are shown. */
+      if (what > 3)
+        assert_int_equal (et_layout_get_shown_serial (layout), serial);
+      full = et_layout_copy (layout);
+      full->shown_stale = full->order_stale = TRUE;
+      et_layout_update (full, ET_LANE_HEIGHT);
+      assert_same_rows (layout, full);
+    }
+}
+
 /* The note itself: the rows a fixed height leaves out are counted from
  * where the band at the bottom begins. */
 static void
@@ -853,6 +947,8 @@ main (void)
     cmocka_unit_test (test_rows_below_count_what_is_cut),
     cmocka_unit_test (test_cli_render_fits_or_counts_rows),
     cmocka_unit_test (test_compact_rows_merge_threads_in_one_lane),
+    cmocka_unit_test (test_kept_layout_state_matches_a_full_layout),
+    cmocka_unit_test (test_trace_lists_its_series),
     cmocka_unit_test (test_frozen_layouts_lay_out_at_the_thaw),
   };
 

@@ -175,6 +175,26 @@ step (gpointer widget, const char *action, guint times)
     }
 }
 
+/* The same with @target for the action's parameter (taken). */
+static void
+step_on (gpointer widget, const char *action, GVariant *target, guint times)
+{
+  g_variant_ref_sink (target);
+  for (guint k = 0; k < times; k++)
+    {
+      guint from = probe.busy->len;
+
+      if (!gtk_widget_activate_action_variant (GTK_WIDGET (widget), action, target))
+        {
+          fprintf (stderr, "bench-interact: no action %s\n", action);
+          exit (2);
+        }
+      run_for (40);
+      blame (action, k + 1, from);
+    }
+  g_variant_unref (target);
+}
+
 static void
 explore (EtWindow *window, const char *needle)
 {
@@ -220,6 +240,17 @@ explore (EtWindow *window, const char *needle)
   step (window, "win.find-next", 5);
   /* Channels hidden and shown again. */
   step (view, "timeline.show-all-channels", 1);
+  /* The first thread opened into its series and closed again (the whole
+   * layout of 15,000 threads on the many-threads trace), then compact rows
+   * on and off. */
+  for (guint r = 0; r < et_layout_n_rows (et_window_get_layout (window)); r++)
+    if (et_layout_row (et_window_get_layout (window), r)->kind == ET_ROW_THREAD)
+      {
+        step_on (view, "timeline.collapse-thread",
+                 g_variant_new_uint32 (et_layout_row (et_window_get_layout (window), r)->index), 2);
+        break;
+      }
+  step (window, "win.compact-rows", 2);
   from = probe.busy->len;
   RUN_UNTIL (!et_window_is_busy (window));
   run_for (200);
