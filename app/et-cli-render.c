@@ -28,6 +28,7 @@ typedef struct
   gboolean expand;
   gboolean collapse;
   gboolean compact;
+  gboolean active;
 } RenderOptions;
 
 /* The tallest picture --height auto makes (cairo's images stop at 32767). */
@@ -94,6 +95,8 @@ fit_rows (EtLayout *layout, EtViewport *v, const RenderOptions *o)
   if (o->compact)
     v->lane_height = ET_LANE_HEIGHT_COMPACT;
   et_layout_set_compact (layout, o->compact);
+  et_layout_set_active_range (layout, v->from_ns, v->to_ns);
+  et_layout_set_active_only (layout, o->active);
   et_layout_update (layout, v->lane_height);
   if (parse_height (o->height) == 0)
     v->height = CLAMP (v->ruler_height + et_layout_height (layout) + 1, 100, MAX_HEIGHT);
@@ -198,6 +201,8 @@ et_cli_render_run (int argc, char **argv)
       N_("Every thread collapsed: its markers merged in one row"), NULL },
     { "compact", 0, 0, G_OPTION_ARG_NONE, &o.compact,
       N_("Compact rows: lower lanes, a collapsed thread's markers in one lane"), NULL },
+    { "active", 0, 0, G_OPTION_ARG_NONE, &o.active,
+      N_("Only the threads alive in the range (from their first marker to the latest end)"), NULL },
     { "theme", 0, 0, G_OPTION_ARG_STRING, &o.theme,
       /* Translators: light, dark, high-contrast and high-contrast-dark
          are option values; keep them. */

@@ -53,6 +53,13 @@ on_order (GSimpleAction *action, GVariant *state, gpointer data)
 }
 
 static void
+on_active_only (GSimpleAction *action, GVariant *state, gpointer data)
+{
+  g_simple_action_set_state (action, state);
+  et_timeline_view_set_active_only (data, g_variant_get_boolean (state));
+}
+
+static void
 on_show_empty (GSimpleAction *action, GVariant *state, gpointer data)
 {
   EtTimelineView *view = data;
@@ -74,6 +81,8 @@ et_timeline_threads_add_actions (GActionMap *actions, EtTimelineView *view)
                                                                   g_variant_new_string (order_names[0]));
   g_autoptr(GSimpleAction) empty = g_simple_action_new_stateful ("show-empty-threads", NULL,
                                                                   g_variant_new_boolean (FALSE));
+  g_autoptr(GSimpleAction) active = g_simple_action_new_stateful ("active-threads", NULL,
+                                                                   g_variant_new_boolean (FALSE));
 
   for (guint i = 0; i < G_N_ELEMENTS (on_thread); i++)
     {
@@ -84,8 +93,10 @@ et_timeline_threads_add_actions (GActionMap *actions, EtTimelineView *view)
     }
   g_signal_connect (order, "change-state", G_CALLBACK (on_order), view);
   g_signal_connect (empty, "change-state", G_CALLBACK (on_show_empty), view);
+  g_signal_connect (active, "change-state", G_CALLBACK (on_active_only), view);
   g_action_map_add_action (actions, G_ACTION (order));
   g_action_map_add_action (actions, G_ACTION (empty));
+  g_action_map_add_action (actions, G_ACTION (active));
 }
 
 void
@@ -93,9 +104,12 @@ et_timeline_threads_sync_actions (GActionMap *actions, EtLayout *layout)
 {
   GAction *order = g_action_map_lookup_action (actions, "thread-order");
   GAction *empty = g_action_map_lookup_action (actions, "show-empty-threads");
+  GAction *active = g_action_map_lookup_action (actions, "active-threads");
 
   if (layout == NULL)
     return;
+  g_simple_action_set_state (G_SIMPLE_ACTION (active),
+                             g_variant_new_boolean (et_layout_get_active_only (layout)));
   g_simple_action_set_state (G_SIMPLE_ACTION (order),
                              g_variant_new_string (order_names[et_layout_get_thread_order (layout)]));
   g_simple_action_set_state (G_SIMPLE_ACTION (empty),
@@ -128,6 +142,7 @@ et_timeline_threads_menu (EtLayout *layout, guint thread)
   g_menu_append (order, _("Threads by Name"), "timeline.thread-order::name");
   g_menu_append (order, _("Threads by CPU Use"), "timeline.thread-order::cpu");
   g_menu_append (order, _("Show Empty Threads"), "timeline.show-empty-threads");
+  g_menu_append (order, _("Only Threads Active in View"), "timeline.active-threads");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (one));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (order));
   return menu;
@@ -180,6 +195,7 @@ et_timeline_threads_restore (EtLayout *layout, EtTrace *trace)
   for (guint k = 0; order != NULL && k < G_N_ELEMENTS (order_names); k++)
     if (g_str_equal (order, order_names[k]))
       et_layout_set_thread_order (layout, (EtThreadOrder) k);
+  et_layout_set_active_only (layout, g_key_file_get_boolean (file, group, "active-only", NULL));
 }
 
 /* Only what was chosen by hand is written: a trace left as it opened
@@ -209,6 +225,8 @@ et_timeline_threads_save (EtLayout *layout, EtTrace *trace)
                                   (const char * const *) lists[k]->pdata, lists[k]->len);
   if (et_layout_get_thread_order (layout) != ET_THREAD_ORDER_FIRST_ACTIVITY)
     g_key_file_set_string (file, group, "order", order_names[et_layout_get_thread_order (layout)]);
+  if (et_layout_get_active_only (layout))
+    g_key_file_set_boolean (file, group, "active-only", TRUE);
   /* The oldest traces are forgotten first (groups stay in file order). */
   groups = g_key_file_get_groups (file, &n_groups);
   for (gsize k = 0; k + MAX_TRACES_REMEMBERED < n_groups; k++)

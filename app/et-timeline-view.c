@@ -89,9 +89,13 @@ invalidate (EtTimelineView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+static void refresh_selection   (EtTimelineView *self);
+static void rows_follow_range   (EtTimelineView *self);
+
 static void
 view_changed (EtTimelineView *self)
 {
+  rows_follow_range (self);
   invalidate (self);
   g_signal_emit (self, signals[SIGNAL_RANGE_CHANGED], 0);
 }
@@ -1546,6 +1550,62 @@ et_timeline_view_layout_changed (EtTimelineView *self)
   clamp_scroll (self);
   view_changed (self);
   refresh_selection (self);
+}
+
+static guint top_row (EtTimelineView *self);
+
+/* The thread a row belongs to, or G_MAXUINT for a process's. */
+static guint
+thread_of_row (EtTimelineView *self, const EtRow *row)
+{
+  if (row->kind == ET_ROW_THREAD)
+    return row->index;
+  if (row->kind == ET_ROW_CHANNEL)
+    return et_trace_channel_thread (self->trace, row->index);
+  return G_MAXUINT;
+}
+
+/* Only threads active in view (et_layout_set_active_only): the rows follow
+ * the view's range; the thread at the top stays where it was on screen
+ * while it has a row. */
+static void
+rows_follow_range (EtTimelineView *self)
+{
+  guint top, thread = G_MAXUINT;
+  int offset = 0;
+
+  if (self->layout == NULL || !et_layout_get_active_only (self->layout))
+    return;
+  top = top_row (self);
+  if (top != G_MAXUINT)
+    {
+      const EtRow *row = et_layout_row (self->layout, top);
+
+      thread = thread_of_row (self, row);
+      offset = row->y - self->view.scroll_y;
+    }
+  if (!et_layout_set_active_range (self->layout, self->view.from_ns, self->view.to_ns))
+    return;
+  if (thread != G_MAXUINT && et_layout_thread_row (self->layout, thread) != NULL)
+    self->view.scroll_y = et_layout_thread_row (self->layout, thread)->y - offset;
+  self->changes++;
+  clamp_scroll (self);
+  update_channel_actions (self);
+  refresh_selection (self);
+  g_signal_emit (self, signals[SIGNAL_LAYOUT_CHANGED], 0);
+}
+
+void
+et_timeline_view_set_active_only (EtTimelineView *self, gboolean active_only)
+{
+  g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
+  if (self->layout == NULL || et_layout_get_active_only (self->layout) == !!active_only)
+    return;
+  et_layout_set_active_range (self->layout, self->view.from_ns, self->view.to_ns);
+  et_layout_set_active_only (self->layout, active_only);
+  et_timeline_threads_save (self->layout, self->trace);
+  self->changes++;
+  rows_laid_out (self);
 }
 
 /* The index of the row at the top of the view (or G_MAXUINT). */

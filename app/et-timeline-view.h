@@ -53,6 +53,11 @@ void          et_timeline_view_layout_changed (EtTimelineView *self);
 /* Compact rows: lanes of ET_LANE_HEIGHT_COMPACT pixels, a collapsed
  * thread's markers in one lane (et_layout_set_compact); the row at the
  * top of the view stays there. */
+/* Only the threads whose markers reach into the view have rows, found
+ * again as the view moves (et_layout_set_active_only); remembered for
+ * the trace. */
+void          et_timeline_view_set_active_only (EtTimelineView *self,
+                                                gboolean        active_only);
 void          et_timeline_view_set_compact    (EtTimelineView *self,
                                                gboolean        compact);
 gboolean      et_timeline_view_get_compact    (EtTimelineView *self);

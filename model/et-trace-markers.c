@@ -1130,6 +1130,9 @@ close_channel (EtTrace *self, guint channel)
         used |= G_GUINT64_CONSTANT (1) << m->depth;
       reach.last_ns = MAX (reach.last_ns, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns
                                                                               : m->end_ns);
+      if (m->status == ET_SPAN_UNMATCHED_START)
+        g_array_index (self->threads, EtThread,
+                       g_array_index (self->channel_thread, guint32, channel)).open_to_end = TRUE;
       if (m->category >= -1 && m->category <= 255)
         self->categories[(m->category + 1) / 64] |= G_GUINT64_CONSTANT (1) << ((m->category + 1) % 64);
     }

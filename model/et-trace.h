@@ -97,6 +97,8 @@ typedef struct
                               attributed by the thread id in their payload */
   guint       first_channel;
   guint       n_channels;
+  gboolean    open_to_end; /* a span of its never ended: its markers reach the end of
+                              the trace (drawn to it) */
 } EtThread;
 
 typedef struct

@@ -59,6 +59,8 @@ struct _EtLayout
   gboolean  shown_stale;
   gboolean  order_stale;
   guint     shown_serial;      /* et_layout_get_shown_serial */
+  gboolean  active_only;       /* et_layout_set_active_only */
+  gint64    active_from, active_to;
   guint    *ordered;           /* thread indices, each process's in order */
   guint    *ordered_at;        /* per process, where its threads begin in ordered;
                                   and the end */

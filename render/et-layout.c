@@ -175,18 +175,34 @@ add_thread_rows (EtLayout *l, guint t, int y)
   return y;
 }
 
+/* Whether @t has a row for the active range (et_layout_set_active_only):
+ * its life meets it. Threads without markers (shown empty, or that only
+ * ran) follow their own rule. */
+static gboolean
+thread_active (EtLayout *l, guint t)
+{
+  const EtLayoutThread *s = &l->threads[t];
+
+  return !l->active_only || s->n_markers == 0
+         || (s->first_ns <= l->active_to
+             && (s->last_ns >= l->active_from || et_trace_get_thread (l->trace, t)->open_to_end));
+}
+
 static int
 add_process_rows (EtLayout *l, guint p, int y)
 {
-  guint from = l->ordered_at[p], to = l->ordered_at[p + 1];
+  guint from = l->ordered_at[p], to = l->ordered_at[p + 1], shown = 0;
   EtRow header = { ET_ROW_PROCESS, p, y, l->lane_height + 6, 0 };
 
-  if (from == to)
+  for (guint k = from; k < to && shown == 0; k++)
+    shown += thread_active (l, l->ordered[k]);
+  if (shown == 0)
     return y;                       /* processes without markers are not shown */
   g_array_append_val (l->rows, header);
   y += header.height;
   for (guint k = from; k < to && !l->collapsed[p]; k++)
-    y = add_thread_rows (l, l->ordered[k], y);
+    if (thread_active (l, l->ordered[k]))
+      y = add_thread_rows (l, l->ordered[k], y);
   return y;
 }
 
@@ -238,19 +254,50 @@ et_layout_set_lane_height (EtLayout *l, int lane_height)
   _et_layout_relayout (l);
 }
 
+/* A switch of the whole layout: lays out again when it changes. */
+static void
+set_flag (EtLayout *l, gboolean *flag, gboolean on)
+{
+  if (*flag == !!on)
+    return;
+  *flag = !!on;
+  _et_layout_relayout (l);
+}
+
 void
 et_layout_set_compact (EtLayout *l, gboolean compact)
 {
-  if (l->compact == !!compact)
-    return;
-  l->compact = !!compact;
-  _et_layout_relayout (l);
+  set_flag (l, &l->compact, compact);
 }
 
 gboolean
 et_layout_get_compact (EtLayout *l)
 {
   return l->compact;
+}
+
+void
+et_layout_set_active_only (EtLayout *l, gboolean active_only)
+{
+  set_flag (l, &l->active_only, active_only);
+}
+
+gboolean
+et_layout_get_active_only (EtLayout *l)
+{
+  return l->active_only;
+}
+
+gboolean
+et_layout_set_active_range (EtLayout *l, gint64 from_ns, gint64 to_ns)
+{
+  if (l->active_from == from_ns && l->active_to == to_ns)
+    return FALSE;
+  l->active_from = from_ns, l->active_to = to_ns;
+  if (!l->active_only)
+    return FALSE;
+  _et_layout_relayout (l);
+  return TRUE;
 }
 
 guint

@@ -77,6 +77,19 @@ void         et_layout_set_lane_height (EtLayout *layout,
 void         et_layout_set_compact   (EtLayout *layout,
                                       gboolean  compact);
 gboolean     et_layout_get_compact   (EtLayout *layout);
+/* Only the threads whose life meets [@from_ns, @to_ns] (the view) have
+ * rows: from their first marker's start to the latest time their markers
+ * reach, a span never ended reaching the end of the trace (threads
+ * without markers follow their own rule). For traces of thousands of
+ * short-lived threads: zoomed in, the threads of that time. The range
+ * lays out again only while active_only is on. */
+void         et_layout_set_active_only  (EtLayout *layout,
+                                         gboolean  active_only);
+gboolean     et_layout_get_active_only  (EtLayout *layout);
+/* TRUE when the rows were laid out again (or will be, at the thaw). */
+gboolean     et_layout_set_active_range (EtLayout *layout,
+                                         gint64    from_ns,
+                                         gint64    to_ns);
 /* Changes when a layout finds again which channels have rows (a provider,
  * series, channel or thread hidden or shown): rows that only moved,
  * opened or closed (a thread expanded, compact rows) leave it as it was,

@@ -439,6 +439,79 @@ test_compact_rows_fit_more_threads (void **state)
   close_window (window);
 }
 
+/* Threads with a header whose life (as the layout knows it) meets the view,
+ * and those without. */
+static void
+count_active (EtWindow *window, guint *shown, guint *alive)
+{
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  const EtViewport *v = et_window_get_viewport (window);
+
+  *shown = *alive = 0;
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    {
+      const EtLayoutThread *s = et_layout_get_thread (layout, t);
+      gboolean lives = s->n_markers > 0 && s->first_ns <= v->to_ns
+                       && (s->last_ns >= v->from_ns || et_trace_get_thread (trace, t)->open_to_end);
+
+      *alive += lives;
+      if (s->n_markers > 0)
+        assert_int_equal (et_layout_thread_row (layout, t) != NULL, lives);
+      *shown += et_layout_thread_row (layout, t) != NULL;
+    }
+}
+
+/* Only Threads Active in View (the row menu): zoomed in, the headers are
+ * the threads alive in the view, and they follow it as it pans; the
+ * choice is remembered for the trace; off, every thread is back. */
+static void
+test_only_threads_active_in_view (void **state)
+{
+  EtWindow *window = open_window (threads_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTimelineView *timeline = timeline_of (window);
+  guint all = 0, shown, alive, before;
+  gint64 span = et_trace_get_duration_ns (trace) / 40;
+
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    all += et_layout_thread_row (layout, t) != NULL;
+  v->from_ns = et_trace_get_duration_ns (trace) / 2;
+  v->to_ns = v->from_ns + span;
+  et_timeline_view_layout_changed (timeline);
+  activate (window, "timeline.active-threads");
+  wait_for_picture (window);
+  assert_true (et_layout_get_active_only (layout));
+  count_active (window, &shown, &alive);
+  assert_true (shown > 0 && shown < all / 4);
+  before = shown;
+
+  /* Panned by a whole view: other threads. */
+  for (guint k = 0; k < 10; k++)
+    activate (window, "timeline.pan-right");
+  wait_for_picture (window);
+  assert_true (v->from_ns > et_trace_get_duration_ns (trace) / 2 + span / 2);
+  count_active (window, &shown, &alive);
+  assert_true (shown > 0 && shown < all / 4);
+  close_window (window);
+
+  window = open_window (threads_path);
+  layout = et_window_get_layout (window);
+  trace = et_window_get_trace (window);
+  assert_true (et_layout_get_active_only (layout));
+  activate (window, "timeline.active-threads");
+  wait_for_picture (window);
+  assert_false (et_layout_get_active_only (layout));
+  shown = 0;
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    shown += et_layout_thread_row (layout, t) != NULL;
+  assert_int_equal (shown, all);
+  assert_true (before < all);
+  close_window (window);
+}
+
 /* The window on the many-threads trace, light and dark, for
  * docs/screenshots: the first threads' stretch of time, the first thread
  * expanded into its series, the others merged, a merged marker selected. */
@@ -498,6 +571,7 @@ main (void)
     cmocka_unit_test (test_order_and_empty_threads_from_the_menu),
     cmocka_unit_test (test_go_to_thread_or_series),
     cmocka_unit_test (test_compact_rows_fit_more_threads),
+    cmocka_unit_test (test_only_threads_active_in_view),
     cmocka_unit_test (test_screenshots_light_and_dark),
   };
   return cmocka_run_group_tests_name ("app-threads", tests, setup, teardown);

@@ -764,6 +764,79 @@ test_compact_rows_merge_threads_in_one_lane (void **state)
   run_clear (&r2);
 }
 
+/* Whether @thread's life meets [from, to]: from its first marker's start
+ * to the latest time its markers reach (a span never ended: the end of
+ * the trace), read from every marker. */
+static gboolean
+thread_reaches (guint thread, gint64 from, gint64 to)
+{
+  const EtThread *t = et_trace_get_thread (trace, thread);
+  gint64 first = G_MAXINT64, last = G_MININT64;
+
+  for (guint k = 0; k < t->n_channels; k++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, t->first_channel + k);
+
+      for (guint i = 0; i < ch->n_markers; i++)
+        {
+          first = MIN (first, ch->markers[i].start_ns);
+          last = MAX (last, ch->markers[i].status == ET_SPAN_UNMATCHED_START
+                            ? et_trace_get_duration_ns (trace) : ch->markers[i].end_ns);
+        }
+    }
+  return first <= to && last >= from;
+}
+
+/* Only threads active in view: at several ranges, a thread with markers
+ * has a row exactly when its life meets the range; the CLI's render
+ * --active draws those rows only. */
+static void
+test_only_threads_active_in_the_range (void **state)
+{
+  g_autofree char *all = g_build_filename (dir, "all.png", NULL);
+  g_autofree char *active = g_build_filename (dir, "active.png", NULL);
+  g_autoptr(EtLayout) layout = et_layout_new (trace);
+  gint64 duration = et_trace_get_duration_ns (trace);
+  g_autofree char *from = g_strdup_printf ("%" G_GINT64_FORMAT "ns", duration / 2);
+  g_autofree char *to = g_strdup_printf ("%" G_GINT64_FORMAT "ns", duration / 2 + duration / 100);
+  Run r1 = run_cli ("render", "--from", from, "--to", to, "--no-legend", "-o", all, path);
+  Run r2 = run_cli ("render", "--active", "--from", from, "--to", to, "--no-legend", "-o", active, path);
+  EtViewport v;
+
+  et_layout_set_active_only (layout, TRUE);
+  for (guint k = 0; k < 20; k++)
+    {
+      gint64 a = duration / 20 * k, b = a + duration / 200;
+      guint rows = 0, hidden = 0;
+
+      et_layout_set_active_range (layout, a, b);
+      for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+        {
+          if (et_trace_get_thread (trace, t)->n_channels == 0)
+            continue;
+          assert_int_equal (et_layout_thread_row (layout, t) != NULL, thread_reaches (t, a, b));
+          rows += et_layout_thread_row (layout, t) != NULL;
+          hidden += et_layout_thread_row (layout, t) == NULL;
+        }
+      assert_true (rows > 0);
+      assert_true (hidden > 0);
+    }
+  et_layout_set_active_only (layout, FALSE);
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    assert_int_equal (et_layout_thread_row (layout, t) != NULL,
+                      et_trace_get_thread (trace, t)->n_channels > 0);
+
+  assert_int_equal (r1.status, 0);
+  assert_int_equal (r2.status, 0);
+  et_viewport_init (&v, 1600, 100);
+  et_layout_set_active_range (layout, duration / 2, duration / 2 + duration / 100);
+  et_layout_set_active_only (layout, TRUE);
+  assert_int_equal (png_height (active), (guint) (v.ruler_height + et_layout_height (layout) + 1));
+  assert_true (png_height (active) * 2 < png_height (all));
+  run_clear (&r1);
+  run_clear (&r2);
+}
+
 /* The trace lists its channels' series once each, by name, as the
  * filters' Series list needs them (without visiting every channel). */
 static void
@@ -828,7 +901,8 @@ test_kept_layout_state_matches_a_full_layout (void **state)
       gboolean on = g_rand_boolean (rand);
       g_autoptr(EtLayout) full = NULL;
       guint serial = et_layout_get_shown_serial (layout);
-      int what = g_rand_int_range (rand, 0, 13);
+      int what = g_rand_int_range (rand, 0, 15);
+      gint64 at = g_rand_int_range (rand, 0, 1000) * (et_trace_get_duration_ns (trace) / 1000);
 
       switch (what)
         {
@@ -844,6 +918,8 @@ test_kept_layout_state_matches_a_full_layout (void **state)
         case 9: et_layout_set_collapsed (layout, et_trace_get_thread (trace, t)->process, on); break;
         case 10: et_layout_set_channel_collapsed (layout, c, on); break;
         case 11: et_layout_set_compact (layout, on); break;
+        case 12: et_layout_set_active_only (layout, on); break;
+        case 13: et_layout_set_active_range (layout, at, at + et_trace_get_duration_ns (trace) / 50); break;
         default: et_layout_set_all_threads_collapsed (layout, g_rand_int_range (rand, -1, 2)); break;
         }
       et_layout_set_lane_height (layout, ET_LANE_HEIGHT);
@@ -949,6 +1025,7 @@ main (void)
     cmocka_unit_test (test_compact_rows_merge_threads_in_one_lane),
     cmocka_unit_test (test_kept_layout_state_matches_a_full_layout),
     cmocka_unit_test (test_trace_lists_its_series),
+    cmocka_unit_test (test_only_threads_active_in_the_range),
     cmocka_unit_test (test_frozen_layouts_lay_out_at_the_thaw),
   };
 
