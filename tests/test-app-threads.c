@@ -495,6 +495,7 @@ test_only_threads_active_in_view (void **state)
   assert_true (v->from_ns > et_trace_get_duration_ns (trace) / 2 + span / 2);
   count_active (window, &shown, &alive);
   assert_true (shown > 0 && shown < all / 4);
+  save_screenshot (window, "app-threads-active-light.png");   /* docs/screenshots */
   close_window (window);
 
   window = open_window (threads_path);
