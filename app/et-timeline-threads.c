@@ -305,6 +305,14 @@ et_timeline_threads_go_to (EtTimelineView *view, guint thread, guint channel)
   et_layout_reveal (layout, thread, channel);
   row = channel == G_MAXUINT ? et_layout_thread_row (layout, thread)
                              : et_layout_channel_row (layout, channel);
+  if (row == NULL && et_layout_get_active_only (layout)
+      && et_layout_get_thread (layout, thread)->n_markers > 0)
+    {
+      /* Only threads active in view: the view goes to the thread's time. */
+      et_timeline_view_center_on (view, et_layout_get_thread (layout, thread)->first_ns);
+      row = channel == G_MAXUINT ? et_layout_thread_row (layout, thread)
+                                 : et_layout_channel_row (layout, channel);
+    }
   if (row != NULL)
     et_timeline_view_get_viewport (view)->scroll_y = row->y;
   et_timeline_view_rows_changed (view);

@@ -689,11 +689,6 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
   sync_size (self);
   if (et_layout_get_collapsed (self->layout, process))
     et_layout_set_collapsed (self->layout, process, FALSE);
-  row = et_layout_channel_row (self->layout, channel);
-  if (row != NULL && (row->y < self->view.scroll_y
-                      || row->y + row->height > self->view.scroll_y + self->view.height
-                                               - self->view.ruler_height))
-    self->view.scroll_y = MAX (0, row->y - 3 * self->view.lane_height);
   if (m->start_ns < self->view.from_ns || m->start_ns > self->view.to_ns)
     {
       self->view.from_ns = m->start_ns - span / 2;
@@ -703,9 +698,17 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
   /* Zoom in around it until it is drawn alone, not merged into a grey
    * aggregate with its neighbours (bounded: 2^40 is far past 1 ns). A step
    * from marker to marker keeps the zoom the user chose: a merged marker
-   * is selected in its grey mark, whose ring it takes. */
+   * is selected in its grey mark, whose ring it takes. Rows that follow
+   * the view (only threads active in it) are laid out for each range
+   * first: its thread's row is there once the view holds the marker. */
   for (int i = 0; i < 40; i++)
     {
+      rows_follow_range (self);
+      row = et_layout_channel_row (self->layout, channel);
+      if (row != NULL && (row->y < self->view.scroll_y
+                          || row->y + row->height > self->view.scroll_y + self->view.height
+                                                   - self->view.ruler_height))
+        self->view.scroll_y = MAX (0, row->y - 3 * self->view.lane_height);
       f.x = et_viewport_x (&self->view, m->start_ns);
       f.in_aggregate = FALSE;
       et_timeline_foreach_channel_shape (self->trace, self->layout, &self->view, channel,

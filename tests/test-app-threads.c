@@ -463,8 +463,10 @@ count_active (EtWindow *window, guint *shown, guint *alive)
 }
 
 /* Only Threads Active in View (the row menu): zoomed in, the headers are
- * the threads alive in the view, and they follow it as it pans; the
- * choice is remembered for the trace; off, every thread is back. */
+ * the threads alive in the view, and they follow it as it pans; a marker
+ * of another time is revealed with its thread's row, and Go to Thread
+ * goes to the thread's time; the choice is remembered for the trace;
+ * off, every thread is back. */
 static void
 test_only_threads_active_in_view (void **state)
 {
@@ -475,6 +477,7 @@ test_only_threads_active_in_view (void **state)
   EtTimelineView *timeline = timeline_of (window);
   guint all = 0, shown, alive, before;
   gint64 span = et_trace_get_duration_ns (trace) / 40;
+  const EtRow *row;
 
   for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
     all += et_layout_thread_row (layout, t) != NULL;
@@ -496,6 +499,37 @@ test_only_threads_active_in_view (void **state)
   count_active (window, &shown, &alive);
   assert_true (shown > 0 && shown < all / 4);
   save_screenshot (window, "app-threads-active-light.png");   /* docs/screenshots */
+
+  /* A marker of a thread without a row here (a search result, the list):
+   * revealed, the view holds it and its thread's row is in sight. */
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    if (et_layout_thread_row (layout, t) == NULL && et_trace_get_thread (trace, t)->n_channels > 0)
+      {
+        guint c = et_trace_get_thread (trace, t)->first_channel;
+        EtShape selected;
+
+        et_timeline_view_reveal_marker (timeline, c, 0);
+        wait_for_picture (window);
+        assert_true (et_timeline_view_get_selection (timeline, &selected));
+        assert_ptr_equal (selected.m, &et_trace_get_channel (trace, c)->markers[0]);
+        row = et_layout_channel_row (layout, c);
+        assert_non_null (row);
+        assert_true (row->y >= v->scroll_y && row->y + row->height <= v->scroll_y + v->height);
+        break;
+      }
+  /* Go to Thread (Ctrl+P) a thread without a row: the view goes to its
+   * time, its header in sight. */
+  for (guint t = et_trace_get_n_threads (trace); t-- > 0;)
+    if (et_layout_thread_row (layout, t) == NULL && et_trace_get_thread (trace, t)->n_channels > 0)
+      {
+        et_timeline_threads_go_to (timeline, t, G_MAXUINT);
+        wait_for_picture (window);
+        row = et_layout_thread_row (layout, t);
+        assert_non_null (row);
+        assert_true (row->y >= v->scroll_y
+                     && row->y + row->height <= v->scroll_y + v->height - v->ruler_height);
+        break;
+      }
   close_window (window);
 
   window = open_window (threads_path);
