@@ -1438,7 +1438,6 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
   g_autofree ChannelDef **sorted = NULL;
   g_autofree ChannelPart *parts = g_new0 (ChannelPart, k);
   guint n, n_channels;
-  gint64 dbg_clock = g_get_monotonic_time ();
 
   for (guint j = 0; j < k; j++)
     parts[j] = (ChannelPart) { b, keep, channel_of, (guint32) ((guint64) b->n_markers * j / k),
@@ -1446,10 +1445,8 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
                                0, NULL, NULL, self, et_trace_get_duration_ns (self),
                                g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)) };
   et_workers_run (parts, sizeof *parts, k, count_part, "etlscope-layout");
-  _et_loader_phase_done ("count", &dbg_clock);
   n = join_parts (parts, k, &all);
   n_channels = all.defs->len;
-  _et_loader_phase_done ("join", &dbg_clock);
 
   /* Channels in (thread, provider, series) order; each gets its slice, and
    * each part its places in it after the parts before. */
@@ -1461,14 +1458,11 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
   self->markers = g_new (EtMarker, MAX (n, 1));
   self->n_markers = n;
   place_parts (all.defs, sorted, parts, k);
-  _et_loader_phase_done ("places", &dbg_clock);
   channels_in_order (self, g_steal_pointer (&all.defs), sorted);
   g_clear_pointer (&sorted, g_free);
-  _et_loader_phase_done ("inorder", &dbg_clock);
 
   et_workers_run (parts, sizeof *parts, k, scatter_part, "etlscope-layout");
   g_free (channel_of);
-  _et_loader_phase_done ("scatter", &dbg_clock);
   for (guint j = 0; j < k; j++)
     {
       g_array_append_vals (self->cross_ends, parts[j].cross->data, parts[j].cross->len);
@@ -1477,7 +1471,6 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
     }
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
   marker_build_free_arrays (b);
-  _et_loader_phase_done ("freepending", &dbg_clock);
   {
     GArray **per_channel[] = { &self->channel_at, &self->channel_depths,
                                &self->channel_summaries, &self->channel_deepest,
@@ -1488,7 +1481,6 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
   }
   for (guint c = 0; c < n_channels; c++)
     close_channel (self, c);
-  _et_loader_phase_done ("close", &dbg_clock);
   g_array_append_val (self->arrays.block_lanes0, self->arrays.lane_runs->len);
   g_array_append_val (self->arrays.stretch_runs0, self->arrays.stretch_runs->len);
   {
