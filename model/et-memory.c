@@ -21,6 +21,26 @@ et_memory_drop_pages (gconstpointer data, gsize len)
     madvise ((void *) at, MIN (SLICE, to - at), MADV_DONTNEED);
 }
 
+gpointer
+et_memory_zeroed (gsize len)
+{
+  void *data;
+
+  if (len == 0)
+    return NULL;
+  data = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (data == MAP_FAILED)
+    g_error ("et_memory_zeroed: failed to map %" G_GSIZE_FORMAT " bytes", len);
+  return data;
+}
+
+void
+et_memory_unmap (gpointer data, gsize len)
+{
+  if (data != NULL && len > 0)
+    munmap (data, len);
+}
+
 void
 et_memory_release (gconstpointer data, gsize len)
 {

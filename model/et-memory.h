@@ -22,4 +22,13 @@ void et_memory_drop_pages (gconstpointer data,
 void et_memory_release    (gconstpointer data,
                            gsize         len);
 
+/* @len bytes of zeros whose pages become resident only when written (an
+ * anonymous mapping, whatever the allocator's thresholds): for per-item
+ * tables of which most items may never be asked for. NULL when @len is 0;
+ * aborts when the system has no memory, as g_malloc does. Give it back
+ * with et_memory_unmap. */
+gpointer et_memory_zeroed     (gsize         len);
+void     et_memory_unmap      (gpointer      data,
+                               gsize         len);
+
 G_END_DECLS

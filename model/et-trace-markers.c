@@ -1073,7 +1073,7 @@ void
 _et_channel_build_blocks (EtTrace *self, guint channel, EtBlockArrays *arrays)
 {
   const EtChannel *c = &g_array_index (self->channels, EtChannel, channel);
-  guint64 used = g_array_index (self->channel_depths, guint64, channel);
+  guint64 used = _et_trace_channel_info (self, channel)->depths;
   LaneRunBuild run_build;
   EtStretchBuild stretch_build;
   gint64 running = G_MININT64;
@@ -1107,55 +1107,114 @@ _et_channel_build_blocks (EtTrace *self, guint channel, EtBlockArrays *arrays)
     }
 }
 
-/* A channel's own summaries (what it reaches, its depths and lanes, its
- * categories), read at once; its block arrays too when it has more than a
- * block, else when first asked for. */
+/* Depths are thread-wide (a span nested in another row's span is one
+ * deeper); a row gives lanes only to the depths its own spans use. Adds
+ * @m to what its thread or channel reaches and uses; returns its depth. */
+static inline guint
+reach_marker (const EtMarker *m, gint64 *last_ns, guint64 *depths)
+{
+  if (m->kind == ET_MARKER_SPAN && m->depth < 64)
+    *depths |= G_GUINT64_CONSTANT (1) << m->depth;
+  *last_ns = MAX (*last_ns, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns : m->end_ns);
+  return m->depth;
+}
+
+/* One channel's info (EtChannelInfo), from its markers. */
+static void
+make_channel_info (EtTrace *self, guint channel)
+{
+  const EtChannel *c = &g_array_index (self->channels, EtChannel, channel);
+  EtChannelInfo info = { c->n_markers > 0 ? c->markers[0].start_ns : G_MAXINT64, G_MININT64,
+                         0, 0, 0 };
+  guint deepest = 0;
+
+  for (guint i = 0; i < c->n_markers; i++)
+    deepest = MAX (deepest, reach_marker (&c->markers[i], &info.last_ns, &info.depths));
+  info.deepest = (guint8) MIN (deepest, G_MAXUINT8);
+  info.lanes = et_lane_of_depth (info.depths, deepest) + 1;
+  self->channel_info[channel] = info;
+}
+
+const EtChannelInfo *
+_et_trace_channel_info (EtTrace *self, guint channel)
+{
+  guint thread = g_array_index (self->channel_thread, guint32, channel);
+
+  if (!g_atomic_int_get (&self->thread_info_ready[thread]))
+    {
+      const EtThread *t = &g_array_index (self->threads, EtThread, thread);
+
+      g_mutex_lock (&self->info_lock);
+      if (!self->thread_info_ready[thread])
+        {
+          for (guint k = 0; k < t->n_channels; k++)
+            make_channel_info (self, t->first_channel + k);
+          g_atomic_int_inc (&self->n_threads_with_info);
+          g_atomic_int_set (&self->thread_info_ready[thread], 1);
+        }
+      g_mutex_unlock (&self->info_lock);
+    }
+  return &self->channel_info[channel];
+}
+
+guint
+_et_trace_n_threads_with_info (EtTrace *self)
+{
+  return (guint) g_atomic_int_get (&self->n_threads_with_info);
+}
+
+/* A thread's summary (EtThreadSummary), read from its markers at load,
+ * with the trace's categories and whether a span of it is open to the
+ * end. Its channels' own info waits until one is asked for, unless one
+ * has more than a block: their block arrays are built now. */
+static void
+summarise_thread (EtTrace *self, guint thread)
+{
+  EtThread *t = &g_array_index (self->threads, EtThread, thread);
+  EtThreadSummary s = { G_MAXINT64, G_MININT64, 0, 0, 0 };
+  guint deepest = 0;
+  gboolean large = FALSE;
+
+  for (guint k = 0; k < t->n_channels; k++)
+    {
+      const EtChannel *c = &g_array_index (self->channels, EtChannel, t->first_channel + k);
+
+      large |= !_et_channel_is_lazy (c->n_markers);
+      s.n_markers += c->n_markers;
+      if (c->n_markers > 0)
+        s.first_ns = MIN (s.first_ns, c->markers[0].start_ns);
+      for (guint i = 0; i < c->n_markers; i++)
+        {
+          const EtMarker *m = &c->markers[i];
+
+          deepest = MAX (deepest, reach_marker (m, &s.last_ns, &s.depths));
+          t->open_to_end |= m->status == ET_SPAN_UNMATCHED_START;
+          if (m->category >= -1 && m->category <= 255)
+            self->categories[(m->category + 1) / 64] |= G_GUINT64_CONSTANT (1) << ((m->category + 1) % 64);
+        }
+    }
+  s.deepest = (guint8) MIN (deepest, G_MAXUINT8);
+  self->thread_summaries[thread] = s;
+  if (large)
+    _et_trace_channel_info (self, t->first_channel);
+}
+
+/* A channel of more than a block gets its block arrays in the trace's;
+ * a small one when first asked for. */
 static void
 close_channel (EtTrace *self, guint channel)
 {
-  const EtChannel c = g_array_index (self->channels, EtChannel, channel);
-  EtChannelReach reach = { c.n_markers > 0 ? c.markers[0].start_ns : G_MAXINT64, G_MININT64 };
-  guint32 deepest = 0, lanes;
-  guint8 capped;
-  guint64 used = 0;
+  guint32 none = ET_NO_INDEX;
+  EtArraysAt at = { self->arrays.blocks->len, self->arrays.stretch_runs0->len,
+                    self->arrays.loud->len };
 
-  /* Depths are thread-wide (a span nested in another row's span is one
-   * deeper); the row gives lanes only to the depths its own spans use. */
-  for (guint i = 0; i < c.n_markers; i++)
+  if (_et_channel_is_lazy (g_array_index (self->channels, EtChannel, channel).n_markers))
     {
-      const EtMarker *m = &c.markers[i];
-
-      deepest = MAX (deepest, m->depth);
-      if (m->kind == ET_MARKER_SPAN && m->depth < 64)
-        used |= G_GUINT64_CONSTANT (1) << m->depth;
-      reach.last_ns = MAX (reach.last_ns, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns
-                                                                              : m->end_ns);
-      if (m->status == ET_SPAN_UNMATCHED_START)
-        g_array_index (self->threads, EtThread,
-                       g_array_index (self->channel_thread, guint32, channel)).open_to_end = TRUE;
-      if (m->category >= -1 && m->category <= 255)
-        self->categories[(m->category + 1) / 64] |= G_GUINT64_CONSTANT (1) << ((m->category + 1) % 64);
-    }
-  capped = (guint8) MIN (deepest, G_MAXUINT8);
-  g_array_append_val (self->channel_depths, used);
-  g_array_append_val (self->channel_summaries, reach);
-  g_array_append_val (self->channel_deepest, capped);
-  lanes = et_lane_of_depth (used, deepest) + 1;
-  g_array_append_val (self->channel_lanes, lanes);
-  if (_et_channel_is_lazy (c.n_markers))
-    {
-      guint32 none = ET_NO_INDEX;
-
       g_array_append_val (self->channel_at, none);
       return;
     }
-  {
-    EtArraysAt at = { self->arrays.blocks->len, self->arrays.stretch_runs0->len,
-                      self->arrays.loud->len };
-
-    g_array_append_val (self->channel_at, self->arrays_at->len);
-    g_array_append_val (self->arrays_at, at);
-  }
+  g_array_append_val (self->channel_at, self->arrays_at->len);
+  g_array_append_val (self->arrays_at, at);
   _et_channel_build_blocks (self, channel, &self->arrays);
 }
 
@@ -1471,14 +1530,14 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
     }
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
   marker_build_free_arrays (b);
-  {
-    GArray **per_channel[] = { &self->channel_at, &self->channel_depths,
-                               &self->channel_summaries, &self->channel_deepest,
-                               &self->channel_lanes };
-
-    for (guint a = 0; a < G_N_ELEMENTS (per_channel); a++)
-      presize (per_channel[a], n_channels + 1);
-  }
+  presize (&self->channel_at, n_channels + 1);
+  self->channel_info_size = MAX (n_channels, 1) * sizeof (EtChannelInfo);
+  self->channel_info = et_memory_zeroed (self->channel_info_size);
+  self->thread_info_ready = g_new0 (gint, MAX (self->threads->len, 1));
+  self->thread_summaries = g_new (EtThreadSummary, MAX (self->threads->len, 1));
+  self->n_thread_summaries = self->threads->len;
+  for (guint t = 0; t < self->threads->len; t++)
+    summarise_thread (self, t);
   for (guint c = 0; c < n_channels; c++)
     close_channel (self, c);
   g_array_append_val (self->arrays.block_lanes0, self->arrays.lane_runs->len);

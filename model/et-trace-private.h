@@ -89,12 +89,17 @@ _et_channel_is_lazy (guint n)
   return n <= ET_CHANNEL_BLOCK;
 }
 
-/* What a channel's markers reach (et_trace_channel_summary, its depth
- * kept apart: 16 bytes, not 24, for each of hundreds of thousands). */
+/* What a channel's markers reach, which depths its spans use, its lanes
+ * (et_trace_channel_summary, et_trace_channel_depth_mask,
+ * et_trace_channel_lanes): made for all of a thread's channels when one
+ * is first asked for (_et_trace_channel_info). */
 typedef struct
 {
-  gint64 first_ns, last_ns;
-} EtChannelReach;
+  gint64  first_ns, last_ns;
+  guint64 depths;
+  guint32 lanes;
+  guint8  deepest;
+} EtChannelInfo;
 
 /* Where a channel with the trace's arrays starts in them. */
 typedef struct
@@ -135,12 +140,16 @@ struct _EtTrace
   GArray          *arrays_at;       /* EtArraysAt per channel with the trace's arrays,
                                        and one for their ends */
   GArray          *channel_thread;  /* guint32: thread of each channel */
-  GArray          *channel_lanes;   /* guint32: lanes of each channel */
   GArray          *series;          /* guint32: the channels' series, each once, by name
                                        (strcmp) */
-  GArray          *channel_summaries; /* EtChannelReach of each channel */
-  GArray          *channel_deepest;   /* guint8: its deepest marker's depth (capped) */
-  GArray          *channel_depths;  /* guint64: which of depths 0–63 its spans use */
+  EtChannelInfo   *channel_info;    /* per channel (et_memory_zeroed: a page is resident
+                                       once a thread of its channels was asked for) */
+  gsize            channel_info_size;
+  gint            *thread_info_ready; /* per thread (atomic): its channels' info made */
+  guint            n_threads_with_info; /* atomic: how many (tests) */
+  GMutex           info_lock;       /* making them */
+  EtThreadSummary *thread_summaries; /* per thread, at load */
+  guint            n_thread_summaries;
   guint64          categories[5];   /* bit category + 1: some marker has it */
   EtMarker        *markers;
   guint            n_markers;
@@ -164,6 +173,13 @@ struct _EtTrace
 };
 
 #define ET_MAX_DAMAGE 100
+
+/* @channel's info, made with its thread's other channels' when first
+ * asked for (any thread may ask; they are made once, under a lock). */
+const EtChannelInfo *_et_trace_channel_info (EtTrace *self,
+                                             guint    channel);
+/* How many threads' channel info was made so far (tests). */
+guint           _et_trace_n_threads_with_info (EtTrace *self);
 
 void            _et_trace_add_damage     (EtTrace        *self,
                                           guint64         offset,

@@ -116,11 +116,11 @@ et_trace_finalize (GObject *object)
   g_mutex_clear (&self->lazy_lock);
   g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->cpu, _et_trace_cpu_free);
-  g_clear_pointer (&self->channel_lanes, g_array_unref);
   g_clear_pointer (&self->series, g_array_unref);
-  g_clear_pointer (&self->channel_summaries, g_array_unref);
-  g_clear_pointer (&self->channel_deepest, g_array_unref);
-  g_clear_pointer (&self->channel_depths, g_array_unref);
+  et_memory_unmap (self->channel_info, self->channel_info_size);
+  g_free (self->thread_info_ready);
+  g_free (self->thread_summaries);
+  g_mutex_clear (&self->info_lock);
   g_clear_pointer (&self->channel_thread, g_array_unref);
   g_free (self->markers);
   g_clear_pointer (&self->scratch_fields, et_fields_free);
@@ -162,11 +162,8 @@ et_trace_init (EtTrace *self)
   block_arrays_init (&self->arrays);
   g_mutex_init (&self->lazy_lock);
   self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
-  self->channel_lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->series = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->channel_summaries = g_array_new (FALSE, FALSE, sizeof (EtChannelReach));
-  self->channel_deepest = g_array_new (FALSE, FALSE, sizeof (guint8));
-  self->channel_depths = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_mutex_init (&self->info_lock);
   g_mutex_init (&self->scratch_lock);
   self->scratch_fields = et_fields_new ();
   et_rule_result_init (&self->scratch_rules);
@@ -714,28 +711,38 @@ guint
 et_trace_channel_lanes (EtTrace *self, guint channel)
 {
   g_return_val_if_fail (ET_IS_TRACE (self), 1);
-  g_return_val_if_fail (channel < self->channel_lanes->len, 1);
-  return g_array_index (self->channel_lanes, guint32, channel);
+  g_return_val_if_fail (channel < self->channels->len, 1);
+  return _et_trace_channel_info (self, channel)->lanes;
 }
 
 EtChannelSummary
 et_trace_channel_summary (EtTrace *self, guint channel)
 {
   EtChannelSummary none = { G_MAXINT64, G_MININT64, 0 };
-  const EtChannelReach *reach;
+  const EtChannelInfo *info;
 
   g_return_val_if_fail (ET_IS_TRACE (self), none);
-  g_return_val_if_fail (channel < self->channel_summaries->len, none);
-  reach = &g_array_index (self->channel_summaries, EtChannelReach, channel);
-  return (EtChannelSummary) { reach->first_ns, reach->last_ns,
-                              g_array_index (self->channel_deepest, guint8, channel) };
+  g_return_val_if_fail (channel < self->channels->len, none);
+  info = _et_trace_channel_info (self, channel);
+  return (EtChannelSummary) { info->first_ns, info->last_ns, info->deepest };
 }
 
-const guint64 *
-et_trace_channel_depths (EtTrace *self)
+guint64
+et_trace_channel_depth_mask (EtTrace *self, guint channel)
 {
-  g_return_val_if_fail (ET_IS_TRACE (self), NULL);
-  return (const guint64 *) (gpointer) self->channel_depths->data;
+  g_return_val_if_fail (ET_IS_TRACE (self), 0);
+  g_return_val_if_fail (channel < self->channels->len, 0);
+  return _et_trace_channel_info (self, channel)->depths;
+}
+
+EtThreadSummary
+et_trace_thread_summary (EtTrace *self, guint thread)
+{
+  EtThreadSummary none = { G_MAXINT64, G_MININT64, 0, 0, 0 };
+
+  g_return_val_if_fail (ET_IS_TRACE (self), none);
+  g_return_val_if_fail (thread < self->threads->len, none);
+  return thread < self->n_thread_summaries ? self->thread_summaries[thread] : none;
 }
 
 gboolean

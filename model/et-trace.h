@@ -240,20 +240,33 @@ const guint32     *et_trace_get_series      (EtTrace *self,
                                              guint   *n);
 /* Lanes the spans of @channel need: its deepest span's depth + 1. */
 guint              et_trace_channel_lanes   (EtTrace *self, guint channel);
-/* What a channel's markers reach, read once at load: the first one's
- * start, the latest time any of them reaches (a span's end; an unmatched
- * start's own start, not the trace's end; G_MAXINT64 / G_MININT64 for no
- * markers) and the deepest depth. */
+/* What a channel's markers reach: the first one's start, the latest time
+ * any of them reaches (a span's end; an unmatched start's own start, not
+ * the trace's end; G_MAXINT64 / G_MININT64 for no markers) and the
+ * deepest depth. Made, with the lanes and depths below, for all of a
+ * thread's channels when one of them is first asked for: a collapsed
+ * thread of a server's trace needs only its thread's summary. */
 typedef struct
 {
   gint64 first_ns, last_ns;
   guint8 deepest;
 } EtChannelSummary;
 EtChannelSummary   et_trace_channel_summary (EtTrace *self, guint channel);
-/* Per channel, which thread-wide depths (EtMarker.depth, bit d for d < 64)
- * its spans use: a channel's row gives lanes to those alone (see
+/* Which thread-wide depths (EtMarker.depth, bit d for d < 64) the spans
+ * of @channel use: a channel's row gives lanes to those alone (see
  * et_lane_of_depth). */
-const guint64     *et_trace_channel_depths  (EtTrace *self);
+guint64            et_trace_channel_depth_mask (EtTrace *self, guint channel);
+/* The same of all a thread's markers together, read at load: its
+ * channels' reach (first start, latest reach), depths used, deepest
+ * depth, and its marker count. */
+typedef struct
+{
+  gint64  first_ns, last_ns;
+  guint64 depths;
+  guint64 n_markers;
+  guint8  deepest;
+} EtThreadSummary;
+EtThreadSummary    et_trace_thread_summary  (EtTrace *self, guint thread);
 
 /* The lane of a row whose spans use the depths @used that a span of depth
  * @depth is drawn in: depths no span of the row uses take no lane (a row's

@@ -24,8 +24,6 @@ struct _EtLayoutFilter
 struct _EtLayout
 {
   EtTrace  *trace;
-  const guint64 *depths;      /* the trace's, per channel: depths its spans use */
-  guint    *lanes;       /* per channel */
   gboolean *collapsed;   /* per process */
   GArray   *rows;        /* EtRow */
   gint     *row_of_channel;
@@ -41,7 +39,6 @@ struct _EtLayout
   gint      next_rank;
   /* Threads (et-layout-threads.c). */
   EtLayoutThread *threads;     /* per thread: lifetime and counts, from the markers */
-  guint8   *channel_deepest;   /* per channel: its deepest marker's depth (capped) */
   gint8    *thread_choice;     /* 0: the default, 1: expanded, 2: collapsed */
   gboolean *thread_merged;     /* per thread, after update: collapsed (the choice or
                                   the default) */

@@ -1,39 +1,24 @@
 /* et-layout-threads.c — the thread rows of the layout (see et-layout.h):
  * per-thread summaries, collapsed or expanded, order, empty threads.
  *
- * A thread's summary (lifetime, marker count, deepest depth per channel)
- * comes from its channels' summaries (et_trace_channel_summary) when the
- * layout is made; what depends on
- * the filters (which channels are shown, so the merged row's depths and
- * lanes, and the default of collapsed or not) again on every update.
+ * A thread's summary (lifetime, marker count) is the model's
+ * (et_trace_thread_summary) when the layout is made; what depends on the
+ * filters (which channels are shown, so the merged row's depths and
+ * lanes, and the default of collapsed or not) again when they change:
+ * from the thread's summary while all its channels are shown, else from
+ * its channels' own (which the model then makes for that thread).
  */
 #include "et-layout-private.h"
 #include "et-trace-cpu.h"
 
 #include <string.h>
 
-/* The summary of one channel's markers (the model's, read at load: the
- * window makes a layout for each trace it shows, on the main loop),
- * added to its thread's. */
-static void
-summarise_channel (EtLayout *l, guint c, EtLayoutThread *t)
-{
-  EtChannelSummary reach = et_trace_channel_summary (l->trace, c);
-
-  t->first_ns = MIN (t->first_ns, reach.first_ns);
-  t->last_ns = MAX (t->last_ns, reach.last_ns);
-  t->n_markers += et_trace_get_channel (l->trace, c)->n_markers;
-  l->channel_deepest[c] = reach.deepest;
-}
-
 void
 et_layout_threads_init (EtLayout *l)
 {
-  guint n = et_trace_get_n_threads (l->trace), n_channels = et_trace_get_n_channels (l->trace);
-  guint n_processes = et_trace_get_n_processes (l->trace);
+  guint n = et_trace_get_n_threads (l->trace), n_processes = et_trace_get_n_processes (l->trace);
 
   l->threads = g_new (EtLayoutThread, MAX (n, 1));
-  l->channel_deepest = g_new0 (guint8, MAX (n_channels, 1));
   l->thread_choice = g_new0 (gint8, MAX (n, 1));
   l->thread_merged = g_new0 (gboolean, MAX (n, 1));
   l->thread_depths = g_new0 (guint64, MAX (n, 1));
@@ -45,12 +30,10 @@ et_layout_threads_init (EtLayout *l)
   l->shown_stale = l->order_stale = TRUE;
   for (guint t = 0; t < n; t++)
     {
-      const EtThread *thread = et_trace_get_thread (l->trace, t);
-      EtLayoutThread *s = &l->threads[t];
+      EtThreadSummary markers = et_trace_thread_summary (l->trace, t);
 
-      *s = (EtLayoutThread) { G_MAXINT64, G_MININT64, 0, et_trace_thread_cpu_ns (l->trace, t) };
-      for (guint k = 0; k < thread->n_channels; k++)
-        summarise_channel (l, thread->first_channel + k, s);
+      l->threads[t] = (EtLayoutThread) { markers.first_ns, markers.last_ns, markers.n_markers,
+                                         et_trace_thread_cpu_ns (l->trace, t) };
       l->row_of_thread[t] = -1;
     }
 }
@@ -61,8 +44,6 @@ et_layout_threads_copy (EtLayout *c, EtLayout *l)
   guint n = MAX (et_trace_get_n_threads (l->trace), 1);
 
   c->threads = g_memdup2 (l->threads, n * sizeof (EtLayoutThread));
-  c->channel_deepest = g_memdup2 (l->channel_deepest,
-                                  MAX (et_trace_get_n_channels (l->trace), 1));
   c->thread_choice = g_memdup2 (l->thread_choice, n * sizeof (gint8));
   c->thread_merged = g_memdup2 (l->thread_merged, n * sizeof (gboolean));
   c->thread_depths = g_memdup2 (l->thread_depths, n * sizeof (guint64));
@@ -77,7 +58,6 @@ void
 et_layout_threads_free (EtLayout *l)
 {
   g_free (l->threads);
-  g_free (l->channel_deepest);
   g_free (l->thread_choice);
   g_free (l->thread_merged);
   g_free (l->thread_depths);
@@ -88,27 +68,47 @@ et_layout_threads_free (EtLayout *l)
   g_free (l->ordered_at);
 }
 
-/* A merged row has lanes for the depths its shown channels' spans use,
- * as many as the deepest of them needs (et_trace_channel_lanes, for the
- * depths of all of them together). */
+/* The depths @thread's shown channels' spans use, and the lanes of its
+ * merged row: as many as the deepest of them needs for the depths of all
+ * of them together. All shown (the usual): the thread's summary says;
+ * else its channels' own. */
+static void
+merged_lanes (EtLayout *l, guint t, const EtThread *thread)
+{
+  guint64 used = 0;
+  guint lanes = 1, shown = 0;
+
+  for (guint k = 0; k < thread->n_channels; k++)
+    shown += l->f.channel_shown[thread->first_channel + k] != FALSE;
+  if (shown == thread->n_channels && shown > 0)
+    {
+      EtThreadSummary s = et_trace_thread_summary (l->trace, t);
+
+      l->thread_depths[t] = s.depths;
+      l->thread_lanes[t] = et_lane_of_depth (s.depths, s.deepest) + 1;
+      return;
+    }
+  for (guint k = 0; k < thread->n_channels; k++)
+    if (l->f.channel_shown[thread->first_channel + k])
+      used |= et_trace_channel_depth_mask (l->trace, thread->first_channel + k);
+  for (guint k = 0; k < thread->n_channels; k++)
+    if (l->f.channel_shown[thread->first_channel + k])
+      lanes = MAX (lanes, et_lane_of_depth (used, et_trace_channel_summary (
+                                                    l->trace, thread->first_channel + k).deepest)
+                          + 1);
+  l->thread_depths[t] = used;
+  l->thread_lanes[t] = lanes;
+}
+
 void
 et_layout_threads_update (EtLayout *l)
 {
   for (guint t = 0; t < et_trace_get_n_threads (l->trace); t++)
     {
       const EtThread *thread = et_trace_get_thread (l->trace, t);
-      guint64 used = 0;
-      guint lanes = 1;
 
-      for (guint k = 0; l->shown_stale && k < thread->n_channels; k++)
-        if (l->f.channel_shown[thread->first_channel + k])
-          used |= l->depths[thread->first_channel + k];
-      for (guint k = 0; l->shown_stale && k < thread->n_channels; k++)
-        if (l->f.channel_shown[thread->first_channel + k])
-          lanes = MAX (lanes, et_lane_of_depth (used, l->channel_deepest[thread->first_channel + k])
-                              + 1);
       if (l->shown_stale)
-        l->thread_depths[t] = used, l->thread_lanes[t] = lanes;
+        merged_lanes (l, t, thread);
       /* The default counts every channel, shown or not: hiding a series
        * should not open or close its thread. */
       l->thread_merged[t] = l->thread_choice[t] == 2

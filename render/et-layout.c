@@ -11,8 +11,6 @@ et_layout_new (EtTrace *trace)
   guint n = et_trace_get_n_channels (trace);
 
   l->trace = g_object_ref (trace);
-  l->lanes = g_new0 (guint, MAX (n, 1));
-  l->depths = et_trace_channel_depths (trace);
   l->row_of_channel = g_new (gint, MAX (n, 1));
   l->collapsed = g_new0 (gboolean, MAX (et_trace_get_n_processes (trace), 1));
   l->f.n_providers = et_trace_get_n_providers (trace);
@@ -27,10 +25,7 @@ et_layout_new (EtTrace *trace)
   l->rows = g_array_new (FALSE, FALSE, sizeof (EtRow));
   l->provider_rows = g_new0 (gboolean, MAX (l->f.n_providers, 1));
   for (guint c = 0; c < n; c++)
-    {
-      l->lanes[c] = et_trace_channel_lanes (trace, c);
-      l->provider_rows[et_trace_get_channel (trace, c)->provider] = TRUE;
-    }
+    l->provider_rows[et_trace_get_channel (trace, c)->provider] = TRUE;
   et_layout_threads_init (l);
   et_layout_update (l, 18);
   return l;
@@ -42,7 +37,6 @@ et_layout_free (EtLayout *l)
   if (l == NULL)
     return;
   g_object_unref (l->trace);
-  g_free (l->lanes);
   g_free (l->collapsed);
   g_free (l->f.provider_hidden);
   g_free (l->provider_rows);
@@ -75,7 +69,6 @@ et_layout_copy (EtLayout *l)
 
   g_object_ref (c->trace);
   c->frozen = 0, c->stale = FALSE;   /* the copy lays out at once */
-  c->lanes = copy_items (l->lanes, n, sizeof (guint));
   c->collapsed = copy_items (l->collapsed, n_processes, sizeof (gboolean));
   c->rows = g_array_copy (l->rows);
   c->row_of_channel = copy_items (l->row_of_channel, n, sizeof (gint));
@@ -165,7 +158,7 @@ add_thread_rows (EtLayout *l, guint t, int y)
   for (guint k = 0; k < channels->len; k++)
     {
       guint c = g_array_index (channels, Ranked, k).index;
-      guint lanes = l->channel_collapsed[c] ? 1 : l->lanes[c];
+      guint lanes = l->channel_collapsed[c] ? 1 : et_trace_channel_lanes (l->trace, c);
       EtRow row = { ET_ROW_CHANNEL, c, y, (int) lanes * l->lane_height + 2, lanes };
 
       l->row_of_channel[c] = (gint) l->rows->len;
@@ -563,7 +556,8 @@ et_layout_row_depths (EtLayout *l, guint channel, gboolean *one_lane)
   guint thread = et_trace_channel_thread (l->trace, channel);
 
   *one_lane = l->thread_merged[thread] ? l->compact : l->channel_collapsed[channel];
-  return l->thread_merged[thread] ? l->thread_depths[thread] : l->depths[channel];
+  return l->thread_merged[thread] ? l->thread_depths[thread]
+                                  : et_trace_channel_depth_mask (l->trace, channel);
 }
 
 guint

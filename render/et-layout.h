@@ -241,7 +241,7 @@ EtThreadOrder et_layout_get_thread_order   (EtLayout     *layout);
 void         et_layout_set_show_empty_threads (EtLayout *layout,
                                                gboolean  show);
 gboolean     et_layout_get_show_empty_threads (EtLayout *layout);
-/* The depths (as et_trace_channel_depths) of the merged row of @thread:
+/* The depths (as et_trace_channel_depth_mask) of the merged row of @thread:
  * its shown channels' together. */
 guint64      et_layout_thread_depths       (EtLayout *layout,
                                             guint     thread);

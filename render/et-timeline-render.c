@@ -410,7 +410,7 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
     return;
   p.row_depths = et_layout_row_depths (layout, c, &p.one_lane);
   if (by_runs)
-    map_lanes (&p, et_trace_channel_depths (trace)[c]);
+    map_lanes (&p, et_trace_channel_depth_mask (trace, c));
   for (guint i = first; i < end; i++)
     {
       const EtMarker *m = &ch->markers[i];

@@ -170,7 +170,7 @@ merged_y0 (EtLayout *merged, const EtShape *s, const EtViewport *v, double expan
 
   if (s->kind == ET_SHAPE_SPAN || s->kind == ET_SHAPE_LONE_END)
     {
-      guint lane = et_lane_of_depth (et_trace_channel_depths (trace)[s->channel], s->m->depth);
+      guint lane = et_lane_of_depth (et_trace_channel_depth_mask (trace, s->channel), s->m->depth);
       guint merged_lane = et_lane_of_depth (et_layout_thread_depths (merged, thread), s->m->depth);
 
       offset += ((double) merged_lane - lane) * v->lane_height;

@@ -1321,6 +1321,134 @@ test_small_channels_build_their_arrays_when_asked (void **state)
     }
 }
 
+/* One channel's info as four threads asked for it at once. */
+typedef struct
+{
+  EtTrace          *trace;
+  EtChannelSummary *summaries;    /* per channel */
+  guint64          *depths;
+  guint            *lanes;
+} InfoAsker;
+
+static gpointer
+ask_every_channel_info (gpointer data)
+{
+  InfoAsker *a = data;
+  guint n = et_trace_get_n_channels (a->trace);
+
+  for (guint c = 0; c < n; c++)
+    {
+      guint at = (c * 7919 + GPOINTER_TO_UINT (a->summaries)) % n;   /* each in its own order */
+
+      a->summaries[at] = et_trace_channel_summary (a->trace, at);
+      a->depths[at] = et_trace_channel_depth_mask (a->trace, at);
+      a->lanes[at] = et_trace_channel_lanes (a->trace, at);
+    }
+  return NULL;
+}
+
+/* A channel's reach, depths and lanes are made for its thread's channels
+ * when one of them is first asked for (a collapsed thread needs only its
+ * thread's summary, read at load), except a thread's with a channel of
+ * more than a block, whose block arrays load builds. The thread summaries
+ * and, asked for from four threads at once, every channel's info are what
+ * their markers say, each thread's made once. */
+static void
+test_channel_info_is_made_per_thread_when_asked (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) t = NULL;
+  EtFixtureOptions o;
+  guint n, with_channels = 0, large = 0;
+  InfoAsker askers[4];
+  GThread *threads[4];
+
+  et_fixture_options_init (&o);
+  assert_true (et_fixture_write_threads (f->path, 20000, 2000, 5, &o, &error));
+  t = et_trace_load (f->path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  assert_non_null (t);
+  n = et_trace_get_n_channels (t);
+  for (guint th = 0; th < et_trace_get_n_threads (t); th++)
+    {
+      const EtThread *thread = et_trace_get_thread (t, th);
+      EtThreadSummary s = et_trace_thread_summary (t, th);
+      gint64 first = G_MAXINT64, last = G_MININT64;
+      guint64 depths = 0, markers = 0;
+      guint deepest = 0;
+      gboolean big = FALSE;
+
+      for (guint k = 0; k < thread->n_channels; k++)
+        {
+          const EtChannel *ch = et_trace_get_channel (t, thread->first_channel + k);
+
+          big |= ch->n_markers > ET_CHANNEL_BLOCK;
+          markers += ch->n_markers;
+          for (guint i = 0; i < ch->n_markers; i++)
+            {
+              const EtMarker *m = &ch->markers[i];
+
+              first = MIN (first, m->start_ns);
+              last = MAX (last, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns : m->end_ns);
+              deepest = MAX (deepest, m->depth);
+              if (m->kind == ET_MARKER_SPAN && m->depth < 64)
+                depths |= G_GUINT64_CONSTANT (1) << m->depth;
+            }
+        }
+      assert_int_equal (s.first_ns, first);
+      assert_int_equal (s.last_ns, last);
+      assert_int_equal (s.depths, depths);
+      assert_int_equal (s.deepest, MIN (deepest, 255));
+      assert_int_equal (s.n_markers, markers);
+      with_channels += thread->n_channels > 0;
+      large += big;
+    }
+  assert_int_equal (_et_trace_n_threads_with_info (t), large);
+  assert_true (large < with_channels / 2);
+
+  for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
+    {
+      askers[k] = (InfoAsker) { t, g_new0 (EtChannelSummary, n), g_new0 (guint64, n),
+                                g_new0 (guint, n) };
+      threads[k] = g_thread_new ("asker", ask_every_channel_info, &askers[k]);
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
+    g_thread_join (threads[k]);
+  assert_int_equal (_et_trace_n_threads_with_info (t), with_channels);
+  for (guint c = 0; c < n; c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (t, c);
+      gint64 first = G_MAXINT64, last = G_MININT64;
+      guint64 depths = 0;
+      guint deepest = 0;
+
+      for (guint i = 0; i < ch->n_markers; i++)
+        {
+          const EtMarker *m = &ch->markers[i];
+
+          first = MIN (first, m->start_ns);
+          last = MAX (last, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns : m->end_ns);
+          deepest = MAX (deepest, m->depth);
+          if (m->kind == ET_MARKER_SPAN && m->depth < 64)
+            depths |= G_GUINT64_CONSTANT (1) << m->depth;
+        }
+      for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
+        {
+          assert_int_equal (askers[k].summaries[c].first_ns, first);
+          assert_int_equal (askers[k].summaries[c].last_ns, last);
+          assert_int_equal (askers[k].summaries[c].deepest, MIN (deepest, 255));
+          assert_int_equal (askers[k].depths[c], depths);
+          assert_int_equal (askers[k].lanes[c], et_lane_of_depth (depths, deepest) + 1);
+        }
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
+    {
+      g_free (askers[k].summaries);
+      g_free (askers[k].depths);
+      g_free (askers[k].lanes);
+    }
+}
+
 int
 main (void)
 {
@@ -1352,6 +1480,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_preview_makes_markers_of_the_first_events, setup, teardown),
     cmocka_unit_test (test_workers_yield_to_the_window_thread),
     cmocka_unit_test_setup_teardown (test_small_channels_build_their_arrays_when_asked, setup,
+                                     teardown),
+    cmocka_unit_test_setup_teardown (test_channel_info_is_made_per_thread_when_asked, setup,
                                      teardown),
   };
   return cmocka_run_group_tests_name ("trace", tests, NULL, NULL);
