@@ -101,9 +101,9 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
     g_object_unref (trace);
   else
     {
-      /* The layout's thread summaries read every channel: with a server's
-       * short-lived threads (375,000 channels) 23 ms the window's main loop
-       * would stall for. */
+      /* The first layout of a server's short-lived threads (15,000 threads,
+       * 304,000 channels) took 23 ms the window's main loop would stall
+       * for (7 ms since threads carry their own summaries). */
       Loaded *loaded = g_new0 (Loaded, 1);
 
       loaded->trace = trace;
