@@ -9,6 +9,7 @@
  * so any thread may query.
  */
 #include "et-trace-cpu.h"
+#include "et-sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -254,47 +255,22 @@ take_record (EtTrace *self, EtTraceCpu *cpu, Build *build, const EtRecord *recor
     }
 }
 
-static gboolean
-is_sorted (const gint64 *t, guint n)
-{
-  for (guint i = 1; i < n; i++)
-    if (t[i] < t[i - 1])
-      return FALSE;
-  return TRUE;
-}
-
-/* Sorts @n times by their distance from the least, a byte at a time from
- * the lowest (bytes all of them share are skipped): a thread's samples
- * come as one sorted run per buffer, which a comparison sort gains little
- * from, and the distances span far fewer than 64 bits. */
+/* Sorts @n times by their distance from the least (et_sort_u64): a
+ * thread's samples come as one sorted run per buffer, which a comparison
+ * sort gains little from, and the distances span far fewer than 64 bits. */
 static void
 sort_times (gint64 *t, guint n)
 {
-  g_autofree gint64 *tmp = NULL;
-  guint64 all = ~(guint64) 0, any = 0;
+  guint64 *d = (guint64 *) (gpointer) t;
   gint64 least = G_MAXINT64;
 
-  if (is_sorted (t, n))
-    return;
   for (guint i = 0; i < n; i++)
     least = MIN (least, t[i]);
   for (guint i = 0; i < n; i++)
-    all &= (guint64) t[i] - (guint64) least, any |= (guint64) t[i] - (guint64) least;
-  tmp = g_new (gint64, n);
-  for (guint shift = 0; shift < 64; shift += 8)
-    {
-      guint count[257] = { 0 };
-
-      if ((((all ^ any) >> shift) & 0xFF) == 0)
-        continue;                         /* every time has the same byte here */
-      for (guint i = 0; i < n; i++)
-        count[((((guint64) t[i] - (guint64) least) >> shift) & 0xFF) + 1]++;
-      for (guint b = 1; b < 257; b++)
-        count[b] += count[b - 1];
-      for (guint i = 0; i < n; i++)
-        tmp[count[(((guint64) t[i] - (guint64) least) >> shift) & 0xFF]++] = t[i];
-      memcpy (t, tmp, n * sizeof *t);
-    }
+    d[i] = (guint64) t[i] - (guint64) least;
+  et_sort_u64 (d, n);
+  for (guint i = 0; i < n; i++)
+    t[i] = (gint64) (d[i] + (guint64) least);
 }
 
 /* A thread's samples and switches sorted and kept; its switches paired

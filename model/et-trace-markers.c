@@ -10,6 +10,7 @@
 #include "et-trace-load-private.h"
 #include "et-builtin-rules.h"
 #include "et-memory.h"
+#include "et-sort.h"
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -941,6 +942,45 @@ def_table_find (DefTable *t, const ChannelDef *key)
   return t->defs->len - 1;
 }
 
+/* The bits that hold 0 … @n - 1. */
+static guint
+bits_for (guint n)
+{
+  guint bits = 0;
+
+  while (bits < 32 && (n - 1) >> bits != 0)
+    bits++;
+  return n > 1 ? bits : 0;
+}
+
+/* @sorted (pointers into @defs) in layout order (compare_channel_defs) by
+ * sorting numbers: thread, provider, series rank and the definition's
+ * place, packed in 64 bits (a radix sort: hundreds of thousands of
+ * channels, a server's, took 25 ms through qsort). FALSE when they do not
+ * fit (then the caller compares). */
+static gboolean
+sort_defs_packed (EtTrace *self, GArray *defs, ChannelDef **sorted)
+{
+  guint b_at = bits_for (defs->len), b_rank = bits_for (self->series->len);
+  guint b_provider = bits_for (self->providers->len), b_thread = bits_for (self->threads->len);
+  g_autofree guint64 *keys = NULL;
+
+  if (b_at + b_rank + b_provider + b_thread > 64)
+    return FALSE;
+  keys = g_new (guint64, MAX (defs->len, 1));
+  for (guint c = 0; c < defs->len; c++)
+    {
+      const ChannelDef *d = &g_array_index (defs, ChannelDef, c);
+
+      keys[c] = ((((((guint64) d->thread << b_provider) | d->provider) << b_rank) | d->rank) << b_at)
+                | c;
+    }
+  et_sort_u64 (keys, defs->len);
+  for (guint c = 0; c < defs->len; c++)
+    sorted[c] = &g_array_index (defs, ChannelDef, keys[c] & ((G_GUINT64_CONSTANT (1) << b_at) - 1));
+  return TRUE;
+}
+
 /* Channels by thread, provider, then series name (not its id: ids follow
  * the order strings were first seen, which parallel decoding varies), by
  * the name's rank among the series (rank_series). */
@@ -1511,9 +1551,12 @@ build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
    * each part its places in it after the parts before. */
   rank_series (all.defs, self);
   sorted = g_new (ChannelDef *, MAX (n_channels, 1));
-  for (guint c = 0; c < n_channels; c++)
-    sorted[c] = &g_array_index (all.defs, ChannelDef, c);
-  qsort (sorted, n_channels, sizeof (gpointer), compare_channel_defs);
+  if (!sort_defs_packed (self, all.defs, sorted))
+    {
+      for (guint c = 0; c < n_channels; c++)
+        sorted[c] = &g_array_index (all.defs, ChannelDef, c);
+      qsort (sorted, n_channels, sizeof (gpointer), compare_channel_defs);
+    }
   self->markers = g_new (EtMarker, MAX (n, 1));
   self->n_markers = n;
   place_parts (all.defs, sorted, parts, k);

@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 #include "et-fixture.h"
+#include "et-sort.h"
 #include "et-trace.h"
 #include "et-trace-private.h"
 #include "et-search.h"
@@ -1449,6 +1450,43 @@ test_channel_info_is_made_per_thread_when_asked (void **state)
     }
 }
 
+static int
+compare_u64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The radix sort the loader orders channels and CPU times with gives
+ * qsort's order: random 64-bit values, values that share their high
+ * bytes (packed keys), duplicates, and values already in order. */
+static void
+test_radix_sort_orders_as_qsort (void **state)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+
+  for (guint round = 0; round < 4; round++)
+    {
+      guint n = 5000 + round * 1000;
+      g_autofree guint64 *v = g_new (guint64, n), *w = NULL;
+
+      for (guint i = 0; i < n; i++)
+        {
+          guint64 r = (guint64) g_rand_int (rand) << 32 | g_rand_int (rand);
+
+          v[i] = round == 0 ? r
+                 : round == 1 ? (G_GUINT64_CONSTANT (0xABCD) << 48) | (r & 0xFFFFF)
+                 : round == 2 ? r % 97
+                 : i * G_GUINT64_CONSTANT (1000003);
+        }
+      w = g_memdup2 (v, n * sizeof *v);
+      qsort (w, n, sizeof *w, compare_u64);
+      et_sort_u64 (v, n);
+      assert_memory_equal (v, w, n * sizeof *v);
+    }
+}
+
 int
 main (void)
 {
@@ -1483,6 +1521,7 @@ main (void)
                                      teardown),
     cmocka_unit_test_setup_teardown (test_channel_info_is_made_per_thread_when_asked, setup,
                                      teardown),
+    cmocka_unit_test (test_radix_sort_orders_as_qsort),
   };
   return cmocka_run_group_tests_name ("trace", tests, NULL, NULL);
 }
