@@ -335,6 +335,7 @@ compact_rows_changed (GSimpleAction *action, GVariant *state, gpointer data)
 
   g_simple_action_set_state (action, state);
   et_timeline_view_set_compact (self->timeline, compact);
+  _et_window_update_threads_bar (self);
   if (self->settings != NULL && g_settings_get_boolean (self->settings, "compact-rows") != compact)
     g_settings_set_boolean (self->settings, "compact-rows", compact);
 }

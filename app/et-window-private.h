@@ -24,6 +24,8 @@ struct _EtWindow
   GtkProgressBar    *progress;
   GtkInfoBar        *damage_bar;
   GtkLabel          *damage_label;
+  GtkInfoBar        *threads_bar;  /* a trace of many threads: what helps with them */
+  GtkLabel          *threads_label;
   GtkLabel          *error_label;
   GtkSearchBar      *search_bar;
   GtkSearchEntry    *search_entry;
@@ -53,6 +55,7 @@ struct _EtWindow
   EtTrace           *trace;
   EtLayout          *layout;
   guint              shown_serial;  /* the layout's when the list last followed it */
+  gboolean           threads_dismissed; /* the threads bar closed for this trace */
   GStrv              shown_extra;  /* non-default providers ticked (kept over reloads) */
   char              *status;       /* the last error or damage message */
   guint              list_idle;
@@ -74,3 +77,4 @@ void _et_window_search_clear         (EtWindow *self);
 void _et_window_bind_search_callbacks (GtkWidgetClass *widget_class);
 /* et-window.c */
 void _et_window_reload_all_providers (EtWindow *self);
+void _et_window_update_threads_bar  (EtWindow *self);

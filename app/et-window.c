@@ -127,6 +127,60 @@ on_filters_changed (EtFilterPopover *filters, gpointer data)
   refresh_list_now (self);
 }
 
+static gulong
+plural (guint64 n)
+{
+  return (gulong) MIN (n, G_MAXULONG);
+}
+
+/* From this many threads with markers, a trace opens with a bar that
+ * offers compact rows and only threads active in view. */
+#define MANY_THREADS 1000
+
+/* The bar for a trace of many threads: shown while neither of what it
+ * offers is on. */
+void
+_et_window_update_threads_bar (EtWindow *self)
+{
+  guint threads = 0;
+  gboolean wanted;
+
+  for (guint t = 0; self->trace != NULL && t < et_trace_get_n_threads (self->trace); t++)
+    threads += et_trace_get_thread (self->trace, t)->n_channels > 0;
+  wanted = threads >= MANY_THREADS && self->layout != NULL
+           && !et_timeline_view_get_compact (self->timeline)
+           && !et_layout_get_active_only (self->layout);
+  if (wanted)
+    {
+      g_autoptr(GString) count = g_string_new (NULL);
+      g_autofree char *text = NULL;
+
+      et_format_count_display (threads, count);
+      /* Translators: %s is a number already grouped for the locale. */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "This trace has %s thread with markers. Compact rows "
+                                           "fit three times as many on a screen; only the threads "
+                                           "active in view are those of the time you look at.",
+                                           "This trace has %s threads with markers. Compact rows "
+                                           "fit three times as many on a screen; only the threads "
+                                           "active in view are those of the time you look at.",
+                                           plural (threads)),
+                              count->str);
+      gtk_label_set_text (self->threads_label, text);
+    }
+  if (!wanted || !self->threads_dismissed)
+    gtk_info_bar_set_revealed (self->threads_bar, wanted);
+}
+
+static void
+on_threads_bar_response (GtkInfoBar *bar, int response, gpointer data)
+{
+  EtWindow *self = data;
+
+  self->threads_dismissed = TRUE;
+  gtk_info_bar_set_revealed (bar, FALSE);
+}
+
 /* Rows changed: the overview and the list follow when the channels shown
  * did (not when rows only opened, closed or moved: a click on a thread of
  * 15,000 looked at every channel's markers again). */
@@ -135,6 +189,7 @@ on_channels_changed (EtTimelineView *timeline, gpointer data)
 {
   EtWindow *self = data;
 
+  _et_window_update_threads_bar (self);
   if (self->layout != NULL && et_layout_get_shown_serial (self->layout) == self->shown_serial)
     return;
   self->shown_serial = self->layout != NULL ? et_layout_get_shown_serial (self->layout) : 0;
@@ -245,12 +300,6 @@ show_error (EtWindow *self, const GError *error)
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
   gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static gulong
-plural (guint64 n)
-{
-  return (gulong) MIN (n, G_MAXULONG);
 }
 
 /* The banner of a damaged file: how much was skipped and where the first
@@ -377,6 +426,7 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
   self->trace = trace;
   self->layout = layout;
   self->shown_serial = G_MAXUINT;       /* the list follows the new layout's first change */
+  self->threads_dismissed = FALSE;
   /* The filters and the remembered threads are restored before the
    * timeline lays the rows out for its lanes: once, not per switch. */
   et_layout_freeze (self->layout);
@@ -415,6 +465,7 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
     set_preview_subtitle (self, -1);
   show_damage (self);
   show_empty_state (self, trace);
+  _et_window_update_threads_bar (self);
   gtk_stack_set_visible_child_name (self->stack, "timeline");
   et_details_pane_show (self->details, trace, NULL);
   g_clear_handle_id (&self->list_idle, g_source_remove);
@@ -504,6 +555,7 @@ start_load (EtWindow *self)
   gtk_progress_bar_set_text (self->progress, NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
   gtk_info_bar_set_revealed (self->damage_bar, FALSE);
+  gtk_info_bar_set_revealed (self->threads_bar, FALSE);
   set_status (self, NULL);
   gtk_stack_set_visible_child_name (self->stack, "loading");
   run_loader (self, self->load_flags | (wants_preview (self) ? ET_LOAD_PREVIEW : 0));
@@ -734,6 +786,7 @@ et_window_class_init (EtWindowClass *klass)
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, EtWindow, name)
   CHILD (title_label); CHILD (subtitle_label); CHILD (stack); CHILD (loading_label);
   CHILD (progress); CHILD (damage_bar); CHILD (damage_label); CHILD (error_label);
+  CHILD (threads_bar); CHILD (threads_label);
   CHILD (search_bar); CHILD (search_entry); CHILD (search_status); CHILD (search_button);
   CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (details);
   CHILD (empty_state); CHILD (empty_label); CHILD (empty_button);
@@ -741,6 +794,7 @@ et_window_class_init (EtWindowClass *klass)
   CHILD (overview);
 #undef CHILD
   gtk_widget_class_bind_template_callback (widget_class, on_damage_bar_response);
+  gtk_widget_class_bind_template_callback (widget_class, on_threads_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_channels_changed);
@@ -794,6 +848,13 @@ et_window_get_viewport (EtWindow *self)
 {
   g_return_val_if_fail (ET_IS_WINDOW (self), NULL);
   return et_timeline_view_get_viewport (self->timeline);
+}
+
+GtkInfoBar *
+et_window_get_threads_bar (EtWindow *self)
+{
+  g_return_val_if_fail (ET_IS_WINDOW (self), NULL);
+  return self->threads_bar;
 }
 
 EtLayout *

@@ -53,4 +53,7 @@ guint       et_window_get_n_matches  (EtWindow       *self);
 char       *et_window_get_details    (EtWindow       *self);
 /* The last load error or damage report, "" when none (transfer none). */
 const char *et_window_get_status     (EtWindow       *self);
+/* The bar a trace of many threads opens with (compact rows, only threads
+ * active in view), revealed or not (for tests). */
+GtkInfoBar *et_window_get_threads_bar (EtWindow      *self);
 G_END_DECLS

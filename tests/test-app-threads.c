@@ -547,6 +547,45 @@ test_only_threads_active_in_view (void **state)
   close_window (window);
 }
 
+/* A trace of many threads (1,500 here) opens with a bar offering compact
+ * rows and only threads active in view: either one hides it, turned off
+ * again it is back; closed, it stays closed for the trace. The 300-thread
+ * trace has none. */
+static void
+test_many_threads_bar_offers_what_helps (void **state)
+{
+  g_autofree char *many = g_build_filename (gui_dir, "many-threads.etl", NULL);
+  EtWindow *window = open_window (threads_path);
+  GtkInfoBar *bar = et_window_get_threads_bar (window);
+  GtkWidget *label;
+
+  assert_false (gtk_info_bar_get_revealed (bar));
+  close_window (window);
+  assert_true (run_fixture_tool ((const char *[]) { "threads", "30000", many, "--threads", "1500",
+                                                    NULL }));
+  window = open_window (many);
+  bar = et_window_get_threads_bar (window);
+  assert_true (gtk_info_bar_get_revealed (bar));
+  label = find_widget (GTK_WIDGET (bar), GTK_TYPE_LABEL);
+  assert_non_null (strstr (gtk_label_get_text (GTK_LABEL (label)), "threads with markers"));
+
+  activate (window, "win.compact-rows");
+  assert_false (gtk_info_bar_get_revealed (bar));
+  activate (window, "win.compact-rows");
+  assert_true (gtk_info_bar_get_revealed (bar));
+  activate (window, "timeline.active-threads");
+  assert_false (gtk_info_bar_get_revealed (bar));
+  activate (window, "timeline.active-threads");
+  assert_true (gtk_info_bar_get_revealed (bar));
+
+  gtk_info_bar_response (bar, GTK_RESPONSE_CLOSE);
+  assert_false (gtk_info_bar_get_revealed (bar));
+  activate (window, "win.compact-rows");
+  activate (window, "win.compact-rows");
+  assert_false (gtk_info_bar_get_revealed (bar));
+  close_window (window);
+}
+
 /* The window on the many-threads trace, light and dark, for
  * docs/screenshots: the first threads' stretch of time, the first thread
  * expanded into its series, the others merged, a merged marker selected. */
@@ -607,6 +646,7 @@ main (void)
     cmocka_unit_test (test_go_to_thread_or_series),
     cmocka_unit_test (test_compact_rows_fit_more_threads),
     cmocka_unit_test (test_only_threads_active_in_view),
+    cmocka_unit_test (test_many_threads_bar_offers_what_helps),
     cmocka_unit_test (test_screenshots_light_and_dark),
   };
   return cmocka_run_group_tests_name ("app-threads", tests, setup, teardown);
