@@ -56,6 +56,7 @@ struct _EtWindow
   EtLayout          *layout;
   guint              shown_serial;  /* the layout's when the list last followed it */
   gboolean           threads_dismissed; /* the threads bar closed for this trace */
+  guint              threads_with_markers; /* of the trace shown */
   GStrv              shown_extra;  /* non-default providers ticked (kept over reloads) */
   char              *status;       /* the last error or damage message */
   guint              list_idle;

@@ -142,11 +142,9 @@ plural (guint64 n)
 void
 _et_window_update_threads_bar (EtWindow *self)
 {
-  guint threads = 0;
+  guint threads = self->threads_with_markers;
   gboolean wanted;
 
-  for (guint t = 0; self->trace != NULL && t < et_trace_get_n_threads (self->trace); t++)
-    threads += et_trace_get_thread (self->trace, t)->n_channels > 0;
   wanted = threads >= MANY_THREADS && self->layout != NULL
            && !et_timeline_view_get_compact (self->timeline)
            && !et_layout_get_active_only (self->layout);
@@ -427,6 +425,9 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
   self->layout = layout;
   self->shown_serial = G_MAXUINT;       /* the list follows the new layout's first change */
   self->threads_dismissed = FALSE;
+  self->threads_with_markers = 0;       /* counted once: the bar is asked at every layout change */
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    self->threads_with_markers += et_trace_get_thread (trace, t)->n_channels > 0;
   /* The filters and the remembered threads are restored before the
    * timeline lays the rows out for its lanes: once, not per switch. */
   et_layout_freeze (self->layout);

@@ -166,9 +166,28 @@ test_markers_sorted_per_channel_and_span_paired (void **state)
   assert_int_equal (et_trace_get_stats (t)->markers, 301);
 }
 
-/* A channel's summary, read at load, is what its markers reach: the
- * first start, the latest end (an unmatched start's own start), the
- * deepest depth; on the large fixture (spans of every kind and status). */
+/* What @ch's markers reach and use, added to what was read before: the
+ * first start, the latest reach (an unmatched start's own start), the
+ * depths its spans use, the deepest depth. */
+static void
+walk_markers (const EtChannel *ch, gint64 *first, gint64 *last, guint64 *depths, guint *deepest)
+{
+  for (guint i = 0; i < ch->n_markers; i++)
+    {
+      const EtMarker *m = &ch->markers[i];
+
+      *first = MIN (*first, m->start_ns);
+      *last = MAX (*last, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns : m->end_ns);
+      *deepest = MAX (*deepest, m->depth);
+      if (m->kind == ET_MARKER_SPAN && m->depth < 64)
+        *depths |= G_GUINT64_CONSTANT (1) << m->depth;
+    }
+}
+
+/* A channel's summary is what its markers reach: the first start, the
+ * latest end (an unmatched start's own start), the deepest depth, and the
+ * depths its spans use; on the large fixture (spans of every kind and
+ * status). */
 static void
 test_channel_summaries_agree_with_their_markers (void **state)
 {
@@ -181,20 +200,15 @@ test_channel_summaries_agree_with_their_markers (void **state)
       const EtChannel *ch = et_trace_get_channel (t, c);
       EtChannelSummary reach = et_trace_channel_summary (t, c);
       gint64 first = G_MAXINT64, last = G_MININT64;
-      guint8 deepest = 0;
+      guint64 depths = 0;
+      guint deepest = 0;
 
-      for (guint i = 0; i < ch->n_markers; i++)
-        {
-          const EtMarker *m = &ch->markers[i];
-
-          first = MIN (first, m->start_ns);
-          last = MAX (last, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns : m->end_ns);
-          deepest = MAX (deepest, m->depth);
-          checked++;
-        }
+      walk_markers (ch, &first, &last, &depths, &deepest);
+      checked += ch->n_markers;
+      assert_int_equal (et_trace_channel_depth_mask (t, c), depths);
       assert_int_equal (reach.first_ns, first);
       assert_int_equal (reach.last_ns, last);
-      assert_int_equal (reach.deepest, deepest);
+      assert_int_equal (reach.deepest, MIN (deepest, 255));
     }
   assert_true (checked > 20000);
 }
@@ -1385,16 +1399,7 @@ test_channel_info_is_made_per_thread_when_asked (void **state)
 
           big |= ch->n_markers > ET_CHANNEL_BLOCK;
           markers += ch->n_markers;
-          for (guint i = 0; i < ch->n_markers; i++)
-            {
-              const EtMarker *m = &ch->markers[i];
-
-              first = MIN (first, m->start_ns);
-              last = MAX (last, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns : m->end_ns);
-              deepest = MAX (deepest, m->depth);
-              if (m->kind == ET_MARKER_SPAN && m->depth < 64)
-                depths |= G_GUINT64_CONSTANT (1) << m->depth;
-            }
+          walk_markers (ch, &first, &last, &depths, &deepest);
         }
       assert_int_equal (s.first_ns, first);
       assert_int_equal (s.last_ns, last);
@@ -1423,16 +1428,7 @@ test_channel_info_is_made_per_thread_when_asked (void **state)
       guint64 depths = 0;
       guint deepest = 0;
 
-      for (guint i = 0; i < ch->n_markers; i++)
-        {
-          const EtMarker *m = &ch->markers[i];
-
-          first = MIN (first, m->start_ns);
-          last = MAX (last, m->status == ET_SPAN_UNMATCHED_START ? m->start_ns : m->end_ns);
-          deepest = MAX (deepest, m->depth);
-          if (m->kind == ET_MARKER_SPAN && m->depth < 64)
-            depths |= G_GUINT64_CONSTANT (1) << m->depth;
-        }
+      walk_markers (ch, &first, &last, &depths, &deepest);
       for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
         {
           assert_int_equal (askers[k].summaries[c].first_ns, first);
