@@ -8,6 +8,7 @@
  * filters (the old rows stay until then), so the window never stalls.
  */
 #include "et-markers-list.h"
+#include "et-workers.h"
 #include "et-report-table.h"
 #include "et-i18n.h"
 #include "et-release.h"
@@ -311,6 +312,7 @@ collect (Collect *c)
 static void
 collect_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
+  et_worker_begin ();
   collect (data);
   g_task_return_boolean (task, TRUE);
 }

@@ -8,6 +8,7 @@
  * full sort: a range of the whole 10 M-marker benchmark trace is one pass.
  */
 #include "et-stats.h"
+#include "et-workers.h"
 
 #include <math.h>
 #include <string.h>
@@ -250,6 +251,7 @@ et_stats_compute (EtTrace *trace, gint64 from_ns, gint64 to_ns, const EtStatsFil
 
   g_return_val_if_fail (ET_IS_TRACE (trace), rows);
 
+  et_worker_begin ();
   t.by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   t.groups = g_ptr_array_new_with_free_func (group_free);
   walk (trace, from_ns, to_ns, filter, tally_visit, &t);

@@ -1,6 +1,7 @@
 /* et-overview.c — see et-overview.h. The density is counted once, off the
  * drawing path: a draw costs a bar per bin, whatever the trace's size. */
 #include "et-overview.h"
+#include "et-workers.h"
 #include "et-time.h"
 #include "et-timeline-render.h"
 
@@ -11,6 +12,7 @@ et_overview_density (EtTrace *trace, const EtLayoutFilter *filter, guint n_bins)
 {
   EtOverviewDensity *d = g_malloc0 (sizeof *d + sizeof (guint32) * MAX (n_bins, 1));
 
+  et_worker_begin ();
   d->n_bins = MAX (n_bins, 1);
   d->duration_ns = MAX (et_trace_get_duration_ns (trace), 1);
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)

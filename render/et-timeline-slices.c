@@ -15,6 +15,7 @@
  * thread, which a new thread would have to build again for every picture.
  */
 #include "et-timeline-private.h"
+#include "et-workers.h"
 
 #include <stdlib.h>
 
@@ -261,6 +262,7 @@ run_job (gpointer data, gpointer unused)
 {
   SliceJob *job = data;
 
+  et_worker_begin ();
   draw_job (job);
   g_mutex_lock (&job->batch->lock);
   if (--job->batch->pending == 0)
