@@ -8,6 +8,7 @@
  * is ready: the main loop keeps its frames.
  */
 #include "et-timeline-view.h"
+#include "et-workers.h"
 #include "et-details.h"
 #include "et-timeline-focus.h"
 #include "et-timeline-threads.h"
@@ -36,6 +37,7 @@ struct _EtTimelineView
   guint               picture_changes; /* `changes` when the picture was begun */
   gboolean            drawing;       /* a picture is being drawn on a thread */
   gint64              draw_us;       /* how long the last picture took */
+  guint64             draw_markers;  /* and how many markers its view held */
 
   GHashTable         *highlights;    /* const EtMarker * set, or NULL */
   gboolean            has_selection;
@@ -92,12 +94,22 @@ invalidate (EtTimelineView *self)
 static void refresh_selection   (EtTimelineView *self);
 static void rows_follow_range   (EtTimelineView *self);
 
+/* The view panned, zoomed or scrolled: the picture compares its viewport
+ * (the rows change only when they follow the range). */
+static void
+view_moved (EtTimelineView *self)
+{
+  rows_follow_range (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_emit (self, signals[SIGNAL_RANGE_CHANGED], 0);
+}
+
+/* The rows changed too. */
 static void
 view_changed (EtTimelineView *self)
 {
-  rows_follow_range (self);
-  invalidate (self);
-  g_signal_emit (self, signals[SIGNAL_RANGE_CHANGED], 0);
+  self->changes++;
+  view_moved (self);
 }
 
 /* Search matches are ringed in amber. */
@@ -158,7 +170,7 @@ draw_surface (EtTrace *trace, EtLayout *layout, const EtViewport *view, GHashTab
  * surface, clipped to what changed. */
 static void
 take_picture (EtTimelineView *self, cairo_surface_t *surface, const EtViewport *view,
-              guint changes, gint64 took_us)
+              guint changes, gint64 took_us, guint64 markers)
 {
   double scale;
   GtkSnapshot *snapshot = gtk_snapshot_new ();
@@ -170,6 +182,9 @@ take_picture (EtTimelineView *self, cairo_surface_t *surface, const EtViewport *
                                     cairo_image_surface_get_height (surface) / scale));
 
   cairo_set_source_surface (cr, surface, 0, 0);
+  /* Drawn pixel for pixel, except scaled for a moment while a zoom's
+   * picture comes (append_picture): the cheapest filter there. */
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_FAST);
   cairo_paint (cr);
   cairo_destroy (cr);
   /* The recording keeps the pixels (cairo hands them over, no copy). */
@@ -179,6 +194,7 @@ take_picture (EtTimelineView *self, cairo_surface_t *surface, const EtViewport *
   self->picture_view = *view;
   self->picture_changes = changes;
   self->draw_us = MAX (took_us, 1);
+  self->draw_markers = markers;
 }
 
 static gboolean
@@ -206,21 +222,28 @@ markers_in_view (EtTimelineView *self)
 }
 
 /* A picture is drawn on a thread when the view holds this many markers (a
- * large trace seen whole), or when the last one took this long; else at
- * once, which is quicker to show. ETLSCOPE_DRAW_ON_THREAD=always or =never
- * decides instead (tests). */
+ * large trace seen whole), when the last one took this long, or when this
+ * one would, going by the last one's time per marker (drawing takes time
+ * in proportion to the markers, beyond a base that a view of a few
+ * thousand already costs: counts under FLOOR count as FLOOR); else at
+ * once, which is quicker to show. This long is a third of a frame: GTK's
+ * painting of the window needs the rest. Meanwhile the last picture is
+ * shown moved to the view (append_picture). ETLSCOPE_DRAW_ON_THREAD=always
+ * or =never decides instead (tests). */
 #define DRAW_ON_THREAD_FROM_MARKERS 250000
-#define DRAW_ON_THREAD_FROM_US      10000
+#define DRAW_ON_THREAD_FROM_US      5000
+#define DRAW_ESTIMATE_FLOOR         10000
 
 static gboolean
-draws_on_thread (EtTimelineView *self)
+draws_on_thread (EtTimelineView *self, guint64 markers)
 {
   const char *forced = g_getenv ("ETLSCOPE_DRAW_ON_THREAD");
 
   if (forced != NULL)
     return g_str_equal (forced, "always");
-  return self->draw_us >= DRAW_ON_THREAD_FROM_US
-         || markers_in_view (self) >= DRAW_ON_THREAD_FROM_MARKERS;
+  return markers >= DRAW_ON_THREAD_FROM_MARKERS || self->draw_us >= DRAW_ON_THREAD_FROM_US
+         || (guint64) self->draw_us * MAX (markers, DRAW_ESTIMATE_FLOOR)
+              >= (guint64) DRAW_ON_THREAD_FROM_US * MAX (self->draw_markers, DRAW_ESTIMATE_FLOOR);
 }
 
 /* What a thread needs to draw a picture, none of it shared with the widget. */
@@ -232,6 +255,7 @@ typedef struct
   EtViewport       view;
   int              width, height, scale;
   guint            changes;
+  guint64          markers;  /* in the view */
   cairo_surface_t *surface;  /* the result */
   gint64           took_us;
 } DrawJob;
@@ -252,8 +276,10 @@ static void
 draw_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   DrawJob *job = data;
-  gint64 start = g_get_monotonic_time ();
+  gint64 start;
 
+  et_worker_begin ();
+  start = g_get_monotonic_time ();
   job->surface = draw_surface (job->trace, job->layout, &job->view, job->highlights, job->width,
                                job->height, job->scale, 0);
   job->took_us = g_get_monotonic_time () - start;
@@ -271,14 +297,15 @@ drawn (GObject *source, GAsyncResult *result, gpointer data)
   self->drawing = FALSE;
   if (self->trace != job->trace)
     return;                        /* another trace (or none) meanwhile */
-  take_picture (self, g_steal_pointer (&job->surface), &job->view, job->changes, job->took_us);
+  take_picture (self, g_steal_pointer (&job->surface), &job->view, job->changes, job->took_us,
+                job->markers);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* The task holds nothing of GTK, since it may be finalized on its thread:
  * the view is the callback's data, let go on the main loop. */
 static void
-start_drawing (EtTimelineView *self, int width, int height)
+start_drawing (EtTimelineView *self, int width, int height, guint64 markers)
 {
   g_autoptr(GTask) task = NULL;
   DrawJob *job;
@@ -293,6 +320,7 @@ start_drawing (EtTimelineView *self, int width, int height)
   job->width = width, job->height = height;
   job->scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   job->changes = self->changes;
+  job->markers = markers;
   self->drawing = TRUE;
   task = g_task_new (NULL, NULL, drawn, g_object_ref (self));
   g_task_set_task_data (task, job, draw_job_free);
@@ -304,18 +332,20 @@ update_picture (EtTimelineView *self, int width, int height)
 {
   cairo_surface_t *surface;
   gint64 start;
+  guint64 markers;
 
   if (picture_is_current (self))
     return;
-  if (draws_on_thread (self))
+  markers = markers_in_view (self);
+  if (draws_on_thread (self, markers))
     {
-      start_drawing (self, width, height);
+      start_drawing (self, width, height, markers);
       return;
     }
   start = g_get_monotonic_time ();
   surface = draw_surface (self->trace, self->layout, &self->view, self->highlights, width, height,
                           gtk_widget_get_scale_factor (GTK_WIDGET (self)), 1);
-  take_picture (self, surface, &self->view, self->changes, g_get_monotonic_time () - start);
+  take_picture (self, surface, &self->view, self->changes, g_get_monotonic_time () - start, markers);
 }
 
 gboolean
@@ -451,6 +481,63 @@ snapshot_selection (EtTimelineView *self, GtkSnapshot *snapshot)
   cairo_surface_destroy (recording);
 }
 
+/* Appends the picture's @part (x, y, w, h), its time moved to @dx plus
+ * @sx times its offset from the label column, and its rows by @dy. */
+static void
+append_moved (EtTimelineView *self, GtkSnapshot *snapshot, const graphene_rect_t *part,
+              double dx, double sx, double dy)
+{
+  double left = self->view.label_width;
+
+  gtk_snapshot_push_clip (snapshot, part);
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (left + dx, dy));
+  gtk_snapshot_scale (snapshot, sx, 1);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-left, 0));
+  gtk_snapshot_append_node (snapshot, self->picture);
+  gtk_snapshot_restore (snapshot);
+  gtk_snapshot_pop (snapshot);
+}
+
+/* The last picture. While the one for a new view is drawn on a thread, a
+ * view that only panned, zoomed or scrolled shows the last one moved
+ * there: its times where they are now (scaled when zoomed) and its rows
+ * scrolled, the band it does not cover in the rows' background. So the
+ * selection and the other overlays, drawn for the new view, stay on
+ * their markers meanwhile. Anything else (rows laid out again, another
+ * size or theme) shows it as it was. */
+static void
+append_picture (EtTimelineView *self, GtkSnapshot *snapshot, int width, int height)
+{
+  const EtViewport *was = &self->picture_view, *now = &self->view;
+  EtViewport same = *was;
+  double left = now->label_width, top = now->ruler_height, rgb[3];
+  double sx, dx, dy;
+
+  same.from_ns = now->from_ns, same.to_ns = now->to_ns, same.scroll_y = now->scroll_y;
+  if (picture_is_current (self) || self->picture_changes != self->changes
+      || memcmp (&same, now, sizeof same) != 0 || width <= left || height <= top)
+    {
+      gtk_snapshot_append_node (snapshot, self->picture);
+      return;
+    }
+  sx = (double) MAX (1, et_time_sub (was->to_ns, was->from_ns))
+       / MAX (1, et_time_sub (now->to_ns, now->from_ns));
+  dx = et_viewport_x (now, was->from_ns) - left;
+  dy = was->scroll_y - now->scroll_y;
+  if (sx == 1)
+    dx = round (dx);                /* a pan: whole pixels, copied as they are */
+  et_timeline_theme_rgb (now, ET_THEME_ROW, 0, rgb);
+  gtk_snapshot_append_color (snapshot, &(GdkRGBA) { rgb[0], rgb[1], rgb[2], 1 },
+                             &GRAPHENE_RECT_INIT (0, 0, width, height));
+  /* The corner, the ruler, the label column and the rows. */
+  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (0, 0, left, top), 0, 1, 0);
+  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, 0, width - left, top), dx, sx, 0);
+  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (0, top, left, height - top), 0, 1, dy);
+  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, top, width - left, height - top),
+                dx, sx, dy);
+}
+
 static void
 et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -467,7 +554,7 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
    * pane took room meanwhile): it never draws outside the timeline. */
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   if (self->picture != NULL)
-    gtk_snapshot_append_node (snapshot, self->picture);
+    append_picture (self, snapshot, width, height);
   if (picture_is_current (self))
     report_first_frame ();
   if (gtk_widget_has_visible_focus (widget))
@@ -679,16 +766,22 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
   const EtMarker *m;
   const EtRow *row;
   FindShape f = { self->layout };
+  EtViewport before;
   gint64 span;
   guint process;
+  gboolean opened = FALSE;
 
   g_return_if_fail (ET_IS_TIMELINE_VIEW (self) && self->trace != NULL);
   m = &et_trace_get_channel (self->trace, channel)->markers[index];
   process = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, channel))->process;
   span = self->view.to_ns - self->view.from_ns;
   sync_size (self);
+  before = self->view;
   if (et_layout_get_collapsed (self->layout, process))
-    et_layout_set_collapsed (self->layout, process, FALSE);
+    {
+      et_layout_set_collapsed (self->layout, process, FALSE);
+      opened = TRUE;
+    }
   if (m->start_ns < self->view.from_ns || m->start_ns > self->view.to_ns)
     {
       self->view.from_ns = m->start_ns - span / 2;
@@ -725,7 +818,12 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
         }
       et_viewport_zoom (&self->view, et_viewport_x (&self->view, m->start_ns), 2, 1);
     }
-  view_changed (self);
+  /* A marker already in view moves only the selection: the picture stays
+   * (drawing it again would cost a frame on a large trace). */
+  if (opened)
+    view_changed (self);
+  else if (memcmp (&before, &self->view, sizeof before) != 0)
+    view_moved (self);
   set_selection (self, f.found ? &f.shape : NULL);
 }
 
@@ -744,7 +842,7 @@ et_timeline_view_center_on (EtTimelineView *self, gint64 t_ns)
   span = self->view.to_ns - self->view.from_ns;
   self->view.from_ns = t_ns - span / 2;
   self->view.to_ns = self->view.from_ns + span;
-  view_changed (self);
+  view_moved (self);
   refresh_selection (self);
 }
 
@@ -870,7 +968,7 @@ zoom_at (EtTimelineView *self, double x, double factor)
       self->view.from_ns = -duration / 20;
       self->view.to_ns = duration + duration / 20;
     }
-  view_changed (self);
+  view_moved (self);
   refresh_selection (self);
 }
 
@@ -879,7 +977,7 @@ zoom_fit (EtTimelineView *self)
 {
   self->view.from_ns = 0;
   self->view.to_ns = MAX (et_trace_get_duration_ns (self->trace), 1);
-  view_changed (self);
+  view_moved (self);
   refresh_selection (self);
 }
 
@@ -896,7 +994,7 @@ zoom_selection (EtTimelineView *self)
       self->view.from_ns = self->range_from_ns;
       self->view.to_ns = MAX (self->range_to_ns, self->range_from_ns + 10);
       self->has_range = FALSE;
-      view_changed (self);
+      view_moved (self);
       refresh_selection (self);
       return;
     }
@@ -914,7 +1012,7 @@ zoom_selection (EtTimelineView *self)
   margin = (to - from) / 8;
   self->view.from_ns = from - margin;
   self->view.to_ns = to + margin;
-  view_changed (self);
+  view_moved (self);
   refresh_selection (self);
 }
 
@@ -942,7 +1040,7 @@ on_action (GSimpleAction *action, GVariant *parameter, gpointer data)
       double quarter = (self->view.width - self->view.label_width) / 4.0;
 
       et_viewport_pan (&self->view, g_str_equal (name, "pan-left") ? quarter : -quarter);
-      view_changed (self);
+      view_moved (self);
       refresh_selection (self);
     }
 }
@@ -1127,7 +1225,7 @@ on_scroll (GtkEventControllerScroll *controller, double dx, double dy, gpointer 
       self->view.scroll_y += (int) (dy * 40);
       clamp_scroll (self);
     }
-  view_changed (self);
+  view_moved (self);
   refresh_selection (self);
   return TRUE;
 }
@@ -1199,7 +1297,7 @@ on_drag_update (GtkGestureDrag *gesture, double dx, double dy, gpointer data)
   self->view.to_ns = self->view.from_ns + span;
   self->view.scroll_y = self->drag_from_scroll - (int) dy;
   clamp_scroll (self);
-  view_changed (self);
+  view_moved (self);
   refresh_selection (self);
 }
 
@@ -1456,6 +1554,7 @@ et_timeline_view_set_trace (EtTimelineView *self, EtTrace *trace, EtLayout *layo
   self->layout = layout;
   self->changes++;
   self->draw_us = 0;                /* a new trace: its views decide */
+  self->draw_markers = 0;
   if (trace == NULL)
     g_clear_pointer (&self->picture, gsk_render_node_unref);
   self->has_selection = FALSE;

@@ -926,25 +926,46 @@ test_german_labels_under_language_de (void **state)
   et_i18n_init ();
 }
 
-/* What @widget shows now (its last frame), as pixels. */
+/* @node drawn at @widget's size, as pixels. */
 static GBytes *
-widget_pixels (GtkWidget *widget)
+node_pixels (GtkWidget *widget, GskRenderNode *node)
 {
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   gsize stride = (gsize) w * 4;
   guint8 *data = g_malloc (stride * h);
 
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
   assert_non_null (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
                                          node, &GRAPHENE_RECT_INIT (0, 0, w, h));
   gdk_texture_download (texture, data, stride);
   return g_bytes_new_take (data, stride * h);
+}
+
+/* What @widget shows now (its last frame), as pixels. */
+static GBytes *
+widget_pixels (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget),
+                          gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (snapshot);
+  return node_pixels (widget, node);
+}
+
+/* What @widget would draw now, without a main-loop iteration, as pixels. */
+static GBytes *
+drawn_pixels (GtkWidget *widget)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  return node_pixels (widget, node);
 }
 
 /* How many pixels are the amber of a search match's ring. */
@@ -1014,6 +1035,92 @@ test_slow_pictures_are_drawn_on_a_thread (void **state)
   g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
   activate (window, "timeline.zoom-out");
   RUN_UNTIL (et_timeline_view_is_drawing (view));
+  close_window (window);
+  g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
+}
+
+/* Whether pixel @i of @a and @j of @b are one colour, give or take
+ * antialiasing. */
+static gboolean
+same_colour (const guint8 *a, gsize i, const guint8 *b, gsize j)
+{
+  for (int c = 0; c < 3; c++)
+    if (ABS (a[i * 4 + c] - b[j * 4 + c]) > 48)
+      return FALSE;
+  return TRUE;
+}
+
+/* Pixels of the marker area (below the ruler, from x @x0 to @x1) of @a
+ * whose colour @b has at none of the same place and its two neighbours
+ * in the row (a time falls on a pixel's edge in one view and inside it
+ * in another). */
+static guint
+plot_pixels_apart (GBytes *a, GBytes *b, const EtViewport *v, int width, int x0, int x1)
+{
+  const guint8 *pa = g_bytes_get_data (a, NULL), *pb = g_bytes_get_data (b, NULL);
+  guint n = 0;
+
+  for (int y = v->ruler_height; y < v->height; y++)
+    for (int x = MAX (x0, 1); x < MIN (x1, width - 1); x++)
+      {
+        gsize i = (gsize) y * width + x;
+
+        n += !same_colour (pa, i, pb, i) && !same_colour (pa, i, pb, i - 1)
+             && !same_colour (pa, i, pb, i + 1);
+      }
+  return n;
+}
+
+/* While the picture of a panned or zoomed view is drawn on a thread, the
+ * last one is shown moved to the new view (scaled when zoomed): what is
+ * on screen meanwhile is close to what comes (marks merged at the old
+ * view's pixels and lines half a pixel off differ), less than half as far
+ * from it as the last picture left where it was. */
+static void
+test_the_last_picture_follows_the_view_while_drawing (void **state)
+{
+  static const char *const moves[] = { "timeline.pan-right", "timeline.pan-left",
+                                       "timeline.zoom-in", "timeline.zoom-out" };
+  EtWindow *window;
+  EtTimelineView *view;
+  int width;
+
+  g_setenv ("ETLSCOPE_DRAW_ON_THREAD", "always", TRUE);
+  window = open_window (demo_path);
+  view = ET_TIMELINE_VIEW (find_timeline (GTK_WIDGET (window)));
+  width = gtk_widget_get_width (GTK_WIDGET (view));
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
+  for (guint k = 0; k < G_N_ELEMENTS (moves); k++)
+    {
+      g_autoptr(GBytes) before = NULL, meanwhile = NULL, after = NULL;
+      const EtViewport *now = et_window_get_viewport (window);
+      EtViewport was;
+      guint moved, unmoved;
+      int x0, x1;
+
+      wait_for_picture (window);
+      was = *now;
+      before = widget_pixels (GTK_WIDGET (view));
+      activate (window, moves[k]);
+      /* No main-loop iteration between: the thread's picture cannot have
+       * been taken yet. */
+      meanwhile = drawn_pixels (GTK_WIDGET (view));
+      assert_true (et_timeline_view_is_drawing (view));
+      wait_for_picture (window);
+      after = widget_pixels (GTK_WIDGET (view));
+      /* Where the last picture's times are in the new view (the rest is
+       * new ground, which only the new picture shows). */
+      x0 = MAX (now->label_width, (int) ceil (et_viewport_x (now, was.from_ns)));
+      x1 = MIN (width, (int) floor (et_viewport_x (now, was.to_ns)));
+      assert_true (x1 - x0 > (width - now->label_width) / 3);
+      moved = plot_pixels_apart (meanwhile, after, now, width, x0, x1);
+      unmoved = plot_pixels_apart (before, after, now, width, x0, x1);
+      g_test_message ("%s: %u pixels apart moved, %u as it was", moves[k], moved, unmoved);
+      if (moved * 2 >= unmoved)
+        fail_msg ("%s: the picture shown while drawing is %u pixels from the new one "
+                  "(%u if left where it was)", moves[k], moved, unmoved);
+    }
   close_window (window);
   g_unsetenv ("ETLSCOPE_DRAW_ON_THREAD");
 }
@@ -1183,6 +1290,7 @@ main (void)
     cmocka_unit_test (test_zoom_actions_and_selection_show_details),
     cmocka_unit_test (test_plain_keys_on_the_timeline_zoom_and_pan),
     cmocka_unit_test (test_slow_pictures_are_drawn_on_a_thread),
+    cmocka_unit_test (test_the_last_picture_follows_the_view_while_drawing),
     cmocka_unit_test (test_an_old_picture_stays_inside_the_timeline),
     cmocka_unit_test (test_go_to_end_centres_the_span_end),
     cmocka_unit_test (test_markers_list_follows_view_filters_and_sort),
