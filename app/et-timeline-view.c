@@ -273,17 +273,32 @@ draw_job_free (gpointer data)
 }
 
 static void
-draw_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+draw_in_thread (gpointer data, gpointer unused)
 {
-  DrawJob *job = data;
+  GTask *task = data;
+  DrawJob *job = g_task_get_task_data (task);
   gint64 start;
 
-  et_worker_begin ();
+  et_worker_begin_as (ET_WORK_PICTURE);
   start = g_get_monotonic_time ();
   job->surface = draw_surface (job->trace, job->layout, &job->view, job->highlights, job->width,
                                job->height, job->scale, 0);
   job->took_us = g_get_monotonic_time () - start;
   g_task_return_boolean (task, TRUE);
+  g_object_unref (task);
+}
+
+/* Pictures have a thread of their own, which runs ahead of the window's
+ * other background work: the shared pool's threads stay behind it once
+ * that work used them (et-workers.h). */
+static GThreadPool *
+picture_pool (void)
+{
+  static GThreadPool *pool;
+
+  if (g_once_init_enter (&pool))
+    g_once_init_leave (&pool, g_thread_pool_new (draw_in_thread, NULL, 1, TRUE, NULL));
+  return pool;
 }
 
 /* A picture from the thread: shown, and if the view moved on meanwhile,
@@ -307,7 +322,7 @@ drawn (GObject *source, GAsyncResult *result, gpointer data)
 static void
 start_drawing (EtTimelineView *self, int width, int height, guint64 markers)
 {
-  g_autoptr(GTask) task = NULL;
+  GTask *task;
   DrawJob *job;
 
   if (self->drawing)
@@ -324,7 +339,7 @@ start_drawing (EtTimelineView *self, int width, int height, guint64 markers)
   self->drawing = TRUE;
   task = g_task_new (NULL, NULL, drawn, g_object_ref (self));
   g_task_set_task_data (task, job, draw_job_free);
-  g_task_run_in_thread (task, draw_in_thread);
+  g_thread_pool_push (picture_pool (), task, NULL);
 }
 
 static void
@@ -499,6 +514,8 @@ append_moved (EtTimelineView *self, GtkSnapshot *snapshot, const graphene_rect_t
   gtk_snapshot_pop (snapshot);
 }
 
+#define MAX_MOVED_ZOOM 64
+
 /* The last picture. While the one for a new view is drawn on a thread, a
  * view that only panned, zoomed or scrolled shows the last one moved
  * there: its times where they are now (scaled when zoomed) and its rows
@@ -532,8 +549,12 @@ append_picture (EtTimelineView *self, GtkSnapshot *snapshot, int width, int heig
                              &GRAPHENE_RECT_INIT (0, 0, width, height));
   /* The corner, the ruler, the label column and the rows. */
   append_moved (self, snapshot, &GRAPHENE_RECT_INIT (0, 0, left, top), 0, 1, 0);
-  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, 0, width - left, top), dx, sx, 0);
   append_moved (self, snapshot, &GRAPHENE_RECT_INIT (0, top, left, height - top), 0, 1, dy);
+  /* A zoom of more than MAX_MOVED_ZOOM either way would show a sliver
+   * stretched, or a smudge: the markers wait for their picture. */
+  if (sx > MAX_MOVED_ZOOM || sx < 1.0 / MAX_MOVED_ZOOM)
+    return;
+  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, 0, width - left, top), dx, sx, 0);
   append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, top, width - left, height - top),
                 dx, sx, dy);
 }

@@ -10,8 +10,10 @@
 #endif
 
 /* Nice 10 weighs about a tenth of nice 0 with Linux's scheduler: a
- * thread at nice 0 that wakes gets nine tenths of a busy core. */
-#define WORKER_NICE 10
+ * thread at nice 0 that wakes gets nine tenths of a busy core. Nice 5
+ * weighs three times nice 10 and a third of nice 0: pictures come before
+ * the rest of the background work, after the main loop. */
+static const int nice_of[] = { [ET_WORK_BACKGROUND] = 10, [ET_WORK_PICTURE] = 5 };
 
 static GThread *interactive;           /* set once, before any worker starts */
 
@@ -23,22 +25,29 @@ et_workers_yield_to_this_thread (void)
 }
 
 void
-et_worker_begin (void)
+et_worker_begin_as (EtWork work)
 {
 #ifdef __linux__
-  static _Thread_local gboolean lowered;
+  static _Thread_local int lowered_to;   /* 0: not lowered */
   id_t tid;
 
-  if (interactive == NULL || interactive == g_thread_self () || lowered)
+  g_return_if_fail (work == ET_WORK_BACKGROUND || work == ET_WORK_PICTURE);
+  if (interactive == NULL || interactive == g_thread_self () || lowered_to >= nice_of[work])
     return;
-  lowered = TRUE;
+  lowered_to = nice_of[work];
   /* The nice value is per thread on Linux (setpriority(2), NOTES): the
    * thread's own id lowers this thread only. Raising it needs no
    * privilege; it is not lowered again (that would), so a pool thread that
    * once worked stays in the background, which is where it works. */
   tid = (id_t) syscall (SYS_gettid);
-  setpriority (PRIO_PROCESS, tid, MAX (getpriority (PRIO_PROCESS, tid), WORKER_NICE));
+  setpriority (PRIO_PROCESS, tid, MAX (getpriority (PRIO_PROCESS, tid), lowered_to));
 #endif
+}
+
+void
+et_worker_begin (void)
+{
+  et_worker_begin_as (ET_WORK_BACKGROUND);
 }
 
 guint

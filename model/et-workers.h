@@ -17,6 +17,18 @@ void et_workers_yield_to_this_thread (void);
  * thread; does nothing otherwise. */
 void et_worker_begin (void);
 
+/* The same for work of a kind: a picture the window waits for runs ahead
+ * of the rest (loading, lists, statistics), still behind the main loop.
+ * A thread never rises again (that needs privileges): work of both kinds
+ * needs threads of its own. */
+typedef enum
+{
+  ET_WORK_BACKGROUND,
+  ET_WORK_PICTURE,
+} EtWork;
+
+void et_worker_begin_as (EtWork work);
+
 /* How many threads share work of size @work: one below @min_work (a
  * thread costs more than it saves), else one per core, at most 8. The
  * environment variable ETLSCOPE_THREADS (1…64) decides instead, for tests

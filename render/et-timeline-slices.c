@@ -262,7 +262,7 @@ run_job (gpointer data, gpointer unused)
 {
   SliceJob *job = data;
 
-  et_worker_begin ();
+  et_worker_begin_as (ET_WORK_PICTURE);
   draw_job (job);
   g_mutex_lock (&job->batch->lock);
   if (--job->batch->pending == 0)
