@@ -74,6 +74,12 @@ et_stamps_free (EtStamps *stamps)
   g_free (stamps);
 }
 
+double
+et_stamps_scale (EtStamps *stamps)
+{
+  return stamps->scale;
+}
+
 static Stamp *
 find_slot (EtStamps *stamps, guint32 key)
 {

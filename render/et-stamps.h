@@ -26,6 +26,8 @@ typedef void (*EtStampDrawFunc) (cairo_t *cr, gconstpointer data);
  * directly (vector and recording surfaces): draw paths there instead. */
 EtStamps *et_stamps_new   (cairo_t         *cr);
 void      et_stamps_free  (EtStamps        *stamps);
+/* Device pixels per user unit of the target. */
+double    et_stamps_scale (EtStamps        *stamps);
 
 /* Paints the mark @key (any value that tells its shape, colour and size
  * apart) centred near (@cx, @cy), at the nearest whole device pixel. The

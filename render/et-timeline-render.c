@@ -998,6 +998,7 @@ typedef struct
   const Theme      *theme;
   PangoLayout      *text;
   GString          *scratch;
+  GString          *label_key;       /* label_layout's, or NULL (no stamps) */
   const EtRow      *label_row;       /* where the last aggregate count was written */
   double            label_end;
   EtStamps         *stamps;          /* raster targets only (et-stamps.h) */
@@ -1019,16 +1020,61 @@ set_text_on (cairo_t *cr, const Rgb *c)
                         luminance > 0.55 ? 0.08 : 1);
 }
 
+/* Labels laid out, kept between pictures. Laying a label out (shaping
+ * it) was a quarter of a picture's drawing time, and most labels come back
+ * picture after picture: thread and series names, span names, ruler
+ * times. Each thread keeps its own (a layout belongs to its thread's font
+ * map), LABELS_KEPT at most, then starts afresh. Only pictures of pixels
+ * use them: vector targets lay text out with other font options. */
+#define LABELS_KEPT 1024
+
+static GPrivate kept_labels = G_PRIVATE_INIT ((GDestroyNotify) g_hash_table_unref);
+
+/* @text laid out in @p's font, ellipsized at @max_width (none if ≤ 0). */
+static PangoLayout *
+label_layout (Painter *p, const char *text, double max_width)
+{
+  int width = max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1;
+  GHashTable *kept;
+  PangoLayout *layout;
+
+  if (p->stamps == NULL)
+    {
+      pango_layout_set_text (p->text, text, -1);
+      pango_layout_set_width (p->text, width);
+      return p->text;
+    }
+  kept = g_private_get (&kept_labels);
+  if (kept == NULL)
+    {
+      kept = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+      g_private_set (&kept_labels, kept);
+    }
+  /* The key: width, scale, then the text (a NUL ends it). */
+  g_string_printf (p->label_key, "%d %g ", width, et_stamps_scale (p->stamps));
+  g_string_append (p->label_key, text);
+  layout = g_hash_table_lookup (kept, p->label_key->str);
+  if (layout == NULL)
+    {
+      if (g_hash_table_size (kept) >= LABELS_KEPT)
+        g_hash_table_remove_all (kept);
+      layout = pango_layout_copy (p->text);
+      pango_layout_set_text (layout, text, -1);
+      pango_layout_set_width (layout, width);
+      g_hash_table_insert (kept, g_strdup (p->label_key->str), layout);
+    }
+  return layout;
+}
+
 static void
 draw_text (Painter *p, const char *text, double x, double y, double max_width, gboolean center)
 {
+  PangoLayout *layout = label_layout (p, text, max_width);
   int w, h;
 
-  pango_layout_set_text (p->text, text, -1);
-  pango_layout_set_width (p->text, max_width > 0 ? (int) (max_width * PANGO_SCALE) : -1);
-  pango_layout_get_pixel_size (p->text, &w, &h);
+  pango_layout_get_pixel_size (layout, &w, &h);
   cairo_move_to (p->cr, center ? x + (max_width - w) / 2 : x, y - h / 2.0);
-  pango_cairo_show_layout (p->cr, p->text);
+  pango_cairo_show_layout (p->cr, layout);
 }
 
 static void
@@ -1910,9 +1956,7 @@ draw_ruler (Painter *p)
       g_string_truncate (p->scratch, 0);
       et_ruler_label (p->trace, v, ticks, n, i, p->scratch);
       /* A label the right edge would cut is left out; its tick stays. */
-      pango_layout_set_text (p->text, p->scratch->str, -1);
-      pango_layout_set_width (p->text, -1);
-      pango_layout_get_pixel_size (p->text, &w, &h);
+      pango_layout_get_pixel_size (label_layout (p, p->scratch->str, -1), &w, &h);
       if (x + 3 + w > v->width)
         continue;
       draw_text (p, p->scratch->str, x + 3, v->ruler_height / 2.0 - 2, -1, FALSE);
@@ -1931,6 +1975,7 @@ painter_init (Painter *p, cairo_t *cr, EtTrace *trace, EtLayout *layout, const E
   p->text = pango_cairo_create_layout (cr);
   pango_layout_set_font_description (p->text, font);
   pango_layout_set_ellipsize (p->text, PANGO_ELLIPSIZE_END);
+  p->label_key = g_string_new (NULL);
   p->stamps = et_stamps_new (cr);
 }
 
@@ -1938,6 +1983,7 @@ static void
 painter_clear (Painter *p)
 {
   g_object_unref (p->text);
+  g_string_free (p->label_key, TRUE);
   g_clear_object (&p->digits);
   g_free (p->connectors);
   et_stamps_free (p->stamps);
@@ -2427,7 +2473,7 @@ et_timeline_draw_legend (cairo_t *cr, const EtViewport *v, const EtLegendLabels 
                          double y, double width, gboolean draw)
 {
   g_autoptr(PangoFontDescription) font = pango_font_description_from_string ("DejaVu Sans 8");
-  Painter p = { cr, NULL, NULL, v, theme_of (v), NULL, g_string_new (NULL), NULL, 0 };
+  Painter p = { cr, NULL, NULL, v, theme_of (v), NULL, g_string_new (NULL), NULL, NULL, 0 };
   const LegendItem kinds[] = {
     { SAMPLE_FLAG, 0, ET_IMPORTANCE_NORMAL, l->flag },
     { SAMPLE_MESSAGE, 0, ET_IMPORTANCE_NORMAL, l->message },

@@ -276,6 +276,70 @@ test_a_large_view_is_cut_on_every_core (void **state)
   assert_int_equal (slices_of (large, layout, &v, 1, NULL, &inside_a_row), cores);
 }
 
+typedef struct
+{
+  EtTrace          *trace;
+  EtLayout         *layout;
+  const EtViewport *v;
+} Draw;
+
+static gpointer
+draw_on_a_new_thread (gpointer data)
+{
+  Draw *d = data;
+
+  return draw_in (d->trace, d->layout, d->v, 1, "1");
+}
+
+/* Labels are laid out once and kept between pictures, per thread: a
+ * picture drawn with them kept (after a picture that cut the same names
+ * shorter, and past the number kept, which starts them afresh) has the
+ * pixels of one drawn on a thread that kept none: span names close up,
+ * every series expanded, thread and series names. */
+static void
+test_kept_labels_draw_what_new_ones_draw (void **state)
+{
+  g_autoptr(EtTrace) large = load_fixture ("labels-large.etl", 20000, FALSE);
+  g_autoptr(EtTrace) threads = load_fixture ("labels-threads.etl", 20000, TRUE);
+
+  for (guint view = 0; view < 3; view++)
+    {
+      EtTrace *trace = view < 2 ? large : threads;
+      g_autoptr(EtLayout) layout = et_layout_new (trace);
+      gint64 duration = et_trace_get_duration_ns (trace);
+      cairo_surface_t *kept, *fresh;
+      EtViewport v, other;
+      Draw d = { trace, layout, &v };
+
+      et_layout_set_all_threads_collapsed (layout, FALSE);
+      et_viewport_init (&v, 1200, 700);
+      et_layout_update (layout, v.lane_height);
+      v.from_ns = 0, v.to_ns = duration;
+      if (view == 1)      /* close: spans wide enough for their names */
+        v.from_ns = duration / 2, v.to_ns = duration / 2 + duration / 2000;
+      if (view == 2)
+        {
+          /* Every row, in a tall picture: more labels than are kept. */
+          guint labels = 0;
+
+          v.height = MIN (v.ruler_height + et_layout_height (layout) + 1, 30000);
+          for (guint r = 0; r < et_layout_n_rows (layout); r++)
+            labels += et_layout_row (layout, r)->y < v.height - v.ruler_height;
+          assert_true (labels > 1024);
+        }
+      other = v;
+      other.to_ns = v.from_ns + (v.to_ns - v.from_ns) * 3 / 2;   /* names cut shorter */
+      other.label_width = 90;                                   /* and the rows' */
+      cairo_surface_destroy (draw_in (trace, layout, &v, 1, "1"));
+      cairo_surface_destroy (draw_in (trace, layout, &other, 1, "1"));
+      kept = draw_in (trace, layout, &v, 1, "1");
+      fresh = g_thread_join (g_thread_new ("labels", draw_on_a_new_thread, &d));
+      assert_int_equal (pixels_differing (kept, fresh), 0);
+      cairo_surface_destroy (kept);
+      cairo_surface_destroy (fresh);
+    }
+}
+
 int
 main (void)
 {
@@ -283,6 +347,7 @@ main (void)
     cmocka_unit_test (test_slices_draw_what_one_thread_draws),
     cmocka_unit_test (test_pictures_that_cannot_be_cut_are_drawn_whole),
     cmocka_unit_test (test_a_large_view_is_cut_on_every_core),
+    cmocka_unit_test (test_kept_labels_draw_what_new_ones_draw),
   };
 
   return cmocka_run_group_tests (tests, setup, teardown);
