@@ -998,7 +998,7 @@ typedef struct
   const Theme      *theme;
   PangoLayout      *text;
   GString          *scratch;
-  GString          *label_key;       /* label_layout's, or NULL (no stamps) */
+  GString          *label_key;       /* label_layout's scratch; NULL in the legend's */
   const EtRow      *label_row;       /* where the last aggregate count was written */
   double            label_end;
   EtStamps         *stamps;          /* raster targets only (et-stamps.h) */
