@@ -839,8 +839,9 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
         }
       et_viewport_zoom (&self->view, et_viewport_x (&self->view, m->start_ns), 2, 1);
     }
-  /* A marker already in view moves only the selection: the picture stays
-   * (drawing it again would cost a frame on a large trace). */
+  /* A marker already in view moves only the selection: the view did not
+   * move, so nothing that follows it (the picture, the reports, the
+   * overview) hears of a range change. */
   if (opened)
     view_changed (self);
   else if (memcmp (&before, &self->view, sizeof before) != 0)

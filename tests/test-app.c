@@ -956,15 +956,22 @@ widget_pixels (GtkWidget *widget)
   return node_pixels (widget, node);
 }
 
-/* What @widget would draw now, without a main-loop iteration, as pixels. */
+/* What @widget would draw now, without a main-loop iteration. */
+static GskRenderNode *
+drawn_node (GtkWidget *widget)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+/* The same, as pixels. */
 static GBytes *
 drawn_pixels (GtkWidget *widget)
 {
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderNode) node = drawn_node (widget);
 
-  GTK_WIDGET_GET_CLASS (widget)->snapshot (widget, snapshot);
-  node = gtk_snapshot_free_to_node (snapshot);
   return node_pixels (widget, node);
 }
 
@@ -1256,7 +1263,6 @@ test_an_old_picture_stays_inside_the_timeline (void **state)
   EtWindow *window;
   GtkWidget *view;
   int w, h;
-  GtkSnapshot *snapshot;
   g_autoptr(GskRenderNode) node = NULL;
   graphene_rect_t bounds;
 
@@ -1268,9 +1274,7 @@ test_an_old_picture_stays_inside_the_timeline (void **state)
    * picture can come: the old, taller one is what it has. */
   gtk_widget_size_allocate (view, &(GtkAllocation) { 0, 0, w, h / 2 }, -1);
   assert_int_equal (gtk_widget_get_height (view), h / 2);
-  snapshot = gtk_snapshot_new ();
-  GTK_WIDGET_GET_CLASS (view)->snapshot (view, snapshot);
-  node = gtk_snapshot_free_to_node (snapshot);
+  node = drawn_node (view);
   assert_non_null (node);
   assert_true (et_timeline_view_is_drawing (ET_TIMELINE_VIEW (view)));
   gsk_render_node_get_bounds (node, &bounds);
