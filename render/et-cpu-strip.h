@@ -1,6 +1,6 @@
 /* et-cpu-strip.h — a thread header's CPU-use strip: per two pixels, a bar
  * as tall as the part of that time the thread was on a CPU (from context
- * switches, else estimated from CPU samples: model/et-trace-cpu.h).
+ * switches, else estimated from CPU samples: model/trace/et-trace-cpu.h).
  *
  * Collapsed, the header's strip grows by ET_CPU_STRIP_PX for it, between
  * the marker density strip and the merged lanes; expanded, it sits at the

@@ -14,6 +14,7 @@
 #include "et-stamps.h"
 #include "et-timeline-private.h"
 #include "et-time.h"
+#include "et-trace-decode.h"
 
 #include <math.h>
 #include <pango/pangocairo.h>

@@ -17,6 +17,7 @@
 
 #include <string.h>
 #include "gui-test.h"
+#include "et-trace-decode.h"
 
 /* An application (no session bus in tests: not unique) with the demo open. */
 static EtApplication *

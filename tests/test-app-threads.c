@@ -14,6 +14,7 @@
 #include "et-timeline-threads.h"
 #include "et-timeline-view.h"
 #include "gui-test.h"
+#include "et-trace-decode.h"
 
 static char *threads_path;
 

@@ -19,6 +19,7 @@
 #include "et-timeline-view.h"
 #include "et-window.h"
 #include "gui-test.h"
+#include "et-trace-decode.h"
 
 static char *dir;
 static char *demo_path;

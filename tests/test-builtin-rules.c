@@ -20,6 +20,8 @@
 #include "et-builtin-rules.h"
 #include "et-fixture.h"
 #include "et-trace.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 #define RUNTIME "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"
 #define OTHER   "5e2c1c6a-3b0e-4a57-9d9e-0c4f7d1b2a30"

@@ -1,6 +1,6 @@
 /* test-builtin.c — the .NET runtime's events without a manifest in the trace.
  *
- * The built-in tables (model/et-builtin-clr*.c) become manifests; these
+ * The built-in tables (model/schema/et-builtin-clr*.c) become manifests; these
  * tests check that every table builds (a mistake in a layout string is a
  * fatal g_critical here), that events are named as PerfView names them,
  * and, on traces written by the fixture writer with the runtime's
@@ -23,6 +23,8 @@
 #include "et-fixture.h"
 #include "et-manifest.h"
 #include "et-trace.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
 

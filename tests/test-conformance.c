@@ -23,6 +23,8 @@
 #include <string.h>
 
 #include "et-trace.h"
+#include "et-trace-decode.h"
+#include "et-trace-load.h"
 #include "et-tracelogging.h"
 
 /* tests/meson.build builds one source per test; the suite's parts are

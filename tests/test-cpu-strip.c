@@ -22,6 +22,8 @@
 #include "et-trace-cpu.h"
 #include "et-trace.h"
 #include "et-viewport.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
 

@@ -27,6 +27,8 @@
 #include "et-fixture-nettrace.h"
 #include "et-trace.h"
 #include "et-xpress-compress.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 #define MS (G_GINT64_CONSTANT (1000000))
 

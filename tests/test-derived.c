@@ -24,6 +24,8 @@
 #include "cli-run.h"
 #include "et-fixture.h"
 #include "et-trace.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
 

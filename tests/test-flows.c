@@ -1,4 +1,4 @@
-/* test-flows.c — work that hops threads (model/et-flows): a scheduled task
+/* test-flows.c — work that hops threads (model/query/et-flows): a scheduled task
  * to its execution and back, queued work to its dequeue and back, on the
  * corpus trace net.4.5.2.x64.etl (PerfView's own TPL and thread-pool
  * events); skipped, saying so, without ../shared/corpus.
@@ -10,6 +10,8 @@
 
 #include "et-flows.h"
 #include "et-fixture.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 static EtTrace *trace;
 

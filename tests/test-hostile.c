@@ -23,6 +23,8 @@
 #include "et-trace.h"
 #include "et-timeline-render.h"
 #include "et-viewport.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 #define MS (G_GINT64_CONSTANT (1000000))
 

@@ -26,6 +26,8 @@
 #include "et-fixture-nettrace.h"
 #include "et-fields.h"
 #include "et-trace.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 #define PID 4242
 #define PROVIDER "Etlscope-Nettrace-Test"

@@ -29,6 +29,8 @@
 
 #include "et-trace.h"
 #include "peer-values.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 /* Freed by et_fields_free. */
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)

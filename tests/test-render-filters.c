@@ -22,6 +22,7 @@
 #include "et-cli-render.h"
 #include "et-timeline-render.h"
 #include "cli-run.h"
+#include "et-trace-load.h"
 
 typedef struct
 {

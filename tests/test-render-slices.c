@@ -13,6 +13,7 @@
 #include <string.h>
 #include "et-fixture.h"
 #include "et-timeline-private.h"
+#include "et-trace-load.h"
 
 static char *dir;
 

@@ -19,6 +19,7 @@
 #include "et-layout-private.h"
 #include "et-fixture.h"
 #include "et-timeline-render.h"
+#include "et-trace-load.h"
 
 #define N_THREADS 300
 

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include "et-fixture.h"
 #include "et-timeline-render.h"
+#include "et-trace-load.h"
 
 static EtTrace *demo;
 static char *demo_dir;

@@ -24,6 +24,7 @@
 #include "et-fixture.h"
 #include "et-stats.h"
 #include "cli-run.h"
+#include "et-trace-load.h"
 
 #define MS G_GINT64_CONSTANT (1000000)
 

@@ -13,6 +13,8 @@
 #include "et-trace-private.h"
 #include "et-search.h"
 #include "et-workers.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 #include <sys/resource.h>
 #include <sys/syscall.h>

@@ -1,5 +1,5 @@
 /* test-xpress.c — Plain LZ77 ([MS-XCA] 2.3/2.4): the decoder in
- * model/et-xpress.c against the spec's own examples, hand-built streams,
+ * model/etl/et-xpress.c against the spec's own examples, hand-built streams,
  * hostile input and the real compressed buffers of the corpus; the fixture
  * encoder (tests/fixture/et-xpress-compress.c) through round trips.
  */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "et-search.h"
 #include "et-timeline-render.h"
+#include "et-trace-load.h"
 
 #define RUNS 7
 

@@ -13,6 +13,8 @@
 #include "et-trace.h"
 #include "et-tracelogging.h"
 #include "et-xpress.h"
+#include "et-trace-load.h"
+#include "et-trace-decode.h"
 
 #include <string.h>
 #include <sys/mman.h>

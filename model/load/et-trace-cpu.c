@@ -1,0 +1,331 @@
+/* et-trace-cpu.c — per thread, its CPU samples and its time on CPU, for the
+ * thread headers' CPU-use strips (et-trace-cpu.h).
+ *
+ * Sits at the end of loading: the walk (et-trace-load.c) keeps the slot
+ * of every record wanted here (_et_cpu_record_wanted: 4 bytes each), and
+ * once the threads are built, _et_trace_cpu_build reads those records
+ * again, gives each sample and switch its thread by the loader's own rule,
+ * sorts each thread's times and keeps them delta-coded. Read-only after,
+ * so any thread may query.
+ */
+#include "et-trace-load-private.h"
+#include "et-trace-cpu.h"
+#include "et-sort.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "et-bytes.h"
+#include "et-kernel.h"
+#include "et-time.h"
+#include "et-trace-cpu-private.h"
+
+#define HOOK_SAMPLE   0x0F2E   /* PerfInfo/SampledProfile */
+#define HOOK_CSWITCH  0x0524   /* Thread/CSwitch */
+#define HOOK_INTERVAL 0x0F48   /* PerfInfo/SetInterval */
+#define HOOK_START    0x0F49   /* PerfInfo/CollectionStart (the interval too) */
+
+typedef enum
+{
+  WANT_NONE,
+  WANT_SAMPLE,
+  WANT_SWITCH,
+  WANT_INTERVAL,
+} Want;
+
+static Want
+want_of (const EtRecord *record)
+{
+  if (record->klass != ET_RECORD_SYSTEM && record->klass != ET_RECORD_PERFINFO)
+    return et_is_thread_sample (record) ? WANT_SAMPLE : WANT_NONE;
+  switch (record->hook)
+    {
+    case HOOK_SAMPLE:
+      return WANT_SAMPLE;
+    case HOOK_CSWITCH:
+      return record->payload_len >= 8 ? WANT_SWITCH : WANT_NONE;
+    case HOOK_INTERVAL:
+    case HOOK_START:
+      return record->payload_len >= 8 ? WANT_INTERVAL : WANT_NONE;
+    default:
+      return WANT_NONE;
+    }
+}
+
+gboolean
+_et_cpu_record_wanted (const EtRecord *record)
+{
+  return want_of (record) != WANT_NONE;
+}
+
+/* ---- which thread: the loader's rule (et-trace-load.c) ------------------ */
+
+static int
+compare_ids (const EtThread *t, guint32 pid, guint32 tid, gboolean has_ids)
+{
+  if (t->has_ids != has_ids)
+    return t->has_ids ? -1 : 1;          /* threads without ids sort last */
+  if (t->pid != pid)
+    return t->pid < pid ? -1 : 1;
+  return t->tid < tid ? -1 : t->tid > tid;
+}
+
+/* The model's thread (pid, tid), or ET_NO_INDEX: threads are sorted. */
+static guint
+find_thread (EtTrace *self, guint32 pid, guint32 tid, gboolean has_ids)
+{
+  const EtThread *threads = (const EtThread *) (gconstpointer) self->threads->data;
+  guint lo = 0, hi = self->threads->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      int c = compare_ids (&threads[mid], pid, tid, has_ids);
+
+      if (c == 0)
+        return mid;
+      if (c < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return ET_NO_INDEX;
+}
+
+/* A thread named only by its id: its process from Thread events (or its
+ * own records), else the records without a thread (as samples are). */
+static guint
+thread_of_tid (EtTrace *self, guint32 tid, gboolean or_unattributed)
+{
+  gpointer pid;
+
+  if (self->thread_pids != NULL
+      && g_hash_table_lookup_extended (self->thread_pids, GUINT_TO_POINTER (tid), NULL, &pid))
+    return find_thread (self, GPOINTER_TO_UINT (pid), tid, TRUE);
+  return or_unattributed ? find_thread (self, 0, 0, FALSE) : ET_NO_INDEX;
+}
+
+static guint
+thread_of_sample (EtTrace *self, const EtRecord *record)
+{
+  guint32 pid, tid;
+
+  if (et_is_thread_sample (record))
+    return find_thread (self, record->pid, record->tid, TRUE);
+  if (et_kernel_ids (record, &pid, &tid) != ET_KERNEL_IDS_SAMPLE || tid == ET_KERNEL_NO_ID)
+    return ET_NO_INDEX;
+  if (pid != ET_KERNEL_NO_ID)
+    return find_thread (self, pid, tid, TRUE);
+  return thread_of_tid (self, tid, TRUE);
+}
+
+/* ---- delta-coded times -------------------------------------------------- */
+
+static void
+put_word (EtTraceCpu *cpu, guint32 w)
+{
+  g_array_append_val (cpu->words, w);
+}
+
+/* Keeps @n sorted times as @seq; with @pairs, in and out times
+ * alternating, and each checkpoint says how long the pairs before it
+ * lasted. */
+static void
+seq_store (EtTraceCpu *cpu, Seq *seq, const gint64 *t, guint n, gboolean pairs)
+{
+  gint64 cum = 0;
+
+  seq->word = cpu->words->len;
+  seq->check = cpu->check_t->len;
+  seq->n = n;
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 d;
+
+      if (pairs && i % 2 == 1)
+        cum = et_time_add (cum, et_time_sub (t[i], t[i - 1]));
+      if (i % SEQ_BLOCK == 0)
+        {
+          guint32 w = cpu->words->len;
+
+          g_array_append_val (cpu->check_t, t[i]);
+          g_array_append_val (cpu->check_w, w);
+          g_array_append_val (cpu->check_cum, cum);
+          continue;
+        }
+      d = (guint64) et_time_sub (t[i], t[i - 1]);
+      if (d < ESCAPE)
+        put_word (cpu, (guint32) d);
+      else
+        {
+          put_word (cpu, ESCAPE);
+          put_word (cpu, (guint32) d);
+          put_word (cpu, (guint32) (d >> 32));
+        }
+    }
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+/* A thread's switches, sorted (time with its lowest bit replaced by 1 for
+ * "in", 0 for "out": a nanosecond less exact, half the memory), into
+ * alternating in and out times in @out (room for n + 2). A switch lost
+ * from the trace shows as two ins or two outs in a row: the second is
+ * dropped. Returns how many. */
+static guint
+pair_switches (const gint64 *keys, guint n, gint64 end_ns, gint64 *out)
+{
+  gboolean on = FALSE;
+  guint k = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 t = keys[i] & ~(gint64) 1;
+      gboolean in = keys[i] & 1;
+
+      if (in != on)
+        out[k++] = t, on = in;
+      else if (!in && k == 0)
+        out[k++] = MIN (0, t), out[k++] = t;    /* on a CPU since before the trace */
+    }
+  if (on)
+    {
+      out[k] = MAX (end_ns, out[k - 1]);
+      k++;
+    }
+  return k;
+}
+
+/* Each thread's times as loading finds them (in file order), in arrays of
+ * their own made on the thread's first time. */
+typedef struct
+{
+  GArray **samples;        /* per thread: gint64 */
+  GArray **switches;       /* per thread: gint64, in/out in the lowest bit */
+  gint64   interval_at;    /* the time of the interval taken */
+} Build;
+
+static void
+put_time (GArray **per_thread, guint thread, gint64 t)
+{
+  if (per_thread[thread] == NULL)
+    per_thread[thread] = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_array_append_val (per_thread[thread], t);
+}
+
+/* One wanted record into its thread's times. */
+static void
+take_record (EtTrace *self, EtTraceCpu *cpu, Build *build, const EtRecord *record)
+{
+  gint64 ns = _et_trace_raw_to_ns (self, record->ts);
+  Want want = want_of (record);
+  guint t, t_old;
+
+  if (want == WANT_SAMPLE && (t = thread_of_sample (self, record)) != ET_NO_INDEX)
+    put_time (build->samples, t, ns);
+  else if (want == WANT_SWITCH)
+    {
+      t = thread_of_tid (self, et_read_u32 (record->payload), FALSE);
+      t_old = thread_of_tid (self, et_read_u32 (record->payload + 4), FALSE);
+      cpu->has_switches = TRUE;
+      if (t != ET_NO_INDEX)
+        put_time (build->switches, t, (ns & ~(gint64) 1) | 1);
+      if (t_old != ET_NO_INDEX)
+        put_time (build->switches, t_old, ns & ~(gint64) 1);
+    }
+  else if (want == WANT_INTERVAL && et_read_u32 (record->payload) == 0
+           && et_read_u32 (record->payload + 4) > 0 && ns >= build->interval_at)
+    {
+      cpu->interval_ns = (gint64) et_read_u32 (record->payload + 4) * 100;   /* 100 ns units */
+      build->interval_at = ns;
+    }
+}
+
+/* Sorts @n times by their distance from the least (et_sort_u64): a
+ * thread's samples come as one sorted run per buffer, which a comparison
+ * sort gains little from, and the distances span far fewer than 64 bits. */
+static void
+sort_times (gint64 *t, guint n)
+{
+  guint64 *d = (guint64 *) (gpointer) t;
+  gint64 least = G_MAXINT64;
+
+  for (guint i = 0; i < n; i++)
+    least = MIN (least, t[i]);
+  for (guint i = 0; i < n; i++)
+    d[i] = (guint64) t[i] - (guint64) least;
+  et_sort_u64 (d, n);
+  for (guint i = 0; i < n; i++)
+    t[i] = (gint64) (d[i] + (guint64) least);
+}
+
+/* A thread's samples and switches sorted and kept; its switches paired
+ * first. Frees its arrays. */
+static void
+store_thread (EtTrace *self, EtTraceCpu *cpu, Build *build, guint t, gint64 end_ns)
+{
+  GArray *samples = build->samples[t], *switches = build->switches[t];
+
+  if (samples != NULL)
+    {
+      sort_times ((gint64 *) (gpointer) samples->data, samples->len);
+      seq_store (cpu, &cpu->samples[t], (const gint64 *) (gconstpointer) samples->data,
+                 samples->len, FALSE);
+      g_array_unref (samples);
+    }
+  if (switches != NULL)
+    {
+      g_autofree gint64 *paired = g_new (gint64, switches->len + 2);
+      guint k;
+
+      sort_times ((gint64 *) (gpointer) switches->data, switches->len);
+      k = pair_switches ((const gint64 *) (gconstpointer) switches->data, switches->len, end_ns,
+                         paired);
+      seq_store (cpu, &cpu->switches[t], paired, k, TRUE);
+      for (guint i = 0; i + 1 < k; i += 2)
+        cpu->on_cpu_ns[t] = et_time_add (cpu->on_cpu_ns[t], et_time_sub (paired[i + 1], paired[i]));
+      g_array_unref (switches);
+    }
+}
+
+void
+_et_trace_cpu_build (EtTrace *self, GArray *locs)
+{
+  EtTraceCpu *cpu = g_new0 (EtTraceCpu, 1);
+  guint n = self->threads->len;
+  Build build = { .interval_at = G_MININT64 };
+  gint64 end_ns = et_trace_get_duration_ns (self);
+
+  cpu->n_threads = n;
+  cpu->samples = g_new0 (Seq, MAX (n, 1));
+  cpu->switches = g_new0 (Seq, MAX (n, 1));
+  cpu->on_cpu_ns = g_new0 (gint64, MAX (n, 1));
+  cpu->words = g_array_new (FALSE, FALSE, sizeof (guint32));
+  cpu->check_t = g_array_new (FALSE, FALSE, sizeof (gint64));
+  cpu->check_w = g_array_new (FALSE, FALSE, sizeof (guint32));
+  cpu->check_cum = g_array_new (FALSE, FALSE, sizeof (gint64));
+  cpu->interval_ns = ET_CPU_DEFAULT_INTERVAL_NS;
+  /* Tests compare both ways of answering a query (et-trace-cpu-query.c). */
+  cpu->by_bounds = g_getenv ("ETLSCOPE_CPU_BY_BOUNDS") == NULL ? -1
+                   : atoi (g_getenv ("ETLSCOPE_CPU_BY_BOUNDS")) != 0;
+  _et_trace_cpu_free (self->cpu);
+  self->cpu = cpu;
+  if (locs == NULL)
+    return;
+  build.samples = g_new0 (GArray *, MAX (n, 1));
+  build.switches = g_new0 (GArray *, MAX (n, 1));
+  for (guint i = 0; i < locs->len; i++)
+    {
+      EtRecord record;
+
+      /* (parsed while walking, unless the file shrank since: et-mapping.h) */
+      if (_et_trace_record_at (self, g_array_index (locs, EtEventLoc, i), &record))
+        take_record (self, cpu, &build, &record);
+    }
+  g_array_unref (locs);
+  for (guint t = 0; t < n; t++)
+    store_thread (self, cpu, &build, t, end_ns);
+  g_free (build.samples);
+  g_free (build.switches);
+}
+

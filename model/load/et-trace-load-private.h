@@ -1,0 +1,134 @@
+/* et-trace-load-private.h — what the loading pipeline's two files share:
+ * et-trace-load.c (walk, sort, manifests, threads, entry point) and
+ * et-trace-markers.c (decode in parallel, marker rules, span pairing,
+ * channel layout). */
+#pragma once
+
+#include "et-trace-private.h"
+#include "et-workers.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint32  pid;
+  guint32  tid;
+  gboolean has_ids;
+  guint64  n_events;
+  guint64  n_samples;
+  guint    final;
+} TempThread;
+
+/* The providers looked up last: records come from a few providers at a
+ * time, often taking turns. Zeroed means empty. */
+#define PROVIDER_CACHE_SIZE 4
+
+typedef struct
+{
+  EtGuid guid[PROVIDER_CACHE_SIZE];
+  guint  index[PROVIDER_CACHE_SIZE];
+  guint  n;          /* entries in use */
+  guint  next;       /* the entry a miss replaces when all are in use */
+} ProviderCache;
+
+/* The threads looked up last, by (pid, tid) key: a direct-mapped cache in
+ * front of Loader.thread_map, whose value (temp index + 1) it holds. */
+#define THREAD_CACHE_SHIFT 8
+#define THREAD_CACHE_SIZE  (1u << THREAD_CACHE_SHIFT)
+
+typedef struct
+{
+  guint64 key[THREAD_CACHE_SIZE];
+  guint   value[THREAD_CACHE_SIZE];   /* 0: empty */
+} ThreadCache;
+
+/* Events by thread id (samples among them) not yet in Loader.tid_samples:
+ * a direct-mapped cache, as a CPU's samples come from a few threads at a
+ * time. */
+#define TID_CACHE_SIZE 64
+typedef struct
+{
+  guint32  tid;
+  gboolean used;
+  guint64  samples;
+} TidCount;
+
+/* What one walking thread learnt of a provider in its buffers. */
+typedef struct
+{
+  guint64    n_events;
+  EtEventLoc first;          /* its first record (when n_events > 0) */
+  gboolean   tracelogging;   /* a record carried TraceLogging metadata */
+  char      *traits_name;    /* the first name in provider traits, or NULL */
+  gboolean   learned;        /* both known: nothing more to learn */
+} SeenProvider;
+
+/* The loading state. The walk runs one Loader per thread over a range of
+ * buffers (the fields under "walking"), merged into the main one after. */
+typedef struct
+{
+  EtTrace      *self;
+  GPtrArray    *runs;            /* per CPU: GArray of EtEventRef, file order */
+  GArray       *run;             /* the run of the buffer being walked */
+  guint         run_used;        /* its length: it has room for the buffer's records */
+  GArray       *manifest_refs;   /* EtEventRef of manifest events */
+  GHashTable   *thread_map;      /* guint64 key → TempThread index + 1 */
+  GArray       *temp_threads;    /* TempThread */
+  GHashTable   *process_names;   /* pid → char* */
+  GHashTable   *thread_names;    /* guint64 key → char* */
+  GHashTable   *command_lines;   /* pid → char* */
+  GHashTable   *thread_roles;    /* guint64 key → static role name (et_runtime_thread_role) */
+  GHashTable   *thread_pids;     /* tid → pid, from the payloads of Thread events */
+  GHashTable   *tid_samples;     /* tid → CPU samples and other events naming the
+                                    thread in their payload (count of samples) */
+  TidCount      tid_cache[TID_CACHE_SIZE];   /* in front of tid_samples */
+  GArray       *cpu_locs;        /* EtEventLoc of samples and switches (et-trace-cpu.c) */
+  gboolean      header_seen;
+  ProviderCache providers;     /* of the scanning pass */
+  ThreadCache   threads;       /* of the scanning pass */
+
+  /* walking */
+  GArray       *seen;          /* SeenProvider by provider index */
+  guint         from, to;      /* buffers [from, to) */
+  EtEventLoc    header_loc;    /* the log-file header record, when header_seen */
+  guint64       records;
+  guint64       records_skipped;
+  gint64        first_raw, last_raw;
+  guint32       flagged_events_lost, flagged_buffer_lost;
+  GCancellable *cancellable;
+  gboolean      cancelled;
+  volatile gint *buffers_done; /* all walkers' progress */
+  EtProgressFunc progress;     /* called by the first walker only */
+  gpointer      progress_data;
+} Loader;
+
+guint    _et_loader_provider_of       (EtTrace             *self,
+                                       ProviderCache       *cache,
+                                       const EtRecord      *record);
+gboolean _et_loader_is_manifest_event (const EtRecord      *record);
+void     _et_loader_report_error      (EtTrace             *self,
+                                       EtEventLoc           loc,
+                                       const char          *what,
+                                       const GError        *error);
+guint    _et_loader_thread_of         (Loader              *loader,
+                                       ThreadCache         *cache,
+                                       const EtRecord      *record);
+void     _et_loader_phase_done        (const char          *phase,
+                                       gint64              *since);
+gboolean _et_loader_build_markers     (Loader              *loader,
+                                       EtLoadFlags          flags,
+                                       GCancellable        *cancellable,
+                                       GError             **error);
+
+/* Reports timestamps no recording can have and sets raw_lo / raw_hi, the
+ * range event times are clamped to (et-trace-times.c). */
+void            _et_trace_check_times    (EtTrace        *self);
+/* et-trace-cpu.c: whether the walk keeps @record's slot for
+ * _et_trace_cpu_build (CPU samples, context switches, sampling intervals),
+ * which reads them again once the threads are built (takes @locs, an
+ * array of EtEventLoc, or NULL). */
+gboolean        _et_cpu_record_wanted    (const EtRecord *record);
+void            _et_trace_cpu_build      (EtTrace        *self,
+                                          GArray         *locs);
+
+G_END_DECLS
