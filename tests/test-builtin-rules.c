@@ -418,7 +418,7 @@ check_corpus_gcs (const char *name, guint at_least)
     {
       print_message ("# %s not found (ET_CORPUS_DIR=%s): not checked\n", name,
                      dir ? dir : "(not set)");
-      return;
+      skip ();
     }
   trace = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL);
   assert_non_null (trace);

@@ -1263,9 +1263,12 @@ ask_every_channel (gpointer data)
 {
   Asker *a = data;
 
-  for (guint c = 0; c < et_trace_get_n_channels (a->trace); c++)
+  guint n = et_trace_get_n_channels (a->trace);
+  guint64 step = n % 7919 == 0 ? 1 : 7919;     /* a permutation, as below */
+
+  for (guint c = 0; c < n; c++)
     {
-      guint at = (c * 7919) % et_trace_get_n_channels (a->trace);   /* each in its own order */
+      guint at = (guint) (((guint64) c * step) % n);
 
       a->summaries[at] = et_channel_block_summaries (a->trace, at);
       et_channel_lane_runs (a->trace, at, &a->runs[at]);
@@ -1345,6 +1348,7 @@ typedef struct
   EtChannelSummary *summaries;    /* per channel */
   guint64          *depths;
   guint            *lanes;
+  guint             start;        /* where this asker begins */
 } InfoAsker;
 
 static gpointer
@@ -1352,10 +1356,14 @@ ask_every_channel_info (gpointer data)
 {
   InfoAsker *a = data;
   guint n = et_trace_get_n_channels (a->trace);
+  /* Each asker visits every channel once, in its own order: a step that
+   * shares no factor with n walks a permutation (in 64 bits, so that no
+   * product wraps). */
+  guint64 step = n % 7919 == 0 ? 1 : 7919;
 
   for (guint c = 0; c < n; c++)
     {
-      guint at = (c * 7919 + GPOINTER_TO_UINT (a->summaries)) % n;   /* each in its own order */
+      guint at = (guint) (((guint64) c * step + a->start) % n);
 
       a->summaries[at] = et_trace_channel_summary (a->trace, at);
       a->depths[at] = et_trace_channel_depth_mask (a->trace, at);
@@ -1417,7 +1425,7 @@ test_channel_info_is_made_per_thread_when_asked (void **state)
   for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
     {
       askers[k] = (InfoAsker) { t, g_new0 (EtChannelSummary, n), g_new0 (guint64, n),
-                                g_new0 (guint, n) };
+                                g_new0 (guint, n), k * (n / G_N_ELEMENTS (askers)) };
       threads[k] = g_thread_new ("asker", ask_every_channel_info, &askers[k]);
     }
   for (guint k = 0; k < G_N_ELEMENTS (askers); k++)
