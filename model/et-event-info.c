@@ -1,5 +1,6 @@
-/* et-event-info.c — TRACE_EVENT_INFO and EVENT_MAP_INFO turned into the
- * manifest parser's state (see et-event-info.h).
+/* et-event-info.c — TRACE_EVENT_INFO and EVENT_MAP_INFO read, checked
+ * and turned into the manifest parser's state (see et-event-info.h; the
+ * payloads kept per provider and the manifests built: et-event-info-set.c).
  *
  * Layouts (Windows SDK tdh.h; offsets in bytes, little-endian):
  *   TRACE_EVENT_INFO   ProviderGuid 0, EventGuid 16, EVENT_DESCRIPTOR 32
@@ -24,7 +25,7 @@
  * made) and, when the manifest is built, fills the tables: what was
  * accepted is exactly what is built.
  */
-#include "et-event-info.h"
+#include "et-event-info-private.h"
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-fields.h"
@@ -39,7 +40,7 @@ enum
   TEI_HEADER = 108,          /* the least an EventInfo holds (no properties) */
   TEI_PROPERTIES = 112,
   EPI_SIZE = 24,
-  EMI_START = 16,            /* an EventMapInfo begins with its provider's GUID */
+  EMI_START = ET_EVENT_MAP_INFO_START,
   EMI_HEADER = 16, EME_SIZE = 8,
 };
 
@@ -57,33 +58,6 @@ enum { MAP_VALUE = 0x1, MAP_BITS = 0x2, MAP_WBEM_VALUE = 0x8, MAP_WBEM_BITS = 0x
 enum { TDH_SIZET = 308, TDH_WBEMSID = 310 };
 
 #define MAX_DEPTH 32
-
-typedef struct
-{
-  EtGuid      guid;
-  char       *name;
-  GPtrArray  *events;     /* GBytes: accepted EventInfo payloads */
-  GHashTable *seen;       /* id << 8 | version of those */
-  GPtrArray  *maps;       /* GBytes: accepted EVENT_MAP_INFO (without the GUID) */
-  GHashTable *map_names;  /* names of maps met, good or bad (the first stands) */
-  GHashTable *bad_maps;   /* names of maps whose metadata was bad */
-} Provider;
-
-struct _EtEventInfoSet
-{
-  GHashTable *providers;  /* EtGuid* (in the Provider) → Provider* */
-};
-
-/* One EventInfo's fixed part, its names in UTF-8. */
-typedef struct
-{
-  EtGuid  provider;
-  guint16 id, task;
-  guint8  version, level, opcode;
-  guint32 source;
-  guint   n_props, n_top;
-  char   *provider_name, *task_name, *opcode_name;
-} Head;
 
 /* A walk over one payload's properties. */
 typedef struct
@@ -106,29 +80,13 @@ typedef struct Level
   const struct Level *outer;
 } Level;
 
-static void
-provider_free (gpointer data)
-{
-  Provider *p = data;
-
-  g_free (p->name);
-  g_ptr_array_unref (p->events);
-  g_hash_table_unref (p->seen);
-  g_ptr_array_unref (p->maps);
-  g_hash_table_unref (p->map_names);
-  g_hash_table_unref (p->bad_maps);
-  g_free (p);
-}
-
-static void
-head_clear (Head *h)
+void
+_et_event_info_head_clear (EtEventInfoHead *h)
 {
   g_free (h->provider_name);
   g_free (h->task_name);
   g_free (h->opcode_name);
 }
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Head, head_clear)
 
 static gboolean
 bad (GError **error, gsize at, const char *format, ...) G_GNUC_PRINTF (3, 4);
@@ -173,7 +131,7 @@ read_name (const guint8 *b, gsize len, gsize base, gsize at, const char *what, c
 }
 
 static gboolean
-read_head (const guint8 *b, gsize len, Head *h, GError **error)
+read_head (const guint8 *b, gsize len, EtEventInfoHead *h, GError **error)
 {
   if (len < TEI_HEADER)
     return bad (error, 0, "an EventInfo of %" G_GSIZE_FORMAT " bytes is shorter than its "
@@ -367,8 +325,8 @@ walk_level (Walk *w, Level *level, GArray *items, guint depth, GError **error)
  * EVENT_MAP_INFO, whose offsets count from its own start): checked, and
  * added to @tables when given. *@name is its name; *@usable FALSE for a
  * kind of map we do not show (patterns, WBEM flags, string values). */
-static gboolean
-walk_map (const guint8 *b, gsize len, EtManifestTables *tables, char **name, gboolean *usable,
+gboolean
+_et_event_info_walk_map (const guint8 *b, gsize len, EtManifestTables *tables, char **name, gboolean *usable,
           GError **error)
 {
   const guint8 *m = b + EMI_START;
@@ -402,146 +360,21 @@ walk_map (const guint8 *b, gsize len, EtManifestTables *tables, char **name, gbo
   return TRUE;
 }
 
-/* ─────────────────────────────── the set ─────────────────────────────── */
-
-EtEventInfoSet *
-et_event_info_set_new (void)
-{
-  EtEventInfoSet *set = g_new0 (EtEventInfoSet, 1);
-
-  set->providers = g_hash_table_new_full ((GHashFunc) et_guid_hash, (GEqualFunc) et_guid_equal, NULL,
-                                           provider_free);
-  return set;
-}
-
-void
-et_event_info_set_free (EtEventInfoSet *set)
-{
-  if (set == NULL)
-    return;
-  g_hash_table_unref (set->providers);
-  g_free (set);
-}
-
 gboolean
-et_event_info_is_metadata (const EtGuid *class_guid, guint8 opcode)
+_et_event_info_check_event (const guint8 *b, gsize len, EtEventInfoHead *h, GError **error)
 {
-  static EtGuid metadata;
-  static gsize parsed;
-
-  if (g_once_init_enter (&parsed))
-    {
-      et_guid_parse (ET_EVENT_INFO_CLASS, &metadata);
-      g_once_init_leave (&parsed, 1);
-    }
-  return (opcode == ET_EVENT_INFO_OPCODE || opcode == ET_EVENT_MAP_INFO_OPCODE)
-         && et_guid_equal (class_guid, &metadata);
-}
-
-static Provider *
-provider_of (EtEventInfoSet *set, const EtGuid *guid)
-{
-  Provider *p = g_hash_table_lookup (set->providers, guid);
-
-  if (p == NULL)
-    {
-      p = g_new0 (Provider, 1);
-      p->guid = *guid;
-      p->events = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-      p->seen = g_hash_table_new (g_direct_hash, g_direct_equal);
-      p->maps = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-      p->map_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      p->bad_maps = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      g_hash_table_insert (set->providers, &p->guid, p);
-    }
-  return p;
-}
-
-static gboolean
-add_event (EtEventInfoSet *set, const guint8 *b, gsize len, GError **error)
-{
-  g_auto(Head) h = { 0 };
   Walk w = { b, len };
   Level top = { 0 };
-  Provider *p;
-  guint key;
 
-  if (!read_head (b, len, &h, error))
+  if (!read_head (b, len, h, error))
     return FALSE;
   /* Only manifest-based providers (DecodingSource 0): classic ones are
    * keyed otherwise, and TraceLogging's carry their own metadata. */
-  if (h.source != 0)
+  if (h->source != 0)
     return TRUE;
-  w.n_props = h.n_props;
-  top.n = h.n_top;
-  if (!walk_level (&w, &top, NULL, 0, error))
-    return FALSE;
-  p = provider_of (set, &h.provider);
-  key = (guint) h.id << 8 | h.version;
-  if (p->name == NULL && h.provider_name != NULL && h.provider_name[0] != '\0')
-    p->name = g_steal_pointer (&h.provider_name);
-  if (!g_hash_table_contains (p->seen, GUINT_TO_POINTER (key)))
-    {
-      g_hash_table_add (p->seen, GUINT_TO_POINTER (key));
-      g_ptr_array_add (p->events, g_bytes_new (b, len));
-    }
-  return TRUE;
-}
-
-static gboolean
-add_map (EtEventInfoSet *set, const guint8 *b, gsize len, GError **error)
-{
-  g_autofree char *name = NULL;
-  gboolean usable;
-  Provider *p;
-  EtGuid guid;
-
-  if (len < EMI_START)
-    return walk_map (b, len, NULL, &name, &usable, error);
-  et_guid_from_bytes (&guid, b);
-  p = provider_of (set, &guid);
-  if (!walk_map (b, len, NULL, &name, &usable, error))
-    {
-      /* A map named but broken: the events whose fields use it stay raw. */
-      if (name != NULL && g_hash_table_add (p->map_names, g_strdup (name)))
-        g_hash_table_add (p->bad_maps, g_steal_pointer (&name));
-      return FALSE;
-    }
-  if (usable && g_hash_table_add (p->map_names, g_strdup (name)))
-    g_ptr_array_add (p->maps, g_bytes_new (b, len));
-  return TRUE;
-}
-
-gboolean
-et_event_info_set_add (EtEventInfoSet *set, guint8 opcode, const guint8 *payload, gsize len,
-                       GError **error)
-{
-  g_return_val_if_fail (set != NULL, FALSE);
-  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
-
-  if (opcode == ET_EVENT_INFO_OPCODE)
-    return add_event (set, payload, len, error);
-  return add_map (set, payload, len, error);
-}
-
-gboolean
-et_event_info_set_has (const EtEventInfoSet *set, const EtGuid *provider)
-{
-  const Provider *p;
-
-  g_return_val_if_fail (set != NULL && provider != NULL, FALSE);
-  p = g_hash_table_lookup (set->providers, provider);
-  return p != NULL && p->events->len > 0;
-}
-
-const char *
-et_event_info_set_provider_name (const EtEventInfoSet *set, const EtGuid *provider)
-{
-  const Provider *p;
-
-  g_return_val_if_fail (set != NULL && provider != NULL, NULL);
-  p = g_hash_table_lookup (set->providers, provider);
-  return p != NULL ? p->name : NULL;
+  w.n_props = h->n_props;
+  top.n = h->n_top;
+  return walk_level (&w, &top, NULL, 0, error);
 }
 
 /* ─────────────────────────── building a manifest ─────────────────────────── */
@@ -559,7 +392,7 @@ legal_name (const char *name)
 }
 
 static char *
-event_name (const Head *h, const char *task)
+event_name (const EtEventInfoHead *h, const char *task)
 {
   const char *opcode = h->opcode_name;
 
@@ -573,14 +406,12 @@ event_name (const Head *h, const char *task)
   return g_strdup_printf ("%s/%s", task, legal);
 }
 
-/* One accepted EventInfo into @tables; none when a field uses a bad map. */
-static void
-build_event (const Provider *p, EtManifestTables *tables, GBytes *blob, GHashTable *named)
+void
+_et_event_info_build_event (const guint8 *b, gsize len, EtManifestTables *tables,
+                            GHashTable *bad_maps, GHashTable *named)
 {
-  gsize len;
-  const guint8 *b = g_bytes_get_data (blob, &len);
-  g_auto(Head) h = { 0 };
-  Walk w = { b, len, 0, 0, tables, p->bad_maps };
+  g_auto(EtEventInfoHead) h = { 0 };
+  Walk w = { b, len, 0, 0, tables, bad_maps };
   Level top = { 0 };
   GArray *items = _et_manifest_parse_data_new ();
   g_autofree char *task = NULL, *symbol = NULL, *tid = NULL;
@@ -603,30 +434,4 @@ build_event (const Provider *p, EtManifestTables *tables, GBytes *blob, GHashTab
   _et_manifest_tables_template (tables, tid, items);
   _et_manifest_tables_event (tables, h.id, h.version, h.level, task, h.opcode_name, symbol,
                              h.n_top > 0 ? tid : NULL);
-}
-
-EtManifest *
-et_event_info_set_manifest_new (const EtEventInfoSet *set, const EtGuid *provider)
-{
-  g_autoptr(GHashTable) named = g_hash_table_new (g_direct_hash, g_direct_equal);
-  const Provider *p;
-  EtManifestTables *tables;
-
-  g_return_val_if_fail (set != NULL && provider != NULL, NULL);
-  p = g_hash_table_lookup (set->providers, provider);
-  if (p == NULL || p->events->len == 0)
-    return NULL;
-  tables = _et_manifest_tables_new (p->name != NULL ? p->name : "", &p->guid);
-  for (guint i = 0; i < p->maps->len; i++)
-    {
-      gsize len;
-      const guint8 *b = g_bytes_get_data (g_ptr_array_index (p->maps, i), &len);
-      g_autofree char *name = NULL;
-      gboolean usable;
-
-      walk_map (b, len, tables, &name, &usable, NULL);
-    }
-  for (guint i = 0; i < p->events->len; i++)
-    build_event (p, tables, g_ptr_array_index (p->events, i), named);
-  return _et_manifest_tables_finish (tables);
 }
