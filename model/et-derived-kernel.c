@@ -8,6 +8,8 @@
  *   the thread that started it (a Stop or rundown names no parent).
  * - Image events, ImageID, ImageID/FileVersion: BuildTime, the PE header's
  *   TimeDateStamp (seconds since 1970, unsigned) as a date.
+ * - Microsoft-Windows-Kernel-File/Create: CreateDisposition, the top byte
+ *   of CreateOptions (IoCreateFile's disposition) by PerfView's names.
  * - PerfInfo/Sample: ProcessorNumber (the record's CPU) and, from the
  *   Reserved word, ExecutingDPC (bit 0), ExecutingISR (bit 1), Priority
  *   (bits 3-7) and Rank (the high byte).
@@ -73,6 +75,26 @@ derive_build_time (EtDeriveCtx *ctx)
 
   if (_et_derived_payload_int (ctx->fields, "TimeDateStamp", &stamp))
     _et_derived_add_unix_time (ctx, "BuildTime", (guint32) stamp);
+}
+
+/* Kernel-File/Create packs the disposition into CreateOptions' top byte;
+ * PerfView shows it apart, named as CreateFile's (FILE_OPEN is
+ * OPEN_EXISTING, FILE_OVERWRITE_IF CREATE_ALWAYS…). */
+static void
+derive_create_disposition (EtDeriveCtx *ctx)
+{
+  static const char *const names[] = { "SUPERSEDE", "OPEN_EXISTING", "CREATE_NEW",
+                                       "OPEN_ALWAYS", "TRUNCATE_EXISTING", "CREATE_ALWAYS" };
+  gint64 options;
+  guint disposition;
+
+  if (!_et_derived_payload_int (ctx->fields, "CreateOptions", &options))
+    return;
+  disposition = ((guint64) options >> 24) & 0xFF;
+  if (disposition < G_N_ELEMENTS (names))
+    _et_derived_add_text (ctx, "CreateDisposition", names[disposition]);
+  else
+    _et_derived_add_uint (ctx, "CreateDisposition", ET_MAN_IN_UINT8, disposition);
 }
 
 static void
@@ -392,6 +414,7 @@ const EtDeriveRule _et_derived_kernel_rules[] = {
   { ET_FAM_DISK, DISK_READ, derive_disk_io }, { ET_FAM_DISK, DISK_WRITE, derive_disk_io },
   { ET_FAM_DISK, DISK_FLUSH, derive_flush },
   { ET_FAM_MEMORY, 32, derive_hard_fault },
+  { ET_FAM_KERNEL_FILE, 12, derive_create_disposition },
   /* FileIO Cleanup, Close, Read, Write, SetInfo, Delete, Rename, Flush,
    * QueryInfo, FSControl; DirEnum, DirNotify. */
   { ET_FAM_FILE, 65, derive_file_io }, { ET_FAM_FILE, 66, derive_file_io },

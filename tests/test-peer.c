@@ -118,9 +118,7 @@ static const KnownDifference known_differences[] = {
   { "Microsoft-Windows-Kernel-File/Create", "CreateOptions", TRUE,
     "TraceEvent's FileIO/Create class shows the low 24 bits of the payload's CreateOptions by "
     "its own enum (some of whose names are FileAttributes'); ours is the payload's whole value, "
-    "the disposition in its top byte" },
-  { "Microsoft-Windows-Kernel-File/Create", "CreateDisposition", TRUE,
-    "no field of the event: TraceEvent's FileIO/Create class takes the top byte of CreateOptions" },
+    "the disposition in its top byte (also our derived CreateDisposition, as TraceEvent's)" },
   { "Microsoft-Windows-Kernel-File/Create", "FileName", TRUE,
     "TraceEvent turns the kernel's device path into a drive or UNC path (its KernelToUser); "
     "ours is the payload's \\Device\\… path" },
