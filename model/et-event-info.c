@@ -58,6 +58,7 @@ enum { MAP_VALUE = 0x1, MAP_BITS = 0x2, MAP_WBEM_VALUE = 0x8, MAP_WBEM_BITS = 0x
 enum { TDH_SIZET = 308, TDH_WBEMSID = 310 };
 
 #define MAX_DEPTH 32
+#define MAX_NAME 1024
 
 /* A walk over one payload's properties. */
 typedef struct
@@ -107,25 +108,31 @@ bad (GError **error, gsize at, const char *format, ...)
 
 /* The NUL-terminated UTF-16 name at an offset from @base (the u32 that
  * gives it sits at @at; both count from @b, the payload); *@out is NULL
- * for offset 0 (no name). */
+ * for offset 0 (no name). Names are short: one of more than MAX_NAME
+ * characters is bad metadata, so that properties or map entries naming
+ * one long run over and over cost no more than their number. */
 static gboolean
 read_name (const guint8 *b, gsize len, gsize base, gsize at, const char *what, char **out,
            GError **error)
 {
   guint32 offset = et_read_u32 (b + at);
+  gsize start = base + offset, i;
   GString *text;
 
   *out = NULL;
   if (offset == 0)
     return TRUE;
-  for (gsize i = base + offset; i + 2 <= len && i >= base; i += 2)
+  for (i = start; i + 2 <= len && i - start <= 2 * MAX_NAME; i += 2)
     if (b[i] == 0 && b[i + 1] == 0)
       {
         text = g_string_new (NULL);
-        et_utf16_append (text, b + base + offset, (i - base - offset) / 2);
+        et_utf16_append (text, b + start, (i - start) / 2);
         *out = g_string_free (text, FALSE);
         return TRUE;
       }
+  if (i + 2 <= len)
+    return bad (error, at, "%s at offset %u is longer than %d characters", what, offset,
+                MAX_NAME);
   return bad (error, at, "%s at offset %u does not end inside the %" G_GSIZE_FORMAT " bytes",
               what, offset, len - base);
 }

@@ -290,6 +290,24 @@ test_bad_structs_are_refused (void **state)
   assert_true (g_str_has_prefix (error->message, "payload byte 0: "));
 }
 
+/* Names are short; a run of 1,025 characters is refused (so that many
+ * properties or map entries naming one long run cost no more than their
+ * number), 1,024 are read. */
+static void
+test_long_names_are_refused (void **state)
+{
+  g_autofree char *longest = g_strnfill (1024, 'a');
+  g_autofree char *too_long = g_strnfill (1025, 'a');
+  EtFixtureProperty p[] = { { longest, 0, 8 } };
+  g_autoptr(GError) error = NULL;
+
+  assert_true (add_one (p, 1, 1, &error));
+  p[0].name = too_long;
+  assert_rejected_at (p, 1, 1, "payload byte 116: a property name at offset ");
+  assert_false (add_one (p, 1, 1, &error));
+  assert_non_null (strstr (error->message, "is longer than 1024 characters"));
+}
+
 int
 main (void)
 {
@@ -297,6 +315,7 @@ main (void)
     cmocka_unit_test (test_every_field_decodes),
     cmocka_unit_test (test_bad_metadata_is_damage),
     cmocka_unit_test (test_bad_structs_are_refused),
+    cmocka_unit_test (test_long_names_are_refused),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
