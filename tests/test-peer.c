@@ -119,9 +119,6 @@ static const KnownDifference known_differences[] = {
     "TraceEvent's FileIO/Create class shows the low 24 bits of the payload's CreateOptions by "
     "its own enum (some of whose names are FileAttributes'); ours is the payload's whole value, "
     "the disposition in its top byte (also our derived CreateDisposition, as TraceEvent's)" },
-  { "Microsoft-Windows-Kernel-File/Create", "FileName", TRUE,
-    "TraceEvent turns the kernel's device path into a drive or UNC path (its KernelToUser); "
-    "ours is the payload's \\Device\\… path" },
 };
 
 /* TraceEvent's own flag enums, for fields whose metadata has no map: the
@@ -157,6 +154,7 @@ static const struct
   /* TraceEvent's FileIO/Create class over Kernel-File/Create. */
   { "Microsoft-Windows-Kernel-File/Create", "IrpPtr", "Irp" },
   { "Microsoft-Windows-Kernel-File/Create", "FileAttributes", "CreateAttributes" },
+  { "Microsoft-Windows-Kernel-File/Create", "FileName", "DosPath" },
 };
 
 /* Types whose counts differ for a reason: the peer's TraceLog keeps no
