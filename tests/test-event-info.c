@@ -308,6 +308,100 @@ test_long_names_are_refused (void **state)
   assert_non_null (strstr (error->message, "is longer than 1024 characters"));
 }
 
+/* ---- which schema stands ---- */
+
+static GBytes *
+one_event_info (const EtGuid *provider, const char *task_name, guint32 source)
+{
+  static const EtFixtureProperty p[] = { { "Value", 0, 8 } };
+  EtFixtureEventInfo info = { .provider = *provider, .provider_name = "P", .id = 5,
+                              .task = 9, .task_name = task_name, .properties = p,
+                              .n_properties = 1, .n_top_level = 1 };
+  GBytes *b = et_fixture_event_info_bytes (&info);
+  gsize len;
+  guint8 *data = g_bytes_unref_to_data (b, &len);
+
+  memcpy (data + 48, &(guint32) { GUINT32_TO_LE (source) }, 4);   /* DecodingSource */
+  return g_bytes_new_take (data, len);
+}
+
+static gboolean
+add_bytes (EtEventInfoSet *set, GBytes *b)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (b, &len);
+
+  return et_event_info_set_add (set, ET_EVENT_INFO_OPCODE, data, len, NULL);
+}
+
+/* The first EventInfo of an (id, version) stands; one of another
+ * decoding source (MOF, WPP, TraceLogging) is no damage and no schema. */
+static void
+test_first_event_info_stands_and_others_are_ignored (void **state)
+{
+  g_autoptr(EtEventInfoSet) set = et_event_info_set_new ();
+  g_autoptr(GBytes) first = NULL, second = NULL, classic = NULL;
+  g_autoptr(EtManifest) manifest = NULL;
+  EtGuid a, b;
+
+  et_guid_parse ("11111111-2222-3333-4444-555555555555", &a);
+  et_guid_parse ("66666666-7777-8888-9999-aaaaaaaaaaaa", &b);
+  first = one_event_info (&a, "First", 0);
+  second = one_event_info (&a, "Second", 0);
+  classic = one_event_info (&b, "Classic", 1);
+  assert_true (add_bytes (set, first));
+  assert_true (add_bytes (set, second));
+  assert_true (add_bytes (set, classic));
+  assert_false (et_event_info_set_has (set, &b));
+  assert_null (et_event_info_set_manifest_new (set, &b));
+  manifest = et_event_info_set_manifest_new (set, &a);
+  assert_non_null (manifest);
+  assert_int_equal (et_manifest_get_n_events (manifest), 1);
+  assert_string_equal (et_manifest_lookup (manifest, 5, 0)->name, "First");
+  assert_string_equal (et_event_info_set_provider_name (set, &a), "P");
+}
+
+/* A provider whose manifest is in the trace keeps the manifest's names
+ * and fields: the EventInfo records for it change nothing. */
+static void
+test_a_manifest_in_the_trace_wins (void **state)
+{
+  static const EtFixtureFieldDef fields[] = { { "Count", ET_FIXTURE_UINT32 } };
+  static const EtFixtureEventDef def = { 5, 0, "Ping", 4, 0, 0, 0, NULL, fields, 1 };
+  EtFixtureFile *file = et_fixture_file_new ("manifest-and-event-info.etl");
+  g_autoptr(EtFixtureProvider) provider = et_fixture_provider_new ("Contoso-Pinger");
+  g_autoptr(EtFixturePayload) payload = et_fixture_payload_new ();
+  g_autoptr(GBytes) info = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) lines = NULL;
+  EtFixtureWhere where = { 0, 1000000, 100, 101 };
+  EtFixtureEvent e;
+  EtFixtureOptions options;
+  EtFixtureWriter *w;
+  Run run;
+
+  et_fixture_options_init (&options);
+  w = et_fixture_writer_new (file->path, &options, &error);
+  assert_non_null (w);
+  et_fixture_provider_add_event (provider, &def);
+  et_fixture_write_manifest (w, provider, &where, 0, -1);
+  info = one_event_info (et_fixture_provider_get_guid (provider), "FromMetadata", 0);
+  et_fixture_write_metadata (w, &where, ET_EVENT_INFO_OPCODE, info);
+  et_fixture_event_init (&e);
+  e.time_ns = 2000000, e.pid = 100, e.tid = 101;
+  et_fixture_payload_add_u32 (payload, "Count", 7);
+  et_fixture_write_manifest_event (w, provider, &e, 5, payload);
+  assert_true (et_fixture_writer_close (w, &error));
+  et_fixture_writer_free (w);
+  run = run_cli ("events", "--format=jsonl", file->path);
+  assert_int_equal (run.status, 0);
+  lines = parse_lines (run.out);
+  assert_non_null (find_event (lines, "Ping", 0));
+  assert_null (find_event (lines, "FromMetadata", 0));
+  run_clear (&run);
+  et_fixture_file_free (file);
+}
+
 int
 main (void)
 {
@@ -316,6 +410,8 @@ main (void)
     cmocka_unit_test (test_bad_metadata_is_damage),
     cmocka_unit_test (test_bad_structs_are_refused),
     cmocka_unit_test (test_long_names_are_refused),
+    cmocka_unit_test (test_first_event_info_stands_and_others_are_ignored),
+    cmocka_unit_test (test_a_manifest_in_the_trace_wins),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
