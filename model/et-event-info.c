@@ -420,25 +420,27 @@ _et_event_info_build_event (const guint8 *b, gsize len, EtManifestTables *tables
   g_auto(EtEventInfoHead) h = { 0 };
   Walk w = { b, len, 0, 0, tables, bad_maps };
   Level top = { 0 };
-  GArray *items = _et_manifest_parse_data_new ();
+  g_autoptr(GArray) items = _et_manifest_parse_data_new ();
   g_autofree char *task = NULL, *symbol = NULL, *tid = NULL;
 
-  if (!read_head (b, len, &h, NULL) || (w.n_props = h.n_props, top.n = h.n_top,
-                                        !walk_level (&w, &top, items, 0, NULL))
-      || w.bad_map)
-    {
-      g_array_unref (items);
-      return;
-    }
+  /* Checked when it came: only a map found bad since can stop it now. */
+  if (!read_head (b, len, &h, NULL))
+    return;
+  w.n_props = h.n_props;
+  top.n = h.n_top;
+  if (!walk_level (&w, &top, items, 0, NULL) || w.bad_map)
+    return;
   task = h.task_name != NULL ? legal_name (h.task_name) : NULL;
   symbol = event_name (&h, task);
   tid = g_strdup_printf ("eventinfo %u.%u", h.id, h.version);
+  /* Tasks and opcodes once each; keys: task + 1, or a task's opcode. */
   if (task != NULL && g_hash_table_add (named, GUINT_TO_POINTER (h.task + 1)))
     _et_manifest_tables_task (tables, task, h.task);
   if (h.opcode_name != NULL
       && g_hash_table_add (named, GUINT_TO_POINTER (0x1000000u | (guint) h.task << 8 | h.opcode)))
     _et_manifest_tables_opcode (tables, h.task, h.opcode_name, h.opcode);
-  _et_manifest_tables_template (tables, tid, items);
+  if (h.n_top > 0)
+    _et_manifest_tables_template (tables, tid, g_steal_pointer (&items));
   _et_manifest_tables_event (tables, h.id, h.version, h.level, task, h.opcode_name, symbol,
                              h.n_top > 0 ? tid : NULL);
 }
