@@ -20,6 +20,7 @@
 #include "et-window.h"
 #include "gui-test.h"
 #include "et-trace-decode.h"
+#include "et-trace-load.h"
 
 static char *dir;
 static char *demo_path;
@@ -927,6 +928,39 @@ test_german_labels_under_language_de (void **state)
   et_i18n_init ();
 }
 
+/* A marker of a provider known only from the trace's own event metadata
+ * (the event-info fixture, every provider on) says where its schema came
+ * from, in English and in German. */
+static void
+test_details_say_the_schema_is_the_trace_metadata (void **state)
+{
+  EtFixtureFile *file = et_fixture_file_new ("event-info.etl");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) trace = NULL;
+  g_autoptr(GString) en = g_string_new (NULL);
+  g_autoptr(GString) de = g_string_new (NULL);
+  EtFixtureOptions options;
+  guint channel, index;
+  const EtMarker *m;
+
+  et_fixture_options_init (&options);
+  assert_true (et_fixture_write_event_info_trace (file->path, &options,
+                                                  ET_FIXTURE_EVENT_INFO_GOOD, &error));
+  trace = et_trace_load (file->path, ET_LOAD_ALL_PROVIDERS, NULL, NULL, NULL, &error);
+  assert_non_null (trace);
+  assert_true (et_fixture_find_marker (trace, "Shapes/Reshape: Color=Blue", &channel, &index));
+  m = &et_trace_get_channel (trace, channel)->markers[index];
+  et_details_describe (trace, channel, m, en);
+  assert_non_null (strstr (en->str, "Schema from the trace's own event metadata."));
+  g_setenv ("LANGUAGE", "de", TRUE);
+  et_i18n_init ();
+  et_details_describe (trace, channel, m, de);
+  g_unsetenv ("LANGUAGE");
+  et_i18n_init ();
+  assert_non_null (strstr (de->str, "Schema aus den eigenen Ereignis-Metadaten der Aufzeichnung."));
+  et_fixture_file_free (file);
+}
+
 /* @node drawn at @widget's size, as pixels. */
 static GBytes *
 node_pixels (GtkWidget *widget, GskRenderNode *node)
@@ -1309,6 +1343,7 @@ main (void)
     cmocka_unit_test (test_loader_reports_progress_on_main_loop_and_cancels),
     cmocka_unit_test (test_application_one_window_per_file_and_shortcuts),
     cmocka_unit_test (test_german_labels_under_language_de),
+    cmocka_unit_test (test_details_say_the_schema_is_the_trace_metadata),
     cmocka_unit_test (test_large_file_opens_with_a_first_look_then_the_whole),
   };
   return cmocka_run_group_tests_name ("app", tests, setup, teardown);

@@ -12,8 +12,11 @@
  * The kernel's classes (built-in schemas too) are compared the same way:
  * TraceEvent files them under "Windows Kernel" (two classes it has no
  * parser for under "MSNT_SystemTrace") and KernelTraceControl's under
- * "KernelTraceControl"; peer_name maps our provider to those. Other
- * providers' lines are not judged here.
+ * "KernelTraceControl"; peer_name maps our provider to those. So are the
+ * providers net.4.5.2.x64.etl describes only by its own event metadata
+ * (MetaData/EventInfo: Kernel-File, Kernel-EventTracing, Kernel-Process,
+ * DNS-Client, Immersive-Shell), and every type of that trace is checked
+ * to have a name. Other providers' lines are not judged here.
  *
  * Every difference the comparison finds must be one of known_differences
  * below, each with its reason; the rates are printed and asserted.
@@ -44,7 +47,15 @@ static const char *const kernel_providers[] = {
   "Windows Kernel/", "MSNT_SystemTrace/", "KernelTraceControl/", NULL
 };
 
-/* The peer providers the running test judges (runtime or kernel). */
+/* Providers known only from the trace's own event metadata
+ * (MetaData/EventInfo, model/et-event-info.c) in net.4.5.2.x64.etl. */
+static const char *const metadata_providers[] = {
+  "Microsoft-Windows-Kernel-File/", "Microsoft-Windows-Kernel-EventTracing/",
+  "Microsoft-Windows-Kernel-Process/", "Microsoft-Windows-DNS-Client/",
+  "Microsoft-Windows-Immersive-Shell/", NULL
+};
+
+/* The peer providers the running test judges (runtime, kernel or metadata). */
 static const char *const *judged = runtime_providers;
 
 /* Types TraceLog leaves out (peer/README.md): stack walks, IL-to-native
@@ -104,6 +115,27 @@ static const KnownDifference known_differences[] = {
     "TraceEvent's ImageID class does not read the payload's ProcessId and prints 0" },
   { "Windows Kernel/DiskIO/FlushBuffers", "(ids)", TRUE,
     "TraceEvent reads FlushBuffers' thread at a version-2 offset (inside HighResResponseTime)" },
+  /* Providers known from the trace's event metadata. TraceEvent reads
+   * Kernel-File/Create with its own kernel FileIO/Create class instead. */
+  { "Microsoft-Windows-Kernel-File/Create", "CreateOptions", TRUE,
+    "TraceEvent's FileIO/Create class shows the low 24 bits of the payload's CreateOptions by "
+    "its own enum (some of whose names are FileAttributes'); ours is the payload's whole value, "
+    "the disposition in its top byte (also our derived CreateDisposition, as TraceEvent's)" },
+};
+
+/* TraceEvent's own flag enums, for fields whose metadata has no map: the
+ * number behind its names is compared with ours. */
+static const struct
+{
+  const char *event;
+  const char *field;
+  const char *reason;
+  const char *names[6];
+  guint64     values[6];
+} peer_enums[] = {
+  { "Microsoft-Windows-Kernel-File/Create", "ShareAccess",
+    "TraceEvent names the value with .NET's FileShare enum; the metadata gives it no map",
+    { "None", "Read", "Write", "ReadWrite", "Delete", "Inheritable" }, { 0, 1, 2, 3, 4, 16 } },
 };
 
 /* Field names of ours that TraceEvent spells otherwise ("Prefix*" events). */
@@ -121,6 +153,10 @@ static const struct
    * payload's FileName is TraceEvent's too. */
   { "Windows Kernel/DiskIO/*", "IrpFlags", "IrpFlagNames" },
   { "Windows Kernel/Image/*", "FileName", "DosPath" },
+  /* TraceEvent's FileIO/Create class over Kernel-File/Create. */
+  { "Microsoft-Windows-Kernel-File/Create", "IrpPtr", "Irp" },
+  { "Microsoft-Windows-Kernel-File/Create", "FileAttributes", "CreateAttributes" },
+  { "Microsoft-Windows-Kernel-File/Create", "FileName", "DosPath" },
 };
 
 /* Types whose counts differ for a reason: the peer's TraceLog keeps no
@@ -518,6 +554,43 @@ note_known (Tally *t, const char *event, const char *field, const char *reason)
   g_hash_table_add (t->known_seen, g_steal_pointer (&key));
 }
 
+/* TRUE when @want is the names of TraceEvent's enum (peer_enums) for a
+ * number equal to our integer field @index. */
+static gboolean
+peer_enum_equal (const PeerLine *l, const char *key, const EtFields *fields, gint index,
+                 const char *want, Tally *t)
+{
+  const EtField *f = index >= 0 ? et_fields_get (fields, index) : NULL;
+
+  if (f == NULL || (f->kind != ET_VALUE_UINT && f->kind != ET_VALUE_INT))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (peer_enums); i++)
+    {
+      g_auto(GStrv) names = NULL;
+      guint64 sum = 0;
+
+      if (!name_matches (peer_enums[i].event, l->name) || strcmp (peer_enums[i].field, key) != 0)
+        continue;
+      names = g_strsplit (want, ", ", -1);
+      for (guint n = 0; names[n] != NULL; n++)
+        {
+          guint k = 0;
+
+          while (k < G_N_ELEMENTS (peer_enums[i].names)
+                 && g_strcmp0 (peer_enums[i].names[k], names[n]) != 0)
+            k++;
+          if (k == G_N_ELEMENTS (peer_enums[i].names))
+            return FALSE;
+          sum |= peer_enums[i].values[k];
+        }
+      if (sum != f->v.u)
+        return FALSE;
+      note_known (t, l->name, key, peer_enums[i].reason);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* One field of a line: equal, a known difference, or a failure. */
 static gboolean
 compare_field (const PeerLine *l, guint k, EtFields *fields, Tally *t, gboolean *strict,
@@ -540,6 +613,11 @@ compare_field (const PeerLine *l, guint k, EtFields *fields, Tally *t, gboolean 
   };
 
   *strict = FALSE;
+  if (peer_enum_equal (l, key, fields, index, want, t))
+    {
+      t->fields_equal++;
+      return TRUE;
+    }
   known = known_difference (l->name, key);
   if (known == NULL && index < 0 && strcmp (want, "0") == 0)
     known = &later_version;
@@ -645,7 +723,9 @@ report (const char *name, const Tally *t)
   print_message ("# %s (%s): COUNT lines %u/%u equal; EVENT lines %u/%u identical "
                  "(%.1f %%), %u/%u (%.1f %%) identical in every value the payload holds, "
                  "%u/%u with every difference explained; fields %u/%u equal\n",
-                 name, judged == kernel_providers ? "kernel" : "runtime", t->counts_equal,
+                 name, judged == kernel_providers ? "kernel"
+                       : judged == metadata_providers ? "event metadata" : "runtime",
+                 t->counts_equal,
                  t->n_counts, t->lines_equal, t->n_lines,
                  t->n_lines ? 100.0 * t->lines_equal / t->n_lines : 0.0,
                  t->lines_payload_equal, t->n_lines,
@@ -708,6 +788,64 @@ test_gcevents_kernel_as_peer (void **state)
   check_trace ("gcevents", kernel_providers, 100.0, 100.0);
 }
 
+/* Every value the payload holds is TraceEvent's (the lines' other
+ * differences are listed in known_differences: TraceEvent reads
+ * Kernel-File/Create with its kernel FileIO class). */
+static void
+test_net452_event_metadata_as_peer (void **state)
+{
+  check_trace ("net.4.5.2.x64", metadata_providers, 85.0, 100.0);
+}
+
+/* "Event N": a type no schema names. On net.4.5.2.x64.etl every type
+ * of an EVENT_HEADER provider is named (the last ones by the trace's own
+ * event metadata); what stays numbered are undocumented kernel types,
+ * each listed in count_differences (TraceEvent names none of them). */
+static void
+test_net452_every_type_named (void **state)
+{
+  const char *dir = g_getenv ("ET_CORPUS_DIR");
+  g_autofree char *path = g_strdup_printf ("%s/net.4.5.2.x64.etl", dir);
+  g_autoptr(GHashTable) types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(EtFields) fields = et_fields_new ();
+  g_autoptr(EtTrace) trace = NULL;
+  guint numbered = 0;
+  GHashTableIter it;
+  gpointer key, value;
+
+  if (!have_peer_corpus ())
+    {
+      skip ();
+      return;
+    }
+  trace = et_trace_load (path, 0, NULL, NULL, NULL, NULL);
+  assert_non_null (trace);
+  for (guint64 i = 0; i < et_trace_get_n_events (trace); i++)
+    {
+      EtEvent e;
+      const EtProvider *p;
+
+      et_trace_decode_event (trace, i, &e, fields, NULL);
+      p = et_trace_get_provider (trace, e.provider);
+      g_hash_table_insert (types, full_name (trace, &e), GUINT_TO_POINTER (p->kind + 1));
+    }
+  g_hash_table_iter_init (&it, types);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      EtProviderKind kind = GPOINTER_TO_UINT (value) - 1;
+      const char *slash = strrchr (key, '/');
+
+      if (!g_str_has_prefix (slash + 1, "Event "))
+        continue;
+      numbered++;
+      print_message ("# numbered: %s\n", (const char *) key);
+      assert_true (kind == ET_PROVIDER_KERNEL || kind == ET_PROVIDER_CLASSIC);
+      assert_non_null (count_difference (NULL, key));
+    }
+  print_message ("# net.4.5.2.x64: %u/%u event types named; every EVENT_HEADER provider's\n",
+                 g_hash_table_size (types) - numbered, g_hash_table_size (types));
+}
+
 static void
 test_primitive_types_kernel_as_peer (void **state)
 {
@@ -723,6 +861,8 @@ main (void)
     cmocka_unit_test (test_gcevents_kernel_as_peer),
     cmocka_unit_test (test_primitive_types_kernel_as_peer),
     cmocka_unit_test (test_net452_kernel_as_peer),
+    cmocka_unit_test (test_net452_event_metadata_as_peer),
+    cmocka_unit_test (test_net452_every_type_named),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

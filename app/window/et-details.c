@@ -149,6 +149,8 @@ describe_rules (EtTrace *trace, const EtMarker *m, GString *out)
     g_string_append_printf (out, "  cvSpanId    %" G_GINT64_FORMAT "\n", rules.span_id);
   if (rules.ignored_cv)
     g_string_append_printf (out, "  %s\n", _("Some cv fields have the wrong type and were ignored."));
+  if (et_trace_get_provider (trace, ev.provider)->event_metadata)
+    g_string_append_printf (out, "  %s\n", _("Schema from the trace's own event metadata."));
   et_rule_result_clear (&rules);
   et_fields_free (fields);
 }

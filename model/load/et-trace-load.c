@@ -14,6 +14,7 @@
 #include "et-trace-load-private.h"
 #include "et-builtin.h"
 #include "et-builtin-rules.h"
+#include "et-event-info.h"
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-kernel.h"
@@ -144,6 +145,15 @@ _et_loader_is_manifest_event (const EtRecord *record)
 {
   return record->klass == ET_RECORD_EVENT && record->id == 0xFFFE
          && record->opcode == 0xFE && record->task == 0xFFFE;
+}
+
+/* KernelTraceControl's MetaData/EventInfo and EventMapInfo: other
+ * providers' schemas (et-event-info), read with the manifests. */
+static gboolean
+is_event_metadata (const EtRecord *record)
+{
+  return (record->klass == ET_RECORD_FULL || record->klass == ET_RECORD_INSTANCE)
+         && et_event_info_is_metadata (&record->guid, record->opcode);
 }
 
 /* What an EVENT_HEADER record tells about its provider's kind and name
@@ -334,7 +344,7 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
   if (seen->n_events++ == 0)
     seen->first = ref.loc;
   learn_provider (seen, record);
-  if (_et_loader_is_manifest_event (record))
+  if (_et_loader_is_manifest_event (record) || is_event_metadata (record))
     g_array_append_val (walker->manifest_refs, ref);
   count_thread (walker, record);
   if (et_is_thread_sample (record))
@@ -952,11 +962,37 @@ install_manifest (Loader *loader, const EtRecord *record, const char *xml, gsize
   self->stats.manifests++;
 }
 
+/* Providers without a manifest in the trace and without a built-in
+ * schema decode with the schemas the trace's own event metadata gives
+ * (the built-in ones are PerfView's names and fields, so they win, as
+ * TraceEvent's own parsers win over its metadata). The provider stays a
+ * "manifest" provider, off by default: its events become named and
+ * decoded, and markers only when asked for. */
+static void
+install_event_info_schemas (EtTrace *self, const EtEventInfoSet *set)
+{
+  for (guint i = 0; i < self->providers->len; i++)
+    {
+      EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, i);
+      const char *name;
+
+      if (p->manifest != NULL || p->pub.kind != ET_PROVIDER_MANIFEST
+          || et_builtin_has (&p->pub.guid) || !et_event_info_set_has (set, &p->pub.guid))
+        continue;
+      p->manifest = et_event_info_set_manifest_new (set, &p->pub.guid);
+      p->pub.event_metadata = TRUE;
+      name = et_event_info_set_provider_name (set, &p->pub.guid);
+      if (name != NULL && p->pub.name[0] == '\0')
+        p->pub.name = g_string_chunk_insert_const (self->names, name);
+    }
+}
+
 static void
 load_manifests (Loader *loader)
 {
   EtTrace *self = loader->self;
   g_autoptr(EtManifestAssembler) assembler = et_manifest_assembler_new ();
+  g_autoptr(EtEventInfoSet) event_info = et_event_info_set_new ();
 
   if (loader->manifest_refs->len > 1)
     qsort (loader->manifest_refs->data, loader->manifest_refs->len, sizeof (EtEventRef),
@@ -971,6 +1007,15 @@ load_manifests (Loader *loader)
 
       if (!_et_trace_record_at (self, ref->loc, &record))
         continue;
+      if (is_event_metadata (&record))
+        {
+          if (!et_event_info_set_add (event_info, record.opcode, record.payload,
+                                      record.payload_len, &error))
+            _et_loader_report_error (self, ref->loc, record.opcode == ET_EVENT_INFO_OPCODE
+                                     ? "event metadata (MetaData/EventInfo)"
+                                     : "event metadata (MetaData/EventMapInfo)", error);
+          continue;
+        }
       xml = et_manifest_assembler_add (assembler, &record.guid, record.pid, record.tid,
                                        record.payload, record.payload_len, &len, &error);
       if (error != NULL)
@@ -978,6 +1023,7 @@ load_manifests (Loader *loader)
       else if (xml != NULL)
         install_manifest (loader, &record, xml, len, ref->loc);
     }
+  install_event_info_schemas (self, event_info);
 }
 
 /* Providers whose manifest never travels in the trace (the .NET

@@ -8,6 +8,8 @@
  *   the thread that started it (a Stop or rundown names no parent).
  * - Image events, ImageID, ImageID/FileVersion: BuildTime, the PE header's
  *   TimeDateStamp (seconds since 1970, unsigned) as a date.
+ * - Microsoft-Windows-Kernel-File/Create: CreateDisposition, the top byte
+ *   of CreateOptions (IoCreateFile's disposition) by PerfView's names.
  * - PerfInfo/Sample: ProcessorNumber (the record's CPU) and, from the
  *   Reserved word, ExecutingDPC (bit 0), ExecutingISR (bit 1), Priority
  *   (bits 3-7) and Rank (the high byte).
@@ -16,9 +18,10 @@
  *   bits; ElapsedTimeMSec, HighResResponseTime in the trace's clock.
  *   Memory/HardFault: ElapsedTimeMSec from its InitialTime to the event.
  * From earlier events (indexes built on first use):
- * - Image events: DosPath, FileName with the device prefix replaced by its
- *   drive ("\Device\HarddiskVolume2\x" → "C:\x"), from the trace's
- *   SysConfig/VolumeMapping events and SystemPaths' Windows directory.
+ * - Image events, Kernel-File/Create: DosPath, FileName with the device
+ *   prefix replaced by its drive ("\Device\HarddiskVolume2\x" → "C:\x"),
+ *   from the trace's SysConfig/VolumeMapping events and SystemPaths'
+ *   Windows directory.
  * - DiskIO Read/Write, Memory/HardFault: FileName, the name in force for
  *   their FileObject (PerfView's FileKey) — from FileIO/Name, FileCreate,
  *   Create; a key first named by the end rundown (FileRundown,
@@ -219,6 +222,31 @@ derive_image (EtDeriveCtx *ctx)
     _et_derived_add_text (ctx, "DosPath", dos);
 }
 
+/* Kernel-File/Create: the disposition packed into CreateOptions' top
+ * byte, named as PerfView names CreateFile's (FILE_OPEN is OPEN_EXISTING,
+ * FILE_OVERWRITE_IF CREATE_ALWAYS…), and FileName as a DOS path. */
+static void
+derive_kernel_file_create (EtDeriveCtx *ctx)
+{
+  static const char *const names[] = { "SUPERSEDE", "OPEN_EXISTING", "CREATE_NEW",
+                                       "OPEN_ALWAYS", "TRUNCATE_EXISTING", "CREATE_ALWAYS" };
+  const char *name = _et_derived_payload_text (ctx->fields, "FileName");
+  g_autofree char *dos = NULL;
+  gint64 options;
+  guint disposition;
+
+  if (_et_derived_payload_int (ctx->fields, "CreateOptions", &options))
+    {
+      disposition = ((guint64) options >> 24) & 0xFF;
+      if (disposition < G_N_ELEMENTS (names))
+        _et_derived_add_text (ctx, "CreateDisposition", names[disposition]);
+      else
+        _et_derived_add_uint (ctx, "CreateDisposition", ET_MAN_IN_UINT8, disposition);
+    }
+  if (name != NULL && (dos = dos_path (ctx, name)) != NULL)
+    _et_derived_add_text (ctx, "DosPath", dos);
+}
+
 /* ---- file names --------------------------------------------------------- */
 
 static void
@@ -391,6 +419,7 @@ const EtDeriveRule _et_derived_kernel_rules[] = {
   { ET_FAM_DISK, DISK_READ, derive_disk_io }, { ET_FAM_DISK, DISK_WRITE, derive_disk_io },
   { ET_FAM_DISK, DISK_FLUSH, derive_flush },
   { ET_FAM_MEMORY, 32, derive_hard_fault },
+  { ET_FAM_KERNEL_FILE, 12, derive_kernel_file_create },
   /* FileIO Cleanup, Close, Read, Write, SetInfo, Delete, Rename, Flush,
    * QueryInfo, FSControl; DirEnum, DirNotify. */
   { ET_FAM_FILE, 65, derive_file_io }, { ET_FAM_FILE, 66, derive_file_io },

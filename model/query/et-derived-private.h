@@ -31,6 +31,7 @@ typedef enum
   ET_FAM_CONFIG,         /* SystemConfig */
   ET_FAM_KTC_IMAGE_ID,   /* KernelTraceControl's ImageID */
   ET_FAM_KTC_SYSCONFIG,  /* KernelTraceControl's SysConfig */
+  ET_FAM_KERNEL_FILE,    /* Microsoft-Windows-Kernel-File (schema: the trace's event metadata) */
   ET_N_FAMS
 } EtFamily;
 

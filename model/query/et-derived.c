@@ -39,6 +39,7 @@ static const struct
   { "01853a65-418f-4f36-aefc-dc0f1d2fd235", ET_FAM_CONFIG },
   { "b3e675d7-2554-4f18-830b-2762732560de", ET_FAM_KTC_IMAGE_ID },
   { "9b79ee91-b5fd-41c0-a243-4248e266e9d0", ET_FAM_KTC_SYSCONFIG },
+  { "edd08927-9cc4-4e65-b970-c2560fb5c289", ET_FAM_KERNEL_FILE },
 };
 
 static EtFamily

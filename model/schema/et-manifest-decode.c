@@ -86,6 +86,7 @@ static const guint8 fixed_sizes[ET_MAN_IN_LAST + 1] = {
 };
 
 enum { OUT_HEXINT8 = 16, OUT_HEXINT64 = 19, OUT_PORT = 22, OUT_IPV4 = 23, OUT_IPV6 = 24,
+       OUT_SOCKET_ADDRESS = 25,
        OUT_NTSTATUS = 31, OUT_HRESULT = 32, OUT_CODE_POINTER = 37 };
 
 static guint8
@@ -581,9 +582,32 @@ decode_text (Decoder *d, const EtManifestData *item, const Scope *scope, guint *
   return TRUE;
 }
 
+/* A Windows SOCKADDR as "address:port" ("[v6]:port"): AF_INET (2, the
+ * address at 4) or AF_INET6 (23, the address at 8), the port in network
+ * order at 2. NULL for any other family or size: the bytes stay. */
+static char *
+socket_address_text (const guint8 *p, gsize n)
+{
+  guint16 family = n >= 4 ? et_read_u16 (p) : 0;
+  guint port = n >= 4 ? (guint) p[2] << 8 | p[3] : 0;
+  g_autoptr(GInetAddress) address = NULL;
+  g_autofree char *text = NULL;
+
+  if (family == 2 && n >= 8)
+    address = g_inet_address_new_from_bytes (p + 4, G_SOCKET_FAMILY_IPV4);
+  else if (family == 23 && n >= 24)
+    address = g_inet_address_new_from_bytes (p + 8, G_SOCKET_FAMILY_IPV6);
+  else
+    return NULL;
+  text = g_inet_address_to_string (address);
+  return family == 2 ? g_strdup_printf ("%s:%u", text, port)
+                     : g_strdup_printf ("[%s]:%u", text, port);
+}
+
 static gboolean
 decode_binary (Decoder *d, const EtManifestData *item, const Scope *scope, guint *index)
 {
+  g_autofree char *sockaddr = NULL;
   gsize start = d->r.pos, left = et_reader_remaining (&d->r);
   guint64 n = left;     /* without length= it runs to the end of the payload */
   const guint8 *p;
@@ -601,6 +625,11 @@ decode_binary (Decoder *d, const EtManifestData *item, const Scope *scope, guint
       g_autofree char *text = g_inet_address_to_string (address);
 
       *index = et_fields_add_string (d->fields, item->name, text, strlen (text));
+      return TRUE;
+    }
+  if (item->out_type == OUT_SOCKET_ADDRESS && (sockaddr = socket_address_text (p, n)) != NULL)
+    {
+      *index = et_fields_add_string (d->fields, item->name, sockaddr, strlen (sockaddr));
       return TRUE;
     }
   *index = et_fields_add_bytes (d->fields, item->name, ET_VALUE_BINARY, p, n);

@@ -55,6 +55,7 @@ typedef struct
   EtProviderKind kind;
   guint64        n_events;      /* every record attributed to it */
   gboolean       default_on;    /* its events become markers by default */
+  gboolean       event_metadata; /* its schema is the trace's own MetaData/EventInfo */
 } EtProvider;
 
 /* 32 bytes: a trace holds millions. The series is the channel's

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "et-fuzz-targets.h"
 #include "et-etl-reader.h"
+#include "et-event-info.h"
 #include "et-manifest.h"
 #include "et-trace.h"
 #include "et-tracelogging.h"
@@ -250,6 +251,85 @@ et_fuzz_manifest (const guint8 *data, gsize size)
   return 0;
 }
 
+/* ---- event metadata ------------------------------------------------------- */
+
+/* Every event of @manifest whose id an EventInfo gave, decoded from @payload. */
+static void
+decode_described (const EtManifest *manifest, GArray *ids, const guint8 *payload, gsize len)
+{
+  EtFields *fields = et_fields_new ();
+
+  consume (et_manifest_get_provider_name (manifest));
+  for (guint i = 0; i < ids->len; i++)
+    {
+      const EtManifestEvent *event = et_manifest_lookup (manifest,
+                                                         g_array_index (ids, guint16, i), 0);
+
+      if (event == NULL)
+        continue;
+      consume (event->name);
+      consume (event->task_name);
+      consume (event->opcode_name);
+      for (guint ps = 4; ps <= 8; ps += 4)
+        {
+          gsize consumed = 0;
+
+          et_fields_clear (fields);
+          et_manifest_decode (manifest, event, payload, len, ps, fields, &consumed, NULL);
+          g_assert (consumed <= len);
+          consume_fields (fields);
+        }
+    }
+  et_fields_free (fields);
+}
+
+int
+et_fuzz_event_info (const guint8 *data, gsize size)
+{
+  g_autoptr(EtEventInfoSet) set = et_event_info_set_new ();
+  g_autoptr(GArray) guids = g_array_new (FALSE, FALSE, sizeof (EtGuid));
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint16));
+  gsize pos = 0;
+
+  if (size > ET_FUZZ_MAX_STREAM)
+    return 0;
+  while (pos + 3 <= size)
+    {
+      guint8 opcode = data[pos] & 1 ? ET_EVENT_MAP_INFO_OPCODE : ET_EVENT_INFO_OPCODE;
+      gsize len = MIN ((gsize) (data[pos + 1] | data[pos + 2] << 8), size - pos - 3);
+      const guint8 *payload = data + pos + 3;
+      EtGuid guid;
+
+      pos += 3 + len;
+      if (len == 0)
+        break;
+      work++;
+      et_event_info_set_add (set, opcode, payload, len, NULL);
+      if (len >= 16)
+        {
+          guint k = 0;
+
+          et_guid_from_bytes (&guid, payload);
+          while (k < guids->len && !et_guid_equal (&g_array_index (guids, EtGuid, k), &guid))
+            k++;
+          if (k == guids->len)      /* each provider's manifest is built once */
+            g_array_append_val (guids, guid);
+        }
+      if (opcode == ET_EVENT_INFO_OPCODE && len >= 34)
+        g_array_append_val (ids, (guint16) { (guint16) (payload[32] | payload[33] << 8) });
+    }
+  for (guint i = 0; i < guids->len; i++)
+    {
+      g_autoptr(EtManifest) manifest =
+        et_event_info_set_manifest_new (set, &g_array_index (guids, EtGuid, i));
+
+      consume (et_event_info_set_provider_name (set, &g_array_index (guids, EtGuid, i)));
+      if (manifest != NULL)
+        decode_described (manifest, ids, data + MIN (pos, size), size - MIN (pos, size));
+    }
+  return 0;
+}
+
 /* ---- TraceLogging --------------------------------------------------------- */
 
 int
@@ -403,6 +483,7 @@ et_fuzz_target_lookup (const char *name)
     { "xpress", et_fuzz_xpress },
     { "manifest", et_fuzz_manifest },
     { "tracelogging", et_fuzz_tracelogging },
+    { "event-info", et_fuzz_event_info },
     { "trace", et_fuzz_trace },
     /* The same load: what differs is the seeds (EventPipe streams). */
     { "nettrace", et_fuzz_trace },

@@ -27,6 +27,12 @@ int et_fuzz_manifest     (const guint8 *data, gsize size);
 /* u16 metadata length, metadata → et_tl_schema_parse; the rest is the
  * payload for et_tl_decode. Also et_tl_traits_provider_name on the input. */
 int et_fuzz_tracelogging (const guint8 *data, gsize size);
+/* Records of u8 kind (even: MetaData/EventInfo, odd: EventMapInfo), u16
+ * length and payload → et_event_info_set_add, up to a record of length 0;
+ * then each provider's manifest (et_event_info_set_manifest_new, the
+ * provider GUIDs read from the records) decodes the rest as the payload
+ * of every event an EventInfo named, with 4- and 8-byte pointers. */
+int et_fuzz_event_info   (const guint8 *data, gsize size);
 /* Bytes → temporary .etl → et_trace_load → every marker, every event. */
 int et_fuzz_trace        (const guint8 *data, gsize size);
 

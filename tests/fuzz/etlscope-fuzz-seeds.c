@@ -5,11 +5,14 @@
  * Writes OUTDIR/xpress/ (the stream of each compressed buffer),
  * OUTDIR/manifest/ (each reassembled manifest, a NUL, and the payload of one
  * of its provider's events) and OUTDIR/tracelogging/ (each distinct
- * TraceLogging metadata blob, length-prefixed, then a payload that uses it),
- * in the input formats et-fuzz-targets.h describes. The whole-file targets
+ * TraceLogging metadata blob, length-prefixed, then a payload that uses it)
+ * and OUTDIR/event-info/ (the trace's MetaData/EventInfo and EventMapInfo
+ * records, then the first payload of one described provider, per
+ * provider), in the input formats et-fuzz-targets.h describes. The whole-file targets
  * take the traces themselves; tests/fuzz/make-seeds does that part.
  */
 #include "et-etl-reader.h"
+#include "et-event-info.h"
 #include "et-manifest.h"
 
 #include <glib/gstdio.h>
@@ -26,6 +29,8 @@ typedef struct
   GArray              *guids;       /* EtGuid of each manifest's provider */
   GHashTable          *tl_seen;     /* GBytes metadata */
   guint                n_tl;
+  GByteArray          *metadata;    /* event-info records: kind, u16 length, payload */
+  GHashTable          *payloads;    /* EtGuid* → GBytes: a provider's first payload */
 } Seeds;
 
 static void
@@ -114,11 +119,68 @@ pair_manifest_payload (Seeds *s, const EtRecord *record)
     }
 }
 
+/* MetaData records in the event-info target's format, and each EVENT
+ * provider's first payload. */
+static void
+collect_event_info (Seeds *s, const EtRecord *record)
+{
+  guint8 head[3] = { record->opcode, record->payload_len & 0xFF, record->payload_len >> 8 };
+
+  if (record->klass == ET_RECORD_EVENT)
+    {
+      if (record->payload_len > 0 && !g_hash_table_contains (s->payloads, &record->guid))
+        g_hash_table_insert (s->payloads, g_memdup2 (&record->guid, sizeof record->guid),
+                             g_bytes_new (record->payload, record->payload_len));
+      return;
+    }
+  if (record->payload_len == 0 || record->payload_len > 0xFFFF
+      || !et_event_info_is_metadata (&record->guid, record->opcode))
+    return;
+  g_byte_array_append (s->metadata, head, 3);
+  g_byte_array_append (s->metadata, record->payload, (guint) record->payload_len);
+}
+
+/* One seed per provider an EventInfo describes: every record, the end
+ * mark, that provider's payload. */
+static void
+write_event_info_seeds (Seeds *s)
+{
+  static const guint8 end[3] = { 0 };
+  g_autoptr(GHashTable) done = g_hash_table_new_full ((GHashFunc) et_guid_hash,
+                                                      (GEqualFunc) et_guid_equal, g_free, NULL);
+  guint n = 0;
+
+  for (gsize pos = 0; pos + 3 <= s->metadata->len && n < MAX_PER_KIND;)
+    {
+      const guint8 *r = s->metadata->data + pos;
+      gsize len = r[1] | r[2] << 8;
+      EtGuid guid;
+      GBytes *payload;
+      g_autoptr(GByteArray) seed = NULL;
+
+      pos += 3 + len;
+      if (len < 16 || (r[0] & 1))
+        continue;
+      et_guid_from_bytes (&guid, r + 3);
+      if (!g_hash_table_add (done, g_memdup2 (&guid, sizeof guid)))
+        continue;
+      payload = g_hash_table_lookup (s->payloads, &guid);
+      seed = g_byte_array_new ();
+      g_byte_array_append (seed, s->metadata->data, s->metadata->len);
+      g_byte_array_append (seed, end, 3);
+      if (payload != NULL)
+        g_byte_array_append (seed, g_bytes_get_data (payload, NULL),
+                             (guint) g_bytes_get_size (payload));
+      write_seed (s, "event-info", n++, seed->data, seed->len, NULL, 0);
+    }
+}
+
 static void
 on_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data)
 {
   Seeds *s = user_data;
 
+  collect_event_info (s, record);
   if (record->klass != ET_RECORD_EVENT)
     return;
   if (record->id == 0xFFFE && record->opcode == 0xFE)
@@ -176,6 +238,9 @@ main (int argc, char **argv)
   s.guids = g_array_new (FALSE, FALSE, sizeof (EtGuid));
   s.tl_seen = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
                                      (GDestroyNotify) g_bytes_unref, NULL);
+  s.metadata = g_byte_array_new ();
+  s.payloads = g_hash_table_new_full ((GHashFunc) et_guid_hash, (GEqualFunc) et_guid_equal,
+                                      g_free, (GDestroyNotify) g_bytes_unref);
   write_xpress_seeds (&s, file, (const guint8 *) g_mapped_file_get_contents (mapped),
                       g_mapped_file_get_length (mapped));
   for (guint i = 0; i < et_etl_file_n_buffers (file); i++)
@@ -188,6 +253,9 @@ main (int argc, char **argv)
         const guint8 *text = g_bytes_get_data (s.manifests->pdata[i], &len);
         write_seed (&s, "manifest", i, text, len, NULL, 0);
       }
+  write_event_info_seeds (&s);
+  g_byte_array_unref (s.metadata);
+  g_hash_table_unref (s.payloads);
   et_manifest_assembler_free (s.assembler);
   g_ptr_array_unref (s.manifests);
   g_hash_table_unref (s.tl_seen);
