@@ -14,6 +14,8 @@ typedef enum
   ET_NT_META_OK,          /* read; no V5 tags */
   ET_NT_META_TAGGED,      /* read, with V5 tags */
   ET_NT_META_BAD_TAGS,    /* read, but its tags run past its end (at *bad_at) */
+  ET_NT_META_BAD_FIELDS,  /* read, but its field descriptions break at *bad_at:
+                           * the fields before are kept */
   ET_NT_META_BAD,         /* its header does not read */
 } EtNtMetaStatus;
 

@@ -254,11 +254,15 @@ take_metadata (Stream *s, const EtNettraceEvent *e)
   EtNtMetaStatus status = _et_nettrace_parse_metadata (e->payload, e->payload_len, offset,
                                                        meta, &bad_at);
 
-  if (status == ET_NT_META_TAGGED || status == ET_NT_META_BAD_TAGS)
+  if (status == ET_NT_META_TAGGED || status == ET_NT_META_BAD_TAGS || meta->has_opcode)
     s->info->v5_metadata = TRUE;
   if (status == ET_NT_META_BAD_TAGS)
     damage (s, offset + bad_at, "metadata %u (%s): its tags run past its end", meta->id,
             meta->provider);
+  if (status == ET_NT_META_BAD_FIELDS && meta->id != 0)
+    damage (s, offset + bad_at, "metadata %u (%s/%s): a field description is cut short or "
+            "of an unknown type; its events keep their name and the fields before it",
+            meta->id, meta->provider, meta->name);
   if (status == ET_NT_META_BAD || meta->id == 0)
     {
       damage (s, offset, "a metadata record of %" G_GSIZE_FORMAT " bytes does not read; "

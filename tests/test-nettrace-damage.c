@@ -66,10 +66,14 @@ event_at (EtFixtureEvent *ev, guint i)
   ev->id = 1;
 }
 
-/* N_EVENTS "Work" events (item = their number), eight to an EventBlock,
- * a stack before them and a sequence point after. */
+/* Adds event @i's fields after its item. */
+typedef void (*MoreFields) (EtFixturePayload *p, guint i);
+
+/* N_EVENTS "Work" events (item = their number, then a label or @more's
+ * fields), eight to an EventBlock, a stack before them and a sequence
+ * point after, in .nettrace format @format. */
 static void
-write_trace (Fixture *f)
+write_trace_with (Fixture *f, guint format, MoreFields more)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(EtFixtureNettrace) nt = NULL;
@@ -79,6 +83,7 @@ write_trace (Fixture *f)
 
   et_fixture_nettrace_options_init (&o);
   o.events_per_block = 8;
+  o.format = format;
   nt = et_fixture_nettrace_new (f->path, &o, &error);
   assert_non_null (nt);
   et_fixture_nettrace_use_stack (nt, ips, 2);
@@ -89,11 +94,45 @@ write_trace (Fixture *f)
       event_at (&ev, i);
       et_fixture_payload_reset (p);
       et_fixture_payload_add_i32 (p, "item", (gint32) i);
-      et_fixture_payload_add_utf16 (p, "label", "work");
+      if (more != NULL)
+        more (p, i);
+      else
+        et_fixture_payload_add_utf16 (p, "label", "work");
       et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Work", p);
     }
   et_fixture_nettrace_sequence_point (nt, 0);
   assert_true (et_fixture_nettrace_close (nt, &error));
+}
+
+static void
+write_trace (Fixture *f)
+{
+  write_trace_with (f, 5, NULL);
+}
+
+/* The offset of the first @text (ASCII) written as UTF-16 with its NUL. */
+static guint64
+utf16_at (Fixture *f, const char *text)
+{
+  g_autofree char *bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) u = g_byte_array_new ();
+  gsize len;
+
+  for (const char *c = text; ; c++)
+    {
+      const guint8 unit[2] = { (guint8) *c, 0 };
+
+      g_byte_array_append (u, unit, 2);
+      if (*c == 0)
+        break;
+    }
+  assert_true (g_file_get_contents (f->path, &bytes, &len, &error));
+  for (gsize i = 0; i + u->len <= len; i++)
+    if (memcmp (bytes + i, u->data, u->len) == 0)
+      return i;
+  fail_msg ("no \"%s\" in %s", text, f->path);
+  return 0;
 }
 
 /* The file offset of the @n-th (from 0) object named @type's opening. */
@@ -158,22 +197,38 @@ items_of (Fixture *f, int status, Run *run)
   return items;
 }
 
-/* Every event written is there, once, and @err names the file and says
- * "byte offset @offset". */
+/* Every event written is there, once, in order, and @err names the file
+ * and says "byte offset @offset". Each of them holds @with (and not
+ * @without) when given. */
 static void
-assert_all_kept (Fixture *f, guint64 offset)
+assert_kept_with (Fixture *f, guint64 offset, const char *with, const char *without)
 {
   Run run;
   g_autoptr(GArray) items = items_of (f, 1, &run);
   g_autofree char *where = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ":", f->path,
                                             offset);
+  g_auto(GStrv) lines = g_strsplit (run.out, "\n", -1);
 
   if (strstr (run.err, where) == NULL)
     fail_msg ("no \"%s\" in: %s", where, run.err);
   assert_int_equal (items->len, N_EVENTS);
   for (guint i = 0; i < items->len; i++)
     assert_int_equal (g_array_index (items, gint, i), (gint) i);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], "\"provider\":\"" PROVIDER "\"") != NULL)
+      {
+        if (with != NULL && strstr (lines[i], with) == NULL)
+          fail_msg ("no %s in %s", with, lines[i]);
+        if (without != NULL && strstr (lines[i], without) != NULL)
+          fail_msg ("%s in %s", without, lines[i]);
+      }
   run_clear (&run);
+}
+
+static void
+assert_all_kept (Fixture *f, guint64 offset)
+{
+  assert_kept_with (f, offset, NULL, NULL);
 }
 
 /* ---- 1: a NullReference where an object would begin -------------------- */
@@ -262,6 +317,36 @@ test_block_size_into_later_blocks (void **state)
   assert_size_damage_kept (*state, "MetadataBlock", 0, 0, TRUE);
 }
 
+/* ---- 5: metadata field descriptions cut short or of unknown types ------- */
+
+static void
+test_metadata_unknown_type_code (void **state)
+{
+  Fixture *f = *state;
+  guint64 type;
+
+  write_trace (f);
+  type = utf16_at (f, "label") - 4;
+  put_u32 (f, type, 99);
+  assert_kept_with (f, type, "\"event\":\"Work\"", "\"label\"");
+}
+
+/* Format 4 (no tags after the fields): one field more is counted than
+ * described, so the description is cut short at the metadata's end; the
+ * two it holds are kept. */
+static void
+test_metadata_fields_cut_short (void **state)
+{
+  Fixture *f = *state;
+  guint64 count, end;
+
+  write_trace_with (f, 4, NULL);
+  count = utf16_at (f, "item") - 8;
+  end = utf16_at (f, "label") + 12;
+  put_u32 (f, count, 3);
+  assert_kept_with (f, end, "\"label\":\"work\"}", NULL);
+}
+
 /* ---- 9: only the magic --------------------------------------------------- */
 
 static void
@@ -290,6 +375,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_stack_block_size_too_small, setup, teardown),
     cmocka_unit_test_setup_teardown (test_block_size_past_the_file, setup, teardown),
     cmocka_unit_test_setup_teardown (test_block_size_into_later_blocks, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_metadata_unknown_type_code, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_metadata_fields_cut_short, setup, teardown),
     cmocka_unit_test_setup_teardown (test_only_the_magic, setup, teardown),
   };
 
