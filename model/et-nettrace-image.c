@@ -37,7 +37,7 @@
 enum
 {
   TL_UNICODE_STRING = 1, TL_INT8 = 3, TL_UINT8, TL_INT16, TL_UINT16, TL_INT32, TL_UINT32,
-  TL_INT64, TL_UINT64, TL_FLOAT, TL_DOUBLE, TL_BOOL32, TL_GUID = 15, TL_SYSTEMTIME = 18,
+  TL_INT64, TL_UINT64, TL_FLOAT, TL_DOUBLE, TL_BOOL32, TL_GUID = 15, TL_FILETIME = 17,
   TL_STRUCT = 24, TL_OUT_STRING = 2,
 };
 
@@ -164,12 +164,14 @@ tl_in_type (guint8 type, guint8 *out)
     [ET_NT_SBYTE] = TL_INT8, [ET_NT_BYTE] = TL_UINT8, [ET_NT_INT16] = TL_INT16,
     [ET_NT_UINT16] = TL_UINT16, [ET_NT_INT32] = TL_INT32, [ET_NT_UINT32] = TL_UINT32,
     [ET_NT_INT64] = TL_INT64, [ET_NT_UINT64] = TL_UINT64, [ET_NT_SINGLE] = TL_FLOAT,
-    [ET_NT_DOUBLE] = TL_DOUBLE, [ET_NT_DATETIME] = TL_SYSTEMTIME, [ET_NT_GUID] = TL_GUID,
+    [ET_NT_DOUBLE] = TL_DOUBLE, [ET_NT_DATETIME] = TL_FILETIME, [ET_NT_GUID] = TL_GUID,
     [ET_NT_UTF16_STRING] = TL_UNICODE_STRING,
   };
 
   /* A UTF-16 code unit is a character: TraceLogging says so with an
-   * out-type on a 16-bit integer. */
+   * out-type on a 16-bit integer. EventSource writes a DateTime as an
+   * 8-byte FILETIME (DateTime.ToFileTimeUtc; TraceEvent reads 8 bytes),
+   * not as the 16-byte SYSTEMTIME its name suggests. */
   *out = type == ET_NT_UTF16_CODE_UNIT ? TL_OUT_STRING : 0;
   return type < G_N_ELEMENTS (map) ? map[type] : 0;
 }

@@ -347,6 +347,34 @@ test_metadata_fields_cut_short (void **state)
   assert_kept_with (f, end, "\"label\":\"work\"}", NULL);
 }
 
+/* ---- 6: DateTime is an 8-byte FILETIME --------------------------------- */
+
+/* 2024-03-05 20:00:00 UTC and @i seconds, then a field after it. */
+static void
+add_date_time (EtFixturePayload *p, guint i)
+{
+  et_fixture_payload_add_filetime (p, "when", G_GINT64_CONSTANT (133541424000000000)
+                                   + (gint64) i * 10000000);
+  et_fixture_payload_add_i32 (p, "after", -(gint32) i);
+}
+
+static void
+test_date_time_fields (void **state)
+{
+  Fixture *f = *state;
+  Run run;
+  g_autoptr(GArray) items = NULL;
+
+  write_trace_with (f, 5, add_date_time);
+  items = items_of (f, 0, &run);
+  assert_int_equal (items->len, N_EVENTS);
+  assert_string_equal (run.err, "");
+  assert_non_null (strstr (run.out, "\"item\":0,\"when\":\"2024-03-05T20:00:00Z\",\"after\":0}"));
+  assert_non_null (strstr (run.out, "\"item\":47,\"when\":\"2024-03-05T20:00:47Z\",\"after\":-47}"));
+  assert_non_null (strstr (run.out, "\"when\":\"FileTime\""));
+  run_clear (&run);
+}
+
 /* ---- 9: only the magic --------------------------------------------------- */
 
 static void
@@ -377,6 +405,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_block_size_into_later_blocks, setup, teardown),
     cmocka_unit_test_setup_teardown (test_metadata_unknown_type_code, setup, teardown),
     cmocka_unit_test_setup_teardown (test_metadata_fields_cut_short, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_date_time_fields, setup, teardown),
     cmocka_unit_test_setup_teardown (test_only_the_magic, setup, teardown),
   };
 
