@@ -197,7 +197,13 @@ items_of (Fixture *f, int status, Run *run)
   return items;
 }
 
-/* Every event written is there, once, in order, and @err names the file
+static gint
+compare_ints (gconstpointer a, gconstpointer b)
+{
+  return *(const gint *) a - *(const gint *) b;
+}
+
+/* Every event written is there, once, and @err names the file
  * and says "byte offset @offset". Each of them holds @with (and not
  * @without) when given. */
 static void
@@ -211,6 +217,8 @@ assert_kept_with (Fixture *f, guint64 offset, const char *with, const char *with
 
   if (strstr (run.err, where) == NULL)
     fail_msg ("no \"%s\" in: %s", where, run.err);
+  /* In any order: an event with a damaged time is placed elsewhere. */
+  g_array_sort (items, compare_ints);
   assert_int_equal (items->len, N_EVENTS);
   for (guint i = 0; i < items->len; i++)
     assert_int_equal (g_array_index (items, gint, i), (gint) i);
@@ -375,6 +383,74 @@ test_date_time_fields (void **state)
   run_clear (&run);
 }
 
+/* ---- 3: implausible times --------------------------------------------- */
+
+#define THREE_YEARS_NS (G_GINT64_CONSTANT (3) * 365 * 24 * 3600 * 1000000000)
+
+/* The last event @shift_ns away from where it was written. */
+static void
+write_shifted (Fixture *f, gint64 shift_ns)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureNettrace) nt = NULL;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  EtFixtureNettraceOptions o;
+
+  et_fixture_nettrace_options_init (&o);
+  o.events_per_block = 8;
+  nt = et_fixture_nettrace_new (f->path, &o, &error);
+  assert_non_null (nt);
+  for (guint i = 0; i < N_EVENTS; i++)
+    {
+      EtFixtureEvent ev;
+
+      event_at (&ev, i);
+      if (i == N_EVENTS - 1)
+        ev.time_ns += shift_ns;
+      et_fixture_payload_reset (p);
+      et_fixture_payload_add_i32 (p, "item", (gint32) i);
+      et_fixture_payload_add_utf16 (p, "label", "work");
+      et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Work", p);
+    }
+  assert_true (et_fixture_nettrace_close (nt, &error));
+}
+
+/* Reported (at the EventBlock where its buffer begins: the image's
+ * records keep no offset of their own), kept, placed at the nearest
+ * plausible time; the trace lasts as long as its other events. */
+static void
+assert_time_damage (Fixture *f, gint64 shift_ns)
+{
+  guint64 block;
+  Run run;
+
+  write_shifted (f, shift_ns);
+  /* Event 47 is on CPU 1, whose first event (1) is in the first block. */
+  block = (size_field ("EventBlock", object_at (f, "EventBlock", 0)) + 4 + 3) & ~(guint64) 3;
+  assert_kept_with (f, block, NULL, NULL);
+  run = run_cli ("info", "--format=json", f->path);
+  assert_int_equal (run.status, 1);
+  assert_non_null (strstr (run.err, "timestamp"));
+  {
+    g_autoptr(JsonObject) info = parse_object (run.out, -1);
+
+    assert_true (json_object_get_int_member (info, "duration_ns") < 1000000000);
+  }
+  run_clear (&run);
+}
+
+static void
+test_event_years_ahead (void **state)
+{
+  assert_time_damage (*state, THREE_YEARS_NS);
+}
+
+static void
+test_event_years_before (void **state)
+{
+  assert_time_damage (*state, -THREE_YEARS_NS);
+}
+
 /* ---- 9: only the magic --------------------------------------------------- */
 
 static void
@@ -406,6 +482,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_metadata_unknown_type_code, setup, teardown),
     cmocka_unit_test_setup_teardown (test_metadata_fields_cut_short, setup, teardown),
     cmocka_unit_test_setup_teardown (test_date_time_fields, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_event_years_ahead, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_event_years_before, setup, teardown),
     cmocka_unit_test_setup_teardown (test_only_the_magic, setup, teardown),
   };
 
