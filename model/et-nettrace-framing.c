@@ -112,24 +112,28 @@ _et_nettrace_framed_after (const guint8 *data, gsize len, gsize at)
   return _et_nettrace_opening (data, len, at, FALSE, &kind, &version, &body, NULL);
 }
 
-/* Where a block ends when the object opening at @next follows it: its end
- * tag just before, or the stream's end tag when no object follows. */
-static gsize
-end_before (const guint8 *data, gsize len, gsize start, gsize next)
+/* The end tag a block ends with when the object opening at @next follows
+ * it (or, @next being @len, the stream's end tag): FALSE when there is
+ * none just before, and a block is never stretched over bytes that are
+ * not framed (a file cut while it was read has zeros from there on). */
+static gboolean
+end_before (const guint8 *data, gsize len, gsize start, gsize next, gsize *end)
 {
-  if (next < len)
-    return next - 1 >= start && data[next - 1] == TAG_END_OBJECT ? next - 1 : next;
-  if (len >= start + 2 && data[len - 1] == TAG_NULL_REFERENCE
-      && data[len - 2] == TAG_END_OBJECT)
-    return len - 2;
-  return len;
+  if (next < len && next - 1 >= start && data[next - 1] == TAG_END_OBJECT)
+    *end = next - 1;
+  else if (next == len && len >= start + 2 && data[len - 1] == TAG_NULL_REFERENCE
+           && data[len - 2] == TAG_END_OBJECT)
+    *end = len - 2;
+  else
+    return FALSE;
+  return TRUE;
 }
 
 gsize
 _et_nettrace_block_end (const guint8 *data, gsize len, gsize start, guint32 size,
                         gboolean *size_wrong)
 {
-  gsize stated = start + size, next;
+  gsize stated = start + size, next, end;
   gboolean inside = size <= len - start;
 
   *size_wrong = FALSE;
@@ -137,19 +141,23 @@ _et_nettrace_block_end (const guint8 *data, gsize len, gsize start, guint32 size
       && _et_nettrace_framed_after (data, len, stated + 1))
     return stated;
   /* An object opening inside the stated block, or a size past the file:
-   * the size is wrong, the block ends before that object. */
+   * the size is wrong, the block ends before that object (or, with
+   * nothing framed after it, at the file's end, as a file cut short). */
   next = _et_nettrace_next_opening (data, len, start);
   if (!inside || next < stated)
     {
       *size_wrong = TRUE;
-      return end_before (data, len, start, next);
+      return end_before (data, len, start, next, &end) ? end : next;
     }
   /* Its end tag where the size says, or only the tag damaged (an object
    * right after it): the size is right and whatever follows is damaged. */
   if ((stated < len && data[stated] == TAG_END_OBJECT)
       || (stated + 1 <= len && _et_nettrace_framed_after (data, len, stated + 1)))
     return stated;
-  /* Neither: the size is too small, the block runs to the next object. */
+  /* Neither: a size too small when the next object (or the stream's end)
+   * follows an end tag; else the block lacks its end tag. */
+  if (!end_before (data, len, start, next, &end))
+    return stated;
   *size_wrong = TRUE;
-  return end_before (data, len, start, next);
+  return end;
 }
