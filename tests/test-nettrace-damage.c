@@ -451,6 +451,66 @@ test_event_years_before (void **state)
   assert_time_damage (*state, -THREE_YEARS_NS);
 }
 
+/* ---- 7: one verdict per file, whatever the command ---------------------- */
+
+/* The trace, and a runtime event whose payload is shorter than its layout
+ * (ThreadPoolWorkerThreadStart, version 0: two UInt32 and a UInt16). It
+ * makes no marker, so no command decodes it at load unless asked to. */
+static guint64
+write_short_runtime_payload (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureNettrace) nt = NULL;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  EtFixtureNettraceOptions o;
+  EtFixtureEvent ev;
+
+  et_fixture_nettrace_options_init (&o);
+  o.events_per_block = 8;
+  nt = et_fixture_nettrace_new (f->path, &o, &error);
+  for (guint i = 0; i < N_EVENTS; i++)
+    {
+      event_at (&ev, i);
+      et_fixture_payload_reset (p);
+      et_fixture_payload_add_i32 (p, "item", (gint32) i);
+      et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Work", p);
+    }
+  event_at (&ev, N_EVENTS);
+  ev.id = 50;
+  et_fixture_payload_reset (p);
+  et_fixture_payload_add_u16 (p, "ActiveWorkerThreadCount", 3);
+  et_fixture_nettrace_write_event (nt, &ev, "Microsoft-Windows-DotNETRuntime",
+                                   "ThreadPoolWorkerThreadStart", p);
+  assert_true (et_fixture_nettrace_close (nt, &error));
+  /* Reported where its buffer begins: CPU 0's first event is in the
+   * first EventBlock. */
+  return (size_field ("EventBlock", object_at (f, "EventBlock", 0)) + 4 + 3) & ~(guint64) 3;
+}
+
+static void
+test_one_verdict_per_file (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *png = g_build_filename (f->dir, "t.png", NULL);
+  const char *const commands[][4] = {
+    { "info", NULL }, { "events", "--format=jsonl", NULL }, { "markers", NULL },
+    { "markers", "--all-providers", NULL }, { "stats", NULL }, { "render", "-o", png, NULL },
+  };
+  guint64 block = write_short_runtime_payload (f);
+  g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT, block);
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      const char *args[6] = { commands[i][0], f->path, commands[i][1], commands[i][2],
+                              commands[i][1] ? commands[i][3] : NULL, NULL };
+      Run run = run_cli_v (args);
+
+      if (run.status != 1 || strstr (run.err, where) == NULL)
+        fail_msg ("%s: exit %d, not 1 with \"%s\": %s", args[0], run.status, where, run.err);
+      run_clear (&run);
+    }
+}
+
 /* ---- 9: only the magic --------------------------------------------------- */
 
 static void
@@ -484,6 +544,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_date_time_fields, setup, teardown),
     cmocka_unit_test_setup_teardown (test_event_years_ahead, setup, teardown),
     cmocka_unit_test_setup_teardown (test_event_years_before, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_one_verdict_per_file, setup, teardown),
     cmocka_unit_test_setup_teardown (test_only_the_magic, setup, teardown),
   };
 
