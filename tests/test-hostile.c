@@ -755,6 +755,59 @@ test_a_trace_with_a_manifest_in_one_byte_chunks_loads_it (void **state)
   fail_msg ("the manifest did not name its provider");
 }
 
+/* ---- kernel records' version words (issue 32, item 8) --------------------- */
+
+static guint
+count_lines_with (const char *text, const char *needle)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    n += strstr (lines[i], needle) != NULL;
+  return n;
+}
+
+/* A PerfInfo SampledProfile whose version word claims PMC counters (bits
+ * 8–10) its size does not hold: reported at the record, which is read
+ * without them; the records after it in its buffer are all kept. */
+static void
+test_extension_bits_of_a_sample_lose_no_other_record (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureLayout) layout = NULL;
+  g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, NULL, &error);
+  g_autofree char *where = NULL;
+  const guint8 version[2] = { 2, 0x07 };
+  guint64 at = 0;
+  guint samples = 0;
+  Run run;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < 100; i++)
+    et_fixture_write_sample (w, 0, MS + i * MS, 11, 0x7ff000001000 + i);
+  assert_true (et_fixture_writer_close (w, &error));
+  layout = et_fixture_layout_read (f->path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < layout->records->len && samples < 4; i++)
+    {
+      const EtFixtureRecordInfo *r = &g_array_index (layout->records, EtFixtureRecordInfo, i);
+
+      if (r->header_type == 0x11 && ++samples == 4)
+        at = r->offset;
+    }
+  assert_true (at > 0);
+  assert_true (et_fixture_damage_write (f->path, at, version, sizeof version, &error));
+  run = run_cli ("events", "--format=jsonl", f->path);
+  assert_int_equal (run.status, 1);
+  where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT ": buffer 0: a kernel record", at);
+  if (strstr (run.err, where) == NULL)
+    fail_msg ("no \"%s\" in %s", where, run.err);
+  assert_int_equal (count_lines_with (run.out, "\"event\":\"PerfInfo/Sample\""), 100);
+  run_clear (&run);
+}
+
 int
 main (void)
 {
@@ -771,6 +824,7 @@ main (void)
     T (test_a_trace_with_a_manifest_in_one_byte_chunks_loads_it),
     T (test_real_trace_with_an_absurd_timestamp_renders_and_reports_it),
     T (test_ruler_ticks_are_bounded_by_pixels_at_the_ends_of_time),
+    T (test_extension_bits_of_a_sample_lose_no_other_record),
   };
 #undef T
 

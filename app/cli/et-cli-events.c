@@ -35,6 +35,7 @@ static const char csv_header[] =
 static void
 append_field_pairs (GString *s, const EtFields *fields, const char *derived)
 {
+  g_autoptr(GString) name = g_string_new (NULL);
   gboolean in_derived = FALSE;
 
   for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
@@ -46,7 +47,7 @@ append_field_pairs (GString *s, const EtFields *fields, const char *derived)
         }
       else if (i > 0)
         g_string_append (s, ", ");
-      g_string_append (s, et_fields_get (fields, i)->name);
+      g_string_append (s, et_fields_unique_name (fields, -1, i, name));
       g_string_append_c (s, '=');
       et_fields_format_value (fields, i, s);
     }
@@ -73,6 +74,7 @@ json_guid (GString *s, const char *key, gboolean present, const EtGuid *guid)
 static void
 append_field_types (GString *s, const EtFields *fields, EtProviderKind kind)
 {
+  g_autoptr(GString) name = g_string_new (NULL);
   gboolean tl = kind == ET_PROVIDER_TRACELOGGING;
 
   et_cli_json_key (s, "field_types");
@@ -95,7 +97,11 @@ append_field_types (GString *s, const EtFields *fields, EtProviderKind kind)
         g_string_append_printf (type, "/%s", out);
       if (f->kind == ET_VALUE_ARRAY)
         g_string_append (type, "[]");
-      et_cli_json_string (s, f->name, type->str);
+      /* The key escaped as "fields" escapes it: a name is file data. */
+      et_cli_json_sep (s);
+      et_json_append_string (s, et_fields_unique_name (fields, -1, i, name), -1);
+      g_string_append_c (s, ':');
+      et_json_append_string (s, type->str, (gssize) type->len);
     }
   g_string_append_c (s, '}');
 }
@@ -105,6 +111,7 @@ append_field_types (GString *s, const EtFields *fields, EtProviderKind kind)
 static void
 append_derived (GString *s, const EtFields *fields)
 {
+  g_autoptr(GString) name = g_string_new (NULL);
   gboolean any = FALSE;
 
   for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
@@ -119,7 +126,7 @@ append_derived (GString *s, const EtFields *fields)
       else
         g_string_append_c (s, ',');
       any = TRUE;
-      et_json_append_string (s, et_fields_get (fields, i)->name, -1);
+      et_json_append_string (s, et_fields_unique_name (fields, -1, i, name), -1);
       g_string_append (s, ":true");
     }
   if (any)

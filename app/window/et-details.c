@@ -64,6 +64,7 @@ static void
 describe_event (EtTrace *trace, guint64 index, const char *title, GString *out)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(GString) name = g_string_new (NULL);
   EtFields *fields = et_fields_new ();
   const EtProvider *provider;
   char guid[ET_GUID_STRING_LEN];
@@ -105,7 +106,8 @@ describe_event (EtTrace *trace, guint64 index, const char *title, GString *out)
     {
       gboolean derived = et_fields_get (fields, i)->derived;
 
-      g_string_append_printf (out, "  %s %s = ", derived ? "∘" : "·", et_fields_get (fields, i)->name);
+      g_string_append_printf (out, "  %s %s = ", derived ? "∘" : "·",
+                              et_fields_unique_name (fields, -1, i, name));
       et_fields_format_value (fields, i, out);
       if (derived)
         /* Translators: after a value Etlscope computed (from the payload,

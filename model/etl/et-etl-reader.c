@@ -574,15 +574,16 @@ report_ext_damage (EtEtlFile *file, const EtBufferInfo *info, guint index, gsize
                    const EtRecord *r)
 {
   gsize at = pos + r->ext_damage_pos;
+  gboolean event = r->klass == ET_RECORD_EVENT;
+  const char *what = event ? "an EVENT_HEADER record's extended data" : "a kernel record";
+  const char *then = !event ? "it is read without them"
+                     : r->ext_bad ? "its items are not read" : "the item is ignored";
 
   if (info->data_index == G_MAXUINT32)
-    report (file, info->offset + at, "buffer %u: an EVENT_HEADER record's extended data: "
-            "%s; %s", index, r->ext_damage, r->ext_bad ? "its items are not read"
-            : "the item is ignored");
+    report (file, info->offset + at, "buffer %u: %s: %s; %s", index, what, r->ext_damage, then);
   else
     report (file, info->offset, "compressed buffer %u, decompressed position %" G_GSIZE_FORMAT
-            ": an EVENT_HEADER record's extended data: %s; %s", index, at, r->ext_damage,
-            r->ext_bad ? "its items are not read" : "the item is ignored");
+            ": %s: %s; %s", index, at, what, r->ext_damage, then);
 }
 
 static void

@@ -59,7 +59,8 @@ typedef struct
   const guint8 *ext;          /* extended items (EVENT), NULL when none */
   gsize         ext_len;
   gboolean      ext_bad;      /* the item chain does not fit the record: no items */
-  const char   *ext_damage;   /* the first bad item's problem (static text), or NULL */
+  const char   *ext_damage;   /* the first bad item's problem (static text), or NULL; in a
+                               * kernel record: extension words it lacks */
   guint16       ext_damage_pos; /* where that item begins in the record */
   const guint8 *payload;
   gsize         payload_len;

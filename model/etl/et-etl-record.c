@@ -154,8 +154,16 @@ parse_system (EtRecord *r, const guint8 *p, gsize size, gsize header, gboolean i
   guint16 version = et_read_u16 (p);
   gsize ext = ((version & 0x8000) ? 8 : 0) + ((version >> 8) & 0x7) * 8;
 
-  if (size < header + ext)
+  if (size < header)
     return FALSE;
+  /* Its size frames the record whatever the version word says: extension
+   * words it claims but does not hold are damaged bits in that word, not
+   * a damaged buffer. Reported at the record, read without them. */
+  if (size < header + ext)
+    {
+      r->ext_damage = "its version word claims PEBS or PMC extension words its size does not hold";
+      ext = 0;
+    }
   r->version = version & 0xFF;
   r->hook = et_read_u16 (p + 6);
   r->opcode = r->hook & 0xFF;

@@ -1,7 +1,7 @@
 /* et-trace-load-private.h — what the loading pipeline's two files share:
  * et-trace-load.c (walk, sort, manifests, threads, entry point) and
  * et-trace-markers.c (decode in parallel, marker rules, span pairing,
- * channel layout). */
+ * channel layout) and et-trace-verdict.c (the payloads no marker reads). */
 #pragma once
 
 #include "et-trace-private.h"
@@ -115,6 +115,15 @@ guint    _et_loader_thread_of         (Loader              *loader,
                                        const EtRecord      *record);
 void     _et_loader_phase_done        (const char          *phase,
                                        gint64              *since);
+/* FALSE (reported as damage at its offset) when @record's provider has a
+ * schema its payload does not decode with: the events no marker reads are
+ * checked at load too, so that every command gives one verdict. */
+gboolean _et_trace_check_payload      (EtTrace             *self,
+                                       const EtRecord      *record,
+                                       guint                provider,
+                                       EtEventLoc           loc,
+                                       EtSchemaCache       *cache,
+                                       EtFields            *scratch);
 gboolean _et_loader_build_markers     (Loader              *loader,
                                        EtLoadFlags          flags,
                                        GCancellable        *cancellable,

@@ -401,7 +401,11 @@ add_builtin_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guin
   EtEvent event;
 
   if (!et_builtin_rules_covers (record->id))
-    return;
+    {
+      if (!_et_trace_check_payload (self, record, provider, loc, &b->schemas, b->fields))
+        b->failures++;
+      return;
+    }
   if (!_et_trace_decode_record (self, record, provider, _et_trace_offset_of (self, loc),
                                 &b->schemas, &event, b->fields, &local))
     {
@@ -458,7 +462,11 @@ decode_range (gpointer data)
         continue;
       provider = _et_loader_provider_of (self, &b->providers, &record);
       if (!wants_markers (self, provider, w->flags))
-        continue;
+        {
+          if (!_et_trace_check_payload (self, &record, provider, loc, &b->schemas, b->fields))
+            b->failures++;
+          continue;
+        }
       if (g_array_index (self->providers, EtProviderEntry, provider).builtin_rules)
         {
           add_builtin_marker (w->loader, b, &record, provider, loc, i);

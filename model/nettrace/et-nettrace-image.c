@@ -14,7 +14,6 @@
 #include "et-nettrace-reader.h"
 #include "et-bytes.h"
 #include "et-error.h"
-#include "et-time.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -37,7 +36,7 @@
 enum
 {
   TL_UNICODE_STRING = 1, TL_INT8 = 3, TL_UINT8, TL_INT16, TL_UINT16, TL_INT32, TL_UINT32,
-  TL_INT64, TL_UINT64, TL_FLOAT, TL_DOUBLE, TL_BOOL32, TL_GUID = 15, TL_SYSTEMTIME = 18,
+  TL_INT64, TL_UINT64, TL_FLOAT, TL_DOUBLE, TL_BOOL32, TL_GUID = 15, TL_FILETIME = 17,
   TL_STRUCT = 24, TL_OUT_STRING = 2,
 };
 
@@ -88,7 +87,6 @@ typedef struct
   guint64        full_len;     /* what the image would take with full records */
   GArray        *offsets;      /* guint64 per closed buffer */
   OpenBuffer     open[MAX_CPUS];
-  gint64         last_ts;
   guint          head_len;     /* the header buffer, at the image's start */
   guint64        beyond_limit; /* events after the image was full */
   guint32        cached_id[64];   /* direct-mapped by metadata id: its type + 1 */
@@ -164,12 +162,14 @@ tl_in_type (guint8 type, guint8 *out)
     [ET_NT_SBYTE] = TL_INT8, [ET_NT_BYTE] = TL_UINT8, [ET_NT_INT16] = TL_INT16,
     [ET_NT_UINT16] = TL_UINT16, [ET_NT_INT32] = TL_INT32, [ET_NT_UINT32] = TL_UINT32,
     [ET_NT_INT64] = TL_INT64, [ET_NT_UINT64] = TL_UINT64, [ET_NT_SINGLE] = TL_FLOAT,
-    [ET_NT_DOUBLE] = TL_DOUBLE, [ET_NT_DATETIME] = TL_SYSTEMTIME, [ET_NT_GUID] = TL_GUID,
+    [ET_NT_DOUBLE] = TL_DOUBLE, [ET_NT_DATETIME] = TL_FILETIME, [ET_NT_GUID] = TL_GUID,
     [ET_NT_UTF16_STRING] = TL_UNICODE_STRING,
   };
 
   /* A UTF-16 code unit is a character: TraceLogging says so with an
-   * out-type on a 16-bit integer. */
+   * out-type on a 16-bit integer. EventSource writes a DateTime as an
+   * 8-byte FILETIME (DateTime.ToFileTimeUtc; TraceEvent reads 8 bytes),
+   * not as the 16-byte SYSTEMTIME its name suggests. */
   *out = type == ET_NT_UTF16_CODE_UNIT ? TL_OUT_STRING : 0;
   return type < G_N_ELEMENTS (map) ? map[type] : 0;
 }
@@ -482,7 +482,6 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
       o->offset = e->block_offset;
     }
   put_record (bld, o, e, type);
-  bld->last_ts = MAX (bld->last_ts, e->timestamp);
 }
 
 /* Opening is most of loading a .nettrace: it tells its progress (as 90 %
@@ -526,27 +525,20 @@ put_utf16z (GByteArray *b, const char *utf8)
 }
 
 /* TRACE_LOGFILE_HEADER (etl-format.md §6), 64-bit layout, made from the
- * Trace object: t0 is the trace's sync time, its clock QPC ticks. */
+ * Trace object: t0 is the trace's sync time, its clock QPC ticks. A
+ * .nettrace has no end time: EndTime stays 0 (unknown). Taking the last
+ * event's time instead made one damaged timestamp years ahead widen the
+ * span it is checked against (et-trace-times.c), so it went unreported. */
 static void
 put_logfile_header (Builder *bld, GByteArray *b, guint n_buffers, guint32 events_lost)
 {
   const EtNettraceInfo *info = &bld->info;
   gint64 start = filetime_of (info->sync_time_utc);
-  gint64 end = start;
   guint p = b->len;
 
-  if (info->qpc_frequency > 0 && bld->last_ts > info->sync_time_qpc)
-    {
-      /* Damaged clocks can make any numbers: saturate (et-time.h). */
-      double ticks = (double) et_time_sub (bld->last_ts, info->sync_time_qpc) * 1e7
-                     / (double) info->qpc_frequency;
-
-      end = et_time_add (start, ticks >= (double) G_MAXINT64 ? G_MAXINT64 : (gint64) ticks);
-    }
   g_byte_array_set_size (b, p + LOGFILE_HEADER_SIZE);
   memset (b->data + p, 0, LOGFILE_HEADER_SIZE);
   set (b->data + p + 12, info->n_processors, 4);
-  set (b->data + p + 16, (guint64) end, 8);
   set (b->data + p + 36, n_buffers, 4);                     /* BuffersWritten */
   set (b->data + p + 44, info->pointer_size, 4);
   set (b->data + p + 48, events_lost, 4);

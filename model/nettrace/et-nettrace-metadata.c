@@ -4,8 +4,8 @@
  * (an opcode; V2 descriptions, which may hold arrays, replacing V1's).
  *
  * Everything read is untrusted: field trees are bounded in depth and size,
- * and a description this reader cannot follow leaves the event without
- * decoded fields (as TraceEvent does) rather than failing the trace.
+ * and a description this reader cannot follow keeps the fields before it
+ * and is reported where it breaks, rather than failing the trace.
  */
 #include "et-nettrace-private.h"
 #include "et-text.h"
@@ -66,8 +66,32 @@ push_field (GArray *fields, char *name, guint32 type)
   return fields->len - 1;
 }
 
-/* V1 descriptions: a count, then per field its type code (an Object's own
- * description follows it) and its name. Returns the count, or -1. */
+static gint parse_v1_fields (EtReader *r, GArray *fields, guint depth);
+
+/* One V1 description: its type code (an Object's own description follows
+ * it) and its name. */
+static gboolean
+parse_v1_field (EtReader *r, GArray *fields, guint depth)
+{
+  guint32 type = et_reader_u32 (r);
+  guint at;
+
+  if (r->failed || !known_type (type) || type == ET_NT_ARRAY || fields->len >= MAX_FIELD_NODES)
+    return FALSE;
+  at = push_field (fields, NULL, type);
+  if (type == ET_NT_OBJECT)
+    {
+      gint n = parse_v1_fields (r, fields, depth + 1);
+
+      if (n < 0)
+        return FALSE;
+      g_array_index (fields, EtNtField, at).n_children = (guint16) n;
+    }
+  g_array_index (fields, EtNtField, at).name = _et_nettrace_read_utf16z (r);
+  return !r->failed;
+}
+
+/* V1 descriptions: a count, then the fields. Returns the count, or -1. */
 static gint
 parse_v1_fields (EtReader *r, GArray *fields, guint depth)
 {
@@ -76,24 +100,9 @@ parse_v1_fields (EtReader *r, GArray *fields, guint depth)
   if (r->failed || depth > MAX_FIELD_DEPTH || count > et_reader_remaining (r) / 6)
     return -1;
   for (guint32 i = 0; i < count; i++)
-    {
-      guint32 type = et_reader_u32 (r);
-      guint at;
-
-      if (r->failed || !known_type (type) || type == ET_NT_ARRAY || fields->len >= MAX_FIELD_NODES)
-        return -1;
-      at = push_field (fields, NULL, type);
-      if (type == ET_NT_OBJECT)
-        {
-          gint n = parse_v1_fields (r, fields, depth + 1);
-
-          if (n < 0)
-            return -1;
-          g_array_index (fields, EtNtField, at).n_children = (guint16) n;
-        }
-      g_array_index (fields, EtNtField, at).name = _et_nettrace_read_utf16z (r);
-    }
-  return r->failed ? -1 : (gint) count;
+    if (!parse_v1_field (r, fields, depth))
+      return -1;
+  return (gint) count;
 }
 
 static gint parse_v2_fields (EtReader *r, GArray *fields, guint depth);
@@ -119,8 +128,23 @@ parse_v2_type (EtReader *r, GArray *fields, const char *name, guint depth)
   return TRUE;
 }
 
-/* V2 descriptions (the V5 V2Params tag): a count, then per field its size
- * (these 4 bytes included), name and type. */
+/* One V2 description: its size (these 4 bytes included), name and type. */
+static gboolean
+parse_v2_field (EtReader *r, GArray *fields, guint depth)
+{
+  guint32 size = et_reader_u32 (r);
+  const guint8 *bytes = size >= 4 ? et_reader_take (r, size - 4) : NULL;
+  g_autofree char *name = NULL;
+  EtReader sub;
+
+  if (bytes == NULL)
+    return FALSE;
+  et_reader_init (&sub, bytes, size - 4);
+  name = _et_nettrace_read_utf16z (&sub);
+  return !sub.failed && parse_v2_type (&sub, fields, name, depth + 1);
+}
+
+/* V2 descriptions (the V5 V2Params tag): a count, then the fields. */
 static gint
 parse_v2_fields (EtReader *r, GArray *fields, guint depth)
 {
@@ -129,36 +153,62 @@ parse_v2_fields (EtReader *r, GArray *fields, guint depth)
   if (r->failed || depth > MAX_FIELD_DEPTH || count > et_reader_remaining (r) / 10)
     return -1;
   for (guint32 i = 0; i < count; i++)
-    {
-      guint32 size = et_reader_u32 (r);
-      const guint8 *bytes = size >= 4 ? et_reader_take (r, size - 4) : NULL;
-      g_autofree char *name = NULL;
-      EtReader sub;
-
-      if (bytes == NULL)
-        return -1;
-      et_reader_init (&sub, bytes, size - 4);
-      name = _et_nettrace_read_utf16z (&sub);
-      if (sub.failed || !parse_v2_type (&sub, fields, name, depth + 1))
-        return -1;
-    }
+    if (!parse_v2_field (r, fields, depth))
+      return -1;
   return (gint) count;
+}
+
+/* The top level of a field list: the fields that read in full are kept
+ * (an event keeps its name and the fields before the damage, as the
+ * payload is laid out in their order). FALSE, with *cut_at where the
+ * damage begins in @r, when not all of them read. */
+static gboolean
+parse_top_fields (EtReader *r, GArray *fields, gboolean v2, gsize *cut_at)
+{
+  gsize here = r->pos;
+  guint32 count = et_reader_u32 (r);
+
+  if (r->failed || count > et_reader_remaining (r) / (v2 ? 10 : 6))
+    {
+      *cut_at = here;
+      return FALSE;
+    }
+  for (guint32 i = 0; i < count; i++)
+    {
+      guint keep = fields->len;
+
+      here = r->pos;
+      if (!(v2 ? parse_v2_field (r, fields, 0) : parse_v1_field (r, fields, 0)))
+        {
+          g_array_set_size (fields, keep);
+          *cut_at = here;
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
 /* V5 tags after the V1 description: an opcode, or the V2 description that
  * replaces it. */
-static gboolean
-parse_tags (EtReader *r, EtNettraceMeta *meta)
+static EtNtMetaStatus
+parse_tags (EtReader *r, EtNettraceMeta *meta, gsize *bad_at)
 {
+  EtNtMetaStatus status = ET_NT_META_TAGGED;
+
   while (et_reader_remaining (r) > 0)
     {
+      gsize here = r->pos;
       guint32 len = et_reader_u32 (r);
       guint8 kind = et_reader_u8 (r);
       const guint8 *bytes = et_reader_take (r, len);
       EtReader tag;
+      gsize cut_at;
 
       if (bytes == NULL)
-        return FALSE;
+        {
+          *bad_at = here;
+          return ET_NT_META_BAD_TAGS;
+        }
       et_reader_init (&tag, bytes, len);
       if (kind == 1)
         {
@@ -168,12 +218,14 @@ parse_tags (EtReader *r, EtNettraceMeta *meta)
       else if (kind == 2)
         {
           g_array_set_size (meta->fields, 0);
-          meta->has_fields = parse_v2_fields (&tag, meta->fields, 0) >= 0;
-          if (!meta->has_fields)
-            g_array_set_size (meta->fields, 0);
+          if (!parse_top_fields (&tag, meta->fields, TRUE, &cut_at))
+            {
+              *bad_at = here + 5 + cut_at;
+              status = ET_NT_META_BAD_FIELDS;
+            }
         }
     }
-  return TRUE;
+  return status;
 }
 
 EtNtMetaStatus
@@ -195,20 +247,15 @@ _et_nettrace_parse_metadata (const guint8 *p, gsize len, guint64 offset, EtNettr
   meta->level = (guint8) et_reader_u32 (&r);
   if (r.failed)
     return ET_NT_META_BAD;
-  /* No description at all: an event without fields. A description this
-   * reader cannot follow leaves the event without decoded fields, as
-   * TraceEvent does. */
-  if (et_reader_remaining (&r) == 0)
-    meta->has_fields = TRUE;
-  else
-    meta->has_fields = parse_v1_fields (&r, meta->fields, 0) >= 0;
-  if (!meta->has_fields)
-    {
-      g_array_set_size (meta->fields, 0);
-      return ET_NT_META_OK;
-    }
+  /* No description at all: an event without fields. A description cut
+   * short or of a type this reader does not know keeps the fields before
+   * it (TraceEvent keeps none): the damage is reported, not hidden. */
+  meta->has_fields = TRUE;
   if (et_reader_remaining (&r) == 0)
     return ET_NT_META_OK;
-  *bad_at = r.pos;
-  return parse_tags (&r, meta) ? ET_NT_META_TAGGED : ET_NT_META_BAD_TAGS;
+  if (!parse_top_fields (&r, meta->fields, FALSE, bad_at))
+    return ET_NT_META_BAD_FIELDS;
+  if (et_reader_remaining (&r) == 0)
+    return ET_NT_META_OK;
+  return parse_tags (&r, meta, bad_at);
 }

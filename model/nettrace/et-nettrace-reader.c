@@ -4,8 +4,10 @@
  * BeginPrivateObject tags, a NullReference (the type's type), the type's
  * version, minimum reader version and name, an EndObject tag; then its
  * payload and an EndObject tag. Block objects give their payload size and
- * pad to a 4-byte file offset first. A NullReference where an object would
- * begin ends the stream.
+ * pad to a 4-byte file offset first (et-nettrace-framing.c checks where
+ * each begins and ends). A NullReference as the file's last byte ends the
+ * stream; one with bytes after it is damage, and reading goes on at the
+ * next object.
  */
 #include "et-nettrace-private.h"
 #include "et-error.h"
@@ -17,16 +19,6 @@
 #define TAG_END_OBJECT     6
 #define SERIALIZATION_ID   "!FastSerialization.1"
 #define FLAG_HEADER_COMPRESSION 1
-
-typedef enum
-{
-  OBJ_UNKNOWN,
-  OBJ_TRACE,
-  OBJ_EVENT_BLOCK,
-  OBJ_METADATA_BLOCK,
-  OBJ_STACK_BLOCK,
-  OBJ_SP_BLOCK,
-} ObjectKind;
 
 /* The previous event header of a block: compressed headers only say what
  * changed. */
@@ -262,11 +254,15 @@ take_metadata (Stream *s, const EtNettraceEvent *e)
   EtNtMetaStatus status = _et_nettrace_parse_metadata (e->payload, e->payload_len, offset,
                                                        meta, &bad_at);
 
-  if (status == ET_NT_META_TAGGED || status == ET_NT_META_BAD_TAGS)
+  if (status == ET_NT_META_TAGGED || status == ET_NT_META_BAD_TAGS || meta->has_opcode)
     s->info->v5_metadata = TRUE;
   if (status == ET_NT_META_BAD_TAGS)
     damage (s, offset + bad_at, "metadata %u (%s): its tags run past its end", meta->id,
             meta->provider);
+  if (status == ET_NT_META_BAD_FIELDS && meta->id != 0)
+    damage (s, offset + bad_at, "metadata %u (%s/%s): a field description is cut short or "
+            "of an unknown type; its events keep their name and the fields before it",
+            meta->id, meta->provider, meta->name);
   if (status == ET_NT_META_BAD || meta->id == 0)
     {
       damage (s, offset, "a metadata record of %" G_GSIZE_FORMAT " bytes does not read; "
@@ -392,92 +388,30 @@ read_sequence_point (Stream *s, guint64 start, gsize size)
 
 /* ---- objects ---------------------------------------------------------- */
 
-static ObjectKind
-kind_of (const guint8 *name, guint32 len)
-{
-  static const struct { const char *name; ObjectKind kind; } kinds[] = {
-    { "Trace", OBJ_TRACE },
-    { "EventBlock", OBJ_EVENT_BLOCK },
-    { "MetadataBlock", OBJ_METADATA_BLOCK },
-    { "StackBlock", OBJ_STACK_BLOCK },
-    { "SPBlock", OBJ_SP_BLOCK },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    if (strlen (kinds[i].name) == len && memcmp (kinds[i].name, name, len) == 0)
-      return kinds[i].kind;
-  return OBJ_UNKNOWN;
-}
-
-/* The object's opening at @pos: its kind and version; *body is where its
- * payload starts. FALSE when the bytes there are no object opening. */
-static gboolean
-read_opening (Stream *s, gsize pos, ObjectKind *kind, guint32 *version, gsize *body)
-{
-  EtReader r;
-  guint32 len;
-  const guint8 *name;
-
-  et_reader_init (&r, s->data, s->len);
-  r.pos = pos;
-  if (et_reader_u8 (&r) != TAG_BEGIN_PRIVATE || et_reader_u8 (&r) != TAG_BEGIN_PRIVATE
-      || et_reader_u8 (&r) != TAG_NULL_REFERENCE)
-    return FALSE;
-  *version = et_reader_u32 (&r);
-  et_reader_u32 (&r);                      /* the minimum reader version */
-  len = et_reader_u32 (&r);
-  name = len <= 64 ? et_reader_take (&r, len) : NULL;
-  if (name == NULL || et_reader_u8 (&r) != TAG_END_OBJECT || r.failed)
-    return FALSE;
-  *kind = kind_of (name, len);
-  *body = r.pos;
-  return TRUE;
-}
-
-/* The next offset after @pos where an object opening reads, or s->len. */
-static gsize
-resync (Stream *s, gsize pos)
-{
-  for (gsize at = pos + 1; at + 3 <= s->len; at++)
-    {
-      const guint8 *hit = memchr (s->data + at, TAG_BEGIN_PRIVATE, s->len - at);
-      ObjectKind kind;
-      guint32 version;
-      gsize body;
-
-      if (hit == NULL)
-        break;
-      at = (gsize) (hit - s->data);
-      if (read_opening (s, at, &kind, &version, &body) && kind != OBJ_UNKNOWN)
-        return at;
-    }
-  return s->len;
-}
-
 static void
-read_block (Stream *s, ObjectKind kind, gsize start, gsize size)
+read_block (Stream *s, EtNtObjectKind kind, gsize start, gsize size)
 {
   s->stats->blocks++;
   switch (kind)
     {
-    case OBJ_EVENT_BLOCK:
+    case ET_NT_OBJ_EVENT_BLOCK:
       s->stats->event_blocks++;
       read_rows (s, start, size, FALSE);
       break;
-    case OBJ_METADATA_BLOCK:
+    case ET_NT_OBJ_METADATA_BLOCK:
       s->stats->metadata_blocks++;
       read_rows (s, start, size, TRUE);
       break;
-    case OBJ_STACK_BLOCK:
+    case ET_NT_OBJ_STACK_BLOCK:
       s->stats->stack_blocks++;
       read_stack_block (s, start, size);
       break;
-    case OBJ_SP_BLOCK:
+    case ET_NT_OBJ_SP_BLOCK:
       s->stats->sequence_points++;
       read_sequence_point (s, start, size);
       break;
-    case OBJ_TRACE:
-    case OBJ_UNKNOWN:
+    case ET_NT_OBJ_TRACE:
+    case ET_NT_OBJ_UNKNOWN:
       break;
     }
 }
@@ -486,31 +420,32 @@ read_block (Stream *s, ObjectKind kind, gsize start, gsize size)
  * object begins, the end of the file when the block runs to it, or 0 when
  * the framing is broken before its payload. */
 static gsize
-read_block_object (Stream *s, gsize pos, ObjectKind kind, gsize body)
+read_block_object (Stream *s, gsize pos, EtNtObjectKind kind, gsize body)
 {
   guint32 size;
-  gsize start;
+  gsize start, end;
+  gboolean size_wrong;
 
   if (body + 4 > s->len)
     return 0;
   size = et_read_u32 (s->data + body);
   start = (body + 4 + 3) & ~(gsize) 3;     /* padded to a 4-byte file offset */
-  if (start > s->len || size > s->len - start)
-    {
-      damage (s, body, "block states %u bytes; %" G_GSIZE_FORMAT " are left in the file",
-              size, start <= s->len ? s->len - start : 0);
-      if (start > s->len)
-        return 0;
-      read_block (s, kind, start, s->len - start);
-      return s->len;
-    }
-  read_block (s, kind, start, size);
-  if (start + size >= s->len || s->data[start + size] != TAG_END_OBJECT)
-    {
-      damage (s, start + size, "block at byte offset %" G_GSIZE_FORMAT " lacks its end tag", pos);
-      return start + size;       /* the next object may still begin here */
-    }
-  return start + size + 1;
+  if (start > s->len)
+    return 0;
+  end = _et_nettrace_block_end (s->data, s->len, start, size, &size_wrong);
+  if (size_wrong)
+    damage (s, body, "block states %u bytes, but it ends at byte offset %" G_GSIZE_FORMAT
+            " (before the next object or the stream's end); %" G_GSIZE_FORMAT " bytes are read",
+            size, end, end - start);
+  read_block (s, kind, start, end - start);
+  if (end < s->len && s->data[end] == TAG_END_OBJECT)
+    return end + 1;
+  damage (s, end, "block at byte offset %" G_GSIZE_FORMAT " lacks its end tag", pos);
+  /* Only its end tag damaged: the next object (or the stream's end) is
+   * right after it. */
+  if (end < s->len && _et_nettrace_framed_after (s->data, s->len, end + 1))
+    return end + 1;
+  return end;                    /* the next object may still begin here */
 }
 
 /* The stream header and the Trace object: without them nothing else
@@ -519,7 +454,7 @@ static gsize
 read_trace (Stream *s, GError **error)
 {
   EtReader r;
-  ObjectKind kind;
+  EtNtObjectKind kind;
   guint32 version, id_len;
   const guint8 *id;
   gsize body;
@@ -527,6 +462,13 @@ read_trace (Stream *s, GError **error)
   et_reader_init (&r, s->data, s->len);
   et_reader_take (&r, ET_NETTRACE_MAGIC_LEN);
   id_len = et_reader_u32 (&r);
+  if (r.failed)
+    {
+      g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_TRUNCATED,
+                   "%s: byte offset %d: the file is cut short after its magic", s->path,
+                   ET_NETTRACE_MAGIC_LEN);
+      return 0;
+    }
   if (id_len == 0)
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_UNSUPPORTED,
@@ -542,7 +484,7 @@ read_trace (Stream *s, GError **error)
                    ET_NETTRACE_MAGIC_LEN, SERIALIZATION_ID);
       return 0;
     }
-  if (!read_opening (s, r.pos, &kind, &version, &body) || kind != OBJ_TRACE)
+  if (!_et_nettrace_opening (s->data, s->len, r.pos, FALSE, &kind, &version, &body, NULL) || kind != ET_NT_OBJ_TRACE)
     {
       g_set_error (error, ET_ETL_ERROR, ET_ETL_ERROR_NOT_ETL,
                    "%s: byte offset %" G_GSIZE_FORMAT ": the Trace object cannot be read",
@@ -576,33 +518,60 @@ read_trace (Stream *s, GError **error)
   return r.pos;
 }
 
+/* A NullReference where an object would begin: the stream's end when it
+ * is the file's last byte. Returns where reading goes on (s->len: done). */
+static gsize
+end_tag (Stream *s, gsize pos)
+{
+  gsize next;
+
+  if (pos + 1 == s->len)
+    {
+      s->stats->end_seen = TRUE;
+      return s->len;
+    }
+  next = _et_nettrace_next_opening (s->data, s->len, pos);
+  if (next == s->len)
+    s->stats->end_seen = TRUE;      /* bytes after the end, but no object in them */
+  damage (s, pos, "an end tag with %" G_GSIZE_FORMAT " bytes after it; reading goes on "
+          "at byte offset %" G_GSIZE_FORMAT, s->len - pos - 1, next);
+  return next;
+}
+
+/* The object at @pos; returns where the next one begins, or 0 when none
+ * reads here. */
+static gsize
+read_object (Stream *s, gsize pos)
+{
+  EtNtObjectKind kind;
+  guint32 version;
+  gsize body;
+  gboolean tags_damaged;
+
+  if (!_et_nettrace_opening (s->data, s->len, pos, TRUE, &kind, &version, &body,
+                             &tags_damaged))
+    return s->data[pos] == TAG_NULL_REFERENCE ? end_tag (s, pos) : 0;
+  if (tags_damaged)
+    damage (s, pos, "the opening tags of an object are damaged; it is read all the same");
+  if (kind == ET_NT_OBJ_UNKNOWN || kind == ET_NT_OBJ_TRACE || version > 2)
+    {
+      damage (s, pos, "an object of a type or version (%u) Etlscope does not know "
+              "is skipped", version);
+      kind = ET_NT_OBJ_UNKNOWN;
+    }
+  return read_block_object (s, pos, kind, body);
+}
+
 static void
 read_objects (Stream *s, gsize pos)
 {
   while (pos < s->len)
     {
-      ObjectKind kind;
-      guint32 version;
-      gsize body, next = 0;
+      gsize next = read_object (s, pos);
 
-      if (s->data[pos] == TAG_NULL_REFERENCE)
-        {
-          s->stats->end_seen = TRUE;
-          return;
-        }
-      if (read_opening (s, pos, &kind, &version, &body))
-        {
-          if (kind == OBJ_UNKNOWN || kind == OBJ_TRACE || version > 2)
-            {
-              damage (s, pos, "an object of a type or version (%u) Etlscope does not know "
-                      "is skipped", version);
-              kind = OBJ_UNKNOWN;
-            }
-          next = read_block_object (s, pos, kind, body);
-        }
       if (next == 0)
         {
-          next = resync (s, pos);
+          next = _et_nettrace_next_opening (s->data, s->len, pos);
           damage (s, pos, "no object can be read here; %" G_GSIZE_FORMAT " bytes are skipped",
                   next - pos);
         }
@@ -610,7 +579,8 @@ read_objects (Stream *s, gsize pos)
       if (s->cb->block != NULL && !s->cb->block (pos, s->cb->user_data))
         return;
     }
-  damage (s, s->len, "the stream ends without its end tag (the file is cut short)");
+  if (!s->stats->end_seen)
+    damage (s, s->len, "the stream ends without its end tag (the file is cut short)");
 }
 
 gboolean

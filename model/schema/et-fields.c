@@ -513,6 +513,7 @@ et_fields_format_value (const EtFields *fields, guint index, GString *out)
 {
   const EtField *f = et_fields_get (fields, index);
   const char *label = et_fields_label (fields, index);
+  g_autoptr(GString) name = NULL;
   guint child, end;
 
   if (label != NULL)
@@ -534,7 +535,9 @@ et_fields_format_value (const EtFields *fields, guint index, GString *out)
         g_string_append (out, ", ");
       if (f->kind == ET_VALUE_STRUCT)
         {
-          g_string_append (out, et_fields_get (fields, child)->name);
+          if (name == NULL)
+            name = g_string_new (NULL);
+          g_string_append (out, et_fields_unique_name (fields, (gint) index, child, name));
           g_string_append (out, ": ");
         }
       et_fields_format_value (fields, child, out);
@@ -563,6 +566,7 @@ et_fields_append_json (const EtFields *fields, guint index, GString *out)
   const EtField *f = et_fields_get (fields, index);
   const char *label = et_fields_label (fields, index);
   g_autoptr(GString) text = NULL;
+  g_autoptr(GString) name = NULL;
   guint end;
 
   if (label != NULL)
@@ -580,7 +584,10 @@ et_fields_append_json (const EtFields *fields, guint index, GString *out)
             g_string_append_c (out, ',');
           if (f->kind == ET_VALUE_STRUCT)
             {
-              et_json_append_string (out, et_fields_get (fields, child)->name, -1);
+              if (name == NULL)
+                name = g_string_new (NULL);
+              et_json_append_string (out, et_fields_unique_name (fields, (gint) index, child,
+                                                                 name), -1);
               g_string_append_c (out, ':');
             }
           et_fields_append_json (fields, child, out);
@@ -607,12 +614,14 @@ et_fields_append_json (const EtFields *fields, guint index, GString *out)
 void
 et_fields_append_json_object (const EtFields *fields, GString *out)
 {
+  g_autoptr(GString) name = g_string_new (NULL);
+
   g_string_append_c (out, '{');
   for (guint i = 0; i < et_fields_len (fields); i = et_fields_next (fields, i))
     {
       if (i != 0)
         g_string_append_c (out, ',');
-      et_json_append_string (out, et_fields_get (fields, i)->name, -1);
+      et_json_append_string (out, et_fields_unique_name (fields, -1, i, name), -1);
       g_string_append_c (out, ':');
       et_fields_append_json (fields, i, out);
     }

@@ -267,6 +267,14 @@ const char *et_fields_text          (const EtFields *fields,
                                      gsize          *len);
 const char *et_fields_label         (const EtFields *fields,
                                      guint           index);
+/* The name field @index (a member of the struct at @parent, or of the top
+ * level when @parent < 0) is written under: its own, or "name_2", "name_3"…
+ * when an earlier sibling has the same name, so that JSON keys and text
+ * stay apart. Returns the field's name or @scratch's text. */
+const char *et_fields_unique_name   (const EtFields *fields,
+                                     gint            parent,
+                                     guint           index,
+                                     GString        *scratch);
 /* Index of the top-level field named @name (ASCII case-insensitive), or -1. */
 gint        et_fields_find          (const EtFields *fields,
                                      const char     *name);

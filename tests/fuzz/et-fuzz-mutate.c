@@ -26,19 +26,6 @@ typedef struct
   GRand  *rand;
 } Mutant;
 
-static guint32
-get_u32 (const guint8 *p)
-{
-  return p[0] | (p[1] << 8) | (p[2] << 16) | ((guint32) p[3] << 24);
-}
-
-static void
-set_u32 (guint8 *p, guint32 v)
-{
-  for (guint i = 0; i < 4; i++)
-    p[i] = (guint8) (v >> (8 * i));
-}
-
 static void
 find_buffers (Mutant *m)
 {
@@ -47,7 +34,7 @@ find_buffers (Mutant *m)
   m->n = 0;
   while (m->n < MAX_BUFFERS && at + HEADER <= m->size)
     {
-      guint32 size = get_u32 (m->data + at);
+      guint32 size = et_fuzz_get_u32 (m->data + at);
       if (size < HEADER || size > m->size - at)
         break;
       m->offset[m->n++] = at;
@@ -66,19 +53,19 @@ static void
 mutate_header_field (Mutant *m)
 {
   guint8 *h = m->data + m->offset[pick (m, m->n)];
-  guint32 size = get_u32 (h);
+  guint32 size = et_fuzz_get_u32 (h);
   const guint32 sizes[] = { size + 1, size - 1, size + 8, size - 8, HEADER, 16u << 20, 0,
                             G_MAXUINT32, size * 2 };
-  const guint32 ends[] = { get_u32 (h + 0x30) + 1, get_u32 (h + 0x30) - 8, 0, HEADER,
+  const guint32 ends[] = { et_fuzz_get_u32 (h + 0x30) + 1, et_fuzz_get_u32 (h + 0x30) - 8, 0, HEADER,
                            16u << 20, size, size + 8 };
 
   switch (pick (m, 6))
     {
     case 0:
-      set_u32 (h, sizes[pick (m, G_N_ELEMENTS (sizes))]);
+      et_fuzz_set_u32 (h, sizes[pick (m, G_N_ELEMENTS (sizes))]);
       break;
     case 1:
-      set_u32 (h + 0x30, ends[pick (m, G_N_ELEMENTS (ends))]);
+      et_fuzz_set_u32 (h + 0x30, ends[pick (m, G_N_ELEMENTS (ends))]);
       break;
     case 2:
       h[0x34 + pick (m, 2)] ^= (guint8) (1u << pick (m, 8));   /* BufferFlag */

@@ -36,6 +36,18 @@ int et_fuzz_event_info   (const guint8 *data, gsize size);
 /* Bytes → temporary .etl → et_trace_load → every marker, every event. */
 int et_fuzz_trace        (const guint8 *data, gsize size);
 
+/* Bytes → temporary file → et_trace_load (markers of the default
+ * providers) → everything et_fuzz_trace walks; then what a hostile
+ * .nettrace must never do (issue 32): a stream whose framing (objects,
+ * block sizes, tags, the end tag) is broken read without damage, or an
+ * event that does not decode in a trace read without damage. Either
+ * aborts (a finding). */
+int et_fuzz_nettrace     (const guint8 *data, gsize size);
+/* What the file targets do with a loaded trace: every model query, marker
+ * and event; returns how many events did not decode. */
+struct _EtTrace;
+guint64 et_fuzz_walk_trace (struct _EtTrace *trace);
+
 /* Units of work the targets did since the program started: every record,
  * text, field set and damage report the model handed back. */
 guint64 et_fuzz_work (void);
@@ -47,6 +59,48 @@ guint64 et_fuzz_work (void);
  * libFuzzer wrappers of the file targets use it as their custom mutator
  * (et-fuzz-etl-mutator.h); the replay runs a fixed set of such mutants. */
 gsize et_fuzz_mutate_etl (guint8 *data, gsize size, gsize max_size, guint32 seed);
+
+/* Little-endian words of the files the mutators change. */
+static inline guint32
+et_fuzz_get_u32 (const guint8 *p)
+{
+  return p[0] | (p[1] << 8) | (p[2] << 16) | ((guint32) p[3] << 24);
+}
+
+static inline void
+et_fuzz_set_u32 (guint8 *p, guint32 v)
+{
+  for (guint i = 0; i < 4; i++)
+    p[i] = (guint8) (v >> (8 * i));
+}
+
+/* What et_fuzz_mutate_nettrace did. */
+typedef enum
+{
+  ET_FUZZ_NT_NONE,      /* nothing (no object found to mutate) */
+  ET_FUZZ_NT_FRAMING,   /* a block size, an object's tag, a stray end tag,
+                         * a cut: damage that must be reported */
+  ET_FUZZ_NT_CONTENT,   /* bytes inside a block (header varints, metadata
+                         * fields, counts): may read as other values */
+} EtFuzzNtKind;
+
+typedef struct
+{
+  EtFuzzNtKind kind;
+  gsize        object;   /* offset of the opening of the object changed */
+  gboolean     events;   /* that object is an EventBlock */
+  gsize        cut;      /* a cut: the new size (else 0) */
+} EtFuzzNtMutation;
+
+/* One structure-aware mutation, chosen by @seed, of the .nettrace stream in
+ * @data (@size bytes, room for @max_size): a block's size (too small, too
+ * large, past the file, into another block), an opening's tag or name, a
+ * block's end tag, a stray NullReference between objects, a varint of a
+ * compressed event header, a metadata field's type code or count, a stack
+ * or sequence-point count, a cut. The Trace object is left alone. Returns
+ * the new size; @what (may be NULL) says what changed. */
+gsize et_fuzz_mutate_nettrace (guint8 *data, gsize size, gsize max_size, guint32 seed,
+                               EtFuzzNtMutation *what);
 
 typedef int (*EtFuzzTarget) (const guint8 *data, gsize size);
 
