@@ -57,6 +57,12 @@ _et_cpu_record_wanted (const EtRecord *record)
   return want_of (record) != WANT_NONE;
 }
 
+gboolean
+_et_cpu_record_is_sample (const EtRecord *record)
+{
+  return want_of (record) == WANT_SAMPLE;
+}
+
 void
 _et_trace_cpu_free (EtTraceCpu *cpu)
 {
@@ -131,6 +137,12 @@ thread_of_sample (EtTrace *self, const EtRecord *record)
   if (pid != ET_KERNEL_NO_ID)
     return find_thread (self, pid, tid, TRUE);
   return thread_of_tid (self, tid, TRUE);
+}
+
+guint
+_et_trace_sample_thread (EtTrace *self, const EtRecord *record)
+{
+  return thread_of_sample (self, record);
 }
 
 /* ---- delta-coded times -------------------------------------------------- */

@@ -155,6 +155,7 @@ struct _EtTrace
   guint            n_markers;
   GArray          *cross_ends;      /* EtCrossEnd, by marker */
   struct _EtTraceCpu *cpu;          /* samples and switches per thread (et-trace-cpu.c) */
+  struct _EtStacks *stacks;         /* call stacks (et-trace-stacks.c), or NULL */
 
   gint64           ticks_per_second;
   gint64           ns_per_tick;      /* when a tick is a whole number of ns, else 0 */
@@ -262,9 +263,22 @@ gint64          _et_trace_raw_to_ns      (EtTrace        *self,
  * array of EtEventLoc, or NULL). */
 typedef struct _EtTraceCpu EtTraceCpu;
 gboolean        _et_cpu_record_wanted    (const EtRecord *record);
+/* A CPU sample (of the kernel or the sample profiler), and its thread by
+ * the loader's rule (ET_NO_INDEX: none). */
+gboolean        _et_cpu_record_is_sample (const EtRecord *record);
+guint           _et_trace_sample_thread  (EtTrace        *self,
+                                          const EtRecord *record);
 void            _et_trace_cpu_build      (EtTrace        *self,
                                           GArray         *locs);
 void            _et_trace_cpu_free       (EtTraceCpu     *cpu);
+/* et-trace-stacks.c: whether the walk keeps @record's slot for the
+ * stacks (method, module and image events; samples come from the CPU's
+ * slots), and building them once the threads are known (takes both
+ * arrays, either may be NULL). */
+gboolean        _et_stacks_record_wanted (const EtRecord *record);
+void            _et_trace_stacks_build   (EtTrace        *self,
+                                          GArray         *cpu_locs,
+                                          GArray         *stack_locs);
 /* Orders EtCrossEnd by marker. */
 int             _et_compare_cross_ends   (gconstpointer   a,
                                           gconstpointer   b);

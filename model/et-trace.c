@@ -116,6 +116,7 @@ et_trace_finalize (GObject *object)
   g_mutex_clear (&self->lazy_lock);
   g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->cpu, _et_trace_cpu_free);
+  g_clear_pointer (&self->stacks, et_stacks_free);
   g_clear_pointer (&self->series, g_array_unref);
   et_memory_unmap (self->channel_info, self->channel_info_size);
   g_free (self->thread_info_ready);

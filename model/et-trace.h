@@ -22,6 +22,7 @@
 #include "et-fields.h"
 #include "et-marker-rules.h"
 #include "et-span-pairing.h"
+#include "et-stacks.h"
 
 G_BEGIN_DECLS
 
@@ -463,6 +464,16 @@ typedef struct
   guint64      file_offset;    /* of the record (of the buffer for compressed buffers) */
   gboolean     decode_failed;  /* the payload did not match its schema */
 } EtEvent;
+
+/* The trace's call stacks, symbols and CPU samples (stacks/et-stacks.h;
+ * owned by the trace), or NULL (ETLSCOPE_NO_STACKS). */
+EtStacks          *et_trace_get_stacks      (EtTrace *self);
+/* The stack of event @index (a marker's event, a sample…): its node in
+ * et_trace_get_stacks' tree, ET_STACK_NONE when it has none; *ns (may be
+ * NULL) is its time, for naming its frames. */
+guint32            et_trace_event_stack     (EtTrace *self,
+                                             guint64  index,
+                                             gint64  *ns);
 
 /* Number of events in time order (every record of the file). */
 guint64            et_trace_get_n_events    (EtTrace *self);
