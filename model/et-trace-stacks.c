@@ -11,7 +11,9 @@
  */
 #include "et-trace-private.h"
 #include "et-image-record.h"
+#include "et-kernel.h"
 #include "et-stack-records.h"
+#include "et-stack-walks.h"
 #include "et-stacks.h"
 
 #include <stdlib.h>
@@ -25,7 +27,8 @@ typedef struct
 gboolean
 _et_stacks_record_wanted (const EtRecord *record)
 {
-  return et_stack_record_kind (record) != ET_STACK_RECORD_NONE;
+  return et_stack_record_kind (record) != ET_STACK_RECORD_NONE
+         || et_stack_walk_kind (record) != ET_STACK_WALK_NONE;
 }
 
 static int
@@ -78,35 +81,156 @@ compare_refs (const void *a, const void *b)
   return x->loc < y->loc ? -1 : x->loc > y->loc;
 }
 
-/* Method, module and image events in time order: a load, an unload and
- * a load again at one address must be read in that order. */
-static void
-take_symbols (EtTrace *self, GArray *locs)
+/* The thread a record belongs to: its header's, or for kernel records
+ * whose header names none, its payload's. */
+static guint32
+record_tid (const EtRecord *record)
 {
-  EtSymbols *symbols = et_stacks_symbols (self->stacks);
-  g_autofree EtEventRef *refs = g_new (EtEventRef, MAX (locs->len, 1));
+  guint32 pid, tid;
+
+  if (record->klass == ET_RECORD_SYSTEM || record->klass == ET_RECORD_PERFINFO)
+    {
+      EtKernelIdsFrom from = et_kernel_ids (record, &pid, &tid);
+
+      if ((from == ET_KERNEL_IDS_SAMPLE || from == ET_KERNEL_IDS_TID || from == ET_KERNEL_IDS_THREAD)
+          && tid != ET_KERNEL_NO_ID)
+        return tid;
+    }
+  return record->has_ids ? record->tid : G_MAXUINT32;
+}
+
+/* The first index whose event is at raw time @ts or later. */
+static guint64
+index_at (EtTrace *self, gint64 ts)
+{
+  guint64 lo = 0, hi = self->n_events;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      EtRecord record;
+
+      if (_et_trace_record_at (self, self->events[mid], &record) && record.ts < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The event of thread @tid at raw time @ts that a kernel walk belongs to
+ * (not a walk itself), or G_MAXUINT32. */
+static EtEventLoc
+event_of (EtTrace *self, guint32 tid, gint64 ts)
+{
+  for (guint64 i = index_at (self, ts); i < self->n_events; i++)
+    {
+      EtRecord record;
+
+      if (!_et_trace_record_at (self, self->events[i], &record) || record.ts != ts)
+        break;
+      if (record_tid (&record) == tid && et_stack_walk_kind (&record) != ET_STACK_WALK_STACK
+          && et_stack_walk_kind (&record) != ET_STACK_WALK_KEY_USE)
+        return self->events[i];
+    }
+  return G_MAXUINT32;
+}
+
+/* The runtime's stack walk belongs to the event before it on its thread. */
+#define MAX_LOOK_BACK 4096
+
+static EtEventLoc
+event_before (EtTrace *self, EtEventLoc walk, const EtRecord *walk_record)
+{
+  guint64 at = index_at (self, walk_record->ts);
+  guint32 tid = record_tid (walk_record);
+
+  while (at < self->n_events && self->events[at] != walk)
+    at++;
+  for (guint64 i = at, n = 0; i > 0 && n < MAX_LOOK_BACK; i--, n++)
+    {
+      EtRecord record;
+
+      if (_et_trace_record_at (self, self->events[i - 1], &record) && record_tid (&record) == tid
+          && et_stack_walk_kind (&record) == ET_STACK_WALK_NONE)
+        return self->events[i - 1];
+    }
+  return G_MAXUINT32;
+}
+
+/* One record of the time-ordered walk: code it names, or a stack. */
+static void
+take_ordered (EtTrace *self, EtStackJoin *join, GArray *refs, EtEventLoc loc,
+              const EtRecord *record)
+{
+  guint64 offset = _et_trace_offset_of (self, loc);
+  LocNode own = { loc, ET_STACK_NONE };
+
+  switch (et_stack_walk_kind (record))
+    {
+    case ET_STACK_WALK_STACK:
+    case ET_STACK_WALK_KEY_USE:
+    case ET_STACK_WALK_KEY_DEF:
+      et_stack_join_record (join, record, offset, damage, self);
+      return;
+    case ET_STACK_WALK_CLR:
+      own.loc = event_before (self, loc, record);
+      if (own.loc == G_MAXUINT32)
+        return;
+      G_GNUC_FALLTHROUGH;
+    case ET_STACK_WALK_ITEM:
+      own.node = et_stack_walk_own_node (et_stacks_tree (self->stacks), record);
+      if (own.node != ET_STACK_NONE)
+        g_array_append_val (refs, own);
+      if (et_stack_walk_kind (record) == ET_STACK_WALK_CLR)
+        return;
+      break;
+    case ET_STACK_WALK_NONE:
+    default:
+      break;
+    }
+  if (!et_stack_record_symbol (et_stacks_symbols (self->stacks), record,
+                               _et_trace_raw_to_ns (self, record->ts), offset))
+    damage (offset, "a method, module or image event is too short to name code; "
+            "frames it would name stay unnamed", self);
+}
+
+/* Method, module, image and stack events in time order: a load, an
+ * unload and a load again at one address must be read in that order, and
+ * a stack key's uses before its definition. Returns the joined kernel
+ * walks (EtJoinedStack). */
+static GArray *
+take_ordered_records (EtTrace *self, GArray *locs, GArray *refs)
+{
+  g_autoptr(EtStackJoin) join = et_stack_join_new (et_stacks_tree (self->stacks));
+  g_autofree EtEventRef *ordered = g_new (EtEventRef, MAX (locs != NULL ? locs->len : 0, 1));
   guint n = 0;
 
-  for (guint i = 0; i < locs->len; i++)
+  for (guint i = 0; locs != NULL && i < locs->len; i++)
     {
       EtRecord record;
       EtEventLoc loc = g_array_index (locs, EtEventLoc, i);
 
       if (_et_trace_record_at (self, loc, &record))
-        refs[n++] = (EtEventRef) { record.ts, loc };
+        ordered[n++] = (EtEventRef) { record.ts, loc };
     }
-  qsort (refs, n, sizeof (EtEventRef), compare_refs);
+  qsort (ordered, n, sizeof (EtEventRef), compare_refs);
   for (guint i = 0; i < n; i++)
     {
       EtRecord record;
-      guint64 offset = _et_trace_offset_of (self, refs[i].loc);
 
-      if (_et_trace_record_at (self, refs[i].loc, &record)
-          && !et_stack_record_symbol (symbols, &record, _et_trace_raw_to_ns (self, record.ts),
-                                      offset))
-        damage (offset, "a method, module or image event is too short to name code; "
-                "frames it would name stay unnamed", self);
+      if (_et_trace_record_at (self, ordered[i].loc, &record))
+        take_ordered (self, join, refs, ordered[i].loc, &record);
     }
+  qsort (refs->data, refs->len, sizeof (LocNode), compare_loc_nodes);
+  return et_stack_join_finish (join, damage, self);
+}
+
+/* Joined walks by (tid, raw time), for the samples to take theirs. */
+static gint64
+joined_key (guint32 tid, gint64 ts)
+{
+  return ts ^ ((gint64) tid << 40) ^ ((gint64) tid >> 24);
 }
 
 /* The node of slot @loc in @refs (taken: it is a sample's), or NONE. */
@@ -124,9 +248,43 @@ take_ref (GArray *refs, EtEventLoc loc)
   return node;
 }
 
-static void
-take_samples (EtTrace *self, GArray *locs, GArray *refs)
+/* A sample's stack: its own (a .nettrace's), else the kernel walk of its
+ * thread and time (taken from @joined: one stack, one event). */
+static guint32
+sample_node (EtTrace *self, GArray *refs, GArray *joined, GHashTable *by_key, EtEventLoc loc,
+             const EtRecord *record, guint thread)
 {
+  guint32 node = take_ref (refs, loc), tid = g_array_index (self->threads, EtThread, thread).tid;
+  gint64 key = joined_key (tid, record->ts);
+  gpointer at;
+
+  for (; node == ET_STACK_NONE && g_hash_table_lookup_extended (by_key, &key, NULL, &at); key++)
+    {
+      EtJoinedStack *j = &g_array_index (joined, EtJoinedStack, GPOINTER_TO_UINT (at));
+
+      if (j->tid == tid && j->ts == record->ts)
+        {
+          node = j->node;
+          j->node = ET_STACK_NONE;
+        }
+    }
+  return node;
+}
+
+static void
+take_samples (EtTrace *self, GArray *locs, GArray *refs, GArray *joined)
+{
+  g_autoptr(GHashTable) by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  for (guint i = 0; i < joined->len; i++)
+    {
+      const EtJoinedStack *j = &g_array_index (joined, EtJoinedStack, i);
+      gint64 key = joined_key (j->tid, j->ts);
+
+      while (g_hash_table_contains (by_key, &key))
+        key++;                          /* (the mixed keys of two collide) */
+      g_hash_table_insert (by_key, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (i));
+    }
   for (guint i = 0; locs != NULL && i < locs->len; i++)
     {
       EtEventLoc loc = g_array_index (locs, EtEventLoc, i);
@@ -138,12 +296,26 @@ take_samples (EtTrace *self, GArray *locs, GArray *refs)
       thread = _et_trace_sample_thread (self, &record);
       if (thread != ET_NO_INDEX)
         et_stacks_add_sample (self->stacks, thread, _et_trace_raw_to_ns (self, record.ts),
-                              take_ref (refs, loc));
+                              sample_node (self, refs, joined, by_key, loc, &record, thread));
     }
-  /* what is left are the other events' stacks */
+}
+
+/* What is left are the other events' stacks: their own, and the walks
+ * joined to the event of their thread and time. */
+static void
+take_events (EtTrace *self, GArray *refs, GArray *joined)
+{
   for (guint i = 0; i < refs->len; i++)
     et_stacks_add_event (self->stacks, g_array_index (refs, LocNode, i).loc,
                          g_array_index (refs, LocNode, i).node);
+  for (guint i = 0; i < joined->len; i++)
+    {
+      const EtJoinedStack *j = &g_array_index (joined, EtJoinedStack, i);
+      EtEventLoc loc = j->node != ET_STACK_NONE ? event_of (self, j->tid, j->ts) : G_MAXUINT32;
+
+      if (loc != G_MAXUINT32)
+        et_stacks_add_event (self->stacks, loc, j->node);
+    }
 }
 
 void
@@ -157,11 +329,13 @@ _et_trace_stacks_build (EtTrace *self, GArray *cpu_locs, GArray *stack_locs)
     {
       self->stacks = et_stacks_new (tables != NULL ? g_steal_pointer (&tables->stacks) : NULL,
                                     self->threads->len);
+      g_autoptr(GArray) joined = NULL;
+
       refs = image_stacks (self, tables);
-      if (stack_locs != NULL)
-        take_symbols (self, stack_locs);
+      joined = take_ordered_records (self, stack_locs, refs);
       et_symbols_finish (et_stacks_symbols (self->stacks), damage, self);
-      take_samples (self, cpu_locs, refs);
+      take_samples (self, cpu_locs, refs, joined);
+      take_events (self, refs, joined);
       et_stacks_finish (self->stacks);
     }
   if (tables != NULL)
