@@ -243,6 +243,20 @@ write_profile (EtCliOut *out, EtTrace *trace, const EtCallThread *t, gint64 from
   g_string_append_c (s, '}');
 }
 
+/* Whether thread @t has a sample in [from, to]. */
+static gboolean
+has_samples (EtStacks *stacks, const EtCallThread *t, gint64 from, gint64 to)
+{
+  const gint64 *ns;
+  const guint32 *nodes;
+  guint n = et_stacks_thread_samples (stacks, t->thread, &ns, &nodes);
+
+  for (guint i = 0; i < n; i++)
+    if (ns[i] >= from && ns[i] <= to)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 write_speedscope (EtCliOut *out, EtTrace *trace, GArray *threads, gint64 from, gint64 to)
 {
@@ -258,13 +272,16 @@ write_speedscope (EtCliOut *out, EtTrace *trace, GArray *threads, gint64 from, g
   et_cli_json_int (s, "activeProfileIndex", 0);
   et_cli_json_key (s, "profiles");
   g_string_append_c (s, '[');
-  for (guint i = 0; i < threads->len; i++)
+  for (guint i = 0, k = 0; i < threads->len; i++)
     {
-      if (i > 0)
+      const EtCallThread *t = &g_array_index (threads, EtCallThread, i);
+
+      if (!has_samples (et_trace_get_stacks (trace), t, from, to))
+        continue;                         /* (a profile per thread that has samples) */
+      if (k++ > 0)
         g_string_append_c (s, ',');
       et_cli_out_end_line (out, NULL);
-      write_profile (out, trace, &g_array_index (threads, EtCallThread, i), from, to, index,
-                     order);
+      write_profile (out, trace, t, from, to, index, order);
     }
   g_string_append (s, "],\"shared\":{\"frames\":[");
   for (guint i = 0; i < order->len; i++)
