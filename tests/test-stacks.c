@@ -487,6 +487,315 @@ test_kernel_walks_and_keys (void **state)
   assert_string_equal (joined_at (tree, joined, 6000, &s4), "405000");
 }
 
+/* ---- the corpus ---------------------------------------------------------- */
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
+
+static char *
+corpus_path (const char *name)
+{
+  const char *dir = g_getenv ("ET_CORPUS_DIR");
+  char *path = dir != NULL ? g_build_filename (dir, name, NULL) : NULL;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      print_message ("# corpus trace %s not found (ET_CORPUS_DIR %s): not checked\n", name,
+                     dir != NULL ? dir : "unset");
+      g_clear_pointer (&path, g_free);
+    }
+  return path;
+}
+
+/* A top-level field of @fields by name, or NULL. */
+static const EtField *
+field (const EtFields *fields, const char *name)
+{
+  for (guint i = 0; i < et_fields_len (fields); i += 1 + et_fields_get (fields, i)->n_desc)
+    if (g_strcmp0 (et_fields_get (fields, i)->name, name) == 0)
+      return et_fields_get (fields, i);
+  return NULL;
+}
+
+static const char *
+text_of (const EtFields *fields, const char *name)
+{
+  const EtField *f = field (fields, name);
+
+  return f != NULL && f->kind == ET_VALUE_STRING ? fields->text->str + f->v.bytes.off : "";
+}
+
+typedef struct
+{
+  guint64 start;
+  guint64 size;
+  gint64  from_ns;     /* G_MININT64: known from a rundown */
+} Range;
+
+/* What the events say independently of the stacks' code: per method name
+ * (Namespace.Name(args)) its ranges, and per (pid, tid) its samples. */
+typedef struct
+{
+  GHashTable *ranges;      /* name → GArray of Range */
+  GHashTable *samples;     /* "tid" → count */
+  GArray     *all;         /* every Range, by start */
+  guint       walks;       /* ClrStack/Walk events */
+} Decoded;
+
+static void
+decoded_clear (Decoded *d)
+{
+  g_clear_pointer (&d->ranges, g_hash_table_unref);
+  g_clear_pointer (&d->samples, g_hash_table_unref);
+  g_clear_pointer (&d->all, g_array_unref);
+}
+
+static int
+compare_starts (gconstpointer a, gconstpointer b)
+{
+  const Range *x = a, *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void
+add_range (Decoded *d, const EtEvent *ev, const EtFields *fields, gint64 ns)
+{
+  const char *sig = text_of (fields, "MethodSignature");
+  const char *args = strchr (sig, '(');
+  char *name = g_strdup_printf ("%s.%s%s", text_of (fields, "MethodNamespace"),
+                                text_of (fields, "MethodName"), args != NULL ? args : "");
+  GArray *list = g_hash_table_lookup (d->ranges, name);
+  Range r = { field (fields, "MethodStartAddress")->v.u, field (fields, "MethodSize")->v.u,
+              g_str_has_suffix (ev->name, "LoadVerbose") ? ns : G_MININT64 };
+
+  if (list == NULL)
+    {
+      list = g_array_new (FALSE, FALSE, sizeof (Range));
+      g_hash_table_insert (d->ranges, name, list);
+    }
+  else
+    g_free (name);
+  g_array_append_val (list, r);
+  g_array_append_val (d->all, r);
+}
+
+static void
+decode_corpus (EtTrace *trace, Decoded *d)
+{
+  g_autoptr(EtFields) fields = et_fields_new ();
+  guint64 n = et_trace_get_n_events (trace);
+
+  d->ranges = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                     (GDestroyNotify) g_array_unref);
+  d->samples = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  d->all = g_array_new (FALSE, FALSE, sizeof (Range));
+  for (guint64 i = 0; i < n; i++)
+    {
+      EtEvent ev;
+
+      if (!et_trace_decode_event (trace, i, &ev, fields, NULL) || ev.name == NULL)
+        continue;
+      if (strcmp (ev.name, "Method/LoadVerbose") == 0 || strcmp (ev.name, "Method/DCStopVerbose") == 0
+          || strcmp (ev.name, "Method/DCStartVerbose") == 0)
+        add_range (d, &ev, fields, ev.time_ns);
+      else if (strcmp (ev.name, "Thread/Sample") == 0 || strcmp (ev.name, "PerfInfo/Sample") == 0)
+        {
+          /* by thread id: a kernel sample's process is the model's inference */
+          char *key = g_strdup_printf ("%u", ev.tid);
+
+          g_hash_table_replace (d->samples, key, GUINT_TO_POINTER (
+            GPOINTER_TO_UINT (g_hash_table_lookup (d->samples, key)) + 1));
+        }
+      else if (strcmp (ev.name, "ClrStack/Walk") == 0)
+        d->walks++;
+    }
+  g_array_sort (d->all, compare_starts);
+}
+
+/* Whether @address lies in a range of @name loaded by @ns. */
+static gboolean
+in_range (const Decoded *d, const char *name, guint64 address, gint64 ns)
+{
+  GArray *list = g_hash_table_lookup (d->ranges, name);
+
+  for (guint i = 0; list != NULL && i < list->len; i++)
+    {
+      const Range *r = &g_array_index (list, Range, i);
+
+      if (address >= r->start && address < r->start + r->size && r->from_ns <= ns)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Whether any decoded range covers @address by @ns (methods are far
+ * smaller than 1 MiB: the search looks back that far). */
+static gboolean
+covered (const Decoded *d, guint64 address, gint64 ns)
+{
+  const Range *r = (const Range *) (gconstpointer) d->all->data;
+  guint lo = 0, hi = d->all->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (r[mid].start <= address)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (; lo > 0 && address - r[lo - 1].start < (1u << 20); lo--)
+    if (address < r[lo - 1].start + r[lo - 1].size && r[lo - 1].from_ns <= ns)
+      return TRUE;
+  return FALSE;
+}
+
+typedef struct
+{
+  guint64 frames, managed, in_range, coverable, named_coverable, joined;
+} Tally;
+
+/* Every frame of one sample: a managed name's address lies in that
+ * method's range at the sample's time; an address a decoded range covers
+ * is named. */
+static void
+check_sample (EtStacks *stacks, const Decoded *d, guint32 node, gint64 ns, Tally *t)
+{
+  EtStackTree *tree = et_stacks_tree (stacks);
+  gboolean kernel = FALSE, user = FALSE;
+
+  for (; node != ET_STACK_NONE; node = et_stack_tree_caller (tree, node))
+    {
+      guint32 frame = et_stack_tree_frame (tree, node);
+      guint64 address = et_stack_tree_address (tree, frame);
+      const char *name = et_stacks_name (stacks, et_stacks_frame_symbol (stacks, frame, ns));
+      const char *bang = strchr (name, '!');
+      gboolean unnamed = g_str_has_prefix (name, "?!0x");
+
+      t->frames++;
+      if (et_stack_is_kernel_address (address, 8))
+        kernel = TRUE;
+      else
+        user = TRUE;
+      if (bang != NULL && !unnamed && strstr (name, "+0x") == NULL)
+        {
+          t->managed++;
+          if (in_range (d, bang + 1, address, ns))
+            t->in_range++;
+          else
+            print_message ("# %s at 0x%" G_GINT64_MODIFIER "x is outside its ranges\n", name,
+                           address);
+        }
+      if (covered (d, address, ns))
+        {
+          t->coverable++;
+          t->named_coverable += !unnamed;
+        }
+    }
+  t->joined += kernel && user;
+}
+
+/* Sample totals per thread against the decoded samples, and every frame. */
+static Tally
+check_corpus_samples (EtTrace *trace, const Decoded *d)
+{
+  EtStacks *stacks = et_trace_get_stacks (trace);
+  g_autoptr(GHashTable) kept = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint64 total = 0;
+  Tally t = { 0 };
+  GHashTableIter iter;
+  gpointer key, value;
+
+  assert_non_null (stacks);
+  for (guint i = 0; i < et_trace_get_n_threads (trace); i++)
+    {
+      const EtThread *thread = et_trace_get_thread (trace, i);
+      char *tid = g_strdup_printf ("%u", thread->tid);
+      const gint64 *ns;
+      const guint32 *nodes;
+      guint n = et_stacks_thread_samples (stacks, i, &ns, &nodes);
+
+      g_hash_table_replace (kept, tid, GUINT_TO_POINTER (
+        GPOINTER_TO_UINT (g_hash_table_lookup (kept, tid)) + n));
+      total += n;
+      for (guint k = 0; k < n; k++)
+        check_sample (stacks, d, nodes[k], ns[k], &t);
+    }
+  /* each thread's samples are its sample events, no more, no less */
+  g_hash_table_iter_init (&iter, d->samples);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    assert_int_equal (GPOINTER_TO_UINT (g_hash_table_lookup (kept, key)), GPOINTER_TO_UINT (value));
+  g_hash_table_iter_init (&iter, kept);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    assert_int_equal (GPOINTER_TO_UINT (g_hash_table_lookup (d->samples, key)), GPOINTER_TO_UINT (value));
+  assert_true (t.managed > 0);
+  assert_int_equal (t.in_range, t.managed);
+  assert_int_equal (t.named_coverable, t.coverable);
+  print_message ("# %" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT " frames, %"
+                 G_GUINT64_FORMAT " managed (all in their ranges), %" G_GUINT64_FORMAT
+                 " in a method's range (all named), %" G_GUINT64_FORMAT
+                 " with user and kernel halves\n", total, t.frames, t.managed, t.coverable,
+                 t.joined);
+  return t;
+}
+
+/* Loads corpus trace @name, decodes its events into @d and checks its
+ * samples into @t; NULL (the test skipped) without the corpus. */
+static EtTrace *
+check_corpus (const char *name, Decoded *d, Tally *t)
+{
+  g_autofree char *path = corpus_path (name);
+  EtTrace *trace;
+
+  if (path == NULL)
+    return NULL;
+  trace = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL);
+  assert_non_null (trace);
+  decode_corpus (trace, d);
+  *t = check_corpus_samples (trace, d);
+  return trace;
+}
+
+static void
+test_corpus_nettrace_sample_profiler (void **state)
+{
+  Decoded d = { 0 };
+  Tally t;
+  g_autoptr(EtTrace) trace = check_corpus ("nettrace/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
+                                           &d, &t);
+
+  (void) state;
+  if (trace == NULL)
+    skip ();
+  /* the count: 35,161 samples of the SampleProfiler */
+  assert_int_equal (et_stacks_get_stats (et_trace_get_stacks (trace)).samples, 35161);
+  assert_true (t.coverable > 0);
+  decoded_clear (&d);
+}
+
+static void
+test_corpus_etl_stacks (void **state)
+{
+  Decoded d = { 0 };
+  guint walked = 0;
+  Tally t;
+  g_autoptr(EtTrace) trace = check_corpus ("net.4.5.2.x64.etl", &d, &t);
+
+  (void) state;
+  if (trace == NULL)
+    skip ();
+  /* stack keys and walks join a sample's user and kernel halves */
+  assert_true (t.joined > 0);
+  /* the runtime's stack walks give the events before them a stack */
+  assert_int_equal (d.walks, 14983);
+  for (guint64 i = 0; i < et_trace_get_n_events (trace); i++)
+    walked += et_trace_event_stack (trace, i, NULL) != ET_STACK_NONE;
+  assert_true (walked >= d.walks);
+  print_message ("# %u events hold a stack\n", walked);
+  decoded_clear (&d);
+}
+
 int
 main (void)
 {
@@ -499,6 +808,8 @@ main (void)
     cmocka_unit_test_setup_teardown (test_truncated_stack_block, setup, teardown),
     cmocka_unit_test (test_overlapping_method_ranges),
     cmocka_unit_test (test_kernel_walks_and_keys),
+    cmocka_unit_test (test_corpus_nettrace_sample_profiler),
+    cmocka_unit_test (test_corpus_etl_stacks),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);
