@@ -209,6 +209,58 @@ test_span_keeps_both_stacks (void **state)
   run_clear (&run);
 }
 
+/* `events --format=jsonl --stacks`: each event's frames, root first. */
+static void
+test_events_with_stacks (void **state)
+{
+  Fixture *f = *state;
+  Run run = run_cli ("events", "--format=jsonl", "--stacks", f->path);
+  g_autoptr(GPtrArray) lines = NULL;
+  guint starts = 0, samples = 0, without = 0;
+
+  assert_int_equal (run.status, 0);
+  lines = parse_lines (run.out);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      JsonObject *o = lines->pdata[i];
+      const char *event = json_object_get_string_member (o, "event");
+      JsonNode *stack = json_object_get_member (o, "stack");
+
+      assert_non_null (stack);
+      if (JSON_NODE_HOLDS_NULL (stack))
+        {
+          without++;
+          continue;
+        }
+      if (g_str_has_suffix (event, "CheckoutStart"))
+        {
+          JsonArray *a = json_node_get_array (stack);
+
+          starts++;
+          assert_int_equal (json_array_get_length (a), 2);
+          assert_string_equal (json_array_get_string_element (a, 0),
+                               "Shop.Orders!Shop.Orders.Program.Main(class System.String[])");
+          assert_string_equal (json_array_get_string_element (a, 1),
+                               "Shop.Orders!Shop.Orders.Cart.Total(int32,bool)");
+        }
+      else if (g_str_has_suffix (event, "Thread/Sample"))
+        samples++;
+    }
+  assert_int_equal (starts, 1);
+  assert_int_equal (samples, 7);        /* eight samples, one without stack */
+  assert_true (without > 0);            /* the runtime's events carry none */
+  run_clear (&run);
+
+  run = run_cli ("events", "--stacks", f->path);
+  assert_int_equal (run.status, 2);
+  assert_non_null (strstr (run.err, "--format=jsonl"));
+  run_clear (&run);
+  /* without --stacks the contract is unchanged: no "stack" key */
+  run = run_cli ("events", "--format=jsonl", f->path);
+  assert_null (strstr (run.out, "\"stack\""));
+  run_clear (&run);
+}
+
 /* ---- damage -------------------------------------------------------------- */
 
 /* Where the payload of the @nth StackBlock starts (its first id), or 0. */
@@ -804,6 +856,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_speedscope, setup, teardown),
     cmocka_unit_test_setup_teardown (test_call_tree_json, setup, teardown),
     cmocka_unit_test_setup_teardown (test_span_keeps_both_stacks, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_events_with_stacks, setup, teardown),
     cmocka_unit_test_setup_teardown (test_missing_stack_ids, setup, teardown),
     cmocka_unit_test_setup_teardown (test_truncated_stack_block, setup, teardown),
     cmocka_unit_test (test_overlapping_method_ranges),
