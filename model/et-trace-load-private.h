@@ -83,8 +83,7 @@ typedef struct
                                     thread in their payload (count of samples) */
   TidCount      tid_cache[TID_CACHE_SIZE];   /* in front of tid_samples */
   GArray       *cpu_locs;        /* EtEventLoc of samples and switches (et-trace-cpu.c) */
-  GArray       *stack_locs;      /* EtEventLoc of method, module and image events
-                                    (et-trace-stacks.c) */
+  EtStacksScan *stacks_scan;     /* what the stacks need (et-trace-stacks-scan.c) */
   gboolean      header_seen;
   ProviderCache providers;     /* of the scanning pass */
   ThreadCache   threads;       /* of the scanning pass */

@@ -10,7 +10,9 @@
  * block gives are reported with their offsets and every sample is still
  * counted; method ranges that overlap at the same time are damage, a
  * rundown-only method after an unload is not; a stack key never defined
- * is damage; a kernel walk's halves join user (root side) then kernel.
+ * is damage; a kernel walk's halves join user (root side) then kernel,
+ * kernel halves waiting for the user stack logged as their thread leaves
+ * the kernel.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -397,9 +399,29 @@ count_damage (guint64 offset, const char *what, gpointer data)
   assert_non_null (what);
 }
 
+/* A method event of process 7, module 9, namespace N, signature "()":
+ * its names as a payload holds them, kept in @keep. */
+static void
+add_method (EtSymbols *symbols, GPtrArray *keep, EtMethodEvent what, gint64 ns, guint64 offset,
+            guint64 id, guint64 start, const char *name)
+{
+  g_autofree char *text = g_strdup_printf ("N%c%s%c()%c", 0, name, 0, 0);
+  GByteArray *b = g_byte_array_new ();
+
+  for (gsize i = 0; i < strlen (name) + 7; i++)
+    {
+      guint8 unit[2] = { (guint8) text[i], 0 };
+
+      g_byte_array_append (b, unit, 2);
+    }
+  g_ptr_array_add (keep, b);
+  et_symbols_add_method (symbols, what, 7, ns, offset, id, 9, start, 0x100, b->data, b->len);
+}
+
 static void
 test_overlapping_method_ranges (void **state)
 {
+  g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func ((GDestroyNotify) g_byte_array_unref);
   g_autoptr(EtSymbols) symbols = et_symbols_new ();
   g_autoptr(GString) name = g_string_new (NULL);
   Damage d = { 0 };
@@ -407,12 +429,12 @@ test_overlapping_method_ranges (void **state)
 
   (void) state;
   /* A and B overlap while both are loaded: damage at the later one */
-  et_symbols_add_method (symbols, ET_METHOD_LOAD, 7, 100, 1000, 1, 9, 0x1000, 0x100, "N", "A", "()");
-  et_symbols_add_method (symbols, ET_METHOD_LOAD, 7, 200, 2000, 2, 9, 0x1080, 0x100, "N", "B", "()");
+  add_method (symbols, keep, ET_METHOD_LOAD, 100, 1000, 1, 0x1000, "A");
+  add_method (symbols, keep, ET_METHOD_LOAD, 200, 2000, 2, 0x1080, "B");
   /* C was unloaded; D, known only from the rundown, took its place after */
-  et_symbols_add_method (symbols, ET_METHOD_LOAD, 7, 100, 3000, 3, 9, 0x5000, 0x100, "N", "C", "()");
-  et_symbols_add_method (symbols, ET_METHOD_UNLOAD, 7, 300, 3100, 3, 9, 0x5000, 0x100, "N", "C", "()");
-  et_symbols_add_method (symbols, ET_METHOD_RUNDOWN, 7, 900, 3200, 4, 9, 0x5000, 0x100, "N", "D", "()");
+  add_method (symbols, keep, ET_METHOD_LOAD, 100, 3000, 3, 0x5000, "C");
+  add_method (symbols, keep, ET_METHOD_UNLOAD, 300, 3100, 3, 0x5000, "C");
+  add_method (symbols, keep, ET_METHOD_RUNDOWN, 900, 3200, 4, 0x5000, "D");
   et_symbols_add_module (symbols, 7, 9, "/x/Lib.dll", "");
   et_symbols_finish (symbols, count_damage, &d);
   assert_int_equal (d.n, 1);
@@ -499,39 +521,51 @@ test_kernel_walks_and_keys (void **state)
   g_autoptr(EtStackJoin) join = et_stack_join_new (tree);
   g_autoptr(GByteArray) b = g_byte_array_new ();
   g_autoptr(GArray) joined = NULL;
-  g_autofree char *s1 = NULL, *s2 = NULL, *s4 = NULL;
+  g_autofree char *s1 = NULL, *s2 = NULL, *s4 = NULL, *s5 = NULL, *s6 = NULL, *s7 = NULL;
   const guint64 walk[] = { K (0x1000), K (0x2000), 0x401000, 0x402000 };
   const guint64 aa[] = { 0xAA }, bb[] = { 0xBB }, cc[] = { 0xCC };
   const guint64 def_bb[] = { 0xBB, K (0x3000) }, def_aa[] = { 0xAA, 0x403000, 0x404000 };
   const guint64 again_aa[] = { 0xAA, 0x405000 };
+  const guint64 in_kernel[] = { K (0x5000), K (0x6000) }, leaving[] = { 0x406000, 0x407000 };
   Damage d = { 0 };
   EtRecord r;
 
   (void) state;
   walk_record (&r, b, 32, TRUE, 1000, walk, 4);
   assert_int_equal (et_stack_walk_kind (&r), ET_STACK_WALK_STACK);
-  et_stack_join_record (join, &r, 10, count_damage, &d);
+  et_stack_join_record (join, &r, 10, 0, count_damage, &d);
   walk_record (&r, b, 38, TRUE, 2000, aa, 1);          /* user half by key */
   assert_int_equal (et_stack_walk_kind (&r), ET_STACK_WALK_KEY_USE);
-  et_stack_join_record (join, &r, 20, count_damage, &d);
+  et_stack_join_record (join, &r, 20, 0, count_damage, &d);
   walk_record (&r, b, 37, TRUE, 2000, bb, 1);          /* kernel half by key */
-  et_stack_join_record (join, &r, 30, count_damage, &d);
+  et_stack_join_record (join, &r, 30, 0, count_damage, &d);
   walk_record (&r, b, 38, TRUE, 3000, cc, 1);          /* a key never defined */
-  et_stack_join_record (join, &r, 40, count_damage, &d);
+  et_stack_join_record (join, &r, 40, 0, count_damage, &d);
   walk_record (&r, b, 35, FALSE, 5000, def_bb, 2);     /* KeyDelete */
   assert_int_equal (et_stack_walk_kind (&r), ET_STACK_WALK_KEY_DEF);
-  et_stack_join_record (join, &r, 50, count_damage, &d);
+  et_stack_join_record (join, &r, 50, 0, count_damage, &d);
   walk_record (&r, b, 35, FALSE, 5100, def_aa, 3);
-  et_stack_join_record (join, &r, 60, count_damage, &d);
+  et_stack_join_record (join, &r, 60, 0, count_damage, &d);
   walk_record (&r, b, 38, TRUE, 6000, aa, 1);          /* the key used again */
-  et_stack_join_record (join, &r, 70, count_damage, &d);
+  et_stack_join_record (join, &r, 70, 0, count_damage, &d);
   walk_record (&r, b, 36, FALSE, 9000, again_aa, 2);   /* KeyRundown */
-  et_stack_join_record (join, &r, 80, count_damage, &d);
+  et_stack_join_record (join, &r, 80, 0, count_damage, &d);
+  /* two events in the kernel, then the user stack logged as the thread
+   * leaves it: both kernel halves get that user half */
+  walk_record (&r, b, 32, TRUE, 10000, in_kernel, 1);
+  et_stack_join_record (join, &r, 90, 0, count_damage, &d);
+  walk_record (&r, b, 32, TRUE, 10100, in_kernel + 1, 1);
+  et_stack_join_record (join, &r, 100, 0, count_damage, &d);
+  walk_record (&r, b, 32, TRUE, 10200, leaving, 2);
+  et_stack_join_record (join, &r, 110, 0, count_damage, &d);
   joined = et_stack_join_finish (join, count_damage, &d);
 
   assert_int_equal (d.n, 1);
   assert_int_equal (d.offset, 40);
-  assert_int_equal (joined->len, 3);
+  assert_int_equal (joined->len, 6);
+  assert_string_equal (joined_at (tree, joined, 10000, &s5), "407000 406000 fffff80000005000");
+  assert_string_equal (joined_at (tree, joined, 10100, &s6), "407000 406000 fffff80000006000");
+  assert_string_equal (joined_at (tree, joined, 10200, &s7), "407000 406000");
   /* root first: the user half, then the kernel half */
   assert_string_equal (joined_at (tree, joined, 1000, &s1),
                        "402000 401000 fffff80000002000 fffff80000001000");

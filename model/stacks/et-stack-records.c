@@ -115,11 +115,19 @@ read_utf16z (EtReader *r)
   return g_string_free (out, FALSE);
 }
 
+/* Moves the reader past a NUL-terminated UTF-16 string (fails without one). */
+static void
+skip_utf16z (EtReader *r)
+{
+  while (!r->failed && et_reader_u16 (r) != 0)
+    ;
+}
+
 static gboolean
 read_method (EtSymbols *symbols, const EtRecord *record, gint64 ns, guint64 offset)
 {
   gboolean runtime = et_guid_equal (&record->guid, &guids ()->runtime);
-  g_autofree char *name_space = NULL, *name = NULL, *signature = NULL;
+  gsize names;
   guint64 method_id, module_id, start;
   guint32 size;
   EtMethodEvent what = ET_METHOD_RUNDOWN;
@@ -133,13 +141,14 @@ read_method (EtSymbols *symbols, const EtRecord *record, gint64 ns, guint64 offs
   size = et_reader_u32 (&r);
   et_reader_u32 (&r);                          /* MethodToken */
   et_reader_u32 (&r);                          /* MethodFlags */
-  name_space = read_utf16z (&r);
-  name = r.failed ? NULL : read_utf16z (&r);
-  signature = r.failed ? NULL : read_utf16z (&r);
+  names = r.pos;
+  for (guint i = 0; i < 3; i++)                /* MethodNamespace, MethodName, MethodSignature */
+    skip_utf16z (&r);
   if (r.failed)
     return FALSE;
+  /* (the payload lives as long as the trace that owns the symbols) */
   et_symbols_add_method (symbols, what, record->pid, ns, offset, method_id, module_id, start,
-                         size, name_space, name, signature);
+                         size, record->payload + names, r.pos - names);
   return TRUE;
 }
 

@@ -12,7 +12,7 @@ typedef struct
 {
   guint64 address;
   guint32 pid;
-  guint32 zero;       /* (no padding: items are compared as bytes) */
+  guint32 zero;       /* (no padding: items are compared as words) */
 } Frame;
 
 typedef struct
@@ -20,6 +20,8 @@ typedef struct
   guint32 caller;
   guint32 frame;
 } Node;
+
+G_STATIC_ASSERT (sizeof (Frame) == 16 && sizeof (Node) == 8);
 
 typedef struct
 {
@@ -127,17 +129,29 @@ grow (EtStackTree *tree, Index *index, gboolean frames)
   g_free (old);
 }
 
-/* The id of @item (@size bytes) in @items, added when new; @h its hash. */
-static guint32
+/* Whether two items of @size (8 or 16) bytes are equal: compared as
+ * words (a call to memcmp per probe was most of interning). */
+static inline gboolean
+same (const void *a, const void *b, gsize size)
+{
+  const guint64 *x = a, *y = b;
+
+  return x[0] == y[0] && (size == 8 || x[1] == y[1]);
+}
+
+/* The id of @item (@size bytes) in @items, added when new; @h its hash.
+ * Inlined into its two callers, so that @size is a constant there. */
+static inline __attribute__ ((always_inline)) guint32
 find_or_add (EtStackTree *tree, Index *index, GArray *items, guint64 h, const void *item,
              gsize size)
 {
   guint mask = index->n_slots - 1, at;
 
   for (at = (guint) h & mask; index->slots[at] != 0; at = (at + 1) & mask)
-    if (memcmp (items->data + (gsize) index->slots[at] * size, item, size) == 0)
+    if (same (items->data + (gsize) index->slots[at] * size, item, size))
       return index->slots[at];
-  g_array_append_vals (items, item, 1);
+  g_array_set_size (items, items->len + 1);
+  memcpy (items->data + (gsize) (items->len - 1) * size, item, size);
   index->slots[at] = items->len - 1;
   if (++index->n_used * 2 > index->n_slots)
     grow (tree, index, items == tree->frames);

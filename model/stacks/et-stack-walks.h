@@ -44,16 +44,19 @@ typedef struct
   guint32 pid;
   guint32 tid;
   guint32 node;
+  guint32 event;      /* the caller's id of its event (+ 1), when a walk knew it; 0 */
 } EtJoinedStack;
 
 typedef void (*EtStackDamageFunc) (guint64 offset, const char *what, gpointer data);
 
 EtStackJoin *et_stack_join_new     (EtStackTree       *tree);
 void         et_stack_join_free    (EtStackJoin       *join);
-/* A STACK, KEY_USE or KEY_DEF record at file offset @offset. */
+/* A STACK, KEY_USE or KEY_DEF record at file offset @offset; @event
+ * (+ 1; 0: unknown) is the caller's id of the event it walked. */
 void         et_stack_join_record  (EtStackJoin       *join,
                                     const EtRecord    *record,
                                     guint64            offset,
+                                    guint32            event,
                                     EtStackDamageFunc  damage,
                                     gpointer           data);
 /* Every joined stack, by (tid, ts); uses still waiting for their key are
@@ -62,9 +65,18 @@ GArray      *et_stack_join_finish  (EtStackJoin       *join,
                                     EtStackDamageFunc  damage,
                                     gpointer           data);
 /* The frames of a CLR walk or a STACK_TRACE item of @record, leaf first,
- * interned in @tree; ET_STACK_NONE when it has none. */
+ * interned in @tree; ET_STACK_NONE when it has none. @seen (from
+ * et_stack_walk_seen_new, may be NULL) remembers the frames' bytes
+ * already interned: a walk that repeats another's costs one hash. */
 guint32      et_stack_walk_own_node (EtStackTree      *tree,
+                                     GHashTable       *seen,
                                      const EtRecord   *record);
+/* For et_stack_walk_own_node: records' bytes must outlive it. */
+GHashTable  *et_stack_walk_seen_new (void);
+/* Whether @record is the runtime's (its main or private provider): a
+ * ClrStack/Walk belongs to the last such event before it on its thread
+ * (TraceLog's rule). */
+gboolean     et_stack_is_clr_event  (const EtRecord   *record);
 /* Whether @address is the kernel's for a process of @pointer_size. */
 gboolean     et_stack_is_kernel_address (guint64       address,
                                          guint         pointer_size);

@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-#define AMBIGUOUS G_MAXUINT32   /* frame_symbol: name it at each use */
+#define AMBIGUOUS G_MAXUINT32         /* frame_symbol: name it at each use */
+#define UNNAMED   (G_MAXUINT32 - 1)   /* frame_symbol: not named yet */
 
 typedef struct
 {
@@ -127,7 +128,8 @@ et_stacks_add_event (EtStacks *stacks, guint32 loc, guint32 node)
 void
 et_stacks_count_damage (EtStacks *stacks)
 {
-  stacks->stats.damage++;
+  /* (the loader's two halves may both find damage) */
+  __atomic_fetch_add (&stacks->stats.damage, 1, __ATOMIC_RELAXED);
 }
 
 static int
@@ -144,6 +146,18 @@ compare_events (gconstpointer a, gconstpointer b)
   const EventStack *x = a, *y = b;
 
   return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
+/* Whether @b's samples are in time order already (one CPU's, mostly). */
+static gboolean
+sorted (const GArray *b)
+{
+  const Sample *s = (const Sample *) (gconstpointer) b->data;
+
+  for (guint i = 1; i < b->len; i++)
+    if (s[i].ns < s[i - 1].ns)
+      return FALSE;
+  return TRUE;
 }
 
 /* Every thread's samples, in time order (stable: equal times keep the
@@ -165,7 +179,8 @@ flatten_samples (EtStacks *stacks)
       stacks->first_sample[t] = at;
       if (b == NULL)
         continue;
-      g_array_sort (b, compare_samples);     /* (GLib's sort is a stable merge sort) */
+      if (!sorted (b))
+        g_array_sort (b, compare_samples);   /* (GLib's sort is a stable merge sort) */
       for (guint i = 0; i < b->len; i++, at++)
         {
           stacks->sample_ns[at] = g_array_index (b, Sample, i).ns;
@@ -203,35 +218,15 @@ symbol_at (const EtStacks *stacks, guint32 pid, guint64 address, gint64 ns)
   return id - 1;
 }
 
-static void
-name_frames (EtStacks *stacks)
-{
-  guint32 n = et_stack_tree_n_frames (stacks->tree);
-
-  stacks->frame_symbol = g_new0 (guint32, MAX (n, 1));
-  for (guint32 f = 1; f < n; f++)
-    {
-      guint32 pid = et_stack_tree_pid (stacks->tree, f);
-      guint64 address = et_stack_tree_address (stacks->tree, f);
-
-      if (et_symbols_ambiguous (stacks->symbols, pid, address))
-        {
-          stacks->frame_symbol[f] = AMBIGUOUS;
-          continue;
-        }
-      stacks->frame_symbol[f] = symbol_at (stacks, pid, address, ET_SYMBOLS_ANY_TIME);
-      if (et_stacks_symbol_unnamed (stacks, stacks->frame_symbol[f]))
-        stacks->stats.unnamed_frames++;
-    }
-}
-
 void
 et_stacks_finish (EtStacks *stacks)
 {
   g_return_if_fail (!stacks->finished);
   flatten_samples (stacks);
   g_array_sort (stacks->events, compare_events);
-  name_frames (stacks);
+  stacks->frame_symbol = g_new (guint32, MAX (et_stack_tree_n_frames (stacks->tree), 1));
+  for (guint32 f = 0; f < et_stack_tree_n_frames (stacks->tree); f++)
+    stacks->frame_symbol[f] = UNNAMED;
   stacks->stats.frames = et_stack_tree_n_frames (stacks->tree) - 1;
   stacks->stats.nodes = et_stack_tree_n_nodes (stacks->tree) - 1;
   stacks->stats.methods = et_symbols_n_methods (stacks->symbols);
@@ -242,6 +237,12 @@ EtStacksStats
 et_stacks_get_stats (const EtStacks *stacks)
 {
   EtStacksStats stats = stacks->stats;
+
+  /* (names every frame: the count is of names) */
+  for (guint32 f = 1; f < et_stack_tree_n_frames (stacks->tree); f++)
+    if (!et_stacks_frame_timed (stacks, f)
+        && et_stacks_symbol_unnamed (stacks, et_stacks_frame_symbol (stacks, f, 0)))
+      stats.unnamed_frames++;
 
   stats.bytes = et_stack_tree_size (stacks->tree)
                 + stats.samples * (sizeof (gint64) + sizeof (guint32))
@@ -280,11 +281,27 @@ et_stacks_event_node (const EtStacks *stacks, guint32 loc)
   return lo < stacks->events->len && e[lo].loc == loc ? e[lo].node : ET_STACK_NONE;
 }
 
+/* Names @frame on its first use: its name, or AMBIGUOUS. Threads that
+ * meet there make the same name (interned) and store the same id. */
+static guint32
+name_frame (const EtStacks *stacks, guint32 frame)
+{
+  guint32 pid = et_stack_tree_pid (stacks->tree, frame);
+  guint64 address = et_stack_tree_address (stacks->tree, frame);
+  guint32 symbol = et_symbols_ambiguous (stacks->symbols, pid, address)
+                   ? AMBIGUOUS : symbol_at (stacks, pid, address, ET_SYMBOLS_ANY_TIME);
+
+  g_atomic_int_set ((gint *) &stacks->frame_symbol[frame], (gint) symbol);
+  return symbol;
+}
+
 guint32
 et_stacks_frame_symbol (const EtStacks *stacks, guint32 frame, gint64 ns)
 {
-  guint32 symbol = stacks->frame_symbol[frame];
+  guint32 symbol = (guint32) g_atomic_int_get ((gint *) &stacks->frame_symbol[frame]);
 
+  if (symbol == UNNAMED)
+    symbol = name_frame (stacks, frame);
   if (symbol != AMBIGUOUS)
     return symbol;
   return symbol_at (stacks, et_stack_tree_pid (stacks->tree, frame),
@@ -294,7 +311,11 @@ et_stacks_frame_symbol (const EtStacks *stacks, guint32 frame, gint64 ns)
 gboolean
 et_stacks_frame_timed (const EtStacks *stacks, guint32 frame)
 {
-  return stacks->frame_symbol[frame] == AMBIGUOUS;
+  guint32 symbol = (guint32) g_atomic_int_get ((gint *) &stacks->frame_symbol[frame]);
+
+  if (symbol == UNNAMED)
+    symbol = name_frame (stacks, frame);
+  return symbol == AMBIGUOUS;
 }
 
 const char *

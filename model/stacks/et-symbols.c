@@ -8,6 +8,8 @@
  * that overlap one another, which is damage, make them long.
  */
 #include "et-symbols.h"
+#include "et-bytes.h"
+#include "et-fields.h"
 
 #include <string.h>
 
@@ -22,7 +24,10 @@ typedef struct
   guint64     offset;     /* methods: of the event, for damage */
   guint64     id;         /* MethodID; images: 0 */
   guint64     module_id;
-  const char *text;       /* "Namespace.Name(args)", or the image's file name */
+  const char *text;       /* images: the file name; methods: NULL */
+  const guint8 *names;    /* methods: namespace, name, signature (UTF-16, each
+                           * NUL-terminated), the caller's bytes */
+  guint32     names_len;
   guint32     pid;
 } Range;
 
@@ -189,28 +194,22 @@ take_event (Table *t, EtMethodEvent what, Range *r, gint64 ns)
 void
 et_symbols_add_method (EtSymbols *symbols, EtMethodEvent what, guint32 pid, gint64 ns,
                        guint64 offset, guint64 method_id, guint64 module_id, guint64 start,
-                       guint32 size, const char *name_space, const char *name,
-                       const char *signature)
+                       guint32 size, const guint8 *names, gsize names_len)
 {
-  const char *args = signature != NULL ? strchr (signature, '(') : NULL;
-  g_autofree char *text = NULL;
   Range r = { 0 };
 
   g_return_if_fail (symbols != NULL && !symbols->finished);
   if (size == 0)
     return;
-  /* TraceLog.GetFullName: namespace "." name, and the signature's
-   * argument list from its first parenthesis (the return type before it
-   * is left out). */
-  text = g_strconcat (name_space != NULL ? name_space : "", ".", name != NULL ? name : "",
-                      args != NULL ? args : "", NULL);
+  /* Named when a frame asks: most methods of a rundown never run. */
+  r.names = names;
+  r.names_len = (guint32) MIN (names_len, G_MAXUINT32);
   r.start = start;
   r.end = start + size < start ? G_MAXUINT64 : start + size;
   r.offset = offset;
   r.id = method_id;
   r.module_id = module_id;
   r.pid = pid;
-  r.text = g_string_chunk_insert_const (symbols->strings, text);
   take_event (&symbols->methods, what, &r, ns);
 }
 
@@ -271,6 +270,39 @@ et_symbols_add_image (EtSymbols *symbols, guint32 pid, gint64 ns, guint64 base, 
   take_event (&symbols->images, unload ? ET_METHOD_UNLOAD : ET_METHOD_LOAD, &r, ns);
 }
 
+/* The next NUL-terminated UTF-16 string of @p (@len bytes) from *@at:
+ * where it starts and its units; *@at moves past it. */
+static const guint8 *
+next_utf16 (const guint8 *p, gsize len, gsize *at, gsize *units)
+{
+  const guint8 *start = p + MIN (*at, len);
+
+  *units = 0;
+  while (*at + 1 < len && et_read_u16 (p + *at) != 0)
+    *at += 2, (*units)++;
+  *at += 2;
+  return start;
+}
+
+/* TraceLog.GetFullName: namespace "." name, and the signature's argument
+ * list from its first parenthesis (the return type before it left out). */
+static void
+append_method_text (GString *out, const Range *r)
+{
+  gsize at = 0, n_ns, n_name, n_sig, paren;
+  const guint8 *ns = next_utf16 (r->names, r->names_len, &at, &n_ns);
+  const guint8 *name = next_utf16 (r->names, r->names_len, &at, &n_name);
+  const guint8 *sig = next_utf16 (r->names, r->names_len, &at, &n_sig);
+
+  et_utf16_append (out, ns, n_ns);
+  g_string_append_c (out, '.');
+  et_utf16_append (out, name, n_name);
+  for (paren = 0; paren < n_sig && et_read_u16 (sig + 2 * paren) != '('; paren++)
+    ;
+  if (paren < n_sig)
+    et_utf16_append (out, sig + 2 * paren, n_sig - paren);
+}
+
 static int
 compare_ranges (gconstpointer a, gconstpointer b)
 {
@@ -312,34 +344,29 @@ settle_overlap (Range *earlier, Range *later)
 }
 
 static void
+report_overlap (const Range *e, const Range *r, EtSymbolsDamageFunc damage, gpointer data)
+{
+  g_autoptr(GString) what = g_string_new (NULL);
+
+  g_string_printf (what, "method range 0x%" G_GINT64_MODIFIER "x+0x%" G_GINT64_MODIFIER "x (",
+                   r->start, r->end - r->start);
+  append_method_text (what, r);
+  g_string_append (what, ") overlaps that of ");
+  append_method_text (what, e);
+  g_string_append (what, " at the same time");
+  damage (MAX (r->offset, e->offset), what->str, data);
+}
+
+static void
 table_finish (Table *t, gboolean report, EtSymbolsDamageFunc damage, gpointer data)
 {
+  const guint64 *reach;
   Range *r;
   guint n = t->ranges->len;
 
   g_array_sort (t->ranges, compare_ranges);
   g_hash_table_remove_all (t->open);
   r = (Range *) (gpointer) t->ranges->data;
-  for (guint i = 0; i < n; i++)
-    for (guint j = i; j > 0 && i - j < MAX_WALK; j--)
-      {
-        Range *e = &r[j - 1];
-
-        if (e->pid != r[i].pid)
-          break;
-        if (e->end <= r[i].start || !times_overlap (e, &r[i]) || settle_overlap (e, &r[i]))
-          continue;
-        if (report && damage != NULL)
-          {
-            g_autofree char *what = g_strdup_printf ("method range 0x%" G_GINT64_MODIFIER "x"
-                                                     "+0x%" G_GINT64_MODIFIER "x (%s) overlaps "
-                                                     "that of %s at the same time",
-                                                     r[i].start, r[i].end - r[i].start,
-                                                     r[i].text, e->text);
-            damage (MAX (r[i].offset, e->offset), what, data);
-          }
-        break;
-      }
   g_array_set_size (t->reach, n);
   for (guint i = 0; i < n; i++)
     {
@@ -348,6 +375,22 @@ table_finish (Table *t, gboolean report, EtSymbolsDamageFunc damage, gpointer da
 
       g_array_index (t->reach, guint64, i) = MAX (before, r[i].end);
     }
+  reach = (const guint64 *) (gconstpointer) t->reach->data;
+  /* Only ranges an earlier one reaches into can overlap: the walk back
+   * stops where nothing before reaches this start. */
+  for (guint i = 0; i < n; i++)
+    for (guint j = i; j > 0 && i - j < MAX_WALK; j--)
+      {
+        Range *e = &r[j - 1];
+
+        if (e->pid != r[i].pid || reach[j - 1] <= r[i].start)
+          break;
+        if (e->end <= r[i].start || !times_overlap (e, &r[i]) || settle_overlap (e, &r[i]))
+          continue;
+        if (report && damage != NULL)
+          report_overlap (e, &r[i], damage, data);
+        break;
+      }
 }
 
 void
@@ -458,7 +501,9 @@ et_symbols_append_name (const EtSymbols *symbols, const EtSymbolHit *hit, guint6
         key.module_id = r->module_id;
         module = g_hash_table_lookup (symbols->modules, &key);
         /* a module no event named: TraceLog's placeholder file name */
-        g_string_append_printf (out, "%s!%s", module != NULL ? module : "ManagedModule", r->text);
+        g_string_append (out, module != NULL ? module : "ManagedModule");
+        g_string_append_c (out, '!');
+        append_method_text (out, r);
       }
       break;
     case ET_SYMBOL_IMAGE:

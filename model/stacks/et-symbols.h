@@ -52,7 +52,10 @@ void         et_symbols_free         (EtSymbols    *symbols);
 
 /* A method event (the runtime's MethodLoadVerbose, MethodUnloadVerbose,
  * the rundown's MethodDCStart/DCStopVerbose) at @ns; @offset is its file
- * offset, for damage. Strings are UTF-8. */
+ * offset, for damage. @names: its MethodNamespace, MethodName and
+ * MethodSignature as the payload holds them (UTF-16LE, each NUL-terminated,
+ * @names_len bytes in all), kept by the caller for the symbols' life:
+ * a method is named only when a frame asks. */
 void         et_symbols_add_method   (EtSymbols    *symbols,
                                       EtMethodEvent what,
                                       guint32       pid,
@@ -62,9 +65,8 @@ void         et_symbols_add_method   (EtSymbols    *symbols,
                                       guint64       module_id,
                                       guint64       start,
                                       guint32       size,
-                                      const char   *name_space,
-                                      const char   *name,
-                                      const char   *signature);
+                                      const guint8 *names,
+                                      gsize         names_len);
 /* ModuleLoad/Unload, ModuleDCStart/DCStop: the module's IL and native
  * paths. A method of a module no event names is `ManagedModule!…`. */
 void         et_symbols_add_module   (EtSymbols    *symbols,
