@@ -13,6 +13,7 @@
 #include "et-cli-output.h"
 #include "et-i18n.h"
 #include "et-trace-decode.h"
+#include "et-trace-stacks.h"
 
 /* Payloads that fail to decode are reported one by one up to this many. */
 #define MAX_DECODE_NOTES 5
@@ -24,6 +25,7 @@ typedef struct
   EtCliOut      out;
   char        (*guids)[ET_GUID_STRING_LEN];
   guint64       decode_failures;
+  GArray       *symbols;      /* --stacks: a stack's names (guint32), reused; else NULL */
 } Writer;
 
 static const char csv_header[] =
@@ -133,6 +135,32 @@ append_derived (GString *s, const EtFields *fields)
     g_string_append_c (s, '}');
 }
 
+/* "stack": the event's frames, root first (null without one). */
+static void
+append_stack (Writer *w, GString *s, guint64 index)
+{
+  EtStacks *stacks = et_trace_get_stacks (w->trace);
+  gint64 ns = 0;
+  guint32 node = stacks != NULL ? et_trace_event_stack (w->trace, index, &ns) : ET_STACK_NONE;
+
+  et_cli_json_key (s, "stack");
+  if (node == ET_STACK_NONE)
+    {
+      g_string_append (s, "null");
+      return;
+    }
+  g_array_set_size (w->symbols, 0);
+  et_stacks_node_symbols (stacks, node, ns, w->symbols);
+  g_string_append_c (s, '[');
+  for (guint i = 0; i < w->symbols->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (s, ',');
+      et_json_append_string (s, et_stacks_name (stacks, g_array_index (w->symbols, guint32, i)), -1);
+    }
+  g_string_append_c (s, ']');
+}
+
 static void
 write_json (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtFields *fields)
 {
@@ -177,6 +205,8 @@ write_json (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtFiel
   et_fields_append_json_object (fields, s);
   append_field_types (s, fields, et_trace_get_provider (w->trace, e->provider)->kind);
   append_derived (s, fields);
+  if (w->symbols != NULL)
+    append_stack (w, s, index);
   g_string_append_c (s, '}');
 }
 
@@ -357,6 +387,14 @@ run_on_trace (EtTrace *trace, EtCliFormat format, const EtCliFilter *filter)
   Writer w = { trace, format };
   int status;
 
+  if (filter->stacks && format != ET_CLI_FORMAT_JSONL)
+    {
+      et_cli_error (_("events: --stacks needs --format=jsonl"));
+      return ET_CLI_EXIT_FAILURE;
+    }
+  if (filter->stacks)
+    w.symbols = g_array_new (FALSE, FALSE, sizeof (guint32));
+
   w.guids = g_malloc0_n (MAX (n_providers, 1), ET_GUID_STRING_LEN);
   for (guint i = 0; i < n_providers; i++)
     et_guid_to_string (&et_trace_get_provider (trace, i)->guid, w.guids[i]);
@@ -364,6 +402,7 @@ run_on_trace (EtTrace *trace, EtCliFormat format, const EtCliFilter *filter)
   write_events (&w, filter);
   status = et_cli_finish (trace, &w.out);
   g_free (w.guids);
+  g_clear_pointer (&w.symbols, g_array_unref);
   return status;
 }
 

@@ -108,6 +108,16 @@ gather_rows (EtTrace *trace, const EtCliFilter *filter)
   return rows;
 }
 
+/* The @n-th marker (1 = the first) that "markers" writes with @filter, or
+ * NULL when there are fewer. */
+const EtMarker *
+et_cli_markers_nth (EtTrace *trace, const EtCliFilter *filter, guint64 n)
+{
+  g_autoptr(GArray) rows = gather_rows (trace, filter);
+
+  return n >= 1 && n <= rows->len ? g_array_index (rows, Row, n - 1).marker : NULL;
+}
+
 /* ---- one marker ------------------------------------------------------- */
 
 static void

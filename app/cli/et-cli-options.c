@@ -239,6 +239,11 @@ et_cli_filter_group_new (EtCliFilter *filter, const char *command, EtCliFilterUs
       N_("Make markers of every provider, not only the EventSource ones"), NULL },
     { NULL }
   };
+  const GOptionEntry events[] = {
+    { "stacks", 0, 0, G_OPTION_ARG_NONE, &filter->stacks,
+      N_("With --format=jsonl: each event's call stack, root first"), NULL },
+    { NULL }
+  };
   GOptionGroup *group;
 
   filter->use = use;
@@ -249,6 +254,8 @@ et_cli_filter_group_new (EtCliFilter *filter, const char *command, EtCliFilterUs
     g_option_group_add_entries (group, use == ET_CLI_FILTER_STATS ? starts : overlaps);
   if (use != ET_CLI_FILTER_EVENTS)
     g_option_group_add_entries (group, markers);
+  if (g_strcmp0 (command, "events") == 0)
+    g_option_group_add_entries (group, events);
   return group;
 }
 

@@ -50,6 +50,7 @@ typedef struct
   guint        kinds;          /* 1 << EtMarkerKind; 0 selects every kind */
   EtImportance min_importance;
   gboolean     all_providers;
+  gboolean     stacks;         /* events: each event's call stack (--stacks) */
   EtCliFilterUse use;
   guint8      *provider_on;    /* after resolve: per provider index; NULL = all */
   guint        n_provider_on;

@@ -1,6 +1,6 @@
 /* etlscope-cli.c — the command-line face of the trace model.
  *
- *   argv[1] ─ command table ─ et_cli_{info,events,markers,stats,render}_run (argv[1..])
+ *   argv[1] ─ command table ─ et_cli_{info,events,markers,stats,render,stacks}_run (argv[1..])
  *
  * Each command parses its own options (GOption) and loads the file through
  * et-cli-output, which also owns the exit statuses: 0 for a clean file, 1
@@ -15,6 +15,7 @@
 #include "et-cli-markers.h"
 #include "et-cli-render.h"
 #include "et-cli-stats.h"
+#include "et-cli-stacks.h"
 #include "et-cli-output.h"
 #include "et-i18n.h"
 
@@ -31,6 +32,8 @@ static const Command commands[] = {
   { "markers", N_("The Concurrency Visualizer markers of FILE"), et_cli_markers_run },
   { "stats", N_("Counts and span durations of FILE per provider and series"), et_cli_stats_run },
   { "render", N_("The timeline of FILE as a PNG, SVG or PDF picture"), et_cli_render_run },
+  { "stacks", N_("The call stacks of FILE's CPU samples: folded, speedscope or a call tree"),
+    et_cli_stacks_run },
 };
 
 static void

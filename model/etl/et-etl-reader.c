@@ -529,6 +529,12 @@ et_etl_file_size (EtEtlFile *file)
   return file->size;
 }
 
+EtImageTables *
+et_etl_file_image_tables (EtEtlFile *file)
+{
+  return file->image;
+}
+
 guint
 et_etl_file_n_buffers (EtEtlFile *file)
 {

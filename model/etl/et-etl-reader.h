@@ -151,6 +151,9 @@ EtEtlFile   *et_etl_file_new_from_image (const char    *path,
                                          const guint64 *offsets,
                                          guint          n_buffers,
                                          EtImageTables *tables);
+/* The tables of an in-memory image's compact records (NULL for a file read
+ * from disk); the caller may take what they hold (their stacks). */
+EtImageTables *et_etl_file_image_tables  (EtEtlFile     *file);
 /* Parses the record at @p (@avail bytes left in its buffer) of @file, as
  * et_record_parse does; an image's compact records too. */
 gboolean     et_etl_file_parse_record   (EtEtlFile     *file,

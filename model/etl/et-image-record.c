@@ -26,6 +26,7 @@ et_image_tables_new (void)
 
   tables->types = g_ptr_array_new_with_free_func (et_image_type_free);
   tables->threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  tables->stack_refs = g_array_new (FALSE, FALSE, sizeof (EtImageStackRef));
   return tables;
 }
 
@@ -36,6 +37,9 @@ et_image_tables_free (EtImageTables *tables)
     return;
   g_ptr_array_unref (tables->types);
   g_array_unref (tables->threads);
+  g_array_unref (tables->stack_refs);
+  if (tables->stacks != NULL)
+    tables->stacks_free (tables->stacks);
   g_free (tables);
 }
 

@@ -61,11 +61,27 @@ typedef struct
 
 void      et_image_type_free     (gpointer            type);
 
+/* Where a record with a stack is (buffer index, byte position in the
+ * buffer) and its node in the image's stack tree. */
+typedef struct
+{
+  guint32 buffer;
+  guint32 pos;
+  guint32 node;
+} EtImageStackRef;
+
 /* What an image's compact records name by index. */
 struct _EtImageTables
 {
   GPtrArray *types;     /* EtImageType* */
   GArray    *threads;   /* guint32 thread ids */
+  /* The stacks its events carry (a .nettrace's StackBlocks), interned
+   * by the image's writer (an EtStackTree of model/stacks/, above this
+   * room: held here without knowing it, with how it goes); the trace
+   * model takes them. */
+  struct _EtStackTree *stacks;       /* NULL when none */
+  GDestroyNotify       stacks_free;
+  GArray    *stack_refs;             /* EtImageStackRef, file order */
 };
 
 EtImageTables *et_image_tables_new  (void);

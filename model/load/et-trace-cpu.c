@@ -58,6 +58,12 @@ _et_cpu_record_wanted (const EtRecord *record)
   return want_of (record) != WANT_NONE;
 }
 
+gboolean
+_et_cpu_record_is_sample (const EtRecord *record)
+{
+  return want_of (record) == WANT_SAMPLE;
+}
+
 /* ---- which thread: the loader's rule (et-trace-load.c) ------------------ */
 
 static int
@@ -117,6 +123,12 @@ thread_of_sample (EtTrace *self, const EtRecord *record)
   if (pid != ET_KERNEL_NO_ID)
     return find_thread (self, pid, tid, TRUE);
   return thread_of_tid (self, tid, TRUE);
+}
+
+guint
+_et_trace_sample_thread (EtTrace *self, const EtRecord *record)
+{
+  return thread_of_sample (self, record);
 }
 
 /* ---- delta-coded times -------------------------------------------------- */
@@ -213,16 +225,24 @@ put_time (GArray **per_thread, guint thread, gint64 t)
   g_array_append_val (per_thread[thread], t);
 }
 
-/* One wanted record into its thread's times. */
+/* One wanted record into its thread's times; a sample also into
+ * @sample_refs (may be NULL), for the stacks. */
 static void
-take_record (EtTrace *self, EtTraceCpu *cpu, Build *build, const EtRecord *record)
+take_record (EtTrace *self, EtTraceCpu *cpu, Build *build, const EtRecord *record,
+             EtEventLoc loc, GArray *sample_refs)
 {
   gint64 ns = _et_trace_raw_to_ns (self, record->ts);
   Want want = want_of (record);
   guint t, t_old;
 
   if (want == WANT_SAMPLE && (t = thread_of_sample (self, record)) != ET_NO_INDEX)
-    put_time (build->samples, t, ns);
+    {
+      EtSampleRef ref = { ns, loc, t };
+
+      put_time (build->samples, t, ns);
+      if (sample_refs != NULL)
+        g_array_append_val (sample_refs, ref);
+    }
   else if (want == WANT_SWITCH)
     {
       t = thread_of_tid (self, et_read_u32 (record->payload), FALSE);
@@ -289,7 +309,7 @@ store_thread (EtTrace *self, EtTraceCpu *cpu, Build *build, guint t, gint64 end_
 }
 
 void
-_et_trace_cpu_build (EtTrace *self, GArray *locs)
+_et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
 {
   EtTraceCpu *cpu = g_new0 (EtTraceCpu, 1);
   guint n = self->threads->len;
@@ -319,8 +339,10 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs)
       EtRecord record;
 
       /* (parsed while walking, unless the file shrank since: et-mapping.h) */
-      if (_et_trace_record_at (self, g_array_index (locs, EtEventLoc, i), &record))
-        take_record (self, cpu, &build, &record);
+      EtEventLoc loc = g_array_index (locs, EtEventLoc, i);
+
+      if (_et_trace_record_at (self, loc, &record))
+        take_record (self, cpu, &build, &record, loc, sample_refs);
     }
   g_array_unref (locs);
   for (guint t = 0; t < n; t++)

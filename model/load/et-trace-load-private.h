@@ -9,6 +9,9 @@
 
 G_BEGIN_DECLS
 
+/* What the walk notes for the stacks (et-trace-stacks-scan.c). */
+typedef struct _EtStacksScan EtStacksScan;
+
 typedef struct
 {
   guint32  pid;
@@ -83,6 +86,7 @@ typedef struct
                                     thread in their payload (count of samples) */
   TidCount      tid_cache[TID_CACHE_SIZE];   /* in front of tid_samples */
   GArray       *cpu_locs;        /* EtEventLoc of samples and switches (et-trace-cpu.c) */
+  EtStacksScan *stacks_scan;     /* what the stacks need (et-trace-stacks-scan.c) */
   gboolean      header_seen;
   ProviderCache providers;     /* of the scanning pass */
   ThreadCache   threads;       /* of the scanning pass */
@@ -135,9 +139,60 @@ void            _et_trace_check_times    (EtTrace        *self);
 /* et-trace-cpu.c: whether the walk keeps @record's slot for
  * _et_trace_cpu_build (CPU samples, context switches, sampling intervals),
  * which reads them again once the threads are built (takes @locs, an
- * array of EtEventLoc, or NULL). */
+ * array of EtEventLoc, or NULL) and appends each sample to @sample_refs
+ * (EtSampleRef; may be NULL) for the stacks. */
+typedef struct
+{
+  gint64     ns;
+  EtEventLoc loc;
+  guint32    thread;
+} EtSampleRef;
 gboolean        _et_cpu_record_wanted    (const EtRecord *record);
+/* A CPU sample (of the kernel or the sample profiler), and its thread by
+ * the loader's rule (ET_NO_INDEX: none). */
+gboolean        _et_cpu_record_is_sample (const EtRecord *record);
+guint           _et_trace_sample_thread  (EtTrace        *self,
+                                          const EtRecord *record);
 void            _et_trace_cpu_build      (EtTrace        *self,
-                                          GArray         *locs);
+                                          GArray         *locs,
+                                          GArray         *sample_refs);
+/* et-trace-stacks-scan.c: what the walk notes for the stacks (one scan
+ * per walking thread, merged in file order): the times and slots
+ * (EtEventRef) of method, module and image events (code) and of stack
+ * records (walks), and each stack walk paired with the event before it on
+ * its thread (EtStackPair). */
+typedef struct
+{
+  EtEventLoc walk;
+  EtEventLoc event;
+} EtStackPair;
+EtStacksScan   *_et_stacks_scan_new      (void);
+void            _et_stacks_scan_free     (EtStacksScan   *scan);
+void            _et_stacks_scan_record   (EtStacksScan   *scan,
+                                          const EtRecord *record,
+                                          EtEventLoc      loc);
+void            _et_stacks_scan_merge    (EtStacksScan   *into,
+                                          EtStacksScan   *from);
+GArray         *_et_stacks_scan_code     (EtStacksScan   *scan);
+GArray         *_et_stacks_scan_walks    (EtStacksScan   *scan);
+GArray         *_et_stacks_scan_pairs    (EtStacksScan   *scan);
+/* The thread a record belongs to: its header's, or for kernel records
+ * whose header names none, its payload's (G_MAXUINT32: none). */
+guint32         _et_stacks_record_tid    (const EtRecord *record);
+/* Searches of the time-ordered index where the scan could not tell: the
+ * event of @tid at raw time @ts (not a walk), the event before the
+ * runtime's walk @walk on its thread; G_MAXUINT32 when none. */
+EtEventLoc      _et_stacks_event_of      (EtTrace        *self,
+                                          guint32         tid,
+                                          gint64          ts);
+EtEventLoc      _et_stacks_event_before  (EtTrace        *self,
+                                          EtEventLoc      walk,
+                                          const EtRecord *walk_record);
+/* et-trace-stacks.c: building the stacks from what loading kept (takes
+ * @samples, EtSampleRef from the CPU's build, and @scan; either may be
+ * NULL); et_trace_get_stacks calls it once, on first use. */
+void            _et_trace_stacks_build   (EtTrace        *self,
+                                          GArray         *samples,
+                                          EtStacksScan   *scan);
 
 G_END_DECLS

@@ -365,6 +365,8 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
     }
   if (_et_cpu_record_wanted (record))
     g_array_append_val (walker->cpu_locs, ref.loc);
+  if (walker->stacks_scan != NULL)
+    _et_stacks_scan_record (walker->stacks_scan, record, ref.loc);
 }
 
 /* The log-file header: the first record of the trace-header hook. */
@@ -514,6 +516,8 @@ loader_init (Loader *loader, EtTrace *self)
   loader->thread_pids = g_hash_table_new (NULL, NULL);
   loader->tid_samples = g_hash_table_new (NULL, NULL);
   loader->cpu_locs = g_array_new (FALSE, FALSE, sizeof (EtEventLoc));
+  /* ETLSCOPE_NO_STACKS=1: neither noted nor built (to measure their cost) */
+  loader->stacks_scan = g_getenv ("ETLSCOPE_NO_STACKS") == NULL ? _et_stacks_scan_new () : NULL;
   loader->seen = g_array_new (FALSE, TRUE, sizeof (SeenProvider));
 }
 
@@ -531,6 +535,7 @@ loader_clear (Loader *loader)
   g_clear_pointer (&loader->thread_pids, g_hash_table_unref);
   g_clear_pointer (&loader->tid_samples, g_hash_table_unref);
   g_clear_pointer (&loader->cpu_locs, g_array_unref);
+  g_clear_pointer (&loader->stacks_scan, _et_stacks_scan_free);
   for (guint i = 0; loader->seen != NULL && i < loader->seen->len; i++)
     g_free (g_array_index (loader->seen, SeenProvider, i).traits_name);
   g_clear_pointer (&loader->seen, g_array_unref);
@@ -678,6 +683,8 @@ merge_walkers (Loader *loader, Loader *walkers, guint k)
         g_ptr_array_add (loader->runs, g_array_ref (g_ptr_array_index (w->runs, r)));
       g_array_append_vals (loader->manifest_refs, w->manifest_refs->data, w->manifest_refs->len);
       g_array_append_vals (loader->cpu_locs, w->cpu_locs->data, w->cpu_locs->len);
+      if (w->stacks_scan != NULL)
+        _et_stacks_scan_merge (loader->stacks_scan, w->stacks_scan);
 
       for (guint t = 0; t < w->temp_threads->len; t++)
         {
@@ -1360,7 +1367,13 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   resolve_payload_threads (&loader);
   build_threads (&loader);
   _et_loader_phase_done ("manifests", &clock);
-  _et_trace_cpu_build (self, g_steal_pointer (&loader.cpu_locs));
+  /* The CPU's build hands the stacks each sample it reads; they are kept,
+   * with what the walk noted, for the stacks' first use (et-trace-stacks.c). */
+  self->stacks_samples = loader.stacks_scan != NULL
+                         ? g_array_new (FALSE, FALSE, sizeof (EtSampleRef)) : NULL;
+  _et_trace_cpu_build (self, g_steal_pointer (&loader.cpu_locs), self->stacks_samples);
+  self->stacks_scan = g_steal_pointer (&loader.stacks_scan);
+  self->stacks_scan_free = (GDestroyNotify) _et_stacks_scan_free;
   _et_loader_phase_done ("cpu", &clock);
   if (!_et_loader_build_markers (&loader, flags, cancellable, error))
     return NULL;

@@ -14,6 +14,7 @@
 #include "et-nettrace-reader.h"
 #include "et-bytes.h"
 #include "et-error.h"
+#include "et-stack-tree.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +71,7 @@ typedef struct
   GByteArray *bytes;       /* records of the open buffer, NULL when none */
   gsize       full_len;    /* what they would take as full records */
   guint64     offset;      /* the EventBlock its first record came from */
+  GArray     *stacks;      /* EtImageStackRef of its records (buffer set at close) */
 } OpenBuffer;
 
 typedef struct
@@ -96,6 +98,7 @@ typedef struct
   GCancellable  *cancellable;
   guint64        file_size;
   guint64        reported;     /* offset told to progress last */
+  GHashTable    *stack_nodes;  /* a StackBlock entry's bytes → its node */
 } Builder;
 
 /* ---- little-endian writing -------------------------------------------- */
@@ -352,6 +355,14 @@ close_buffer (Builder *bld, guint cpu)
   g_array_append_val (bld->offsets, o->offset);
   bld->full_len += ET_BUFFER_HEADER_SIZE + o->full_len;
   g_clear_pointer (&o->bytes, g_byte_array_unref);
+  if (o->stacks != NULL)
+    {
+      /* the header buffer is 0: this one is the offsets' count */
+      for (guint i = 0; i < o->stacks->len; i++)
+        g_array_index (o->stacks, EtImageStackRef, i).buffer = bld->offsets->len;
+      g_array_append_vals (bld->tables->stack_refs, o->stacks->data, o->stacks->len);
+      g_clear_pointer (&o->stacks, g_array_unref);
+    }
 }
 
 static void
@@ -397,6 +408,47 @@ thread_index (Builder *bld, guint32 tid)
   return index - 1;
 }
 
+/* The node of @e's stack: each StackBlock entry is interned once, however
+ * many events name it. */
+static guint32
+stack_node (Builder *bld, const EtNettraceEvent *e)
+{
+  guint ps = bld->info.pointer_size == 4 ? 4 : 8;
+  gsize n = e->stack_len / ps;
+  gpointer node = g_hash_table_lookup (bld->stack_nodes, e->stack);
+  g_autofree guint64 *addrs = NULL;
+
+  if (node != NULL)
+    return GPOINTER_TO_UINT (node);
+  addrs = g_new (guint64, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    addrs[i] = ps == 4 ? et_read_u32 (e->stack + 4 * i) : et_read_u64 (e->stack + 8 * i);
+  if (bld->tables->stacks == NULL)
+    {
+      bld->tables->stacks = et_stack_tree_new ();
+      bld->tables->stacks_free = (GDestroyNotify) et_stack_tree_free;
+    }
+  node = GUINT_TO_POINTER (et_stack_tree_intern (bld->tables->stacks, ET_STACK_NONE,
+                                                 bld->info.process_id, addrs, n));
+  g_hash_table_insert (bld->stack_nodes, (gpointer) e->stack, node);
+  return GPOINTER_TO_UINT (node);
+}
+
+static void
+note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint start)
+{
+  EtImageStackRef ref = { 0, ET_BUFFER_HEADER_SIZE + start, 0 };
+
+  if (e->stack == NULL || e->stack_len < 4)
+    return;
+  ref.node = stack_node (bld, e);
+  if (ref.node == ET_STACK_NONE)
+    return;
+  if (o->stacks == NULL)
+    o->stacks = g_array_new (FALSE, FALSE, sizeof (EtImageStackRef));
+  g_array_append_val (o->stacks, ref);
+}
+
 static void
 put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
 {
@@ -424,6 +476,7 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
                          related ? t->items->data : NULL, related ? t->items->len : 0,
                          e->payload, e->payload_len);
   o->full_len += (record_size (e, t) + 7) & ~(gsize) 7;
+  note_stack (bld, o, e, start);
 }
 
 static void
@@ -657,6 +710,7 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   bld.types = g_hash_table_new (NULL, NULL);
   bld.tables = et_image_tables_new ();
   bld.threads = g_hash_table_new (NULL, NULL);
+  bld.stack_nodes = g_hash_table_new (NULL, NULL);
   bld.image = g_byte_array_new ();
   {
     g_autoptr(GByteArray) head = header_buffer (&bld, 0, 0);
@@ -684,5 +738,6 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   g_hash_table_unref (bld.types);
   g_clear_pointer (&bld.tables, et_image_tables_free);
   g_hash_table_unref (bld.threads);
+  g_hash_table_unref (bld.stack_nodes);
   return file;
 }

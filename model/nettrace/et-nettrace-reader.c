@@ -54,7 +54,17 @@ typedef struct
     guint64  thread;
     guint32 *next;                          /* NULL: empty */
   } seq_cache[64];
+  /* The stacks of the StackBlocks since the last sequence point (where
+   * the writer starts its ids again), by id: an event names its stack by
+   * id, in a block before its own. */
+  GHashTable                *stacks;        /* id → StackRef* */
 } Stream;
+
+typedef struct
+{
+  const guint8 *bytes;
+  guint32       len;
+} StackRef;
 
 static void
 damage (Stream *s, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
@@ -276,6 +286,24 @@ take_metadata (Stream *s, const EtNettraceEvent *e)
   g_hash_table_replace (s->metadata, GUINT_TO_POINTER (meta->id), meta);
 }
 
+/* An event's stack, by its id; an id no block gave is damage (the event
+ * is kept, without stack). */
+static void
+resolve_stack (Stream *s, EtNettraceEvent *e)
+{
+  const StackRef *ref = g_hash_table_lookup (s->stacks, GUINT_TO_POINTER (e->stack_id));
+
+  if (ref == NULL)
+    {
+      s->stats->stacks_missing++;
+      damage (s, e->offset, "event refers to stack %u, which no stack block since the "
+              "last sequence point holds; it is kept without its stack", e->stack_id);
+      return;
+    }
+  e->stack = ref->bytes;
+  e->stack_len = ref->len;
+}
+
 static void
 take_event (Stream *s, const EtNettraceEvent *e)
 {
@@ -297,6 +325,8 @@ take_event (Stream *s, const EtNettraceEvent *e)
       return;
     }
   s->stats->events++;
+  if (e->stack_id != 0)
+    resolve_stack (s, (EtNettraceEvent *) e);
   if (s->cb->event != NULL)
     s->cb->event (e, meta, s->cb->user_data);
 }
@@ -350,15 +380,24 @@ read_stack_block (Stream *s, guint64 start, gsize size)
   EtReader r;
   guint32 count;
 
+  guint32 id;
+
   et_reader_init (&r, s->data + start, size);
-  et_reader_u32 (&r);                      /* the first stack's id */
+  id = et_reader_u32 (&r);                 /* the first stack's id */
   count = et_reader_u32 (&r);
-  for (guint32 i = 0; i < count && !r.failed; i++)
+  for (guint32 i = 0; i < count && !r.failed; i++, id++)
     {
       guint32 bytes = et_reader_u32 (&r);
+      const guint8 *p = et_reader_take (&r, bytes);
+      StackRef *ref;
 
-      if (et_reader_take (&r, bytes) != NULL)
-        s->stats->stacks++;
+      if (p == NULL)
+        break;
+      s->stats->stacks++;
+      ref = g_new (StackRef, 1);
+      ref->bytes = p;
+      ref->len = bytes;
+      g_hash_table_replace (s->stacks, GUINT_TO_POINTER (id), ref);
     }
   if (r.failed)
     damage (s, start + MIN (r.pos, size), "stack block of %u stacks runs past its end "
@@ -382,6 +421,7 @@ read_sequence_point (Stream *s, guint64 start, gsize size)
       if (!r.failed)
         check_sequence (s, thread, sequence, TRUE);
     }
+  g_hash_table_remove_all (s->stacks);
   if (r.failed)
     damage (s, start, "sequence point of %u threads runs past its end", count);
 }
@@ -605,7 +645,9 @@ et_nettrace_read (const char *path, const guint8 *data, gsize len,
     return FALSE;
   s.metadata = g_hash_table_new_full (NULL, NULL, NULL, meta_free);
   s.sequences = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  s.stacks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   read_objects (&s, pos);
+  g_hash_table_unref (s.stacks);
   g_hash_table_unref (s.metadata);
   g_hash_table_unref (s.sequences);
   return TRUE;

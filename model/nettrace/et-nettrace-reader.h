@@ -89,6 +89,10 @@ typedef struct
   gsize         payload_len;
   guint64       offset;       /* file offset of the event's header */
   guint64       block_offset; /* file offset of its EventBlock */
+  const guint8 *stack;        /* its stack_id's addresses (pointer_size each, leaf
+                               * first), from the StackBlocks since the last
+                               * sequence point; NULL when it has none */
+  gsize         stack_len;    /* bytes */
 } EtNettraceEvent;
 
 typedef struct
@@ -111,6 +115,7 @@ typedef struct
   guint64  metadata_blocks;
   guint64  stack_blocks;
   guint64  stacks;
+  guint64  stacks_missing;   /* events whose stack id no StackBlock gave (damage) */
   guint64  sequence_points;
   guint64  events;
   guint64  events_skipped;   /* unreadable or without metadata */

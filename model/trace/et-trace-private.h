@@ -154,6 +154,14 @@ struct _EtTrace
   guint            n_markers;
   GArray          *cross_ends;      /* EtCrossEnd, by marker */
   struct _EtTraceCpu *cpu;          /* samples and switches per thread (et-trace-cpu.c) */
+  struct _EtStacks *stacks;         /* call stacks (et-trace-stacks.c), built on first use */
+  GMutex           stacks_lock;     /* guards building them */
+  gboolean         stacks_built;
+  GArray          *stacks_samples;  /* until built: EtSampleRef of the CPU's samples */
+  /* until built: what the walk noted (load/et-trace-stacks-scan.c),
+   * and how it goes */
+  gpointer         stacks_scan;
+  GDestroyNotify   stacks_scan_free;
 
   gint64           ticks_per_second;
   gint64           ns_per_tick;      /* when a tick is a whole number of ns, else 0 */

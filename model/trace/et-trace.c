@@ -5,6 +5,7 @@
  * et-trace-load.c; this file answers questions about a loaded trace.
  */
 #include "et-trace-private.h"
+#include "et-stacks.h"
 
 #include <stdlib.h>
 #include "et-builtin-rules.h"
@@ -117,6 +118,11 @@ et_trace_finalize (GObject *object)
   g_mutex_clear (&self->lazy_lock);
   g_clear_pointer (&self->cross_ends, g_array_unref);
   g_clear_pointer (&self->cpu, _et_trace_cpu_free);
+  g_clear_pointer (&self->stacks, et_stacks_free);
+  g_clear_pointer (&self->stacks_samples, g_array_unref);
+  if (self->stacks_scan_free != NULL)
+    g_clear_pointer (&self->stacks_scan, self->stacks_scan_free);
+  g_mutex_clear (&self->stacks_lock);
   g_clear_pointer (&self->series, g_array_unref);
   et_memory_unmap (self->channel_info, self->channel_info_size);
   g_free (self->thread_info_ready);
@@ -153,6 +159,7 @@ et_trace_init (EtTrace *self)
                                             (GDestroyNotify) et_tl_schema_free);
   self->tl_failed = g_hash_table_new_full (tl_key_hash, tl_key_equal, g_free, NULL);
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->stacks_lock);
   g_rw_lock_init (&self->schema_lock);
   self->processes = g_array_new (FALSE, TRUE, sizeof (EtProcess));
   self->threads = g_array_new (FALSE, TRUE, sizeof (EtThread));

@@ -1,0 +1,256 @@
+/* et-call-tree.c — see et-call-tree.h.
+ *
+ * A thread's samples name a prefix-tree node each; the call-tree node of a
+ * prefix-tree node is found once per thread (a map from one to the other)
+ * by following its callers up to one already mapped, then down again. A
+ * chain with a frame whose name depends on time (et-stacks.c) is mapped
+ * again for each sample and never kept.
+ */
+#include "et-call-tree.h"
+
+#include <string.h>
+
+#define CANCEL_EVERY 65536   /* samples between looks at the cancellable */
+
+struct _EtCallTree
+{
+  const EtStacks *stacks;
+  GArray         *nodes;     /* EtCallNode */
+  GHashTable     *children;  /* (parent, level, id) → node index, while built */
+  guint32        *first;     /* per node: its first child + 1 (0: none) */
+  guint32        *next;      /* per node: its next sibling + 1 */
+};
+
+typedef struct
+{
+  guint32 parent;
+  guint32 id;
+  guint8  level;
+} ChildKey;
+
+static guint
+child_hash (gconstpointer p)
+{
+  const ChildKey *k = p;
+
+  return (k->parent * 2654435761u) ^ (k->id * 40503u) ^ k->level;
+}
+
+static gboolean
+child_equal (gconstpointer a, gconstpointer b)
+{
+  const ChildKey *x = a, *y = b;
+
+  return x->parent == y->parent && x->id == y->id && x->level == y->level;
+}
+
+static guint32
+child (EtCallTree *tree, guint32 parent, EtCallLevel level, guint32 id)
+{
+  ChildKey key = { parent, id, level };
+  gpointer found;
+  EtCallNode node = { parent, id, 0, 0, level };
+  ChildKey *stored;
+
+  if (g_hash_table_lookup_extended (tree->children, &key, NULL, &found))
+    return GPOINTER_TO_UINT (found);
+  g_array_append_val (tree->nodes, node);
+  stored = g_memdup2 (&key, sizeof key);
+  g_hash_table_insert (tree->children, stored, GUINT_TO_POINTER (tree->nodes->len - 1));
+  return tree->nodes->len - 1;
+}
+
+/* The call-tree node of prefix-tree @node at @ns below @thread_node, with
+ * @map (prefix node → call node + 1, this thread's) filled on the way. */
+static guint32
+map_node (EtCallTree *tree, GHashTable *map, GArray *chain, guint32 thread_node,
+          guint32 node, gint64 ns)
+{
+  const EtStackTree *st = et_stacks_tree ((EtStacks *) tree->stacks);
+  guint32 at = thread_node, up = node;
+  gboolean keep = TRUE;
+
+  g_array_set_size (chain, 0);
+  for (; up != ET_STACK_NONE; up = et_stack_tree_caller (st, up))
+    {
+      guint32 mapped = GPOINTER_TO_UINT (g_hash_table_lookup (map, GUINT_TO_POINTER (up)));
+
+      if (mapped != 0)
+        {
+          at = mapped - 1;
+          break;
+        }
+      g_array_append_val (chain, up);
+    }
+  for (guint i = chain->len; i > 0; i--)
+    {
+      guint32 n = g_array_index (chain, guint32, i - 1);
+      guint32 frame = et_stack_tree_frame (st, n);
+
+      keep = keep && !et_stacks_frame_timed (tree->stacks, frame);
+      at = child (tree, at, ET_CALL_FRAME, et_stacks_frame_symbol (tree->stacks, frame, ns));
+      if (keep)
+        g_hash_table_insert (map, GUINT_TO_POINTER (n), GUINT_TO_POINTER (at + 1));
+    }
+  return at;
+}
+
+/* The samples of one thread in [from, to]; FALSE when cancelled. */
+static gboolean
+add_thread (EtCallTree *tree, const EtCallThread *t, gint64 from, gint64 to,
+            GCancellable *cancellable)
+{
+  g_autoptr(GHashTable) map = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const gint64 *ns;
+  const guint32 *nodes;
+  guint n = et_stacks_thread_samples (tree->stacks, t->thread, &ns, &nodes);
+  guint lo = 0, hi = n, thread_node;
+
+  while (lo < hi)                               /* the first sample at or after from */
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ns[mid] < from)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo >= n || ns[lo] > to)
+    return TRUE;
+  thread_node = child (tree, child (tree, 0, ET_CALL_PROCESS, t->pid), ET_CALL_THREAD, t->tid);
+  for (guint i = lo; i < n && ns[i] <= to; i++)
+    {
+      guint32 at = map_node (tree, map, chain, thread_node, nodes[i], ns[i]);
+
+      g_array_index (tree->nodes, EtCallNode, at).exclusive++;
+      if ((i - lo) % CANCEL_EVERY == CANCEL_EVERY - 1 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+EtCallTree *
+et_call_tree_new (const EtStacks *stacks, const EtCallThread *threads, guint n_threads,
+                  gint64 from_ns, gint64 to_ns, GCancellable *cancellable)
+{
+  g_autoptr(EtCallTree) tree = g_new0 (EtCallTree, 1);
+  EtCallNode root = { 0, 0, 0, 0, ET_CALL_ROOT };
+  EtCallNode *n;
+
+  g_return_val_if_fail (stacks != NULL && (threads != NULL || n_threads == 0), NULL);
+  tree->stacks = stacks;
+  tree->nodes = g_array_new (FALSE, FALSE, sizeof (EtCallNode));
+  tree->children = g_hash_table_new_full (child_hash, child_equal, g_free, NULL);
+  g_array_append_val (tree->nodes, root);
+  for (guint i = 0; i < n_threads; i++)
+    if (!add_thread (tree, &threads[i], from_ns, to_ns, cancellable))
+      return NULL;
+  /* callees come after their callers: one pass from the end sums them */
+  n = (EtCallNode *) (gpointer) tree->nodes->data;
+  for (guint i = tree->nodes->len; i > 0; i--)
+    {
+      n[i - 1].inclusive += n[i - 1].exclusive;
+      if (i - 1 > 0)
+        n[n[i - 1].parent].inclusive += n[i - 1].inclusive;
+    }
+  g_clear_pointer (&tree->children, g_hash_table_unref);
+  tree->first = g_new0 (guint32, tree->nodes->len);
+  tree->next = g_new0 (guint32, tree->nodes->len);
+  for (guint i = tree->nodes->len; i > 1; i--)
+    {
+      guint32 parent = n[i - 1].parent;
+
+      tree->next[i - 1] = tree->first[parent];
+      tree->first[parent] = i;
+    }
+  return g_steal_pointer (&tree);
+}
+
+void
+et_call_tree_free (EtCallTree *tree)
+{
+  if (tree == NULL)
+    return;
+  g_clear_pointer (&tree->nodes, g_array_unref);
+  g_clear_pointer (&tree->children, g_hash_table_unref);
+  g_free (tree->first);
+  g_free (tree->next);
+  g_free (tree);
+}
+
+guint
+et_call_tree_n_nodes (const EtCallTree *tree)
+{
+  return tree->nodes->len;
+}
+
+const EtCallNode *
+et_call_tree_node (const EtCallTree *tree, guint node)
+{
+  g_return_val_if_fail (node < tree->nodes->len, NULL);
+  return &g_array_index (tree->nodes, EtCallNode, node);
+}
+
+const EtStacks *
+et_call_tree_stacks (const EtCallTree *tree)
+{
+  return tree->stacks;
+}
+
+void
+et_call_tree_append_name (const EtCallTree *tree, guint node, GString *out)
+{
+  const EtCallNode *n = et_call_tree_node (tree, node);
+
+  switch (n->level)
+    {
+    case ET_CALL_PROCESS:
+      g_string_append_printf (out, "Process (%u)", n->id);
+      break;
+    case ET_CALL_THREAD:
+      g_string_append_printf (out, "Thread (%u)", n->id);
+      break;
+    case ET_CALL_FRAME:
+      g_string_append (out, et_stacks_name (tree->stacks, n->id));
+      break;
+    default:
+      g_string_append (out, "ROOT");
+      break;
+    }
+}
+
+static int
+compare_children (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const EtCallTree *tree = data;
+  const EtCallNode *a = et_call_tree_node (tree, *(const guint *) pa);
+  const EtCallNode *b = et_call_tree_node (tree, *(const guint *) pb);
+  int by_name;
+
+  if (a->inclusive != b->inclusive)
+    return a->inclusive > b->inclusive ? -1 : 1;
+  if (a->level == ET_CALL_FRAME && b->level == ET_CALL_FRAME)
+    {
+      by_name = strcmp (et_stacks_name (tree->stacks, a->id), et_stacks_name (tree->stacks, b->id));
+      if (by_name != 0)
+        return by_name;
+    }
+  return a->id < b->id ? -1 : a->id > b->id;
+}
+
+GArray *
+et_call_tree_children (const EtCallTree *tree, guint node)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  g_return_val_if_fail (node < tree->nodes->len, out);
+  for (guint32 c = tree->first[node]; c != 0; c = tree->next[c - 1])
+    {
+      guint i = c - 1;
+
+      g_array_append_val (out, i);
+    }
+  g_array_sort_with_data (out, compare_children, (gpointer) tree);
+  return out;
+}
