@@ -7,10 +7,9 @@
  *       ends folded into their starts
  *     ─ channels (thread × provider × series), laid out by a stable scatter
  */
-#include "et-trace-load-private.h"
+#include "et-trace-markers-private.h"
 #include "et-builtin-rules.h"
 #include "et-memory.h"
-#include "et-sort.h"
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -56,27 +55,6 @@ typedef struct
   guint       n;
   guint       capacity;
 } SpanList;
-
-/* A marker while loading: where EtMarker has the end's time and event,
- * it has what the layout needs (thread and series) and, for a span start,
- * the index of its end's marker (fold_spans); finish_marker makes the
- * EtMarker. Both are 32 bytes. */
-typedef struct
-{
-  gint64  start_ns;
-  guint32 event;
-  guint32 end_marker;  /* a span start's end, or ET_NO_INDEX */
-  guint32 thread;
-  guint32 series;      /* string id */
-  guint16 provider;
-  gint16  category;
-  guint8  kind;
-  guint8  importance;
-  guint8  status;
-  guint8  depth;
-} PendingMarker;
-
-G_STATIC_ASSERT (sizeof (PendingMarker) == sizeof (EtMarker));
 
 /* The cv plans of the fixed and walk layouts a decoding thread met,
  * direct-mapped by layout (each layout is its own allocation, alive as
@@ -158,7 +136,7 @@ series_cache_clear (SeriesCache *cache)
  * thread wrote are never touched (so never resident). */
 typedef struct
 {
-  PendingMarker *markers;     /* time order */
+  EtPendingMarker *markers;     /* time order */
   SpanList    *spans;         /* by process index */
   guint        n_processes;
   guint        n_markers;
@@ -298,7 +276,7 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
             gint64 time_ns, const char *task_name, guint64 index)
 {
   EtTrace *self = loader->self;
-  PendingMarker m = { 0 };
+  EtPendingMarker m = { 0 };
   guint32 thread = _et_loader_thread_of (loader, &b->threads, record);
 
   m.start_ns = time_ns;
@@ -495,7 +473,7 @@ append_build (MarkerBuild *into, MarkerBuild *from)
 {
   guint32 base = into->n_markers;
 
-  memmove (into->markers + base, from->markers, from->n_markers * sizeof (PendingMarker));
+  memmove (into->markers + base, from->markers, from->n_markers * sizeof (EtPendingMarker));
   from->base = base;
   into->n_markers += from->n_markers;
   into->failures += from->failures;
@@ -508,7 +486,7 @@ append_build (MarkerBuild *into, MarkerBuild *from)
 static void
 marker_build_shrink (MarkerBuild *b)
 {
-  b->markers = g_realloc (b->markers, MAX (b->n_markers, 1) * sizeof (PendingMarker));
+  b->markers = g_realloc (b->markers, MAX (b->n_markers, 1) * sizeof (EtPendingMarker));
 }
 
 static void
@@ -533,7 +511,7 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   gboolean cancelled = FALSE;
 
   *n_workers = n;
-  out->markers = g_new (PendingMarker, capacity);
+  out->markers = g_new (EtPendingMarker, capacity);
   for (guint k = 0; k < n; k++)
     {
       w[k] = (Worker) { loader, { 0 }, flags, n_events * k / n, n_events * (k + 1) / n,
@@ -556,15 +534,9 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   return TRUE;
 }
 
-/* Which markers stay: a bit each (a byte each was 1 B per event at the
- * loader's peak). Processes pair at once, and the markers of two of them
- * may share a word: dropping one is atomic. */
-static inline gboolean
-is_kept (const guint32 *keep, guint32 i)
-{
-  return (keep[i >> 5] >> (i & 31)) & 1;
-}
-
+/* Which markers stay: a bit each (_et_marker_is_kept). Processes pair at
+ * once, and the markers of two of them may share a word: dropping one is
+ * atomic. */
 static inline void
 drop_marker (guint32 *keep, guint32 i)
 {
@@ -639,7 +611,7 @@ span_events_of (EtTrace *self, const MarkerBuild *b, SpanRecord *records, guint 
     {
       SpanRecord r;
       EtSpanEvent e = { 0 };
-      const PendingMarker *m;
+      const EtPendingMarker *m;
       const EtThread *thread;
 
       memcpy (&r, bytes + (gsize) i * sizeof r, sizeof r);
@@ -679,7 +651,7 @@ fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marke
       gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
                         || (partner != G_MAXUINT && partner < i);
       guint32 mi = span_marker[i];
-      PendingMarker *m = &b->markers[mi];
+      EtPendingMarker *m = &b->markers[mi];
 
       if (i + PREFETCH_AHEAD < n)     /* the markers are spread over the whole array */
         __builtin_prefetch (&b->markers[span_marker[i + PREFETCH_AHEAD]], 1);
@@ -711,7 +683,7 @@ fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marke
 static guint
 drop_repeated_starts (PairJob *job, SpanRecord *records, guint n)
 {
-  const PendingMarker *markers = job->out->markers;
+  const EtPendingMarker *markers = job->out->markers;
   gboolean open = FALSE;
   gint64 open_id = 0;
   guint16 open_provider = 0;
@@ -841,602 +813,6 @@ pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
   return job.keep;
 }
 
-typedef struct
-{
-  guint32 thread;
-  guint32 series;
-  guint16 provider;
-  guint32 count;
-  guint32 first;     /* position of its first marker in the final array */
-  guint32 rank;      /* its series' place among the series by name (rank_series) */
-} ChannelDef;
-
-/* The sorted definitions become the channels in their own memory
- * (channels_in_order). */
-G_STATIC_ASSERT (sizeof (ChannelDef) == sizeof (EtChannel));
-
-static guint
-channel_def_hash (gconstpointer p)
-{
-  const ChannelDef *d = p;
-  guint h = d->thread * 2654435761u ^ d->series * 40503u ^ d->provider;
-
-  /* Mixed down: the table below takes its low bits. */
-  h ^= h >> 16;
-  h *= 0x45D9F3Bu;
-  return h ^ (h >> 16);
-}
-
-static gboolean
-channel_def_equal (gconstpointer a, gconstpointer b)
-{
-  const ChannelDef *x = a, *y = b;
-  return x->thread == y->thread && x->series == y->series && x->provider == y->provider;
-}
-
-/* Channel definitions in first-seen order, found through an
- * open-addressed index of their positions: no allocation per channel (a
- * server's short-lived threads make hundreds of thousands of them). */
-typedef struct
-{
-  GArray  *defs;     /* ChannelDef */
-  guint32 *slots;    /* a definition's position + 1; 0: free */
-  guint    mask;
-} DefTable;
-
-/* An empty table with room for @n definitions. */
-static void
-def_table_init (DefTable *t, guint n)
-{
-  t->defs = g_array_sized_new (FALSE, FALSE, sizeof (ChannelDef), n);
-  t->mask = 1023;
-  while (t->mask + 1 < (guint64) n * 2)
-    t->mask = t->mask * 2 + 1;
-  t->slots = g_new0 (guint32, t->mask + 1);
-}
-
-/* Frees @block of @len bytes, its pages given back first: the loader's
- * transient tables are made on worker threads, whose arenas would keep
- * them resident while the next table grows elsewhere. */
-static void
-release_free (gpointer block, gsize len)
-{
-  et_memory_release (block, len);
-  g_free (block);
-}
-
-static void
-def_table_clear (DefTable *t)
-{
-  if (t->defs != NULL)
-    et_memory_release (t->defs->data, t->defs->len * sizeof (ChannelDef));
-  g_clear_pointer (&t->defs, g_array_unref);
-  if (t->slots != NULL)
-    release_free (g_steal_pointer (&t->slots), (t->mask + 1) * sizeof (guint32));
-}
-
-static void
-def_table_grow (DefTable *t)
-{
-  t->mask = t->mask * 2 + 1;
-  g_free (t->slots);
-  t->slots = g_new0 (guint32, t->mask + 1);
-  for (guint k = 0; k < t->defs->len; k++)
-    {
-      guint h = channel_def_hash (&g_array_index (t->defs, ChannelDef, k)) & t->mask;
-
-      while (t->slots[h] != 0)
-        h = (h + 1) & t->mask;
-      t->slots[h] = k + 1;
-    }
-}
-
-/* The position of @key's definition; a new one is added as @key is. */
-static guint
-def_table_find (DefTable *t, const ChannelDef *key)
-{
-  guint h = channel_def_hash (key) & t->mask;
-
-  for (; t->slots[h] != 0; h = (h + 1) & t->mask)
-    if (channel_def_equal (&g_array_index (t->defs, ChannelDef, t->slots[h] - 1), key))
-      return t->slots[h] - 1;
-  if ((t->defs->len + 1) * 2 > t->mask + 1)
-    {
-      def_table_grow (t);
-      return def_table_find (t, key);
-    }
-  g_array_append_val (t->defs, *key);
-  t->slots[h] = t->defs->len;
-  return t->defs->len - 1;
-}
-
-/* The bits that hold 0 … @n - 1. */
-static guint
-bits_for (guint n)
-{
-  guint bits = 0;
-
-  while (bits < 32 && (n - 1) >> bits != 0)
-    bits++;
-  return n > 1 ? bits : 0;
-}
-
-/* @sorted (pointers into @defs) in layout order (compare_channel_defs) by
- * sorting numbers: thread, provider, series rank and the definition's
- * place, packed in 64 bits (a radix sort: hundreds of thousands of
- * channels, a server's, took 25 ms through qsort). FALSE when they do not
- * fit (then the caller compares). */
-static gboolean
-sort_defs_packed (EtTrace *self, GArray *defs, ChannelDef **sorted)
-{
-  guint b_at = bits_for (defs->len), b_rank = bits_for (self->series->len);
-  guint b_provider = bits_for (self->providers->len), b_thread = bits_for (self->threads->len);
-  g_autofree guint64 *keys = NULL;
-
-  if (b_at + b_rank + b_provider + b_thread > 64)
-    return FALSE;
-  keys = g_new (guint64, MAX (defs->len, 1));
-  for (guint c = 0; c < defs->len; c++)
-    {
-      const ChannelDef *d = &g_array_index (defs, ChannelDef, c);
-
-      keys[c] = ((((((guint64) d->thread << b_provider) | d->provider) << b_rank) | d->rank) << b_at)
-                | c;
-    }
-  et_sort_u64 (keys, defs->len);
-  for (guint c = 0; c < defs->len; c++)
-    sorted[c] = &g_array_index (defs, ChannelDef, keys[c] & ((G_GUINT64_CONSTANT (1) << b_at) - 1));
-  return TRUE;
-}
-
-/* Channels by thread, provider, then series name (not its id: ids follow
- * the order strings were first seen, which parallel decoding varies), by
- * the name's rank among the series (rank_series). */
-static int
-compare_channel_defs (gconstpointer a, gconstpointer b)
-{
-  const ChannelDef *x = *(const ChannelDef * const *) a, *y = *(const ChannelDef * const *) b;
-
-  if (x->thread != y->thread)
-    return x->thread < y->thread ? -1 : 1;
-  if (x->provider != y->provider)
-    return x->provider < y->provider ? -1 : 1;
-  return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
-static int
-compare_names (gconstpointer a, gconstpointer b, gpointer strings)
-{
-  return strcmp (et_strpool_get (strings, GPOINTER_TO_UINT (*(gconstpointer *) a)),
-                 et_strpool_get (strings, GPOINTER_TO_UINT (*(gconstpointer *) b)));
-}
-
-/* Gives each channel its series' rank by name: the series are sorted
- * once, so that sorting hundreds of thousands of channels (a server's
- * short-lived threads) compares numbers, not names through the pool.
- * The trace keeps them in that order (et_trace_get_series). */
-static void
-rank_series (GArray *defs, EtTrace *self)
-{
-  EtStrPool *strings = self->strings;
-  g_autoptr(GHashTable) rank = g_hash_table_new (NULL, NULL);
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-
-  for (guint c = 0; c < defs->len; c++)
-    {
-      gpointer id = GUINT_TO_POINTER (g_array_index (defs, ChannelDef, c).series);
-
-      if (g_hash_table_insert (rank, id, NULL))
-        g_ptr_array_add (names, id);
-    }
-  g_ptr_array_sort_with_data (names, compare_names, strings);
-  for (guint k = 0; k < names->len; k++)
-    {
-      guint32 id = GPOINTER_TO_UINT (names->pdata[k]);
-
-      g_hash_table_insert (rank, names->pdata[k], GUINT_TO_POINTER (k));
-      g_array_append_val (self->series, id);
-    }
-  for (guint c = 0; c < defs->len; c++)
-    {
-      ChannelDef *def = &g_array_index (defs, ChannelDef, c);
-
-      def->rank = GPOINTER_TO_UINT (g_hash_table_lookup (rank, GUINT_TO_POINTER (def->series)));
-    }
-}
-
-/* A thread's summary (EtThreadSummary), read from its markers at load,
- * with the trace's categories and whether a span of it is open to the
- * end. Its channels' own info waits until one is asked for, unless one
- * has more than a block: their block arrays are built now. */
-static void
-summarise_thread (EtTrace *self, guint thread)
-{
-  EtThread *t = &g_array_index (self->threads, EtThread, thread);
-  EtThreadSummary s = { G_MAXINT64, G_MININT64, 0, 0, 0 };
-  guint deepest = 0;
-  gboolean large = FALSE;
-
-  for (guint k = 0; k < t->n_channels; k++)
-    {
-      const EtChannel *c = &g_array_index (self->channels, EtChannel, t->first_channel + k);
-
-      large |= !_et_channel_is_lazy (c->n_markers);
-      s.n_markers += c->n_markers;
-      if (c->n_markers > 0)
-        s.first_ns = MIN (s.first_ns, c->markers[0].start_ns);
-      for (guint i = 0; i < c->n_markers; i++)
-        {
-          const EtMarker *m = &c->markers[i];
-
-          deepest = MAX (deepest, _et_reach_marker (m, &s.last_ns, &s.depths));
-          t->open_to_end |= m->status == ET_SPAN_UNMATCHED_START;
-          if (m->category >= -1 && m->category <= 255)
-            self->categories[(m->category + 1) / 64] |= G_GUINT64_CONSTANT (1) << ((m->category + 1) % 64);
-        }
-    }
-  s.deepest = (guint8) MIN (deepest, G_MAXUINT8);
-  self->thread_summaries[thread] = s;
-  if (large)
-    _et_trace_channel_info (self, t->first_channel);
-}
-
-/* A channel of more than a block gets its block arrays in the trace's;
- * a small one when first asked for. */
-static void
-close_channel (EtTrace *self, guint channel)
-{
-  guint32 none = ET_NO_INDEX;
-  EtArraysAt at = { self->arrays.blocks->len, self->arrays.stretch_runs0->len,
-                    self->arrays.loud->len };
-
-  if (_et_channel_is_lazy (g_array_index (self->channels, EtChannel, channel).n_markers))
-    {
-      g_array_append_val (self->channel_at, none);
-      return;
-    }
-  g_array_append_val (self->channel_at, self->arrays_at->len);
-  g_array_append_val (self->arrays_at, at);
-  _et_channel_build_blocks (self, channel, &self->arrays);
-}
-
-/* The marker a pending one becomes: a span start takes its end's time
- * and event, or lasts to the end of the trace when no end came; anything
- * else ends where it starts. */
-static EtMarker
-finish_marker (const MarkerBuild *b, const PendingMarker *p, gint64 end_of_trace)
-{
-  EtMarker m = { p->start_ns, p->start_ns, p->event, ET_NO_INDEX, p->provider, p->category,
-                 p->kind, p->importance, p->status, p->depth };
-
-  if (p->kind != ET_MARKER_SPAN || p->status == ET_SPAN_UNMATCHED_END)
-    return m;
-  if (p->end_marker == ET_NO_INDEX)
-    m.end_ns = MAX (end_of_trace, p->start_ns);
-  else
-    {
-      m.end_ns = b->markers[p->end_marker].start_ns;
-      m.end_event = b->markers[p->end_marker].event;
-    }
-  return m;
-}
-
-/* One stretch of the markers in the channel layout (build_channels): its
- * own channels while counting (local ids, first-seen order), then each
- * local channel's first free place in the final array while scattering. */
-typedef struct
-{
-  const MarkerBuild *b;
-  const guint32     *keep;
-  guint32           *channel_of;   /* shared: per marker, its local channel */
-  guint32            from, to;     /* markers [from, to) */
-  DefTable           table;        /* its channels, by local id; count within the part */
-  guint              n_local;      /* its channels, once joined */
-  guint32           *counts;       /* local id → its count within the part, once joined */
-  guint32           *cursor;       /* local id → its global creation index once joined,
-                                    * then its next place in the final array */
-  EtTrace           *self;
-  gint64             end_of_trace;
-  GArray            *cross;        /* EtCrossEnd with final places */
-} ChannelPart;
-
-/* Counts the part's markers into its channels and makes each kept one the
- * EtMarker it becomes, in its own place (both are 32 bytes): the scatter
- * then reads each pending marker once, in order, so that what it has read
- * can go. A span start reads its end here; ends that closed a span are
- * not kept, so none is made over while another part may read it. */
-static gpointer
-count_part (gpointer data)
-{
-  ChannelPart *part = data;
-  guint32 recent[256] = { 0 };    /* direct-mapped, in front of the table: local id + 1 */
-
-  et_worker_begin ();
-  def_table_init (&part->table, 0);
-  for (guint i = part->from; i < part->to; i++)
-    {
-      const PendingMarker *m = &part->b->markers[i];
-      ChannelDef key = { m->thread, m->series, m->provider, 0, 0 };
-      guint slot, id;
-
-      /* finish_marker reads a start's end, somewhere ahead: ask for it early. */
-      if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker != ET_NO_INDEX)
-        __builtin_prefetch (&part->b->markers[m[PREFETCH_AHEAD].end_marker]);
-
-      if (!is_kept (part->keep, i))
-        continue;
-      slot = channel_def_hash (&key) % G_N_ELEMENTS (recent);
-      if (recent[slot] != 0
-          && channel_def_equal (&g_array_index (part->table.defs, ChannelDef, recent[slot] - 1), &key))
-        id = recent[slot] - 1;
-      else
-        recent[slot] = (id = def_table_find (&part->table, &key)) + 1;
-      g_array_index (part->table.defs, ChannelDef, id).count++;
-      part->channel_of[i] = id;
-      {
-        EtMarker done = finish_marker (part->b, m, part->end_of_trace);
-        memcpy (&part->b->markers[i], &done, sizeof done);
-      }
-    }
-  return NULL;
-}
-
-/* Markers the scatter moves before it gives their pending pages back
- * (2 MB): the pending and the final markers are never both resident in
- * full, which was the loader's peak on traces of few processes. */
-#define SCATTER_SLICE (64u << 10)
-
-/* Moves the part's markers (made by count_part) to their final places,
- * giving back the pages of what it has moved as it goes, so that the
- * pending and the final markers are not both resident in full. The
- * cross-thread ends come in marker order (pair_spans), as the scatter
- * goes: each gets its marker's final place. */
-static gpointer
-scatter_part (gpointer data)
-{
-  ChannelPart *part = data;
-  const MarkerBuild *b = part->b;
-  const EtCrossEnd *cross = (const EtCrossEnd *) (gpointer) b->cross_ends->data;
-  guint k = 0, n_cross = b->cross_ends->len;
-  guint32 moved_to = part->from;         /* pages before this are given back */
-
-  et_worker_begin ();
-  while (k < n_cross && cross[k].marker < part->from)
-    k++;
-  for (guint i = part->from; i < part->to; i++)
-    {
-      if (is_kept (part->keep, i))
-        {
-          guint32 at = part->cursor[part->channel_of[i]]++;
-
-          memcpy (&part->self->markers[at], &b->markers[i], sizeof (EtMarker));
-          if (k < n_cross && cross[k].marker == i)
-            {
-              EtCrossEnd moved = { at, cross[k++].thread };
-              g_array_append_val (part->cross, moved);
-            }
-        }
-      if (i + 1 - moved_to == SCATTER_SLICE)
-        {
-          et_memory_release (&b->markers[moved_to], SCATTER_SLICE * sizeof (PendingMarker));
-          moved_to = i + 1;
-        }
-    }
-  return NULL;
-}
-
-/* Makes room in the empty @array for @n elements at once: a trace can
- * have hundreds of thousands of channels, each appended to every
- * per-channel array. */
-static void
-presize (GArray **array, guint n)
-{
-  GArray *sized = g_array_sized_new (FALSE, TRUE, g_array_get_element_size (*array), n);
-
-  g_return_if_fail ((*array)->len == 0);
-  g_array_unref (*array);
-  *array = sized;
-}
-
-/* Joins the parts' channels into @all (global ids in first-seen order).
- * Each part keeps only, per local channel, its global id (in cursor) and
- * its count, and its table goes at once. Returns the markers kept. */
-static guint
-join_parts (ChannelPart *parts, guint k, DefTable *all)
-{
-  guint n = 0, most = 0;
-
-  /* Sized at once: growing it while the parts' tables are held was the
-   * channel phase's peak. */
-  for (guint j = 0; j < k; j++)
-    most += parts[j].table.defs->len;
-  def_table_init (all, most);
-  for (guint j = 0; j < k; j++)
-    {
-      GArray *local = parts[j].table.defs;
-
-      parts[j].n_local = local->len;
-      parts[j].cursor = g_new (guint32, MAX (local->len, 1));
-      parts[j].counts = g_new (guint32, MAX (local->len, 1));
-      for (guint l = 0; l < local->len; l++)
-        {
-          const ChannelDef *def = &g_array_index (local, ChannelDef, l);
-          guint before = all->defs->len, g = def_table_find (all, def);
-          ChannelDef *joined = &g_array_index (all->defs, ChannelDef, g);
-
-          if (all->defs->len > before)
-            joined->count = 0;
-          joined->count += def->count;
-          parts[j].cursor[l] = g;
-          parts[j].counts[l] = def->count;
-          n += def->count;
-        }
-      def_table_clear (&parts[j].table);
-    }
-  g_clear_pointer (&all->slots, g_free);
-  return n;
-}
-
-/* Gives every channel (@sorted: the definitions of @defs in layout order)
- * its slice of the final markers, and each part its places in every
- * channel, after the parts before it. */
-static void
-place_parts (GArray *defs, ChannelDef **sorted, ChannelPart *parts, guint k)
-{
-  const ChannelDef *base = (const ChannelDef *) (gconstpointer) defs->data;
-  g_autofree guint32 *next = g_new (guint32, MAX (defs->len, 1));   /* by creation */
-
-  for (guint c = 0, offset = 0; c < defs->len; c++)
-    {
-      sorted[c]->first = offset;
-      next[sorted[c] - base] = offset;
-      offset += sorted[c]->count;
-    }
-  for (guint j = 0; j < k; j++)
-    {
-      guint32 *cursor = parts[j].cursor;
-
-      for (guint l = 0; l < parts[j].n_local; l++)
-        {
-          guint32 g = cursor[l];
-
-          cursor[l] = next[g];
-          next[g] += parts[j].counts[l];
-        }
-      g_clear_pointer (&parts[j].counts, g_free);
-    }
-}
-
-/* The channel a definition becomes, at @channel of the layout. */
-static void
-make_channel (EtTrace *self, guint channel, const ChannelDef *def)
-{
-  EtChannel c = { def->provider, def->series, self->markers + def->first, def->count };
-
-  memcpy (&self->channels->data[channel * sizeof c], &c, sizeof c);
-  g_array_index (self->channel_thread, guint32, channel) = def->thread;
-}
-
-/* Turns @defs into the trace's channels in their own memory, in the order
- * of @sorted (pointers into @defs, cleared as they are used): each cycle
- * of the permutation is followed once, holding one definition aside, so
- * that the channels never exist beside their definitions (hundreds of
- * thousands of both on a server's trace). */
-static void
-channels_in_order (EtTrace *self, GArray *defs, ChannelDef **sorted)
-{
-  ChannelDef *base = (ChannelDef *) (gpointer) defs->data;
-  guint n = defs->len;
-
-  g_array_unref (self->channels);
-  self->channels = defs;                 /* same element size */
-  presize (&self->channel_thread, n + 1);
-  g_array_set_size (self->channel_thread, n);
-  for (guint c = 0; c < n; c++)
-    {
-      ChannelDef held;
-
-      if (sorted[c] == NULL)
-        continue;
-      held = base[c];
-      for (guint at = c;;)
-        {
-          guint from = (guint) (sorted[at] - base);
-          ChannelDef def = from == c ? held : base[from];
-
-          sorted[at] = NULL;
-          make_channel (self, at, &def);
-          if (from == c)
-            break;
-          at = from;
-        }
-    }
-  for (guint c = 0; c < n; c++)
-    {
-      EtThread *t = &g_array_index (self->threads, EtThread,
-                                    g_array_index (self->channel_thread, guint32, c));
-
-      if (t->n_channels++ == 0)
-        t->first_channel = c;
-    }
-}
-
-/* Lays markers out channel by channel (thread, provider, series). Markers
- * were made in event time order, so a stable scatter leaves every channel
- * sorted by start time (ties in file order) without sorting the markers.
- * Many markers are cut into one stretch per core: each stretch counts its
- * channels, the counts give every stretch its places in every channel
- * (after the stretches before it), and the stretches scatter at once.
- * What only the layout needs goes as soon as it is used: a server's
- * short-lived threads make hundreds of thousands of channels, whose
- * tables were the loader's peak. */
-static void
-build_channels (EtTrace *self, MarkerBuild *b, const guint32 *keep)
-{
-  guint k = et_workers_count (b->n_markers, 1000000);
-  DefTable all;
-  guint32 *channel_of = g_new (guint32, MAX (b->n_markers, 1));
-  g_autofree ChannelDef **sorted = NULL;
-  g_autofree ChannelPart *parts = g_new0 (ChannelPart, k);
-  guint n, n_channels;
-
-  for (guint j = 0; j < k; j++)
-    parts[j] = (ChannelPart) { b, keep, channel_of, (guint32) ((guint64) b->n_markers * j / k),
-                               (guint32) ((guint64) b->n_markers * (j + 1) / k), { NULL },
-                               0, NULL, NULL, self, et_trace_get_duration_ns (self),
-                               g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)) };
-  et_workers_run (parts, sizeof *parts, k, count_part, "etlscope-layout");
-  n = join_parts (parts, k, &all);
-  n_channels = all.defs->len;
-
-  /* Channels in (thread, provider, series) order; each gets its slice, and
-   * each part its places in it after the parts before. */
-  rank_series (all.defs, self);
-  sorted = g_new (ChannelDef *, MAX (n_channels, 1));
-  if (!sort_defs_packed (self, all.defs, sorted))
-    {
-      for (guint c = 0; c < n_channels; c++)
-        sorted[c] = &g_array_index (all.defs, ChannelDef, c);
-      qsort (sorted, n_channels, sizeof (gpointer), compare_channel_defs);
-    }
-  self->markers = g_new (EtMarker, MAX (n, 1));
-  self->n_markers = n;
-  place_parts (all.defs, sorted, parts, k);
-  channels_in_order (self, g_steal_pointer (&all.defs), sorted);
-  g_clear_pointer (&sorted, g_free);
-
-  et_workers_run (parts, sizeof *parts, k, scatter_part, "etlscope-layout");
-  g_free (channel_of);
-  for (guint j = 0; j < k; j++)
-    {
-      g_array_append_vals (self->cross_ends, parts[j].cross->data, parts[j].cross->len);
-      g_array_unref (parts[j].cross);
-      g_free (parts[j].cursor);
-    }
-  g_array_sort (self->cross_ends, _et_compare_cross_ends);
-  marker_build_free_arrays (b);
-  presize (&self->channel_at, n_channels + 1);
-  self->channel_info_size = MAX (n_channels, 1) * sizeof (EtChannelInfo);
-  self->channel_info = et_memory_zeroed (self->channel_info_size);
-  self->thread_info_ready = g_new0 (gint, MAX (self->threads->len, 1));
-  self->thread_summaries = g_new (EtThreadSummary, MAX (self->threads->len, 1));
-  self->n_thread_summaries = self->threads->len;
-  for (guint t = 0; t < self->threads->len; t++)
-    summarise_thread (self, t);
-  for (guint c = 0; c < n_channels; c++)
-    close_channel (self, c);
-  g_array_append_val (self->arrays.block_lanes0, self->arrays.lane_runs->len);
-  g_array_append_val (self->arrays.stretch_runs0, self->arrays.stretch_runs->len);
-  {
-    EtArraysAt end = { self->arrays.blocks->len, self->arrays.stretch_runs0->len,
-                       self->arrays.loud->len };
-
-    g_array_append_val (self->arrays_at, end);
-  }
-  self->lazy = g_new0 (EtBlockArrays *, MAX (self->channels->len, 1));
-  self->stats.markers = n;
-}
-
 gboolean
 _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cancellable, GError **error)
 {
@@ -1454,7 +830,7 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
     {
       keep = pair_spans (self, &b, workers, n_workers);
       _et_loader_phase_done ("pair", &clock);
-      build_channels (self, &b, keep);
+      _et_layout_channels (self, &b.markers, b.n_markers, &b.cross_ends, keep);
     }
   for (guint k = 0; k < n_workers; k++)
     marker_build_free_spans (&workers[k].b);

@@ -1,0 +1,649 @@
+/* et-trace-channel-layout.c — the last step of loading: the markers laid
+ * out channel by channel (thread, provider, series), each channel sorted
+ * by start time.
+ *
+ *   pending markers (time order) ─ cut in one part per core
+ *     ─ count: each part finds each marker's channel among its thread's
+ *       (per thread, not in one table of every channel) and makes the
+ *       EtMarker in place
+ *     ─ join, thread by thread: the parts' channels of the thread merged,
+ *       ordered by provider and series name, placed by a running total
+ *       (channels and markers both: no global sort, no permutation)
+ *     ─ scatter: each part moves its markers to their places at once
+ *     ─ per thread its summary; per large channel its block arrays
+ *
+ * Markers were made in event time order, so a stable scatter leaves
+ * every channel sorted by start time (ties in file order) without sorting
+ * the markers. A server's short-lived threads make hundreds of thousands
+ * of channels of a marker or two, with only a dozen threads alive at once:
+ * a thread's channels are few and were met lately, where one table of
+ * every channel missed the cache on every lookup.
+ */
+#include "et-trace-markers-private.h"
+#include "et-memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A thread's channels are looked up along a chain while they are at most
+ * this many; past it, through the part's index of such threads' channels
+ * (a trace whose every event names a series of its own must not make a
+ * chain walk quadratic). */
+#define CHAIN_MAX 32
+
+/* How far ahead count_part asks for a span start's end marker. */
+#define PREFETCH_AHEAD 8
+
+/* A channel as one part met it. */
+typedef struct
+{
+  guint32 thread;
+  guint32 series;    /* string id */
+  guint32 count;     /* its kept markers in the part */
+  guint32 next;      /* the part's channel met before it on the thread, + 1; 0: none */
+  guint16 provider;
+} PartChannel;
+
+/* An open-addressed index of part channel ids (+ 1) by their key, for the
+ * channels of threads with more than CHAIN_MAX of them. */
+typedef struct
+{
+  guint32 *slots;
+  guint    mask;
+  guint    n;
+} BigIndex;
+
+/* One stretch of the markers [from, to): its channels while counting,
+ * then each channel's next free place in the final array. */
+typedef struct
+{
+  EtPendingMarker *markers;
+  const guint32   *keep;
+  guint32         *channel_of;   /* shared: per marker, its part channel */
+  guint32          from, to;
+  GArray          *channels;     /* PartChannel, first met first */
+  guint32         *head;         /* per thread: its latest channel + 1; 0: none */
+  guint16         *length;       /* per thread: its channels (saturating) */
+  BigIndex         big;
+  guint32         *cursor;       /* per part channel: its next final place */
+  guint32          n_kept;
+  EtTrace         *self;
+  gint64           end_of_trace;
+  const GArray    *cross_in;     /* EtCrossEnd by pending marker */
+  GArray          *cross;        /* EtCrossEnd with final places */
+} ChannelPart;
+
+static guint
+key_hash (guint32 thread, guint32 series, guint16 provider)
+{
+  guint h = thread * 2654435761u ^ series * 40503u ^ provider;
+
+  /* Mixed down: the tables take its low bits. */
+  h ^= h >> 16;
+  h *= 0x45D9F3Bu;
+  return h ^ (h >> 16);
+}
+
+static inline PartChannel *
+part_channel (ChannelPart *part, guint id)
+{
+  return &g_array_index (part->channels, PartChannel, id);
+}
+
+static void
+big_insert (ChannelPart *part, guint id)
+{
+  BigIndex *b = &part->big;
+  const PartChannel *c = part_channel (part, id);
+  guint h;
+
+  if ((b->n + 1) * 2 > b->mask + 1)
+    {
+      guint32 *old = b->slots;
+      guint old_size = b->mask + 1;
+
+      b->mask = b->mask != 0 ? b->mask * 2 + 1 : 1023;
+      b->slots = g_new0 (guint32, b->mask + 1);
+      b->n = 0;
+      for (guint s = 0; old != NULL && s < old_size; s++)
+        if (old[s] != 0)
+          big_insert (part, old[s] - 1);
+      g_free (old);
+    }
+  for (h = key_hash (c->thread, c->series, c->provider) & b->mask; b->slots[h] != 0;
+       h = (h + 1) & b->mask)
+    ;
+  b->slots[h] = id + 1;
+  b->n++;
+}
+
+static gint
+big_find (ChannelPart *part, guint32 thread, guint32 series, guint16 provider)
+{
+  const BigIndex *b = &part->big;
+
+  if (b->slots == NULL)
+    return -1;
+  for (guint h = key_hash (thread, series, provider) & b->mask; b->slots[h] != 0;
+       h = (h + 1) & b->mask)
+    {
+      const PartChannel *c = part_channel (part, b->slots[h] - 1);
+
+      if (c->thread == thread && c->series == series && c->provider == provider)
+        return (gint) b->slots[h] - 1;
+    }
+  return -1;
+}
+
+/* The part's channel of (@thread, @series, @provider); a new one is made
+ * and put first in its thread's chain. */
+static guint
+part_find (ChannelPart *part, guint32 thread, guint32 series, guint16 provider)
+{
+  PartChannel made = { thread, series, 0, part->head[thread], provider };
+  guint id;
+
+  if (part->length[thread] <= CHAIN_MAX)
+    {
+      for (guint32 at = part->head[thread]; at != 0; at = part_channel (part, at - 1)->next)
+        {
+          const PartChannel *c = part_channel (part, at - 1);
+
+          if (c->series == series && c->provider == provider)
+            return at - 1;
+        }
+    }
+  else
+    {
+      gint found = big_find (part, thread, series, provider);
+
+      if (found >= 0)
+        return (guint) found;
+    }
+  g_array_append_val (part->channels, made);
+  id = part->channels->len - 1;
+  part->head[thread] = id + 1;
+  if (part->length[thread] < G_MAXUINT16)
+    part->length[thread]++;
+  if (part->length[thread] == CHAIN_MAX + 1)
+    for (guint32 at = id + 1; at != 0; at = part_channel (part, at - 1)->next)
+      big_insert (part, at - 1);
+  else if (part->length[thread] > CHAIN_MAX + 1)
+    big_insert (part, id);
+  return id;
+}
+
+/* The marker a pending one becomes: a span start takes its end's time
+ * and event, or lasts to the end of the trace when no end came; anything
+ * else ends where it starts. */
+static EtMarker
+finish_marker (const EtPendingMarker *markers, const EtPendingMarker *p, gint64 end_of_trace)
+{
+  EtMarker m = { p->start_ns, p->start_ns, p->event, ET_NO_INDEX, p->provider, p->category,
+                 p->kind, p->importance, p->status, p->depth };
+
+  if (p->kind != ET_MARKER_SPAN || p->status == ET_SPAN_UNMATCHED_END)
+    return m;
+  if (p->end_marker == ET_NO_INDEX)
+    m.end_ns = MAX (end_of_trace, p->start_ns);
+  else
+    {
+      m.end_ns = markers[p->end_marker].start_ns;
+      m.end_event = markers[p->end_marker].event;
+    }
+  return m;
+}
+
+/* Counts the part's markers into its channels and makes each kept one the
+ * EtMarker it becomes, in its own place (both are 32 bytes): the scatter
+ * then reads each pending marker once, in order, so that what it has read
+ * can go. A span start reads its end here; ends that closed a span are
+ * not kept, so none is made over while another part may read it. */
+static gpointer
+count_part (gpointer data)
+{
+  ChannelPart *part = data;
+  guint n_threads = part->self->threads->len;
+  guint32 recent[256] = { 0 };    /* direct-mapped, in front of the chains: id + 1 */
+
+  et_worker_begin ();
+  part->channels = g_array_new (FALSE, FALSE, sizeof (PartChannel));
+  part->head = g_new0 (guint32, MAX (n_threads, 1));
+  part->length = g_new0 (guint16, MAX (n_threads, 1));
+  for (guint i = part->from; i < part->to; i++)
+    {
+      const EtPendingMarker *m = &part->markers[i];
+      guint slot, id;
+
+      /* finish_marker reads a start's end, somewhere ahead: ask for it early. */
+      if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker != ET_NO_INDEX)
+        __builtin_prefetch (&part->markers[m[PREFETCH_AHEAD].end_marker]);
+      if (!_et_marker_is_kept (part->keep, i))
+        continue;
+      slot = key_hash (m->thread, m->series, m->provider) % G_N_ELEMENTS (recent);
+      if (recent[slot] != 0 && part_channel (part, recent[slot] - 1)->thread == m->thread
+          && part_channel (part, recent[slot] - 1)->series == m->series
+          && part_channel (part, recent[slot] - 1)->provider == m->provider)
+        id = recent[slot] - 1;
+      else
+        recent[slot] = (id = part_find (part, m->thread, m->series, m->provider)) + 1;
+      part_channel (part, id)->count++;
+      part->channel_of[i] = id;
+      part->n_kept++;
+      {
+        EtMarker done = finish_marker (part->markers, m, part->end_of_trace);
+        memcpy (&part->markers[i], &done, sizeof done);
+      }
+    }
+  return NULL;
+}
+
+/* ---- the join, thread by thread ------------------------------------------ */
+
+/* One channel of a thread, merged from the parts. */
+typedef struct
+{
+  guint32 series;
+  guint32 rank;      /* its series' place among the series by name */
+  guint32 count;
+  guint32 first;     /* its first marker's final place */
+  guint16 provider;
+} ThreadChannel;
+
+/* What the join of one thread uses, kept from thread to thread. */
+typedef struct
+{
+  GArray     *channels;    /* ThreadChannel */
+  GArray     *order;       /* guint32: channels in layout order */
+  GArray     *met;         /* guint32 per part channel visited: its ThreadChannel */
+  GArray     *before;      /* guint32 per part channel visited: the count before its part's */
+  GHashTable *big;         /* (series, provider) → ThreadChannel + 1, for threads of many */
+  GHashTable *rank;        /* series id → rank */
+} ThreadJoin;
+
+static guint64
+series_key (guint32 series, guint16 provider)
+{
+  return (guint64) series << 16 | provider;
+}
+
+/* The thread's channel of @c (made when it has none yet). */
+static guint
+thread_channel_of (ThreadJoin *j, const PartChannel *c)
+{
+  ThreadChannel made = { c->series, 0, 0, 0, c->provider };
+  guint64 key = series_key (c->series, c->provider);
+  gpointer found;
+
+  if (j->channels->len <= CHAIN_MAX)
+    {
+      for (guint k = 0; k < j->channels->len; k++)
+        {
+          const ThreadChannel *t = &g_array_index (j->channels, ThreadChannel, k);
+
+          if (t->series == c->series && t->provider == c->provider)
+            return k;
+        }
+    }
+  else if (g_hash_table_lookup_extended (j->big, &key, NULL, &found))
+    return GPOINTER_TO_UINT (found) - 1;
+  made.rank = GPOINTER_TO_UINT (g_hash_table_lookup (j->rank, GUINT_TO_POINTER (c->series)));
+  g_array_append_val (j->channels, made);
+  if (j->channels->len == CHAIN_MAX + 1)
+    for (guint k = 0; k < j->channels->len; k++)
+      {
+        const ThreadChannel *t = &g_array_index (j->channels, ThreadChannel, k);
+        guint64 *copy = g_new (guint64, 1);
+
+        *copy = series_key (t->series, t->provider);
+        g_hash_table_insert (j->big, copy, GUINT_TO_POINTER (k + 1));
+      }
+  else if (j->channels->len > CHAIN_MAX + 1)
+    g_hash_table_insert (j->big, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (j->channels->len));
+  return j->channels->len - 1;
+}
+
+/* Channels by provider, then series name (not its id: ids follow the
+ * order strings were first seen, which parallel decoding varies), by the
+ * name's rank among the series (rank_series). */
+static int
+compare_thread_channels (gconstpointer a, gconstpointer b, gpointer channels)
+{
+  const ThreadChannel *x = &g_array_index ((GArray *) channels, ThreadChannel, *(const guint32 *) a);
+  const ThreadChannel *y = &g_array_index ((GArray *) channels, ThreadChannel, *(const guint32 *) b);
+
+  if (x->provider != y->provider)
+    return x->provider < y->provider ? -1 : 1;
+  return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Appends the merged channels of thread @t to the trace's, in layout
+ * order, the markers placed from *@placed on; gives each part channel of
+ * the thread its first place (after the parts before it). */
+static void
+join_thread (EtTrace *self, ThreadJoin *j, ChannelPart *parts, guint k, guint t,
+             guint32 *placed)
+{
+  EtThread *thread = &g_array_index (self->threads, EtThread, t);
+
+  g_array_set_size (j->channels, 0);
+  g_array_set_size (j->met, 0);
+  g_array_set_size (j->before, 0);
+  if (j->big != NULL && g_hash_table_size (j->big) > 0)
+    g_hash_table_remove_all (j->big);
+  for (guint p = 0; p < k; p++)
+    for (guint32 at = parts[p].head[t]; at != 0; at = part_channel (&parts[p], at - 1)->next)
+      {
+        const PartChannel *c = part_channel (&parts[p], at - 1);
+        guint tc = thread_channel_of (j, c);
+        ThreadChannel *merged = &g_array_index (j->channels, ThreadChannel, tc);
+
+        g_array_append_val (j->met, tc);
+        g_array_append_val (j->before, merged->count);
+        merged->count += c->count;
+      }
+  if (j->channels->len > 0)
+    thread->first_channel = self->channels->len;
+  thread->n_channels = j->channels->len;
+  g_array_set_size (j->order, j->channels->len);
+  for (guint c = 0; c < j->channels->len; c++)
+    g_array_index (j->order, guint32, c) = c;
+  g_qsort_with_data (j->order->data, (gint) j->order->len, sizeof (guint32),
+                     compare_thread_channels, j->channels);
+  for (guint c = 0; c < j->order->len; c++)
+    {
+      ThreadChannel *tc = &g_array_index (j->channels, ThreadChannel,
+                                          g_array_index (j->order, guint32, c));
+      EtChannel channel = { tc->provider, tc->series, self->markers + *placed, tc->count };
+
+      tc->first = *placed;
+      *placed += tc->count;
+      g_array_append_val (self->channels, channel);
+      g_array_append_val (self->channel_thread, t);
+    }
+  /* The same walk again, in the same order: each part channel's place. */
+  for (guint p = 0, v = 0; p < k; p++)
+    for (guint32 at = parts[p].head[t]; at != 0; at = part_channel (&parts[p], at - 1)->next, v++)
+      parts[p].cursor[at - 1] = g_array_index (j->channels, ThreadChannel,
+                                               g_array_index (j->met, guint32, v)).first
+                                + g_array_index (j->before, guint32, v);
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b, gpointer strings)
+{
+  return strcmp (et_strpool_get (strings, GPOINTER_TO_UINT (*(gconstpointer *) a)),
+                 et_strpool_get (strings, GPOINTER_TO_UINT (*(gconstpointer *) b)));
+}
+
+/* Ranks the series the parts' channels name by name: the series are
+ * sorted once, so that ordering the channels compares numbers, not names
+ * through the pool. The trace keeps them in that order
+ * (et_trace_get_series). Returns series id → rank. */
+static GHashTable *
+rank_series (EtTrace *self, ChannelPart *parts, guint k)
+{
+  GHashTable *rank = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  for (guint p = 0; p < k; p++)
+    {
+      guint32 last = G_MAXUINT32;
+
+      for (guint c = 0; c < parts[p].channels->len; c++)
+        {
+          guint32 series = part_channel (&parts[p], c)->series;
+
+          if (series != last && g_hash_table_insert (rank, GUINT_TO_POINTER (series), NULL))
+            g_ptr_array_add (names, GUINT_TO_POINTER (series));
+          last = series;
+        }
+    }
+  g_ptr_array_sort_with_data (names, compare_names, self->strings);
+  for (guint n = 0; n < names->len; n++)
+    {
+      guint32 id = GPOINTER_TO_UINT (names->pdata[n]);
+
+      g_hash_table_insert (rank, names->pdata[n], GUINT_TO_POINTER (n));
+      g_array_append_val (self->series, id);
+    }
+  return rank;
+}
+
+/* Frees @block of @len bytes, its pages given back first: the loader's
+ * transient tables are made on worker threads, whose arenas would keep
+ * them resident while the next table grows elsewhere. */
+static void
+release_free (gpointer block, gsize len)
+{
+  et_memory_release (block, len);
+  g_free (block);
+}
+
+/* What only the count and the join needed goes, its pages first. */
+static void
+part_drop_channels (ChannelPart *part, guint n_threads)
+{
+  release_free (g_steal_pointer (&part->head), MAX (n_threads, 1) * sizeof (guint32));
+  release_free (g_steal_pointer (&part->length), MAX (n_threads, 1) * sizeof (guint16));
+  if (part->big.slots != NULL)
+    release_free (g_steal_pointer (&part->big.slots), (part->big.mask + 1) * sizeof (guint32));
+  et_memory_release (part->channels->data, part->channels->len * sizeof (PartChannel));
+  g_clear_pointer (&part->channels, g_array_unref);
+}
+
+/* Makes room in the empty @array for @n elements at once: a trace can
+ * have hundreds of thousands of channels, each appended to every
+ * per-channel array. */
+static void
+presize (GArray **array, guint n)
+{
+  GArray *sized = g_array_sized_new (FALSE, TRUE, g_array_get_element_size (*array), n);
+
+  g_return_if_fail ((*array)->len == 0);
+  g_array_unref (*array);
+  *array = sized;
+}
+
+/* Every thread's channels, in thread order: the trace's channels and
+ * each part channel's first place. Returns the channels. */
+static guint
+join_threads (EtTrace *self, ChannelPart *parts, guint k)
+{
+  guint most = 0, n_threads = self->threads->len;
+  guint32 placed = 0;
+  ThreadJoin j = { g_array_new (FALSE, FALSE, sizeof (ThreadChannel)),
+                   g_array_new (FALSE, FALSE, sizeof (guint32)),
+                   g_array_new (FALSE, FALSE, sizeof (guint32)),
+                   g_array_new (FALSE, FALSE, sizeof (guint32)),
+                   g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
+                   rank_series (self, parts, k) };
+
+  for (guint p = 0; p < k; p++)
+    {
+      most = MAX (most, parts[p].channels->len);
+      parts[p].cursor = g_new (guint32, MAX (parts[p].channels->len, 1));
+    }
+  /* At least the most any part met: sized once instead of growing. */
+  presize (&self->channels, most);
+  presize (&self->channel_thread, most + 1);
+  for (guint t = 0; t < n_threads; t++)
+    join_thread (self, &j, parts, k, t, &placed);
+  for (guint p = 0; p < k; p++)
+    part_drop_channels (&parts[p], n_threads);
+  g_array_unref (j.channels);
+  g_array_unref (j.order);
+  g_array_unref (j.met);
+  g_array_unref (j.before);
+  g_hash_table_unref (j.big);
+  g_hash_table_unref (j.rank);
+  return self->channels->len;
+}
+
+/* ---- the scatter ------------------------------------------------------------ */
+
+/* Markers the scatter moves before it gives their pending pages back
+ * (2 MB): the pending and the final markers are never both resident in
+ * full, which was the loader's peak on traces of few processes. */
+#define SCATTER_SLICE (64u << 10)
+
+/* Moves the part's markers (made by count_part) to their final places,
+ * giving back the pages of what it has moved as it goes. The cross-thread
+ * ends come in marker order (pair_spans), as the scatter goes: each gets
+ * its marker's final place. */
+static gpointer
+scatter_part (gpointer data)
+{
+  ChannelPart *part = data;
+  const EtCrossEnd *cross = (const EtCrossEnd *) (gconstpointer) part->cross_in->data;
+  guint k = 0, n_cross = part->cross_in->len;
+  guint32 moved_to = part->from;         /* pages before this are given back */
+
+  et_worker_begin ();
+  while (k < n_cross && cross[k].marker < part->from)
+    k++;
+  for (guint i = part->from; i < part->to; i++)
+    {
+      if (_et_marker_is_kept (part->keep, i))
+        {
+          guint32 at = part->cursor[part->channel_of[i]]++;
+
+          memcpy (&part->self->markers[at], &part->markers[i], sizeof (EtMarker));
+          if (k < n_cross && cross[k].marker == i)
+            {
+              EtCrossEnd moved = { at, cross[k++].thread };
+              g_array_append_val (part->cross, moved);
+            }
+        }
+      if (i + 1 - moved_to == SCATTER_SLICE)
+        {
+          et_memory_release (&part->markers[moved_to], SCATTER_SLICE * sizeof (EtPendingMarker));
+          moved_to = i + 1;
+        }
+    }
+  return NULL;
+}
+
+/* ---- after the layout ---------------------------------------------------- */
+
+/* A thread's summary (EtThreadSummary), read from its markers at load,
+ * with the trace's categories and whether a span of it is open to the
+ * end. Its channels' own info waits until one is asked for, unless one
+ * has more than a block: their block arrays are built now. */
+static void
+summarise_thread (EtTrace *self, guint thread)
+{
+  EtThread *t = &g_array_index (self->threads, EtThread, thread);
+  EtThreadSummary s = { G_MAXINT64, G_MININT64, 0, 0, 0 };
+  guint deepest = 0;
+  gboolean large = FALSE;
+
+  for (guint k = 0; k < t->n_channels; k++)
+    {
+      const EtChannel *c = &g_array_index (self->channels, EtChannel, t->first_channel + k);
+
+      large |= !_et_channel_is_lazy (c->n_markers);
+      s.n_markers += c->n_markers;
+      if (c->n_markers > 0)
+        s.first_ns = MIN (s.first_ns, c->markers[0].start_ns);
+      for (guint i = 0; i < c->n_markers; i++)
+        {
+          const EtMarker *m = &c->markers[i];
+
+          deepest = MAX (deepest, _et_reach_marker (m, &s.last_ns, &s.depths));
+          t->open_to_end |= m->status == ET_SPAN_UNMATCHED_START;
+          if (m->category >= -1 && m->category <= 255)
+            self->categories[(m->category + 1) / 64] |= G_GUINT64_CONSTANT (1) << ((m->category + 1) % 64);
+        }
+    }
+  s.deepest = (guint8) MIN (deepest, G_MAXUINT8);
+  self->thread_summaries[thread] = s;
+  if (large)
+    _et_trace_channel_info (self, t->first_channel);
+}
+
+/* A channel of more than a block gets its block arrays in the trace's;
+ * a small one when first asked for. */
+static void
+close_channel (EtTrace *self, guint channel)
+{
+  guint32 none = ET_NO_INDEX;
+  EtArraysAt at = { self->arrays.blocks->len, self->arrays.stretch_runs0->len,
+                    self->arrays.loud->len };
+
+  if (_et_channel_is_lazy (g_array_index (self->channels, EtChannel, channel).n_markers))
+    {
+      g_array_append_val (self->channel_at, none);
+      return;
+    }
+  g_array_append_val (self->channel_at, self->arrays_at->len);
+  g_array_append_val (self->arrays_at, at);
+  _et_channel_build_blocks (self, channel, &self->arrays);
+}
+
+/* What the model keeps per thread and channel besides the markers. */
+static void
+summarise (EtTrace *self, guint n_channels)
+{
+  presize (&self->channel_at, n_channels + 1);
+  self->channel_info_size = MAX (n_channels, 1) * sizeof (EtChannelInfo);
+  self->channel_info = et_memory_zeroed (self->channel_info_size);
+  self->thread_info_ready = g_new0 (gint, MAX (self->threads->len, 1));
+  self->thread_summaries = g_new (EtThreadSummary, MAX (self->threads->len, 1));
+  self->n_thread_summaries = self->threads->len;
+  for (guint t = 0; t < self->threads->len; t++)
+    summarise_thread (self, t);
+  for (guint c = 0; c < n_channels; c++)
+    close_channel (self, c);
+  g_array_append_val (self->arrays.block_lanes0, self->arrays.lane_runs->len);
+  g_array_append_val (self->arrays.stretch_runs0, self->arrays.stretch_runs->len);
+  {
+    EtArraysAt end = { self->arrays.blocks->len, self->arrays.stretch_runs0->len,
+                       self->arrays.loud->len };
+
+    g_array_append_val (self->arrays_at, end);
+  }
+  self->lazy = g_new0 (EtBlockArrays *, MAX (self->channels->len, 1));
+}
+
+void
+_et_layout_channels (EtTrace *self, EtPendingMarker **markers, guint n, GArray **cross_ends,
+                     const guint32 *keep)
+{
+  guint k = et_workers_count (n, 1000000), n_channels, n_kept = 0;
+  guint32 *channel_of = g_new (guint32, MAX (n, 1));
+  g_autofree ChannelPart *parts = g_new0 (ChannelPart, k);
+  gint64 clock = g_get_monotonic_time ();   /* the steps' own times (ETLSCOPE_TIMING) */
+
+  for (guint j = 0; j < k; j++)
+    parts[j] = (ChannelPart) { .markers = *markers, .keep = keep, .channel_of = channel_of,
+                               .from = (guint32) ((guint64) n * j / k),
+                               .to = (guint32) ((guint64) n * (j + 1) / k), .self = self,
+                               .end_of_trace = et_trace_get_duration_ns (self),
+                               .cross_in = *cross_ends,
+                               .cross = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)) };
+  et_workers_run (parts, sizeof *parts, k, count_part, "etlscope-layout");
+  _et_loader_phase_done ("- count", &clock);
+  for (guint j = 0; j < k; j++)
+    n_kept += parts[j].n_kept;
+  self->markers = g_new (EtMarker, MAX (n_kept, 1));
+  self->n_markers = n_kept;
+  n_channels = join_threads (self, parts, k);
+  _et_loader_phase_done ("- join", &clock);
+
+  et_workers_run (parts, sizeof *parts, k, scatter_part, "etlscope-layout");
+  g_free (channel_of);
+  for (guint j = 0; j < k; j++)
+    {
+      g_array_append_vals (self->cross_ends, parts[j].cross->data, parts[j].cross->len);
+      g_array_unref (parts[j].cross);
+      g_free (parts[j].cursor);
+    }
+  g_array_sort (self->cross_ends, _et_compare_cross_ends);
+  g_clear_pointer (markers, g_free);
+  g_clear_pointer (cross_ends, g_array_unref);
+  _et_loader_phase_done ("- scatter", &clock);
+  summarise (self, n_channels);
+  _et_loader_phase_done ("- summary", &clock);
+  self->stats.markers = n_kept;
+}
