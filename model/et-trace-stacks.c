@@ -386,6 +386,15 @@ et_trace_get_stacks (EtTrace *self)
       _et_trace_stacks_build (self, g_steal_pointer (&self->stacks_samples),
                               g_steal_pointer (&self->stacks_scan));
       _et_loader_phase_done ("stacks", &since);
+      if (self->stacks != NULL && g_getenv ("ETLSCOPE_TIMING") != NULL)
+        {
+          EtStacksStats st = et_stacks_get_stats (self->stacks);
+
+          g_printerr ("etlscope: stacks: %" G_GUINT64_FORMAT " samples (12 B each), %"
+                      G_GUINT64_FORMAT " stacks, %" G_GUINT64_FORMAT " nodes, %"
+                      G_GUINT64_FORMAT " frames, %" G_GSIZE_FORMAT " B in all\n",
+                      st.samples, st.stacks, st.nodes, st.frames, st.bytes);
+        }
     }
   self->stacks_built = TRUE;
   g_mutex_unlock (&self->stacks_lock);
