@@ -436,12 +436,33 @@ stack_node (Builder *bld, const EtNettraceEvent *e)
   return bld->last_node = GPOINTER_TO_UINT (node);
 }
 
+/* TraceEvent leaves out the stacks the runtime gives its rundown and its
+ * method load and unload events (ids 140–144 and 190), which only tell
+ * where the runtime was when it logged them. */
+static gboolean
+stack_left_out (const EventType *t)
+{
+  static EtGuid runtime, rundown;
+  static gsize parsed;
+
+  if (g_once_init_enter (&parsed))
+    {
+      et_guid_parse (runtime_providers[0].guid, &runtime);
+      et_guid_parse (runtime_providers[1].guid, &rundown);
+      g_once_init_leave (&parsed, 1);
+    }
+  return et_guid_equal (&t->provider, &rundown)
+         || (et_guid_equal (&t->provider, &runtime)
+             && ((t->id >= 140 && t->id <= 144) || t->id == 190));
+}
+
 static void
-note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint start)
+note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, const EventType *t,
+            guint start)
 {
   EtImageStackRef ref = { 0, ET_BUFFER_HEADER_SIZE + start, 0 };
 
-  if (e->stack == NULL || e->stack_len < 4 || bld->stack_nodes == NULL)
+  if (e->stack == NULL || e->stack_len < 4 || bld->stack_nodes == NULL || stack_left_out (t))
     return;
   ref.node = stack_node (bld, e);
   if (ref.node == ET_STACK_NONE)
@@ -478,7 +499,7 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
                          related ? t->items->data : NULL, related ? t->items->len : 0,
                          e->payload, e->payload_len);
   o->full_len += (record_size (e, t) + 7) & ~(gsize) 7;
-  note_stack (bld, o, e, start);
+  note_stack (bld, o, e, t, start);
 }
 
 static void

@@ -93,10 +93,12 @@ et_stack_walk_kind (const EtRecord *record)
   if ((record->id == 82 && et_guid_equal (&record->guid, guid_of (1)))
       || (record->id == 0 && et_guid_equal (&record->guid, guid_of (2))))
     return ET_STACK_WALK_CLR;
-  /* (an event's stack item has its pointer size: one search, not two) */
+  /* (the item of the record's own pointer size first: usually one search) */
   if (record->ext != NULL
-      && et_record_find_ext (record, record->pointer_size == 4 ? EXT_STACK32 : EXT_STACK64,
-                             &len) != NULL)
+      && (et_record_find_ext (record, record->pointer_size == 4 ? EXT_STACK32 : EXT_STACK64,
+                              &len) != NULL
+          || et_record_find_ext (record, record->pointer_size == 4 ? EXT_STACK64 : EXT_STACK32,
+                                 &len) != NULL))
     return ET_STACK_WALK_ITEM;
   return ET_STACK_WALK_NONE;
 }
@@ -468,13 +470,11 @@ own_frames (const EtRecord *record, Raw *raw)
       raw->n = MIN (count, et_reader_remaining (&r) / record->pointer_size);
       return !r.failed;
     }
-  if (record->pointer_size != 4 && (item = et_record_find_ext (record, EXT_STACK64, &len)) != NULL)
+  if ((item = et_record_find_ext (record, EXT_STACK64, &len)) != NULL)
     *raw = (Raw) { item + 8, (len - 8) / 8, 8, record->pid };     /* after the MatchId */
-  else if (record->pointer_size == 4 && (item = et_record_find_ext (record, EXT_STACK32, &len)) != NULL)
+  else if ((item = et_record_find_ext (record, EXT_STACK32, &len)) != NULL)
     *raw = (Raw) { item + 8, (len - 8) / 4, 4, record->pid };
-  else
-    return FALSE;
-  return TRUE;
+  return item != NULL;
 }
 
 guint32
