@@ -383,6 +383,27 @@ test_truncated_stack_block (void **state)
   run_clear (&run);
 }
 
+/* Method ranges that overlap in a trace: damage said with its offset when
+ * the stacks are built, the samples still counted and named. */
+static void
+test_overlap_in_a_trace (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "overlap.nettrace", NULL);
+  g_autoptr(GError) error = NULL;
+  Run run;
+
+  assert_true (et_fixture_write_stacks_overlap (path, &error));
+  run = run_cli ("stacks", path);
+  assert_int_equal (run.status, 1);
+  assert_non_null (strstr (run.err, "byte offset"));
+  assert_non_null (strstr (run.err, "overlaps that of Shop.Orders.Program.Main() at the same time"));
+  /* the later method is taken where both cover an address */
+  assert_string_equal (run.out, "Process (4242);Thread (100);"
+                                "Shop.Orders!Shop.Orders.Program.Other() 2\n");
+  run_clear (&run);
+}
+
 typedef struct
 {
   guint   n;
@@ -894,6 +915,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_missing_stack_ids, setup, teardown),
     cmocka_unit_test_setup_teardown (test_truncated_stack_block, setup, teardown),
     cmocka_unit_test (test_overlapping_method_ranges),
+    cmocka_unit_test_setup_teardown (test_overlap_in_a_trace, setup, teardown),
     cmocka_unit_test (test_kernel_walks_and_keys),
     cmocka_unit_test (test_corpus_nettrace_sample_profiler),
     cmocka_unit_test (test_corpus_etl_stacks),
