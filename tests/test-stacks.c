@@ -75,6 +75,18 @@ test_folded_equals_expected (void **state)
   run = run_cli ("stacks", f->path);
   assert_string_equal (run.out, et_fixture_stacks_folded);
   run_clear (&run);
+  /* a range: the samples at 10 and 11 ms (both ends included) */
+  run = run_cli ("stacks", "--from", "10ms", "--to", "11ms", f->path);
+  assert_string_equal (run.out, "Process (4242);Thread (100);"
+                                "Shop.Orders!Shop.Orders.Program.Main(class System.String[]);"
+                                "Shop.Orders!Shop.Orders.Cart.Total(int32,bool) 2\n");
+  run_clear (&run);
+  /* a thread: the samples of thread 200 only */
+  run = run_cli ("stacks", "--tid", "200", f->path);
+  assert_string_equal (run.out, "Process (4242);Thread (200) 1\n"
+                                "Process (4242);Thread (200);?!0x9999 1\n"
+                                "Process (4242);Thread (200);ManagedModule!X.Y() 1\n");
+  run_clear (&run);
 }
 
 static const char *
