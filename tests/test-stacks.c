@@ -78,6 +78,18 @@ test_folded_equals_expected (void **state)
   run = run_cli ("stacks", f->path);
   assert_string_equal (run.out, et_fixture_stacks_folded);
   run_clear (&run);
+  /* a range: the samples at 10 and 11 ms (both ends included) */
+  run = run_cli ("stacks", "--from", "10ms", "--to", "11ms", f->path);
+  assert_string_equal (run.out, "Process (4242);Thread (100);"
+                                "Shop.Orders!Shop.Orders.Program.Main(class System.String[]);"
+                                "Shop.Orders!Shop.Orders.Cart.Total(int32,bool) 2\n");
+  run_clear (&run);
+  /* a thread: the samples of thread 200 only */
+  run = run_cli ("stacks", "--tid", "200", f->path);
+  assert_string_equal (run.out, "Process (4242);Thread (200) 1\n"
+                                "Process (4242);Thread (200);?!0x9999 1\n"
+                                "Process (4242);Thread (200);ManagedModule!X.Y() 1\n");
+  run_clear (&run);
 }
 
 static const char *
@@ -383,6 +395,27 @@ test_truncated_stack_block (void **state)
 
   /* the stacks of the other blocks are kept */
   assert_non_null (strstr (run.out, "Shop.Orders!Shop.Orders.New.Run(int32) 1\n"));
+  run_clear (&run);
+}
+
+/* Method ranges that overlap in a trace: damage said with its offset when
+ * the stacks are built, the samples still counted and named. */
+static void
+test_overlap_in_a_trace (void **state)
+{
+  Fixture *f = *state;
+  g_autofree char *path = g_build_filename (f->dir, "overlap.nettrace", NULL);
+  g_autoptr(GError) error = NULL;
+  Run run;
+
+  assert_true (et_fixture_write_stacks_overlap (path, &error));
+  run = run_cli ("stacks", path);
+  assert_int_equal (run.status, 1);
+  assert_non_null (strstr (run.err, "byte offset"));
+  assert_non_null (strstr (run.err, "overlaps that of Shop.Orders.Program.Main() at the same time"));
+  /* the later method is taken where both cover an address */
+  assert_string_equal (run.out, "Process (4242);Thread (100);"
+                                "Shop.Orders!Shop.Orders.Program.Other() 2\n");
   run_clear (&run);
 }
 
@@ -897,6 +930,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_missing_stack_ids, setup, teardown),
     cmocka_unit_test_setup_teardown (test_truncated_stack_block, setup, teardown),
     cmocka_unit_test (test_overlapping_method_ranges),
+    cmocka_unit_test_setup_teardown (test_overlap_in_a_trace, setup, teardown),
     cmocka_unit_test (test_kernel_walks_and_keys),
     cmocka_unit_test (test_corpus_nettrace_sample_profiler),
     cmocka_unit_test (test_corpus_etl_stacks),

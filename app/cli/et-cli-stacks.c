@@ -368,9 +368,14 @@ write_stacks (EtTrace *trace, const Options *o, const EtCliFilter *filter)
     write_speedscope (&out, trace, threads, from, to);
   else
     {
+      gint64 since = g_get_monotonic_time ();
       g_autoptr(EtCallTree) tree = et_call_tree_new (et_trace_get_stacks (trace),
                                                      (const EtCallThread *) (gconstpointer) threads->data,
                                                      threads->len, from, to, NULL);
+
+      if (g_getenv ("ETLSCOPE_TIMING") != NULL)
+        g_printerr ("etlscope: call tree %8.1f ms  %u nodes\n",
+                    (g_get_monotonic_time () - since) / 1000.0, et_call_tree_n_nodes (tree));
 
       if (o->format == FORMAT_JSON)
         write_json (&out, tree);

@@ -63,7 +63,8 @@ image_stacks (EtTrace *self, const EtImageTables *tables)
       ln->loc = r->buffer * self->slot_stride + (r->pos >> 3);
       ln->node = r->node;
     }
-  qsort (refs->data, refs->len, sizeof (LocNode), compare_loc_nodes);
+  if (refs->len > 1)
+    qsort (refs->data, refs->len, sizeof (LocNode), compare_loc_nodes);
   return refs;
 }
 
@@ -149,7 +150,8 @@ each_in_time_order (EtTrace *self, GArray *refs,
                     void (*take) (EtTrace *, EtEventLoc, const EtRecord *, gpointer),
                     gpointer data)
 {
-  qsort (refs->data, refs->len, sizeof (EtEventRef), compare_refs);
+  if (refs->len > 1)
+    qsort (refs->data, refs->len, sizeof (EtEventRef), compare_refs);
   for (guint i = 0; i < refs->len; i++)
     {
       EtEventLoc loc = g_array_index (refs, EtEventRef, i).loc;
@@ -213,7 +215,8 @@ run_half (gpointer data)
       Walks w = { h->b, join };
 
       each_in_time_order (h->self, h->refs, take_walk_of, &w);
-      qsort (h->b->refs->data, h->b->refs->len, sizeof (LocNode), compare_loc_nodes);
+      if (h->b->refs->len > 1)
+        qsort (h->b->refs->data, h->b->refs->len, sizeof (LocNode), compare_loc_nodes);
       h->b->joined = et_stack_join_finish (join, damage, h->self);
     }
   return NULL;
@@ -246,7 +249,8 @@ static guint32
 take_ref (GArray *refs, EtEventLoc loc)
 {
   LocNode key = { loc, 0 };
-  LocNode *hit = bsearch (&key, refs->data, refs->len, sizeof (LocNode), compare_loc_nodes);
+  LocNode *hit = refs->len > 0 ? bsearch (&key, refs->data, refs->len, sizeof (LocNode),
+                                          compare_loc_nodes) : NULL;
   guint32 node;
 
   if (hit == NULL)
@@ -302,7 +306,8 @@ index_joined (EtTrace *self, Build *b)
       g_hash_table_insert (b->by_key, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (i));
       b->unjoined++;
     }
-  qsort (b->refs->data, b->refs->len, sizeof (LocNode), compare_loc_nodes);
+  if (b->refs->len > 1)
+    qsort (b->refs->data, b->refs->len, sizeof (LocNode), compare_loc_nodes);
 }
 
 /* Each sample's stack: its own (a .nettrace's, or the kernel walk paired
@@ -357,7 +362,7 @@ _et_trace_stacks_build (EtTrace *self, GArray *samples, EtStacksScan *scan)
       b.by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
       b.seen = et_stack_walk_seen_new ();
       b.pairs = scan != NULL ? _et_stacks_scan_pairs (scan) : NULL;
-      if (b.pairs != NULL)
+      if (b.pairs != NULL && b.pairs->len > 1)
         qsort (b.pairs->data, b.pairs->len, sizeof (EtStackPair), compare_pairs);
       take_ordered_records (self, scan, &b);
       index_joined (self, &b);
@@ -387,6 +392,15 @@ et_trace_get_stacks (EtTrace *self)
       _et_trace_stacks_build (self, g_steal_pointer (&self->stacks_samples),
                               g_steal_pointer (&self->stacks_scan));
       _et_loader_phase_done ("stacks", &since);
+      if (self->stacks != NULL && g_getenv ("ETLSCOPE_TIMING") != NULL)
+        {
+          EtStacksStats st = et_stacks_get_stats (self->stacks);
+
+          g_printerr ("etlscope: stacks: %" G_GUINT64_FORMAT " samples (12 B each), %"
+                      G_GUINT64_FORMAT " stacks, %" G_GUINT64_FORMAT " nodes, %"
+                      G_GUINT64_FORMAT " frames, %" G_GSIZE_FORMAT " B in all\n",
+                      st.samples, st.stacks, st.nodes, st.frames, st.bytes);
+        }
     }
   self->stacks_built = TRUE;
   g_mutex_unlock (&self->stacks_lock);

@@ -15,6 +15,7 @@
 #include "et-bytes.h"
 #include "et-error.h"
 #include "et-stack-tree.h"
+#include "et-stack-walks.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -99,6 +100,9 @@ typedef struct
   guint64        file_size;
   guint64        reported;     /* offset told to progress last */
   GHashTable    *stack_nodes;  /* a StackBlock entry's bytes → its node */
+  GHashTable    *stack_seen;   /* a stack's bytes → its node (entries repeat stacks) */
+  const guint8  *last_stack;   /* the last entry asked for, and its node: a run of */
+  guint32        last_node;    /* samples in one loop names one stack */
 } Builder;
 
 /* ---- little-endian writing -------------------------------------------- */
@@ -414,32 +418,55 @@ static guint32
 stack_node (Builder *bld, const EtNettraceEvent *e)
 {
   guint ps = bld->info.pointer_size == 4 ? 4 : 8;
-  gsize n = e->stack_len / ps;
-  gpointer node = g_hash_table_lookup (bld->stack_nodes, e->stack);
-  g_autofree guint64 *addrs = NULL;
+  gpointer node;
 
+  if (e->stack == bld->last_stack)
+    return bld->last_node;
+  node = g_hash_table_lookup (bld->stack_nodes, e->stack);
+  bld->last_stack = e->stack;
   if (node != NULL)
-    return GPOINTER_TO_UINT (node);
-  addrs = g_new (guint64, MAX (n, 1));
-  for (gsize i = 0; i < n; i++)
-    addrs[i] = ps == 4 ? et_read_u32 (e->stack + 4 * i) : et_read_u64 (e->stack + 8 * i);
+    return bld->last_node = GPOINTER_TO_UINT (node);
   if (bld->tables->stacks == NULL)
     {
       bld->tables->stacks = et_stack_tree_new ();
       bld->tables->stacks_free = (GDestroyNotify) et_stack_tree_free;
     }
-  node = GUINT_TO_POINTER (et_stack_tree_intern (bld->tables->stacks, ET_STACK_NONE,
-                                                 bld->info.process_id, addrs, n));
+  /* (the writer starts its stacks again at each sequence point: the same
+   * stack comes back in later blocks, and is interned once) */
+  node = GUINT_TO_POINTER (et_stack_intern_raw (bld->tables->stacks, bld->stack_seen,
+                                                bld->info.process_id, e->stack,
+                                                e->stack_len / ps, ps));
   g_hash_table_insert (bld->stack_nodes, (gpointer) e->stack, node);
-  return GPOINTER_TO_UINT (node);
+  return bld->last_node = GPOINTER_TO_UINT (node);
+}
+
+/* TraceEvent leaves out the stacks the runtime gives its rundown and its
+ * method load and unload events (ids 140–144 and 190), which only tell
+ * where the runtime was when it logged them. */
+static gboolean
+stack_left_out (const EventType *t)
+{
+  static EtGuid runtime, rundown;
+  static gsize parsed;
+
+  if (g_once_init_enter (&parsed))
+    {
+      et_guid_parse (runtime_providers[0].guid, &runtime);
+      et_guid_parse (runtime_providers[1].guid, &rundown);
+      g_once_init_leave (&parsed, 1);
+    }
+  return et_guid_equal (&t->provider, &rundown)
+         || (et_guid_equal (&t->provider, &runtime)
+             && ((t->id >= 140 && t->id <= 144) || t->id == 190));
 }
 
 static void
-note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint start)
+note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, const EventType *t,
+            guint start)
 {
   EtImageStackRef ref = { 0, ET_BUFFER_HEADER_SIZE + start, 0 };
 
-  if (e->stack == NULL || e->stack_len < 4)
+  if (e->stack == NULL || e->stack_len < 4 || bld->stack_nodes == NULL || stack_left_out (t))
     return;
   ref.node = stack_node (bld, e);
   if (ref.node == ET_STACK_NONE)
@@ -476,7 +503,7 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
                          related ? t->items->data : NULL, related ? t->items->len : 0,
                          e->payload, e->payload_len);
   o->full_len += (record_size (e, t) + 7) & ~(gsize) 7;
-  note_stack (bld, o, e, start);
+  note_stack (bld, o, e, t, start);
 }
 
 static void
@@ -710,7 +737,9 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   bld.types = g_hash_table_new (NULL, NULL);
   bld.tables = et_image_tables_new ();
   bld.threads = g_hash_table_new (NULL, NULL);
-  bld.stack_nodes = g_hash_table_new (NULL, NULL);
+  /* (ETLSCOPE_NO_STACKS=1: no stacks at all, to measure what they cost) */
+  bld.stack_nodes = g_getenv ("ETLSCOPE_NO_STACKS") == NULL ? g_hash_table_new (NULL, NULL) : NULL;
+  bld.stack_seen = et_stack_walk_seen_new ();
   bld.image = g_byte_array_new ();
   {
     g_autoptr(GByteArray) head = header_buffer (&bld, 0, 0);
@@ -738,6 +767,7 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   g_hash_table_unref (bld.types);
   g_clear_pointer (&bld.tables, et_image_tables_free);
   g_hash_table_unref (bld.threads);
-  g_hash_table_unref (bld.stack_nodes);
+  g_clear_pointer (&bld.stack_nodes, g_hash_table_unref);
+  g_hash_table_unref (bld.stack_seen);
   return file;
 }

@@ -1,10 +1,12 @@
 /* et-call-tree.c — see et-call-tree.h.
  *
  * A thread's samples name a prefix-tree node each; the call-tree node of a
- * prefix-tree node is found once per thread (a map from one to the other)
- * by following its callers up to one already mapped, then down again. A
- * chain with a frame whose name depends on time (et-stacks.c) is mapped
- * again for each sample and never kept.
+ * prefix-tree node is found once per thread (a map from one to the other,
+ * an array over the prefix tree's nodes) by following its callers up to
+ * one already mapped, then down again. A chain with a frame whose name
+ * depends on time (et-stacks.c) is mapped again for each sample and never
+ * kept. A node's children are found by an open-addressing table of
+ * (parent, level, id) while the tree is built.
  */
 #include "et-call-tree.h"
 
@@ -16,68 +18,83 @@ struct _EtCallTree
 {
   const EtStacks *stacks;
   GArray         *nodes;     /* EtCallNode */
-  GHashTable     *children;  /* (parent, level, id) → node index, while built */
+  guint32        *slots;     /* while built: (parent, level, id) → node + 1, open addressing */
+  guint           n_slots;   /* a power of two */
   guint32        *first;     /* per node: its first child + 1 (0: none) */
   guint32        *next;      /* per node: its next sibling + 1 */
 };
 
-typedef struct
-{
-  guint32 parent;
-  guint32 id;
-  guint8  level;
-} ChildKey;
-
 static guint
-child_hash (gconstpointer p)
+child_hash (guint32 parent, guint8 level, guint32 id)
 {
-  const ChildKey *k = p;
+  guint64 x = ((guint64) parent << 32 | id) ^ ((guint64) level << 61);
 
-  return (k->parent * 2654435761u) ^ (k->id * 40503u) ^ k->level;
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  return (guint) (x ^ (x >> 33));
 }
 
-static gboolean
-child_equal (gconstpointer a, gconstpointer b)
+static void
+grow_slots (EtCallTree *tree)
 {
-  const ChildKey *x = a, *y = b;
+  guint old_n = tree->n_slots;
+  guint32 *old = tree->slots;
 
-  return x->parent == y->parent && x->id == y->id && x->level == y->level;
+  tree->n_slots = MAX (old_n * 2, 1024);
+  tree->slots = g_new0 (guint32, tree->n_slots);
+  for (guint i = 0; i < old_n; i++)
+    if (old[i] != 0)
+      {
+        const EtCallNode *n = &g_array_index (tree->nodes, EtCallNode, old[i] - 1);
+        guint at = child_hash (n->parent, n->level, n->id) & (tree->n_slots - 1);
+
+        while (tree->slots[at] != 0)
+          at = (at + 1) & (tree->n_slots - 1);
+        tree->slots[at] = old[i];
+      }
+  g_free (old);
 }
 
+/* The node of (@level, @id) under @parent, made when new. */
 static guint32
 child (EtCallTree *tree, guint32 parent, EtCallLevel level, guint32 id)
 {
-  ChildKey key = { parent, id, level };
-  gpointer found;
+  guint mask = tree->n_slots - 1, at = child_hash (parent, level, id) & mask;
   EtCallNode node = { parent, id, 0, 0, level };
-  ChildKey *stored;
 
-  if (g_hash_table_lookup_extended (tree->children, &key, NULL, &found))
-    return GPOINTER_TO_UINT (found);
+  for (; tree->slots[at] != 0; at = (at + 1) & mask)
+    {
+      const EtCallNode *n = &g_array_index (tree->nodes, EtCallNode, tree->slots[at] - 1);
+
+      if (n->parent == parent && n->id == id && n->level == level)
+        return tree->slots[at] - 1;
+    }
   g_array_append_val (tree->nodes, node);
-  stored = g_memdup2 (&key, sizeof key);
-  g_hash_table_insert (tree->children, stored, GUINT_TO_POINTER (tree->nodes->len - 1));
+  tree->slots[at] = tree->nodes->len;
+  if (tree->nodes->len * 2 > tree->n_slots)
+    grow_slots (tree);
   return tree->nodes->len - 1;
 }
 
 /* The call-tree node of prefix-tree @node at @ns below @thread_node, with
- * @map (prefix node → call node + 1, this thread's) filled on the way. */
+ * @map (prefix node → call node + 1, this thread's; 0 unknown) filled on
+ * the way. */
 static guint32
-map_node (EtCallTree *tree, GHashTable *map, GArray *chain, guint32 thread_node,
-          guint32 node, gint64 ns)
+map_node (EtCallTree *tree, guint32 *map, GArray *chain, guint32 thread_node, guint32 node,
+          gint64 ns)
 {
   const EtStackTree *st = et_stacks_tree ((EtStacks *) tree->stacks);
   guint32 at = thread_node, up = node;
   gboolean keep = TRUE;
 
+  if (node != ET_STACK_NONE && map[node] != 0)
+    return map[node] - 1;
   g_array_set_size (chain, 0);
   for (; up != ET_STACK_NONE; up = et_stack_tree_caller (st, up))
     {
-      guint32 mapped = GPOINTER_TO_UINT (g_hash_table_lookup (map, GUINT_TO_POINTER (up)));
-
-      if (mapped != 0)
+      if (map[up] != 0)
         {
-          at = mapped - 1;
+          at = map[up] - 1;
           break;
         }
       g_array_append_val (chain, up);
@@ -90,17 +107,17 @@ map_node (EtCallTree *tree, GHashTable *map, GArray *chain, guint32 thread_node,
       keep = keep && !et_stacks_frame_timed (tree->stacks, frame);
       at = child (tree, at, ET_CALL_FRAME, et_stacks_frame_symbol (tree->stacks, frame, ns));
       if (keep)
-        g_hash_table_insert (map, GUINT_TO_POINTER (n), GUINT_TO_POINTER (at + 1));
+        map[n] = at + 1;
     }
   return at;
 }
 
-/* The samples of one thread in [from, to]; FALSE when cancelled. */
+/* The samples of one thread in [from, to]; FALSE when cancelled. @map
+ * has a zeroed entry per prefix-tree node. */
 static gboolean
-add_thread (EtCallTree *tree, const EtCallThread *t, gint64 from, gint64 to,
+add_thread (EtCallTree *tree, const EtCallThread *t, gint64 from, gint64 to, guint32 *map,
             GCancellable *cancellable)
 {
-  g_autoptr(GHashTable) map = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
   const gint64 *ns;
   const guint32 *nodes;
@@ -136,16 +153,22 @@ et_call_tree_new (const EtStacks *stacks, const EtCallThread *threads, guint n_t
 {
   g_autoptr(EtCallTree) tree = g_new0 (EtCallTree, 1);
   EtCallNode root = { 0, 0, 0, 0, ET_CALL_ROOT };
+  g_autofree guint32 *map = NULL;
   EtCallNode *n;
 
   g_return_val_if_fail (stacks != NULL && (threads != NULL || n_threads == 0), NULL);
   tree->stacks = stacks;
   tree->nodes = g_array_new (FALSE, FALSE, sizeof (EtCallNode));
-  tree->children = g_hash_table_new_full (child_hash, child_equal, g_free, NULL);
   g_array_append_val (tree->nodes, root);
+  grow_slots (tree);
+  map = g_new (guint32, et_stack_tree_n_nodes (et_stacks_tree ((EtStacks *) stacks)));
   for (guint i = 0; i < n_threads; i++)
-    if (!add_thread (tree, &threads[i], from_ns, to_ns, cancellable))
-      return NULL;
+    {
+      /* (a thread's own map: the same stack is another node on another thread) */
+      memset (map, 0, et_stack_tree_n_nodes (et_stacks_tree ((EtStacks *) stacks)) * sizeof *map);
+      if (!add_thread (tree, &threads[i], from_ns, to_ns, map, cancellable))
+        return NULL;
+    }
   /* callees come after their callers: one pass from the end sums them */
   n = (EtCallNode *) (gpointer) tree->nodes->data;
   for (guint i = tree->nodes->len; i > 0; i--)
@@ -154,7 +177,7 @@ et_call_tree_new (const EtStacks *stacks, const EtCallThread *threads, guint n_t
       if (i - 1 > 0)
         n[n[i - 1].parent].inclusive += n[i - 1].inclusive;
     }
-  g_clear_pointer (&tree->children, g_hash_table_unref);
+  g_clear_pointer (&tree->slots, g_free);
   tree->first = g_new0 (guint32, tree->nodes->len);
   tree->next = g_new0 (guint32, tree->nodes->len);
   for (guint i = tree->nodes->len; i > 1; i--)
@@ -173,7 +196,7 @@ et_call_tree_free (EtCallTree *tree)
   if (tree == NULL)
     return;
   g_clear_pointer (&tree->nodes, g_array_unref);
-  g_clear_pointer (&tree->children, g_hash_table_unref);
+  g_free (tree->slots);
   g_free (tree->first);
   g_free (tree->next);
   g_free (tree);

@@ -93,8 +93,12 @@ et_stack_walk_kind (const EtRecord *record)
   if ((record->id == 82 && et_guid_equal (&record->guid, guid_of (1)))
       || (record->id == 0 && et_guid_equal (&record->guid, guid_of (2))))
     return ET_STACK_WALK_CLR;
-  if (record->ext != NULL && (et_record_find_ext (record, EXT_STACK64, &len) != NULL
-                              || et_record_find_ext (record, EXT_STACK32, &len) != NULL))
+  /* (the item of the record's own pointer size first: usually one search) */
+  if (record->ext != NULL
+      && (et_record_find_ext (record, record->pointer_size == 4 ? EXT_STACK32 : EXT_STACK64,
+                              &len) != NULL
+          || et_record_find_ext (record, record->pointer_size == 4 ? EXT_STACK64 : EXT_STACK32,
+                                 &len) != NULL))
     return ET_STACK_WALK_ITEM;
   return ET_STACK_WALK_NONE;
 }
@@ -414,15 +418,20 @@ typedef struct
   guint32       pid;
 } Raw;
 
+/* Eight bytes at a time (a stack is a few hundred bytes, hashed once per
+ * use); the tail byte by byte. */
 static guint
 raw_hash (gconstpointer key)
 {
   const Raw *raw = key;
-  guint h = raw->pid * 2654435761u ^ (guint) raw->n;
+  gsize len = raw->n * raw->ps, i = 0;
+  guint64 h = raw->pid * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ len;
 
-  for (gsize i = 0; i < raw->n * raw->ps; i++)
-    h = (h ^ raw->p[i]) * 16777619u;
-  return h;
+  for (; i + 8 <= len; i += 8)
+    h = (h ^ et_read_u64 (raw->p + i)) * G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  for (; i < len; i++)
+    h = (h ^ raw->p[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  return (guint) (h ^ (h >> 32));
 }
 
 static gboolean
@@ -469,22 +478,31 @@ own_frames (const EtRecord *record, Raw *raw)
 }
 
 guint32
-et_stack_walk_own_node (EtStackTree *tree, GHashTable *seen, const EtRecord *record)
+et_stack_intern_raw (EtStackTree *tree, GHashTable *seen, guint32 pid, const guint8 *p, gsize n,
+                     guint ps)
 {
   g_autoptr(GArray) addrs = NULL;
-  Raw raw;
+  Raw raw = { p, n, ps, pid };
   gpointer node;
   guint32 interned;
 
-  if (!own_frames (record, &raw))
-    return ET_STACK_NONE;
   if (seen != NULL && g_hash_table_lookup_extended (seen, &raw, NULL, &node))
     return GPOINTER_TO_UINT (node);
   addrs = g_array_new (FALSE, FALSE, sizeof (guint64));
-  read_frames (raw.p, raw.n, raw.ps, addrs);
-  interned = et_stack_tree_intern (tree, ET_STACK_NONE, record->pid,
+  read_frames (p, n, ps, addrs);
+  interned = et_stack_tree_intern (tree, ET_STACK_NONE, pid,
                                    (const guint64 *) (gconstpointer) addrs->data, addrs->len);
   if (seen != NULL)
     g_hash_table_insert (seen, g_memdup2 (&raw, sizeof raw), GUINT_TO_POINTER (interned));
   return interned;
+}
+
+guint32
+et_stack_walk_own_node (EtStackTree *tree, GHashTable *seen, const EtRecord *record)
+{
+  Raw raw;
+
+  if (!own_frames (record, &raw))
+    return ET_STACK_NONE;
+  return et_stack_intern_raw (tree, seen, raw.pid, raw.p, raw.n, raw.ps);
 }

@@ -71,8 +71,17 @@ GArray      *et_stack_join_finish  (EtStackJoin       *join,
 guint32      et_stack_walk_own_node (EtStackTree      *tree,
                                      GHashTable       *seen,
                                      const EtRecord   *record);
-/* For et_stack_walk_own_node: records' bytes must outlive it. */
+/* For et_stack_walk_own_node and et_stack_intern_raw: the bytes given
+ * must outlive it. */
 GHashTable  *et_stack_walk_seen_new (void);
+/* The node of @n addresses of @ps bytes at @p (little-endian, leaf first)
+ * of process @pid; @seen (may be NULL) makes a repeat cost one hash. */
+guint32      et_stack_intern_raw    (EtStackTree      *tree,
+                                     GHashTable       *seen,
+                                     guint32           pid,
+                                     const guint8     *p,
+                                     gsize             n,
+                                     guint             ps);
 /* Whether @record is the runtime's (its main or private provider): a
  * ClrStack/Walk belongs to the last such event before it on its thread
  * (TraceLog's rule). */

@@ -41,7 +41,9 @@ struct _EtStacks
   guint32     *sample_node;
   guint64     *first_sample;   /* per thread, + 1 at the end */
   GArray      *events;         /* EventStack, by loc after finish */
-  guint32     *frame_symbol;   /* per frame: its name's id, or AMBIGUOUS */
+  guint32     *frame_symbol;   /* per frame: its name's id, AMBIGUOUS or UNNAMED */
+  guint32     *method_symbol;  /* per method range: its name's id + 1, or 0 (the
+                                * frames of one method share it) */
   EtStacksStats stats;
   gboolean     finished;
 };
@@ -84,6 +86,7 @@ et_stacks_free (EtStacks *stacks)
   g_free (stacks->first_sample);
   g_array_unref (stacks->events);
   g_free (stacks->frame_symbol);
+  g_free (stacks->method_symbol);
   g_free (stacks);
 }
 
@@ -198,9 +201,13 @@ symbol_at (const EtStacks *stacks, guint32 pid, guint64 address, gint64 ns)
 {
   EtStacks *self = (EtStacks *) stacks;
   EtSymbolHit hit = et_symbols_lookup (stacks->symbols, pid, address, ns);
-  g_autoptr(GString) name = g_string_new (NULL);
+  g_autoptr(GString) name = NULL;
   guint32 id;
 
+  if (hit.kind == ET_SYMBOL_MANAGED
+      && (id = (guint32) g_atomic_int_get ((gint *) &stacks->method_symbol[hit.method])) != 0)
+    return id - 1;
+  name = g_string_new (NULL);
   et_symbols_append_name (stacks->symbols, &hit, address, name);
   g_mutex_lock (&self->lock);
   id = GPOINTER_TO_UINT (g_hash_table_lookup (stacks->ids, name->str));
@@ -215,6 +222,8 @@ symbol_at (const EtStacks *stacks, guint32 pid, guint64 address, gint64 ns)
       g_array_index (stacks->unnamed, gboolean, id - 1) = hit.kind == ET_SYMBOL_NONE;
     }
   g_mutex_unlock (&self->lock);
+  if (hit.kind == ET_SYMBOL_MANAGED)
+    g_atomic_int_set ((gint *) &self->method_symbol[hit.method], (gint) id);
   return id - 1;
 }
 
@@ -224,6 +233,7 @@ et_stacks_finish (EtStacks *stacks)
   g_return_if_fail (!stacks->finished);
   flatten_samples (stacks);
   g_array_sort (stacks->events, compare_events);
+  stacks->method_symbol = g_new0 (guint32, MAX (et_symbols_n_methods (stacks->symbols), 1));
   stacks->frame_symbol = g_new (guint32, MAX (et_stack_tree_n_frames (stacks->tree), 1));
   for (guint32 f = 0; f < et_stack_tree_n_frames (stacks->tree); f++)
     stacks->frame_symbol[f] = UNNAMED;
