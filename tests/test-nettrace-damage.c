@@ -355,6 +355,29 @@ test_metadata_fields_cut_short (void **state)
   assert_kept_with (f, end, "\"label\":\"work\"}", NULL);
 }
 
+/* An array makes the writer describe the fields in a V2 tag (format 5). */
+static void
+add_numbers_and_label (EtFixturePayload *p, guint i)
+{
+  const gint32 numbers[2] = { (gint32) i, -(gint32) i };
+
+  et_fixture_payload_add_array (p, "numbers", ET_FIXTURE_INT32, numbers, 2, FALSE);
+  et_fixture_payload_add_utf16 (p, "label", "work");
+}
+
+static void
+test_v2_metadata_unknown_type_code (void **state)
+{
+  Fixture *f = *state;
+  guint64 name;
+
+  write_trace_with (f, 5, add_numbers_and_label);
+  name = utf16_at (f, "label");
+  /* The V2 description: its size, its name, its type code. */
+  put_u32 (f, name + 12, 99);
+  assert_kept_with (f, name - 4, "\"numbers\":[", "\"label\"");
+}
+
 /* ---- 6: DateTime is an 8-byte FILETIME --------------------------------- */
 
 /* 2024-03-05 20:00:00 UTC and @i seconds, then a field after it. */
@@ -541,6 +564,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_block_size_into_later_blocks, setup, teardown),
     cmocka_unit_test_setup_teardown (test_metadata_unknown_type_code, setup, teardown),
     cmocka_unit_test_setup_teardown (test_metadata_fields_cut_short, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_v2_metadata_unknown_type_code, setup, teardown),
     cmocka_unit_test_setup_teardown (test_date_time_fields, setup, teardown),
     cmocka_unit_test_setup_teardown (test_event_years_ahead, setup, teardown),
     cmocka_unit_test_setup_teardown (test_event_years_before, setup, teardown),
