@@ -477,10 +477,11 @@ test_event_years_before (void **state)
 /* ---- 7: one verdict per file, whatever the command ---------------------- */
 
 /* The trace, and a runtime event whose payload is shorter than its layout
- * (ThreadPoolWorkerThreadStart, version 0: two UInt32 and a UInt16). It
- * makes no marker, so no command decodes it at load unless asked to. */
+ * (ThreadPoolWorkerThreadStart, version 0: two UInt32 and a UInt16), or
+ * (@unterminated) whose string has no terminator. It makes no marker, so
+ * no command decodes it at load unless asked to. */
 static guint64
-write_short_runtime_payload (Fixture *f)
+write_short_runtime_payload (Fixture *f, gboolean unterminated)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(EtFixtureNettrace) nt = NULL;
@@ -499,11 +500,25 @@ write_short_runtime_payload (Fixture *f)
       et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Work", p);
     }
   event_at (&ev, N_EVENTS);
-  ev.id = 50;
   et_fixture_payload_reset (p);
-  et_fixture_payload_add_u16 (p, "ActiveWorkerThreadCount", 3);
+  if (!unterminated)
+    {
+      ev.id = 50;
+      et_fixture_payload_add_u16 (p, "ActiveWorkerThreadCount", 3);
+    }
+  else
+    {
+      /* AppDomainLoad, version 0: a u64, a u32 and a UTF-16 name, here
+       * without its terminator (a walk layout: checked field by field). */
+      ev.id = 156;
+      et_fixture_payload_add_u64 (p, "AppDomainID", 1);
+      et_fixture_payload_add_u32 (p, "AppDomainFlags", 1);
+      et_fixture_payload_add_u16 (p, "D", 'D');
+      et_fixture_payload_add_u16 (p, "o", 'o');
+    }
   et_fixture_nettrace_write_event (nt, &ev, "Microsoft-Windows-DotNETRuntime",
-                                   "ThreadPoolWorkerThreadStart", p);
+                                   unterminated ? "AppDomainLoad" : "ThreadPoolWorkerThreadStart",
+                                   p);
   assert_true (et_fixture_nettrace_close (nt, &error));
   /* Reported where its buffer begins: CPU 0's first event is in the
    * first EventBlock. */
@@ -519,7 +534,7 @@ test_one_verdict_per_file (void **state)
     { "info", NULL }, { "events", "--format=jsonl", NULL }, { "markers", NULL },
     { "markers", "--all-providers", NULL }, { "stats", NULL }, { "render", "-o", png, NULL },
   };
-  guint64 block = write_short_runtime_payload (f);
+  guint64 block = write_short_runtime_payload (f, FALSE);
   g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT, block);
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
@@ -532,6 +547,20 @@ test_one_verdict_per_file (void **state)
         fail_msg ("%s: exit %d, not 1 with \"%s\": %s", args[0], run.status, where, run.err);
       run_clear (&run);
     }
+}
+
+static void
+test_unterminated_runtime_string (void **state)
+{
+  Fixture *f = *state;
+  guint64 block = write_short_runtime_payload (f, TRUE);
+  g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT ": Loader/AppDomainLoad",
+                                            block);
+  Run run = run_cli ("info", f->path);
+
+  if (run.status != 1 || strstr (run.err, where) == NULL)
+    fail_msg ("exit %d, not 1 with \"%s\": %s", run.status, where, run.err);
+  run_clear (&run);
 }
 
 /* ---- 9: only the magic --------------------------------------------------- */
@@ -569,6 +598,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_event_years_ahead, setup, teardown),
     cmocka_unit_test_setup_teardown (test_event_years_before, setup, teardown),
     cmocka_unit_test_setup_teardown (test_one_verdict_per_file, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_unterminated_runtime_string, setup, teardown),
     cmocka_unit_test_setup_teardown (test_only_the_magic, setup, teardown),
   };
 
