@@ -71,9 +71,10 @@ typedef void (*MoreFields) (EtFixturePayload *p, guint i);
 
 /* N_EVENTS "Work" events (item = their number, then a label or @more's
  * fields), eight to an EventBlock, a stack before them and a sequence
- * point after, in .nettrace format @format. */
+ * point after, in .nettrace format @format; the last @shift_ns away from
+ * its place. */
 static void
-write_trace_with (Fixture *f, guint format, MoreFields more)
+write_trace_shifted (Fixture *f, guint format, MoreFields more, gint64 shift_ns)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(EtFixtureNettrace) nt = NULL;
@@ -92,6 +93,8 @@ write_trace_with (Fixture *f, guint format, MoreFields more)
       EtFixtureEvent ev;
 
       event_at (&ev, i);
+      if (i == N_EVENTS - 1)
+        ev.time_ns += shift_ns;
       et_fixture_payload_reset (p);
       et_fixture_payload_add_i32 (p, "item", (gint32) i);
       if (more != NULL)
@@ -102,6 +105,12 @@ write_trace_with (Fixture *f, guint format, MoreFields more)
     }
   et_fixture_nettrace_sequence_point (nt, 0);
   assert_true (et_fixture_nettrace_close (nt, &error));
+}
+
+static void
+write_trace_with (Fixture *f, guint format, MoreFields more)
+{
+  write_trace_shifted (f, format, more, 0);
 }
 
 static void
@@ -410,34 +419,6 @@ test_date_time_fields (void **state)
 
 #define THREE_YEARS_NS (G_GINT64_CONSTANT (3) * 365 * 24 * 3600 * 1000000000)
 
-/* The last event @shift_ns away from where it was written. */
-static void
-write_shifted (Fixture *f, gint64 shift_ns)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(EtFixtureNettrace) nt = NULL;
-  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
-  EtFixtureNettraceOptions o;
-
-  et_fixture_nettrace_options_init (&o);
-  o.events_per_block = 8;
-  nt = et_fixture_nettrace_new (f->path, &o, &error);
-  assert_non_null (nt);
-  for (guint i = 0; i < N_EVENTS; i++)
-    {
-      EtFixtureEvent ev;
-
-      event_at (&ev, i);
-      if (i == N_EVENTS - 1)
-        ev.time_ns += shift_ns;
-      et_fixture_payload_reset (p);
-      et_fixture_payload_add_i32 (p, "item", (gint32) i);
-      et_fixture_payload_add_utf16 (p, "label", "work");
-      et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Work", p);
-    }
-  assert_true (et_fixture_nettrace_close (nt, &error));
-}
-
 /* Reported (at the EventBlock where its buffer begins: the image's
  * records keep no offset of their own), kept, placed at the nearest
  * plausible time; the trace lasts as long as its other events. */
@@ -447,7 +428,7 @@ assert_time_damage (Fixture *f, gint64 shift_ns)
   guint64 block;
   Run run;
 
-  write_shifted (f, shift_ns);
+  write_trace_shifted (f, 5, NULL, shift_ns);
   /* Event 47 is on CPU 1, whose first event (1) is in the first block. */
   block = (size_field ("EventBlock", object_at (f, "EventBlock", 0)) + 4 + 3) & ~(guint64) 3;
   assert_kept_with (f, block, NULL, NULL);
