@@ -71,9 +71,10 @@ typedef void (*MoreFields) (EtFixturePayload *p, guint i);
 
 /* N_EVENTS "Work" events (item = their number, then a label or @more's
  * fields), eight to an EventBlock, a stack before them and a sequence
- * point after, in .nettrace format @format. */
+ * point after, in .nettrace format @format; the last @shift_ns away from
+ * its place. */
 static void
-write_trace_with (Fixture *f, guint format, MoreFields more)
+write_trace_shifted (Fixture *f, guint format, MoreFields more, gint64 shift_ns)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(EtFixtureNettrace) nt = NULL;
@@ -92,6 +93,8 @@ write_trace_with (Fixture *f, guint format, MoreFields more)
       EtFixtureEvent ev;
 
       event_at (&ev, i);
+      if (i == N_EVENTS - 1)
+        ev.time_ns += shift_ns;
       et_fixture_payload_reset (p);
       et_fixture_payload_add_i32 (p, "item", (gint32) i);
       if (more != NULL)
@@ -102,6 +105,12 @@ write_trace_with (Fixture *f, guint format, MoreFields more)
     }
   et_fixture_nettrace_sequence_point (nt, 0);
   assert_true (et_fixture_nettrace_close (nt, &error));
+}
+
+static void
+write_trace_with (Fixture *f, guint format, MoreFields more)
+{
+  write_trace_shifted (f, format, more, 0);
 }
 
 static void
@@ -355,6 +364,29 @@ test_metadata_fields_cut_short (void **state)
   assert_kept_with (f, end, "\"label\":\"work\"}", NULL);
 }
 
+/* An array makes the writer describe the fields in a V2 tag (format 5). */
+static void
+add_numbers_and_label (EtFixturePayload *p, guint i)
+{
+  const gint32 numbers[2] = { (gint32) i, -(gint32) i };
+
+  et_fixture_payload_add_array (p, "numbers", ET_FIXTURE_INT32, numbers, 2, FALSE);
+  et_fixture_payload_add_utf16 (p, "label", "work");
+}
+
+static void
+test_v2_metadata_unknown_type_code (void **state)
+{
+  Fixture *f = *state;
+  guint64 name;
+
+  write_trace_with (f, 5, add_numbers_and_label);
+  name = utf16_at (f, "label");
+  /* The V2 description: its size, its name, its type code. */
+  put_u32 (f, name + 12, 99);
+  assert_kept_with (f, name - 4, "\"numbers\":[", "\"label\"");
+}
+
 /* ---- 6: DateTime is an 8-byte FILETIME --------------------------------- */
 
 /* 2024-03-05 20:00:00 UTC and @i seconds, then a field after it. */
@@ -387,34 +419,6 @@ test_date_time_fields (void **state)
 
 #define THREE_YEARS_NS (G_GINT64_CONSTANT (3) * 365 * 24 * 3600 * 1000000000)
 
-/* The last event @shift_ns away from where it was written. */
-static void
-write_shifted (Fixture *f, gint64 shift_ns)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(EtFixtureNettrace) nt = NULL;
-  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
-  EtFixtureNettraceOptions o;
-
-  et_fixture_nettrace_options_init (&o);
-  o.events_per_block = 8;
-  nt = et_fixture_nettrace_new (f->path, &o, &error);
-  assert_non_null (nt);
-  for (guint i = 0; i < N_EVENTS; i++)
-    {
-      EtFixtureEvent ev;
-
-      event_at (&ev, i);
-      if (i == N_EVENTS - 1)
-        ev.time_ns += shift_ns;
-      et_fixture_payload_reset (p);
-      et_fixture_payload_add_i32 (p, "item", (gint32) i);
-      et_fixture_payload_add_utf16 (p, "label", "work");
-      et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Work", p);
-    }
-  assert_true (et_fixture_nettrace_close (nt, &error));
-}
-
 /* Reported (at the EventBlock where its buffer begins: the image's
  * records keep no offset of their own), kept, placed at the nearest
  * plausible time; the trace lasts as long as its other events. */
@@ -424,7 +428,7 @@ assert_time_damage (Fixture *f, gint64 shift_ns)
   guint64 block;
   Run run;
 
-  write_shifted (f, shift_ns);
+  write_trace_shifted (f, 5, NULL, shift_ns);
   /* Event 47 is on CPU 1, whose first event (1) is in the first block. */
   block = (size_field ("EventBlock", object_at (f, "EventBlock", 0)) + 4 + 3) & ~(guint64) 3;
   assert_kept_with (f, block, NULL, NULL);
@@ -454,10 +458,11 @@ test_event_years_before (void **state)
 /* ---- 7: one verdict per file, whatever the command ---------------------- */
 
 /* The trace, and a runtime event whose payload is shorter than its layout
- * (ThreadPoolWorkerThreadStart, version 0: two UInt32 and a UInt16). It
- * makes no marker, so no command decodes it at load unless asked to. */
+ * (ThreadPoolWorkerThreadStart, version 0: two UInt32 and a UInt16), or
+ * (@unterminated) whose string has no terminator. It makes no marker, so
+ * no command decodes it at load unless asked to. */
 static guint64
-write_short_runtime_payload (Fixture *f)
+write_short_runtime_payload (Fixture *f, gboolean unterminated)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(EtFixtureNettrace) nt = NULL;
@@ -476,11 +481,25 @@ write_short_runtime_payload (Fixture *f)
       et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Work", p);
     }
   event_at (&ev, N_EVENTS);
-  ev.id = 50;
   et_fixture_payload_reset (p);
-  et_fixture_payload_add_u16 (p, "ActiveWorkerThreadCount", 3);
+  if (!unterminated)
+    {
+      ev.id = 50;
+      et_fixture_payload_add_u16 (p, "ActiveWorkerThreadCount", 3);
+    }
+  else
+    {
+      /* AppDomainLoad, version 0: a u64, a u32 and a UTF-16 name, here
+       * without its terminator (a walk layout: checked field by field). */
+      ev.id = 156;
+      et_fixture_payload_add_u64 (p, "AppDomainID", 1);
+      et_fixture_payload_add_u32 (p, "AppDomainFlags", 1);
+      et_fixture_payload_add_u16 (p, "D", 'D');
+      et_fixture_payload_add_u16 (p, "o", 'o');
+    }
   et_fixture_nettrace_write_event (nt, &ev, "Microsoft-Windows-DotNETRuntime",
-                                   "ThreadPoolWorkerThreadStart", p);
+                                   unterminated ? "AppDomainLoad" : "ThreadPoolWorkerThreadStart",
+                                   p);
   assert_true (et_fixture_nettrace_close (nt, &error));
   /* Reported where its buffer begins: CPU 0's first event is in the
    * first EventBlock. */
@@ -496,7 +515,7 @@ test_one_verdict_per_file (void **state)
     { "info", NULL }, { "events", "--format=jsonl", NULL }, { "markers", NULL },
     { "markers", "--all-providers", NULL }, { "stats", NULL }, { "render", "-o", png, NULL },
   };
-  guint64 block = write_short_runtime_payload (f);
+  guint64 block = write_short_runtime_payload (f, FALSE);
   g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT, block);
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
@@ -509,6 +528,20 @@ test_one_verdict_per_file (void **state)
         fail_msg ("%s: exit %d, not 1 with \"%s\": %s", args[0], run.status, where, run.err);
       run_clear (&run);
     }
+}
+
+static void
+test_unterminated_runtime_string (void **state)
+{
+  Fixture *f = *state;
+  guint64 block = write_short_runtime_payload (f, TRUE);
+  g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT ": Loader/AppDomainLoad",
+                                            block);
+  Run run = run_cli ("info", f->path);
+
+  if (run.status != 1 || strstr (run.err, where) == NULL)
+    fail_msg ("exit %d, not 1 with \"%s\": %s", run.status, where, run.err);
+  run_clear (&run);
 }
 
 /* ---- 9: only the magic --------------------------------------------------- */
@@ -541,10 +574,12 @@ main (void)
     cmocka_unit_test_setup_teardown (test_block_size_into_later_blocks, setup, teardown),
     cmocka_unit_test_setup_teardown (test_metadata_unknown_type_code, setup, teardown),
     cmocka_unit_test_setup_teardown (test_metadata_fields_cut_short, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_v2_metadata_unknown_type_code, setup, teardown),
     cmocka_unit_test_setup_teardown (test_date_time_fields, setup, teardown),
     cmocka_unit_test_setup_teardown (test_event_years_ahead, setup, teardown),
     cmocka_unit_test_setup_teardown (test_event_years_before, setup, teardown),
     cmocka_unit_test_setup_teardown (test_one_verdict_per_file, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_unterminated_runtime_string, setup, teardown),
     cmocka_unit_test_setup_teardown (test_only_the_magic, setup, teardown),
   };
 

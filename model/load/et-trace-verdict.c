@@ -11,29 +11,46 @@
  * payload that does not decode is damage in every command and in the
  * window's banner alike.
  *
- * A schema with a fixed layout is checked by size alone (a payload of at
- * least its size decodes without fail, et-fields.h); the others are
- * decoded into the worker's scratch fields.
+ * The check costs what decoding would only for the payloads it cannot
+ * clear by their layout: a fixed layout's size, or a walk of a walk
+ * layout's fields (strings by their terminators), as the marker rules
+ * read them (et-fields.h); other schemas (arrays, structs) are decoded
+ * into the worker's scratch fields. An event its provider's manifest does
+ * not describe decodes as raw bytes, which cannot fail.
  */
 #include "et-trace-load-private.h"
+#include "et-manifest.h"
+#include "et-marker-rules.h"
 
 gboolean
 _et_trace_check_payload (EtTrace *self, const EtRecord *record, guint provider, EtEventLoc loc,
                          EtSchemaCache *cache, EtFields *scratch)
 {
   const EtProviderEntry *p = &g_array_index (self->providers, EtProviderEntry, provider);
-  guint64 offset;
-  EtFixedSchema fs;
+  const EtManifestEvent *me;
+  const EtFixedLayout *fixed;
+  const EtWalkLayout *walk;
   EtEvent event;
   g_autoptr(GError) local = NULL;
 
   if (p->manifest == NULL)
     return TRUE;
-  offset = _et_trace_offset_of (self, loc);
-  if (_et_trace_fixed_layout (self, record, provider, offset, cache, &fs) && fs.layout != NULL
-      && record->payload_len >= fs.layout->size)
+  /* Kernel and classic records are keyed by their event type, as
+   * decoding keys them (et-trace.c). */
+  me = et_manifest_lookup (p->manifest, record->klass == ET_RECORD_EVENT
+                                        || record->klass == ET_RECORD_MESSAGE
+                                        ? record->id : record->opcode, record->version);
+  if (me == NULL)
     return TRUE;
-  if (_et_trace_decode_record (self, record, provider, offset, cache, &event, scratch, &local))
+  fixed = et_manifest_event_fixed_layout (me);
+  if (fixed != NULL && record->payload_len >= fixed->size)
+    return TRUE;
+  walk = fixed == NULL ? et_manifest_event_walk_layout (me) : NULL;
+  if (walk != NULL && et_walk_layout_fits (walk, record->payload, record->payload_len,
+                                           record->pointer_size))
+    return TRUE;
+  if (_et_trace_decode_record (self, record, provider, _et_trace_offset_of (self, loc), cache,
+                               &event, scratch, &local))
     return TRUE;
   _et_loader_report_error (self, loc, event.name ? event.name : "event payload", local);
   return FALSE;

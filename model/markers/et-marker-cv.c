@@ -186,6 +186,25 @@ walk_field (const EtWalkField *f, guint pointer_size, const guint8 *p, gsize lef
   return *size <= left;
 }
 
+gboolean
+et_walk_layout_fits (const EtWalkLayout *layout, const guint8 *payload, gsize len,
+                     guint pointer_size)
+{
+  gsize pos = 0;
+
+  g_return_val_if_fail (layout != NULL && (payload != NULL || len == 0), FALSE);
+  for (guint i = 0; i < layout->n_fields; i++)
+    {
+      gsize size, text_at, text_len;
+
+      if (!walk_field (&layout->fields[i], pointer_size, payload + pos, len - pos, &size,
+                       &text_at, &text_len))
+        return FALSE;
+      pos += size;
+    }
+  return TRUE;
+}
+
 /* The cvSeries text as decoding would have made it. */
 static void
 convert_series (GString *out, EtWalkKind kind, const guint8 *text, gsize len)

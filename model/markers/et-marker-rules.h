@@ -130,6 +130,13 @@ gboolean    et_marker_rules_apply_walk (const EtRuleInput  *input,
                                         gsize               len,
                                         guint               pointer_size,
                                         EtRuleResult       *result);
+/* TRUE when a payload of @len bytes holds every field of @layout (each
+ * string with its terminator): decoding it then cannot fail. What loading
+ * checks the events that make no marker with (et-trace-verdict.c). */
+gboolean    et_walk_layout_fits        (const EtWalkLayout *layout,
+                                        const guint8       *payload,
+                                        gsize               len,
+                                        guint               pointer_size);
 
 /* Whether a field of this name is a cv field (cvType, cvSpanId, …; any
  * case). Text rule 3 leaves exactly these fields out of the text. */

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #define TAG_NULL_REFERENCE 1
-#define TAG_BEGIN_PRIVATE  5
 #define TAG_END_OBJECT     6
 #define SERIALIZATION_ID   "!FastSerialization.1"
 #define FLAG_HEADER_COMPRESSION 1
