@@ -13,6 +13,16 @@
  *
  * The stream is untrusted: every read is checked against in_len, every write
  * against out_cap, and a match may never reach before the output's start.
+ *
+ * Two ways through a flag word: while the input has room for the longest
+ * a group of 32 items can take (decode_fast_groups), nothing in the group
+ * can run out of input, so the group reads without bounds checks on input
+ * and checks the output once per item; literals and matches are then
+ * copied 16 bytes at a time wherever the output has that much room past
+ * them (the bytes written past an item are overwritten by the next ones,
+ * and never reach past out_cap). Near either end the careful path
+ * (decode_group) takes each item with every check. Both report the same
+ * errors at the same offsets.
  */
 #include "et-xpress.h"
 
@@ -26,7 +36,7 @@
  * takes that byte's high nibble); 15 there adds a byte; 255 there is replaced
  * by a u16, and a u16 of 0 by a u32, either holding the whole length minus 3.
  * On success stores the full match length and advances *ip. */
-static EtXpressStatus
+static G_ALWAYS_INLINE inline EtXpressStatus
 read_long_length (const guint8 *in,
                   gsize         in_len,
                   gsize        *ip,
@@ -175,7 +185,7 @@ decode_match (Decoder  *d,
 /* Copies a run of @run literal bytes (consecutive 0 flag bits) in one go.
  * Input ending inside the run is the end of the stream (*done); output
  * running out is an overflow at the first literal that does not fit. */
-static EtXpressStatus
+static G_ALWAYS_INLINE inline EtXpressStatus
 copy_literals (Decoder  *d,
                guint     run,
                gboolean *done)
@@ -198,6 +208,129 @@ copy_literals (Decoder  *d,
   d->ip += avail;
   *done = avail < run;
   return ET_XPRESS_OK;
+}
+
+/* The most input one group can read: its flag word, 32 matches of the
+ * longest form (token, a nibble byte, a byte, a u16 and a u32), and the
+ * 32 bytes a literal run's wild copy reads wherever it starts. */
+#define GROUP_MAX_IN (4 + 32 * 10 + 32)
+/* What a wild copy may write past an item's end. */
+#define WILD 16
+
+static inline void
+copy16 (guint8 *dst, const guint8 *src)
+{
+  memcpy (dst, src, 16);
+}
+
+/* A match of @len bytes from @dist back, with WILD bytes of room past it:
+ * 16 (or 8) bytes a step when every step reads only bytes written before
+ * it, the careful copy_match for the short periods. */
+static G_ALWAYS_INLINE inline void
+copy_match_wild (guint8 *dst, gsize dist, gsize len)
+{
+  const guint8 *src = dst - dist;
+
+  if (dist >= 16)
+    {
+      for (gsize i = 0; i < len; i += 16)
+        copy16 (dst + i, src + i);
+    }
+  else if (dist >= 8)
+    {
+      for (gsize i = 0; i < len; i += 8)
+        memcpy (dst + i, src + i, 8);
+    }
+  else if (len <= 16)
+    {
+      for (gsize i = 0; i < len; i++)
+        dst[i] = src[i];
+    }
+  else
+    copy_match (dst, dist, len);
+}
+
+/* One match item of a group with input room (GROUP_MAX_IN): the token,
+ * its length, the same checks as decode_match. @l is the group's own
+ * copy of the decoder, so that its fields stay in registers. */
+static G_ALWAYS_INLINE inline EtXpressStatus
+match_fast (Decoder *l)
+{
+  gsize token_pos = l->ip;
+  guint16 token = et_read_u16 (l->in + token_pos);
+  guint64 length = (token & 7) + 3;
+  gsize dist = (token >> 3) + 1;
+
+  l->ip += 2;
+  if ((token & 7) == 7)
+    {
+      EtXpressStatus status = read_long_length (l->in, l->in_len, &l->ip, &l->half_byte_pos,
+                                                &length);
+
+      if (status != ET_XPRESS_OK)
+        return l->bad_offset = token_pos, status;
+    }
+  if (dist > l->op)
+    return l->bad_offset = token_pos, ET_XPRESS_BAD_DISTANCE;
+  if (length > l->out_cap - l->op)
+    return l->bad_offset = token_pos, ET_XPRESS_OVERFLOW;
+  if (length + WILD <= l->out_cap - l->op)
+    copy_match_wild (l->out + l->op, dist, (gsize) length);
+  else
+    copy_match (l->out + l->op, dist, (gsize) length);
+  l->op += (gsize) length;
+  return ET_XPRESS_OK;
+}
+
+/* A run of literals inside a group with input room: one wild copy when the
+ * output has room past it, else the careful copy (which reports the
+ * overflow at the first literal that does not fit). */
+static G_ALWAYS_INLINE inline EtXpressStatus
+literals_fast (Decoder *l, guint run)
+{
+  gboolean done = FALSE;
+
+  if (l->out_cap - l->op < 32)
+    return copy_literals (l, run, &done);
+  copy16 (l->out + l->op, l->in + l->ip);
+  copy16 (l->out + l->op + 16, l->in + l->ip + 16);
+  l->op += run;
+  l->ip += run;
+  return ET_XPRESS_OK;
+}
+
+/* Whole groups while the input has room for the longest one; stops at the
+ * first error, or where the careful path must take over. */
+static EtXpressStatus
+decode_fast_groups (Decoder *d)
+{
+  Decoder l = *d;
+  EtXpressStatus status = ET_XPRESS_OK;
+
+  while (status == ET_XPRESS_OK && l.in_len - l.ip >= GROUP_MAX_IN)
+    {
+      guint32 flags = et_read_u32 (l.in + l.ip);
+      guint left = 32;
+
+      l.ip += 4;
+      while (status == ET_XPRESS_OK && left > 0)
+        {
+          /* As in decode_group: the leading zeros are the literal run. */
+          guint run = flags == 0 ? left : (guint) __builtin_clz (flags);
+
+          /* Also for a run of none (the copy moves nothing on): a branch
+           * the processor cannot guess costs more than the copy. */
+          status = literals_fast (&l, run);
+          if (status != ET_XPRESS_OK || run == left)
+            break;
+          flags <<= run;
+          flags <<= 1;
+          left -= run + 1;
+          status = match_fast (&l);
+        }
+    }
+  *d = l;
+  return status;
 }
 
 /* Decodes the up to 32 items governed by one flag word. */
@@ -254,6 +387,11 @@ et_xpress_decompress (const guint8 *in,
     {
       guint32 flags;
 
+      if (in_len - d.ip >= GROUP_MAX_IN)
+        {
+          status = decode_fast_groups (&d);
+          continue;
+        }
       if (d.ip == in_len)
         break;
       if (in_len - d.ip < 4)
