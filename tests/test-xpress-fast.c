@@ -1,6 +1,6 @@
 /* test-xpress-fast.c — the fast way through Plain LZ77 (model/etl/et-xpress.c,
- * decode_fast_groups): streams long enough that whole groups are decoded
- * without per-byte input checks and copied 16 bytes at a time. Every
+ * decode_fast): streams long enough that items are decoded with one input
+ * check per literal run and match, and copied 16 bytes at a time. Every
  * distance class (1–7, 8–15, 16 and more, overlapping or not), every
  * output capacity short of the data, and errors far into a stream give
  * what the careful path gives: the same bytes, the same status at the
@@ -114,7 +114,7 @@ test_long_stream_every_capacity_overflows_cleanly (void **state)
 /* @groups flag words of 32 literals each ('a' + group), then a flag word
  * whose first item is a match with @token (and @extra bytes after it) and
  * whose 31 others are 'z', then TAIL_GROUPS groups of 32 'z': the match
- * lies where whole groups are decoded the fast way. */
+ * lies far from the end, where items are decoded the fast way. */
 #define TAIL_GROUPS 12
 
 static GByteArray *

@@ -14,15 +14,15 @@
  * The stream is untrusted: every read is checked against in_len, every write
  * against out_cap, and a match may never reach before the output's start.
  *
- * Two ways through a flag word: while the input has room for the longest
- * a group of 32 items can take (decode_fast_groups), nothing in the group
- * can run out of input, so the group reads without bounds checks on input
- * and checks the output once per item; literals and matches are then
- * copied 16 bytes at a time wherever the output has that much room past
- * them (the bytes written past an item are overwritten by the next ones,
- * and never reach past out_cap). Near either end the careful path
- * (decode_group) takes each item with every check. Both report the same
- * errors at the same offsets.
+ * Two ways through the items: while the input has room for the longest a
+ * literal run and the match after it can read (decode_fast), they cannot
+ * run out of input, so they are read with one input check for the pair
+ * and one output check per item; literals and matches are then copied 16
+ * bytes at a time wherever the output has that much room past them (the
+ * bytes written past an item are overwritten by the next ones, and never
+ * reach past out_cap). Near either end the careful path (decode_group)
+ * takes each item with every check. Both report the same errors at the
+ * same offsets.
  */
 #include "et-xpress.h"
 
@@ -210,10 +210,45 @@ copy_literals (Decoder  *d,
   return ET_XPRESS_OK;
 }
 
-/* The most input one group can read: its flag word, 32 matches of the
- * longest form (token, a nibble byte, a byte, a u16 and a u32), and the
- * 32 bytes a literal run's wild copy reads wherever it starts. */
-#define GROUP_MAX_IN (4 + 32 * 10 + 32)
+/* Decodes the @left items (of 32) still governed by a flag word, whose
+ * next item's bit is @flags' highest. */
+static EtXpressStatus
+decode_group (Decoder  *d,
+              guint32   flags,
+              guint     left,
+              gboolean *done)
+{
+  EtXpressStatus status;
+
+  while (left > 0)
+    {
+      /* Flags are kept left-aligned, so the leading zeros are the literal
+       * run; the vacated low bits are zero and count as literals too, which
+       * is right because they can only be reached when flags is 0. */
+      guint run = flags == 0 ? left : (guint) __builtin_clz (flags);
+
+      if (run > 0)
+        {
+          status = copy_literals (d, run, done);
+          if (status != ET_XPRESS_OK || *done || run == left)
+            return status;
+          flags <<= run;
+          left -= run;
+        }
+
+      flags <<= 1;
+      left--;
+      status = decode_match (d, done);
+      if (status != ET_XPRESS_OK || *done)
+        return status;
+    }
+  return ET_XPRESS_OK;
+}
+
+/* The most input a literal run and the match after it can read: the 32
+ * bytes of the run's wild copy, then a match of the longest form (token,
+ * a nibble byte, a byte, a u16 and a u32). */
+#define ITEM_MAX_IN (32 + 10)
 /* What a wild copy may write past an item's end. */
 #define WILD 16
 
@@ -250,7 +285,7 @@ copy_match_wild (guint8 *dst, gsize dist, gsize len)
     copy_match (dst, dist, len);
 }
 
-/* One match item of a group with input room (GROUP_MAX_IN): the token,
+/* One match item with input room (ITEM_MAX_IN): the token,
  * its length, the same checks as decode_match. @l is the group's own
  * copy of the decoder, so that its fields stay in registers. */
 static G_ALWAYS_INLINE inline EtXpressStatus
@@ -299,15 +334,18 @@ literals_fast (Decoder *l, guint run)
   return ET_XPRESS_OK;
 }
 
-/* Whole groups while the input has room for the longest one; stops at the
- * first error, or where the careful path must take over. */
+/* Items while the input has room for the longest a literal run and its
+ * match can read; where it has not, the careful path takes the rest of
+ * the group. Stops at the first error, at the end of the stream (*done),
+ * or where too little input is left for a flag word and an item. */
 static EtXpressStatus
-decode_fast_groups (Decoder *d)
+decode_fast (Decoder  *d,
+             gboolean *done)
 {
   Decoder l = *d;
   EtXpressStatus status = ET_XPRESS_OK;
 
-  while (status == ET_XPRESS_OK && l.in_len - l.ip >= GROUP_MAX_IN)
+  while (status == ET_XPRESS_OK && l.in_len - l.ip >= 4 + ITEM_MAX_IN)
     {
       guint32 flags = et_read_u32 (l.in + l.ip);
       guint left = 32;
@@ -318,6 +356,11 @@ decode_fast_groups (Decoder *d)
           /* As in decode_group: the leading zeros are the literal run. */
           guint run = flags == 0 ? left : (guint) __builtin_clz (flags);
 
+          if (l.in_len - l.ip < ITEM_MAX_IN)
+            {
+              *d = l;
+              return decode_group (d, flags, left, done);
+            }
           /* Also for a run of none (the copy moves nothing on): a branch
            * the processor cannot guess costs more than the copy. */
           status = literals_fast (&l, run);
@@ -331,40 +374,6 @@ decode_fast_groups (Decoder *d)
     }
   *d = l;
   return status;
-}
-
-/* Decodes the up to 32 items governed by one flag word. */
-static EtXpressStatus
-decode_group (Decoder  *d,
-              guint32   flags,
-              gboolean *done)
-{
-  guint left = 32;
-  EtXpressStatus status;
-
-  while (left > 0)
-    {
-      /* Flags are kept left-aligned, so the leading zeros are the literal
-       * run; the vacated low bits are zero and count as literals too, which
-       * is right because they can only be reached when flags is 0. */
-      guint run = flags == 0 ? left : (guint) __builtin_clz (flags);
-
-      if (run > 0)
-        {
-          status = copy_literals (d, run, done);
-          if (status != ET_XPRESS_OK || *done || run == left)
-            return status;
-          flags <<= run;
-          left -= run;
-        }
-
-      flags <<= 1;
-      left--;
-      status = decode_match (d, done);
-      if (status != ET_XPRESS_OK || *done)
-        return status;
-    }
-  return ET_XPRESS_OK;
 }
 
 EtXpressStatus
@@ -387,9 +396,9 @@ et_xpress_decompress (const guint8 *in,
     {
       guint32 flags;
 
-      if (in_len - d.ip >= GROUP_MAX_IN)
+      if (in_len - d.ip >= 4 + ITEM_MAX_IN)
         {
-          status = decode_fast_groups (&d);
+          status = decode_fast (&d, &done);
           continue;
         }
       if (d.ip == in_len)
@@ -402,7 +411,7 @@ et_xpress_decompress (const guint8 *in,
         }
       flags = et_read_u32 (in + d.ip);
       d.ip += 4;
-      status = decode_group (&d, flags, &done);
+      status = decode_group (&d, flags, 32, &done);
     }
 
   *out_len = d.op;
