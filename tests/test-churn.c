@@ -197,9 +197,9 @@ test_every_kind_of_marker (void **state)
                   kinds[ET_MARKER_SPAN], kinds[ET_MARKER_FLAG], kinds[ET_MARKER_MESSAGE]);
   for (guint k = 0; k < 3; k++)
     assert_true (kinds[k] > markers / 10);
-  /* Few markers per channel, as on the server: most channels live on one
-   * short-lived thread only. */
-  assert_true (markers < channels * 3);
+  /* About two markers per channel, as on the server (1.9): a channel lives
+   * on one short-lived thread only. */
+  assert_true (markers > channels * 3 / 2 && markers < channels * 5 / 2);
 }
 
 int
