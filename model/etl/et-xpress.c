@@ -13,6 +13,16 @@
  *
  * The stream is untrusted: every read is checked against in_len, every write
  * against out_cap, and a match may never reach before the output's start.
+ *
+ * Two ways through the items: while the input has room for the longest a
+ * literal run and the match after it can read (decode_fast), they cannot
+ * run out of input, so they are read with one input check for the pair
+ * and one output check per item; literals and matches are then copied 16
+ * bytes at a time wherever the output has that much room past them (the
+ * bytes written past an item are overwritten by the next ones, and never
+ * reach past out_cap). Near either end the careful path (decode_group)
+ * takes each item with every check. Both report the same errors at the
+ * same offsets.
  */
 #include "et-xpress.h"
 
@@ -26,7 +36,7 @@
  * takes that byte's high nibble); 15 there adds a byte; 255 there is replaced
  * by a u16, and a u16 of 0 by a u32, either holding the whole length minus 3.
  * On success stores the full match length and advances *ip. */
-static EtXpressStatus
+static G_ALWAYS_INLINE inline EtXpressStatus
 read_long_length (const guint8 *in,
                   gsize         in_len,
                   gsize        *ip,
@@ -175,7 +185,7 @@ decode_match (Decoder  *d,
 /* Copies a run of @run literal bytes (consecutive 0 flag bits) in one go.
  * Input ending inside the run is the end of the stream (*done); output
  * running out is an overflow at the first literal that does not fit. */
-static EtXpressStatus
+static G_ALWAYS_INLINE inline EtXpressStatus
 copy_literals (Decoder  *d,
                guint     run,
                gboolean *done)
@@ -200,13 +210,14 @@ copy_literals (Decoder  *d,
   return ET_XPRESS_OK;
 }
 
-/* Decodes the up to 32 items governed by one flag word. */
+/* Decodes the @left items (of 32) still governed by a flag word, whose
+ * next item's bit is @flags' highest. */
 static EtXpressStatus
 decode_group (Decoder  *d,
               guint32   flags,
+              guint     left,
               gboolean *done)
 {
-  guint left = 32;
   EtXpressStatus status;
 
   while (left > 0)
@@ -234,6 +245,137 @@ decode_group (Decoder  *d,
   return ET_XPRESS_OK;
 }
 
+/* The most input a literal run and the match after it can read: the 32
+ * bytes of the run's wild copy, then a match of the longest form (token,
+ * a nibble byte, a byte, a u16 and a u32). */
+#define ITEM_MAX_IN (32 + 10)
+/* What a wild copy may write past an item's end. */
+#define WILD 16
+
+static inline void
+copy16 (guint8 *dst, const guint8 *src)
+{
+  memcpy (dst, src, 16);
+}
+
+/* A match of @len bytes from @dist back, with WILD bytes of room past it:
+ * 16 (or 8) bytes a step when every step reads only bytes written before
+ * it, the careful copy_match for the short periods. */
+static G_ALWAYS_INLINE inline void
+copy_match_wild (guint8 *dst, gsize dist, gsize len)
+{
+  const guint8 *src = dst - dist;
+
+  if (dist >= 16)
+    {
+      for (gsize i = 0; i < len; i += 16)
+        copy16 (dst + i, src + i);
+    }
+  else if (dist >= 8)
+    {
+      for (gsize i = 0; i < len; i += 8)
+        memcpy (dst + i, src + i, 8);
+    }
+  else if (len <= 16)
+    {
+      for (gsize i = 0; i < len; i++)
+        dst[i] = src[i];
+    }
+  else
+    copy_match (dst, dist, len);
+}
+
+/* One match item with input room (ITEM_MAX_IN): the token,
+ * its length, the same checks as decode_match. @l is the group's own
+ * copy of the decoder, so that its fields stay in registers. */
+static G_ALWAYS_INLINE inline EtXpressStatus
+match_fast (Decoder *l)
+{
+  gsize token_pos = l->ip;
+  guint16 token = et_read_u16 (l->in + token_pos);
+  guint64 length = (token & 7) + 3;
+  gsize dist = (token >> 3) + 1;
+
+  l->ip += 2;
+  if ((token & 7) == 7)
+    {
+      EtXpressStatus status = read_long_length (l->in, l->in_len, &l->ip, &l->half_byte_pos,
+                                                &length);
+
+      if (status != ET_XPRESS_OK)
+        return l->bad_offset = token_pos, status;
+    }
+  if (dist > l->op)
+    return l->bad_offset = token_pos, ET_XPRESS_BAD_DISTANCE;
+  if (length > l->out_cap - l->op)
+    return l->bad_offset = token_pos, ET_XPRESS_OVERFLOW;
+  if (length + WILD <= l->out_cap - l->op)
+    copy_match_wild (l->out + l->op, dist, (gsize) length);
+  else
+    copy_match (l->out + l->op, dist, (gsize) length);
+  l->op += (gsize) length;
+  return ET_XPRESS_OK;
+}
+
+/* A run of literals inside a group with input room: one wild copy when the
+ * output has room past it, else the careful copy (which reports the
+ * overflow at the first literal that does not fit). */
+static G_ALWAYS_INLINE inline EtXpressStatus
+literals_fast (Decoder *l, guint run)
+{
+  gboolean done = FALSE;
+
+  if (l->out_cap - l->op < 32)
+    return copy_literals (l, run, &done);
+  copy16 (l->out + l->op, l->in + l->ip);
+  copy16 (l->out + l->op + 16, l->in + l->ip + 16);
+  l->op += run;
+  l->ip += run;
+  return ET_XPRESS_OK;
+}
+
+/* Items while the input has room for the longest a literal run and its
+ * match can read; where it has not, the careful path takes the rest of
+ * the group. Stops at the first error, at the end of the stream (*done),
+ * or where too little input is left for a flag word and an item. */
+static EtXpressStatus
+decode_fast (Decoder  *d,
+             gboolean *done)
+{
+  Decoder l = *d;
+  EtXpressStatus status = ET_XPRESS_OK;
+
+  while (status == ET_XPRESS_OK && l.in_len - l.ip >= 4 + ITEM_MAX_IN)
+    {
+      guint32 flags = et_read_u32 (l.in + l.ip);
+      guint left = 32;
+
+      l.ip += 4;
+      while (status == ET_XPRESS_OK && left > 0)
+        {
+          /* As in decode_group: the leading zeros are the literal run. */
+          guint run = flags == 0 ? left : (guint) __builtin_clz (flags);
+
+          if (l.in_len - l.ip < ITEM_MAX_IN)
+            {
+              *d = l;
+              return decode_group (d, flags, left, done);
+            }
+          /* Also for a run of none (the copy moves nothing on): a branch
+           * the processor cannot guess costs more than the copy. */
+          status = literals_fast (&l, run);
+          if (status != ET_XPRESS_OK || run == left)
+            break;
+          flags <<= run;
+          flags <<= 1;
+          left -= run + 1;
+          status = match_fast (&l);
+        }
+    }
+  *d = l;
+  return status;
+}
+
 EtXpressStatus
 et_xpress_decompress (const guint8 *in,
                       gsize         in_len,
@@ -254,6 +396,11 @@ et_xpress_decompress (const guint8 *in,
     {
       guint32 flags;
 
+      if (in_len - d.ip >= 4 + ITEM_MAX_IN)
+        {
+          status = decode_fast (&d, &done);
+          continue;
+        }
       if (d.ip == in_len)
         break;
       if (in_len - d.ip < 4)
@@ -264,7 +411,7 @@ et_xpress_decompress (const guint8 *in,
         }
       flags = et_read_u32 (in + d.ip);
       d.ip += 4;
-      status = decode_group (&d, flags, &done);
+      status = decode_group (&d, flags, 32, &done);
     }
 
   *out_len = d.op;

@@ -24,7 +24,9 @@ typedef enum
  * bytes written (also on failure: what was decoded before the fault) and, on
  * failure, *@bad_offset (may be NULL) to the input offset of the faulty item:
  * the flag word, the literal or the match token. The stream ends, with
- * ET_XPRESS_OK, when the input runs out where an item would start. */
+ * ET_XPRESS_OK, when the input runs out where an item would start. Bytes
+ * of @out past *@out_len (never past @out_cap) may be overwritten: the
+ * decoder copies 16 bytes at a time where there is room. */
 EtXpressStatus et_xpress_decompress (const guint8 *in,
                                      gsize         in_len,
                                      guint8       *out,
