@@ -26,10 +26,10 @@
 #include <string.h>
 
 /* A thread's channels are looked up along a chain while they are at most
- * this many; past it, through the part's index of such threads' channels
- * (a trace whose every event names a series of its own must not make a
- * chain walk quadratic). */
-#define CHAIN_MAX 32
+ * this many; past it, through an index of the thread's own (a server's
+ * thread of a hundred series, or a trace whose every event names a series
+ * of its own, must not walk long chains). */
+#define CHAIN_MAX 8
 
 /* How far ahead count_part asks for a span start's end marker. */
 #define PREFETCH_AHEAD 8
@@ -44,14 +44,15 @@ typedef struct
   guint16 provider;
 } PartChannel;
 
-/* An open-addressed index of part channel ids (+ 1) by their key, for the
- * channels of threads with more than CHAIN_MAX of them. */
+/* A thread's open-addressed index of its channels in a part (id + 1 by
+ * series and provider), once it has more than CHAIN_MAX: each thread's
+ * own, so that the few threads alive at once keep theirs in the cache. */
 typedef struct
 {
   guint32 *slots;
-  guint    mask;
-  guint    n;
-} BigIndex;
+  guint32  mask;
+  guint32  n;
+} ThreadIndex;
 
 /* One stretch of the markers [from, to): its channels while counting,
  * then each channel's next free place in the final array. */
@@ -64,7 +65,7 @@ typedef struct
   GArray          *channels;     /* PartChannel, first met first */
   guint32         *head;         /* per thread: its latest channel + 1; 0: none */
   guint16         *length;       /* per thread: its channels (saturating) */
-  BigIndex         big;
+  ThreadIndex     *index;        /* per thread: past CHAIN_MAX channels */
   guint32         *cursor;       /* per part channel: its next final place */
   guint32          n_kept;
   EtTrace         *self;
@@ -90,47 +91,50 @@ part_channel (ChannelPart *part, guint id)
   return &g_array_index (part->channels, PartChannel, id);
 }
 
-static void
-big_insert (ChannelPart *part, guint id)
+static guint
+series_hash (guint32 series, guint16 provider)
 {
-  BigIndex *b = &part->big;
+  guint h = series * 2654435761u ^ provider;
+
+  h ^= h >> 15;
+  h *= 0x2C1B3C6Du;
+  return h ^ (h >> 12);
+}
+
+static void
+index_insert (ChannelPart *part, ThreadIndex *x, guint id)
+{
   const PartChannel *c = part_channel (part, id);
   guint h;
 
-  if ((b->n + 1) * 2 > b->mask + 1)
+  if ((x->n + 1) * 2 > x->mask + 1)
     {
-      guint32 *old = b->slots;
-      guint old_size = b->mask + 1;
+      guint32 *old = x->slots;
+      guint old_size = x->slots != NULL ? x->mask + 1 : 0;
 
-      b->mask = b->mask != 0 ? b->mask * 2 + 1 : 1023;
-      b->slots = g_new0 (guint32, b->mask + 1);
-      b->n = 0;
-      for (guint s = 0; old != NULL && s < old_size; s++)
+      x->mask = x->slots != NULL ? x->mask * 2 + 1 : 4 * CHAIN_MAX - 1;
+      x->slots = g_new0 (guint32, x->mask + 1);
+      x->n = 0;
+      for (guint s = 0; s < old_size; s++)
         if (old[s] != 0)
-          big_insert (part, old[s] - 1);
+          index_insert (part, x, old[s] - 1);
       g_free (old);
     }
-  for (h = key_hash (c->thread, c->series, c->provider) & b->mask; b->slots[h] != 0;
-       h = (h + 1) & b->mask)
+  for (h = series_hash (c->series, c->provider) & x->mask; x->slots[h] != 0; h = (h + 1) & x->mask)
     ;
-  b->slots[h] = id + 1;
-  b->n++;
+  x->slots[h] = id + 1;
+  x->n++;
 }
 
 static gint
-big_find (ChannelPart *part, guint32 thread, guint32 series, guint16 provider)
+index_find (ChannelPart *part, const ThreadIndex *x, guint32 series, guint16 provider)
 {
-  const BigIndex *b = &part->big;
-
-  if (b->slots == NULL)
-    return -1;
-  for (guint h = key_hash (thread, series, provider) & b->mask; b->slots[h] != 0;
-       h = (h + 1) & b->mask)
+  for (guint h = series_hash (series, provider) & x->mask; x->slots[h] != 0; h = (h + 1) & x->mask)
     {
-      const PartChannel *c = part_channel (part, b->slots[h] - 1);
+      const PartChannel *c = part_channel (part, x->slots[h] - 1);
 
-      if (c->thread == thread && c->series == series && c->provider == provider)
-        return (gint) b->slots[h] - 1;
+      if (c->series == series && c->provider == provider)
+        return (gint) x->slots[h] - 1;
     }
   return -1;
 }
@@ -155,7 +159,7 @@ part_find (ChannelPart *part, guint32 thread, guint32 series, guint16 provider)
     }
   else
     {
-      gint found = big_find (part, thread, series, provider);
+      gint found = index_find (part, &part->index[thread], series, provider);
 
       if (found >= 0)
         return (guint) found;
@@ -167,9 +171,9 @@ part_find (ChannelPart *part, guint32 thread, guint32 series, guint16 provider)
     part->length[thread]++;
   if (part->length[thread] == CHAIN_MAX + 1)
     for (guint32 at = id + 1; at != 0; at = part_channel (part, at - 1)->next)
-      big_insert (part, at - 1);
+      index_insert (part, &part->index[thread], at - 1);
   else if (part->length[thread] > CHAIN_MAX + 1)
-    big_insert (part, id);
+    index_insert (part, &part->index[thread], id);
   return id;
 }
 
@@ -210,6 +214,7 @@ count_part (gpointer data)
   part->channels = g_array_new (FALSE, FALSE, sizeof (PartChannel));
   part->head = g_new0 (guint32, MAX (n_threads, 1));
   part->length = g_new0 (guint16, MAX (n_threads, 1));
+  part->index = g_new0 (ThreadIndex, MAX (n_threads, 1));
   for (guint i = part->from; i < part->to; i++)
     {
       const EtPendingMarker *m = &part->markers[i];
@@ -257,49 +262,70 @@ typedef struct
   GArray     *order;       /* guint32: channels in layout order */
   GArray     *met;         /* guint32 per part channel visited: its ThreadChannel */
   GArray     *before;      /* guint32 per part channel visited: the count before its part's */
-  GHashTable *big;         /* (series, provider) → ThreadChannel + 1, for threads of many */
+  guint32    *slots;       /* the thread's channels by series and provider: index + 1 */
+  guint32     mask;
   GHashTable *rank;        /* series id → rank */
+  guint32     rank_cache[64][2];   /* series + 1 and its rank, direct-mapped */
 } ThreadJoin;
 
-static guint64
-series_key (guint32 series, guint16 provider)
+static void
+join_index_add (ThreadJoin *j, guint k)
 {
-  return (guint64) series << 16 | provider;
+  const ThreadChannel *t = &g_array_index (j->channels, ThreadChannel, k);
+  guint h = series_hash (t->series, t->provider) & j->mask;
+
+  while (j->slots[h] != 0)
+    h = (h + 1) & j->mask;
+  j->slots[h] = k + 1;
+}
+
+/* Empties the index for a thread of at most @n channels. */
+static void
+join_index_reset (ThreadJoin *j, guint n)
+{
+  guint size = 64;
+
+  while (size < 2 * n)
+    size *= 2;
+  if (j->slots == NULL || size > j->mask + 1)
+    {
+      g_free (j->slots);
+      j->slots = g_new0 (guint32, size);
+      j->mask = size - 1;
+    }
+  else
+    memset (j->slots, 0, (j->mask + 1) * sizeof (guint32));
+}
+
+static guint32
+rank_of (ThreadJoin *j, guint32 series)
+{
+  guint32 *cached = j->rank_cache[series % G_N_ELEMENTS (j->rank_cache)];
+
+  if (cached[0] != series + 1)
+    {
+      cached[0] = series + 1;
+      cached[1] = GPOINTER_TO_UINT (g_hash_table_lookup (j->rank, GUINT_TO_POINTER (series)));
+    }
+  return cached[1];
 }
 
 /* The thread's channel of @c (made when it has none yet). */
 static guint
 thread_channel_of (ThreadJoin *j, const PartChannel *c)
 {
-  ThreadChannel made = { c->series, 0, 0, 0, c->provider };
-  guint64 key = series_key (c->series, c->provider);
-  gpointer found;
+  ThreadChannel made = { c->series, rank_of (j, c->series), 0, 0, c->provider };
 
-  if (j->channels->len <= CHAIN_MAX)
+  for (guint h = series_hash (c->series, c->provider) & j->mask; j->slots[h] != 0;
+       h = (h + 1) & j->mask)
     {
-      for (guint k = 0; k < j->channels->len; k++)
-        {
-          const ThreadChannel *t = &g_array_index (j->channels, ThreadChannel, k);
+      const ThreadChannel *t = &g_array_index (j->channels, ThreadChannel, j->slots[h] - 1);
 
-          if (t->series == c->series && t->provider == c->provider)
-            return k;
-        }
+      if (t->series == c->series && t->provider == c->provider)
+        return j->slots[h] - 1;
     }
-  else if (g_hash_table_lookup_extended (j->big, &key, NULL, &found))
-    return GPOINTER_TO_UINT (found) - 1;
-  made.rank = GPOINTER_TO_UINT (g_hash_table_lookup (j->rank, GUINT_TO_POINTER (c->series)));
   g_array_append_val (j->channels, made);
-  if (j->channels->len == CHAIN_MAX + 1)
-    for (guint k = 0; k < j->channels->len; k++)
-      {
-        const ThreadChannel *t = &g_array_index (j->channels, ThreadChannel, k);
-        guint64 *copy = g_new (guint64, 1);
-
-        *copy = series_key (t->series, t->provider);
-        g_hash_table_insert (j->big, copy, GUINT_TO_POINTER (k + 1));
-      }
-  else if (j->channels->len > CHAIN_MAX + 1)
-    g_hash_table_insert (j->big, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (j->channels->len));
+  join_index_add (j, j->channels->len - 1);
   return j->channels->len - 1;
 }
 
@@ -326,11 +352,14 @@ join_thread (EtTrace *self, ThreadJoin *j, ChannelPart *parts, guint k, guint t,
 {
   EtThread *thread = &g_array_index (self->threads, EtThread, t);
 
+  guint most = 0;
+
   g_array_set_size (j->channels, 0);
   g_array_set_size (j->met, 0);
   g_array_set_size (j->before, 0);
-  if (j->big != NULL && g_hash_table_size (j->big) > 0)
-    g_hash_table_remove_all (j->big);
+  for (guint p = 0; p < k; p++)
+    most += parts[p].length[t] < G_MAXUINT16 ? parts[p].length[t] : parts[p].channels->len;
+  join_index_reset (j, most);
   for (guint p = 0; p < k; p++)
     for (guint32 at = parts[p].head[t]; at != 0; at = part_channel (&parts[p], at - 1)->next)
       {
@@ -426,8 +455,9 @@ part_drop_channels (ChannelPart *part, guint n_threads)
 {
   release_free (g_steal_pointer (&part->head), MAX (n_threads, 1) * sizeof (guint32));
   release_free (g_steal_pointer (&part->length), MAX (n_threads, 1) * sizeof (guint16));
-  if (part->big.slots != NULL)
-    release_free (g_steal_pointer (&part->big.slots), (part->big.mask + 1) * sizeof (guint32));
+  for (guint t = 0; t < n_threads; t++)
+    g_free (part->index[t].slots);
+  release_free (g_steal_pointer (&part->index), MAX (n_threads, 1) * sizeof (ThreadIndex));
   et_memory_release (part->channels->data, part->channels->len * sizeof (PartChannel));
   g_clear_pointer (&part->channels, g_array_unref);
 }
@@ -456,8 +486,7 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
                    g_array_new (FALSE, FALSE, sizeof (guint32)),
                    g_array_new (FALSE, FALSE, sizeof (guint32)),
                    g_array_new (FALSE, FALSE, sizeof (guint32)),
-                   g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
-                   rank_series (self, parts, k) };
+                   NULL, 0, rank_series (self, parts, k), { { 0 } } };
 
   for (guint p = 0; p < k; p++)
     {
@@ -475,7 +504,7 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
   g_array_unref (j.order);
   g_array_unref (j.met);
   g_array_unref (j.before);
-  g_hash_table_unref (j.big);
+  g_free (j.slots);
   g_hash_table_unref (j.rank);
   return self->channels->len;
 }
