@@ -500,6 +500,75 @@ assert_same_markers (EtTrace *x, EtTrace *y)
     }
 }
 
+/* Channels are laid out thread by thread: each thread's contiguous, in
+ * thread order, ordered within it by provider and then series name. */
+static void
+assert_channels_in_layout_order (EtTrace *t)
+{
+  guint next = 0;
+
+  for (guint th = 0; th < et_trace_get_n_threads (t); th++)
+    {
+      const EtThread *thread = et_trace_get_thread (t, th);
+
+      if (thread->n_channels == 0)
+        continue;
+      assert_int_equal (thread->first_channel, next);
+      for (guint k = 0; k < thread->n_channels; k++)
+        {
+          guint c = thread->first_channel + k;
+          const EtChannel *ch = et_trace_get_channel (t, c);
+
+          assert_int_equal (et_trace_channel_thread (t, c), th);
+          if (k > 0)
+            {
+              const EtChannel *before = et_trace_get_channel (t, c - 1);
+
+              assert_true (before->provider < ch->provider
+                           || (before->provider == ch->provider
+                               && strcmp (et_trace_get_string (t, before->series),
+                                          et_trace_get_string (t, ch->series)) < 0));
+            }
+        }
+      next += thread->n_channels;
+    }
+  assert_int_equal (next, et_trace_get_n_channels (t));
+}
+
+/* A server's thread churn (threads of dozens of series, looked up through
+ * each thread's own index past a few) and short-lived threads of 20–30
+ * series: one, two and five loading parts lay the channels out alike, in
+ * layout order. */
+static void
+test_channels_per_thread_match_any_parts (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  for (guint shape = 0; shape < 2; shape++)
+    {
+      g_autoptr(EtTrace) one = NULL, two = NULL, five = NULL;
+
+      if (shape == 0)
+        assert_true (et_fixture_write_churn (f->path, 60000, 7, &o, &error));
+      else
+        assert_true (et_fixture_write_threads (f->path, 60000, 400, 7, &o, &error));
+      g_setenv ("ETLSCOPE_THREADS", "1", TRUE);
+      one = load (f->path);
+      g_setenv ("ETLSCOPE_THREADS", "2", TRUE);
+      two = load (f->path);
+      g_setenv ("ETLSCOPE_THREADS", "5", TRUE);
+      five = load (f->path);
+      g_unsetenv ("ETLSCOPE_THREADS");
+      assert_true (et_trace_get_n_channels (one) > 2000);
+      assert_channels_in_layout_order (one);
+      assert_same_markers (one, two);
+      assert_same_markers (one, five);
+    }
+}
+
 /* Walking and decoding on several threads must give exactly what one
  * thread gives. */
 static void
@@ -1512,6 +1581,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_cancelled_load_returns_cancelled, setup, teardown),
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_channels_per_thread_match_any_parts, setup, teardown),
     cmocka_unit_test_setup_teardown (test_walked_schemas_make_the_markers_of_full_decoding,
                                      setup, teardown),
     cmocka_unit_test_setup_teardown (test_fixed_layouts_make_the_markers_of_full_decoding, setup,

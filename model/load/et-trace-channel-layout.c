@@ -21,6 +21,7 @@
  */
 #include "et-trace-markers-private.h"
 #include "et-memory.h"
+#include "et-sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -260,6 +261,7 @@ typedef struct
 {
   GArray     *channels;    /* ThreadChannel */
   GArray     *order;       /* guint32: channels in layout order */
+  GArray     *keys;        /* guint64: their packed keys, sorted (order_thread_channels) */
   GArray     *met;         /* guint32 per part channel visited: its ThreadChannel */
   GArray     *before;      /* guint32 per part channel visited: the count before its part's */
   guint32    *slots;       /* the thread's channels by series and provider: index + 1 */
@@ -343,6 +345,51 @@ compare_thread_channels (gconstpointer a, gconstpointer b, gpointer channels)
   return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
+/* j->order: the thread's channels in layout order. Their keys are
+ * packed into numbers (provider, rank, index) and sorted as such, by
+ * insertion for the few channels most threads have; past what fits in 64
+ * bits, compared. */
+static void
+order_thread_channels (ThreadJoin *j)
+{
+  guint n = j->channels->len;
+  guint64 *keys;
+  gboolean packed = n < (1u << 20);
+
+  g_array_set_size (j->order, n);
+  g_array_set_size (j->keys, n);
+  keys = (guint64 *) (gpointer) j->keys->data;
+  for (guint c = 0; c < n && packed; c++)
+    {
+      const ThreadChannel *t = &g_array_index (j->channels, ThreadChannel, c);
+
+      packed = t->rank < (1u << 28);
+      keys[c] = (guint64) t->provider << 48 | (guint64) t->rank << 20 | c;
+    }
+  if (!packed)
+    {
+      for (guint c = 0; c < n; c++)
+        g_array_index (j->order, guint32, c) = c;
+      g_qsort_with_data (j->order->data, (gint) n, sizeof (guint32), compare_thread_channels,
+                         j->channels);
+      return;
+    }
+  if (n > 32)
+    et_sort_u64 (keys, n);
+  else
+    for (guint c = 1; c < n; c++)
+      {
+        guint64 key = keys[c];
+        guint at = c;
+
+        for (; at > 0 && keys[at - 1] > key; at--)
+          keys[at] = keys[at - 1];
+        keys[at] = key;
+      }
+  for (guint c = 0; c < n; c++)
+    g_array_index (j->order, guint32, c) = (guint32) (keys[c] & ((1u << 20) - 1));
+}
+
 /* Appends the merged channels of thread @t to the trace's, in layout
  * order, the markers placed from *@placed on; gives each part channel of
  * the thread its first place (after the parts before it). */
@@ -374,11 +421,7 @@ join_thread (EtTrace *self, ThreadJoin *j, ChannelPart *parts, guint k, guint t,
   if (j->channels->len > 0)
     thread->first_channel = self->channels->len;
   thread->n_channels = j->channels->len;
-  g_array_set_size (j->order, j->channels->len);
-  for (guint c = 0; c < j->channels->len; c++)
-    g_array_index (j->order, guint32, c) = c;
-  g_qsort_with_data (j->order->data, (gint) j->order->len, sizeof (guint32),
-                     compare_thread_channels, j->channels);
+  order_thread_channels (j);
   for (guint c = 0; c < j->order->len; c++)
     {
       ThreadChannel *tc = &g_array_index (j->channels, ThreadChannel,
@@ -484,6 +527,7 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
   guint32 placed = 0;
   ThreadJoin j = { g_array_new (FALSE, FALSE, sizeof (ThreadChannel)),
                    g_array_new (FALSE, FALSE, sizeof (guint32)),
+                   g_array_new (FALSE, FALSE, sizeof (guint64)),
                    g_array_new (FALSE, FALSE, sizeof (guint32)),
                    g_array_new (FALSE, FALSE, sizeof (guint32)),
                    NULL, 0, rank_series (self, parts, k), { { 0 } } };
@@ -502,6 +546,7 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
     part_drop_channels (&parts[p], n_threads);
   g_array_unref (j.channels);
   g_array_unref (j.order);
+  g_array_unref (j.keys);
   g_array_unref (j.met);
   g_array_unref (j.before);
   g_free (j.slots);

@@ -25,13 +25,16 @@ typedef struct
   EtEventLoc loc;
 } EtEventRef;
 
-/* The TraceLogging schemas one decoding thread found last: a hit costs a
- * length check and a memcmp of the record's metadata instead of a hash of
- * it and the schema lock. Zeroed means empty. */
-#define ET_SCHEMA_CACHE_SIZE 4
+/* The TraceLogging schemas one decoding thread met, direct-mapped by a
+ * fingerprint of the metadata (its length and a few of its words): a hit
+ * costs the fingerprint, a length check and a memcmp of the record's
+ * metadata instead of a hash of it and the schema lock. An .etl carries
+ * each event's metadata in the event, and a server's mix of event types
+ * and payload layouts runs to hundreds: the cache holds as many. Zeroed
+ * means empty. */
+#define ET_SCHEMA_CACHE_SIZE 512
 /* In front of it, by the metadata's address: the records of an in-memory
- * image (et-image-record) share one copy per event type, and a .nettrace
- * holds more types taking turns than the cache above holds. */
+ * image (et-image-record) share one copy per event type. */
 #define ET_SCHEMA_ADDR_CACHE_SIZE 32
 
 typedef struct
@@ -39,7 +42,6 @@ typedef struct
   const guint8     *bytes[ET_SCHEMA_CACHE_SIZE];
   gsize             len[ET_SCHEMA_CACHE_SIZE];
   const EtTlSchema *schema[ET_SCHEMA_CACHE_SIZE];
-  guint             next;    /* the entry the next miss replaces */
   const guint8     *addr[ET_SCHEMA_ADDR_CACHE_SIZE];        /* direct-mapped */
   const EtTlSchema *addr_schema[ET_SCHEMA_ADDR_CACHE_SIZE];
 } EtSchemaCache;

@@ -23,17 +23,36 @@ typedef struct
   gsize         len;
 } TlKey;
 
+/* A fingerprint of TraceLogging metadata: its length and words from its
+ * start (size, tags, event name), middle and end (the fields), read eight
+ * bytes at a time. Equality compares every byte. */
+static guint
+tl_fingerprint (const guint8 *bytes, gsize len)
+{
+  guint64 h = 0x9E3779B97F4A7C15u ^ len, w = 0;
+
+  if (len >= 8)
+    {
+      const gsize at[4] = { 0, MIN (8, len - 8), len / 2 - MIN (len / 2, 4), len - 8 };
+
+      for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+        {
+          memcpy (&w, bytes + at[i], 8);
+          h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+          h ^= h >> 32;
+        }
+    }
+  else
+    for (gsize i = 0; i < len; i++)
+      h = (h ^ bytes[i]) * 0x100000001B3u;
+  return (guint) (h ^ (h >> 29));
+}
+
 static guint
 tl_key_hash (gconstpointer key)
 {
   const TlKey *k = key;
-  guint32 h = 2166136261u ^ (guint32) k->len;
-
-  /* The length and the first bytes (size, tags, event name) tell schemas
-   * apart; equality compares every byte. */
-  for (gsize i = 0; i < MIN (k->len, 48); i++)
-    h = (h ^ k->bytes[i]) * 16777619u;
-  return h;
+  return tl_fingerprint (k->bytes, k->len);
 }
 
 static gboolean
@@ -250,27 +269,27 @@ schema_addr_slot (const guint8 *bytes)
 static const EtTlSchema *
 cached_schema (EtSchemaCache *cache, const TlKey *key)
 {
-  guint slot = schema_addr_slot (key->bytes);
+  guint slot = schema_addr_slot (key->bytes), k;
 
   if (cache->addr[slot] == key->bytes && cache->addr_schema[slot] != NULL)
     return cache->addr_schema[slot];
-  for (guint k = 0; k < ET_SCHEMA_CACHE_SIZE; k++)
-    if (cache->schema[k] != NULL && cache->len[k] == key->len
-        && memcmp (cache->bytes[k], key->bytes, key->len) == 0)
-      {
-        cache->addr[slot] = key->bytes;
-        cache->addr_schema[slot] = cache->schema[k];
-        return cache->schema[k];
-      }
+  k = tl_fingerprint (key->bytes, key->len) % ET_SCHEMA_CACHE_SIZE;
+  if (cache->schema[k] != NULL && cache->len[k] == key->len
+      && memcmp (cache->bytes[k], key->bytes, key->len) == 0)
+    {
+      cache->addr[slot] = key->bytes;
+      cache->addr_schema[slot] = cache->schema[k];
+      return cache->schema[k];
+    }
   return NULL;
 }
 
 static void
 cache_schema (EtSchemaCache *cache, const TlKey *key, const EtTlSchema *schema)
 {
-  guint k = cache->next, slot = schema_addr_slot (key->bytes);
+  guint k = tl_fingerprint (key->bytes, key->len) % ET_SCHEMA_CACHE_SIZE;
+  guint slot = schema_addr_slot (key->bytes);
 
-  cache->next = (k + 1) % ET_SCHEMA_CACHE_SIZE;
   cache->bytes[k] = key->bytes;
   cache->len[k] = key->len;
   cache->schema[k] = schema;
