@@ -390,27 +390,45 @@ order_thread_channels (ThreadJoin *j)
     g_array_index (j->order, guint32, c) = (guint32) (keys[c] & ((1u << 20) - 1));
 }
 
-/* Appends the merged channels of thread @t to the trace's, in layout
- * order, the markers placed from *@placed on; gives each part channel of
- * the thread its first place (after the parts before it). */
-static void
-join_thread (EtTrace *self, ThreadJoin *j, ChannelPart *parts, guint k, guint t,
-             guint32 *placed)
+/* A range of threads joined by one worker: first each thread's channels
+ * merged and ordered, with places counted from the range's start; then,
+ * once every range knows where it starts, written to the trace. */
+typedef struct
 {
-  EtThread *thread = &g_array_index (self->threads, EtThread, t);
+  EtTrace     *self;
+  ChannelPart *parts;
+  guint        k;
+  guint        t_from, t_to;   /* threads [t_from, t_to) */
+  ThreadJoin   j;
+  GArray      *merged;         /* EtChannel of its threads in layout order */
+  GArray      *firsts;         /* guint32 per merged channel: its first marker's place
+                                * from the range's start */
+  guint32      n_markers;      /* its threads' markers */
+  guint32      channel_base;   /* where its channels and markers start */
+  guint32      marker_base;
+} JoinRange;
 
+/* Merges thread @t's channels of every part, orders them and appends them
+ * to the range's; each part channel of the thread gets its first place
+ * from the range's start (after the parts before it). */
+static void
+join_thread (JoinRange *r, guint t)
+{
+  ThreadJoin *j = &r->j;
+  EtThread *thread = &g_array_index (r->self->threads, EtThread, t);
   guint most = 0;
 
   g_array_set_size (j->channels, 0);
   g_array_set_size (j->met, 0);
   g_array_set_size (j->before, 0);
-  for (guint p = 0; p < k; p++)
-    most += parts[p].length[t] < G_MAXUINT16 ? parts[p].length[t] : parts[p].channels->len;
+  for (guint p = 0; p < r->k; p++)
+    most += r->parts[p].length[t] < G_MAXUINT16 ? r->parts[p].length[t]
+                                                : r->parts[p].channels->len;
   join_index_reset (j, most);
-  for (guint p = 0; p < k; p++)
-    for (guint32 at = parts[p].head[t]; at != 0; at = part_channel (&parts[p], at - 1)->next)
+  for (guint p = 0; p < r->k; p++)
+    for (guint32 at = r->parts[p].head[t]; at != 0; at = part_channel (&r->parts[p], at - 1)->next)
       {
-        const PartChannel *c = part_channel (&parts[p], at - 1);
+        const PartChannel *c = part_channel (&r->parts[p], at - 1);
         guint tc = thread_channel_of (j, c);
         ThreadChannel *merged = &g_array_index (j->channels, ThreadChannel, tc);
 
@@ -419,26 +437,70 @@ join_thread (EtTrace *self, ThreadJoin *j, ChannelPart *parts, guint k, guint t,
         merged->count += c->count;
       }
   if (j->channels->len > 0)
-    thread->first_channel = self->channels->len;
+    thread->first_channel = r->merged->len;      /* from the range's start, for now */
   thread->n_channels = j->channels->len;
   order_thread_channels (j);
   for (guint c = 0; c < j->order->len; c++)
     {
       ThreadChannel *tc = &g_array_index (j->channels, ThreadChannel,
                                           g_array_index (j->order, guint32, c));
-      EtChannel channel = { tc->provider, tc->series, self->markers + *placed, tc->count };
+      EtChannel channel = { tc->provider, tc->series, NULL, tc->count };
 
-      tc->first = *placed;
-      *placed += tc->count;
-      g_array_append_val (self->channels, channel);
-      g_array_append_val (self->channel_thread, t);
+      tc->first = r->n_markers;
+      r->n_markers += tc->count;
+      g_array_append_val (r->merged, channel);
+      g_array_append_val (r->firsts, tc->first);
     }
   /* The same walk again, in the same order: each part channel's place. */
-  for (guint p = 0, v = 0; p < k; p++)
-    for (guint32 at = parts[p].head[t]; at != 0; at = part_channel (&parts[p], at - 1)->next, v++)
-      parts[p].cursor[at - 1] = g_array_index (j->channels, ThreadChannel,
-                                               g_array_index (j->met, guint32, v)).first
-                                + g_array_index (j->before, guint32, v);
+  for (guint p = 0, v = 0; p < r->k; p++)
+    for (guint32 at = r->parts[p].head[t]; at != 0;
+         at = part_channel (&r->parts[p], at - 1)->next, v++)
+      r->parts[p].cursor[at - 1] = g_array_index (j->channels, ThreadChannel,
+                                                  g_array_index (j->met, guint32, v)).first
+                                   + g_array_index (j->before, guint32, v);
+}
+
+static gpointer
+join_range (gpointer data)
+{
+  JoinRange *r = data;
+
+  et_worker_begin ();
+  for (guint t = r->t_from; t < r->t_to; t++)
+    join_thread (r, t);
+  return NULL;
+}
+
+/* Writes the range's channels at their places in the trace's, and moves
+ * its threads' channels and its part channels' places by where it starts. */
+static gpointer
+place_range (gpointer data)
+{
+  JoinRange *r = data;
+  EtChannel *channels = (EtChannel *) (gpointer) r->self->channels->data + r->channel_base;
+  guint32 *channel_thread = (guint32 *) (gpointer) r->self->channel_thread->data + r->channel_base;
+
+  et_worker_begin ();
+  for (guint t = r->t_from, c = 0; t < r->t_to; t++)
+    {
+      EtThread *thread = &g_array_index (r->self->threads, EtThread, t);
+
+      if (thread->n_channels > 0)
+        thread->first_channel += r->channel_base;
+      for (guint n = 0; n < thread->n_channels; n++, c++)
+        {
+          EtChannel channel = g_array_index (r->merged, EtChannel, c);
+
+          channel.markers = r->self->markers + r->marker_base
+                            + g_array_index (r->firsts, guint32, c);
+          channels[c] = channel;
+          channel_thread[c] = t;
+        }
+      for (guint p = 0; p < r->k; p++)
+        for (guint32 at = r->parts[p].head[t]; at != 0; at = part_channel (&r->parts[p], at - 1)->next)
+          r->parts[p].cursor[at - 1] += r->marker_base;
+    }
+  return NULL;
 }
 
 static int
@@ -519,39 +581,63 @@ presize (GArray **array, guint n)
 }
 
 /* Every thread's channels, in thread order: the trace's channels and
- * each part channel's first place. Returns the channels. */
+ * each part channel's first place. Ranges of threads are joined on every
+ * core, then placed after the ranges before them. Returns the channels. */
 static guint
 join_threads (EtTrace *self, ChannelPart *parts, guint k)
 {
-  guint most = 0, n_threads = self->threads->len;
+  guint n_threads = self->threads->len, n_channels = 0, n_ranges;
   guint32 placed = 0;
-  ThreadJoin j = { g_array_new (FALSE, FALSE, sizeof (ThreadChannel)),
-                   g_array_new (FALSE, FALSE, sizeof (guint32)),
-                   g_array_new (FALSE, FALSE, sizeof (guint64)),
-                   g_array_new (FALSE, FALSE, sizeof (guint32)),
-                   g_array_new (FALSE, FALSE, sizeof (guint32)),
-                   NULL, 0, rank_series (self, parts, k), { { 0 } } };
+  GHashTable *rank = rank_series (self, parts, k);
+  g_autofree JoinRange *ranges = NULL;
 
+  n_ranges = MIN (et_workers_count (self->n_markers, 200000), MAX (n_threads, 1));
+  ranges = g_new0 (JoinRange, n_ranges);
   for (guint p = 0; p < k; p++)
+    parts[p].cursor = g_new (guint32, MAX (parts[p].channels->len, 1));
+  for (guint r = 0; r < n_ranges; r++)
+    ranges[r] = (JoinRange) {
+      .self = self, .parts = parts, .k = k,
+      .t_from = (guint) ((guint64) n_threads * r / n_ranges),
+      .t_to = (guint) ((guint64) n_threads * (r + 1) / n_ranges),
+      .j = { g_array_new (FALSE, FALSE, sizeof (ThreadChannel)),
+             g_array_new (FALSE, FALSE, sizeof (guint32)),
+             g_array_new (FALSE, FALSE, sizeof (guint64)),
+             g_array_new (FALSE, FALSE, sizeof (guint32)),
+             g_array_new (FALSE, FALSE, sizeof (guint32)),
+             NULL, 0, rank, { { 0 } } },
+      .merged = g_array_new (FALSE, FALSE, sizeof (EtChannel)),
+      .firsts = g_array_new (FALSE, FALSE, sizeof (guint32)) };
+  et_workers_run (ranges, sizeof *ranges, n_ranges, join_range, "etlscope-layout");
+  for (guint r = 0; r < n_ranges; r++)
     {
-      most = MAX (most, parts[p].channels->len);
-      parts[p].cursor = g_new (guint32, MAX (parts[p].channels->len, 1));
+      ranges[r].channel_base = n_channels;
+      ranges[r].marker_base = placed;
+      n_channels += ranges[r].merged->len;
+      placed += ranges[r].n_markers;
     }
-  /* At least the most any part met: sized once instead of growing. */
-  presize (&self->channels, most);
-  presize (&self->channel_thread, most + 1);
-  for (guint t = 0; t < n_threads; t++)
-    join_thread (self, &j, parts, k, t, &placed);
+  presize (&self->channels, n_channels + 1);
+  g_array_set_size (self->channels, n_channels);
+  presize (&self->channel_thread, n_channels + 1);
+  g_array_set_size (self->channel_thread, n_channels);
+  et_workers_run (ranges, sizeof *ranges, n_ranges, place_range, "etlscope-layout");
+  for (guint r = 0; r < n_ranges; r++)
+    {
+      ThreadJoin *j = &ranges[r].j;
+
+      g_array_unref (j->channels);
+      g_array_unref (j->order);
+      g_array_unref (j->keys);
+      g_array_unref (j->met);
+      g_array_unref (j->before);
+      g_free (j->slots);
+      g_array_unref (ranges[r].merged);
+      g_array_unref (ranges[r].firsts);
+    }
   for (guint p = 0; p < k; p++)
     part_drop_channels (&parts[p], n_threads);
-  g_array_unref (j.channels);
-  g_array_unref (j.order);
-  g_array_unref (j.keys);
-  g_array_unref (j.met);
-  g_array_unref (j.before);
-  g_free (j.slots);
-  g_hash_table_unref (j.rank);
-  return self->channels->len;
+  g_hash_table_unref (rank);
+  return n_channels;
 }
 
 /* ---- the scatter ------------------------------------------------------------ */
