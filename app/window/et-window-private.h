@@ -11,6 +11,7 @@
 #include "et-bookmarks.h"
 #include "et-overview-strip.h"
 #include "et-stats-pane.h"
+#include "et-call-tree-pane.h"
 
 struct _EtWindow
 {
@@ -38,6 +39,7 @@ struct _EtWindow
   EtMarkersList     *markers;
   GtkNotebook       *reports;      /* the Markers and Statistics reports */
   EtStatsPane       *stats;
+  EtCallTreePane    *call_tree;    /* the CPU samples' call tree of the range or span */
   EtDetailsPane     *details;
   EtFilterPopover   *filters;
   GtkMenuButton     *legend_button;

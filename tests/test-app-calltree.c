@@ -1,0 +1,319 @@
+/* test-app-calltree.c — the Call Tree tab under Xvfb (issue 33).
+ *
+ * On the fixture of known stacks (`etlscope-fixture stacks`): the selected
+ * span's call tree shows, row for row, the tree `etlscope-cli stacks
+ * --format=json --marker 1` writes of the same span (names, inclusive and
+ * exclusive samples, in its order), and a range's that of `--from --to`;
+ * the bottom-up view's functions carry the samples that ended in them
+ * (summed here from the CLI's tree); search reveals a frame; a trace
+ * without samples says so. On the corpus's SampleProfiler trace
+ * (eventpipe-dotnetcore3.0-win-x64-objver4.nettrace, skipped when absent)
+ * the whole trace's tree against the CLI's, three levels and the hot path.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <string.h>
+#include <cmocka.h>
+#include <glib/gstdio.h>
+
+#include "cli-run.h"
+#include "et-call-tree-pane.h"
+#include "et-timeline-view.h"
+#include "gui-test.h"
+
+static char *stacks_path;
+
+static int
+setup (void **state)
+{
+  int status = setup_demo (state);
+
+  stacks_path = g_build_filename (gui_dir, "stacks.nettrace", NULL);
+  assert_true (run_fixture_tool ((const char *const[]) { "stacks", stacks_path, NULL }));
+  return status;
+}
+
+static int
+teardown (void **state)
+{
+  g_unlink (stacks_path);
+  g_clear_pointer (&stacks_path, g_free);
+  return teardown_demo (state);
+}
+
+/* ---- the pane ------------------------------------------------------------- */
+
+static EtCallTreePane *
+call_tree_pane (EtWindow *window)
+{
+  return ET_CALL_TREE_PANE (find_widget (GTK_WIDGET (window), ET_TYPE_CALL_TREE_PANE));
+}
+
+/* Brings up the Call Tree tab and waits for its tree. */
+static EtCallTreePane *
+show_call_tree (EtWindow *window)
+{
+  GtkNotebook *reports = GTK_NOTEBOOK (find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
+  EtCallTreePane *pane = call_tree_pane (window);
+
+  gtk_notebook_set_current_page (reports, gtk_notebook_page_num (reports, GTK_WIDGET (pane)));
+  RUN_UNTIL (!et_window_is_busy (window) && et_call_tree_pane_get_tree (pane) != NULL);
+  return pane;
+}
+
+/* The row at @iter against the CLI's node @json, and their children in
+ * order down to @depth levels (the first child only below @full levels:
+ * the hot path). */
+static void
+assert_rows_equal (GtkTreeView *view, GtkTreeIter *parent, JsonObject *json, guint depth,
+                   guint full)
+{
+  GtkTreeModel *model = gtk_tree_view_get_model (view);
+  JsonArray *children = json_object_get_array_member (json, "children");
+  guint n = json_array_get_length (children), shown = 0;
+  GtkTreeIter iter;
+
+  if (parent != NULL && n > 0)
+    {
+      g_autoptr(GtkTreePath) path = gtk_tree_model_get_path (model, parent);
+
+      gtk_tree_view_expand_row (view, path, FALSE);     /* as a click on its expander */
+    }
+  for (gboolean more = gtk_tree_model_iter_children (model, &iter, parent); more;
+       more = gtk_tree_model_iter_next (model, &iter))
+    {
+      JsonObject *child = json_array_get_object_element (children, shown++);
+      g_autofree char *name = NULL;
+      guint64 incl, excl;
+
+      assert_true (shown <= n);
+      gtk_tree_model_get (model, &iter, ET_CALL_COL_NAME, &name, ET_CALL_COL_INCLUSIVE, &incl,
+                          ET_CALL_COL_EXCLUSIVE, &excl, -1);
+      assert_string_equal (name, json_object_get_string_member (child, "name"));
+      assert_int_equal (incl, json_object_get_int_member (child, "inclusive"));
+      assert_int_equal (excl, json_object_get_int_member (child, "exclusive"));
+      if (depth > 1 && (full > 1 || shown == 1))
+        assert_rows_equal (view, &iter, child, depth - 1, full > 0 ? full - 1 : 0);
+    }
+  assert_int_equal (shown, n);
+}
+
+/* The CLI's tree of @args (NULL-terminated after "stacks --format=json"). */
+static JsonObject *
+cli_tree (const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  Run run;
+  JsonObject *doc;
+
+  g_ptr_array_add (argv, (gpointer) "stacks");
+  g_ptr_array_add (argv, (gpointer) "--format=json");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  run = run_cli_v ((const char *const *) argv->pdata);
+  assert_int_equal (run.status, 0);
+  doc = parse_object (run.out, -1);
+  run_clear (&run);
+  return doc;
+}
+
+/* Samples ending in each frame, summed over the CLI's tree: name → count. */
+static void
+sum_exclusive (JsonObject *node, guint depth, GHashTable *sums)
+{
+  JsonArray *children = json_object_get_array_member (node, "children");
+  const char *name = json_object_get_string_member (node, "name");
+  guint64 excl = (guint64) json_object_get_int_member (node, "exclusive");
+
+  if (depth >= 3 && excl > 0)          /* below root, process and thread: a frame */
+    g_hash_table_insert (sums, g_strdup (name),
+                         GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (sums, name)) + excl));
+  for (guint i = 0; i < json_array_get_length (children); i++)
+    sum_exclusive (json_array_get_object_element (children, i), depth + 1, sums);
+}
+
+/* The bottom-up view's top rows are the functions samples ended in, most
+ * first, each with the samples the CLI's tree ends in it. */
+static void
+assert_bottom_up (EtCallTreePane *pane, JsonObject *tree)
+{
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GtkTreeModel *model = gtk_tree_view_get_model (et_call_tree_pane_get_view (pane, TRUE));
+  guint64 last = G_MAXUINT64;
+  guint rows = 0;
+  GtkTreeIter iter;
+
+  sum_exclusive (tree, 0, sums);
+  for (gboolean more = gtk_tree_model_iter_children (model, &iter, NULL); more;
+       more = gtk_tree_model_iter_next (model, &iter), rows++)
+    {
+      g_autofree char *name = NULL;
+      guint64 incl, excl;
+
+      gtk_tree_model_get (model, &iter, ET_CALL_COL_NAME, &name, ET_CALL_COL_INCLUSIVE, &incl,
+                          ET_CALL_COL_EXCLUSIVE, &excl, -1);
+      assert_int_equal (incl, GPOINTER_TO_SIZE (g_hash_table_lookup (sums, name)));
+      assert_int_equal (excl, incl);
+      assert_true (incl <= last);
+      last = incl;
+    }
+  assert_int_equal (rows, g_hash_table_size (sums));
+}
+
+static char *
+selected_name (GtkTreeView *view)
+{
+  GtkTreeModel *model;
+  GtkTreeIter iter;
+  char *name = NULL;
+
+  if (gtk_tree_selection_get_selected (gtk_tree_view_get_selection (view), &model, &iter))
+    gtk_tree_model_get (model, &iter, ET_CALL_COL_NAME, &name, -1);
+  return name;
+}
+
+/* ---- the tests ------------------------------------------------------------ */
+
+/* A span selected on the timeline: its thread's samples during it. */
+static void
+test_span_call_tree_equals_cli (void **state)
+{
+  EtWindow *window = open_window (stacks_path);
+  EtTrace *trace = et_window_get_trace (window);
+  g_autoptr(JsonObject) doc = cli_tree ((const char *const[]) { "--marker", "1", stacks_path, NULL });
+  EtCallTreePane *pane;
+  g_autoptr(GtkTreePath) path = NULL;
+  guint c;
+
+  for (c = 0; c < et_trace_get_n_channels (trace); c++)
+    if (et_trace_get_channel (trace, c)->n_markers > 0)
+      break;
+  assert_true (c < et_trace_get_n_channels (trace));
+  assert_int_equal (et_trace_get_channel (trace, c)->markers[0].kind, ET_MARKER_SPAN);
+  et_window_reveal_marker (window, c, 0);
+  pane = show_call_tree (window);
+  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "Thread 100, the span from"));
+  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "1 CPU sample "));
+  assert_null (et_call_tree_pane_get_message (pane));
+  /* the hot path is open: process › thread › Main, so the span's leaf shows */
+  path = gtk_tree_path_new_from_string ("0:0:0");
+  assert_true (gtk_tree_view_row_expanded (et_call_tree_pane_get_view (pane, FALSE), path));
+  assert_int_equal (json_object_get_int_member (doc, "samples"), 1);
+  assert_rows_equal (et_call_tree_pane_get_view (pane, FALSE), NULL,
+                     json_object_get_object_member (doc, "tree"), 16, 16);
+  assert_bottom_up (pane, json_object_get_object_member (doc, "tree"));
+  wait_for_frame (GTK_WIDGET (pane));
+  save_screenshot (window, "app-calltree-span.png");
+
+  /* Selecting nothing gives the pane back the visible range: all threads. */
+  et_timeline_view_clear_selection (ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
+                                                                   ET_TYPE_TIMELINE_VIEW)));
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "All threads from"));
+  close_window (window);
+}
+
+/* A range dragged on the ruler: every thread's samples in it; the
+ * bottom-up view and search. */
+static void
+test_range_call_tree_equals_cli (void **state)
+{
+  EtWindow *window = open_window (stacks_path);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTimelineView *timeline = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
+                                                            ET_TYPE_TIMELINE_VIEW));
+  gint64 from = v->from_ns, to = v->to_ns;
+  g_autofree char *from_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", from);
+  g_autofree char *to_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", to);
+  g_autoptr(JsonObject) doc = cli_tree ((const char *const[]) { "--from", from_arg, "--to", to_arg,
+                                                                stacks_path, NULL });
+  EtCallTreePane *pane;
+  GtkTreeView *top_down;
+  g_autofree char *found = NULL;
+
+  et_timeline_view_select_range (timeline, from, to);
+  pane = show_call_tree (window);
+  RUN_UNTIL (!et_window_is_busy (window));
+  top_down = et_call_tree_pane_get_view (pane, FALSE);
+  /* the fixture's 8 samples: 5 of thread 100, 3 of thread 200 */
+  assert_int_equal (json_object_get_int_member (doc, "samples"), 8);
+  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "8 CPU samples"));
+  assert_rows_equal (top_down, NULL, json_object_get_object_member (doc, "tree"), 16, 16);
+  assert_bottom_up (pane, json_object_get_object_member (doc, "tree"));
+
+  /* Search, case aside: the frame is opened to and chosen. */
+  assert_true (et_call_tree_pane_find (pane, "old.run"));
+  found = selected_name (top_down);
+  assert_string_equal (found, "Shop.Orders!Shop.Orders.Old.Run()");
+  assert_false (et_call_tree_pane_find (pane, "no such frame"));
+  save_screenshot (window, "app-calltree-range.png");
+  close_window (window);
+}
+
+/* The demo trace has no CPU samples: the pane says what would give them. */
+static void
+test_trace_without_samples_says_so (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtCallTreePane *pane = show_call_tree (window);
+  const char *message = et_call_tree_pane_get_message (pane);
+
+  assert_non_null (message);
+  assert_non_null (strstr (message, "no CPU samples"));
+  assert_non_null (strstr (message, "dotnet-trace"));
+  assert_int_equal (et_call_tree_node (et_call_tree_pane_get_tree (pane), 0)->inclusive, 0);
+  close_window (window);
+}
+
+/* The corpus's SampleProfiler trace: the whole trace's tree (3 levels
+ * whole, the hot path 12 deep) as the CLI writes it. */
+static void
+test_corpus_sample_profiler (void **state)
+{
+  const char *corpus = g_getenv ("ET_CORPUS_DIR");
+  g_autofree char *path = corpus ? g_build_filename (corpus, "nettrace",
+                                                     "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
+                                                     NULL) : NULL;
+  g_autofree char *from_arg = NULL, *to_arg = NULL, *count = NULL;
+  g_autoptr(JsonObject) doc = NULL;
+  EtWindow *window;
+  EtViewport *v;
+  EtCallTreePane *pane;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      print_message ("# ../shared/corpus/nettrace/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace "
+                     "is absent: its call tree not checked\n");
+      skip ();
+    }
+  window = open_window (path);
+  v = et_window_get_viewport (window);
+  from_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", v->from_ns);
+  to_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", v->to_ns);
+  doc = cli_tree ((const char *const[]) { "--from", from_arg, "--to", to_arg, path, NULL });
+  pane = show_call_tree (window);
+  /* the view is the whole trace: every one of its 35,161 samples */
+  assert_int_equal (json_object_get_int_member (doc, "samples"), 35161);
+  count = g_strdup_printf ("%'" G_GUINT64_FORMAT " CPU samples", (guint64) 35161);
+  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), count));
+  assert_rows_equal (et_call_tree_pane_get_view (pane, FALSE), NULL,
+                     json_object_get_object_member (doc, "tree"), 12, 3);
+  assert_bottom_up (pane, json_object_get_object_member (doc, "tree"));
+  wait_for_frame (GTK_WIDGET (pane));
+  save_screenshot (window, "app-calltree-nettrace.png");
+  close_window (window);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_span_call_tree_equals_cli),
+    cmocka_unit_test (test_range_call_tree_equals_cli),
+    cmocka_unit_test (test_trace_without_samples_says_so),
+    cmocka_unit_test (test_corpus_sample_profiler),
+  };
+  return cmocka_run_group_tests_name ("app-calltree", tests, setup, teardown);
+}
