@@ -13,12 +13,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <math.h>
 #include <string.h>
 #include <cmocka.h>
 #include <glib/gstdio.h>
 
 #include "cli-run.h"
 #include "et-call-tree-pane.h"
+#include "et-flame-view.h"
 #include "et-timeline-view.h"
 #include "gui-test.h"
 
@@ -252,6 +254,95 @@ test_range_call_tree_equals_cli (void **state)
   close_window (window);
 }
 
+/* The box of the frame named @name in the flame graph, or NULL. */
+static const EtFlameBox *
+flame_box (EtFlameView *flame, const EtCallTree *tree, const char *name)
+{
+  const EtFlameLayout *layout = et_flame_view_get_layout (flame);
+
+  for (guint i = 0; i < layout->boxes->len; i++)
+    {
+      const EtFlameBox *b = &g_array_index (layout->boxes, EtFlameBox, i);
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      et_call_tree_append_name (tree, b->node, text);
+      if (g_str_equal (text->str, name))
+        return b;
+    }
+  return NULL;
+}
+
+#define CART_TOTAL "Shop.Orders!Shop.Orders.Cart.Total(int32,bool)"
+#define MAIN "Shop.Orders!Shop.Orders.Program.Main(class System.String[])"
+
+/* The flame graph of the fixture's 8 samples: boxes as wide as their
+ * samples, under their callers; a click zooms into a frame (its callers
+ * over it at full width), a click on a caller or the right button back;
+ * the tooltip names the frame with its samples. */
+static void
+test_flame_graph_zooms (void **state)
+{
+  EtWindow *window = open_window (stacks_path);
+  EtViewport *v = et_window_get_viewport (window);
+  EtCallTreePane *pane;
+  EtFlameView *flame;
+  const EtCallTree *tree;
+  const EtFlameBox *cart, *main_box;
+  double width, x, y;
+  guint cart_node, main_node;
+  g_autofree char *tip = NULL;
+
+  et_timeline_view_select_range (ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window),
+                                                                ET_TYPE_TIMELINE_VIEW)),
+                                 v->from_ns, v->to_ns);
+  pane = show_call_tree (window);
+  RUN_UNTIL (!et_window_is_busy (window));
+  tree = et_call_tree_pane_get_tree (pane);
+  gtk_stack_set_visible_child_name (GTK_STACK (find_widget (GTK_WIDGET (pane), GTK_TYPE_STACK)),
+                                    "flame");
+  flame = ET_FLAME_VIEW (find_widget (GTK_WIDGET (pane), ET_TYPE_FLAME_VIEW));
+  wait_for_frame (GTK_WIDGET (flame));
+  width = gtk_widget_get_width (GTK_WIDGET (flame));
+  assert_true (width > 100);
+
+  /* root › process › thread › Main › Cart.Total: 3 of the 8 samples */
+  cart = flame_box (flame, tree, CART_TOTAL);
+  main_box = flame_box (flame, tree, MAIN);
+  assert_non_null (cart);
+  assert_non_null (main_box);
+  assert_int_equal (cart->depth, 4);
+  assert_int_equal (main_box->depth, 3);
+  assert_true (fabs ((cart->x1 - cart->x0) - 3.0 / 8) < 1e-9);
+  assert_true (fabs ((main_box->x1 - main_box->x0) - 5.0 / 8) < 1e-9);
+  assert_true (cart->x0 >= main_box->x0 && cart->x1 <= main_box->x1);
+  x = (cart->x0 + cart->x1) / 2 * width;
+  y = (cart->depth + 0.5) * ET_FLAME_ROW_HEIGHT;
+  tip = et_flame_view_tooltip_at (flame, x, y);
+  assert_non_null (strstr (tip, CART_TOTAL));
+  assert_non_null (strstr (tip, "Inclusive: 3 samples (37.5 %)"));
+  save_screenshot (window, "app-calltree-flame.png");
+
+  /* zoom into Cart.Total: it fills the width under its four callers */
+  cart_node = cart->node;                      /* (a zoom lays the boxes out again) */
+  main_node = main_box->node;
+  assert_true (et_flame_view_click (flame, GDK_BUTTON_PRIMARY, x, y));
+  assert_int_equal (et_flame_view_get_zoom (flame), cart_node);
+  cart = flame_box (flame, tree, CART_TOTAL);
+  assert_true (cart->x0 == 0.0 && cart->x1 == 1.0 && !cart->caller);
+  assert_true (flame_box (flame, tree, MAIN)->caller);
+  /* a click on the caller Main goes back to it; the right button to its caller */
+  assert_true (et_flame_view_click (flame, GDK_BUTTON_PRIMARY, width / 2,
+                                    3.5 * ET_FLAME_ROW_HEIGHT));
+  assert_int_equal (et_flame_view_get_zoom (flame), main_node);
+  assert_true (et_flame_view_click (flame, GDK_BUTTON_SECONDARY, 0, 0));
+  assert_int_equal (et_flame_view_get_zoom (flame), et_call_tree_node (tree, main_node)->parent);
+
+  /* search in the flame graph zooms to the hottest match */
+  assert_true (et_call_tree_pane_find (pane, "cart.total"));
+  assert_int_equal (et_flame_view_get_zoom (flame), cart_node);
+  close_window (window);
+}
+
 /* The demo trace has no CPU samples: the pane says what would give them. */
 static void
 test_trace_without_samples_says_so (void **state)
@@ -312,6 +403,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_span_call_tree_equals_cli),
     cmocka_unit_test (test_range_call_tree_equals_cli),
+    cmocka_unit_test (test_flame_graph_zooms),
     cmocka_unit_test (test_trace_without_samples_says_so),
     cmocka_unit_test (test_corpus_sample_profiler),
   };

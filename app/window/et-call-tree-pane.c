@@ -11,6 +11,7 @@
  * not queue trees nobody will see.
  */
 #include "et-call-tree-pane-private.h"
+#include "et-flame-view.h"
 #include "et-i18n.h"
 #include "et-timeline-render.h"
 #include "et-trace-cpu.h"
@@ -27,6 +28,7 @@ struct _EtCallTreePane
   GtkStack       *views;
   GtkTreeView    *top_down;
   GtkTreeView    *bottom_up;
+  EtFlameView    *flame;
   GtkSearchEntry *search;
   EtTrace        *trace;
   gint64          from_ns, to_ns;     /* the range */
@@ -189,6 +191,15 @@ clear_search (EtCallTreePane *self)
   g_array_set_size (self->matches, 0);
 }
 
+/* The three views of self->result (none: empty). */
+static void
+show_result (EtCallTreePane *self)
+{
+  _et_call_view_fill (self->top_down, self->result);
+  _et_call_view_fill (self->bottom_up, self->result);
+  et_flame_view_set_tree (self->flame, self->result != NULL ? self->result->tree : NULL);
+}
+
 static void
 computed (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -204,8 +215,7 @@ computed (GObject *source, GAsyncResult *res, gpointer data)
   _et_call_result_free (self->result);
   self->result = r;
   clear_search (self);
-  _et_call_view_fill (self->top_down, self->result);
-  _et_call_view_fill (self->bottom_up, self->result);
+  show_result (self);
   set_heading (self);
   set_empty_text (self);
 }
@@ -273,7 +283,10 @@ et_call_tree_pane_find (EtCallTreePane *self, const char *text)
   if (self->matches->len == 0)
     return FALSE;
   self->match = self->match + 1 < self->matches->len ? self->match + 1 : 0;
-  _et_call_view_reveal (view, self->result, g_array_index (self->matches, guint, self->match));
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->views), "flame") == 0)
+    et_flame_view_zoom (self->flame, g_array_index (self->matches, guint, self->match));
+  else
+    _et_call_view_reveal (view, self->result, g_array_index (self->matches, guint, self->match));
   return TRUE;
 }
 
@@ -318,6 +331,7 @@ et_call_tree_pane_class_init (EtCallTreePaneClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = et_call_tree_pane_dispose;
+  g_type_ensure (ET_TYPE_FLAME_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/etlscope/Etlscope/ui/et-call-tree-pane.ui");
   gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, heading);
@@ -325,6 +339,7 @@ et_call_tree_pane_class_init (EtCallTreePaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, views);
   gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, top_down);
   gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, bottom_up);
+  gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, flame);
   gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, search);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_view_switched);
@@ -355,8 +370,7 @@ et_call_tree_pane_set_trace (EtCallTreePane *self, EtTrace *trace)
   g_set_object (&self->trace, trace);
   g_clear_pointer (&self->result, _et_call_result_free);
   clear_search (self);
-  _et_call_view_fill (self->top_down, self->result);
-  _et_call_view_fill (self->bottom_up, self->result);
+  show_result (self);
   self->has_range = FALSE;
   self->span_thread = -1;
   self->dirty = FALSE;
