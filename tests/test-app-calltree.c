@@ -20,11 +20,16 @@
 
 #include "cli-run.h"
 #include "et-call-tree-pane.h"
+#include "et-details-pane.h"
 #include "et-flame-view.h"
 #include "et-timeline-view.h"
 #include "gui-test.h"
 
 static char *stacks_path;
+
+/* Two frames of the fixture's stacks (et-fixture-stacks.c). */
+#define CART_TOTAL "Shop.Orders!Shop.Orders.Cart.Total(int32,bool)"
+#define MAIN "Shop.Orders!Shop.Orders.Program.Main(class System.String[])"
 
 static int
 setup (void **state)
@@ -176,6 +181,43 @@ selected_name (GtkTreeView *view)
   return name;
 }
 
+/* Whether the details' text at @needle + @offset is greyed as a module. */
+static gboolean
+greyed_at (GtkTextView *view, const char *text, const char *needle, int offset)
+{
+  const char *at = strstr (text, needle);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "module");
+  GtkTextIter iter;
+
+  assert_non_null (at);
+  assert_non_null (tag);
+  gtk_text_buffer_get_iter_at_offset (buffer, &iter, (int) g_utf8_pointer_to_offset (text, at) + offset);
+  return gtk_text_iter_has_tag (&iter, tag);
+}
+
+/* The selected span's details end with its start's and its stop's stacks
+ * (the fixture's, written by hand in et-fixture-stacks.c), leaf first,
+ * each frame's module greyed. */
+static void
+assert_details_stacks (EtWindow *window)
+{
+  GtkWidget *details = find_widget (GTK_WIDGET (window), ET_TYPE_DETAILS_PANE);
+  GtkTextView *view = GTK_TEXT_VIEW (find_widget (details, GTK_TYPE_TEXT_VIEW));
+  g_autofree char *text = NULL;
+  const char *line = "  " CART_TOTAL "\n";
+
+  RUN_UNTIL (!et_details_pane_is_busy (ET_DETAILS_PANE (details)));
+  text = et_details_pane_get_text (ET_DETAILS_PANE (details));
+  assert_non_null (strstr (text, "\nCall stack at the start, innermost first — frames: 2, unnamed: 0\n"
+                                 "  " CART_TOTAL "\n  " MAIN "\n"));
+  assert_non_null (strstr (text, "\nCall stack at the stop, innermost first — frames: 1, unnamed: 0\n"
+                                 "  " MAIN "\n"));
+  assert_true (greyed_at (view, text, line, 2));                        /* "Shop.Orders!" */
+  assert_true (greyed_at (view, text, line, 2 + strlen ("Shop.Orders")));
+  assert_false (greyed_at (view, text, line, 2 + strlen ("Shop.Orders!")));
+}
+
 /* ---- the tests ------------------------------------------------------------ */
 
 /* A span selected on the timeline: its thread's samples during it. */
@@ -195,6 +237,7 @@ test_span_call_tree_equals_cli (void **state)
   assert_true (c < et_trace_get_n_channels (trace));
   assert_int_equal (et_trace_get_channel (trace, c)->markers[0].kind, ET_MARKER_SPAN);
   et_window_reveal_marker (window, c, 0);
+  assert_details_stacks (window);
   pane = show_call_tree (window);
   assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "Thread 100, the span from"));
   assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "1 CPU sample "));
@@ -271,9 +314,6 @@ flame_box (EtFlameView *flame, const EtCallTree *tree, const char *name)
     }
   return NULL;
 }
-
-#define CART_TOTAL "Shop.Orders!Shop.Orders.Cart.Total(int32,bool)"
-#define MAIN "Shop.Orders!Shop.Orders.Program.Main(class System.String[])"
 
 /* The flame graph of the fixture's 8 samples: boxes as wide as their
  * samples, under their callers; a click zooms into a frame (its callers

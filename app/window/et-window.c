@@ -863,7 +863,8 @@ et_window_is_busy (EtWindow *self)
   g_return_val_if_fail (ET_IS_WINDOW (self), FALSE);
   return self->loader != NULL || self->list_idle != 0 || self->search_cancellable != NULL
          || et_markers_list_is_busy (self->markers) || et_timeline_view_is_drawing (self->timeline)
-         || et_stats_pane_is_busy (self->stats) || et_call_tree_pane_is_busy (self->call_tree);
+         || et_stats_pane_is_busy (self->stats) || et_call_tree_pane_is_busy (self->call_tree)
+         || et_details_pane_is_busy (self->details);
 }
 
 EtViewport *
