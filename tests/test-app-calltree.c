@@ -23,6 +23,7 @@
 #include "et-details-pane.h"
 #include "et-flame-view.h"
 #include "et-timeline-view.h"
+#include "et-trace-stacks.h"
 #include "gui-test.h"
 
 static char *stacks_path;
@@ -437,6 +438,85 @@ test_corpus_sample_profiler (void **state)
   close_window (window);
 }
 
+/* The first span of @trace whose thread has @min samples or more during
+ * it, into *channel and *index; FALSE when none. */
+static gboolean
+find_sampled_span (EtTrace *trace, guint min, guint *channel, guint *index)
+{
+  EtStacks *stacks = et_trace_get_stacks (trace);
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, c);
+      guint thread = et_trace_channel_thread (trace, c);
+      const gint64 *ns;
+      const guint32 *nodes;
+      guint n = thread != ET_NO_INDEX ? et_stacks_thread_samples (stacks, thread, &ns, &nodes) : 0;
+
+      for (guint i = 0; n > 0 && i < ch->n_markers; i++)
+        {
+          const EtMarker *m = &ch->markers[i];
+          guint in = 0;
+
+          if (m->kind != ET_MARKER_SPAN || m->end_event == ET_NO_INDEX)
+            continue;
+          for (guint k = 0; k < n; k++)
+            in += ns[k] >= m->start_ns && ns[k] <= m->end_ns;
+          if (in >= min)
+            {
+              *channel = c;
+              *index = i;
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+/* net.4.5.2.x64.etl (PerfView's default collection): a span with CPU
+ * samples of its thread, its call tree as `stacks --pid --tid --from
+ * --to` of the same thread and time writes it. */
+static void
+test_corpus_etl_span (void **state)
+{
+  const char *corpus = g_getenv ("ET_CORPUS_DIR");
+  g_autofree char *path = corpus ? g_build_filename (corpus, "net.4.5.2.x64.etl", NULL) : NULL;
+  g_autofree char *pid = NULL, *tid = NULL, *from_arg = NULL, *to_arg = NULL;
+  g_autoptr(JsonObject) doc = NULL;
+  const EtThread *t;
+  const EtMarker *m;
+  EtWindow *window;
+  EtTrace *trace;
+  EtCallTreePane *pane;
+  guint c = 0, i = 0;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      print_message ("# ../shared/corpus/net.4.5.2.x64.etl is absent: a span's call tree not checked\n");
+      skip ();
+    }
+  window = open_window (path);
+  trace = et_window_get_trace (window);
+  assert_true (find_sampled_span (trace, 5, &c, &i));
+  m = &et_trace_get_channel (trace, c)->markers[i];
+  t = et_trace_get_thread (trace, et_trace_channel_thread (trace, c));
+  pid = g_strdup_printf ("%u", t->pid);
+  tid = g_strdup_printf ("%u", t->tid);
+  from_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", m->start_ns);
+  to_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", m->end_ns);
+  doc = cli_tree ((const char *const[]) { "--pid", pid, "--tid", tid, "--from", from_arg,
+                                          "--to", to_arg, path, NULL });
+  et_window_reveal_marker (window, c, i);
+  pane = show_call_tree (window);
+  assert_true (json_object_get_int_member (doc, "samples") >= 5);
+  assert_rows_equal (et_call_tree_pane_get_view (pane, FALSE), NULL,
+                     json_object_get_object_member (doc, "tree"), 64, 64);
+  assert_bottom_up (pane, json_object_get_object_member (doc, "tree"));
+  wait_for_picture (window);
+  save_screenshot (window, "app-calltree-etl.png");
+  close_window (window);
+}
+
 int
 main (void)
 {
@@ -446,6 +526,7 @@ main (void)
     cmocka_unit_test (test_flame_graph_zooms),
     cmocka_unit_test (test_trace_without_samples_says_so),
     cmocka_unit_test (test_corpus_sample_profiler),
+    cmocka_unit_test (test_corpus_etl_span),
   };
   return cmocka_run_group_tests_name ("app-calltree", tests, setup, teardown);
 }

@@ -334,8 +334,9 @@ _et_call_view_init (GtkTreeView *view, gboolean bu, EtCallResult **result)
                                                       G_TYPE_STRING, G_TYPE_UINT, G_TYPE_BOOLEAN);
 
   gtk_tree_view_set_model (view, GTK_TREE_MODEL (store));
-  /* Translators: the Call Tree's first column: a process, thread or function */
-  add_column (view, bu ? _("Function › callers") : _("Function"), ET_CALL_COL_NAME, FALSE);
+  /* The numbers first, as Sysprof's call graph has them: a stack a hundred
+   * frames deep indents its names far to the right, and the counts must
+   * stay in view while the names scroll. */
   /* Translators: samples in a function and what it called */
   add_column (view, _("Inclusive"), ET_CALL_COL_INCLUSIVE, TRUE);
   add_column (view, "%", ET_CALL_COL_PERCENT, TRUE);
@@ -343,6 +344,9 @@ _et_call_view_init (GtkTreeView *view, gboolean bu, EtCallResult **result)
   add_column (view, _("ms"), ET_CALL_COL_MS, TRUE);
   /* Translators: samples in the function itself */
   add_column (view, _("Exclusive"), ET_CALL_COL_EXCLUSIVE, TRUE);
+  /* Translators: the Call Tree's name column: a process, thread or function */
+  add_column (view, bu ? _("Function › callers") : _("Function"), ET_CALL_COL_NAME, FALSE);
+  gtk_tree_view_set_expander_column (view, gtk_tree_view_get_column (view, 4));
   gtk_tree_view_set_tooltip_column (view, ET_CALL_COL_NAME);
   gtk_tree_view_set_enable_search (view, FALSE);
   g_signal_connect (view, "test-expand-row", G_CALLBACK (on_test_expand_row), result);
