@@ -21,7 +21,10 @@
 #include "cli-run.h"
 #include "et-call-tree-pane.h"
 #include "et-details-pane.h"
+#include "et-cpu-marks.h"
+#include "et-cpu-strip.h"
 #include "et-flame-view.h"
+#include "et-sample-marks.h"
 #include "et-timeline-view.h"
 #include "et-trace-stacks.h"
 #include "gui-test.h"
@@ -219,6 +222,89 @@ assert_details_stacks (EtWindow *window)
   assert_false (greyed_at (view, text, line, 2 + strlen ("Shop.Orders!")));
 }
 
+/* Samples of thread @thread whose stack names @name, by hand: its every
+ * sample's frames, named at the sample's time. */
+static guint
+samples_naming (EtTrace *trace, guint thread, const char *name)
+{
+  EtStacks *stacks = et_trace_get_stacks (trace);
+  g_autoptr(GArray) symbols = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const gint64 *ns;
+  const guint32 *nodes;
+  guint n = et_stacks_thread_samples (stacks, thread, &ns, &nodes), count = 0;
+
+  for (guint k = 0; k < n; k++)
+    {
+      gboolean has = FALSE;
+
+      g_array_set_size (symbols, 0);
+      et_stacks_node_symbols (stacks, nodes[k], ns[k], symbols);
+      for (guint i = 0; i < symbols->len; i++)
+        has |= g_str_equal (et_stacks_name (stacks, g_array_index (symbols, guint32, i)), name);
+      count += has;
+    }
+  return count;
+}
+
+/* The colour at (@x, @y) of PNG @name in the test output folder (0xRRGGBB). */
+static guint32
+png_pixel (const char *name, double x, double y)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("ET_TEST_OUTPUT_DIR"), name, NULL);
+  cairo_surface_t *png = cairo_image_surface_create_from_png (path);
+  guint32 pixel;
+
+  assert_int_equal (cairo_surface_status (png), CAIRO_STATUS_SUCCESS);
+  cairo_surface_flush (png);
+  pixel = *(const guint32 *) (cairo_image_surface_get_data (png)
+                              + (int) y * cairo_image_surface_get_stride (png) + (int) x * 4);
+  cairo_surface_destroy (png);
+  return pixel & 0xffffff;
+}
+
+/* The chosen frame's samples are marked on every thread's CPU band as
+ * counted by hand, and drawn there in the marks' colour (the window's
+ * picture, read back). */
+static void
+assert_marked (EtWindow *window, const char *name, const char *png)
+{
+  EtSampleMarks *marks = ET_SAMPLE_MARKS (find_widget (GTK_WIDGET (window), ET_TYPE_SAMPLE_MARKS));
+  GtkWidget *timeline = find_widget (GTK_WIDGET (window), ET_TYPE_TIMELINE_VIEW);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  g_autoptr(GArray) xs = g_array_new (FALSE, FALSE, sizeof (double));
+  graphene_point_t origin;
+  double rgb[3];
+  guint64 total = 0;
+
+  RUN_UNTIL (!et_window_is_busy (window));
+  save_screenshot (window, png);
+  assert_true (gtk_widget_compute_point (timeline, gtk_window_get_child (GTK_WINDOW (window)),
+                                         &GRAPHENE_POINT_INIT (0, 0), &origin));
+  et_cpu_marks_rgb (v, rgb);
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    {
+      const GArray *times = et_sample_marks_get_times (marks, t);
+      guint expected = samples_naming (trace, t, name);
+      const EtRow *row = et_layout_thread_row (et_window_get_layout (window), t);
+      double top, height;
+      guint32 pixel;
+
+      assert_int_equal (times != NULL ? times->len : 0, expected);
+      total += expected;
+      if (expected == 0)
+        continue;
+      et_cpu_marks_columns (v, times, xs);
+      assert_true (xs->len > 0 && row != NULL);
+      assert_true (et_cpu_strip_band (trace, row, row->y - v->scroll_y + v->ruler_height, &top, &height));
+      pixel = png_pixel (png, origin.x + g_array_index (xs, double, 0) + 1, origin.y + top + height / 2);
+      assert_int_equal (pixel, ((guint32) (rgb[0] * 255 + 0.5) << 16) | ((guint32) (rgb[1] * 255 + 0.5) << 8)
+                               | (guint32) (rgb[2] * 255 + 0.5));
+    }
+  assert_int_equal (et_sample_marks_get_n_samples (ET_SAMPLE_MARKS (marks)), total);
+  assert_true (total > 0);
+}
+
 /* ---- the tests ------------------------------------------------------------ */
 
 /* A span selected on the timeline: its thread's samples during it. */
@@ -293,6 +379,11 @@ test_range_call_tree_equals_cli (void **state)
   assert_true (et_call_tree_pane_find (pane, "old.run"));
   found = selected_name (top_down);
   assert_string_equal (found, "Shop.Orders!Shop.Orders.Old.Run()");
+  /* chosen, the frame's samples are marked on the CPU bands: Old.Run's
+   * one sample, Main's five of thread 100 */
+  assert_marked (window, "Shop.Orders!Shop.Orders.Old.Run()", "app-calltree-marks-old.png");
+  assert_true (et_call_tree_pane_find (pane, "program.main"));
+  assert_marked (window, MAIN, "app-calltree-marks-main.png");
   assert_false (et_call_tree_pane_find (pane, "no such frame"));
   save_screenshot (window, "app-calltree-range.png");
   close_window (window);

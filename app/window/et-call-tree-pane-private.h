@@ -31,6 +31,10 @@ void     _et_call_view_fill     (GtkTreeView        *view,
 void     _et_call_view_reveal   (GtkTreeView        *view,
                                  const EtCallResult *result,
                                  guint               node);
+/* The symbol of the frame chosen in @view (G_MAXUINT32: none, or not a
+ * frame). */
+guint32  _et_call_view_chosen_symbol (GtkTreeView       *view,
+                                      const EtCallResult *result);
 /* The frames of the tree whose name holds @text (case aside), most
  * inclusive first, into @matches (guint). */
 void     _et_call_find_matches  (const EtCallResult *result,

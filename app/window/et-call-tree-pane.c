@@ -45,6 +45,9 @@ struct _EtCallTreePane
 
 G_DEFINE_FINAL_TYPE (EtCallTreePane, et_call_tree_pane, GTK_TYPE_BOX)
 
+enum { SIGNAL_FRAME_CHOSEN, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 /* Stops the computation in progress, if any (its result is dropped). */
 static void
 cancel_work (EtCallTreePane *self)
@@ -309,6 +312,27 @@ on_view_switched (GObject *stack, GParamSpec *pspec, gpointer data)
   clear_search (data);
 }
 
+/* ---- a chosen frame ------------------------------------------------------- */
+
+static void
+on_cursor_changed (GtkTreeView *view, gpointer data)
+{
+  EtCallTreePane *self = data;
+
+  g_signal_emit (self, signals[SIGNAL_FRAME_CHOSEN], 0,
+                 (guint) _et_call_view_chosen_symbol (view, self->result));
+}
+
+static void
+on_flame_zoomed (EtFlameView *flame, guint node, gpointer data)
+{
+  EtCallTreePane *self = data;
+  const EtCallNode *n = et_call_tree_node (self->result->tree, node);
+
+  g_signal_emit (self, signals[SIGNAL_FRAME_CHOSEN], 0,
+                 n->level == ET_CALL_FRAME && node != 0 ? (guint) n->id : G_MAXUINT);
+}
+
 /* ---- the rest ------------------------------------------------------------- */
 
 static void
@@ -343,6 +367,11 @@ et_call_tree_pane_class_init (EtCallTreePaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, search);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_view_switched);
+  /* A frame chosen in a view (guint: its symbol, et_stacks_name's id;
+   * G_MAXUINT: a row that is no frame, or a new tree). */
+  signals[SIGNAL_FRAME_CHOSEN] =
+    g_signal_new ("frame-chosen", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void
@@ -353,6 +382,9 @@ et_call_tree_pane_init (EtCallTreePane *self)
   self->matches = g_array_new (FALSE, FALSE, sizeof (guint));
   _et_call_view_init (self->top_down, FALSE, &self->result);
   _et_call_view_init (self->bottom_up, TRUE, &self->result);
+  g_signal_connect (self->top_down, "cursor-changed", G_CALLBACK (on_cursor_changed), self);
+  g_signal_connect (self->bottom_up, "cursor-changed", G_CALLBACK (on_cursor_changed), self);
+  g_signal_connect (self->flame, "zoomed", G_CALLBACK (on_flame_zoomed), self);
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
 }
 

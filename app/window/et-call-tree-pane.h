@@ -3,7 +3,9 @@
  * span's thread and time, as a top-down tree (root › process › thread ›
  * frames, inclusive and exclusive samples, % of the samples, estimated
  * ms) and a bottom-up one (the functions samples ended in, with their
- * callers). Computed on a thread, only while the pane is shown; a newer
+ * callers), and a flame graph of the top-down one (et-flame-view.h). A
+ * frame chosen in any of them is said by "frame-chosen" (guint symbol,
+ * G_MAXUINT for none), for the timeline to mark its samples. Computed on a thread, only while the pane is shown; a newer
  * range cancels the older one's work.
  */
 #pragma once

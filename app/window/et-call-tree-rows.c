@@ -194,6 +194,23 @@ _et_call_view_fill (GtkTreeView *view, const EtCallResult *r)
   open_hot_path (view, r);
 }
 
+guint32
+_et_call_view_chosen_symbol (GtkTreeView *view, const EtCallResult *r)
+{
+  GtkTreeModel *model;
+  GtkTreeIter iter;
+  guint node = G_MAXUINT;
+  gboolean bu = view_bottom_up (view);
+
+  if (r == NULL || r->tree == NULL
+      || !gtk_tree_selection_get_selected (gtk_tree_view_get_selection (view), &model, &iter))
+    return G_MAXUINT32;
+  gtk_tree_model_get (model, &iter, ET_CALL_COL_NODE, &node, -1);
+  if (node == G_MAXUINT || !node_is_frame (r, bu, node))
+    return G_MAXUINT32;
+  return et_call_tree_node (r->tree, bu ? et_bottom_up_node (r->bottom_up, node)->ref : node)->id;
+}
+
 /* ---- searching ------------------------------------------------------------ */
 
 typedef struct

@@ -14,6 +14,9 @@ struct _EtFlameView
 
 G_DEFINE_FINAL_TYPE (EtFlameView, et_flame_view, GTK_TYPE_DRAWING_AREA)
 
+enum { SIGNAL_ZOOMED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 /* Light text on the theme: a dark theme. */
 static gboolean
 is_dark (GtkWidget *widget)
@@ -135,6 +138,9 @@ static void
 et_flame_view_class_init (EtFlameViewClass *klass)
 {
   G_OBJECT_CLASS (klass)->dispose = et_flame_view_dispose;
+  /* A click or a search zoomed into a node (guint: the call tree's). */
+  signals[SIGNAL_ZOOMED] = g_signal_new ("zoomed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                         NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void
@@ -179,7 +185,10 @@ et_flame_view_zoom (EtFlameView *self, guint node)
 {
   g_return_if_fail (ET_IS_FLAME_VIEW (self));
   if (self->tree != NULL && node < et_call_tree_n_nodes (self->tree))
-    relayout (self, node);
+    {
+      relayout (self, node);
+      g_signal_emit (self, signals[SIGNAL_ZOOMED], 0, node);
+    }
 }
 
 guint

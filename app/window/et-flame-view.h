@@ -2,7 +2,7 @@
  * top-down tree (render/et-flame-render.h draws and hit-tests it). A click
  * on a frame zooms into it (it fills the width, its callers over it); a
  * click on a caller, the right button, Escape or Backspace go back up.
- * The tooltip names the frame with its inclusive and exclusive samples
+ * "zoomed" (guint node) says so. The tooltip names the frame with its inclusive and exclusive samples
  * and their part of all samples.
  */
 #pragma once

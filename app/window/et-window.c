@@ -104,6 +104,18 @@ show_span_call_tree (EtWindow *self, const EtShape *shape)
     et_call_tree_pane_clear_span (self->call_tree);
 }
 
+/* A frame chosen in the Call Tree: its samples marked on the CPU bands. */
+static void
+on_frame_chosen (EtCallTreePane *pane, guint symbol, gpointer data)
+{
+  EtWindow *self = data;
+
+  if (self->sample_marks == NULL)
+    return;                             /* (a view's first cursor, while the window is built) */
+  et_sample_marks_set_frame (self->sample_marks,
+                             symbol == G_MAXUINT ? ET_SAMPLE_MARKS_NONE : (guint32) symbol);
+}
+
 static void
 on_selection_changed (EtTimelineView *timeline, gpointer data)
 {
@@ -436,6 +448,7 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
   et_markers_list_set_trace (self->markers, NULL, NULL);
   et_stats_pane_set_trace (self->stats, NULL, NULL);
   et_call_tree_pane_set_trace (self->call_tree, NULL);
+  et_sample_marks_set_trace (self->sample_marks, NULL, NULL, NULL);
   g_clear_pointer (&self->layout, et_layout_free);
   g_clear_object (&self->trace);
   self->trace = trace;
@@ -453,6 +466,7 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
   et_markers_list_set_trace (self->markers, trace, self->layout);
   et_stats_pane_set_trace (self->stats, trace, self->layout);
   et_call_tree_pane_set_trace (self->call_tree, trace);
+  et_sample_marks_set_trace (self->sample_marks, self->timeline, trace, self->layout);
   et_timeline_view_set_trace (self->timeline, trace, self->layout);
   et_layout_thaw (self->layout);
   et_overview_strip_set_trace (self->overview, trace, self->layout,
@@ -761,6 +775,8 @@ et_window_dispose (GObject *object)
     et_stats_pane_set_trace (self->stats, NULL, NULL);
   if (self->call_tree != NULL)
     et_call_tree_pane_set_trace (self->call_tree, NULL);
+  if (self->sample_marks != NULL)
+    et_sample_marks_set_trace (self->sample_marks, NULL, NULL, NULL);
   if (self->filters != NULL)
     et_filter_popover_set_trace (self->filters, NULL, NULL, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), ET_TYPE_WINDOW);
@@ -799,6 +815,7 @@ et_window_class_init (EtWindowClass *klass)
   g_type_ensure (ET_TYPE_MARKERS_LIST);
   g_type_ensure (ET_TYPE_STATS_PANE);
   g_type_ensure (ET_TYPE_CALL_TREE_PANE);
+  g_type_ensure (ET_TYPE_SAMPLE_MARKS);
   g_type_ensure (ET_TYPE_DETAILS_PANE);
   g_type_ensure (ET_TYPE_FILTER_POPOVER);
   g_type_ensure (ET_TYPE_LEGEND_POPOVER);
@@ -810,7 +827,7 @@ et_window_class_init (EtWindowClass *klass)
   CHILD (progress); CHILD (damage_bar); CHILD (damage_label); CHILD (error_label);
   CHILD (threads_bar); CHILD (threads_label);
   CHILD (search_bar); CHILD (search_entry); CHILD (search_status); CHILD (search_button);
-  CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (call_tree);
+  CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (call_tree); CHILD (sample_marks);
   CHILD (details);
   CHILD (empty_state); CHILD (empty_label); CHILD (empty_button);
   CHILD (filters); CHILD (recent_menu); CHILD (bookmarks_menu); CHILD (legend_button); CHILD (legend);
@@ -819,6 +836,7 @@ et_window_class_init (EtWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_damage_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_threads_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_frame_chosen);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_channels_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_list_marker_selected);
@@ -864,7 +882,7 @@ et_window_is_busy (EtWindow *self)
   return self->loader != NULL || self->list_idle != 0 || self->search_cancellable != NULL
          || et_markers_list_is_busy (self->markers) || et_timeline_view_is_drawing (self->timeline)
          || et_stats_pane_is_busy (self->stats) || et_call_tree_pane_is_busy (self->call_tree)
-         || et_details_pane_is_busy (self->details);
+         || et_details_pane_is_busy (self->details) || et_sample_marks_is_busy (self->sample_marks);
 }
 
 EtViewport *
