@@ -325,6 +325,11 @@ test_span_call_tree_equals_cli (void **state)
   assert_int_equal (et_trace_get_channel (trace, c)->markers[0].kind, ET_MARKER_SPAN);
   et_window_reveal_marker (window, c, 0);
   assert_details_stacks (window);
+  /* Ctrl+K's action brings the tab up, its tree focused */
+  activate (window, "win.show-call-tree");
+  pane = call_tree_pane (window);
+  assert_true (gtk_widget_get_mapped (GTK_WIDGET (pane)));
+  assert_true (gtk_widget_has_focus (GTK_WIDGET (et_call_tree_pane_get_view (pane, FALSE))));
   pane = show_call_tree (window);
   assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "Thread 100, the span from"));
   assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "1 CPU sample "));
