@@ -169,9 +169,11 @@ compute_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
   EtCallResult *r = g_new0 (EtCallResult, 1);
   EtStacks *stacks;
   g_autoptr(GArray) threads = job_threads (job);
+  gint64 t0 = g_get_monotonic_time (), t1, t2;
 
   et_worker_begin ();
   stacks = et_trace_get_stacks (job->trace);
+  t1 = g_get_monotonic_time ();
   r->interval_ns = et_trace_sample_interval_ns (job->trace);
   r->no_stacks = stacks == NULL;
   if (stacks != NULL)
@@ -179,8 +181,16 @@ compute_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
       r->trace_samples = et_stacks_get_stats (stacks).samples;
       r->tree = et_call_tree_new (stacks, (const EtCallThread *) (gconstpointer) threads->data,
                                   threads->len, job->from_ns, job->to_ns, cancellable);
+      t2 = g_get_monotonic_time ();
       if (r->tree != NULL)
         r->bottom_up = et_bottom_up_new (r->tree, cancellable);
+      if (r->tree != NULL && r->bottom_up != NULL && g_getenv ("ETLSCOPE_TIMING") != NULL)
+        /* (as loading's phases print theirs: for profiling, never translated) */
+        g_printerr ("call tree: %" G_GUINT64_FORMAT " samples, %u nodes, %u bottom-up; stacks %.1f ms, "
+                    "tree %.1f ms, bottom-up %.1f ms\n",
+                    et_call_tree_node (r->tree, 0)->inclusive, et_call_tree_n_nodes (r->tree),
+                    et_bottom_up_n_nodes (r->bottom_up), (t1 - t0) / 1e3, (t2 - t1) / 1e3,
+                    (g_get_monotonic_time () - t2) / 1e3);
       if (r->tree == NULL || r->bottom_up == NULL)
         g_clear_pointer (&r, _et_call_result_free);     /* cancelled: a newer scope follows */
     }
@@ -208,6 +218,7 @@ computed (GObject *source, GAsyncResult *res, gpointer data)
 {
   g_autoptr(EtCallTreePane) self = data;
   EtCallResult *r = g_task_propagate_pointer (G_TASK (res), NULL);
+  gint64 t0 = g_get_monotonic_time ();
 
   if (r == NULL || g_task_get_cancellable (G_TASK (res)) != self->cancellable)
     {
@@ -221,6 +232,9 @@ computed (GObject *source, GAsyncResult *res, gpointer data)
   show_result (self);
   set_heading (self);
   set_empty_text (self);
+  if (g_getenv ("ETLSCOPE_TIMING") != NULL)
+    g_printerr ("call tree: shown in %.1f ms (the main loop's part)\n",
+                (g_get_monotonic_time () - t0) / 1e3);
 }
 
 static void
