@@ -531,6 +531,19 @@ test_corpus_sample_profiler (void **state)
   assert_bottom_up (pane, json_object_get_object_member (doc, "tree"));
   wait_for_frame (GTK_WIDGET (pane));
   save_screenshot (window, "app-calltree-nettrace.png");
+  /* its flame graph: the boxes under the root hold every sample */
+  gtk_stack_set_visible_child_name (GTK_STACK (find_widget (GTK_WIDGET (pane), GTK_TYPE_STACK)),
+                                    "flame");
+  {
+    EtFlameView *flame = ET_FLAME_VIEW (find_widget (GTK_WIDGET (pane), ET_TYPE_FLAME_VIEW));
+    const EtFlameLayout *layout = et_flame_view_get_layout (flame);
+    const EtFlameBox *root = &g_array_index (layout->boxes, EtFlameBox, 0);
+
+    assert_true (root->node == 0 && root->x0 == 0.0 && root->x1 == 1.0);
+    assert_true (layout->depth > 10);
+    wait_for_frame (GTK_WIDGET (flame));
+    save_screenshot (window, "app-calltree-flame-nettrace.png");
+  }
   close_window (window);
 }
 
@@ -584,6 +597,8 @@ test_corpus_etl_span (void **state)
   EtWindow *window;
   EtTrace *trace;
   EtCallTreePane *pane;
+  GtkStack *views;
+  EtFlameView *flame;
   guint c = 0, i = 0;
 
   if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
@@ -605,6 +620,18 @@ test_corpus_etl_span (void **state)
     assert_true (json_object_get_int_member (all, "samples") > 70000);
     assert_rows_equal (et_call_tree_pane_get_view (pane, FALSE), NULL,
                        json_object_get_object_member (all, "tree"), 12, 3);
+    views = GTK_STACK (find_widget (GTK_WIDGET (pane), GTK_TYPE_STACK));
+    gtk_stack_set_visible_child_name (views, "flame");
+    flame = ET_FLAME_VIEW (find_widget (GTK_WIDGET (pane), ET_TYPE_FLAME_VIEW));
+    wait_for_frame (GTK_WIDGET (flame));
+    /* zoomed into the traced program (Test.x64.exe), the reports dragged
+     * taller, for the screenshot */
+    gtk_paned_set_position (GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (pane), GTK_TYPE_PANED)), 260);
+    assert_non_null (flame_box (flame, et_call_tree_pane_get_tree (pane), "Process (3676)"));
+    et_flame_view_zoom (flame, flame_box (flame, et_call_tree_pane_get_tree (pane), "Process (3676)")->node);
+    wait_for_frame (GTK_WIDGET (flame));
+    save_screenshot (window, "app-calltree-flame-etl.png");
+    gtk_stack_set_visible_child_name (views, "top-down");
   }
   assert_true (find_sampled_span (trace, 5, &c, &i));
   m = &et_trace_get_channel (trace, c)->markers[i];
