@@ -6,9 +6,9 @@
  * exclusive samples, in its order), and a range's that of `--from --to`;
  * the bottom-up view's functions carry the samples that ended in them
  * (summed here from the CLI's tree); search reveals a frame; a trace
- * without samples says so. On the corpus's SampleProfiler trace
- * (eventpipe-dotnetcore3.0-win-x64-objver4.nettrace, skipped when absent)
- * the whole trace's tree against the CLI's, three levels and the hot path.
+ * without samples says so; the flame graph, the details' stacks, a
+ * chosen frame's marks on the CPU bands, the Statistics' CPU samples.
+ * Real traces: test-app-calltree-corpus.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,13 +18,12 @@
 #include <cmocka.h>
 #include <glib/gstdio.h>
 
-#include "cli-run.h"
-#include "et-call-tree-pane.h"
+#include "calltree-check.h"
 #include "et-details-pane.h"
 #include "et-cpu-marks.h"
 #include "et-cpu-strip.h"
-#include "et-flame-view.h"
 #include "et-sample-marks.h"
+#include "et-stats-pane.h"
 #include "et-timeline-view.h"
 #include "et-trace-stacks.h"
 #include "gui-test.h"
@@ -51,126 +50,6 @@ teardown (void **state)
   g_unlink (stacks_path);
   g_clear_pointer (&stacks_path, g_free);
   return teardown_demo (state);
-}
-
-/* ---- the pane ------------------------------------------------------------- */
-
-static EtCallTreePane *
-call_tree_pane (EtWindow *window)
-{
-  return ET_CALL_TREE_PANE (find_widget (GTK_WIDGET (window), ET_TYPE_CALL_TREE_PANE));
-}
-
-/* Brings up the Call Tree tab and waits for its tree. */
-static EtCallTreePane *
-show_call_tree (EtWindow *window)
-{
-  GtkNotebook *reports = GTK_NOTEBOOK (find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
-  EtCallTreePane *pane = call_tree_pane (window);
-
-  gtk_notebook_set_current_page (reports, gtk_notebook_page_num (reports, GTK_WIDGET (pane)));
-  RUN_UNTIL (!et_window_is_busy (window) && et_call_tree_pane_get_tree (pane) != NULL);
-  return pane;
-}
-
-/* The row at @iter against the CLI's node @json, and their children in
- * order down to @depth levels (the first child only below @full levels:
- * the hot path). */
-static void
-assert_rows_equal (GtkTreeView *view, GtkTreeIter *parent, JsonObject *json, guint depth,
-                   guint full)
-{
-  GtkTreeModel *model = gtk_tree_view_get_model (view);
-  JsonArray *children = json_object_get_array_member (json, "children");
-  guint n = json_array_get_length (children), shown = 0;
-  GtkTreeIter iter;
-
-  if (parent != NULL && n > 0)
-    {
-      g_autoptr(GtkTreePath) path = gtk_tree_model_get_path (model, parent);
-
-      gtk_tree_view_expand_row (view, path, FALSE);     /* as a click on its expander */
-    }
-  for (gboolean more = gtk_tree_model_iter_children (model, &iter, parent); more;
-       more = gtk_tree_model_iter_next (model, &iter))
-    {
-      JsonObject *child = json_array_get_object_element (children, shown++);
-      g_autofree char *name = NULL;
-      guint64 incl, excl;
-
-      assert_true (shown <= n);
-      gtk_tree_model_get (model, &iter, ET_CALL_COL_NAME, &name, ET_CALL_COL_INCLUSIVE, &incl,
-                          ET_CALL_COL_EXCLUSIVE, &excl, -1);
-      assert_string_equal (name, json_object_get_string_member (child, "name"));
-      assert_int_equal (incl, json_object_get_int_member (child, "inclusive"));
-      assert_int_equal (excl, json_object_get_int_member (child, "exclusive"));
-      if (depth > 1 && (full > 1 || shown == 1))
-        assert_rows_equal (view, &iter, child, depth - 1, full > 0 ? full - 1 : 0);
-    }
-  assert_int_equal (shown, n);
-}
-
-/* The CLI's tree of @args (NULL-terminated after "stacks --format=json"). */
-static JsonObject *
-cli_tree (const char *const *args)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  Run run;
-  JsonObject *doc;
-
-  g_ptr_array_add (argv, (gpointer) "stacks");
-  g_ptr_array_add (argv, (gpointer) "--format=json");
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  run = run_cli_v ((const char *const *) argv->pdata);
-  assert_int_equal (run.status, 0);
-  doc = parse_object (run.out, -1);
-  run_clear (&run);
-  return doc;
-}
-
-/* Samples ending in each frame, summed over the CLI's tree: name → count. */
-static void
-sum_exclusive (JsonObject *node, guint depth, GHashTable *sums)
-{
-  JsonArray *children = json_object_get_array_member (node, "children");
-  const char *name = json_object_get_string_member (node, "name");
-  guint64 excl = (guint64) json_object_get_int_member (node, "exclusive");
-
-  if (depth >= 3 && excl > 0)          /* below root, process and thread: a frame */
-    g_hash_table_insert (sums, g_strdup (name),
-                         GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (sums, name)) + excl));
-  for (guint i = 0; i < json_array_get_length (children); i++)
-    sum_exclusive (json_array_get_object_element (children, i), depth + 1, sums);
-}
-
-/* The bottom-up view's top rows are the functions samples ended in, most
- * first, each with the samples the CLI's tree ends in it. */
-static void
-assert_bottom_up (EtCallTreePane *pane, JsonObject *tree)
-{
-  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  GtkTreeModel *model = gtk_tree_view_get_model (et_call_tree_pane_get_view (pane, TRUE));
-  guint64 last = G_MAXUINT64;
-  guint rows = 0;
-  GtkTreeIter iter;
-
-  sum_exclusive (tree, 0, sums);
-  for (gboolean more = gtk_tree_model_iter_children (model, &iter, NULL); more;
-       more = gtk_tree_model_iter_next (model, &iter), rows++)
-    {
-      g_autofree char *name = NULL;
-      guint64 incl, excl;
-
-      gtk_tree_model_get (model, &iter, ET_CALL_COL_NAME, &name, ET_CALL_COL_INCLUSIVE, &incl,
-                          ET_CALL_COL_EXCLUSIVE, &excl, -1);
-      assert_int_equal (incl, GPOINTER_TO_SIZE (g_hash_table_lookup (sums, name)));
-      assert_int_equal (excl, incl);
-      assert_true (incl <= last);
-      last = incl;
-    }
-  assert_int_equal (rows, g_hash_table_size (sums));
 }
 
 static char *
@@ -394,24 +273,6 @@ test_range_call_tree_equals_cli (void **state)
   close_window (window);
 }
 
-/* The box of the frame named @name in the flame graph, or NULL. */
-static const EtFlameBox *
-flame_box (EtFlameView *flame, const EtCallTree *tree, const char *name)
-{
-  const EtFlameLayout *layout = et_flame_view_get_layout (flame);
-
-  for (guint i = 0; i < layout->boxes->len; i++)
-    {
-      const EtFlameBox *b = &g_array_index (layout->boxes, EtFlameBox, i);
-      g_autoptr(GString) text = g_string_new (NULL);
-
-      et_call_tree_append_name (tree, b->node, text);
-      if (g_str_equal (text->str, name))
-        return b;
-    }
-  return NULL;
-}
-
 /* The flame graph of the fixture's 8 samples: boxes as wide as their
  * samples, under their callers; a click zooms into a frame (its callers
  * over it at full width), a click on a caller or the right button back;
@@ -480,6 +341,23 @@ test_flame_graph_zooms (void **state)
   close_window (window);
 }
 
+/* The Statistics tab's span rows: the fixture's one span has one sample,
+ * as `stacks --marker 1` folds it. */
+static void
+test_statistics_span_samples (void **state)
+{
+  EtWindow *window = open_window (stacks_path);
+  EtViewport *v = et_window_get_viewport (window);
+  Run run = run_cli ("stacks", "--marker", "1", stacks_path);
+
+  assert_int_equal (run.status, 0);
+  assert_non_null (strstr (run.out, " 1\n"));
+  run_clear (&run);
+  assert_stats_samples (window, v->from_ns, v->to_ns, 1);
+  close_window (window);
+}
+
+
 /* The demo trace has no CPU samples: the pane says what would give them. */
 static void
 test_trace_without_samples_says_so (void **state)
@@ -495,163 +373,6 @@ test_trace_without_samples_says_so (void **state)
   close_window (window);
 }
 
-/* The corpus's SampleProfiler trace: the whole trace's tree (3 levels
- * whole, the hot path 12 deep) as the CLI writes it. */
-static void
-test_corpus_sample_profiler (void **state)
-{
-  const char *corpus = g_getenv ("ET_CORPUS_DIR");
-  g_autofree char *path = corpus ? g_build_filename (corpus, "nettrace",
-                                                     "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
-                                                     NULL) : NULL;
-  g_autofree char *from_arg = NULL, *to_arg = NULL, *count = NULL;
-  g_autoptr(JsonObject) doc = NULL;
-  EtWindow *window;
-  EtViewport *v;
-  EtCallTreePane *pane;
-
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      print_message ("# ../shared/corpus/nettrace/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace "
-                     "is absent: its call tree not checked\n");
-      skip ();
-    }
-  window = open_window (path);
-  v = et_window_get_viewport (window);
-  from_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", v->from_ns);
-  to_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", v->to_ns);
-  doc = cli_tree ((const char *const[]) { "--from", from_arg, "--to", to_arg, path, NULL });
-  pane = show_call_tree (window);
-  /* the view is the whole trace: every one of its 35,161 samples */
-  assert_int_equal (json_object_get_int_member (doc, "samples"), 35161);
-  count = g_strdup_printf ("%'" G_GUINT64_FORMAT " CPU samples", (guint64) 35161);
-  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), count));
-  assert_rows_equal (et_call_tree_pane_get_view (pane, FALSE), NULL,
-                     json_object_get_object_member (doc, "tree"), 12, 3);
-  assert_bottom_up (pane, json_object_get_object_member (doc, "tree"));
-  wait_for_frame (GTK_WIDGET (pane));
-  save_screenshot (window, "app-calltree-nettrace.png");
-  /* its flame graph: the boxes under the root hold every sample */
-  gtk_stack_set_visible_child_name (GTK_STACK (find_widget (GTK_WIDGET (pane), GTK_TYPE_STACK)),
-                                    "flame");
-  {
-    EtFlameView *flame = ET_FLAME_VIEW (find_widget (GTK_WIDGET (pane), ET_TYPE_FLAME_VIEW));
-    const EtFlameLayout *layout = et_flame_view_get_layout (flame);
-    const EtFlameBox *root = &g_array_index (layout->boxes, EtFlameBox, 0);
-
-    assert_true (root->node == 0 && root->x0 == 0.0 && root->x1 == 1.0);
-    assert_true (layout->depth > 10);
-    wait_for_frame (GTK_WIDGET (flame));
-    save_screenshot (window, "app-calltree-flame-nettrace.png");
-  }
-  close_window (window);
-}
-
-/* The first span of @trace whose thread has @min samples or more during
- * it, into *channel and *index; FALSE when none. */
-static gboolean
-find_sampled_span (EtTrace *trace, guint min, guint *channel, guint *index)
-{
-  EtStacks *stacks = et_trace_get_stacks (trace);
-
-  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
-    {
-      const EtChannel *ch = et_trace_get_channel (trace, c);
-      guint thread = et_trace_channel_thread (trace, c);
-      const gint64 *ns;
-      const guint32 *nodes;
-      guint n = thread != ET_NO_INDEX ? et_stacks_thread_samples (stacks, thread, &ns, &nodes) : 0;
-
-      for (guint i = 0; n > 0 && i < ch->n_markers; i++)
-        {
-          const EtMarker *m = &ch->markers[i];
-          guint in = 0;
-
-          if (m->kind != ET_MARKER_SPAN || m->end_event == ET_NO_INDEX)
-            continue;
-          for (guint k = 0; k < n; k++)
-            in += ns[k] >= m->start_ns && ns[k] <= m->end_ns;
-          if (in >= min)
-            {
-              *channel = c;
-              *index = i;
-              return TRUE;
-            }
-        }
-    }
-  return FALSE;
-}
-
-/* net.4.5.2.x64.etl (PerfView's default collection): a span with CPU
- * samples of its thread, its call tree as `stacks --pid --tid --from
- * --to` of the same thread and time writes it; before, the whole view's. */
-static void
-test_corpus_etl_span (void **state)
-{
-  const char *corpus = g_getenv ("ET_CORPUS_DIR");
-  g_autofree char *path = corpus ? g_build_filename (corpus, "net.4.5.2.x64.etl", NULL) : NULL;
-  g_autofree char *pid = NULL, *tid = NULL, *from_arg = NULL, *to_arg = NULL;
-  g_autoptr(JsonObject) doc = NULL;
-  const EtThread *t;
-  const EtMarker *m;
-  EtWindow *window;
-  EtTrace *trace;
-  EtCallTreePane *pane;
-  GtkStack *views;
-  EtFlameView *flame;
-  guint c = 0, i = 0;
-
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      print_message ("# ../shared/corpus/net.4.5.2.x64.etl is absent: a span's call tree not checked\n");
-      skip ();
-    }
-  window = open_window (path);
-  trace = et_window_get_trace (window);
-  /* first the whole view, every thread (3 levels whole, the hot path) */
-  {
-    EtViewport *v = et_window_get_viewport (window);
-    g_autofree char *view_from = g_strdup_printf ("%" G_GINT64_FORMAT "ns", v->from_ns);
-    g_autofree char *view_to = g_strdup_printf ("%" G_GINT64_FORMAT "ns", v->to_ns);
-    g_autoptr(JsonObject) all = cli_tree ((const char *const[]) { "--from", view_from, "--to", view_to,
-                                                                  path, NULL });
-
-    pane = show_call_tree (window);
-    assert_true (json_object_get_int_member (all, "samples") > 70000);
-    assert_rows_equal (et_call_tree_pane_get_view (pane, FALSE), NULL,
-                       json_object_get_object_member (all, "tree"), 12, 3);
-    views = GTK_STACK (find_widget (GTK_WIDGET (pane), GTK_TYPE_STACK));
-    gtk_stack_set_visible_child_name (views, "flame");
-    flame = ET_FLAME_VIEW (find_widget (GTK_WIDGET (pane), ET_TYPE_FLAME_VIEW));
-    wait_for_frame (GTK_WIDGET (flame));
-    /* zoomed into the traced program (Test.x64.exe), the reports dragged
-     * taller, for the screenshot */
-    gtk_paned_set_position (GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (pane), GTK_TYPE_PANED)), 260);
-    assert_non_null (flame_box (flame, et_call_tree_pane_get_tree (pane), "Process (3676)"));
-    et_flame_view_zoom (flame, flame_box (flame, et_call_tree_pane_get_tree (pane), "Process (3676)")->node);
-    wait_for_frame (GTK_WIDGET (flame));
-    save_screenshot (window, "app-calltree-flame-etl.png");
-    gtk_stack_set_visible_child_name (views, "top-down");
-  }
-  assert_true (find_sampled_span (trace, 5, &c, &i));
-  m = &et_trace_get_channel (trace, c)->markers[i];
-  t = et_trace_get_thread (trace, et_trace_channel_thread (trace, c));
-  pid = g_strdup_printf ("%u", t->pid);
-  tid = g_strdup_printf ("%u", t->tid);
-  from_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", m->start_ns);
-  to_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", m->end_ns);
-  doc = cli_tree ((const char *const[]) { "--pid", pid, "--tid", tid, "--from", from_arg,
-                                          "--to", to_arg, path, NULL });
-  et_window_reveal_marker (window, c, i);
-  RUN_UNTIL (!et_window_is_busy (window) && strstr (et_call_tree_pane_get_heading (pane), "the span") != NULL);
-  assert_true (json_object_get_int_member (doc, "samples") >= 5);
-  assert_rows_equal (et_call_tree_pane_get_view (pane, FALSE), NULL,
-                     json_object_get_object_member (doc, "tree"), 64, 64);
-  assert_bottom_up (pane, json_object_get_object_member (doc, "tree"));
-  wait_for_picture (window);
-  save_screenshot (window, "app-calltree-etl.png");
-  close_window (window);
-}
 
 int
 main (void)
@@ -660,9 +381,8 @@ main (void)
     cmocka_unit_test (test_span_call_tree_equals_cli),
     cmocka_unit_test (test_range_call_tree_equals_cli),
     cmocka_unit_test (test_flame_graph_zooms),
+    cmocka_unit_test (test_statistics_span_samples),
     cmocka_unit_test (test_trace_without_samples_says_so),
-    cmocka_unit_test (test_corpus_sample_profiler),
-    cmocka_unit_test (test_corpus_etl_span),
   };
   return cmocka_run_group_tests_name ("app-calltree", tests, setup, teardown);
 }

@@ -15,6 +15,7 @@
 #include "et-histogram-view.h"
 #include "et-i18n.h"
 #include "et-report-table.h"
+#include "et-stats-samples.h"
 #include "et-timeline-render.h"
 
 /* ---- the pane ------------------------------------------------------------- */
@@ -25,6 +26,7 @@ struct _EtStatsPane
   GtkLabel            *heading;
   EtReportTable       *view;
   GArray              *rows;        /* EtStatsRow, in the model's order */
+  GArray              *samples;     /* guint64 per row: CPU samples (NULL: no stacks) */
   GArray              *order;       /* guint: rows' indices in the order shown */
   EtStatsColumn        sort;
   gboolean             descending;
@@ -52,7 +54,7 @@ G_DEFINE_FINAL_TYPE (EtStatsPane, et_stats_pane, GTK_TYPE_BOX)
 /* Shown translated. */
 static const char *const column_titles[ET_STATS_N_COLUMNS] = {
   N_("Provider"), N_("Series"), N_("Kind"), N_("Count"), N_("Total"), N_("Min"), N_("Mean"),
-  "p50", "p90", "p99", N_("Max"),
+  "p50", "p90", "p99", N_("Max"), N_("CPU samples"),
 };
 
 /* A duration column's value, or -1 for flags and messages (so that they
@@ -66,6 +68,15 @@ duration_of (const EtStatsRow *row, EtStatsColumn column)
   if (row->kind != ET_MARKER_SPAN)
     return -1;
   return values[column - ET_STATS_COL_TOTAL];
+}
+
+/* A span row's CPU samples, or -1 (flags, messages, no stacks). */
+static gint64
+samples_of (EtStatsPane *self, const EtStatsRow *row)
+{
+  if (row->kind != ET_MARKER_SPAN || self->samples == NULL)
+    return -1;
+  return (gint64) g_array_index (self->samples, guint64, row - (const EtStatsRow *) (gconstpointer) self->rows->data);
 }
 
 static void
@@ -84,6 +95,12 @@ cell_text (EtStatsPane *self, const EtStatsRow *row, EtStatsColumn column, GStri
       break;
     case ET_STATS_COL_COUNT:
       g_string_append_printf (out, "%'" G_GUINT64_FORMAT, row->count);
+      break;
+    case ET_STATS_COL_SAMPLES:
+      if (samples_of (self, row) >= 0)
+        g_string_append_printf (out, "%'" G_GINT64_FORMAT, samples_of (self, row));
+      else
+        g_string_append (out, "\342\200\224");
       break;
     default:
       if (row->kind == ET_MARKER_SPAN)
@@ -122,6 +139,8 @@ compare_rows (gconstpointer pa, gconstpointer pb, gpointer data)
     c = (int) a->kind - (int) b->kind;
   else if (self->sort == ET_STATS_COL_COUNT)
     c = (a->count > b->count) - (a->count < b->count);
+  else if (self->sort == ET_STATS_COL_SAMPLES)
+    c = (samples_of (self, a) > samples_of (self, b)) - (samples_of (self, a) < samples_of (self, b));
   else
     {
       gint64 x = duration_of (a, self->sort), y = duration_of (b, self->sort);
@@ -179,7 +198,7 @@ add_columns (EtStatsPane *self)
 
   for (guint c = 0; c < ET_STATS_N_COLUMNS; c++)
     /* Names to the left, numbers to the right; the series take the rest. */
-    columns[c] = (EtReportColumn) { c < ET_STATS_COL_P50 || c == ET_STATS_COL_MAX
+    columns[c] = (EtReportColumn) { c < ET_STATS_COL_P50 || c >= ET_STATS_COL_MAX
                                     ? _(column_titles[c]) : column_titles[c],
                                     c == ET_STATS_COL_PROVIDER ? 16 : c == ET_STATS_COL_SERIES ? 10
                                     : c == ET_STATS_COL_KIND ? 8 : c == ET_STATS_COL_COUNT ? 7 : 10,
@@ -218,14 +237,33 @@ layout_marker (const EtMarker *m, gpointer data)
   return et_layout_filter_marker (data, m);
 }
 
+/* What a count gives: the rows and their CPU samples. */
+typedef struct
+{
+  GArray *rows;
+  GArray *samples;
+} Counted;
+
+static void
+counted_free (gpointer data)
+{
+  Counted *c = data;
+
+  g_clear_pointer (&c->rows, g_array_unref);
+  g_clear_pointer (&c->samples, g_array_unref);
+  g_free (c);
+}
+
 static void
 count_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
   EtStatsFilter filter = { layout_channel, layout_marker, job->filter };
+  Counted *c = g_new0 (Counted, 1);
 
-  g_task_return_pointer (task, et_stats_compute (job->trace, job->from_ns, job->to_ns, &filter),
-                         (GDestroyNotify) g_array_unref);
+  c->rows = et_stats_compute (job->trace, job->from_ns, job->to_ns, &filter);
+  c->samples = et_stats_span_samples (job->trace, job->from_ns, job->to_ns, &filter, c->rows);
+  g_task_return_pointer (task, c, counted_free);
 }
 
 static void
@@ -252,12 +290,15 @@ hide_histogram (EtStatsPane *self)
   et_histogram_view_set_histogram (self->histogram, NULL);
 }
 
-/* New rows (taken): none is selected, as none was chosen among them. */
+/* New rows and their samples (taken; may be NULL): none is selected, as
+ * none was chosen among them. */
 static void
-set_rows (EtStatsPane *self, GArray *rows)
+set_rows (EtStatsPane *self, GArray *rows, GArray *samples)
 {
   g_array_unref (self->rows);
   self->rows = rows;
+  g_clear_pointer (&self->samples, g_array_unref);
+  self->samples = samples;
   et_report_table_set_selected (self->view, ET_REPORT_NONE);
   hide_histogram (self);
   sort_rows (self);
@@ -267,15 +308,16 @@ static void
 counted (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr(EtStatsPane) self = data;
-  GArray *rows = g_task_propagate_pointer (G_TASK (result), NULL);
+  Counted *c = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  if (rows == NULL || g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+  if (c == NULL || g_task_get_cancellable (G_TASK (result)) != self->cancellable)
     {
-      g_clear_pointer (&rows, g_array_unref);
+      g_clear_pointer (&c, counted_free);
       return;                                 /* cancelled: a newer count follows */
     }
   g_clear_object (&self->cancellable);
-  set_rows (self, rows);
+  set_rows (self, g_steal_pointer (&c->rows), g_steal_pointer (&c->samples));
+  counted_free (c);
   set_heading (self);
 }
 
@@ -389,6 +431,7 @@ et_stats_pane_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->samples, g_array_unref);
   g_clear_pointer (&self->order, g_array_unref);
   g_clear_object (&self->trace);
   gtk_widget_dispose_template (GTK_WIDGET (self), ET_TYPE_STATS_PANE);
@@ -448,7 +491,7 @@ et_stats_pane_set_trace (EtStatsPane *self, EtTrace *trace, EtLayout *layout)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_set_object (&self->trace, trace);
-  set_rows (self, g_array_new (FALSE, FALSE, sizeof (EtStatsRow)));
+  set_rows (self, g_array_new (FALSE, FALSE, sizeof (EtStatsRow)), NULL);
   self->layout = layout;
   self->has_range = FALSE;
   gtk_label_set_text (self->heading, "");
