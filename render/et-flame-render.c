@@ -161,7 +161,11 @@ et_flame_draw (cairo_t *cr, const EtFlameLayout *layout, const EtCallTree *tree,
   g_autoptr(PangoLayout) text = pango_cairo_create_layout (cr);
   PangoFontDescription *font = pango_font_description_from_string ("Sans 8");
   g_autoptr(GString) name = g_string_new (NULL);
+  double clip_y0, clip_y1;
 
+  /* Only the rows the caller's clip shows: a deep tree in a scrolled
+   * window has hundreds of rows, a screen a dozen. */
+  cairo_clip_extents (cr, NULL, &clip_y0, NULL, &clip_y1);
   pango_layout_set_font_description (text, font);
   pango_font_description_free (font);
   pango_layout_set_ellipsize (text, PANGO_ELLIPSIZE_END);
@@ -171,7 +175,7 @@ et_flame_draw (cairo_t *cr, const EtFlameLayout *layout, const EtCallTree *tree,
       double x = floor (b->x0 * width), w = floor (b->x1 * width) - x;
       double y = b->depth * ET_FLAME_ROW_HEIGHT, rgb[3];
 
-      if (w < 1)
+      if (w < 1 || y + ET_FLAME_ROW_HEIGHT < clip_y0 || y > clip_y1)
         continue;
       g_string_truncate (name, 0);
       if (b->node == 0)
