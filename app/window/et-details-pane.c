@@ -135,8 +135,10 @@ stacks_made (GObject *source, GAsyncResult *result, gpointer data)
     gtk_text_buffer_create_tag (buffer, "module", "foreground", "grey", NULL);
   for (guint i = 0; i + 1 < stack->modules->len; i += 2)
     {
-      gtk_text_buffer_get_iter_at_offset (buffer, &from, base + (int) g_array_index (stack->modules, guint, i));
-      gtk_text_buffer_get_iter_at_offset (buffer, &to, base + (int) g_array_index (stack->modules, guint, i + 1));
+      const guint *at = &g_array_index (stack->modules, guint, i);
+
+      gtk_text_buffer_get_iter_at_offset (buffer, &from, base + (int) at[0]);
+      gtk_text_buffer_get_iter_at_offset (buffer, &to, base + (int) at[1]);
       gtk_text_buffer_apply_tag_by_name (buffer, "module", &from, &to);
     }
   /* long frames wrap under their own start, as values do */

@@ -76,7 +76,8 @@ samples_of (EtStatsPane *self, const EtStatsRow *row)
 {
   if (row->kind != ET_MARKER_SPAN || self->samples == NULL)
     return -1;
-  return (gint64) g_array_index (self->samples, guint64, row - (const EtStatsRow *) (gconstpointer) self->rows->data);
+  return (gint64) g_array_index (self->samples, guint64,
+                                 row - (const EtStatsRow *) (gconstpointer) self->rows->data);
 }
 
 static void

@@ -58,7 +58,8 @@ channel_samples (EtTrace *trace, EtStacks *stacks, guint c, gint64 from_ns, gint
 
   if (thread == ET_NO_INDEX || (n = et_stacks_thread_samples (stacks, thread, &ns, &nodes)) == 0)
     return 0;
-  for (guint i = et_channel_first_at (ch, from_ns); i < ch->n_markers && ch->markers[i].start_ns < to_ns; i++)
+  for (guint i = et_channel_first_at (ch, from_ns);
+       i < ch->n_markers && ch->markers[i].start_ns < to_ns; i++)
     {
       const EtMarker *m = &ch->markers[i];
 
@@ -89,9 +90,11 @@ et_stats_span_samples (EtTrace *trace, gint64 from_ns, gint64 to_ns, const EtSta
       gint64 key = ((gint64) ch->provider << 32) | ch->series;
       guint r = GPOINTER_TO_UINT (g_hash_table_lookup (index, &key));
 
-      if (r == 0 || (filter != NULL && filter->channel != NULL && !filter->channel (trace, c, filter->data)))
+      if (r == 0
+          || (filter != NULL && filter->channel != NULL && !filter->channel (trace, c, filter->data)))
         continue;
-      g_array_index (out, guint64, r - 1) += channel_samples (trace, stacks, c, from_ns, to_ns, filter);
+      g_array_index (out, guint64, r - 1) += channel_samples (trace, stacks, c, from_ns, to_ns,
+                                                              filter);
     }
   return out;
 }

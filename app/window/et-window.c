@@ -98,7 +98,8 @@ show_span_call_tree (EtWindow *self, const EtShape *shape)
   guint thread = shape != NULL && shape->kind != ET_SHAPE_AGGREGATE
                  ? et_trace_channel_thread (self->trace, shape->channel) : ET_NO_INDEX;
 
-  if (thread != ET_NO_INDEX && shape->m->kind == ET_MARKER_SPAN && shape->m->end_ns > shape->m->start_ns)
+  if (thread != ET_NO_INDEX && shape->m->kind == ET_MARKER_SPAN
+      && shape->m->end_ns > shape->m->start_ns)
     et_call_tree_pane_set_span (self->call_tree, thread, shape->m->start_ns, shape->m->end_ns);
   else
     et_call_tree_pane_clear_span (self->call_tree);
@@ -827,8 +828,8 @@ et_window_class_init (EtWindowClass *klass)
   CHILD (progress); CHILD (damage_bar); CHILD (damage_label); CHILD (error_label);
   CHILD (threads_bar); CHILD (threads_label);
   CHILD (search_bar); CHILD (search_entry); CHILD (search_status); CHILD (search_button);
-  CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (call_tree); CHILD (sample_marks);
-  CHILD (details);
+  CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (details);
+  CHILD (call_tree); CHILD (sample_marks);
   CHILD (empty_state); CHILD (empty_label); CHILD (empty_button);
   CHILD (filters); CHILD (recent_menu); CHILD (bookmarks_menu); CHILD (legend_button); CHILD (legend);
   CHILD (overview);
