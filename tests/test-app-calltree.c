@@ -341,6 +341,32 @@ test_flame_graph_zooms (void **state)
   close_window (window);
 }
 
+/* A range set while an older one is computed cancels it: the tree shown
+ * is the newer range's, never the older one's arriving late. */
+static void
+test_newer_range_wins (void **state)
+{
+  EtWindow *window = open_window (stacks_path);
+  EtCallTreePane *pane = show_call_tree (window);
+  g_autoptr(JsonObject) early = cli_tree ((const char *const[]) { "--from", "0ns", "--to", "15ms",
+                                                                  stacks_path, NULL });
+  g_autoptr(JsonObject) late = cli_tree ((const char *const[]) { "--from", "20ms", "--to", "32ms",
+                                                                 stacks_path, NULL });
+
+  /* (two ranges of different trees, or the test could not tell them apart) */
+  assert_true (json_object_get_int_member (early, "samples")
+               != json_object_get_int_member (late, "samples"));
+  et_call_tree_pane_set_range (pane, 0, 15000000);
+  et_call_tree_pane_set_range (pane, 20000000, 32000000);   /* before the first is shown */
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_int_equal (et_call_tree_node (et_call_tree_pane_get_tree (pane), 0)->inclusive,
+                    json_object_get_int_member (late, "samples"));
+  assert_rows_equal (et_call_tree_pane_get_view (pane, FALSE), NULL,
+                     json_object_get_object_member (late, "tree"), 16, 16);
+  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "from 20 ms to 32 ms"));
+  close_window (window);
+}
+
 /* The Statistics tab's span rows: the fixture's one span has one sample,
  * as `stacks --marker 1` folds it. */
 static void
@@ -380,6 +406,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_span_call_tree_equals_cli),
     cmocka_unit_test (test_range_call_tree_equals_cli),
+    cmocka_unit_test (test_newer_range_wins),
     cmocka_unit_test (test_flame_graph_zooms),
     cmocka_unit_test (test_statistics_span_samples),
     cmocka_unit_test (test_trace_without_samples_says_so),
