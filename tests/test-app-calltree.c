@@ -367,6 +367,41 @@ test_newer_range_wins (void **state)
   close_window (window);
 }
 
+/* "Selected Marker's Thread" ticked: the range's tree is that thread's
+ * alone, as `stacks --tid` writes it; unticked, every thread's again. */
+static void
+test_selected_marker_thread (void **state)
+{
+  EtWindow *window = open_window (stacks_path);
+  EtTrace *trace = et_window_get_trace (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtCallTreePane *pane = show_call_tree (window);
+  GtkCheckButton *check = GTK_CHECK_BUTTON (find_widget (GTK_WIDGET (pane), GTK_TYPE_CHECK_BUTTON));
+  g_autofree char *from_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", v->from_ns);
+  g_autofree char *to_arg = g_strdup_printf ("%" G_GINT64_FORMAT "ns", v->to_ns);
+  g_autoptr(JsonObject) doc = cli_tree ((const char *const[]) { "--tid", "200", "--from", from_arg,
+                                                                "--to", to_arg, stacks_path, NULL });
+  guint t;
+
+  for (t = 0; t < et_trace_get_n_threads (trace); t++)
+    if (et_trace_get_thread (trace, t)->tid == 200)
+      break;
+  assert_true (t < et_trace_get_n_threads (trace));
+  assert_false (gtk_widget_get_sensitive (GTK_WIDGET (check)));   /* no marker selected */
+  et_call_tree_pane_set_marker_thread (pane, (gint) t);
+  assert_true (gtk_widget_get_sensitive (GTK_WIDGET (check)));
+  gtk_check_button_set_active (check, TRUE);
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "Thread 200 from"));
+  assert_int_equal (json_object_get_int_member (doc, "samples"), 3);
+  assert_rows_equal (et_call_tree_pane_get_view (pane, FALSE), NULL,
+                     json_object_get_object_member (doc, "tree"), 16, 16);
+  gtk_check_button_set_active (check, FALSE);
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_int_equal (et_call_tree_node (et_call_tree_pane_get_tree (pane), 0)->inclusive, 8);
+  close_window (window);
+}
+
 /* The Statistics tab's span rows: the fixture's one span has one sample,
  * as `stacks --marker 1` folds it. */
 static void
@@ -407,6 +442,7 @@ main (void)
     cmocka_unit_test (test_span_call_tree_equals_cli),
     cmocka_unit_test (test_range_call_tree_equals_cli),
     cmocka_unit_test (test_newer_range_wins),
+    cmocka_unit_test (test_selected_marker_thread),
     cmocka_unit_test (test_flame_graph_zooms),
     cmocka_unit_test (test_statistics_span_samples),
     cmocka_unit_test (test_trace_without_samples_says_so),

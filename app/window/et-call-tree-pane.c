@@ -30,6 +30,8 @@ struct _EtCallTreePane
   GtkTreeView    *bottom_up;
   EtFlameView    *flame;
   GtkSearchEntry *search;
+  GtkCheckButton *this_thread;       /* the range of the selected marker's thread only */
+  gint            marker_thread;      /* the selected marker's thread, or -1 */
   EtTrace        *trace;
   gint64          from_ns, to_ns;     /* the range */
   gboolean        has_range;
@@ -59,6 +61,14 @@ cancel_work (EtCallTreePane *self)
 
 /* ---- the heading ---------------------------------------------------------- */
 
+/* The thread of the range's tree: the selected marker's when "only its
+ * thread" is ticked, else -1 (every thread). */
+static gint
+range_thread (EtCallTreePane *self)
+{
+  return gtk_check_button_get_active (self->this_thread) ? self->marker_thread : -1;
+}
+
 static void
 append_scope (EtCallTreePane *self, GString *out)
 {
@@ -74,6 +84,11 @@ append_scope (EtCallTreePane *self, GString *out)
       /* Translators: the Call Tree's scope: a span's thread id and its times */
       g_string_append_printf (out, _("Thread %u, the span from %s to %s"), t->tid, from->str, to->str);
     }
+  else if (range_thread (self) >= 0)
+    /* Translators: the Call Tree's scope: one thread (its id) in a time range */
+    g_string_append_printf (out, _("Thread %u from %s to %s"),
+                            et_trace_get_thread (self->trace, (guint) range_thread (self))->tid,
+                            from->str, to->str);
   else
     /* Translators: the Call Tree's scope: every thread in a time range */
     g_string_append_printf (out, _("All threads from %s to %s"), from->str, to->str);
@@ -250,7 +265,7 @@ start (EtCallTreePane *self)
   self->cancellable = g_cancellable_new ();
   job = g_new0 (Job, 1);
   job->trace = g_object_ref (self->trace);
-  job->thread = self->span_thread;
+  job->thread = self->span_thread >= 0 ? self->span_thread : range_thread (self);
   job->from_ns = self->span_thread >= 0 ? self->span_from : self->from_ns;
   job->to_ns = self->span_thread >= 0 ? self->span_to : self->to_ns;
   task = g_task_new (NULL, self->cancellable, computed, g_object_ref (self));
@@ -267,6 +282,15 @@ scope_changed (EtCallTreePane *self)
     start (self);
   else
     self->dirty = TRUE;
+}
+
+static void
+on_this_thread_toggled (GtkCheckButton *check, gpointer data)
+{
+  EtCallTreePane *self = data;
+
+  if (self->span_thread < 0 && self->marker_thread >= 0)
+    scope_changed (self);
 }
 
 static void
@@ -379,6 +403,8 @@ et_call_tree_pane_class_init (EtCallTreePaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, bottom_up);
   gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, flame);
   gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, search);
+  gtk_widget_class_bind_template_child (widget_class, EtCallTreePane, this_thread);
+  gtk_widget_class_bind_template_callback (widget_class, on_this_thread_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_search_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_view_switched);
   /* A frame chosen in a view (guint: its symbol, et_stacks_name's id;
@@ -393,6 +419,7 @@ et_call_tree_pane_init (EtCallTreePane *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->span_thread = -1;
+  self->marker_thread = -1;
   self->matches = g_array_new (FALSE, FALSE, sizeof (guint));
   _et_call_view_init (self->top_down, FALSE, &self->result);
   _et_call_view_init (self->bottom_up, TRUE, &self->result);
@@ -419,6 +446,8 @@ et_call_tree_pane_set_trace (EtCallTreePane *self, EtTrace *trace)
   show_result (self);
   self->has_range = FALSE;
   self->span_thread = -1;
+  self->marker_thread = -1;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->this_thread), FALSE);
   self->dirty = FALSE;
   gtk_label_set_text (self->heading, "");
   gtk_widget_set_visible (GTK_WIDGET (self->empty_label), FALSE);
@@ -447,6 +476,18 @@ et_call_tree_pane_set_span (EtCallTreePane *self, guint thread, gint64 from_ns, 
   self->span_from = from_ns;
   self->span_to = to_ns;
   scope_changed (self);
+}
+
+void
+et_call_tree_pane_set_marker_thread (EtCallTreePane *self, gint thread)
+{
+  g_return_if_fail (ET_IS_CALL_TREE_PANE (self));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->this_thread), thread >= 0);
+  if (self->marker_thread == thread)
+    return;
+  self->marker_thread = thread;
+  if (self->span_thread < 0 && gtk_check_button_get_active (self->this_thread))
+    scope_changed (self);
 }
 
 void

@@ -46,6 +46,10 @@ void              et_call_tree_pane_set_span   (EtCallTreePane *self,
                                                 gint64          from_ns,
                                                 gint64          to_ns);
 void              et_call_tree_pane_clear_span (EtCallTreePane *self);
+/* The selected marker's thread (-1: none): with "Only the selected
+ * marker's thread" ticked, the range's tree is that thread's. */
+void              et_call_tree_pane_set_marker_thread (EtCallTreePane *self,
+                                                       gint            thread);
 /* TRUE while a tree is computed (or waits for the pane to be shown). */
 gboolean          et_call_tree_pane_is_busy    (EtCallTreePane *self);
 /* The tree shown (NULL: none yet). */

@@ -91,13 +91,15 @@ on_overview_seek (EtOverviewStrip *overview, gint64 t_ns, gpointer data)
 }
 
 /* A selected span's samples (its thread, its time) in the Call Tree; any
- * other selection gives it back the range. */
+ * other selection gives it back the range (of the marker's thread only,
+ * when the pane's check says so). */
 static void
 show_span_call_tree (EtWindow *self, const EtShape *shape)
 {
   guint thread = shape != NULL && shape->kind != ET_SHAPE_AGGREGATE
                  ? et_trace_channel_thread (self->trace, shape->channel) : ET_NO_INDEX;
 
+  et_call_tree_pane_set_marker_thread (self->call_tree, thread != ET_NO_INDEX ? (gint) thread : -1);
   if (thread != ET_NO_INDEX && shape->m->kind == ET_MARKER_SPAN
       && shape->m->end_ns > shape->m->start_ns)
     et_call_tree_pane_set_span (self->call_tree, thread, shape->m->start_ns, shape->m->end_ns);
