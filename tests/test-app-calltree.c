@@ -204,9 +204,12 @@ test_span_call_tree_equals_cli (void **state)
   assert_int_equal (et_trace_get_channel (trace, c)->markers[0].kind, ET_MARKER_SPAN);
   et_window_reveal_marker (window, c, 0);
   assert_details_stacks (window);
-  /* Ctrl+K's action brings the tab up, its tree focused */
-  activate (window, "win.show-call-tree");
+  /* nothing is computed while the tab is hidden; Ctrl+K's action brings
+   * it up, its tree focused */
   pane = call_tree_pane (window);
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_null (et_call_tree_pane_get_tree (pane));
+  activate (window, "win.show-call-tree");
   assert_true (gtk_widget_get_mapped (GTK_WIDGET (pane)));
   assert_true (gtk_widget_has_focus (GTK_WIDGET (et_call_tree_pane_get_view (pane, FALSE))));
   pane = show_call_tree (window);
