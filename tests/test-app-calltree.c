@@ -20,6 +20,7 @@
 
 #include "calltree-check.h"
 #include "et-details-pane.h"
+#include "et-i18n.h"
 #include "et-cpu-marks.h"
 #include "et-cpu-strip.h"
 #include "et-sample-marks.h"
@@ -438,6 +439,43 @@ test_trace_without_samples_says_so (void **state)
 }
 
 
+/* Under LANGUAGE=de: the heading, the columns and the details' stacks in
+ * German (the frames' names stay as the trace names them). */
+static void
+test_german (void **state)
+{
+  EtWindow *window;
+  EtTrace *trace;
+  EtCallTreePane *pane;
+  GtkWidget *details;
+  g_autofree char *text = NULL;
+  guint c;
+
+  g_setenv ("LANGUAGE", "de", TRUE);
+  et_i18n_init ();                    /* setlocale again: gettext caches */
+  window = open_window (stacks_path);
+  trace = et_window_get_trace (window);
+  for (c = 0; c < et_trace_get_n_channels (trace); c++)
+    if (et_trace_get_channel (trace, c)->n_markers > 0)
+      break;
+  et_window_reveal_marker (window, c, 0);
+  pane = show_call_tree (window);
+  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "Thread 100, die Spanne von"));
+  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), "1 CPU-Stichprobe"));
+  assert_string_equal (gtk_tree_view_column_get_title (
+                         gtk_tree_view_get_column (et_call_tree_pane_get_view (pane, FALSE), 0)),
+                       "Inklusiv");
+  details = find_widget (GTK_WIDGET (window), ET_TYPE_DETAILS_PANE);
+  RUN_UNTIL (!et_details_pane_is_busy (ET_DETAILS_PANE (details)));
+  text = et_details_pane_get_text (ET_DETAILS_PANE (details));
+  assert_non_null (strstr (text, "Aufrufstapel am Anfang, innerster zuerst — Frames: 2, unbenannt: 0\n"
+                                 "  " CART_TOTAL));
+  save_screenshot (window, "app-calltree-de.png");
+  close_window (window);
+  g_unsetenv ("LANGUAGE");
+  et_i18n_init ();
+}
+
 int
 main (void)
 {
@@ -449,6 +487,7 @@ main (void)
     cmocka_unit_test (test_flame_graph_zooms),
     cmocka_unit_test (test_statistics_span_samples),
     cmocka_unit_test (test_trace_without_samples_says_so),
+    cmocka_unit_test (test_german),
   };
   return cmocka_run_group_tests_name ("app-calltree", tests, setup, teardown);
 }
