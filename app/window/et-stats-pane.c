@@ -9,7 +9,10 @@
  * for 60 rows, on every range change). Counting walks every marker of the
  * range, so it runs on a thread from a copy of the filters, and only while
  * the pane is shown: a range set while it is hidden is counted when it is
- * mapped. A newer range cancels the count of an older one.
+ * mapped. A newer range cancels the count of an older one. The span
+ * rows' CPU samples (et-stats-samples.h) follow in a second phase on a
+ * thread: they need the stacks, built on first use, and the rows are
+ * shown without waiting for them.
  */
 #include "et-stats-pane.h"
 #include "et-histogram-view.h"
@@ -214,6 +217,7 @@ typedef struct
   EtTrace        *trace;
   EtLayoutFilter *filter;
   gint64          from_ns, to_ns;
+  GArray         *rows;       /* the CPU samples' phase: the rows counted */
 } Job;
 
 static void
@@ -222,7 +226,8 @@ job_free (gpointer data)
   Job *job = data;
 
   g_object_unref (job->trace);
-  et_layout_filter_free (job->filter);
+  g_clear_pointer (&job->filter, et_layout_filter_free);
+  g_clear_pointer (&job->rows, g_array_unref);
   g_free (job);
 }
 
@@ -238,33 +243,28 @@ layout_marker (const EtMarker *m, gpointer data)
   return et_layout_filter_marker (data, m);
 }
 
-/* What a count gives: the rows and their CPU samples. */
-typedef struct
-{
-  GArray *rows;
-  GArray *samples;
-} Counted;
-
-static void
-counted_free (gpointer data)
-{
-  Counted *c = data;
-
-  g_clear_pointer (&c->rows, g_array_unref);
-  g_clear_pointer (&c->samples, g_array_unref);
-  g_free (c);
-}
-
 static void
 count_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   Job *job = data;
   EtStatsFilter filter = { layout_channel, layout_marker, job->filter };
-  Counted *c = g_new0 (Counted, 1);
 
-  c->rows = et_stats_compute (job->trace, job->from_ns, job->to_ns, &filter);
-  c->samples = et_stats_span_samples (job->trace, job->from_ns, job->to_ns, &filter, c->rows);
-  g_task_return_pointer (task, c, counted_free);
+  g_task_return_pointer (task, et_stats_compute (job->trace, job->from_ns, job->to_ns, &filter),
+                         (GDestroyNotify) g_array_unref);
+}
+
+/* The span rows' CPU samples, a second phase: they need the trace's
+ * stacks, built on first use (seconds on a large trace), and the rows
+ * need not wait for them. NULL without stacks. */
+static void
+samples_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job *job = data;
+  EtStatsFilter filter = { layout_channel, layout_marker, job->filter };
+
+  g_task_return_pointer (task, et_stats_span_samples (job->trace, job->from_ns, job->to_ns,
+                                                      &filter, job->rows),
+                         (GDestroyNotify) g_array_unref);
 }
 
 static void
@@ -306,20 +306,48 @@ set_rows (EtStatsPane *self, GArray *rows, GArray *samples)
 }
 
 static void
+samples_counted (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(EtStatsPane) self = data;
+  GArray *samples = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+    {
+      g_clear_pointer (&samples, g_array_unref);
+      return;                                 /* a newer count follows */
+    }
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->samples, g_array_unref);
+  self->samples = samples;
+  sort_rows (self);                           /* (they may be the order; cells drawn again) */
+}
+
+static void
 counted (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr(EtStatsPane) self = data;
-  Counted *c = g_task_propagate_pointer (G_TASK (result), NULL);
+  GArray *rows = g_task_propagate_pointer (G_TASK (result), NULL);
+  Job *job = g_task_get_task_data (G_TASK (result)), *next;
+  g_autoptr(GTask) task = NULL;
 
-  if (c == NULL || g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+  if (rows == NULL || g_task_get_cancellable (G_TASK (result)) != self->cancellable)
     {
-      g_clear_pointer (&c, counted_free);
+      g_clear_pointer (&rows, g_array_unref);
       return;                                 /* cancelled: a newer count follows */
     }
-  g_clear_object (&self->cancellable);
-  set_rows (self, g_steal_pointer (&c->rows), g_steal_pointer (&c->samples));
-  counted_free (c);
+  set_rows (self, rows, NULL);
   set_heading (self);
+  /* Their CPU samples next, in the same filters, under the same cancellable. */
+  next = g_new0 (Job, 1);
+  next->trace = g_object_ref (job->trace);
+  next->filter = g_steal_pointer (&job->filter);
+  next->from_ns = job->from_ns;
+  next->to_ns = job->to_ns;
+  next->rows = g_array_ref (rows);
+  task = g_task_new (NULL, self->cancellable, samples_counted, g_object_ref (self));
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_set_task_data (task, next, job_free);
+  g_task_run_in_thread (task, samples_in_thread);
 }
 
 static void
