@@ -224,6 +224,7 @@ et_application_startup (GApplication *app)
     { "win.wall-clock", { "<Control>t", NULL } },
     { "win.compact-rows", { "<Shift><Control>r", NULL } },
     { "win.show-legend", { "<Control>l", NULL } },
+    { "win.show-call-tree", { "<Control>k", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.find-track", { "<Control>p", NULL } },
     { "win.find-next", { "<Control>g", "F3", NULL } },

@@ -3,6 +3,7 @@
 #include "et-details-pane.h"
 #include "et-details.h"
 #include "et-i18n.h"
+#include "et-marker-stack.h"
 #include "et-trace-decode.h"
 
 struct _EtDetailsPane
@@ -12,9 +13,20 @@ struct _EtDetailsPane
   GtkLabel    *title;
   GtkTextView *text;
   GtkWidget   *go_to_end;
+  GCancellable *stack_cancellable;  /* of the shown marker's stacks, made on a thread */
 };
 
 G_DEFINE_FINAL_TYPE (EtDetailsPane, et_details_pane, GTK_TYPE_BOX)
+
+static void
+et_details_pane_dispose (GObject *object)
+{
+  EtDetailsPane *self = ET_DETAILS_PANE (object);
+
+  g_cancellable_cancel (self->stack_cancellable);
+  g_clear_object (&self->stack_cancellable);
+  G_OBJECT_CLASS (et_details_pane_parent_class)->dispose (object);
+}
 
 static void
 et_details_pane_class_init (EtDetailsPaneClass *klass)
@@ -26,6 +38,7 @@ et_details_pane_class_init (EtDetailsPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtDetailsPane, title);
   gtk_widget_class_bind_template_child (widget_class, EtDetailsPane, text);
   gtk_widget_class_bind_template_child (widget_class, EtDetailsPane, go_to_end);
+  G_OBJECT_CLASS (klass)->dispose = et_details_pane_dispose;
 }
 
 static void
@@ -100,6 +113,52 @@ hang_values (EtDetailsPane *self, const char *text)
     }
 }
 
+/* The marker's stacks, under its details, once made (the module of each
+ * frame greyed). */
+static void
+stacks_made (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(EtDetailsPane) self = data;
+  g_autoptr(EtMarkerStack) stack = et_marker_stack_describe_finish (result);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text);
+  GtkTextIter end, from, to;
+  g_autofree char *all = NULL;
+  int base;
+
+  if (stack == NULL || g_task_get_cancellable (G_TASK (result)) != self->stack_cancellable)
+    return;                                   /* another marker is shown */
+  g_clear_object (&self->stack_cancellable);
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  base = gtk_text_iter_get_offset (&end);
+  gtk_text_buffer_insert (buffer, &end, stack->text, -1);
+  if (gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "module") == NULL)
+    gtk_text_buffer_create_tag (buffer, "module", "foreground", "grey", NULL);
+  for (guint i = 0; i + 1 < stack->modules->len; i += 2)
+    {
+      const guint *at = &g_array_index (stack->modules, guint, i);
+
+      gtk_text_buffer_get_iter_at_offset (buffer, &from, base + (int) at[0]);
+      gtk_text_buffer_get_iter_at_offset (buffer, &to, base + (int) at[1]);
+      gtk_text_buffer_apply_tag_by_name (buffer, "module", &from, &to);
+    }
+  /* long frames wrap under their own start, as values do */
+  gtk_text_buffer_get_bounds (buffer, &from, &to);
+  all = gtk_text_buffer_get_text (buffer, &from, &to, FALSE);
+  hang_values (self, all);
+}
+
+static void
+show_stacks (EtDetailsPane *self, EtTrace *trace, const EtMarker *m)
+{
+  g_cancellable_cancel (self->stack_cancellable);
+  g_clear_object (&self->stack_cancellable);
+  if (trace == NULL || m == NULL)
+    return;
+  self->stack_cancellable = g_cancellable_new ();
+  et_marker_stack_describe_async (trace, m, self->stack_cancellable, stacks_made,
+                                  g_object_ref (self));
+}
+
 void
 et_details_pane_show (EtDetailsPane *self, EtTrace *trace, const EtShape *shape)
 {
@@ -132,6 +191,14 @@ et_details_pane_show (EtDetailsPane *self, EtTrace *trace, const EtShape *shape)
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text), text->str, (int) text->len);
   hang_values (self, text->str);
   gtk_widget_set_visible (self->go_to_end, has_end);
+  show_stacks (self, trace, shape != NULL && shape->kind != ET_SHAPE_AGGREGATE ? shape->m : NULL);
+}
+
+gboolean
+et_details_pane_is_busy (EtDetailsPane *self)
+{
+  g_return_val_if_fail (ET_IS_DETAILS_PANE (self), FALSE);
+  return self->stack_cancellable != NULL;
 }
 
 char *

@@ -1,6 +1,7 @@
 /* et-details-pane.h — the right-hand pane: everything about the selected
  * marker (text from et-details), and for spans a "Go to end" button that
- * activates win.go-to-end. */
+ * activates win.go-to-end; under the details, the marker's call stacks
+ * (et-marker-stack.h), made on a thread. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -17,6 +18,8 @@ GtkWidget *et_details_pane_new      (void);
 void       et_details_pane_show     (EtDetailsPane *self,
                                      EtTrace       *trace,
                                      const EtShape *shape);
+/* TRUE while the shown marker's call stacks are made. */
+gboolean   et_details_pane_is_busy  (EtDetailsPane *self);
 /* The text shown (transfer full). */
 char      *et_details_pane_get_text (EtDetailsPane *self);
 

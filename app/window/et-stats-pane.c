@@ -9,12 +9,16 @@
  * for 60 rows, on every range change). Counting walks every marker of the
  * range, so it runs on a thread from a copy of the filters, and only while
  * the pane is shown: a range set while it is hidden is counted when it is
- * mapped. A newer range cancels the count of an older one.
+ * mapped. A newer range cancels the count of an older one. The span
+ * rows' CPU samples (et-stats-samples.h) follow in a second phase on a
+ * thread: they need the stacks, built on first use, and the rows are
+ * shown without waiting for them.
  */
 #include "et-stats-pane.h"
 #include "et-histogram-view.h"
 #include "et-i18n.h"
 #include "et-report-table.h"
+#include "et-stats-samples.h"
 #include "et-timeline-render.h"
 
 /* ---- the pane ------------------------------------------------------------- */
@@ -25,6 +29,7 @@ struct _EtStatsPane
   GtkLabel            *heading;
   EtReportTable       *view;
   GArray              *rows;        /* EtStatsRow, in the model's order */
+  GArray              *samples;     /* guint64 per row: CPU samples (NULL: no stacks) */
   GArray              *order;       /* guint: rows' indices in the order shown */
   EtStatsColumn        sort;
   gboolean             descending;
@@ -52,7 +57,7 @@ G_DEFINE_FINAL_TYPE (EtStatsPane, et_stats_pane, GTK_TYPE_BOX)
 /* Shown translated. */
 static const char *const column_titles[ET_STATS_N_COLUMNS] = {
   N_("Provider"), N_("Series"), N_("Kind"), N_("Count"), N_("Total"), N_("Min"), N_("Mean"),
-  "p50", "p90", "p99", N_("Max"),
+  "p50", "p90", "p99", N_("Max"), N_("CPU samples"),
 };
 
 /* A duration column's value, or -1 for flags and messages (so that they
@@ -66,6 +71,16 @@ duration_of (const EtStatsRow *row, EtStatsColumn column)
   if (row->kind != ET_MARKER_SPAN)
     return -1;
   return values[column - ET_STATS_COL_TOTAL];
+}
+
+/* A span row's CPU samples, or -1 (flags, messages, no stacks). */
+static gint64
+samples_of (EtStatsPane *self, const EtStatsRow *row)
+{
+  if (row->kind != ET_MARKER_SPAN || self->samples == NULL)
+    return -1;
+  return (gint64) g_array_index (self->samples, guint64,
+                                 row - (const EtStatsRow *) (gconstpointer) self->rows->data);
 }
 
 static void
@@ -84,6 +99,12 @@ cell_text (EtStatsPane *self, const EtStatsRow *row, EtStatsColumn column, GStri
       break;
     case ET_STATS_COL_COUNT:
       g_string_append_printf (out, "%'" G_GUINT64_FORMAT, row->count);
+      break;
+    case ET_STATS_COL_SAMPLES:
+      if (samples_of (self, row) >= 0)
+        g_string_append_printf (out, "%'" G_GINT64_FORMAT, samples_of (self, row));
+      else
+        g_string_append (out, "\342\200\224");
       break;
     default:
       if (row->kind == ET_MARKER_SPAN)
@@ -122,6 +143,8 @@ compare_rows (gconstpointer pa, gconstpointer pb, gpointer data)
     c = (int) a->kind - (int) b->kind;
   else if (self->sort == ET_STATS_COL_COUNT)
     c = (a->count > b->count) - (a->count < b->count);
+  else if (self->sort == ET_STATS_COL_SAMPLES)
+    c = (samples_of (self, a) > samples_of (self, b)) - (samples_of (self, a) < samples_of (self, b));
   else
     {
       gint64 x = duration_of (a, self->sort), y = duration_of (b, self->sort);
@@ -179,7 +202,7 @@ add_columns (EtStatsPane *self)
 
   for (guint c = 0; c < ET_STATS_N_COLUMNS; c++)
     /* Names to the left, numbers to the right; the series take the rest. */
-    columns[c] = (EtReportColumn) { c < ET_STATS_COL_P50 || c == ET_STATS_COL_MAX
+    columns[c] = (EtReportColumn) { c < ET_STATS_COL_P50 || c >= ET_STATS_COL_MAX
                                     ? _(column_titles[c]) : column_titles[c],
                                     c == ET_STATS_COL_PROVIDER ? 16 : c == ET_STATS_COL_SERIES ? 10
                                     : c == ET_STATS_COL_KIND ? 8 : c == ET_STATS_COL_COUNT ? 7 : 10,
@@ -194,6 +217,7 @@ typedef struct
   EtTrace        *trace;
   EtLayoutFilter *filter;
   gint64          from_ns, to_ns;
+  GArray         *rows;       /* the CPU samples' phase: the rows counted */
 } Job;
 
 static void
@@ -202,7 +226,8 @@ job_free (gpointer data)
   Job *job = data;
 
   g_object_unref (job->trace);
-  et_layout_filter_free (job->filter);
+  g_clear_pointer (&job->filter, et_layout_filter_free);
+  g_clear_pointer (&job->rows, g_array_unref);
   g_free (job);
 }
 
@@ -225,6 +250,20 @@ count_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
   EtStatsFilter filter = { layout_channel, layout_marker, job->filter };
 
   g_task_return_pointer (task, et_stats_compute (job->trace, job->from_ns, job->to_ns, &filter),
+                         (GDestroyNotify) g_array_unref);
+}
+
+/* The span rows' CPU samples, a second phase: they need the trace's
+ * stacks, built on first use (seconds on a large trace), and the rows
+ * need not wait for them. NULL without stacks. */
+static void
+samples_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job *job = data;
+  EtStatsFilter filter = { layout_channel, layout_marker, job->filter };
+
+  g_task_return_pointer (task, et_stats_span_samples (job->trace, job->from_ns, job->to_ns,
+                                                      &filter, job->rows),
                          (GDestroyNotify) g_array_unref);
 }
 
@@ -252,15 +291,35 @@ hide_histogram (EtStatsPane *self)
   et_histogram_view_set_histogram (self->histogram, NULL);
 }
 
-/* New rows (taken): none is selected, as none was chosen among them. */
+/* New rows and their samples (taken; may be NULL): none is selected, as
+ * none was chosen among them. */
 static void
-set_rows (EtStatsPane *self, GArray *rows)
+set_rows (EtStatsPane *self, GArray *rows, GArray *samples)
 {
   g_array_unref (self->rows);
   self->rows = rows;
+  g_clear_pointer (&self->samples, g_array_unref);
+  self->samples = samples;
   et_report_table_set_selected (self->view, ET_REPORT_NONE);
   hide_histogram (self);
   sort_rows (self);
+}
+
+static void
+samples_counted (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(EtStatsPane) self = data;
+  GArray *samples = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+    {
+      g_clear_pointer (&samples, g_array_unref);
+      return;                                 /* a newer count follows */
+    }
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->samples, g_array_unref);
+  self->samples = samples;
+  sort_rows (self);                           /* (they may be the order; cells drawn again) */
 }
 
 static void
@@ -268,15 +327,27 @@ counted (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr(EtStatsPane) self = data;
   GArray *rows = g_task_propagate_pointer (G_TASK (result), NULL);
+  Job *job = g_task_get_task_data (G_TASK (result)), *next;
+  g_autoptr(GTask) task = NULL;
 
   if (rows == NULL || g_task_get_cancellable (G_TASK (result)) != self->cancellable)
     {
       g_clear_pointer (&rows, g_array_unref);
       return;                                 /* cancelled: a newer count follows */
     }
-  g_clear_object (&self->cancellable);
-  set_rows (self, rows);
+  set_rows (self, rows, NULL);
   set_heading (self);
+  /* Their CPU samples next, in the same filters, under the same cancellable. */
+  next = g_new0 (Job, 1);
+  next->trace = g_object_ref (job->trace);
+  next->filter = g_steal_pointer (&job->filter);
+  next->from_ns = job->from_ns;
+  next->to_ns = job->to_ns;
+  next->rows = g_array_ref (rows);
+  task = g_task_new (NULL, self->cancellable, samples_counted, g_object_ref (self));
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_set_task_data (task, next, job_free);
+  g_task_run_in_thread (task, samples_in_thread);
 }
 
 static void
@@ -389,6 +460,7 @@ et_stats_pane_dispose (GObject *object)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->samples, g_array_unref);
   g_clear_pointer (&self->order, g_array_unref);
   g_clear_object (&self->trace);
   gtk_widget_dispose_template (GTK_WIDGET (self), ET_TYPE_STATS_PANE);
@@ -448,7 +520,7 @@ et_stats_pane_set_trace (EtStatsPane *self, EtTrace *trace, EtLayout *layout)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_set_object (&self->trace, trace);
-  set_rows (self, g_array_new (FALSE, FALSE, sizeof (EtStatsRow)));
+  set_rows (self, g_array_new (FALSE, FALSE, sizeof (EtStatsRow)), NULL);
   self->layout = layout;
   self->has_range = FALSE;
   gtk_label_set_text (self->heading, "");

@@ -30,6 +30,7 @@ typedef enum
   ET_STATS_COL_P90,
   ET_STATS_COL_P99,
   ET_STATS_COL_MAX,
+  ET_STATS_COL_SAMPLES,   /* spans: their threads' CPU samples during them (et-stats-samples.h) */
   ET_STATS_N_COLUMNS,
 } EtStatsColumn;
 

@@ -304,6 +304,17 @@ show_legend_action (GSimpleAction *action, GVariant *parameter, gpointer data)
     gtk_menu_button_popup (self->legend_button);
 }
 
+/* Ctrl+K: the Call Tree of the range or the selected span, its tree focused. */
+static void
+show_call_tree_action (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtWindow *self = data;
+
+  gtk_notebook_set_current_page (self->reports,
+                                 gtk_notebook_page_num (self->reports, GTK_WIDGET (self->call_tree)));
+  gtk_widget_grab_focus (GTK_WIDGET (et_call_tree_pane_get_view (self->call_tree, FALSE)));
+}
+
 static void
 go_to_end_action (GSimpleAction *action, GVariant *parameter, gpointer data)
 {
@@ -635,6 +646,7 @@ _et_window_add_actions (EtWindow *self)
     { "compact-rows", NULL, NULL, "false", compact_rows_changed },
     { "cancel-load", cancel_load_action },
     { "show-legend", show_legend_action },
+    { "show-call-tree", show_call_tree_action },
     { "add-bookmark", add_bookmark_action },
     { "clear-bookmarks", clear_bookmarks_action },
     { "go-to-bookmark", go_to_bookmark_action, "x" },

@@ -11,6 +11,8 @@
 #include "et-bookmarks.h"
 #include "et-overview-strip.h"
 #include "et-stats-pane.h"
+#include "et-call-tree-pane.h"
+#include "et-sample-marks.h"
 
 struct _EtWindow
 {
@@ -38,6 +40,8 @@ struct _EtWindow
   EtMarkersList     *markers;
   GtkNotebook       *reports;      /* the Markers and Statistics reports */
   EtStatsPane       *stats;
+  EtCallTreePane    *call_tree;    /* the CPU samples' call tree of the range or span */
+  EtSampleMarks     *sample_marks; /* its chosen frame's samples, over the timeline */
   EtDetailsPane     *details;
   EtFilterPopover   *filters;
   GtkMenuButton     *legend_button;

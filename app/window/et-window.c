@@ -34,6 +34,7 @@ update_list (gpointer data)
   et_timeline_view_get_range (self->timeline, &from, &to);
   et_markers_list_set_range (self->markers, from, to);
   et_stats_pane_set_range (self->stats, from, to);
+  et_call_tree_pane_set_range (self->call_tree, from, to);
   return G_SOURCE_REMOVE;
 }
 
@@ -89,6 +90,35 @@ on_overview_seek (EtOverviewStrip *overview, gint64 t_ns, gpointer data)
   et_timeline_view_center_on (ET_WINDOW (data)->timeline, t_ns);
 }
 
+/* A selected span's samples (its thread, its time) in the Call Tree; any
+ * other selection gives it back the range (of the marker's thread only,
+ * when the pane's check says so). */
+static void
+show_span_call_tree (EtWindow *self, const EtShape *shape)
+{
+  guint thread = shape != NULL && shape->kind != ET_SHAPE_AGGREGATE
+                 ? et_trace_channel_thread (self->trace, shape->channel) : ET_NO_INDEX;
+
+  et_call_tree_pane_set_marker_thread (self->call_tree, thread != ET_NO_INDEX ? (gint) thread : -1);
+  if (thread != ET_NO_INDEX && shape->m->kind == ET_MARKER_SPAN
+      && shape->m->end_ns > shape->m->start_ns)
+    et_call_tree_pane_set_span (self->call_tree, thread, shape->m->start_ns, shape->m->end_ns);
+  else
+    et_call_tree_pane_clear_span (self->call_tree);
+}
+
+/* A frame chosen in the Call Tree: its samples marked on the CPU bands. */
+static void
+on_frame_chosen (EtCallTreePane *pane, guint symbol, gpointer data)
+{
+  EtWindow *self = data;
+
+  if (self->sample_marks == NULL)
+    return;                             /* (a view's first cursor, while the window is built) */
+  et_sample_marks_set_frame (self->sample_marks,
+                             symbol == G_MAXUINT ? ET_SAMPLE_MARKS_NONE : (guint32) symbol);
+}
+
 static void
 on_selection_changed (EtTimelineView *timeline, gpointer data)
 {
@@ -97,6 +127,7 @@ on_selection_changed (EtTimelineView *timeline, gpointer data)
   gboolean selected = et_timeline_view_get_selection (timeline, &shape);
 
   et_details_pane_show (self->details, self->trace, selected ? &shape : NULL);
+  show_span_call_tree (self, selected ? &shape : NULL);
   if (selected && shape.kind != ET_SHAPE_AGGREGATE)
     et_markers_list_show_marker (self->markers, shape.channel, shape.marker);
   _et_window_update_actions (self);
@@ -419,6 +450,8 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
   et_overview_strip_set_trace (self->overview, NULL, NULL, NULL);
   et_markers_list_set_trace (self->markers, NULL, NULL);
   et_stats_pane_set_trace (self->stats, NULL, NULL);
+  et_call_tree_pane_set_trace (self->call_tree, NULL);
+  et_sample_marks_set_trace (self->sample_marks, NULL, NULL, NULL);
   g_clear_pointer (&self->layout, et_layout_free);
   g_clear_object (&self->trace);
   self->trace = trace;
@@ -435,6 +468,8 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
                                (const char * const *) self->shown_extra);
   et_markers_list_set_trace (self->markers, trace, self->layout);
   et_stats_pane_set_trace (self->stats, trace, self->layout);
+  et_call_tree_pane_set_trace (self->call_tree, trace);
+  et_sample_marks_set_trace (self->sample_marks, self->timeline, trace, self->layout);
   et_timeline_view_set_trace (self->timeline, trace, self->layout);
   et_layout_thaw (self->layout);
   et_overview_strip_set_trace (self->overview, trace, self->layout,
@@ -741,6 +776,10 @@ et_window_dispose (GObject *object)
     et_markers_list_set_trace (self->markers, NULL, NULL);
   if (self->stats != NULL)
     et_stats_pane_set_trace (self->stats, NULL, NULL);
+  if (self->call_tree != NULL)
+    et_call_tree_pane_set_trace (self->call_tree, NULL);
+  if (self->sample_marks != NULL)
+    et_sample_marks_set_trace (self->sample_marks, NULL, NULL, NULL);
   if (self->filters != NULL)
     et_filter_popover_set_trace (self->filters, NULL, NULL, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), ET_TYPE_WINDOW);
@@ -778,6 +817,8 @@ et_window_class_init (EtWindowClass *klass)
   g_type_ensure (ET_TYPE_TIMELINE_VIEW);
   g_type_ensure (ET_TYPE_MARKERS_LIST);
   g_type_ensure (ET_TYPE_STATS_PANE);
+  g_type_ensure (ET_TYPE_CALL_TREE_PANE);
+  g_type_ensure (ET_TYPE_SAMPLE_MARKS);
   g_type_ensure (ET_TYPE_DETAILS_PANE);
   g_type_ensure (ET_TYPE_FILTER_POPOVER);
   g_type_ensure (ET_TYPE_LEGEND_POPOVER);
@@ -790,6 +831,7 @@ et_window_class_init (EtWindowClass *klass)
   CHILD (threads_bar); CHILD (threads_label);
   CHILD (search_bar); CHILD (search_entry); CHILD (search_status); CHILD (search_button);
   CHILD (timeline); CHILD (markers); CHILD (reports); CHILD (stats); CHILD (details);
+  CHILD (call_tree); CHILD (sample_marks);
   CHILD (empty_state); CHILD (empty_label); CHILD (empty_button);
   CHILD (filters); CHILD (recent_menu); CHILD (bookmarks_menu); CHILD (legend_button); CHILD (legend);
   CHILD (overview);
@@ -797,6 +839,7 @@ et_window_class_init (EtWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_damage_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_threads_bar_response);
   gtk_widget_class_bind_template_callback (widget_class, on_selection_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_frame_chosen);
   gtk_widget_class_bind_template_callback (widget_class, on_range_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_channels_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_list_marker_selected);
@@ -841,7 +884,8 @@ et_window_is_busy (EtWindow *self)
   g_return_val_if_fail (ET_IS_WINDOW (self), FALSE);
   return self->loader != NULL || self->list_idle != 0 || self->search_cancellable != NULL
          || et_markers_list_is_busy (self->markers) || et_timeline_view_is_drawing (self->timeline)
-         || et_stats_pane_is_busy (self->stats);
+         || et_stats_pane_is_busy (self->stats) || et_call_tree_pane_is_busy (self->call_tree)
+         || et_details_pane_is_busy (self->details) || et_sample_marks_is_busy (self->sample_marks);
 }
 
 EtViewport *
