@@ -390,9 +390,14 @@ order_thread_channels (ThreadJoin *j)
     g_array_index (j->order, guint32, c) = (guint32) (keys[c] & ((1u << 20) - 1));
 }
 
-/* A range of threads joined by one worker: first each thread's channels
- * merged and ordered, with places counted from the range's start; then,
- * once every range knows where it starts, written to the trace. */
+/* A range of threads joined by one worker. Each range writes its
+ * channels into the trace's at a provisional start (the channels the
+ * parts found for its threads, which a channel met by two parts counts
+ * twice), markers holding their first place counted from the range's
+ * start; once every range is joined they are moved down to their final
+ * start and their places made final: the channels are never copied whole
+ * beside the trace's (at a server's 400,000 channels that copy was the
+ * loader's peak). */
 typedef struct
 {
   EtTrace     *self;
@@ -400,22 +405,24 @@ typedef struct
   guint        k;
   guint        t_from, t_to;   /* threads [t_from, t_to) */
   ThreadJoin   j;
-  GArray      *merged;         /* EtChannel of its threads in layout order */
-  GArray      *firsts;         /* guint32 per merged channel: its first marker's place
-                                * from the range's start */
+  guint32      bound;          /* channels the parts found for its threads */
+  guint32      at;             /* its provisional start in the trace's channels */
+  guint32      n_channels;
   guint32      n_markers;      /* its threads' markers */
-  guint32      channel_base;   /* where its channels and markers start */
+  guint32      channel_base;   /* where its channels and markers start at last */
   guint32      marker_base;
 } JoinRange;
 
-/* Merges thread @t's channels of every part, orders them and appends them
- * to the range's; each part channel of the thread gets its first place
+/* Merges thread @t's channels of every part, orders them and writes them
+ * after the range's; each part channel of the thread gets its first place
  * from the range's start (after the parts before it). */
 static void
 join_thread (JoinRange *r, guint t)
 {
   ThreadJoin *j = &r->j;
   EtThread *thread = &g_array_index (r->self->threads, EtThread, t);
+  EtChannel *channels = (EtChannel *) (gpointer) r->self->channels->data + r->at;
+  guint32 *channel_thread = (guint32 *) (gpointer) r->self->channel_thread->data + r->at;
   guint most = 0;
 
   g_array_set_size (j->channels, 0);
@@ -437,19 +444,21 @@ join_thread (JoinRange *r, guint t)
         merged->count += c->count;
       }
   if (j->channels->len > 0)
-    thread->first_channel = r->merged->len;      /* from the range's start, for now */
+    thread->first_channel = r->n_channels;       /* from the range's start, for now */
   thread->n_channels = j->channels->len;
   order_thread_channels (j);
   for (guint c = 0; c < j->order->len; c++)
     {
       ThreadChannel *tc = &g_array_index (j->channels, ThreadChannel,
                                           g_array_index (j->order, guint32, c));
-      EtChannel channel = { tc->provider, tc->series, NULL, tc->count };
+      /* (its first place, counted from the range's start, until place_range) */
+      EtChannel channel = { tc->provider, tc->series, GSIZE_TO_POINTER ((gsize) r->n_markers),
+                            tc->count };
 
       tc->first = r->n_markers;
       r->n_markers += tc->count;
-      g_array_append_val (r->merged, channel);
-      g_array_append_val (r->firsts, tc->first);
+      channels[r->n_channels] = channel;
+      channel_thread[r->n_channels++] = t;
     }
   /* The same walk again, in the same order: each part channel's place. */
   for (guint p = 0, v = 0; p < r->k; p++)
@@ -471,31 +480,24 @@ join_range (gpointer data)
   return NULL;
 }
 
-/* Writes the range's channels at their places in the trace's, and moves
- * its threads' channels and its part channels' places by where it starts. */
+/* Makes the places of the range's channels (moved to their final start),
+ * threads and part channels final. */
 static gpointer
 place_range (gpointer data)
 {
   JoinRange *r = data;
   EtChannel *channels = (EtChannel *) (gpointer) r->self->channels->data + r->channel_base;
-  guint32 *channel_thread = (guint32 *) (gpointer) r->self->channel_thread->data + r->channel_base;
 
   et_worker_begin ();
-  for (guint t = r->t_from, c = 0; t < r->t_to; t++)
+  for (guint c = 0; c < r->n_channels; c++)
+    channels[c].markers = r->self->markers + r->marker_base
+                          + GPOINTER_TO_SIZE (channels[c].markers);
+  for (guint t = r->t_from; t < r->t_to; t++)
     {
       EtThread *thread = &g_array_index (r->self->threads, EtThread, t);
 
       if (thread->n_channels > 0)
         thread->first_channel += r->channel_base;
-      for (guint n = 0; n < thread->n_channels; n++, c++)
-        {
-          EtChannel channel = g_array_index (r->merged, EtChannel, c);
-
-          channel.markers = r->self->markers + r->marker_base
-                            + g_array_index (r->firsts, guint32, c);
-          channels[c] = channel;
-          channel_thread[c] = t;
-        }
       for (guint p = 0; p < r->k; p++)
         for (guint32 at = r->parts[p].head[t]; at != 0; at = part_channel (&r->parts[p], at - 1)->next)
           r->parts[p].cursor[at - 1] += r->marker_base;
@@ -582,12 +584,12 @@ presize (GArray **array, guint n)
 
 /* Every thread's channels, in thread order: the trace's channels and
  * each part channel's first place. Ranges of threads are joined on every
- * core, then placed after the ranges before them. Returns the channels. */
+ * core, then moved after the ranges before them. Returns the channels. */
 static guint
 join_threads (EtTrace *self, ChannelPart *parts, guint k)
 {
-  guint n_threads = self->threads->len, n_channels = 0, n_ranges;
-  guint32 placed = 0;
+  guint n_threads = self->threads->len, n_ranges;
+  guint32 n_channels = 0, placed = 0, bound = 0;
   GHashTable *rank = rank_series (self, parts, k);
   g_autofree JoinRange *ranges = NULL;
 
@@ -596,29 +598,45 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
   for (guint p = 0; p < k; p++)
     parts[p].cursor = g_new (guint32, MAX (parts[p].channels->len, 1));
   for (guint r = 0; r < n_ranges; r++)
-    ranges[r] = (JoinRange) {
-      .self = self, .parts = parts, .k = k,
-      .t_from = (guint) ((guint64) n_threads * r / n_ranges),
-      .t_to = (guint) ((guint64) n_threads * (r + 1) / n_ranges),
-      .j = { g_array_new (FALSE, FALSE, sizeof (ThreadChannel)),
-             g_array_new (FALSE, FALSE, sizeof (guint32)),
-             g_array_new (FALSE, FALSE, sizeof (guint64)),
-             g_array_new (FALSE, FALSE, sizeof (guint32)),
-             g_array_new (FALSE, FALSE, sizeof (guint32)),
-             NULL, 0, rank, { { 0 } } },
-      .merged = g_array_new (FALSE, FALSE, sizeof (EtChannel)),
-      .firsts = g_array_new (FALSE, FALSE, sizeof (guint32)) };
+    {
+      JoinRange *range = &ranges[r];
+
+      *range = (JoinRange) {
+        .self = self, .parts = parts, .k = k,
+        .t_from = (guint) ((guint64) n_threads * r / n_ranges),
+        .t_to = (guint) ((guint64) n_threads * (r + 1) / n_ranges),
+        .j = { g_array_new (FALSE, FALSE, sizeof (ThreadChannel)),
+               g_array_new (FALSE, FALSE, sizeof (guint32)),
+               g_array_new (FALSE, FALSE, sizeof (guint64)),
+               g_array_new (FALSE, FALSE, sizeof (guint32)),
+               g_array_new (FALSE, FALSE, sizeof (guint32)),
+               NULL, 0, rank, { { 0 } } },
+        .at = bound };
+      for (guint t = range->t_from; t < range->t_to; t++)
+        for (guint p = 0; p < k; p++)
+          range->bound += parts[p].length[t] < G_MAXUINT16 ? parts[p].length[t]
+                                                           : parts[p].channels->len;
+      bound += range->bound;
+    }
+  presize (&self->channels, bound + 1);
+  g_array_set_size (self->channels, bound);
+  presize (&self->channel_thread, bound + 1);
+  g_array_set_size (self->channel_thread, bound);
   et_workers_run (ranges, sizeof *ranges, n_ranges, join_range, "etlscope-layout");
   for (guint r = 0; r < n_ranges; r++)
     {
       ranges[r].channel_base = n_channels;
       ranges[r].marker_base = placed;
-      n_channels += ranges[r].merged->len;
+      memmove ((EtChannel *) (gpointer) self->channels->data + n_channels,
+               (EtChannel *) (gpointer) self->channels->data + ranges[r].at,
+               ranges[r].n_channels * sizeof (EtChannel));
+      memmove ((guint32 *) (gpointer) self->channel_thread->data + n_channels,
+               (guint32 *) (gpointer) self->channel_thread->data + ranges[r].at,
+               ranges[r].n_channels * sizeof (guint32));
+      n_channels += ranges[r].n_channels;
       placed += ranges[r].n_markers;
     }
-  presize (&self->channels, n_channels + 1);
   g_array_set_size (self->channels, n_channels);
-  presize (&self->channel_thread, n_channels + 1);
   g_array_set_size (self->channel_thread, n_channels);
   et_workers_run (ranges, sizeof *ranges, n_ranges, place_range, "etlscope-layout");
   for (guint r = 0; r < n_ranges; r++)
@@ -631,8 +649,6 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
       g_array_unref (j->met);
       g_array_unref (j->before);
       g_free (j->slots);
-      g_array_unref (ranges[r].merged);
-      g_array_unref (ranges[r].firsts);
     }
   for (guint p = 0; p < k; p++)
     part_drop_channels (&parts[p], n_threads);
