@@ -701,7 +701,7 @@ et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
    * time, then event): a binary search finds the marker's row, also among
    * the millions of a whole large trace. */
   by = (SortBy) { self->trace, self->sort, self->descending };
-  hi = self->refs->len;
+  hi = channel == G_MAXUINT ? 0 : self->refs->len;
   while (self->trace != NULL && lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;

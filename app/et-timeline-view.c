@@ -40,7 +40,13 @@ struct _EtTimelineView
   guint64             draw_markers;  /* and how many markers its view held */
 
   GHashTable         *highlights;    /* const EtMarker * set, or NULL */
+  /* The selection is a marker (or a grey mark of merged ones) and stays
+   * one until something else is chosen or Escape, wherever the view goes;
+   * `selected`'s box is where it is drawn now, when `ring` says it is. */
   gboolean            has_selection;
+  EtSelectionRing     ring;
+  EtViewport          ring_view;     /* what `ring` was found for */
+  guint               ring_changes;  /* and `changes` then */
   /* The selected marker's flow partners (et-flows.h): where its work went
    * (to) and where it came from (from); channel G_MAXUINT when none. */
   guint               flow_to[2], flow_from[2];
@@ -92,6 +98,7 @@ invalidate (EtTimelineView *self)
 }
 
 static void refresh_selection   (EtTimelineView *self);
+static void locate_selection    (EtTimelineView *self);
 static void rows_follow_range   (EtTimelineView *self);
 
 /* The view panned, zoomed or scrolled: the picture compares its viewport
@@ -449,8 +456,8 @@ draw_bookmarks (EtTimelineView *self, cairo_t *cr)
 static void
 draw_flows (EtTimelineView *self, cairo_t *cr)
 {
-  double sx = (self->selected.x0 + self->selected.x1) / 2;
-  double sy = (self->selected.y0 + self->selected.y1) / 2;
+  double sx = (self->ring.x0 + self->ring.x1) / 2;
+  double sy = (self->ring.y0 + self->ring.y1) / 2;
   double x, y;
 
   if (flow_point (self, self->flow_to, &x, &y))
@@ -459,15 +466,29 @@ draw_flows (EtTimelineView *self, cairo_t *cr)
     draw_flow_arrow (cr, x, y, sx - 3, sy);
 }
 
+/* The ring around exactly the selected marker; where it is merged into a
+ * grey mark at this zoom, around that mark, with a pointer under it at the
+ * marker's own time. Nothing while it is out of view. */
 static void
 draw_selection (EtTimelineView *self, cairo_t *cr)
 {
+  const EtSelectionRing *r = &self->ring;
+
+  if (r->kind == ET_RING_NONE)
+    return;
   draw_flows (self, cr);
   cairo_set_source_rgb (cr, self->view.dark, self->view.dark, self->view.dark);
   cairo_set_line_width (cr, 2);
-  cairo_rectangle (cr, self->selected.x0 - 3, self->selected.y0 - 3,
-                   self->selected.x1 - self->selected.x0 + 6, self->selected.y1 - self->selected.y0 + 6);
+  cairo_rectangle (cr, r->x0 - 3, r->y0 - 3, r->x1 - r->x0 + 6, r->y1 - r->y0 + 6);
   cairo_stroke (cr);
+  if (r->kind == ET_RING_MERGED)
+    {
+      cairo_move_to (cr, r->at, r->y1 + 4);
+      cairo_line_to (cr, r->at - 4, r->y1 + 10);
+      cairo_line_to (cr, r->at + 4, r->y1 + 10);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
 }
 
 /* The selected marker's ring and flow arrows, in a node only as large as
@@ -599,7 +620,14 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       cairo_destroy (cr);
     }
   if (self->has_selection)
-    snapshot_selection (self, snapshot);
+    {
+      /* Found again for the view drawn: a ring never stays where the
+       * marker was (rows laid out again, another size or theme). */
+      if (self->ring_changes != self->changes
+          || memcmp (&self->ring_view, &self->view, sizeof self->view) != 0)
+        locate_selection (self);
+      snapshot_selection (self, snapshot);
+    }
   gtk_snapshot_pop (snapshot);
 }
 
@@ -640,58 +668,112 @@ find_flows (EtTimelineView *self)
     self->flow_from[0] = G_MAXUINT;
 }
 
-static void
-set_selection (EtTimelineView *self, const EtShape *shape)
-{
-  gboolean changed = shape == NULL ? self->has_selection
-                                   : !self->has_selection || self->selected.m != shape->m;
-
-  self->has_selection = shape != NULL;
-  if (shape != NULL)
-    self->selected = *shape;
-  if (changed)
-    {
-      describe_selection (self);
-      find_flows (self);
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_signal_emit (self, signals[SIGNAL_SELECTION_CHANGED], 0);
-}
-
 typedef struct
 {
-  EtLayout       *layout;
-  const EtMarker *m;
-  EtShape         shape;
-  gboolean        found;
-  double          x;             /* the marker's x, for the aggregate below */
-  EtShape         aggregate;     /* the grey mark it is merged into, if any */
-  gboolean        in_aggregate;
+  EtLayout         *layout;
+  const EtViewport *view;
+  const EtMarker   *m;
+  gboolean          aggregate_wanted; /* m is a grey mark's first member: that mark */
+  EtShape           shape;
+  gboolean          found;
+  double            x;             /* the marker's x, for the aggregate below */
+  EtShape           aggregate;     /* the grey mark it is merged into, if any */
+  gboolean          in_aggregate;
 } FindShape;
+
+static gboolean
+same_lane (FindShape *f, const EtShape *s)
+{
+  return et_layout_lane (f->layout, s->channel, f->m) == et_layout_lane (f->layout, s->channel, s->m);
+}
 
 static void
 find_marker_shape (const EtShape *s, gpointer data)
 {
   FindShape *f = data;
 
-  if (s->m == f->m && s->kind != ET_SHAPE_AGGREGATE)
-    f->shape = *s, f->found = TRUE;
-  else if (s->kind == ET_SHAPE_AGGREGATE && f->x >= s->x0 - 0.5 && f->x <= s->x1 + 0.5
-           && et_layout_lane (f->layout, s->channel, f->m) == et_layout_lane (f->layout, s->channel, s->m))
-    f->aggregate = *s, f->in_aggregate = TRUE;
-  /* A span merged into a run of narrow spans stays selected: its ring is
-   * its own sliver of the run. (Channels are slices of one array, so the
-   * run's markers are s->m .. s->m + count - 1.) */
-  else if (s->kind == ET_SHAPE_SPAN && s->count > 1 && f->m > s->m && f->m < s->m + s->count
-           && et_layout_lane (f->layout, s->channel, f->m) == et_layout_lane (f->layout, s->channel, s->m))
+  if (f->aggregate_wanted)
+    {
+      if (s->kind == ET_SHAPE_AGGREGATE && s->m == f->m)
+        f->shape = *s, f->found = TRUE;
+    }
+  /* A span merged into a run of narrow spans (its first one too) stays
+   * selected: its ring is its own part of the run, as a click on the run
+   * selects it (render/'s hit test), never the whole run. (Channels are
+   * slices of one array, so the run's markers are s->m .. s->m + count - 1.) */
+  else if (s->kind == ET_SHAPE_SPAN && s->count > 1 && f->m >= s->m && f->m < s->m + s->count
+           && same_lane (f, s))
     {
       f->shape = *s;
       f->shape.marker = s->marker + (guint) (f->m - s->m);
       f->shape.m = f->m;
       f->shape.count = 1;
       f->shape.mixed = FALSE;
+      f->shape.x0 = CLAMP (et_viewport_x (f->view, f->m->start_ns), s->x0, s->x1);
+      f->shape.x1 = MAX (MIN (et_viewport_x (f->view, f->m->end_ns), s->x1), f->shape.x0 + 1);
       f->found = TRUE;
     }
+  else if (s->m == f->m && s->kind != ET_SHAPE_AGGREGATE)
+    f->shape = *s, f->found = TRUE;
+  else if (s->kind == ET_SHAPE_AGGREGATE && f->x >= s->x0 - 0.5 && f->x <= s->x1 + 0.5
+           && same_lane (f, s))
+    f->aggregate = *s, f->in_aggregate = TRUE;
+}
+
+/* Where the selection is drawn in the current view: `ring`, and the
+ * selected shape's box when it is its own. */
+static void
+locate_selection (EtTimelineView *self)
+{
+  FindShape f = { self->layout, &self->view };
+  EtSelectionRing *r = &self->ring;
+
+  r->kind = ET_RING_NONE;
+  self->ring_view = self->view;
+  self->ring_changes = self->changes;
+  if (!self->has_selection || self->trace == NULL || self->layout == NULL)
+    return;
+  f.m = self->selected.m;
+  f.aggregate_wanted = self->selected.kind == ET_SHAPE_AGGREGATE;
+  f.x = et_viewport_x (&self->view, f.m->start_ns);
+  et_timeline_foreach_channel_shape (self->trace, self->layout, &self->view,
+                                     self->selected.channel, find_marker_shape, &f);
+  if (f.found)
+    {
+      r->kind = ET_RING_OWN;
+      r->x0 = f.shape.x0, r->y0 = f.shape.y0, r->x1 = f.shape.x1, r->y1 = f.shape.y1;
+      self->selected.x0 = r->x0, self->selected.y0 = r->y0;
+      self->selected.x1 = r->x1, self->selected.y1 = r->y1;
+    }
+  else if (f.in_aggregate)
+    {
+      r->kind = ET_RING_MERGED;
+      r->x0 = f.aggregate.x0, r->y0 = f.aggregate.y0;
+      r->x1 = f.aggregate.x1, r->y1 = f.aggregate.y1;
+      r->at = f.x;
+    }
+}
+
+/* @shape names the marker (or grey mark) chosen; NULL: nothing. */
+static void
+set_selection (EtTimelineView *self, const EtShape *shape)
+{
+  gboolean changed = shape == NULL ? self->has_selection
+                                   : !self->has_selection || self->selected.m != shape->m
+                                     || self->selected.kind != shape->kind;
+
+  self->has_selection = shape != NULL;
+  if (shape != NULL)
+    self->selected = *shape;
+  locate_selection (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (changed)
+    {
+      describe_selection (self);
+      find_flows (self);
+    }
+  /* Chosen again, it is shown again (the report may have moved on). */
+  g_signal_emit (self, signals[SIGNAL_SELECTION_CHANGED], 0);
 }
 
 /* Where marker @ref (channel, index) is drawn now; out of view, the
@@ -700,7 +782,7 @@ find_marker_shape (const EtShape *s, gpointer data)
 static gboolean
 flow_point (EtTimelineView *self, const guint ref[2], double *x, double *y)
 {
-  FindShape f = { self->layout };
+  FindShape f = { self->layout, &self->view };
   const EtRow *row;
   const EtViewport *v = &self->view;
 
@@ -723,20 +805,15 @@ flow_point (EtTimelineView *self, const guint ref[2], double *x, double *y)
   return TRUE;
 }
 
-/* A shape's box moves with the view: find the selected marker again, or
- * drop the selection when it is no longer drawn on its own. */
+/* The view moved: the ring follows its marker (out of view: none), the
+ * selection itself stays, as in Concurrency Visualizer and Perfetto. */
 static void
 refresh_selection (EtTimelineView *self)
 {
-  FindShape f = { self->layout };
-
   if (!self->has_selection)
     return;
-  f.m = self->selected.m;
-  if (self->selected.kind != ET_SHAPE_AGGREGATE)
-    et_timeline_foreach_channel_shape (self->trace, self->layout, &self->view,
-                                       self->selected.channel, find_marker_shape, &f);
-  set_selection (self, f.found ? &f.shape : NULL);
+  locate_selection (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* What is at (@x, @y) in the current view; FALSE without a trace. */
@@ -775,8 +852,13 @@ et_timeline_view_select_at (EtTimelineView *self, double x, double y)
           et_timeline_view_rows_changed (self);
         }
     }
-  set_selection (self, hit.kind == ET_HIT_SHAPE ? &hit.shape : NULL);
-  return self->has_selection;
+  /* A marker chooses itself, an empty part of a row chooses nothing; a
+   * header (collapsing or expanding it) or the ruler keeps the choice. */
+  if (hit.kind == ET_HIT_SHAPE)
+    set_selection (self, &hit.shape);
+  else if (hit.kind == ET_HIT_EMPTY_ROW)
+    set_selection (self, NULL);
+  return hit.kind == ET_HIT_SHAPE;
 }
 
 /* Scrolls and pans to the marker (zooming in when @may_zoom and it is merged
@@ -786,7 +868,7 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
 {
   const EtMarker *m;
   const EtRow *row;
-  FindShape f = { self->layout };
+  FindShape f = { self->layout, &self->view };
   EtViewport before;
   gint64 span;
   guint process;
@@ -833,7 +915,7 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
         {
           f.shape = f.aggregate;
           f.shape.kind = m->kind == ET_MARKER_MESSAGE ? ET_SHAPE_MESSAGE : ET_SHAPE_FLAG;
-          f.shape.marker = index, f.shape.m = m, f.shape.count = 1;
+          f.shape.channel = channel, f.shape.marker = index, f.shape.m = m, f.shape.count = 1;
           f.found = TRUE;
           break;
         }
@@ -883,6 +965,18 @@ et_timeline_view_clear_selection (EtTimelineView *self)
   g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
   if (self->has_selection)
     set_selection (self, NULL);
+}
+
+gboolean
+et_timeline_view_get_selection_ring (EtTimelineView *self, EtSelectionRing *ring)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
+  if (!self->has_selection)
+    return FALSE;
+  sync_size (self);
+  locate_selection (self);
+  *ring = self->ring;
+  return TRUE;
 }
 
 /* ---- keyboard focus, marker to marker (et-timeline-focus.h) ----------------- */
@@ -974,6 +1068,19 @@ static void
 on_clear_range (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   et_timeline_view_clear_range (ET_TIMELINE_VIEW (widget));
+}
+
+/* Escape: the range first (the newer, passing choice), then the
+ * selected marker. */
+static void
+on_escape (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  EtTimelineView *self = ET_TIMELINE_VIEW (widget);
+
+  if (self->has_range)
+    et_timeline_view_clear_range (self);
+  else
+    et_timeline_view_clear_selection (self);
 }
 
 /* ---- view commands (the "timeline" actions) -------------------------------- */
@@ -1534,7 +1641,8 @@ et_timeline_view_class_init (EtTimelineViewClass *klass)
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_install_action (widget_class, "timeline.channel-menu", NULL, on_menu_key);
   gtk_widget_class_install_action (widget_class, "timeline.clear-range", NULL, on_clear_range);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-range", NULL);
+  gtk_widget_class_install_action (widget_class, "timeline.escape", NULL, on_escape);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.escape", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
                                        "timeline.channel-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "timeline.channel-menu", NULL);

@@ -76,6 +76,9 @@ void _et_window_refresh_recent       (EtWindow *self);
 void _et_window_refresh_bookmarks    (EtWindow *self);
 void _et_window_search_clear         (EtWindow *self);
 void _et_window_bind_search_callbacks (GtkWidgetClass *widget_class);
+/* et-window-keys.c: the timeline's plain keys from anywhere in the window. */
+void _et_window_add_plain_keys      (EtWindow *self);
+
 /* et-window.c */
 void _et_window_reload_all_providers (EtWindow *self);
 void _et_window_update_threads_bar  (EtWindow *self);

@@ -97,8 +97,12 @@ on_selection_changed (EtTimelineView *timeline, gpointer data)
   gboolean selected = et_timeline_view_get_selection (timeline, &shape);
 
   et_details_pane_show (self->details, self->trace, selected ? &shape : NULL);
+  /* One selection, shown the same everywhere: nothing (or a grey mark of
+   * several) leaves no report row chosen. */
   if (selected && shape.kind != ET_SHAPE_AGGREGATE)
     et_markers_list_show_marker (self->markers, shape.channel, shape.marker);
+  else
+    et_markers_list_show_marker (self->markers, G_MAXUINT, 0);
   _et_window_update_actions (self);
 }
 
@@ -720,6 +724,7 @@ et_window_init (EtWindow *self)
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   _et_window_add_actions (self);
+  _et_window_add_plain_keys (self);
   _et_window_refresh_recent (self);
   _et_window_refresh_bookmarks (self);
 }

@@ -1,0 +1,325 @@
+/* GUI tests (under Xvfb) of the window's habits (issue 34): a selection
+ * that stays until something else is chosen or Escape, shown the same in
+ * the timeline, the details and the Markers report; its ring around
+ * exactly its marker; the timeline's keys from anywhere in the window. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+#include "et-report-table.h"
+#include "et-timeline-view.h"
+#include "et-window.h"
+#include "gui-test.h"
+
+typedef struct
+{
+  EtShapeKind kind;
+  guint       min_count;   /* spans: runs of at least this many */
+  EtShape     shape;
+  gboolean    found;
+} Find;
+
+static void
+find_shape (const EtShape *s, gpointer data)
+{
+  Find *f = data;
+
+  if (!f->found && s->kind == f->kind && s->count >= f->min_count)
+    f->shape = *s, f->found = TRUE;
+}
+
+static EtTimelineView *
+timeline_of (EtWindow *window)
+{
+  return ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window), ET_TYPE_TIMELINE_VIEW));
+}
+
+static EtReportTable *
+report_of (EtWindow *window)
+{
+  return ET_REPORT_TABLE (find_widget (GTK_WIDGET (et_window_get_markers_list (window)),
+                                       ET_TYPE_REPORT_TABLE));
+}
+
+/* The report's chosen row's marker, or FALSE for none. */
+static gboolean
+report_choice (EtWindow *window, guint *channel, guint *index)
+{
+  guint row = et_report_table_get_selected (report_of (window));
+
+  return row != ET_REPORT_NONE
+         && et_markers_list_get_row (et_window_get_markers_list (window), row, channel, index);
+}
+
+/* Selects the first flag drawn on its own, by a click at its centre. */
+static EtShape
+click_a_flag (EtWindow *window)
+{
+  Find f = { ET_SHAPE_FLAG, 1 };
+
+  et_timeline_foreach_shape (et_window_get_trace (window), et_window_get_layout (window),
+                             et_window_get_viewport (window), find_shape, &f);
+  assert_true (f.found);
+  assert_true (et_window_select_at (window, (f.shape.x0 + f.shape.x1) / 2,
+                                    (f.shape.y0 + f.shape.y1) / 2));
+  return f.shape;
+}
+
+static void
+assert_details_name (EtWindow *window, const EtMarker *m)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *details = et_window_get_details (window);
+
+  et_trace_marker_text (et_window_get_trace (window), m, text);
+  if (strstr (details, text->str) == NULL)
+    fail_msg ("the details do not name \"%s\": %s", text->str, details);
+}
+
+/* A key pressed in the window goes where GTK sends it: the focused
+ * widget's key handlers and bindings, then those of each widget it is in,
+ * up to the window's own. TRUE when one of them took it. */
+static gboolean
+press_in_window (EtWindow *window, guint keyval)
+{
+  g_autofree char *name = gtk_accelerator_name (keyval, 0);
+
+  for (GtkWidget *w = gtk_root_get_focus (GTK_ROOT (window)); w != NULL; w = gtk_widget_get_parent (w))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+          gboolean handled = FALSE;
+
+          if (gtk_event_controller_get_propagation_phase (c) == GTK_PHASE_NONE)
+            continue;
+          if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+            g_signal_emit_by_name (c, "key-pressed", keyval, 0, 0, &handled);
+          for (guint k = 0; GTK_IS_SHORTCUT_CONTROLLER (c) && !handled
+                            && k < g_list_model_get_n_items (G_LIST_MODEL (c)); k++)
+            {
+              g_autoptr(GtkShortcut) s = g_list_model_get_item (G_LIST_MODEL (c), k);
+              g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (s));
+
+              if (g_str_equal (trigger, name))
+                handled = gtk_shortcut_action_activate (gtk_shortcut_get_action (s), 0, w,
+                                                        gtk_shortcut_get_arguments (s));
+            }
+          if (handled)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Item 1: the selection and its details stay while its marker is out of
+ * view (panned away, rows scrolled), its ring comes back with it, and
+ * Escape ends it. */
+static void
+test_selection_stays_out_of_view (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtTimelineView *timeline = timeline_of (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtSelectionRing ring;
+  EtShape chosen, now;
+  gint64 from, width;
+
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
+  wait_for_picture (window);
+  chosen = click_a_flag (window);
+  from = v->from_ns, width = v->to_ns - v->from_ns;
+  for (int i = 0; i < 40 && v->from_ns <= chosen.m->start_ns; i++)
+    activate (window, "timeline.pan-right");
+  assert_true (v->from_ns > chosen.m->start_ns);
+  wait_for_picture (window);
+  assert_true (et_timeline_view_get_selection (timeline, &now));
+  assert_ptr_equal (now.m, chosen.m);
+  assert_details_name (window, chosen.m);
+  assert_true (et_timeline_view_get_selection_ring (timeline, &ring));
+  assert_int_equal (ring.kind, ET_RING_NONE);
+
+  /* Back in view: ringed where it is drawn. */
+  v->from_ns = from, v->to_ns = from + width;
+  et_timeline_view_layout_changed (timeline);
+  assert_true (et_timeline_view_get_selection_ring (timeline, &ring));
+  assert_int_equal (ring.kind, ET_RING_OWN);
+  assert_true (ring.x0 == chosen.x0 && ring.y0 == chosen.y0);
+
+  /* Rows scrolled down past it: still selected. */
+  v->scroll_y = (int) chosen.y1 + v->height;
+  et_timeline_view_layout_changed (timeline);
+  wait_for_picture (window);
+  assert_true (et_timeline_view_get_selection (timeline, &now));
+  assert_ptr_equal (now.m, chosen.m);
+  assert_details_name (window, chosen.m);
+
+  /* Escape ends it. */
+  gtk_widget_grab_focus (GTK_WIDGET (timeline));
+  assert_true (press_in_window (window, GDK_KEY_Escape));
+  assert_false (et_timeline_view_get_selection (timeline, NULL));
+  close_window (window);
+}
+
+/* Item 2: one selection, the same in the details and the report: a click
+ * on a thread header keeps it in both, an empty part of a row or Escape
+ * ends it in both. */
+static void
+test_details_and_report_agree (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtTimelineView *timeline = timeline_of (window);
+  EtLayout *layout = et_window_get_layout (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtShape chosen;
+  const EtRow *row = NULL;
+  g_autofree char *details = NULL;
+  guint channel, index;
+  EtHit hit;
+
+  chosen = click_a_flag (window);
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_true (report_choice (window, &channel, &index));
+  assert_int_equal (channel, chosen.channel);
+  assert_int_equal (index, chosen.marker);
+
+  /* A thread's header: collapsed or expanded, the choice stays. */
+  for (guint r = 0; r < et_layout_n_rows (layout) && row == NULL; r++)
+    if (et_layout_row (layout, r)->kind == ET_ROW_THREAD)
+      row = et_layout_row (layout, r);
+  assert_non_null (row);
+  assert_false (et_window_select_at (window, v->label_width / 2,
+                                     v->ruler_height + row->y - v->scroll_y + 4));
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_true (et_timeline_view_get_selection (timeline, NULL));
+  assert_details_name (window, chosen.m);
+  assert_true (report_choice (window, &channel, &index));
+  assert_int_equal (index, chosen.marker);
+
+  /* An empty part of a row: nothing, in both. */
+  for (double y = v->ruler_height + 2; y < v->height; y += 3)
+    {
+      et_timeline_hit_test (et_window_get_trace (window), layout, v, v->width - 2, y, &hit);
+      if (hit.kind == ET_HIT_EMPTY_ROW)
+        {
+          assert_false (et_window_select_at (window, v->width - 2, y));
+          break;
+        }
+    }
+  assert_int_equal (hit.kind, ET_HIT_EMPTY_ROW);
+  details = et_window_get_details (window);
+  assert_non_null (strstr (details, "Click a marker to see everything about it."));
+  assert_false (report_choice (window, &channel, &index));
+
+  /* Escape after a choice in the report: gone from both. */
+  et_markers_list_select_row (et_window_get_markers_list (window), 0);
+  assert_true (report_choice (window, &channel, &index));
+  assert_true (et_timeline_view_get_selection (timeline, NULL));
+  gtk_widget_grab_focus (GTK_WIDGET (report_of (window)));
+  assert_true (press_in_window (window, GDK_KEY_Escape));
+  assert_false (et_timeline_view_get_selection (timeline, NULL));
+  assert_false (report_choice (window, &channel, &index));
+  close_window (window);
+}
+
+/* Item 3: a span merged into a run of narrow spans is ringed alone, also
+ * after the view moved; a flag merged into a grey mark rings that mark
+ * with a pointer at its own time. */
+static void
+test_ring_marks_exactly_the_selection (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtTimelineView *timeline = timeline_of (window);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTrace *trace = et_window_get_trace (window);
+  Find run = { ET_SHAPE_SPAN, 3 }, merged = { ET_SHAPE_AGGREGATE, 2 };
+  EtSelectionRing ring;
+  EtShape shape;
+  double x0, x1;
+
+  et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_shape, &run);
+  assert_true (run.found);
+  assert_true (et_window_select_at (window, run.shape.x1 - 1, (run.shape.y0 + run.shape.y1) / 2));
+  et_timeline_view_layout_changed (timeline);     /* found again for the same view */
+  assert_true (et_timeline_view_get_selection (timeline, &shape));
+  x0 = et_viewport_x (v, shape.m->start_ns), x1 = et_viewport_x (v, shape.m->end_ns);
+  assert_true (shape.x1 - shape.x0 < run.shape.x1 - run.shape.x0);
+  assert_true (shape.x0 >= floor (x0) - 1 && shape.x1 <= MAX (ceil (x1), shape.x0 + 1) + 1);
+  assert_true (et_timeline_view_get_selection_ring (timeline, &ring));
+  assert_int_equal (ring.kind, ET_RING_OWN);
+  assert_true (ring.x0 == shape.x0 && ring.x1 == shape.x1);
+
+  /* The run's first span too (it names the run). */
+  assert_true (et_window_select_at (window, run.shape.x0 + 0.5, (run.shape.y0 + run.shape.y1) / 2));
+  et_timeline_view_layout_changed (timeline);
+  assert_true (et_timeline_view_get_selection (timeline, &shape));
+  assert_true (shape.x1 - shape.x0 < run.shape.x1 - run.shape.x0);
+
+  /* A flag, chosen zoomed in, then seen merged at the whole trace. */
+  et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_shape, &merged);
+  assert_true (merged.found);
+  et_timeline_view_reveal_marker (timeline, merged.shape.channel, merged.shape.marker);
+  activate (window, "timeline.zoom-fit");
+  assert_true (et_timeline_view_get_selection (timeline, &shape));
+  assert_ptr_equal (shape.m, merged.shape.m);
+  assert_true (et_timeline_view_get_selection_ring (timeline, &ring));
+  assert_int_equal (ring.kind, ET_RING_MERGED);
+  assert_true (ring.x0 == merged.shape.x0 && ring.x1 == merged.shape.x1);
+  assert_true (fabs (ring.at - et_viewport_x (v, shape.m->start_ns)) < 0.01);
+  wait_for_picture (window);
+  save_screenshot (window, "app-selection-merged.png");
+  close_window (window);
+}
+
+/* Item 4: after a report row was chosen (focus in the report), F, Z and
+ * W/A/S/D act on the timeline; a search entry still gets its letters. */
+static void
+test_timeline_keys_work_from_the_report (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtViewport *v = et_window_get_viewport (window);
+  EtMarkersList *list = et_window_get_markers_list (window);
+  gint64 width = v->to_ns - v->from_ns, from;
+  guint channel, index;
+
+  assert_true (et_markers_list_get_row (list, 0, &channel, &index));
+  et_markers_list_select_row (list, 0);
+  activate (window, "timeline.zoom-fit");
+  gtk_widget_grab_focus (GTK_WIDGET (report_of (window)));
+  assert_ptr_equal (gtk_root_get_focus (GTK_ROOT (window)), report_of (window));
+
+  assert_true (press_in_window (window, GDK_KEY_w));
+  assert_true (v->to_ns - v->from_ns < width);
+  from = v->from_ns;
+  assert_true (press_in_window (window, GDK_KEY_d));
+  assert_true (v->from_ns > from);
+  assert_true (press_in_window (window, GDK_KEY_a));
+  assert_true (press_in_window (window, GDK_KEY_s));
+  assert_true (press_in_window (window, GDK_KEY_f));
+  {
+    const EtMarker *m = &et_trace_get_channel (et_window_get_trace (window), channel)->markers[index];
+
+    assert_true (v->from_ns <= m->start_ns && m->end_ns <= v->to_ns);
+    assert_true (v->to_ns - v->from_ns < width / 2);
+  }
+  assert_ptr_equal (gtk_root_get_focus (GTK_ROOT (window)), report_of (window));
+  close_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_selection_stays_out_of_view),
+    cmocka_unit_test (test_details_and_report_agree),
+    cmocka_unit_test (test_ring_marks_exactly_the_selection),
+    cmocka_unit_test (test_timeline_keys_work_from_the_report),
+  };
+
+  return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
+}
