@@ -10,6 +10,7 @@
 #include "et-timeline-view.h"
 #include "et-workers.h"
 #include "et-details.h"
+#include "et-timeline-edges.h"
 #include "et-timeline-focus.h"
 #include "et-timeline-threads.h"
 #include "et-i18n.h"
@@ -870,14 +871,12 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
   const EtRow *row;
   FindShape f = { self->layout, &self->view };
   EtViewport before;
-  gint64 span;
   guint process;
   gboolean opened = FALSE;
 
   g_return_if_fail (ET_IS_TIMELINE_VIEW (self) && self->trace != NULL);
   m = &et_trace_get_channel (self->trace, channel)->markers[index];
   process = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, channel))->process;
-  span = self->view.to_ns - self->view.from_ns;
   sync_size (self);
   before = self->view;
   if (et_layout_get_collapsed (self->layout, process))
@@ -885,11 +884,9 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
       et_layout_set_collapsed (self->layout, process, FALSE);
       opened = TRUE;
     }
-  if (m->start_ns < self->view.from_ns || m->start_ns > self->view.to_ns)
-    {
-      self->view.from_ns = m->start_ns - span / 2;
-      self->view.to_ns = self->view.from_ns + span;
-    }
+  /* Whole and clear of the plot's edges (a flag at the trace's very end,
+   * a span running past the view), zoomed out to a long span when asked. */
+  et_timeline_edges_show_whole (&self->view, m, may_zoom);
   f.m = m;
   /* Zoom in around it until it is drawn alone, not merged into a grey
    * aggregate with its neighbours (bounded: 2^40 is far past 1 ns). A step
@@ -1088,15 +1085,11 @@ on_escape (GtkWidget *widget, const char *action_name, GVariant *parameter)
 static void
 zoom_at (EtTimelineView *self, double x, double factor)
 {
-  gint64 duration = MAX (et_trace_get_duration_ns (self->trace), 1);
-
   et_viewport_zoom (&self->view, x, factor, 1);
-  /* Never wider than the trace itself (with a little room). */
-  if (self->view.to_ns - self->view.from_ns > duration * 11 / 10)
-    {
-      self->view.from_ns = -duration / 20;
-      self->view.to_ns = duration + duration / 20;
-    }
+  /* Zooming out stays on the trace (with its margin): never into times
+   * before its start or after its end. */
+  if (factor < 1)
+    et_timeline_edges_clamp_zoom (&self->view, et_trace_get_duration_ns (self->trace));
   view_moved (self);
   refresh_selection (self);
 }
@@ -1104,8 +1097,9 @@ zoom_at (EtTimelineView *self, double x, double factor)
 static void
 zoom_fit (EtTimelineView *self)
 {
-  self->view.from_ns = 0;
-  self->view.to_ns = MAX (et_trace_get_duration_ns (self->trace), 1);
+  sync_size (self);
+  et_timeline_edges_whole (&self->view, et_trace_get_duration_ns (self->trace),
+                           &self->view.from_ns, &self->view.to_ns);
   view_moved (self);
   refresh_selection (self);
 }
@@ -1593,8 +1587,21 @@ static void
 et_timeline_view_size_allocate (GtkWidget *widget, int width, int height, int baseline)
 {
   EtTimelineView *self = ET_TIMELINE_VIEW (widget);
+  EtViewport was = self->view;
+  gint64 from, to, duration;
 
   sync_size (self);
+  /* The whole trace stays whole: its margin is in pixels of the width. */
+  if (self->trace != NULL && was.width != self->view.width)
+    {
+      duration = et_trace_get_duration_ns (self->trace);
+      et_timeline_edges_whole (&was, duration, &from, &to);
+      if (from == was.from_ns && to == was.to_ns)
+        {
+          et_timeline_edges_whole (&self->view, duration, &self->view.from_ns, &self->view.to_ns);
+          view_moved (self);
+        }
+    }
   clamp_scroll (self);
   refresh_selection (self);
 }

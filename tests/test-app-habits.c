@@ -1,7 +1,9 @@
 /* GUI tests (under Xvfb) of the window's habits (issue 34): a selection
  * that stays until something else is chosen or Escape, shown the same in
  * the timeline, the details and the Markers report; its ring around
- * exactly its marker; the timeline's keys from anywhere in the window. */
+ * exactly its marker; the timeline's keys from anywhere in the window;
+ * the trace's edges (a margin, zooms that stay on it, markers revealed
+ * whole). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +19,7 @@ typedef struct
 {
   EtShapeKind kind;
   guint       min_count;   /* spans: runs of at least this many */
+  double      min_px;      /* at least this wide */
   EtShape     shape;
   gboolean    found;
 } Find;
@@ -26,7 +29,7 @@ find_shape (const EtShape *s, gpointer data)
 {
   Find *f = data;
 
-  if (!f->found && s->kind == f->kind && s->count >= f->min_count)
+  if (!f->found && s->kind == f->kind && s->count >= f->min_count && s->x1 - s->x0 >= f->min_px)
     f->shape = *s, f->found = TRUE;
 }
 
@@ -272,7 +275,7 @@ test_ring_marks_exactly_the_selection (void **state)
   assert_true (ring.x0 == merged.shape.x0 && ring.x1 == merged.shape.x1);
   assert_true (fabs (ring.at - et_viewport_x (v, shape.m->start_ns)) < 0.01);
   wait_for_picture (window);
-  save_screenshot (window, "app-selection-merged.png");
+  save_screenshot (window, "app-habits-merged.png");
   close_window (window);
 }
 
@@ -311,6 +314,130 @@ test_timeline_keys_work_from_the_report (void **state)
   close_window (window);
 }
 
+/* Every mark of the whole trace lies inside the plot: none half drawn at
+ * its edges. */
+static void
+check_marks_inside (const EtShape *s, gpointer data)
+{
+  const EtViewport *v = data;
+
+  if (s->x0 < v->label_width || s->x1 > v->width)
+    fail_msg ("a mark at %.1f-%.1f px is cut by the plot's edges (%d-%d px)", s->x0, s->x1,
+              v->label_width, v->width);
+}
+
+static void
+count_shapes (const EtShape *s, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+static void
+check_whole_trace (EtWindow *window)
+{
+  EtViewport *v = et_window_get_viewport (window);
+  gint64 duration = et_trace_get_duration_ns (et_window_get_trace (window));
+  guint shapes = 0;
+
+  et_timeline_foreach_shape (et_window_get_trace (window), et_window_get_layout (window), v,
+                             check_marks_inside, v);
+  et_timeline_foreach_shape (et_window_get_trace (window), et_window_get_layout (window), v,
+                             count_shapes, &shapes);
+  assert_true (shapes > 0);
+  /* The margin: the same at both ends, a few pixels' worth. */
+  assert_true (v->from_ns < 0 && v->to_ns > duration);
+  assert_true (v->to_ns - duration == -v->from_ns);
+  assert_true (-v->from_ns < duration / 20);
+}
+
+/* Item 5: the whole trace has a margin, so marks at its very start and
+ * end are whole. */
+static void
+test_markers_at_the_edges_are_whole (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+
+  check_whole_trace (window);
+  close_window (window);
+}
+
+/* Item 5: a marker chosen where the view cuts it (a report row, a search
+ * hit) is brought whole into view, its ring too. */
+static void
+test_a_revealed_marker_is_whole (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtViewport *v = et_window_get_viewport (window);
+  EtTrace *trace = et_window_get_trace (window);
+  Find span = { ET_SHAPE_SPAN, 1, 40 };
+  EtSelectionRing ring;
+  gint64 width;
+
+  for (int i = 0; i < 30 && !span.found; i++)
+    {
+      activate (window, "timeline.zoom-in");
+      et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_shape, &span);
+    }
+  assert_true (span.found);
+  /* The view's right edge cuts the span. */
+  width = v->to_ns - v->from_ns;
+  v->to_ns = span.shape.m->start_ns + width / 50;
+  v->from_ns = v->to_ns - width;
+  et_timeline_view_layout_changed (timeline_of (window));
+  et_window_reveal_marker (window, span.shape.channel, span.shape.marker);
+  assert_true (et_timeline_view_get_selection_ring (timeline_of (window), &ring));
+  assert_int_equal (ring.kind, ET_RING_OWN);
+  if (ring.x0 - 3 < v->label_width || ring.x1 + 3 > v->width)
+    fail_msg ("the revealed span's ring is cut: %.1f-%.1f px of %d-%d", ring.x0, ring.x1,
+              v->label_width, v->width);
+  close_window (window);
+}
+
+/* gcevents.etl: its 4 markers lie in the last 1.5 ms of 11.6 s. */
+static void
+test_markers_at_the_trace_end_show (void **state)
+{
+  const char *corpus = g_getenv ("ET_CORPUS_DIR");
+  g_autofree char *path = corpus ? g_build_filename (corpus, "gcevents.etl", NULL) : NULL;
+  EtWindow *window;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      print_message ("# ../shared/corpus/gcevents.etl is absent: skipped\n");
+      skip ();
+    }
+  window = open_window (path);
+  check_whole_trace (window);
+  save_screenshot (window, "app-habits-trace-end.png");
+  close_window (window);
+}
+
+/* Item 6: zooming out never leaves the trace (with its margin). */
+static void
+test_zoom_out_stays_on_the_trace (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtViewport *v = et_window_get_viewport (window);
+  gint64 lo = v->from_ns, hi = v->to_ns;
+
+  activate (window, "timeline.zoom-out");
+  assert_int_equal (v->from_ns, lo);
+  assert_int_equal (v->to_ns, hi);
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
+  activate (window, "timeline.zoom-in");
+  while (v->from_ns > hi / 20)
+    activate (window, "timeline.pan-left");
+  for (int i = 0; i < 6; i++)
+    {
+      activate (window, "timeline.zoom-out");
+      assert_true (v->from_ns >= lo && v->to_ns <= hi);
+    }
+  assert_int_equal (v->from_ns, lo);
+  assert_int_equal (v->to_ns, hi);
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -319,6 +446,10 @@ main (int argc, char **argv)
     cmocka_unit_test (test_details_and_report_agree),
     cmocka_unit_test (test_ring_marks_exactly_the_selection),
     cmocka_unit_test (test_timeline_keys_work_from_the_report),
+    cmocka_unit_test (test_markers_at_the_edges_are_whole),
+    cmocka_unit_test (test_a_revealed_marker_is_whole),
+    cmocka_unit_test (test_markers_at_the_trace_end_show),
+    cmocka_unit_test (test_zoom_out_stays_on_the_trace),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
