@@ -552,6 +552,7 @@ append_picture (EtTimelineView *self, GtkSnapshot *snapshot, int width, int heig
   EtViewport same = *was;
   double left = now->label_width, top = now->ruler_height, rgb[3];
   double sx, dx, dy;
+  cairo_t *cr;
 
   same.from_ns = now->from_ns, same.to_ns = now->to_ns, same.scroll_y = now->scroll_y;
   if (picture_is_current (self) || self->picture_changes != self->changes
@@ -569,16 +570,18 @@ append_picture (EtTimelineView *self, GtkSnapshot *snapshot, int width, int heig
   et_timeline_theme_rgb (now, ET_THEME_ROW, 0, rgb);
   gtk_snapshot_append_color (snapshot, &(GdkRGBA) { rgb[0], rgb[1], rgb[2], 1 },
                              &GRAPHENE_RECT_INIT (0, 0, width, height));
-  /* The corner, the ruler, the label column and the rows. */
-  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (0, 0, left, top), 0, 1, 0);
+  /* The label column and the rows, moved. */
   append_moved (self, snapshot, &GRAPHENE_RECT_INIT (0, top, left, height - top), 0, 1, dy);
   /* A zoom of more than MAX_MOVED_ZOOM either way would show a sliver
    * stretched, or a smudge: the markers wait for their picture. */
-  if (sx > MAX_MOVED_ZOOM || sx < 1.0 / MAX_MOVED_ZOOM)
-    return;
-  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, 0, width - left, top), dx, sx, 0);
-  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, top, width - left, height - top),
-                dx, sx, dy);
+  if (sx <= MAX_MOVED_ZOOM && sx >= 1.0 / MAX_MOVED_ZOOM)
+    append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, top, width - left, height - top),
+                  dx, sx, dy);
+  /* The ruler is drawn anew for this view (a few labels: well under a
+   * millisecond): stretched, its labels smeared into bars. */
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, top));
+  et_timeline_draw_ruler (cr, self->trace, now);
+  cairo_destroy (cr);
 }
 
 static void

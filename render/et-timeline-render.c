@@ -2048,6 +2048,20 @@ _et_timeline_draw_slice (cairo_t *cr, EtTrace *trace, EtLayout *layout, const Et
 }
 
 void
+et_timeline_draw_ruler (cairo_t *cr, EtTrace *trace, const EtViewport *v)
+{
+  Painter p;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, v->width, v->ruler_height);
+  cairo_clip (cr);
+  painter_init (&p, cr, trace, NULL, v);
+  draw_ruler (&p);
+  cairo_restore (cr);
+  painter_clear (&p);
+}
+
+void
 et_timeline_draw (cairo_t *cr, EtTrace *trace, EtLayout *layout, const EtViewport *v)
 {
   et_timeline_draw_in_slices (cr, trace, layout, v, 0);
