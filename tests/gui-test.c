@@ -223,3 +223,33 @@ drag_on (GtkWidget *widget, double x, double y, double dx)
     }
   fail_msg ("the timeline has no drag gesture");
 }
+
+/* @node drawn at @widget's size, as pixels. */
+GBytes *
+node_pixels (GtkWidget *widget, GskRenderNode *node)
+{
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr(GdkTexture) texture = NULL;
+  gsize stride = (gsize) w * 4;
+  guint8 *data = g_malloc (stride * h);
+
+  assert_non_null (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gdk_texture_download (texture, data, stride);
+  return g_bytes_new_take (data, stride * h);
+}
+
+/* What @widget shows now (its last frame), as pixels. */
+GBytes *
+widget_pixels (GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, gtk_widget_get_width (widget),
+                          gtk_widget_get_height (widget));
+  node = gtk_snapshot_free_to_node (snapshot);
+  return node_pixels (widget, node);
+}

@@ -58,6 +58,12 @@ void       drag_on          (GtkWidget         *widget,
                              double             x,
                              double             y,
                              double             dx);
+/* @node drawn at @widget's size, as pixels (B, G, R, A; rows of width
+ * × 4 bytes). */
+GBytes    *node_pixels      (GtkWidget         *widget,
+                             GskRenderNode     *node);
+/* What @widget shows now (its last frame), as pixels. */
+GBytes    *widget_pixels    (GtkWidget         *widget);
 /* Writes the window's content as drawn to the PNG file @name, in the
  * build folder's tests/output (ET_TEST_OUTPUT_DIR). */
 void       save_screenshot  (EtWindow          *window,

@@ -438,6 +438,90 @@ test_zoom_out_stays_on_the_trace (void **state)
   close_window (window);
 }
 
+typedef struct
+{
+  EtLayout         *layout;
+  const EtViewport *v;
+  EtTrace          *trace;
+  GBytes           *pixels;
+  int               stride;
+  guint             runs;       /* sparse runs checked */
+} Density;
+
+/* A pixel's red + green + blue: how light it is. */
+static int
+lightness (const Density *d, int x, int y)
+{
+  const guint8 *p = (const guint8 *) g_bytes_get_data (d->pixels, NULL) + (gsize) y * d->stride + x * 4;
+
+  return p[0] + p[1] + p[2];
+}
+
+/* In a run at least 8 px wide, the column its spans fill most is darker
+ * than the one they fill least (by their times, counted here). */
+static void
+check_run_density (const EtShape *s, gpointer data)
+{
+  Density *d = data;
+  const EtChannel *ch;
+  int first = (int) floor (s->x0), n = (int) ceil (s->x1) - first, lo = 0, hi = 0, y;
+  g_autofree double *cover = NULL;
+
+  if (s->kind != ET_SHAPE_SPAN || s->count < 3 || n < 8 || s->x0 < d->v->label_width
+      || s->x1 > d->v->width)
+    return;
+  ch = et_trace_get_channel (d->trace, s->channel);
+  cover = g_new0 (double, n);
+  for (guint i = s->marker; i < s->marker + s->count; i++)
+    {
+      const EtMarker *m = &ch->markers[i];
+      double sx = et_viewport_x (d->v, m->start_ns), ex = et_viewport_x (d->v, m->end_ns);
+
+      if (m->kind != ET_MARKER_SPAN || et_layout_lane (d->layout, s->channel, m)
+                                       != et_layout_lane (d->layout, s->channel, s->m))
+        continue;
+      for (int x = MAX ((int) floor (sx), first); x <= MIN ((int) floor (ex), first + n - 1); x++)
+        cover[x - first] += MIN (ex, x + 1.0) - MAX (sx, (double) x);
+    }
+  for (int k = 1; k < n - 1; k++)     /* the edge columns are partly other pixels */
+    {
+      lo = cover[k] < cover[lo] || lo == 0 ? k : lo;
+      hi = cover[k] > cover[hi] || hi == 0 ? k : hi;
+    }
+  if (MIN (cover[hi], 1) - cover[lo] < 0.5)
+    return;
+  d->runs++;
+  /* The bar's top row of pixels: flags drawn over the lane leave it. */
+  y = (int) ceil (s->y0);
+  if (lightness (d, first + lo, y) <= lightness (d, first + hi, y) + 60)
+    fail_msg ("a run at %.0f-%.0f px: its column %d (%.0f %% covered) is as dark as column %d "
+              "(%.0f %%)", s->x0, s->x1, first + lo, cover[lo] * 100, first + hi,
+              MIN (cover[hi], 1) * 100);
+}
+
+/* Item 7: at whole-trace zoom the short spans a lane merges into one bar
+ * are drawn as a density: light where they take little of the time, full
+ * where they fill it. */
+static void
+test_merged_short_spans_are_a_density (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  GtkWidget *timeline = GTK_WIDGET (timeline_of (window));
+  g_autoptr(GBytes) pixels = NULL;
+  Density d = { et_window_get_layout (window), et_window_get_viewport (window),
+                et_window_get_trace (window) };
+
+  wait_for_picture (window);
+  pixels = widget_pixels (timeline);
+  d.pixels = pixels;
+  d.stride = gtk_widget_get_width (timeline) * 4;
+
+  et_timeline_foreach_shape (d.trace, d.layout, d.v, check_run_density, &d);
+  assert_true (d.runs > 3);
+  save_screenshot (window, "app-habits-density.png");
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -450,6 +534,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_a_revealed_marker_is_whole),
     cmocka_unit_test (test_markers_at_the_trace_end_show),
     cmocka_unit_test (test_zoom_out_stays_on_the_trace),
+    cmocka_unit_test (test_merged_short_spans_are_a_density),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
