@@ -214,6 +214,7 @@ et_details_summary (EtTrace *trace, guint channel, const EtMarker *m, GString *o
 {
   const EtThread *thread = et_trace_get_thread (trace, et_trace_channel_thread (trace, channel));
   const char *series = et_trace_get_string (trace, et_trace_get_channel (trace, channel)->series);
+  g_autoptr(GString) category = g_string_new (NULL), label = g_string_new (NULL);
 
   et_trace_marker_text (trace, m, out);
   g_string_append_printf (out, "\n%s", et_i18n_marker_kind (m->kind));
@@ -228,7 +229,14 @@ et_details_summary (EtTrace *trace, guint channel, const EtMarker *m, GString *o
       et_format_duration_display (m->end_ns - m->start_ns, out);
     }
   g_string_append_c (out, '\n');
-  g_string_append_printf (out, _("importance %s, category %d, series %s\nthread %s (%u)"),
-                          et_i18n_importance (m->importance), m->category,
-                          *series ? series : _("(none)"), thread->name, thread->tid);
+  g_string_truncate (category, 0);
+  if (m->category == ET_CATEGORY_ALERT)
+    g_string_append (category, C_("legend", "alert"));
+  else
+    g_string_append_printf (category, "%d", m->category);
+  et_thread_label (thread, label);
+  /* Translators: the tooltip's last lines; the thread is "name (tid)". */
+  g_string_append_printf (out, _("importance %s, category %s, series %s\nthread %s"),
+                          et_i18n_importance (m->importance), category->str,
+                          *series ? series : _("(none)"), label->str);
 }

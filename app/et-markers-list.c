@@ -160,7 +160,7 @@ set_count (EtMarkersList *self, guint n)
   g_autoptr(GString) count = g_string_new (NULL);
   g_autofree char *text = NULL;
 
-  et_format_count_display (n, count);
+  et_i18n_count (n, count);
   if (self->zone.on)
     {
       g_autoptr(GString) lo = g_string_new (NULL), hi = g_string_new (NULL);

@@ -1448,8 +1448,10 @@ et_timeline_view_tooltip_at (EtTimelineView *self, double x, double y)
   if (hit.kind != ET_HIT_SHAPE)
     {
       /* Over a thread header's CPU-use band: the use of the bar there. */
+      /* Estimated from samples, a bar without one has no data: it says
+       * nothing (switches say 0 % as a fact). */
       if (et_cpu_strip_hit_test (self->trace, self->layout, &self->view, x, y, &cpu)
-          && cpu.source != ET_CPU_NONE)
+          && cpu.source != ET_CPU_NONE && (cpu.source != ET_CPU_FROM_SAMPLES || cpu.samples > 0))
         return et_i18n_cpu_use (cpu.fraction, cpu.samples, cpu.source);
       return NULL;
     }

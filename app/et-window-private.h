@@ -23,6 +23,7 @@ struct _EtWindow
   GtkLabel          *loading_label;
   GtkProgressBar    *progress;
   GtkInfoBar        *damage_bar;
+  GtkWidget         *damage_button; /* Show Problems, once made */
   GtkLabel          *damage_label;
   GtkInfoBar        *threads_bar;  /* a trace of many threads: what helps with them */
   GtkLabel          *threads_label;
@@ -76,6 +77,16 @@ void _et_window_refresh_recent       (EtWindow *self);
 void _et_window_refresh_bookmarks    (EtWindow *self);
 void _et_window_search_clear         (EtWindow *self);
 void _et_window_bind_search_callbacks (GtkWidgetClass *widget_class);
+/* et-window-messages.c: a file that cannot be opened, said in words
+ * (transfer full); the damage banner and its list of problems. */
+char *_et_window_open_error_text    (const char   *path,
+                                     const GError *error);
+void  _et_window_show_damage        (EtWindow     *self);
+void  _et_window_damage_response    (EtWindow     *self,
+                                     int           response);
+/* Every kept problem of @trace's damage, one a line (transfer full). */
+char *_et_window_damage_list        (EtTrace      *trace);
+
 /* et-window-keys.c: the timeline's plain keys from anywhere in the window. */
 void _et_window_add_plain_keys      (EtWindow *self);
 

@@ -157,7 +157,7 @@ _et_window_update_threads_bar (EtWindow *self)
       g_autoptr(GString) count = g_string_new (NULL);
       g_autofree char *text = NULL;
 
-      et_format_count_display (threads, count);
+      et_i18n_count (threads, count);
       /* Translators: %s is a number already grouped for the locale. */
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                            "This trace has %s thread with markers. Compact rows "
@@ -208,7 +208,7 @@ on_reload_needed (EtFilterPopover *filters, gpointer data)
 static void
 on_damage_bar_response (GtkInfoBar *bar, int response, gpointer data)
 {
-  gtk_info_bar_set_revealed (bar, FALSE);
+  _et_window_damage_response (ET_WINDOW (data), response);
 }
 
 /* ---- loading -------------------------------------------------------------- */
@@ -240,12 +240,14 @@ set_preview_subtitle (EtWindow *self, int percent)
 {
   const EtTraceStats *stats = et_trace_get_stats (self->trace);
   g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *shown = g_strdup_printf ("%'" G_GUINT64_FORMAT, stats->preview_events);
-  g_autofree char *all = g_strdup_printf ("%'" G_GUINT64_FORMAT, stats->records);
+  g_autoptr(GString) shown = g_string_new (NULL), all = g_string_new (NULL);
 
   /* Translators: a large trace opens with the markers of its first events,
    * "First look: markers of the first 1,000,000 of 10,000,075 events". */
-  g_string_printf (text, _("First look: markers of the first %s of %s events"), shown, all);
+  et_i18n_count (stats->preview_events, shown);
+  et_i18n_count (stats->records, all);
+  g_string_printf (text, _("First look: markers of the first %s of %s events"), shown->str,
+                   all->str);
   if (percent >= 0)
     {
       g_string_append (text, " · ");
@@ -277,11 +279,12 @@ static void
 show_error (EtWindow *self, const GError *error)
 {
   GtkWidget *dialog;
+  g_autofree char *text = _et_window_open_error_text (self->path, error);
 
-  set_status (self, error->message);
+  set_status (self, text);
   if (self->trace == NULL)
     {
-      gtk_label_set_text (self->error_label, error->message);
+      gtk_label_set_text (self->error_label, text);
       gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
       gtk_stack_set_visible_child_name (self->stack, "empty");
       gtk_window_set_title (GTK_WINDOW (self), "Etlscope");
@@ -299,38 +302,9 @@ show_error (EtWindow *self, const GError *error)
   dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
                                    _("This file cannot be opened as a trace"));
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", text);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
   gtk_window_present (GTK_WINDOW (dialog));
-}
-
-/* The banner of a damaged file: how much was skipped and where the first
- * problem is, so it can be looked at with a hex viewer. */
-static void
-show_damage (EtWindow *self)
-{
-  const EtTraceStats *stats = et_trace_get_stats (self->trace);
-  const EtDamage *damage;
-  g_autofree char *text = NULL;
-  guint n;
-
-  if (stats->damage_count == 0)
-    return;
-  damage = et_trace_get_damage (self->trace, &n);
-  /* Translators: problems found, records skipped, the first problem's offset. */
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "Read with damage: %llu problem, %llu record(s) "
-                                       "skipped; at byte offset %llu.",
-                                       "Read with damage: %llu problems, %llu record(s) "
-                                       "skipped; the first at byte offset %llu.",
-                                       plural (stats->damage_count)),
-                          (unsigned long long) stats->damage_count,
-                          (unsigned long long) stats->records_skipped,
-                          (unsigned long long) (n ? damage[0].offset : 0));
-  set_status (self, text);
-  gtk_label_set_text (self->damage_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->damage_label), n ? damage[0].message : NULL);
-  gtk_info_bar_set_revealed (self->damage_bar, TRUE);
 }
 
 /* The providers whose events are not markers by default (@off, by
@@ -374,7 +348,7 @@ show_empty_state (EtWindow *self, EtTrace *trace)
       gtk_label_set_text (self->empty_label, _("This trace has no events that make markers."));
       return;
     }
-  et_format_count_display (n_off, count);
+  et_i18n_count (n_off, count);
   /* Translators: %s is a number already grouped for the locale; these
    * events' providers are named next. */
   g_string_printf (text, g_dngettext (GETTEXT_PACKAGE,
@@ -388,11 +362,14 @@ show_empty_state (EtWindow *self, EtTrace *trace)
       char guid[ET_GUID_STRING_LEN];
 
       et_guid_to_string (&p->guid, guid);
+      g_string_truncate (count, 0);
+      et_i18n_count (p->n_events, count);
       /* Translators: a provider and its events in the empty timeline's
-       * list, "Microsoft-Windows-Kernel-Process: 69 events". */
-      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s: %llu event",
-                                                 "%s: %llu events", plural (p->n_events)),
-                              *p->name ? p->name : guid, (unsigned long long) p->n_events);
+       * list, "Microsoft-Windows-Kernel-Process: 69 events"; the second %s
+       * is a number already grouped for the locale. */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s: %s event",
+                                                 "%s: %s events", plural (p->n_events)),
+                              *p->name ? p->name : guid, count->str);
       g_string_append_c (text, '\n');
     }
   if (off->len > 3)
@@ -454,8 +431,8 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
       view->scroll_y = saved.scroll_y;
       et_timeline_view_layout_changed (self->timeline);
     }
-  et_format_count_display (stats->records, records);
-  et_format_count_display (stats->markers, markers);
+  et_i18n_count (stats->records, records);
+  et_i18n_count (stats->markers, markers);
   /* Translators: the window subtitle, "120,345 events · 2,081 markers · 3 s";
    * %s is a number already grouped for the locale. */
   g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events",
@@ -468,7 +445,7 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
   set_subtitle (self, subtitle->str);
   if (stats->preview_events > 0)
     set_preview_subtitle (self, -1);
-  show_damage (self);
+  _et_window_show_damage (self);
   show_empty_state (self, trace);
   _et_window_update_threads_bar (self);
   gtk_stack_set_visible_child_name (self->stack, "timeline");

@@ -611,7 +611,12 @@ et_layout_row_label (EtLayout *l, const EtRow *row, GString *out)
   if (row->kind == ET_ROW_PROCESS)
     {
       const EtProcess *p = et_trace_get_process (l->trace, row->index);
-      if (p->has_ids)
+      char plain[32];
+
+      /* A process the trace does not name is "Process 10064", not
+       * "Process 10064 (10064)" (as et_thread_label says a thread). */
+      g_snprintf (plain, sizeof plain, "Process %u", p->pid);
+      if (p->has_ids && strcmp (p->name, plain) != 0)
         g_string_append_printf (out, "%s (%u)", p->name, p->pid);
       else
         g_string_append (out, p->name);

@@ -171,6 +171,22 @@ save_screenshot (EtWindow *window, const char *name)
   assert_true (gdk_texture_save_to_png (texture, path));
 }
 
+/* A plain button (not a check button) labelled @label. */
+GtkWidget *
+find_button (GtkWidget *widget, const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && !GTK_IS_CHECK_BUTTON (widget)
+      && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 GtkWindow *
 find_toplevel (GType type)
 {

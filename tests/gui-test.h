@@ -50,6 +50,10 @@ void       activate         (EtWindow          *window,
 /* The first widget of @type under @widget, depth first, or NULL. */
 GtkWidget *find_widget      (GtkWidget         *widget,
                              GType              type);
+/* The first button (not a check button) under @widget labelled @label,
+ * depth first, or NULL. */
+GtkWidget *find_button      (GtkWidget         *widget,
+                             const char        *label);
 /* The first toplevel window of @type, or NULL. */
 GtkWindow *find_toplevel    (GType              type);
 /* Emits what a drag gesture of @widget emits for a drag from (@x, @y) by

@@ -10,6 +10,10 @@
 #include <cmocka.h>
 
 #include <string.h>
+#include <glib/gstdio.h>
+#include "et-cpu-strip.h"
+#include "et-details.h"
+#include "et-fixture.h"
 #include "et-report-table.h"
 #include "et-timeline-view.h"
 #include "et-window.h"
@@ -522,6 +526,176 @@ test_merged_short_spans_are_a_density (void **state)
   close_window (window);
 }
 
+/* The first GtkLabel under @widget whose text holds @part, or NULL. */
+static GtkLabel *
+find_label (GtkWidget *widget, const char *part)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), part) != NULL)
+    return GTK_LABEL (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *found = find_label (c, part);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+assert_says (const char *text, const char *part)
+{
+  if (strstr (text, part) == NULL)
+    fail_msg ("\"%s\" does not say \"%s\"", text, part);
+}
+
+/* Item 13: a missing file and a folder are said as such (no byte offset:
+ * nothing was read); the empty window names both formats. */
+static void
+test_files_that_cannot_open_are_said_in_words (void **state)
+{
+  g_autofree char *missing = g_build_filename (gui_dir, "missing.etl", NULL);
+  EtWindow *window = open_window (missing);
+  const char *status = et_window_get_status (window);
+
+  assert_says (status, "missing.etl” cannot be opened: ");
+  assert_null (strstr (status, "byte offset"));
+  close_window (window);
+  window = open_window (gui_dir);
+  status = et_window_get_status (window);
+  assert_says (status, "is a folder. Etlscope opens trace files: Windows ETW traces (.etl) and "
+                       ".NET EventPipe traces (.nettrace).");
+  assert_null (strstr (status, "byte offset"));
+  assert_non_null (find_label (GTK_WIDGET (window), "(.nettrace) with Ctrl+O"));
+  close_window (window);
+}
+
+/* Item 13: the damage banner says what the first problem is, in words;
+ * Show Problems lists every one. */
+static void
+test_damage_banner_names_the_problems (void **state)
+{
+  g_autofree char *bad = g_build_filename (gui_dir, "damaged.etl", NULL);
+  g_autofree char *bytes = NULL, *list = NULL;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  const EtDamage *damage;
+  GtkWindow *problems = NULL;
+  GtkWidget *button;
+  EtWindow *window;
+  GtkLabel *banner;
+  gsize len;
+  guint n;
+
+  assert_true (g_file_get_contents (gui_demo_path, &bytes, &len, NULL));
+  assert_true (g_file_set_contents (bad, bytes, (gssize) len, NULL));
+  assert_true (et_fixture_damage_record_size (bad, 40, 0, NULL));
+  assert_true (et_fixture_damage_record_size (bad, 900, 0, NULL));
+  window = open_window (bad);
+  damage = et_trace_get_damage (et_window_get_trace (window), &n);
+  assert_true (n >= 2);
+  banner = find_label (GTK_WIDGET (window), "Read with damage: ");
+  assert_non_null (banner);
+  /* The first problem's words, after its offset, in the banner itself. */
+  assert_says (gtk_label_get_text (banner), strstr (damage[0].message, ": byte offset ") + 2);
+  button = find_button (GTK_WIDGET (window), "Show Problems");
+  assert_non_null (button);
+  assert_true (gtk_widget_is_visible (button));
+  g_signal_emit_by_name (button, "clicked");
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && problems == NULL; i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (!ET_IS_WINDOW (w) && g_str_has_prefix (gtk_window_get_title (w), "Problems in "))
+        problems = w;
+    }
+  assert_non_null (problems);
+  list = g_strdup (gtk_label_get_text (find_label (GTK_WIDGET (problems), "byte offset")));
+  for (guint i = 0; i < n; i++)
+    assert_says (list, strstr (damage[i].message, ": byte offset ") + 2);
+  gtk_window_destroy (problems);
+  close_window (window);
+  g_unlink (bad);
+}
+
+/* Item 13: counts grouped in English too (the tests' C locale groups
+ * nothing); an alert's tooltip says "category alert", not "-1". */
+static void
+test_counts_and_categories_read_well (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtTrace *trace = et_window_get_trace (window);
+  g_autoptr(GString) count = g_string_new (NULL);
+  g_autoptr(GString) tip = g_string_new (NULL);
+
+  g_string_printf (count, "%" G_GUINT64_FORMAT, et_trace_get_stats (trace)->records);
+  assert_true (count->len > 3 && count->len < 7);
+  g_string_insert_c (count, count->len - 3, ',');
+  g_string_append (count, " events");
+  assert_non_null (find_label (GTK_WIDGET (window), count->str));
+  for (guint c = 0; c < et_trace_get_n_channels (trace) && tip->len == 0; c++)
+    for (guint i = 0; i < et_trace_get_channel (trace, c)->n_markers && tip->len == 0; i++)
+      if (et_trace_get_channel (trace, c)->markers[i].category == ET_CATEGORY_ALERT)
+        et_details_summary (trace, c, &et_trace_get_channel (trace, c)->markers[i], tip);
+  assert_says (tip->str, "category alert");
+  close_window (window);
+}
+
+#define APP_PID    4120
+#define WORKER_TID 4122
+#define MS         1000000
+
+/* Item 13: a process the trace does not name is "Process 4120", not
+ * "Process 4120 (4120)"; a CPU band from samples says nothing where it
+ * has none (no data is not 0 %). */
+static void
+test_nameless_processes_and_cpu_without_data (void **state)
+{
+  g_autofree char *path = g_build_filename (gui_dir, "nameless.etl", NULL);
+  g_autofree char *there = NULL, *none = NULL;
+  g_autoptr(GString) label = g_string_new (NULL);
+  EtFixtureOptions o;
+  EtFixtureWriter *w;
+  EtWindow *window;
+  EtLayout *layout;
+  const EtRow *row = NULL;
+  const EtViewport *v;
+  double top, height;
+
+  et_fixture_options_init (&o);
+  w = et_fixture_writer_new (path, &o, NULL);
+  et_fixture_write_thread (w, 0, 100, ET_FIXTURE_KERNEL_START, APP_PID, WORKER_TID, NULL);
+  et_fixture_write_sample (w, 1, 4 * MS, WORKER_TID, 0x1000);
+  et_fixture_write_sample (w, 2, 10 * MS, 0, 0x1000);           /* the end */
+  assert_true (et_fixture_writer_close (w, NULL));
+  window = open_window (path);
+  layout = et_window_get_layout (window);
+  v = et_window_get_viewport (window);
+  activate (window, "timeline.show-empty-threads");
+  wait_for_picture (window);
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    if (et_layout_row (layout, r)->kind == ET_ROW_PROCESS
+        && et_trace_get_process (et_window_get_trace (window),
+                                 et_layout_row (layout, r)->index)->pid == APP_PID)
+      et_layout_row_label (layout, et_layout_row (layout, r), label);
+    else if (et_layout_row (layout, r)->kind == ET_ROW_THREAD
+             && et_trace_get_thread (et_window_get_trace (window),
+                                     et_layout_row (layout, r)->index)->tid == WORKER_TID)
+      row = et_layout_row (layout, r);
+  assert_string_equal (label->str, "Process 4120");
+  assert_non_null (row);
+  assert_true (et_cpu_strip_band (et_window_get_trace (window), row,
+                                  v->ruler_height + row->y - v->scroll_y, &top, &height));
+  for (double dx = -3; dx <= 3 && there == NULL; dx++)
+    there = et_timeline_view_tooltip_at (timeline_of (window), et_viewport_x (v, 4 * MS) + dx,
+                                         top + height - 1);
+  none = et_timeline_view_tooltip_at (timeline_of (window), et_viewport_x (v, 8 * MS),
+                                      top + height - 1);
+  assert_non_null (there);
+  assert_says (there, "(1 sample)");
+  assert_null (none);
+  close_window (window);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -535,6 +709,10 @@ main (int argc, char **argv)
     cmocka_unit_test (test_markers_at_the_trace_end_show),
     cmocka_unit_test (test_zoom_out_stays_on_the_trace),
     cmocka_unit_test (test_merged_short_spans_are_a_density),
+    cmocka_unit_test (test_files_that_cannot_open_are_said_in_words),
+    cmocka_unit_test (test_damage_banner_names_the_problems),
+    cmocka_unit_test (test_counts_and_categories_read_well),
+    cmocka_unit_test (test_nameless_processes_and_cpu_without_data),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
