@@ -696,6 +696,78 @@ test_nameless_processes_and_cpu_without_data (void **state)
   g_unlink (path);
 }
 
+/* Whether a line may break after @c: a space, a zero-width space or
+ * punctuation. */
+static gboolean
+break_chance (gunichar c)
+{
+  return g_unichar_isspace (c) || c == 0x200B || (c < 0x80 && g_unichar_ispunct (c));
+}
+
+/* Checks how buffer line @line of @view wraps: no display line but the
+ * last holds fewer than 3 characters, and each breaks after a space or
+ * punctuation unless it holds no chance to break at all. Returns the
+ * display lines past the first. */
+static guint
+check_wraps (GtkTextView *view, int line)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  GtkTextIter start, next;
+  guint wraps = 0;
+
+  gtk_text_buffer_get_iter_at_line (buffer, &start, line);
+  next = start;
+  while (gtk_text_view_forward_display_line (view, &next) && gtk_text_iter_get_line (&next) == line
+         && !gtk_text_iter_is_end (&next))
+    {
+      g_autofree char *piece = gtk_text_buffer_get_text (buffer, &start, &next, FALSE);
+      GtkTextIter before = next;
+      gboolean chance = FALSE;
+      glong n = g_utf8_strlen (piece, -1);
+
+      wraps++;
+      gtk_text_iter_backward_char (&before);
+      for (const char *p = piece, *q; *(q = g_utf8_next_char (p)) != '\0'; p = q)
+        chance |= p != piece && break_chance (g_utf8_get_char (p));
+      if (n < 3)
+        fail_msg ("details line %d wraps after %ld characters: \"%s\"", line, n, piece);
+      if (chance && !break_chance (gtk_text_iter_get_char (&before)))
+        fail_msg ("details line %d breaks inside a word: \"%s\"", line, piece);
+      start = next;
+    }
+  return wraps;
+}
+
+/* Item 14: in a narrow details pane long values wrap under themselves at
+ * spaces and punctuation, never a character or two per line; what is
+ * copied or read has no break chances in it. */
+static void
+test_details_values_wrap_at_punctuation (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  GtkPaned *paned = GTK_PANED (find_widget (GTK_WIDGET (window), GTK_TYPE_PANED));
+  GtkTextView *view = GTK_TEXT_VIEW (find_widget (GTK_WIDGET (window), GTK_TYPE_TEXT_VIEW));
+  g_autofree char *details = NULL;
+  guint wraps = 0;
+
+  click_a_flag (window);
+  /* As narrow as the pane goes. */
+  gtk_paned_set_position (paned, gtk_widget_get_width (GTK_WIDGET (paned)));
+  wait_for_picture (window);
+  drain_events ();
+  wait_for_frame (GTK_WIDGET (view));
+  g_printerr ("# details %d px wide\n", gtk_widget_get_width (GTK_WIDGET (view)));
+  for (int line = 0; line < gtk_text_buffer_get_line_count (gtk_text_view_get_buffer (view)); line++)
+    wraps += check_wraps (view, line);
+  g_printerr ("# %u wrapped display lines\n", wraps);
+  assert_true (wraps > 0);
+  details = et_window_get_details (window);
+  assert_null (strstr (details, "\xe2\x80\x8b"));
+  assert_says (details, "Contoso.WebServer.exe");
+  save_screenshot (window, "app-habits-details-narrow.png");
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -713,6 +785,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_damage_banner_names_the_problems),
     cmocka_unit_test (test_counts_and_categories_read_well),
     cmocka_unit_test (test_nameless_processes_and_cpu_without_data),
+    cmocka_unit_test (test_details_values_wrap_at_punctuation),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
