@@ -82,5 +82,11 @@ GArray  *et_layout_process_threads (EtLayout        *l,
                                     const EtProcess *process);
 /* Each process's threads in order into ordered (when order_stale). */
 void     et_layout_order_threads   (EtLayout        *l);
+/* Processes in the threads' order: a moved one first, then by their first
+ * thread in that order (by first activity: the process that began first),
+ * then in trace order. After et_layout_order_threads. */
+int      et_layout_compare_processes (gconstpointer  a,
+                                      gconstpointer  b,
+                                      gpointer       layout);
 
 

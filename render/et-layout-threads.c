@@ -164,6 +164,24 @@ compare_threads (gconstpointer a, gconstpointer b, gpointer data)
   return x < y ? -1 : x > y;
 }
 
+int
+et_layout_compare_processes (gconstpointer a, gconstpointer b, gpointer layout)
+{
+  EtLayout *l = layout;
+  guint p = *(const guint *) a, q = *(const guint *) b;
+  int by_thread;
+
+  if (l->process_rank[p] != l->process_rank[q])
+    return l->process_rank[p] < l->process_rank[q] ? -1 : 1;
+  if (l->ordered_at[p] < l->ordered_at[p + 1] && l->ordered_at[q] < l->ordered_at[q + 1])
+    {
+      by_thread = compare_threads (&l->ordered[l->ordered_at[p]], &l->ordered[l->ordered_at[q]], l);
+      if (by_thread != 0)
+        return by_thread;
+    }
+  return p < q ? -1 : p > q;
+}
+
 /* A process some of whose threads have markers shown also shows its
  * threads that only ran (CPU samples or switches, no markers): where its
  * time went. Other processes' (a system-wide profile's) stay hidden. */

@@ -269,3 +269,23 @@ widget_pixels (GtkWidget *widget)
   node = gtk_snapshot_free_to_node (snapshot);
   return node_pixels (widget, node);
 }
+
+void
+scroll_to_process (EtWindow *window, guint pid)
+{
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  EtTimelineView *view = ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window), ET_TYPE_TIMELINE_VIEW));
+  gboolean found = FALSE;
+
+  for (guint r = 0; r < et_layout_n_rows (layout) && !found; r++)
+    if (et_layout_row (layout, r)->kind == ET_ROW_PROCESS
+        && et_trace_get_process (trace, et_layout_row (layout, r)->index)->pid == pid)
+      {
+        et_window_get_viewport (window)->scroll_y = et_layout_row (layout, r)->y;
+        found = TRUE;
+      }
+  assert_true (found);
+  et_timeline_view_layout_changed (view);
+  wait_for_picture (window);
+}

@@ -43,6 +43,13 @@ void       wait_for_picture (EtWindow          *window);
 /* Destroys @window and handles what that set going. */
 void       close_window     (EtWindow          *window);
 
+/* The demo's web server (Contoso.WebServer.exe): its threads hold the
+ * alerts, the crowded flags and the runs of short spans. */
+#define DEMO_WEB_SERVER 4120
+/* Scrolls the rows to process @pid's header (processes come by first
+ * activity: the demo's jobs first), drawn. */
+void       scroll_to_process (EtWindow         *window,
+                              guint             pid);
 /* A window of 1400 × 860 with @path loaded and drawn, idle. */
 EtWindow  *open_window      (const char        *path);
 void       activate         (EtWindow          *window,

@@ -249,6 +249,7 @@ test_ring_marks_exactly_the_selection (void **state)
   EtShape shape;
   double x0, x1;
 
+  scroll_to_process (window, DEMO_WEB_SERVER);
   et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_shape, &run);
   assert_true (run.found);
   assert_true (et_window_select_at (window, run.shape.x1 - 1, (run.shape.y0 + run.shape.y1) / 2));
@@ -515,7 +516,7 @@ test_merged_short_spans_are_a_density (void **state)
   Density d = { et_window_get_layout (window), et_window_get_viewport (window),
                 et_window_get_trace (window) };
 
-  wait_for_picture (window);
+  scroll_to_process (window, DEMO_WEB_SERVER);
   pixels = widget_pixels (timeline);
   d.pixels = pixels;
   d.stride = gtk_widget_get_width (timeline) * 4;
@@ -750,6 +751,7 @@ test_details_values_wrap_at_punctuation (void **state)
   g_autofree char *details = NULL;
   guint wraps = 0;
 
+  scroll_to_process (window, DEMO_WEB_SERVER);
   click_a_flag (window);
   /* As narrow as the pane goes. */
   gtk_paned_set_position (paned, gtk_widget_get_width (GTK_WIDGET (paned)));
@@ -765,6 +767,48 @@ test_details_values_wrap_at_punctuation (void **state)
   assert_null (strstr (details, "\xe2\x80\x8b"));
   assert_says (details, "Contoso.WebServer.exe");
   save_screenshot (window, "app-habits-details-narrow.png");
+  close_window (window);
+}
+
+/* The first activity of process row @r's threads. */
+static gint64
+process_first_ns (EtLayout *layout, EtTrace *trace, guint r)
+{
+  const EtProcess *p = et_trace_get_process (trace, et_layout_row (layout, r)->index);
+  gint64 first = G_MAXINT64;
+
+  for (guint k = 0; k < p->n_threads; k++)
+    if (et_layout_get_thread (layout, p->first_thread + k)->n_markers > 0)
+      first = MIN (first, et_layout_get_thread (layout, p->first_thread + k)->first_ns);
+  return first;
+}
+
+/* Item 15: processes are ordered as their threads are, by first
+ * activity (the demo's Contoso.Jobs.exe, pid 6044, begins before
+ * csc.exe, pid 5312). */
+static void
+test_processes_follow_first_activity (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  gint64 last = G_MININT64;
+  guint processes = 0, out_of_pid_order = 0, last_pid = 0;
+
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    if (et_layout_row (layout, r)->kind == ET_ROW_PROCESS)
+      {
+        gint64 first = process_first_ns (layout, trace, r);
+        guint pid = et_trace_get_process (trace, et_layout_row (layout, r)->index)->pid;
+
+        if (first < last)
+          fail_msg ("process %u (first activity %" G_GINT64_FORMAT " ns) is under one that "
+                    "began at %" G_GINT64_FORMAT " ns", pid, first, last);
+        out_of_pid_order += pid < last_pid;
+        last = first, last_pid = pid, processes++;
+      }
+  assert_true (processes >= 3);
+  assert_true (out_of_pid_order > 0);       /* the demo's order is not the pids' */
   close_window (window);
 }
 
@@ -786,6 +830,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_counts_and_categories_read_well),
     cmocka_unit_test (test_nameless_processes_and_cpu_without_data),
     cmocka_unit_test (test_details_values_wrap_at_punctuation),
+    cmocka_unit_test (test_processes_follow_first_activity),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);

@@ -150,6 +150,7 @@ test_zoom_actions_and_selection_show_details (void **state)
   activate (window, "timeline.zoom-in");
 
   /* An alert flag, clicked at its centre, fills the details pane. */
+  scroll_to_process (window, DEMO_WEB_SERVER);
   et_timeline_foreach_shape (trace, et_window_get_layout (window), v, find_shape, &f);
   assert_true (f.found);
   assert_true (et_window_select_at (window, (f.shape.x0 + f.shape.x1) / 2,
@@ -905,6 +906,7 @@ test_german_labels_under_language_de (void **state)
 
   activate (window, "timeline.zoom-in");
   activate (window, "timeline.zoom-in");
+  scroll_to_process (window, DEMO_WEB_SERVER);
   et_timeline_foreach_shape (trace, et_window_get_layout (window), et_window_get_viewport (window),
                              find_shape, &f);
   assert_true (f.found);
