@@ -260,7 +260,9 @@ clear_match (gpointer data)
 }
 
 /* Threads with a row (or that would have one with their process open),
- * and their shown channels, in the order of the rows. */
+ * and their shown channels, in the order of the rows. A thread without
+ * one (no shown markers, empty threads hidden) is not offered: Enter on
+ * it could go nowhere. */
 GArray *
 et_timeline_threads_match (EtLayout *layout, EtTrace *trace, const char *text, guint max)
 {
@@ -275,6 +277,8 @@ et_timeline_threads_match (EtLayout *layout, EtTrace *trace, const char *text, g
       EtRow row = { ET_ROW_THREAD, t };
       gsize thread_len;
 
+      if (!et_layout_thread_listed (layout, t))
+        continue;
       g_string_truncate (label, 0);
       et_layout_row_label (layout, &row, label);
       thread_len = label->len;

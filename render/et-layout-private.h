@@ -59,6 +59,7 @@ struct _EtLayout
   gboolean  active_only;       /* et_layout_set_active_only */
   gint64    active_from, active_to;
   guint    *ordered;           /* thread indices, each process's in order */
+  gboolean *listed;            /* per thread: in ordered (it gets a row) */
   guint    *ordered_at;        /* per process, where its threads begin in ordered;
                                   and the end */
   guint     frozen;            /* et_layout_freeze, not yet thawed */

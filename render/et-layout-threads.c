@@ -27,6 +27,7 @@ et_layout_threads_init (EtLayout *l)
   l->row_of_thread = g_new (gint, MAX (n, 1));
   l->ordered = g_new0 (guint, MAX (n, 1));
   l->ordered_at = g_new0 (guint, n_processes + 1);
+  l->listed = g_new0 (gboolean, MAX (n, 1));
   l->shown_stale = l->order_stale = TRUE;
   for (guint t = 0; t < n; t++)
     {
@@ -51,6 +52,7 @@ et_layout_threads_copy (EtLayout *c, EtLayout *l)
   c->thread_rank = g_memdup2 (l->thread_rank, n * sizeof (gint));
   c->row_of_thread = g_memdup2 (l->row_of_thread, n * sizeof (gint));
   c->ordered = g_memdup2 (l->ordered, n * sizeof (guint));
+  c->listed = g_memdup2 (l->listed, MAX (n, 1) * sizeof (gboolean));
   c->ordered_at = g_memdup2 (l->ordered_at, (et_trace_get_n_processes (l->trace) + 1) * sizeof (guint));
 }
 
@@ -66,6 +68,7 @@ et_layout_threads_free (EtLayout *l)
   g_free (l->row_of_thread);
   g_free (l->ordered);
   g_free (l->ordered_at);
+  g_free (l->listed);
 }
 
 /* The depths @thread's shown channels' spans use, and the lanes of its
@@ -225,6 +228,9 @@ et_layout_order_threads (EtLayout *l)
       memcpy (l->ordered + at, threads->data, threads->len * sizeof (guint));
       at += threads->len;
     }
+  memset (l->listed, 0, MAX (et_trace_get_n_threads (l->trace), 1) * sizeof (gboolean));
+  for (guint k = 0; k < at; k++)
+    l->listed[l->ordered[k]] = TRUE;
   l->ordered_at[n_processes] = at;
   l->order_stale = FALSE;
 }
@@ -319,6 +325,14 @@ et_layout_thread_depths (EtLayout *l, guint thread)
 {
   g_return_val_if_fail (thread < et_trace_get_n_threads (l->trace), 0);
   return l->thread_depths[thread];
+}
+
+gboolean
+et_layout_thread_listed (EtLayout *l, guint thread)
+{
+  g_return_val_if_fail (thread < et_trace_get_n_threads (l->trace), FALSE);
+  return l->listed[thread]
+         && (!l->active_only || l->threads[thread].n_markers > 0);
 }
 
 void

@@ -15,6 +15,7 @@
 #include "et-details.h"
 #include "et-fixture.h"
 #include "et-report-table.h"
+#include "et-timeline-threads.h"
 #include "et-timeline-view.h"
 #include "et-window.h"
 #include "gui-test.h"
@@ -644,6 +645,22 @@ test_counts_and_categories_read_well (void **state)
 #define WORKER_TID 4122
 #define MS         1000000
 
+/* A trace of one thread, unnamed in an unnamed process, that ran (a CPU
+ * sample at 4 ms) and has no markers. */
+static void
+write_sampled_thread (const char *path)
+{
+  EtFixtureOptions o;
+  EtFixtureWriter *w;
+
+  et_fixture_options_init (&o);
+  w = et_fixture_writer_new (path, &o, NULL);
+  et_fixture_write_thread (w, 0, 100, ET_FIXTURE_KERNEL_START, APP_PID, WORKER_TID, NULL);
+  et_fixture_write_sample (w, 1, 4 * MS, WORKER_TID, 0x1000);
+  et_fixture_write_sample (w, 2, 10 * MS, 0, 0x1000);           /* the end */
+  assert_true (et_fixture_writer_close (w, NULL));
+}
+
 /* Item 13: a process the trace does not name is "Process 4120", not
  * "Process 4120 (4120)"; a CPU band from samples says nothing where it
  * has none (no data is not 0 %). */
@@ -653,20 +670,13 @@ test_nameless_processes_and_cpu_without_data (void **state)
   g_autofree char *path = g_build_filename (gui_dir, "nameless.etl", NULL);
   g_autofree char *there = NULL, *none = NULL;
   g_autoptr(GString) label = g_string_new (NULL);
-  EtFixtureOptions o;
-  EtFixtureWriter *w;
   EtWindow *window;
   EtLayout *layout;
   const EtRow *row = NULL;
   const EtViewport *v;
   double top, height;
 
-  et_fixture_options_init (&o);
-  w = et_fixture_writer_new (path, &o, NULL);
-  et_fixture_write_thread (w, 0, 100, ET_FIXTURE_KERNEL_START, APP_PID, WORKER_TID, NULL);
-  et_fixture_write_sample (w, 1, 4 * MS, WORKER_TID, 0x1000);
-  et_fixture_write_sample (w, 2, 10 * MS, 0, 0x1000);           /* the end */
-  assert_true (et_fixture_writer_close (w, NULL));
+  write_sampled_thread (path);
   window = open_window (path);
   layout = et_window_get_layout (window);
   v = et_window_get_viewport (window);
@@ -812,6 +822,34 @@ test_processes_follow_first_activity (void **state)
   close_window (window);
 }
 
+/* Item 11: Go to Thread or Series (Ctrl+P) offers only threads it can
+ * show: one without markers only once empty threads are shown, and then
+ * Enter goes to its row. */
+static void
+test_go_to_offers_only_what_it_can_show (void **state)
+{
+  g_autofree char *path = g_build_filename (gui_dir, "sampled.etl", NULL);
+  g_autoptr(GArray) hidden = NULL, shown = NULL;
+  EtWindow *window;
+  EtLayout *layout;
+  EtTrace *trace;
+
+  write_sampled_thread (path);
+  window = open_window (path);
+  layout = et_window_get_layout (window);
+  trace = et_window_get_trace (window);
+  hidden = et_timeline_threads_match (layout, trace, "4122", 50);
+  assert_int_equal (hidden->len, 0);
+  activate (window, "timeline.show-empty-threads");
+  shown = et_timeline_threads_match (layout, trace, "4122", 50);
+  assert_int_equal (shown->len, 1);
+  et_timeline_threads_go_to (timeline_of (window), g_array_index (shown, EtTrackMatch, 0).thread,
+                             G_MAXUINT);
+  assert_non_null (et_layout_thread_row (layout, g_array_index (shown, EtTrackMatch, 0).thread));
+  close_window (window);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -831,6 +869,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_nameless_processes_and_cpu_without_data),
     cmocka_unit_test (test_details_values_wrap_at_punctuation),
     cmocka_unit_test (test_processes_follow_first_activity),
+    cmocka_unit_test (test_go_to_offers_only_what_it_can_show),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
