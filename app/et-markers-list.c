@@ -61,7 +61,8 @@ struct _EtMarkersList
   guint                async_threshold; /* candidates from which refreshes use a thread */
   gint64               from_ns, to_ns;  /* the range shown (et_markers_list_set_range) */
   EtMarkersZone        zone;            /* spans of one series and durations, or none */
-  GtkWidget           *zone_clear;      /* "Show All Markers", while a zone is set */
+  GtkWidget           *zone_clear;      /* the zone's chip (click or Escape: all again) */
+  GtkLabel            *zone_label;
 };
 
 G_DEFINE_FINAL_TYPE (EtMarkersList, et_markers_list, GTK_TYPE_BOX)
@@ -164,6 +165,7 @@ set_count (EtMarkersList *self, guint n)
   if (self->zone.on)
     {
       g_autoptr(GString) lo = g_string_new (NULL), hi = g_string_new (NULL);
+      g_autofree char *chip = NULL;
 
       et_format_duration_display (self->zone.min_ns, lo);
       et_format_duration_display (self->zone.max_ns, hi);
@@ -173,6 +175,11 @@ set_count (EtMarkersList *self, guint n)
                                            "%s spans of %s lasting %s to %s", n),
                               count->str, et_trace_get_string (self->trace, self->zone.series),
                               lo->str, hi->str);
+      /* Translators: the chip of a duration histogram's filter on the
+       * Markers report: series, shortest and longest duration. */
+      chip = g_strdup_printf (_("%s: %s to %s"), et_trace_get_string (self->trace, self->zone.series),
+                              lo->str, hi->str);
+      gtk_label_set_text (self->zone_label, chip);
     }
   else
     /* Translators: %s is a number already grouped for the locale */
@@ -620,6 +627,7 @@ et_markers_list_class_init (EtMarkersListClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtMarkersList, view);
   gtk_widget_class_bind_template_child (widget_class, EtMarkersList, count);
   gtk_widget_class_bind_template_child (widget_class, EtMarkersList, zone_clear);
+  gtk_widget_class_bind_template_child (widget_class, EtMarkersList, zone_label);
   gtk_widget_class_bind_template_callback (widget_class, on_zone_clear);
   signals[SIGNAL_MARKER_SELECTED] =
     g_signal_new ("marker-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,

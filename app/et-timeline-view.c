@@ -68,7 +68,8 @@ struct _EtTimelineView
 
 G_DEFINE_FINAL_TYPE (EtTimelineView, et_timeline_view, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_SELECTION_CHANGED, SIGNAL_RANGE_CHANGED, SIGNAL_LAYOUT_CHANGED, N_SIGNALS };
+enum { SIGNAL_SELECTION_CHANGED, SIGNAL_RANGE_CHANGED, SIGNAL_LAYOUT_CHANGED, SIGNAL_ESCAPE,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -1070,16 +1071,22 @@ on_clear_range (GtkWidget *widget, const char *action_name, GVariant *parameter)
   et_timeline_view_clear_range (ET_TIMELINE_VIEW (widget));
 }
 
-/* Escape: the range first (the newer, passing choice), then the
+/* Escape: the range first (the newer, passing choice), then what the
+ * owner ends on "escape" (the report's duration filter), then the
  * selected marker. */
 static void
 on_escape (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   EtTimelineView *self = ET_TIMELINE_VIEW (widget);
+  gboolean handled = FALSE;
 
   if (self->has_range)
-    et_timeline_view_clear_range (self);
-  else
+    {
+      et_timeline_view_clear_range (self);
+      return;
+    }
+  g_signal_emit (self, signals[SIGNAL_ESCAPE], 0, &handled);
+  if (!handled)
     et_timeline_view_clear_selection (self);
 }
 
@@ -1651,6 +1658,11 @@ et_timeline_view_class_init (EtTimelineViewClass *klass)
   signals[SIGNAL_LAYOUT_CHANGED] =
     g_signal_new ("layout-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* Escape with no range: TRUE from a handler when it ended something of
+   * its own; else the selection ends. */
+  signals[SIGNAL_ESCAPE] =
+    g_signal_new ("escape", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 0);
   gtk_widget_class_install_action (widget_class, "timeline.channel-menu", NULL, on_menu_key);
   gtk_widget_class_install_action (widget_class, "timeline.clear-range", NULL, on_clear_range);
   gtk_widget_class_install_action (widget_class, "timeline.escape", NULL, on_escape);

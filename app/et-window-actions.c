@@ -519,6 +519,9 @@ et_window_search (EtWindow *self, const char *text)
   _et_window_update_actions (self);
   if (self->trace == NULL || text == NULL || *text == '\0')
     return;
+  /* A search lists its hits wherever they are: not only the spans of a
+   * duration histogram's filter. */
+  et_markers_list_set_zone (self->markers, NULL);
   self->search_cancellable = g_cancellable_new ();
   /* Not the task's source object: a task may be finalized on its thread,
    * and a window must be let go on the main loop (in searched). */

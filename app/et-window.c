@@ -106,6 +106,19 @@ on_selection_changed (EtTimelineView *timeline, gpointer data)
   _et_window_update_actions (self);
 }
 
+/* Escape (no range on the ruler): the report's duration filter ends
+ * before the selection does. */
+static gboolean
+on_timeline_escape (EtTimelineView *timeline, gpointer data)
+{
+  EtWindow *self = data;
+
+  if (et_markers_list_get_zone (self->markers) == NULL)
+    return FALSE;
+  et_markers_list_set_zone (self->markers, NULL);
+  return TRUE;
+}
+
 static void
 on_list_marker_selected (EtMarkersList *list, guint channel, guint index, gpointer data)
 {
@@ -696,6 +709,7 @@ et_window_init (EtWindow *self)
   et_filter_popover_set_settings (self->filters, self->settings);
   et_legend_popover_set_viewport (self->legend, et_timeline_view_get_viewport (self->timeline));
   g_signal_connect (self->filters, "changed", G_CALLBACK (on_filters_changed), self);
+  g_signal_connect (self->timeline, "escape", G_CALLBACK (on_timeline_escape), self);
   g_signal_connect (self->filters, "reload-needed", G_CALLBACK (on_reload_needed), self);
   g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), NULL);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);

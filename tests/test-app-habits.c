@@ -15,6 +15,7 @@
 #include "et-details.h"
 #include "et-fixture.h"
 #include "et-report-table.h"
+#include "et-stats-pane.h"
 #include "et-timeline-threads.h"
 #include "et-timeline-view.h"
 #include "et-window.h"
@@ -850,6 +851,53 @@ test_go_to_offers_only_what_it_can_show (void **state)
   g_unlink (path);
 }
 
+/* Item 12: spans chosen on a duration histogram show as a chip over the
+ * Markers report; Escape ends the filter (before the selection), and so
+ * does a new search. */
+static void
+test_duration_filter_is_a_chip_escape_ends (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtTrace *trace = et_window_get_trace (window);
+  EtMarkersList *list = et_window_get_markers_list (window);
+  GtkWidget *stats = find_widget (GTK_WIDGET (window), ET_TYPE_STATS_PANE);
+  const EtChannel *ch = NULL;
+  GtkLabel *chip;
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace) && ch == NULL; c++)
+    if (g_str_equal (et_trace_get_string (trace, et_trace_get_channel (trace, c)->series), "Request"))
+      ch = et_trace_get_channel (trace, c);
+  assert_non_null (ch);
+  g_signal_emit_by_name (stats, "find-spans", (guint) ch->provider, (guint) ch->series,
+                         (gint64) 1000000, (gint64) 3000000);
+  RUN_UNTIL (!et_window_is_busy (window));
+  assert_non_null (et_markers_list_get_zone (list));
+  chip = find_label (GTK_WIDGET (list), "Request: ");
+  assert_non_null (chip);
+  assert_true (gtk_widget_is_visible (GTK_WIDGET (chip)));
+  assert_says (gtk_label_get_text (chip), "1 ms to 3 ms");
+  save_screenshot (window, "app-habits-chip.png");
+
+  /* Escape from the report: the filter goes, the selection stays. */
+  et_markers_list_select_row (list, 0);
+  gtk_widget_grab_focus (GTK_WIDGET (report_of (window)));
+  assert_true (press_in_window (window, GDK_KEY_Escape));
+  assert_null (et_markers_list_get_zone (list));
+  assert_false (gtk_widget_is_visible (GTK_WIDGET (chip)));
+  assert_true (et_timeline_view_get_selection (timeline_of (window), NULL));
+  assert_true (press_in_window (window, GDK_KEY_Escape));
+  assert_false (et_timeline_view_get_selection (timeline_of (window), NULL));
+
+  /* A new search lists its hits wherever they are. */
+  g_signal_emit_by_name (stats, "find-spans", (guint) ch->provider, (guint) ch->series,
+                         (gint64) 1000000, (gint64) 3000000);
+  assert_non_null (et_markers_list_get_zone (list));
+  et_window_search (window, "GET");
+  assert_null (et_markers_list_get_zone (list));
+  RUN_UNTIL (!et_window_is_busy (window));
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -870,6 +918,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_details_values_wrap_at_punctuation),
     cmocka_unit_test (test_processes_follow_first_activity),
     cmocka_unit_test (test_go_to_offers_only_what_it_can_show),
+    cmocka_unit_test (test_duration_filter_is_a_chip_escape_ends),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
