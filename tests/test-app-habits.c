@@ -15,6 +15,7 @@
 #include "et-details.h"
 #include "et-fixture.h"
 #include "et-report-table.h"
+#include "et-report-table-private.h"
 #include "et-stats-pane.h"
 #include "et-timeline-threads.h"
 #include "et-timeline-view.h"
@@ -898,6 +899,61 @@ test_duration_filter_is_a_chip_escape_ends (void **state)
   close_window (window);
 }
 
+/* Item 10: by duration, markers without one come last either way; a sort
+ * on a thread says so while it runs; the sorted header's arrow is never
+ * cut (its column fits the bold title and the arrow). */
+static void
+test_duration_sort_sign_and_arrow (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtMarkersList *list = et_window_get_markers_list (window);
+  EtTrace *trace = et_window_get_trace (window);
+  EtReportTable *table = report_of (window);
+  GtkWidget *busy = GTK_WIDGET (find_label (GTK_WIDGET (list), "Sorting…"));
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (table), "Duration ▾");
+  PangoAttrList *bold = pango_attr_list_new ();
+  int title_w;
+
+  assert_non_null (busy);
+  assert_false (gtk_widget_is_visible (busy));
+  for (int descending = 0; descending <= 1; descending++)
+    {
+      guint n = et_markers_list_get_n_rows (list), spans = 0;
+      gboolean flags_seen = FALSE;
+
+      et_markers_list_set_async_threshold (list, 0);
+      et_markers_list_set_sort (list, ET_SORT_DURATION, descending);
+      assert_true (et_markers_list_is_busy (list));
+      assert_true (gtk_widget_is_visible (busy));
+      RUN_UNTIL (!et_window_is_busy (window));
+      assert_false (gtk_widget_is_visible (busy));
+      for (guint r = 0; r < n; r++)
+        {
+          guint c, i;
+          const EtMarker *m;
+
+          assert_true (et_markers_list_get_row (list, r, &c, &i));
+          m = &et_trace_get_channel (trace, c)->markers[i];
+          if (m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END)
+            {
+              if (flags_seen)
+                fail_msg ("row %u: a span after markers without a duration", r);
+              spans++;
+            }
+          else
+            flags_seen = TRUE;
+        }
+      assert_true (spans > 0 && flags_seen);
+    }
+  pango_attr_list_insert (bold, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+  pango_layout_set_attributes (layout, bold);
+  pango_attr_list_unref (bold);
+  pango_layout_get_pixel_size (layout, &title_w, NULL);
+  assert_true (_et_report_column_width (table, 1) >= title_w);
+  save_screenshot (window, "app-habits-sorted.png");
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -919,6 +975,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_processes_follow_first_activity),
     cmocka_unit_test (test_go_to_offers_only_what_it_can_show),
     cmocka_unit_test (test_duration_filter_is_a_chip_escape_ends),
+    cmocka_unit_test (test_duration_sort_sign_and_arrow),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
