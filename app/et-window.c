@@ -279,10 +279,67 @@ on_progress (EtLoader *loader, guint64 done, guint64 total, gpointer data)
   /* Translators: loading progress, "12.3 MB of 40.0 MB" */
   g_autofree char *text = g_strdup_printf (_("%s of %s"), done_text, total_text);
 
+  /* Past the reading the bar pulses under its phase's name (on_phase). */
+  if (et_loader_get_phase (loader) != ET_LOAD_PHASE_READING)
+    return;
   gtk_progress_bar_set_fraction (self->progress, total ? (double) done / (double) total : 0);
   gtk_progress_bar_set_text (self->progress, text);
   if (showing_preview (self))
     set_preview_subtitle (self, total ? (int) (100.0 * (double) done / (double) total) : 0);
+}
+
+static gboolean
+pulse (gpointer data)
+{
+  gtk_progress_bar_pulse (ET_WINDOW (data)->progress);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_pulse (EtWindow *self)
+{
+  g_clear_handle_id (&self->pulse, g_source_remove);
+}
+
+/* Each phase of loading by its name: the model counts the bytes it reads,
+ * not its decoding and pairing after them (seconds on a million events),
+ * nor the rows' layout, so those pulse rather than stand full. */
+static void
+on_phase (EtLoader *loader, guint phase, gpointer data)
+{
+  EtWindow *self = data;
+  g_autofree char *base = g_path_get_basename (self->path);
+  g_autofree char *label = NULL;
+  const char *words;
+
+  /* A phase told after its load ended (the result may come first). */
+  if (loader != self->loader)
+    return;
+  if (phase == ET_LOAD_PHASE_DECODING)
+    {
+      /* Translators: a loading phase, after the file's bytes are read. */
+      words = _("decoding events, pairing spans");
+      label = g_strdup_printf (_("Decoding the events of %s and pairing its spans…"), base);
+    }
+  else
+    {
+      /* Translators: the last loading phase. */
+      words = _("laying out threads");
+      label = g_strdup_printf (_("Laying out the threads of %s…"), base);
+    }
+  gtk_label_set_text (self->loading_label, label);
+  gtk_progress_bar_set_text (self->progress, words);
+  gtk_progress_bar_set_pulse_step (self->progress, 0.1);
+  if (self->pulse == 0)
+    self->pulse = g_timeout_add (100, pulse, self);
+  if (showing_preview (self))
+    {
+      g_autofree char *subtitle = g_strdup_printf ("%s · %s", gtk_label_get_text (self->subtitle_label),
+                                                   words);
+
+      set_preview_subtitle (self, -1);
+      set_subtitle (self, subtitle);
+    }
 }
 
 /* A file that cannot be read: said once. An empty window says it on its
@@ -486,6 +543,7 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
       g_clear_pointer (&layout, et_layout_free);
       return;
     }
+  stop_pulse (self);
   g_clear_object (&self->loader);
   g_clear_object (&self->cancellable);
   _et_window_update_actions (self);
@@ -526,7 +584,9 @@ run_loader (EtWindow *self, EtLoadFlags flags)
   g_clear_object (&self->loader);
   self->cancellable = g_cancellable_new ();
   self->loader = et_loader_new (self->path, flags);
+  stop_pulse (self);
   g_signal_connect_object (self->loader, "progress", G_CALLBACK (on_progress), self, 0);
+  g_signal_connect_object (self->loader, "phase", G_CALLBACK (on_phase), self, 0);
   et_loader_load_async (self->loader, self->cancellable, loaded, g_object_ref (self));
   _et_window_update_actions (self);
 }
@@ -727,6 +787,7 @@ et_window_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
+  stop_pulse (self);
   _et_window_search_clear (self);
   g_clear_handle_id (&self->list_idle, g_source_remove);
   if (self->timeline != NULL)

@@ -954,6 +954,45 @@ test_duration_sort_sign_and_arrow (void **state)
   close_window (window);
 }
 
+static void
+note_label (GtkLabel *label, GParamSpec *pspec, gpointer data)
+{
+  g_ptr_array_add (data, g_strdup (gtk_label_get_text (label)));
+}
+
+/* Item 9: loading names its phases, each once and in order: reading the
+ * file (bytes), decoding events and pairing spans, laying out threads
+ * (those two pulse: the model does not count them). */
+static void
+test_loading_names_its_phases (void **state)
+{
+  g_autofree char *path = g_build_filename (gui_dir, "large.etl", NULL);
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  const char *const phases[] = { "Reading large.etl…", "Decoding the events of large.etl and "
+                                 "pairing its spans…", "Laying out the threads of large.etl…" };
+  EtWindow *window;
+  GtkLabel *loading;
+  guint next = 0;
+
+  assert_true (run_fixture_tool ((const char *[]) { "large", "40000", path, "--seed", "1", NULL }));
+  window = et_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
+  et_window_load (window, path);
+  loading = find_label (GTK_WIDGET (window), "Reading large.etl");
+  assert_non_null (loading);
+  g_ptr_array_add (seen, g_strdup (gtk_label_get_text (loading)));
+  g_signal_connect (loading, "notify::label", G_CALLBACK (note_label), seen);
+  gtk_window_present (GTK_WINDOW (window));
+  RUN_UNTIL (!et_window_is_loading (window));
+  for (guint i = 0; i < seen->len && next < G_N_ELEMENTS (phases); i++)
+    next += g_str_equal (g_ptr_array_index (seen, i), phases[next]);
+  if (next < G_N_ELEMENTS (phases))
+    fail_msg ("loading never said \"%s\" (%u labels)", phases[next], seen->len);
+  g_signal_handlers_disconnect_by_data (loading, seen);
+  close_window (window);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -976,6 +1015,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_go_to_offers_only_what_it_can_show),
     cmocka_unit_test (test_duration_filter_is_a_chip_escape_ends),
     cmocka_unit_test (test_duration_sort_sign_and_arrow),
+    cmocka_unit_test (test_loading_names_its_phases),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
