@@ -993,6 +993,37 @@ test_loading_names_its_phases (void **state)
   g_unlink (path);
 }
 
+/* Item 16: Collapse All Threads gives one row per thread; Expand All
+ * Threads opens every thread and process. */
+static void
+test_collapse_and_expand_all_threads (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtTrace *trace = et_window_get_trace (window);
+  guint threads = 0, channels = 0;
+
+  activate (window, "timeline.collapse-all-threads");
+  for (guint r = 0; r < et_layout_n_rows (layout); r++)
+    {
+      const EtRow *row = et_layout_row (layout, r);
+
+      threads += row->kind == ET_ROW_THREAD;
+      channels += row->kind == ET_ROW_CHANNEL;
+      if (row->kind == ET_ROW_THREAD)
+        assert_true (et_layout_get_thread_collapsed (layout, row->index));
+    }
+  assert_true (threads > 3);
+  assert_int_equal (channels, 0);
+  activate (window, "timeline.expand-all-threads");
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    if (et_layout_thread_row (layout, t) != NULL)
+      assert_false (et_layout_get_thread_collapsed (layout, t));
+  for (guint p = 0; p < et_trace_get_n_processes (trace); p++)
+    assert_false (et_layout_get_collapsed (layout, p));
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1016,6 +1047,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_duration_filter_is_a_chip_escape_ends),
     cmocka_unit_test (test_duration_sort_sign_and_arrow),
     cmocka_unit_test (test_loading_names_its_phases),
+    cmocka_unit_test (test_collapse_and_expand_all_threads),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
