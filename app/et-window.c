@@ -30,8 +30,11 @@ update_list (gpointer data)
   gint64 from = v->from_ns, to = v->to_ns;
 
   self->list_idle = 0;
-  /* A range selected on the ruler, else what is in view. */
+  /* A range selected on the ruler, else what is in view, within the trace
+   * (the whole trace's view has a margin before its start). */
   et_timeline_view_get_range (self->timeline, &from, &to);
+  from = MAX (from, 0);
+  to = MIN (to, et_trace_get_duration_ns (self->trace));
   et_markers_list_set_range (self->markers, from, to);
   et_stats_pane_set_range (self->stats, from, to);
   return G_SOURCE_REMOVE;

@@ -7,6 +7,7 @@
 #include "gui-test.h"
 #include "et-fixture.h"
 #include "et-timeline-view.h"
+#include "et-stats-pane.h"
 
 char *gui_dir;
 char *gui_demo_path;
@@ -288,4 +289,18 @@ scroll_to_process (EtWindow *window, guint pid)
   assert_true (found);
   et_timeline_view_layout_changed (view);
   wait_for_picture (window);
+}
+
+guint
+select_span_row (EtStatsPane *pane)
+{
+  guint r;
+
+  for (r = 0; r < et_stats_pane_get_n_rows (pane); r++)
+    if (et_stats_pane_get_row (pane, r)->kind == ET_MARKER_SPAN
+        && et_stats_pane_get_row (pane, r)->count > 10)
+      break;
+  assert_true (r < et_stats_pane_get_n_rows (pane));
+  et_stats_pane_select_row (pane, r);
+  return r;
 }

@@ -8,6 +8,7 @@
 
 #include <gtk/gtk.h>
 #include "et-window.h"
+#include "et-stats-pane.h"
 
 /* The usual group set-up: GTK, a temporary folder (gui_dir) and the demo
  * trace written there (gui_demo_path); the teardown removes them. */
@@ -50,6 +51,9 @@ void       close_window     (EtWindow          *window);
  * activity: the demo's jobs first), drawn. */
 void       scroll_to_process (EtWindow         *window,
                               guint             pid);
+/* Chooses the Statistics table's first span row of more than 10 spans
+ * (its histogram opens); its index. */
+guint      select_span_row   (EtStatsPane      *pane);
 /* A window of 1400 × 860 with @path loaded and drawn, idle. */
 EtWindow  *open_window      (const char        *path);
 void       activate         (EtWindow          *window,

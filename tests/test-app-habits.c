@@ -16,6 +16,7 @@
 #include "et-fixture.h"
 #include "et-report-table.h"
 #include "et-report-table-private.h"
+#include "et-histogram-view.h"
 #include "et-stats-pane.h"
 #include "et-timeline-threads.h"
 #include "et-timeline-view.h"
@@ -1024,6 +1025,42 @@ test_collapse_and_expand_all_threads (void **state)
   close_window (window);
 }
 
+/* Item 16: a span row's histogram opens beside the Statistics table,
+ * which keeps its rows; each bar's tooltip gives its spans and their
+ * durations. */
+static void
+test_histogram_keeps_the_table_and_tells_its_bars (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  GtkNotebook *reports = GTK_NOTEBOOK (find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
+  EtStatsPane *pane = ET_STATS_PANE (find_widget (GTK_WIDGET (window), ET_TYPE_STATS_PANE));
+  EtReportTable *table = ET_REPORT_TABLE (find_widget (GTK_WIDGET (pane), ET_TYPE_REPORT_TABLE));
+  EtHistogramView *view;
+  const EtStatsHistogram *h;
+  g_autofree char *tip = NULL;
+  guint first, end, b = 0;
+
+  gtk_notebook_set_current_page (reports, gtk_notebook_page_num (reports, GTK_WIDGET (pane)));
+  RUN_UNTIL (!et_window_is_busy (window) && et_stats_pane_get_n_rows (pane) > 5);
+  select_span_row (pane);
+  view = et_stats_pane_get_histogram (pane);
+  wait_for_picture (window);
+  wait_for_frame (GTK_WIDGET (view));
+  et_report_table_get_visible (table, &first, &end);
+  if (end - first < 5)
+    fail_msg ("with the histogram open the table shows %u rows", end - first);
+  h = et_histogram_view_get_histogram (view);
+  while (h->counts[b] == 0)
+    b++;
+  tip = et_histogram_view_tooltip_at (view, (b + 0.5) * gtk_widget_get_width (GTK_WIDGET (view))
+                                            / h->n_bins);
+  assert_non_null (tip);
+  assert_says (tip, " lasting ");
+  assert_true (g_str_has_prefix (tip, h->counts[b] == 1 ? "1 span" : ""));
+  save_screenshot (window, "app-habits-histogram.png");
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1048,6 +1085,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_duration_sort_sign_and_arrow),
     cmocka_unit_test (test_loading_names_its_phases),
     cmocka_unit_test (test_collapse_and_expand_all_threads),
+    cmocka_unit_test (test_histogram_keeps_the_table_and_tells_its_bars),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
