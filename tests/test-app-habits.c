@@ -629,7 +629,7 @@ test_counts_and_categories_read_well (void **state)
   EtWindow *window = open_window (gui_demo_path);
   EtTrace *trace = et_window_get_trace (window);
   g_autoptr(GString) count = g_string_new (NULL);
-  g_autoptr(GString) tip = g_string_new (NULL);
+  g_autoptr(GString) tip = g_string_new (NULL), details = g_string_new (NULL);
 
   g_string_printf (count, "%" G_GUINT64_FORMAT, et_trace_get_stats (trace)->records);
   assert_true (count->len > 3 && count->len < 7);
@@ -639,8 +639,12 @@ test_counts_and_categories_read_well (void **state)
   for (guint c = 0; c < et_trace_get_n_channels (trace) && tip->len == 0; c++)
     for (guint i = 0; i < et_trace_get_channel (trace, c)->n_markers && tip->len == 0; i++)
       if (et_trace_get_channel (trace, c)->markers[i].category == ET_CATEGORY_ALERT)
-        et_details_summary (trace, c, &et_trace_get_channel (trace, c)->markers[i], tip);
+        {
+          et_details_summary (trace, c, &et_trace_get_channel (trace, c)->markers[i], tip);
+          et_details_describe (trace, c, &et_trace_get_channel (trace, c)->markers[i], details);
+        }
   assert_says (tip->str, "category alert");
+  assert_says (details->str, "Category alert");
   close_window (window);
 }
 
