@@ -88,6 +88,17 @@ void  _et_window_damage_response    (EtWindow     *self,
 /* Every kept problem of @trace's damage, one a line (transfer full). */
 char *_et_window_damage_list        (EtTrace      *trace);
 
+/* et-window-bookmarks.c: the Bookmarks menu (a submenu per time: go
+ * there, name it, remove it), win.remove-bookmark and win.rename-bookmark. */
+void _et_window_add_bookmark_actions (EtWindow *self);
+/* Names the bookmark at @t_ns (empty: no name), saves, refreshes. */
+void _et_window_name_bookmark       (EtWindow   *self,
+                                     gint64      t_ns,
+                                     const char *name);
+/* et-window-actions.c: a bookmark that could not be saved, said. */
+void _et_window_bookmark_error      (EtWindow     *self,
+                                     const GError *error);
+
 /* et-window-keys.c: the timeline's plain keys from anywhere in the window. */
 void _et_window_add_plain_keys      (EtWindow *self);
 

@@ -779,6 +779,7 @@ et_window_init (EtWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   _et_window_add_actions (self);
   _et_window_add_plain_keys (self);
+  _et_window_add_bookmark_actions (self);
   _et_window_refresh_recent (self);
   _et_window_refresh_bookmarks (self);
 }

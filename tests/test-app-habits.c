@@ -11,6 +11,7 @@
 
 #include <string.h>
 #include <glib/gstdio.h>
+#include "et-bookmarks.h"
 #include "et-cpu-strip.h"
 #include "et-details.h"
 #include "et-fixture.h"
@@ -1065,6 +1066,64 @@ test_histogram_keeps_the_table_and_tells_its_bars (void **state)
   close_window (window);
 }
 
+/* The bookmark window's name entry, once the rename action opened it. */
+static GtkEditable *
+bookmark_name_entry (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (!ET_IS_WINDOW (w) && g_str_has_prefix (gtk_window_get_title (w), "Name the Bookmark"))
+        return GTK_EDITABLE (find_widget (GTK_WIDGET (w), GTK_TYPE_ENTRY));
+    }
+  return NULL;
+}
+
+/* Item 16: a bookmark can be named and removed alone; both are kept
+ * beside the trace. */
+static void
+test_bookmarks_are_named_and_removed_alone (void **state)
+{
+  g_autofree char *path = g_build_filename (gui_dir, "named.etl", NULL);
+  g_autofree char *sidecar = g_strconcat (path, ".bookmarks", NULL);
+  g_autofree char *bytes = NULL;
+  g_autoptr(EtBookmarks) kept = NULL;
+  EtTimelineView *timeline;
+  GtkEditable *entry;
+  EtWindow *window;
+  gsize len;
+
+  assert_true (g_file_get_contents (gui_demo_path, &bytes, &len, NULL));
+  assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
+  window = open_window (path);
+  timeline = timeline_of (window);
+  et_timeline_view_select_range (timeline, 1000000000, 1500000000);
+  activate (window, "win.add-bookmark");
+  et_timeline_view_select_range (timeline, 2000000000, 2500000000);
+  activate (window, "win.add-bookmark");
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.rename-bookmark", "x",
+                                           (gint64) 2000000000));
+  entry = bookmark_name_entry ();
+  assert_non_null (entry);
+  gtk_editable_set_text (entry, "  slow checkout ");
+  g_signal_emit_by_name (entry, "activate");
+  drain_events ();
+  assert_null (bookmark_name_entry ());
+  assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.remove-bookmark", "x",
+                                           (gint64) 1000000000));
+  close_window (window);
+
+  kept = et_bookmarks_load (path);
+  assert_int_equal (et_bookmarks_n (kept), 1);
+  assert_int_equal (et_bookmarks_get (kept, 0), 2000000000);
+  assert_string_equal (et_bookmarks_get_name (kept, 0), "slow checkout");
+  g_unlink (sidecar);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1090,6 +1149,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_loading_names_its_phases),
     cmocka_unit_test (test_collapse_and_expand_all_threads),
     cmocka_unit_test (test_histogram_keeps_the_table_and_tells_its_bars),
+    cmocka_unit_test (test_bookmarks_are_named_and_removed_alone),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
