@@ -1124,6 +1124,52 @@ test_bookmarks_are_named_and_removed_alone (void **state)
   g_unlink (path);
 }
 
+/* Pixels of the plot side of a row (@top, @height) that differ in @a and
+ * @b. */
+static guint
+row_pixels_apart (GBytes *a, GBytes *b, const EtViewport *v, int width, double top, int height)
+{
+  const guint8 *pa = g_bytes_get_data (a, NULL), *pb = g_bytes_get_data (b, NULL);
+  guint n = 0;
+
+  for (int y = (int) top + 1; y < (int) top + height - 1; y++)
+    for (int x = v->label_width + 1; x < width; x++)
+      n += memcmp (pa + ((gsize) y * width + x) * 4, pb + ((gsize) y * width + x) * 4, 3) != 0;
+  return n;
+}
+
+/* Item 16: a collapsed process's header is not blank: its threads'
+ * lifetime and where their markers start, as a thread's header shows. */
+static void
+test_collapsed_process_shows_its_markers (void **state)
+{
+  EtWindow *window = open_window (gui_demo_path);
+  EtLayout *layout = et_window_get_layout (window);
+  EtViewport *v = et_window_get_viewport (window);
+  GtkWidget *timeline = GTK_WIDGET (timeline_of (window));
+  g_autoptr(GBytes) open = NULL, collapsed = NULL;
+  const EtRow *row = et_layout_row (layout, 0);
+  double top = v->ruler_height + row->y - v->scroll_y;
+  int height = row->height;
+  guint apart;
+
+  assert_int_equal (row->kind, ET_ROW_PROCESS);
+  v->scroll_y = 0;
+  et_timeline_view_layout_changed (timeline_of (window));
+  wait_for_picture (window);
+  open = widget_pixels (timeline);
+  et_window_select_at (window, v->label_width / 2, top + height / 2.0);
+  assert_true (et_layout_get_collapsed (layout, et_layout_row (layout, 0)->index));
+  wait_for_picture (window);
+  collapsed = widget_pixels (timeline);
+  apart = row_pixels_apart (open, collapsed, v, gtk_widget_get_width (timeline), top, height);
+  if (apart < 200)
+    fail_msg ("the collapsed process's header differs from the open one's in %u pixels", apart);
+  save_screenshot (window, "app-habits-process-collapsed.png");
+  et_window_select_at (window, v->label_width / 2, top + height / 2.0);
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1150,6 +1196,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_collapse_and_expand_all_threads),
     cmocka_unit_test (test_histogram_keeps_the_table_and_tells_its_bars),
     cmocka_unit_test (test_bookmarks_are_named_and_removed_alone),
+    cmocka_unit_test (test_collapsed_process_shows_its_markers),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);
