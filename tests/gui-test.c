@@ -304,3 +304,97 @@ select_span_row (EtStatsPane *pane)
   et_stats_pane_select_row (pane, r);
   return r;
 }
+
+EtTimelineView *
+window_timeline (EtWindow *window)
+{
+  return ET_TIMELINE_VIEW (find_widget (GTK_WIDGET (window), ET_TYPE_TIMELINE_VIEW));
+}
+
+EtReportTable *
+window_report (EtWindow *window)
+{
+  return ET_REPORT_TABLE (find_widget (GTK_WIDGET (et_window_get_markers_list (window)),
+                                       ET_TYPE_REPORT_TABLE));
+}
+
+/* A key pressed in the window goes where GTK sends it: the focused
+ * widget's key handlers and bindings, then those of each widget it is in,
+ * up to the window's own. TRUE when one of them took it. */
+gboolean
+press_in_window (EtWindow *window, guint keyval)
+{
+  g_autofree char *name = gtk_accelerator_name (keyval, 0);
+
+  for (GtkWidget *w = gtk_root_get_focus (GTK_ROOT (window)); w != NULL; w = gtk_widget_get_parent (w))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+          gboolean handled = FALSE;
+
+          if (gtk_event_controller_get_propagation_phase (c) == GTK_PHASE_NONE)
+            continue;
+          if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+            g_signal_emit_by_name (c, "key-pressed", keyval, 0, 0, &handled);
+          for (guint k = 0; GTK_IS_SHORTCUT_CONTROLLER (c) && !handled
+                            && k < g_list_model_get_n_items (G_LIST_MODEL (c)); k++)
+            {
+              g_autoptr(GtkShortcut) s = g_list_model_get_item (G_LIST_MODEL (c), k);
+              g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (s));
+
+              if (g_str_equal (trigger, name))
+                handled = gtk_shortcut_action_activate (gtk_shortcut_get_action (s), 0, w,
+                                                        gtk_shortcut_get_arguments (s));
+            }
+          if (handled)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The first GtkLabel under @widget whose text holds @part, or NULL. */
+GtkLabel *
+find_label (GtkWidget *widget, const char *part)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), part) != NULL)
+    return GTK_LABEL (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *found = find_label (c, part);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+void
+assert_says (const char *text, const char *part)
+{
+  if (strstr (text, part) == NULL)
+    fail_msg ("\"%s\" does not say \"%s\"", text, part);
+}
+
+static void
+first_flag (const EtShape *s, gpointer data)
+{
+  EtShape *flag = data;
+
+  if (flag->m == NULL && s->kind == ET_SHAPE_FLAG)
+    *flag = *s;
+}
+
+EtShape
+click_a_flag (EtWindow *window)
+{
+  EtShape flag = { 0 };
+
+  et_timeline_foreach_shape (et_window_get_trace (window), et_window_get_layout (window),
+                             et_window_get_viewport (window), first_flag, &flag);
+  assert_non_null (flag.m);
+  assert_true (et_window_select_at (window, (flag.x0 + flag.x1) / 2, (flag.y0 + flag.y1) / 2));
+  return flag;
+}

@@ -9,6 +9,8 @@
 #include <gtk/gtk.h>
 #include "et-window.h"
 #include "et-stats-pane.h"
+#include "et-report-table.h"
+#include "et-timeline-view.h"
 
 /* The usual group set-up: GTK, a temporary folder (gui_dir) and the demo
  * trace written there (gui_demo_path); the teardown removes them. */
@@ -65,6 +67,23 @@ GtkWidget *find_widget      (GtkWidget         *widget,
  * depth first, or NULL. */
 GtkWidget *find_button      (GtkWidget         *widget,
                              const char        *label);
+/* The window's timeline and its Markers report's table. */
+EtTimelineView *window_timeline (EtWindow       *window);
+EtReportTable  *window_report   (EtWindow       *window);
+/* A key pressed in the window as GTK sends it: the focused widget's key
+ * handlers and bindings, then each widget's it is in, up to the window's
+ * own; TRUE when one took it. */
+gboolean   press_in_window  (EtWindow          *window,
+                             guint              keyval);
+/* Selects the first flag drawn on its own in view, by a click at its
+ * centre; its shape. */
+EtShape    click_a_flag     (EtWindow          *window);
+/* The first label under @widget whose text holds @part, or NULL. */
+GtkLabel  *find_label       (GtkWidget         *widget,
+                             const char        *part);
+/* Fails, saying both, unless @text holds @part. */
+void       assert_says      (const char        *text,
+                             const char        *part);
 /* The first toplevel window of @type, or NULL. */
 GtkWindow *find_toplevel    (GType              type);
 /* Emits what a drag gesture of @widget emits for a drag from (@x, @y) by
