@@ -4,6 +4,7 @@
  *                                  + selection ring (overlay)
  *   pointer, keys, actions ─ viewport changes ─ "range-changed"
  *   click ─ et_timeline_hit_test ─ selection ─ "selection-changed"
+ *   Escape ─ the range, else "escape" (the owner's own), else the selection
  *
  * Its commands are the "timeline" action group (zoom-in, zoom-out,
  * pan-left, pan-right, zoom-fit, zoom-selection), which the window inserts
