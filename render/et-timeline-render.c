@@ -1706,6 +1706,7 @@ draw_process_strip (Painter *p, const EtRow *row, double top)
       for (guint c = 0; c < thread->n_channels; c++)
         channels += et_layout_channel_shown (p->layout, thread->first_channel + c);
     }
+  et_cpu_strip_draw_process (p->cr, p->trace, p->v, row, top);
   if (first > last)
     return;
   cairo_save (p->cr);
@@ -1721,7 +1722,11 @@ draw_process_strip (Painter *p, const EtRow *row, double top)
         if (et_layout_channel_shown (p->layout, thread->first_channel + c))
           count_channel (p, thread->first_channel + c, &map, counts, n);
     }
-  paint_counts (p, counts, n, top + (row->height - STRIP_BAND_PX) / 2.0, STRIP_BAND_PX);
+  /* Above the CPU band when there is one, as in a thread's header. */
+  paint_counts (p, counts, n,
+                top + (row->height - STRIP_BAND_PX
+                       - (et_cpu_strip_process_threads (p->trace, row->index) ? ET_CPU_STRIP_PX : 0))
+                      / 2.0, STRIP_BAND_PX);
   cairo_restore (p->cr);
 }
 

@@ -398,3 +398,17 @@ click_a_flag (EtWindow *window)
   assert_true (et_window_select_at (window, (flag.x0 + flag.x1) / 2, (flag.y0 + flag.y1) / 2));
   return flag;
 }
+
+void
+write_sampled_thread (const char *path)
+{
+  EtFixtureOptions o;
+  EtFixtureWriter *w;
+
+  et_fixture_options_init (&o);
+  w = et_fixture_writer_new (path, &o, NULL);
+  et_fixture_write_thread (w, 0, 100, ET_FIXTURE_KERNEL_START, SAMPLED_PID, SAMPLED_TID, NULL);
+  et_fixture_write_sample (w, 1, 4000000, SAMPLED_TID, 0x1000);
+  et_fixture_write_sample (w, 2, 10000000, 0, 0x1000);          /* the end */
+  assert_true (et_fixture_writer_close (w, NULL));
+}

@@ -56,6 +56,12 @@ void       scroll_to_process (EtWindow         *window,
 /* Chooses the Statistics table's first span row of more than 10 spans
  * (its histogram opens); its index. */
 guint      select_span_row   (EtStatsPane      *pane);
+/* Writes a trace of one thread (SAMPLED_TID), unnamed in an unnamed
+ * process (SAMPLED_PID), that ran (a CPU sample at 4 ms) and has no
+ * markers; the trace ends at 10 ms. */
+#define SAMPLED_PID 4120
+#define SAMPLED_TID 4122
+void       write_sampled_thread (const char    *path);
 /* A window of 1400 × 860 with @path loaded and drawn, idle. */
 EtWindow  *open_window      (const char        *path);
 void       activate         (EtWindow          *window,

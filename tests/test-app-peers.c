@@ -11,6 +11,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "et-bookmarks.h"
+#include "et-cpu-strip.h"
 #include "et-histogram-view.h"
 #include "et-report-table.h"
 #include "et-stats-pane.h"
@@ -279,6 +280,57 @@ test_collapsed_process_shows_its_markers (void **state)
   close_window (window);
 }
 
+/* Item 16: a collapsed process's header draws its threads' CPU use (a
+ * sampled thread, shown though it has no markers), in the CPU band's
+ * green. */
+static void
+test_collapsed_process_shows_its_cpu (void **state)
+{
+  g_autofree char *path = g_build_filename (gui_dir, "sampled-process.etl", NULL);
+  g_autoptr(GBytes) pixels = NULL;
+  EtWindow *window;
+  EtLayout *layout;
+  EtViewport *v;
+  const EtRow *row = NULL;
+  const guint8 *px;
+  double rgb[3], top;
+  int width;
+  guint green = 0;
+
+  write_sampled_thread (path);
+  window = open_window (path);
+  layout = et_window_get_layout (window);
+  v = et_window_get_viewport (window);
+  activate (window, "timeline.show-empty-threads");
+  for (guint r = 0; r < et_layout_n_rows (layout) && row == NULL; r++)
+    if (et_layout_row (layout, r)->kind == ET_ROW_PROCESS
+        && et_trace_get_process (et_window_get_trace (window),
+                                 et_layout_row (layout, r)->index)->pid == SAMPLED_PID)
+      row = et_layout_row (layout, r);
+  assert_non_null (row);
+  top = v->ruler_height + row->y - v->scroll_y;
+  et_window_select_at (window, v->label_width / 2, top + row->height / 2.0);
+  assert_true (et_layout_get_collapsed (layout, row->index));
+  wait_for_picture (window);
+  pixels = widget_pixels (GTK_WIDGET (window_timeline (window)));
+  px = g_bytes_get_data (pixels, NULL);
+  width = gtk_widget_get_width (GTK_WIDGET (window_timeline (window)));
+  et_cpu_strip_rgb (v, rgb);
+  for (int y = (int) top; y < (int) top + row->height; y++)
+    for (int x = v->label_width; x < width; x++)
+      {
+        const guint8 *p = px + ((gsize) y * width + x) * 4;   /* B, G, R, A */
+
+        green += ABS (p[2] - rgb[0] * 255) < 8 && ABS (p[1] - rgb[1] * 255) < 8
+                 && ABS (p[0] - rgb[2] * 255) < 8;
+      }
+  if (green == 0)
+    fail_msg ("no CPU-use bar in the collapsed process's header");
+  et_window_select_at (window, v->label_width / 2, top + row->height / 2.0);
+  close_window (window);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -289,6 +341,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_histogram_keeps_the_table_and_tells_its_bars),
     cmocka_unit_test (test_bookmarks_are_named_and_removed_alone),
     cmocka_unit_test (test_collapsed_process_shows_its_markers),
+    cmocka_unit_test (test_collapsed_process_shows_its_cpu),
   };
 
   return cmocka_run_group_tests (tests, setup_demo, teardown_demo);

@@ -115,25 +115,6 @@ test_counts_and_categories_read_well (void **state)
   close_window (window);
 }
 
-#define APP_PID    4120
-#define WORKER_TID 4122
-#define MS         1000000
-
-/* A trace of one thread, unnamed in an unnamed process, that ran (a CPU
- * sample at 4 ms) and has no markers. */
-static void
-write_sampled_thread (const char *path)
-{
-  EtFixtureOptions o;
-  EtFixtureWriter *w;
-
-  et_fixture_options_init (&o);
-  w = et_fixture_writer_new (path, &o, NULL);
-  et_fixture_write_thread (w, 0, 100, ET_FIXTURE_KERNEL_START, APP_PID, WORKER_TID, NULL);
-  et_fixture_write_sample (w, 1, 4 * MS, WORKER_TID, 0x1000);
-  et_fixture_write_sample (w, 2, 10 * MS, 0, 0x1000);           /* the end */
-  assert_true (et_fixture_writer_close (w, NULL));
-}
 
 /* Item 13: a process the trace does not name is "Process 4120", not
  * "Process 4120 (4120)"; a CPU band from samples says nothing where it
@@ -159,20 +140,20 @@ test_nameless_processes_and_cpu_without_data (void **state)
   for (guint r = 0; r < et_layout_n_rows (layout); r++)
     if (et_layout_row (layout, r)->kind == ET_ROW_PROCESS
         && et_trace_get_process (et_window_get_trace (window),
-                                 et_layout_row (layout, r)->index)->pid == APP_PID)
+                                 et_layout_row (layout, r)->index)->pid == SAMPLED_PID)
       et_layout_row_label (layout, et_layout_row (layout, r), label);
     else if (et_layout_row (layout, r)->kind == ET_ROW_THREAD
              && et_trace_get_thread (et_window_get_trace (window),
-                                     et_layout_row (layout, r)->index)->tid == WORKER_TID)
+                                     et_layout_row (layout, r)->index)->tid == SAMPLED_TID)
       row = et_layout_row (layout, r);
   assert_string_equal (label->str, "Process 4120");
   assert_non_null (row);
   assert_true (et_cpu_strip_band (et_window_get_trace (window), row,
                                   v->ruler_height + row->y - v->scroll_y, &top, &height));
   for (double dx = -3; dx <= 3 && there == NULL; dx++)
-    there = et_timeline_view_tooltip_at (window_timeline (window), et_viewport_x (v, 4 * MS) + dx,
+    there = et_timeline_view_tooltip_at (window_timeline (window), et_viewport_x (v, 4 * 1000000) + dx,
                                          top + height - 1);
-  none = et_timeline_view_tooltip_at (window_timeline (window), et_viewport_x (v, 8 * MS),
+  none = et_timeline_view_tooltip_at (window_timeline (window), et_viewport_x (v, 8 * 1000000),
                                       top + height - 1);
   assert_non_null (there);
   assert_says (there, "(1 sample)");
