@@ -17,6 +17,32 @@ et_i18n_init (void)
   textdomain (GETTEXT_PACKAGE);
 }
 
+void
+et_i18n_count (guint64 n, GString *out)
+{
+  const struct lconv *numeric = localeconv ();
+  char digits[24];
+  const char *separator;
+  int len, lead;
+
+  if (numeric->thousands_sep != NULL && *numeric->thousands_sep != '\0')
+    {
+      g_string_append_printf (out, "%'" G_GUINT64_FORMAT, n);
+      return;
+    }
+  /* Translators: what groups thousands in counts ("108,451 events") where
+   * the system's locale does not say (the C locale). */
+  separator = C_("thousands separator", ",");
+  len = g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, n);
+  lead = len % 3 != 0 ? len % 3 : 3;
+  g_string_append_len (out, digits, lead);
+  for (int i = lead; i < len; i += 3)
+    {
+      g_string_append (out, separator);
+      g_string_append_len (out, digits + i, 3);
+    }
+}
+
 /* The English names are the model's strings, so that an untranslated GUI
  * reads as before; the contexts keep them apart from the same words used
  * elsewhere. */

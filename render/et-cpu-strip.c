@@ -65,19 +65,13 @@ bar_px (float fraction, double band_height)
   return fraction <= 0 ? 0 : MAX (1, (int) lround (fraction * band_height));
 }
 
-void
-et_cpu_strip_draw (cairo_t *cr, EtTrace *trace, const EtViewport *v, const EtRow *row,
-                   double top)
+/* The bars of @fraction (0–1 each, @n of them) in the band. */
+static void
+draw_bars (cairo_t *cr, const EtViewport *v, const float *fraction, guint n, double band_top,
+           double band_height)
 {
-  double band_top, band_height, rgb[3], bottom, left = v->label_width;
-  gint64 from_ns, to_ns;
-  guint n = columns (v, &from_ns, &to_ns);
-  g_autofree float *fraction = NULL;
+  double rgb[3], bottom, left = v->label_width;
 
-  if (n == 0 || !et_cpu_strip_band (trace, row, top, &band_top, &band_height))
-    return;
-  fraction = g_new (float, n);
-  et_trace_thread_cpu_use (trace, row->index, from_ns, to_ns, n, fraction, NULL);
   et_cpu_strip_rgb (v, rgb);
   cairo_save (cr);
   /* The band's track, faint: where the bars stand, and that 0 is 0. */
@@ -101,6 +95,61 @@ et_cpu_strip_draw (cairo_t *cr, EtTrace *trace, const EtViewport *v, const EtRow
     }
   cairo_fill (cr);
   cairo_restore (cr);
+}
+
+void
+et_cpu_strip_draw (cairo_t *cr, EtTrace *trace, const EtViewport *v, const EtRow *row,
+                   double top)
+{
+  double band_top, band_height;
+  gint64 from_ns, to_ns;
+  guint n = columns (v, &from_ns, &to_ns);
+  g_autofree float *fraction = NULL;
+
+  if (n == 0 || !et_cpu_strip_band (trace, row, top, &band_top, &band_height))
+    return;
+  fraction = g_new (float, n);
+  et_trace_thread_cpu_use (trace, row->index, from_ns, to_ns, n, fraction, NULL);
+  draw_bars (cr, v, fraction, n, band_top, band_height);
+}
+
+gboolean
+et_cpu_strip_process_threads (EtTrace *trace, guint process)
+{
+  const EtProcess *p = et_trace_get_process (trace, process);
+  guint with_cpu = 0;
+
+  for (guint k = 0; k < p->n_threads; k++)
+    with_cpu += et_trace_thread_cpu_source (trace, p->first_thread + k) != ET_CPU_NONE;
+  return with_cpu > 0 && with_cpu <= ET_CPU_PROCESS_THREADS;
+}
+
+/* A collapsed process's band: its threads' use summed, as a share of the
+ * machine's processors (the trace's header says how many; one when it
+ * does not), so a full band is every core busy with this process. */
+void
+et_cpu_strip_draw_process (cairo_t *cr, EtTrace *trace, const EtViewport *v, const EtRow *row,
+                           double top)
+{
+  const EtProcess *p = et_trace_get_process (trace, row->index);
+  double cores = MAX (1, et_trace_get_header (trace)->n_processors);
+  gint64 from_ns, to_ns;
+  guint n = columns (v, &from_ns, &to_ns);
+  g_autofree float *sum = NULL, *one = NULL;
+
+  if (n == 0 || row->kind != ET_ROW_PROCESS || !et_cpu_strip_process_threads (trace, row->index))
+    return;
+  sum = g_new0 (float, n), one = g_new (float, n);
+  for (guint k = 0; k < p->n_threads; k++)
+    if (et_trace_thread_cpu_source (trace, p->first_thread + k) != ET_CPU_NONE)
+      {
+        et_trace_thread_cpu_use (trace, p->first_thread + k, from_ns, to_ns, n, one, NULL);
+        for (guint c = 0; c < n; c++)
+          sum[c] += one[c];
+      }
+  for (guint c = 0; c < n; c++)
+    sum[c] = (float) MIN (1.0, sum[c] / cores);
+  draw_bars (cr, v, sum, n, top + row->height - 2 - (ET_CPU_STRIP_PX - 1), ET_CPU_STRIP_PX - 1);
 }
 
 gboolean

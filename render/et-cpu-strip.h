@@ -43,6 +43,19 @@ void     et_cpu_strip_draw     (cairo_t          *cr,
                                 const EtRow      *row,
                                 double            top);
 
+/* A collapsed process's header: its threads' CPU use summed, as a share
+ * of the trace's processors, in a band at its bottom. Only for a process
+ * of at most ET_CPU_PROCESS_THREADS threads with CPU data (each is asked
+ * once a frame): et_cpu_strip_process_threads says whether it has one. */
+#define ET_CPU_PROCESS_THREADS 64
+gboolean et_cpu_strip_process_threads (EtTrace        *trace,
+                                       guint           process);
+void     et_cpu_strip_draw_process    (cairo_t          *cr,
+                                       EtTrace          *trace,
+                                       const EtViewport *viewport,
+                                       const EtRow      *row,
+                                       double            top);
+
 /* A bar of a CPU-use strip under the pointer. */
 typedef struct
 {

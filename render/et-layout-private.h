@@ -59,6 +59,7 @@ struct _EtLayout
   gboolean  active_only;       /* et_layout_set_active_only */
   gint64    active_from, active_to;
   guint    *ordered;           /* thread indices, each process's in order */
+  gboolean *listed;            /* per thread: in ordered (it gets a row) */
   guint    *ordered_at;        /* per process, where its threads begin in ordered;
                                   and the end */
   guint     frozen;            /* et_layout_freeze, not yet thawed */
@@ -82,5 +83,11 @@ GArray  *et_layout_process_threads (EtLayout        *l,
                                     const EtProcess *process);
 /* Each process's threads in order into ordered (when order_stale). */
 void     et_layout_order_threads   (EtLayout        *l);
+/* Processes in the threads' order: a moved one first, then by their first
+ * thread in that order (by first activity: the process that began first),
+ * then in trace order. After et_layout_order_threads. */
+int      et_layout_compare_processes (gconstpointer  a,
+                                      gconstpointer  b,
+                                      gpointer       layout);
 
 

@@ -27,6 +27,7 @@ et_layout_threads_init (EtLayout *l)
   l->row_of_thread = g_new (gint, MAX (n, 1));
   l->ordered = g_new0 (guint, MAX (n, 1));
   l->ordered_at = g_new0 (guint, n_processes + 1);
+  l->listed = g_new0 (gboolean, MAX (n, 1));
   l->shown_stale = l->order_stale = TRUE;
   for (guint t = 0; t < n; t++)
     {
@@ -51,6 +52,7 @@ et_layout_threads_copy (EtLayout *c, EtLayout *l)
   c->thread_rank = g_memdup2 (l->thread_rank, n * sizeof (gint));
   c->row_of_thread = g_memdup2 (l->row_of_thread, n * sizeof (gint));
   c->ordered = g_memdup2 (l->ordered, n * sizeof (guint));
+  c->listed = g_memdup2 (l->listed, MAX (n, 1) * sizeof (gboolean));
   c->ordered_at = g_memdup2 (l->ordered_at, (et_trace_get_n_processes (l->trace) + 1) * sizeof (guint));
 }
 
@@ -66,6 +68,7 @@ et_layout_threads_free (EtLayout *l)
   g_free (l->row_of_thread);
   g_free (l->ordered);
   g_free (l->ordered_at);
+  g_free (l->listed);
 }
 
 /* The depths @thread's shown channels' spans use, and the lanes of its
@@ -164,6 +167,24 @@ compare_threads (gconstpointer a, gconstpointer b, gpointer data)
   return x < y ? -1 : x > y;
 }
 
+int
+et_layout_compare_processes (gconstpointer a, gconstpointer b, gpointer layout)
+{
+  EtLayout *l = layout;
+  guint p = *(const guint *) a, q = *(const guint *) b;
+  int by_thread;
+
+  if (l->process_rank[p] != l->process_rank[q])
+    return l->process_rank[p] < l->process_rank[q] ? -1 : 1;
+  if (l->ordered_at[p] < l->ordered_at[p + 1] && l->ordered_at[q] < l->ordered_at[q + 1])
+    {
+      by_thread = compare_threads (&l->ordered[l->ordered_at[p]], &l->ordered[l->ordered_at[q]], l);
+      if (by_thread != 0)
+        return by_thread;
+    }
+  return p < q ? -1 : p > q;
+}
+
 /* A process some of whose threads have markers shown also shows its
  * threads that only ran (CPU samples or switches, no markers): where its
  * time went. Other processes' (a system-wide profile's) stay hidden. */
@@ -207,6 +228,9 @@ et_layout_order_threads (EtLayout *l)
       memcpy (l->ordered + at, threads->data, threads->len * sizeof (guint));
       at += threads->len;
     }
+  memset (l->listed, 0, MAX (et_trace_get_n_threads (l->trace), 1) * sizeof (gboolean));
+  for (guint k = 0; k < at; k++)
+    l->listed[l->ordered[k]] = TRUE;
   l->ordered_at[n_processes] = at;
   l->order_stale = FALSE;
 }
@@ -301,6 +325,14 @@ et_layout_thread_depths (EtLayout *l, guint thread)
 {
   g_return_val_if_fail (thread < et_trace_get_n_threads (l->trace), 0);
   return l->thread_depths[thread];
+}
+
+gboolean
+et_layout_thread_listed (EtLayout *l, guint thread)
+{
+  g_return_val_if_fail (thread < et_trace_get_n_threads (l->trace), FALSE);
+  return l->listed[thread]
+         && (!l->active_only || l->threads[thread].n_markers > 0);
 }
 
 void

@@ -203,7 +203,7 @@ void
 et_layout_update (EtLayout *l, int lane_height)
 {
   guint n_processes = et_trace_get_n_processes (l->trace);
-  g_autoptr(GArray) processes = g_array_sized_new (FALSE, FALSE, sizeof (Ranked), n_processes);
+  g_autoptr(GArray) processes = g_array_sized_new (FALSE, FALSE, sizeof (guint), n_processes);
   int y = 0;
 
   l->lane_height = lane_height;
@@ -219,13 +219,12 @@ et_layout_update (EtLayout *l, int lane_height)
   if (l->order_stale)
     et_layout_order_threads (l);
   for (guint p = 0; p < n_processes; p++)
-    {
-      Ranked r = { l->process_rank[p], p };
-      g_array_append_val (processes, r);
-    }
-  g_array_sort (processes, compare_ranked);
+    g_array_append_val (processes, p);
+  /* Processes too by the threads' order (by first activity, the process
+   * that began first on top), not by pid. */
+  g_array_sort_with_data (processes, et_layout_compare_processes, l);
   for (guint k = 0; k < processes->len; k++)
-    y = add_process_rows (l, g_array_index (processes, Ranked, k).index, y);
+    y = add_process_rows (l, g_array_index (processes, guint, k), y);
   l->height = y;
 }
 
@@ -611,7 +610,12 @@ et_layout_row_label (EtLayout *l, const EtRow *row, GString *out)
   if (row->kind == ET_ROW_PROCESS)
     {
       const EtProcess *p = et_trace_get_process (l->trace, row->index);
-      if (p->has_ids)
+      char plain[32];
+
+      /* A process the trace does not name is "Process 10064", not
+       * "Process 10064 (10064)" (as et_thread_label says a thread). */
+      g_snprintf (plain, sizeof plain, "Process %u", p->pid);
+      if (p->has_ids && strcmp (p->name, plain) != 0)
         g_string_append_printf (out, "%s (%u)", p->name, p->pid);
       else
         g_string_append (out, p->name);

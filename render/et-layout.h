@@ -250,6 +250,12 @@ gboolean     et_layout_channel_merged      (EtLayout *layout,
                                             guint     channel);
 /* Expands what hides @channel's own row (its process and its thread), or
  * with @channel G_MAXUINT only @thread's process; lays out again. */
+/* Whether @thread gets a row once its process is open (it has shown
+ * markers, or it ran in a process that has, or empty threads are shown;
+ * with only threads active in view: it has markers, whose time the view
+ * can go to). A thread that does not cannot be gone to. */
+gboolean     et_layout_thread_listed       (EtLayout *layout,
+                                            guint     thread);
 void         et_layout_reveal              (EtLayout *layout,
                                             guint     thread,
                                             guint     channel);

@@ -56,14 +56,19 @@ void
 et_overview_draw (cairo_t *cr, const EtOverviewDensity *d, const EtViewport *v, double width,
                   double height)
 {
-  double row[3], text[3], bar[3];
-  double x0 = MAX (et_overview_x (d, v->from_ns, width), 0);
-  double x1 = MIN (et_overview_x (d, v->to_ns, width), width);
+  double row[3], text[3], bar[3], left, right, top, bottom;
+  double x0, x1;
 
+  /* The strip is the clip: a caller may leave margins around the trace's
+   * @width, filled and dimmed as the rest is. */
+  cairo_clip_extents (cr, &left, &top, &right, &bottom);
+  left = MIN (left, 0), right = MAX (right, width);
+  x0 = MAX (et_overview_x (d, v->from_ns, width), left);
+  x1 = MIN (et_overview_x (d, v->to_ns, width), right);
   et_timeline_theme_rgb (v, ET_THEME_STRIPE, 0, row);
   et_timeline_theme_rgb (v, ET_THEME_BAR, 0, bar);
   cairo_set_source_rgb (cr, row[0], row[1], row[2]);
-  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_rectangle (cr, left, 0, right - left, height);
   cairo_fill (cr);
   /* Bars on a square-root scale: a burst does not flatten the rest. */
   cairo_set_source_rgb (cr, bar[0], bar[1], bar[2]);
@@ -80,8 +85,8 @@ et_overview_draw (cairo_t *cr, const EtOverviewDensity *d, const EtViewport *v, 
   /* The visible range: the rest dimmed, the box outlined. */
   et_timeline_theme_rgb (v, ET_THEME_ROW, 0, row);
   cairo_set_source_rgba (cr, row[0], row[1], row[2], 0.55);
-  cairo_rectangle (cr, 0, 0, x0, height);
-  cairo_rectangle (cr, x1, 0, width - x1, height);
+  cairo_rectangle (cr, left, 0, x0 - left, height);
+  cairo_rectangle (cr, x1, 0, right - x1, height);
   cairo_fill (cr);
   et_timeline_theme_rgb (v, ET_THEME_TEXT, 0, text);
   cairo_set_source_rgb (cr, text[0], text[1], text[2]);

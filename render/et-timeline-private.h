@@ -54,4 +54,16 @@ guint _et_timeline_choose_slices (cairo_t               *cr,
                                   EtTimelineSlice       *slices,
                                   guint                  max);
 
+/* et-run-density.c: the part of each pixel column @first … @first + @n - 1
+ * that the spans of @run (a span shape of count > 1) cover, 0 to 1, into
+ * @cover; FALSE (and @cover untouched) when the run has too many members
+ * per pixel to walk them: it is drawn solid. */
+gboolean _et_run_density     (EtTrace                 *trace,
+                              EtLayout                *layout,
+                              const EtViewport        *viewport,
+                              const EtShape           *run,
+                              int                      first,
+                              int                      n,
+                              double                  *cover);
+
 G_END_DECLS

@@ -1235,13 +1235,48 @@ owns_connector (Painter *p, const EtShape *s)
   return row != NULL && p->v->ruler_height + row->y - p->v->scroll_y >= p->own_from;
 }
 
+/* A run of merged narrow spans as a density (et-run-density.c): each
+ * pixel column as opaque as the part of its time the spans take, a
+ * quarter at the least so the run still shows where it is sparse. FALSE
+ * when the run is too dense to measure. */
+static gboolean
+paint_density (Painter *p, const EtShape *s, const Rgb *c)
+{
+  int first = (int) floor (s->x0), n = (int) ceil (s->x1) - first;
+  double kept[256], *cover = n <= 256 ? kept : g_new (double, MAX (n, 1));
+  gboolean measured = _et_run_density (p->trace, p->layout, p->v, s, first, n, cover);
+
+  for (int k = 0; measured && k < n;)
+    {
+      double alpha = round ((0.25 + 0.75 * cover[k]) * 16) / 16;
+      double x0 = MAX (first + k, s->x0), x1;
+      int e = k + 1;
+
+      /* Columns of one shade are one rectangle. */
+      while (e < n && round ((0.25 + 0.75 * cover[e]) * 16) / 16 == alpha)
+        e++;
+      x1 = MIN (first + e, s->x1);
+      cairo_set_source_rgba (p->cr, c->r, c->g, c->b, alpha);
+      cairo_rectangle (p->cr, x0, s->y0, x1 - x0, s->y1 - s->y0);
+      cairo_fill (p->cr);
+      k = e;
+    }
+  if (cover != kept)
+    g_free (cover);
+  return measured;
+}
+
 static void
 paint_span (Painter *p, const EtShape *s)
 {
   const Rgb *c = s->mixed ? &p->theme->aggregate : category_color (p->theme->spans, s->m->category);
   cairo_t *cr = p->cr;
 
-  if (p->theme->outlined)
+  /* High contrast keeps runs solid and outlined: a light run would fall
+   * under the 3:1 its marks keep against the rows. */
+  if (s->count > 1 && !p->theme->outlined && paint_density (p, s, c))
+    ;
+  else if (p->theme->outlined)
     {
       /* The edge, then the fill a pixel inside it (none when too thin). */
       fill_box (p, s->x0, s->y0, s->x1, s->y1, &p->theme->text);
@@ -1608,6 +1643,94 @@ count_channel (Painter *p, guint channel, const EtTimeToX *map, guint *counts, g
     }
 }
 
+/* A header's lifetime (first to last marker) as a faint band, clipped to
+ * the plot side of the row (the clip stays for the strip). */
+static void
+paint_life (Painter *p, const EtRow *row, double top, gint64 first_ns, gint64 last_ns)
+{
+  const EtViewport *v = p->v;
+  const Rgb *c = &p->theme->text;
+
+  cairo_rectangle (p->cr, v->label_width, top, v->width - v->label_width, row->height - 1);
+  cairo_clip (p->cr);
+  cairo_set_source_rgba (p->cr, c->r, c->g, c->b, 0.06);
+  cairo_rectangle (p->cr, et_viewport_x (v, first_ns), top,
+                   MAX (1, et_viewport_x (v, last_ns) - et_viewport_x (v, first_ns)),
+                   row->height - 1);
+  cairo_fill (p->cr);
+}
+
+/* How many markers start in each bucket: darker where more do. */
+static void
+paint_counts (Painter *p, const guint *counts, guint n, double strip_top, double strip_height)
+{
+  const Rgb *c = &p->theme->aggregate;
+  guint max = 0;
+
+  for (guint b = 0; b < n; b++)
+    max = MAX (max, counts[b]);
+  for (guint b = 0; b < n; b++)
+    if (counts[b] > 0)
+      {
+        double shade = 0.3 + 0.7 * log1p (counts[b]) / log1p (max);
+        cairo_set_source_rgba (p->cr, c->r, c->g, c->b, shade);
+        cairo_rectangle (p->cr, p->v->label_width + b * DENSITY_PX, strip_top, DENSITY_PX,
+                         strip_height);
+        cairo_fill (p->cr);
+      }
+}
+
+/* A collapsed process's header is not blank: its threads' lifetime as a
+ * band and, across its middle, how many of their shown markers start
+ * where, as a thread's header shows its own. A process of more than
+ * PROCESS_STRIP_CHANNELS shown channels (a server's thousands of
+ * threads) shows the band alone: the strip asks each channel of the view. */
+#define PROCESS_STRIP_CHANNELS 4096
+
+static void
+draw_process_strip (Painter *p, const EtRow *row, double top)
+{
+  const EtProcess *process = et_trace_get_process (p->trace, row->index);
+  guint n = (guint) MAX (1, (p->v->width - p->v->label_width) / DENSITY_PX), channels = 0;
+  g_autofree guint *counts = g_new0 (guint, n);
+  gint64 first = G_MAXINT64, last = G_MININT64;
+  EtTimeToX map;
+
+  for (guint k = 0; k < process->n_threads; k++)
+    {
+      const EtLayoutThread *t = et_layout_get_thread (p->layout, process->first_thread + k);
+      const EtThread *thread = et_trace_get_thread (p->trace, process->first_thread + k);
+
+      if (t->n_markers == 0 || !et_layout_thread_listed (p->layout, process->first_thread + k))
+        continue;
+      first = MIN (first, t->first_ns), last = MAX (last, t->last_ns);
+      for (guint c = 0; c < thread->n_channels; c++)
+        channels += et_layout_channel_shown (p->layout, thread->first_channel + c);
+    }
+  et_cpu_strip_draw_process (p->cr, p->trace, p->v, row, top);
+  if (first > last)
+    return;
+  cairo_save (p->cr);
+  paint_life (p, row, top, first, last);
+  et_time_to_x_init (&map, p->v);
+  for (guint k = 0; k < process->n_threads && channels <= PROCESS_STRIP_CHANNELS; k++)
+    {
+      const EtThread *thread = et_trace_get_thread (p->trace, process->first_thread + k);
+
+      if (!et_layout_thread_listed (p->layout, process->first_thread + k))
+        continue;
+      for (guint c = 0; c < thread->n_channels; c++)
+        if (et_layout_channel_shown (p->layout, thread->first_channel + c))
+          count_channel (p, thread->first_channel + c, &map, counts, n);
+    }
+  /* Above the CPU band when there is one, as in a thread's header. */
+  paint_counts (p, counts, n,
+                top + (row->height - STRIP_BAND_PX
+                       - (et_cpu_strip_process_threads (p->trace, row->index) ? ET_CPU_STRIP_PX : 0))
+                      / 2.0, STRIP_BAND_PX);
+  cairo_restore (p->cr);
+}
+
 /* A thread header's plot side: its lifetime (first to last marker) as a
  * band, and over the strip at its top how many of its shown channels'
  * markers start in each few pixels (darker where more do; the filters on
@@ -1618,28 +1741,19 @@ draw_thread_strip (Painter *p, const EtRow *row, double top)
   const EtViewport *v = p->v;
   const EtLayoutThread *t = et_layout_get_thread (p->layout, row->index);
   const EtThread *thread = et_trace_get_thread (p->trace, row->index);
-  guint n = (guint) MAX (1, (v->width - v->label_width) / DENSITY_PX), max = 0;
+  guint n = (guint) MAX (1, (v->width - v->label_width) / DENSITY_PX);
   g_autofree guint *counts = g_new0 (guint, n);
-  const Rgb *c = &p->theme->text;
   double strip_top, strip_height;
   EtTimeToX map;
 
   if (t->n_markers == 0)
     return;
   cairo_save (p->cr);
-  cairo_rectangle (p->cr, v->label_width, top, v->width - v->label_width, row->height - 1);
-  cairo_clip (p->cr);
-  cairo_set_source_rgba (p->cr, c->r, c->g, c->b, 0.06);
-  cairo_rectangle (p->cr, et_viewport_x (v, t->first_ns), top,
-                   MAX (1, et_viewport_x (v, t->last_ns) - et_viewport_x (v, t->first_ns)),
-                   row->height - 1);
-  cairo_fill (p->cr);
+  paint_life (p, row, top, t->first_ns, t->last_ns);
   et_time_to_x_init (&map, v);
   for (guint k = 0; k < thread->n_channels; k++)
     if (et_layout_channel_row (p->layout, thread->first_channel + k) != NULL)
       count_channel (p, thread->first_channel + k, &map, counts, n);
-  for (guint b = 0; b < n; b++)
-    max = MAX (max, counts[b]);
   /* Collapsed, the strip is the top of the row, above the lanes; expanded,
    * a band across the middle of the header (its upper half when the CPU-use
    * band takes the lower: et-cpu-strip.c). */
@@ -1647,16 +1761,7 @@ draw_thread_strip (Painter *p, const EtRow *row, double top)
   if (row->lanes == 0 && et_trace_thread_cpu_source (p->trace, row->index) != ET_CPU_NONE)
     strip_top = top + (row->height - ET_CPU_STRIP_PX - STRIP_BAND_PX) / 2.0;
   strip_height = row->lanes > 0 ? ET_THREAD_STRIP_PX - 1 : STRIP_BAND_PX;
-  c = &p->theme->aggregate;
-  for (guint b = 0; b < n; b++)
-    if (counts[b] > 0)
-      {
-        double shade = 0.3 + 0.7 * log1p (counts[b]) / log1p (max);
-        cairo_set_source_rgba (p->cr, c->r, c->g, c->b, shade);
-        cairo_rectangle (p->cr, v->label_width + b * DENSITY_PX, strip_top, DENSITY_PX,
-                         strip_height);
-        cairo_fill (p->cr);
-      }
+  paint_counts (p, counts, n, strip_top, strip_height);
   cairo_restore (p->cr);
 }
 
@@ -1692,8 +1797,13 @@ draw_rows (Painter *p, guint first, guint end)
       cairo_rectangle (cr, 0, top + row->height - 1, v->width, 1);
       cairo_fill (cr);
       g_string_truncate (p->scratch, 0);
-      if (row->kind == ET_ROW_PROCESS)
-        g_string_append (p->scratch, et_layout_get_collapsed (p->layout, row->index) ? "▸ " : "▾ ");
+      if (row->kind == ET_ROW_PROCESS && et_layout_get_collapsed (p->layout, row->index))
+        {
+          g_string_append (p->scratch, "▸ ");
+          draw_process_strip (p, row, top);
+        }
+      else if (row->kind == ET_ROW_PROCESS)
+        g_string_append (p->scratch, "▾ ");
       else if (row->kind == ET_ROW_THREAD)
         {
           /* A thread that only ran has nothing to open: no arrow (an en
@@ -2043,6 +2153,20 @@ _et_timeline_draw_slice (cairo_t *cr, EtTrace *trace, EtLayout *layout, const Et
   set_rgb (cr, &p.theme->grid);
   cairo_rectangle (cr, v->label_width - 1, 0, 1, v->height);
   cairo_fill (cr);
+  draw_ruler (&p);
+  cairo_restore (cr);
+  painter_clear (&p);
+}
+
+void
+et_timeline_draw_ruler (cairo_t *cr, EtTrace *trace, const EtViewport *v)
+{
+  Painter p;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, v->width, v->ruler_height);
+  cairo_clip (cr);
+  painter_init (&p, cr, trace, NULL, v);
   draw_ruler (&p);
   cairo_restore (cr);
   painter_clear (&p);

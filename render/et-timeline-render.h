@@ -94,6 +94,13 @@ void     et_timeline_draw_in_slices (cairo_t          *cr,
                                      const EtViewport *viewport,
                                      guint             max_slices);
 
+/* The ruler band alone (the corner over the label column too, no grid
+ * lines below it), as et_timeline_draw draws it: over a picture drawn for
+ * another view, the ruler of this one. */
+void     et_timeline_draw_ruler    (cairo_t          *cr,
+                                    EtTrace          *trace,
+                                    const EtViewport *viewport);
+
 /* A selected time range over a picture drawn by et_timeline_draw: a
  * translucent band across the rows, its edges, and its length on the
  * ruler. Drawn as an overlay, so dragging it never redraws the markers. */

@@ -134,21 +134,6 @@ collect_checks (GtkWidget *widget, const char *key, GPtrArray *out)
     collect_checks (c, key, out);
 }
 
-static GtkWidget *
-find_button (GtkWidget *widget, const char *label)
-{
-  if (GTK_IS_BUTTON (widget) && !GTK_IS_CHECK_BUTTON (widget)
-      && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_button (c, label);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The popover's own search entry (its drop-down has one of its own). */
 static GtkEditable *
 find_search (GtkWidget *widget)

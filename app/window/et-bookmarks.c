@@ -1,6 +1,7 @@
 /* et-bookmarks.c — see et-bookmarks.h.
  *
- *   TRACE.bookmarks (a GKeyFile: [Bookmarks] times=…, in ns) ─ or
+ *   TRACE.bookmarks (a GKeyFile: [Bookmarks] times=…, in ns; [Names]
+ *   TIME=name for the named ones) ─ or
  *   $XDG_STATE_HOME/etlscope/bookmarks/<the trace path, escaped>.bookmarks
  */
 #include "et-bookmarks.h"
@@ -13,6 +14,7 @@ struct _EtBookmarks
   char   *fallback;  /* in the state folder */
   char   *file;      /* the one last used */
   GArray *times;     /* gint64, ascending */
+  GHashTable *names; /* gint64 * → char *, the named ones */
 };
 
 static void
@@ -49,6 +51,15 @@ read_file (EtBookmarks *self, const char *path)
         g_array_append_val (self->times, t);
     }
   g_array_sort (self->times, compare_times);
+  for (guint i = 0; i < self->times->len; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("%" G_GINT64_FORMAT, g_array_index (self->times, gint64, i));
+      char *name = g_key_file_get_string (keys, "Names", key, NULL);
+
+      if (name != NULL)
+        g_hash_table_insert (self->names, g_memdup2 (&g_array_index (self->times, gint64, i),
+                                                     sizeof (gint64)), name);
+    }
   set_file (self, path);
   return TRUE;
 }
@@ -63,6 +74,7 @@ et_bookmarks_load (const char *trace_path)
   self->beside = g_strconcat (trace_path, ".bookmarks", NULL);
   self->fallback = g_build_filename (g_get_user_state_dir (), "etlscope", "bookmarks", name, NULL);
   self->times = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   if (!read_file (self, self->beside))
     read_file (self, self->fallback);
   return self;
@@ -77,6 +89,7 @@ et_bookmarks_free (EtBookmarks *self)
   g_free (self->fallback);
   g_free (self->file);
   g_array_unref (self->times);
+  g_hash_table_unref (self->names);
   g_free (self);
 }
 
@@ -110,6 +123,13 @@ write_file (EtBookmarks *self, const char *path, GError **error)
     g_ptr_array_add (times, g_strdup_printf ("%" G_GINT64_FORMAT, g_array_index (self->times, gint64, i)));
   g_key_file_set_string_list (keys, "Bookmarks", "times", (const char * const *) times->pdata,
                               times->len);
+  for (guint i = 0; i < self->times->len; i++)
+    {
+      const char *name = g_hash_table_lookup (self->names, &g_array_index (self->times, gint64, i));
+
+      if (name != NULL)
+        g_key_file_set_string (keys, "Names", g_ptr_array_index (times, i), name);
+    }
   if (g_mkdir_with_parents (dir, 0755) != 0 || !g_key_file_save_to_file (keys, path, error))
     return FALSE;
   set_file (self, path);
@@ -142,5 +162,38 @@ gboolean
 et_bookmarks_clear (EtBookmarks *self, GError **error)
 {
   g_array_set_size (self->times, 0);
+  g_hash_table_remove_all (self->names);
   return save (self, error);
+}
+
+const char *
+et_bookmarks_get_name (EtBookmarks *self, guint index)
+{
+  g_return_val_if_fail (index < self->times->len, NULL);
+  return g_hash_table_lookup (self->names, &g_array_index (self->times, gint64, index));
+}
+
+gboolean
+et_bookmarks_set_name (EtBookmarks *self, gint64 t_ns, const char *name, GError **error)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (name != NULL ? name : ""));
+
+  if (*stripped == '\0')
+    g_hash_table_remove (self->names, &t_ns);
+  else
+    g_hash_table_insert (self->names, g_memdup2 (&t_ns, sizeof t_ns), g_steal_pointer (&stripped));
+  return save (self, error);
+}
+
+gboolean
+et_bookmarks_remove (EtBookmarks *self, gint64 t_ns, GError **error)
+{
+  for (guint i = 0; i < self->times->len; i++)
+    if (g_array_index (self->times, gint64, i) == t_ns)
+      {
+        g_array_remove_index (self->times, i);
+        g_hash_table_remove (self->names, &t_ns);
+        return save (self, error);
+      }
+  return TRUE;
 }

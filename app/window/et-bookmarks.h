@@ -24,6 +24,19 @@ gboolean      et_bookmarks_add      (EtBookmarks *self,
                                      GError     **error);
 gboolean      et_bookmarks_clear    (EtBookmarks *self,
                                      GError     **error);
+/* Bookmark @index's name, or NULL when it has none. */
+const char   *et_bookmarks_get_name (EtBookmarks *self,
+                                     guint        index);
+/* Names the bookmark at @t_ns (an empty @name takes its name away) and
+ * saves. */
+gboolean      et_bookmarks_set_name (EtBookmarks *self,
+                                     gint64       t_ns,
+                                     const char  *name,
+                                     GError     **error);
+/* Removes the bookmark at @t_ns (and its name) and saves. */
+gboolean      et_bookmarks_remove   (EtBookmarks *self,
+                                     gint64       t_ns,
+                                     GError     **error);
 /* Where they were last read from or written to. */
 const char   *et_bookmarks_get_file (EtBookmarks *self);
 

@@ -2,6 +2,7 @@
  * et-details.c (model only); this file is the widget around them. */
 #include "et-details-pane.h"
 #include "et-details.h"
+#include "et-details-wrap.h"
 #include "et-i18n.h"
 #include "et-marker-stack.h"
 #include "et-trace-decode.h"
@@ -13,10 +14,58 @@ struct _EtDetailsPane
   GtkLabel    *title;
   GtkTextView *text;
   GtkWidget   *go_to_end;
+  char        *plain;       /* the text shown, without its break chances */
+  int          hung_width;  /* the text view's width its lines were hung for */
+  guint        rehang;      /* idle: hang them again for a new width */
   GCancellable *stack_cancellable;  /* of the shown marker's stacks, made on a thread */
 };
 
 G_DEFINE_FINAL_TYPE (EtDetailsPane, et_details_pane, GTK_TYPE_BOX)
+
+static void
+hang (EtDetailsPane *self)
+{
+  self->hung_width = gtk_widget_get_width (GTK_WIDGET (self->text));
+  et_details_wrap_hang (self->text, self->plain != NULL ? self->plain : "");
+}
+
+static gboolean
+rehang (gpointer data)
+{
+  EtDetailsPane *self = data;
+
+  self->rehang = 0;
+  hang (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* A new width: where values wrap depends on it (a narrow pane keeps a
+ * value's room). Done after the allocation, which must not change tags. */
+static void
+et_details_pane_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  EtDetailsPane *self = ET_DETAILS_PANE (widget);
+
+  GTK_WIDGET_CLASS (et_details_pane_parent_class)->size_allocate (widget, width, height, baseline);
+  if (gtk_widget_get_width (GTK_WIDGET (self->text)) != self->hung_width && self->rehang == 0)
+    self->rehang = g_idle_add (rehang, self);
+}
+
+/* Copies the selection as it reads, without the break chances. */
+static void
+on_copy (GtkTextView *view, gpointer data)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (view);
+  g_autofree char *text = NULL, *plain = NULL;
+  GtkTextIter start, end;
+
+  g_signal_stop_emission_by_name (view, "copy-clipboard");
+  if (!gtk_text_buffer_get_selection_bounds (buffer, &start, &end))
+    return;
+  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  plain = et_details_wrap_plain (text);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (view)), plain);
+}
 
 static void
 et_details_pane_dispose (GObject *object)
@@ -25,6 +74,8 @@ et_details_pane_dispose (GObject *object)
 
   g_cancellable_cancel (self->stack_cancellable);
   g_clear_object (&self->stack_cancellable);
+  g_clear_handle_id (&self->rehang, g_source_remove);
+  g_clear_pointer (&self->plain, g_free);
   G_OBJECT_CLASS (et_details_pane_parent_class)->dispose (object);
 }
 
@@ -33,18 +84,21 @@ et_details_pane_class_init (EtDetailsPaneClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->dispose = et_details_pane_dispose;
+  widget_class->size_allocate = et_details_pane_size_allocate;
+
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/etlscope/Etlscope/ui/et-details-pane.ui");
   gtk_widget_class_bind_template_child (widget_class, EtDetailsPane, title);
   gtk_widget_class_bind_template_child (widget_class, EtDetailsPane, text);
   gtk_widget_class_bind_template_child (widget_class, EtDetailsPane, go_to_end);
-  G_OBJECT_CLASS (klass)->dispose = et_details_pane_dispose;
 }
 
 static void
 et_details_pane_init (EtDetailsPane *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect (self->text, "copy-clipboard", G_CALLBACK (on_copy), self);
   et_details_pane_show (self, NULL, NULL);
 }
 
@@ -52,65 +106,6 @@ GtkWidget *
 et_details_pane_new (void)
 {
   return g_object_new (ET_TYPE_DETAILS_PANE, NULL);
-}
-
-/* Where a wrapped line of @line goes on, in characters: under the value of
- * a "  Label    value" row (after the run of spaces that ends the label),
- * else under the text after a line's indent and bullet. */
-static int
-value_column (const char *line, const char *end)
-{
-  const char *p = line;
-
-  while (p < end && *p == ' ')
-    p++;
-  for (const char *q = p; q + 1 < end; q++)
-    if (q > p && q[0] == ' ' && q[1] == ' ' && q[-1] != ' ')
-      {
-        while (q < end && *q == ' ')
-          q++;
-        return (int) g_utf8_pointer_to_offset (line, q);
-      }
-  if (p + 1 < end && g_str_has_prefix (p, "· "))
-    return (int) g_utf8_pointer_to_offset (line, p) + 2;
-  return (int) g_utf8_pointer_to_offset (line, p);
-}
-
-/* Every line wraps with a hanging indent at its value column, so a long
- * value (a GUID, a record's offset, a German label's value) stays in its
- * column instead of running out of the pane or back under the labels. */
-static void
-hang_values (EtDetailsPane *self, const char *text)
-{
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text);
-  GtkTextTagTable *tags = gtk_text_buffer_get_tag_table (buffer);
-  PangoLayout *layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->text), "0");
-  int char_width, line_no = 0;
-
-  pango_layout_get_pixel_size (layout, &char_width, NULL);
-  g_object_unref (layout);
-  for (const char *line = text; *line != '\0'; line_no++)
-    {
-      const char *end = strchr (line, '\n');
-      int column;
-      g_autofree char *name = NULL;
-      GtkTextTag *tag;
-      GtkTextIter from, to;
-
-      if (end == NULL)
-        end = line + strlen (line);
-      column = value_column (line, end);
-      name = g_strdup_printf ("hang-%d", column);
-      tag = gtk_text_tag_table_lookup (tags, name);
-      if (tag == NULL)
-        /* Pango's negative indent: every line but the first is indented. */
-        tag = gtk_text_buffer_create_tag (buffer, name, "indent", -column * char_width, NULL);
-      gtk_text_buffer_get_iter_at_line (buffer, &from, line_no);
-      to = from;
-      gtk_text_iter_forward_to_line_end (&to);
-      gtk_text_buffer_apply_tag (buffer, tag, &from, &to);
-      line = *end != '\0' ? end + 1 : end;
-    }
 }
 
 /* The marker's stacks, under its details, once made (the module of each
@@ -122,7 +117,7 @@ stacks_made (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr(EtMarkerStack) stack = et_marker_stack_describe_finish (result);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text);
   GtkTextIter end, from, to;
-  g_autofree char *all = NULL;
+  g_autofree char *plain = NULL;
   int base;
 
   if (stack == NULL || g_task_get_cancellable (G_TASK (result)) != self->stack_cancellable)
@@ -142,9 +137,10 @@ stacks_made (GObject *source, GAsyncResult *result, gpointer data)
       gtk_text_buffer_apply_tag_by_name (buffer, "module", &from, &to);
     }
   /* long frames wrap under their own start, as values do */
-  gtk_text_buffer_get_bounds (buffer, &from, &to);
-  all = gtk_text_buffer_get_text (buffer, &from, &to, FALSE);
-  hang_values (self, all);
+  plain = g_strconcat (self->plain != NULL ? self->plain : "", stack->text, NULL);
+  g_free (self->plain);
+  self->plain = g_steal_pointer (&plain);
+  hang (self);
 }
 
 static void
@@ -164,6 +160,7 @@ et_details_pane_show (EtDetailsPane *self, EtTrace *trace, const EtShape *shape)
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) title = g_string_new (NULL);
+  g_autofree char *softened = NULL;
   gboolean has_end = FALSE;
 
   g_return_if_fail (ET_IS_DETAILS_PANE (self));
@@ -188,8 +185,11 @@ et_details_pane_show (EtDetailsPane *self, EtTrace *trace, const EtShape *shape)
       has_end = shape->m->kind == ET_MARKER_SPAN && shape->m->end_event != ET_NO_INDEX;
     }
   gtk_label_set_text (self->title, title->str);
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text), text->str, (int) text->len);
-  hang_values (self, text->str);
+  softened = et_details_wrap_soften (text->str);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text), softened, -1);
+  g_free (self->plain);
+  self->plain = g_strdup (text->str);
+  hang (self);
   gtk_widget_set_visible (self->go_to_end, has_end);
   show_stacks (self, trace, shape != NULL && shape->kind != ET_SHAPE_AGGREGATE ? shape->m : NULL);
 }
@@ -206,9 +206,11 @@ et_details_pane_get_text (EtDetailsPane *self)
 {
   GtkTextBuffer *buffer;
   GtkTextIter start, end;
+  g_autofree char *text = NULL;
 
   g_return_val_if_fail (ET_IS_DETAILS_PANE (self), NULL);
   buffer = gtk_text_view_get_buffer (self->text);
   gtk_text_buffer_get_bounds (buffer, &start, &end);
-  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  return et_details_wrap_plain (text);
 }

@@ -6,6 +6,8 @@
 #include "et-timeline-render.h"
 #include "et-trace-decode.h"
 
+#include <string.h>
+
 /* Every label of a row: the values start where the longest, translated,
  * leaves room for two spaces ("Schlüsselwörter" is longer than any English
  * label, and its value must not run into it). */
@@ -176,6 +178,29 @@ describe_times (const EtMarker *m, GString *out)
   g_string_append_c (out, '\n');
 }
 
+
+/* An alert's category by its name, not -1. */
+static void
+append_category (const EtMarker *m, GString *out)
+{
+  if (m->category == ET_CATEGORY_ALERT)
+    g_string_append (out, C_("legend", "alert"));
+  else
+    g_string_append_printf (out, "%d", m->category);
+}
+
+/* "Contoso.exe (4120)"; a process the trace does not name is "Process
+ * 4120", not "Process 4120 (4120)". */
+static void
+append_process (const EtProcess *process, GString *out)
+{
+  g_autofree char *plain = g_strdup_printf ("Process %u", process->pid);
+
+  g_string_append (out, process->name);
+  if (process->has_ids && strcmp (process->name, plain) != 0)
+    g_string_append_printf (out, " (%u)", process->pid);
+}
+
 void
 et_details_describe (EtTrace *trace, guint channel, const EtMarker *m, GString *out)
 {
@@ -183,6 +208,7 @@ et_details_describe (EtTrace *trace, guint channel, const EtMarker *m, GString *
   const EtProcess *process = et_trace_get_process (trace, thread->process);
   const char *series = et_trace_get_string (trace, et_trace_get_channel (trace, channel)->series);
   guint32 end_thread = et_trace_marker_end_thread (trace, m);
+  g_autoptr(GString) category = g_string_new (NULL);
 
   g_string_append (out, et_i18n_marker_kind (m->kind));
   if (m->kind == ET_MARKER_SPAN)
@@ -192,13 +218,15 @@ et_details_describe (EtTrace *trace, guint channel, const EtMarker *m, GString *
   g_string_append (out, "\n\n");
   describe_times (m, out);
   row (out, _("Importance"));
+  append_category (m, category);
   /* Translators: importance, then category, series and lane of a marker. */
-  g_string_append_printf (out, _("%s   Category %d   Series %s   Lane %u"),
-                          et_i18n_importance (m->importance), m->category,
+  g_string_append_printf (out, _("%s   Category %s   Series %s   Lane %u"),
+                          et_i18n_importance (m->importance), category->str,
                           *series ? series : _("(none)"), m->depth);
   g_string_append_c (out, '\n');
   row (out, _("Process"));
-  g_string_append_printf (out, "%s (%u)\n", process->name, process->pid);
+  append_process (process, out);
+  g_string_append_c (out, '\n');
   row (out, _("Thread"));
   et_thread_label (thread, out);
   g_string_append_c (out, '\n');
@@ -219,6 +247,7 @@ et_details_summary (EtTrace *trace, guint channel, const EtMarker *m, GString *o
 {
   const EtThread *thread = et_trace_get_thread (trace, et_trace_channel_thread (trace, channel));
   const char *series = et_trace_get_string (trace, et_trace_get_channel (trace, channel)->series);
+  g_autoptr(GString) category = g_string_new (NULL), label = g_string_new (NULL);
 
   et_trace_marker_text (trace, m, out);
   g_string_append_printf (out, "\n%s", et_i18n_marker_kind (m->kind));
@@ -233,7 +262,10 @@ et_details_summary (EtTrace *trace, guint channel, const EtMarker *m, GString *o
       et_format_duration_display (m->end_ns - m->start_ns, out);
     }
   g_string_append_c (out, '\n');
-  g_string_append_printf (out, _("importance %s, category %d, series %s\nthread %s (%u)"),
-                          et_i18n_importance (m->importance), m->category,
-                          *series ? series : _("(none)"), thread->name, thread->tid);
+  append_category (m, category);
+  et_thread_label (thread, label);
+  /* Translators: the tooltip's last lines; the thread is "name (tid)". */
+  g_string_append_printf (out, _("importance %s, category %s, series %s\nthread %s"),
+                          et_i18n_importance (m->importance), category->str,
+                          *series ? series : _("(none)"), label->str);
 }

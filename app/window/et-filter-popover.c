@@ -8,6 +8,7 @@
 #include "et-filter-popover.h"
 #include "et-timeline-render.h"
 #include "et-builtin-rules.h"
+#include "et-i18n.h"
 
 #include <glib/gi18n.h>
 
@@ -124,16 +125,17 @@ provider_check (EtFilterPopover *self, guint index)
   char guid[ET_GUID_STRING_LEN];
   GtkWidget *check;
   g_autofree char *tip = NULL, *label = NULL;
-  g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, provider->n_events);
+  g_autoptr(GString) events = g_string_new (NULL);
 
   et_guid_to_string (&provider->guid, guid);
+  et_i18n_count (provider->n_events, events);
   label = provider_label (provider, guid);
   check = gtk_check_button_new_with_label (label);
   /* Translators: a provider's tooltip: its GUID, its kind ("eventsource"…)
    * and how many events it wrote */
   tip = g_strdup_printf (ngettext ("%s\n%s provider, %s event", "%s\n%s provider, %s events",
                                    (gulong) MIN (provider->n_events, G_MAXULONG)),
-                         guid, et_provider_kind_to_string (provider->kind), events);
+                         guid, et_provider_kind_to_string (provider->kind), events->str);
   if (provider->default_on && et_builtin_rules_has (&provider->guid))
     {
       char *named = g_strconcat (provider->name, "\n", tip, NULL);

@@ -5,6 +5,7 @@
  *   "selected" (min_ns, max_ns)
  */
 #include "et-histogram-view.h"
+#include "et-i18n.h"
 #include "et-timeline-render.h"
 
 #define AXIS 16   /* the labels' line under the bars */
@@ -48,6 +49,27 @@ draw_label (GtkWidget *widget, cairo_t *cr, gint64 ns, double x, double y, gbool
   g_object_unref (layout);
 }
 
+/* The y axis: a faint line at the fullest bar's height and its count, so
+ * the bars' heights read as numbers. */
+static void
+draw_peak (GtkWidget *widget, cairo_t *cr, guint64 peak, double w, double height)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  PangoLayout *layout;
+
+  if (peak == 0)
+    return;
+  cairo_set_source_rgba (cr, 0.5, 0.5, 0.5, 0.5);
+  cairo_rectangle (cr, 0, 2, w, 1);
+  cairo_fill (cr);
+  et_i18n_count (peak, text);
+  layout = gtk_widget_create_pango_layout (widget, text->str);
+  cairo_set_source_rgb (cr, 0.5, 0.5, 0.5);
+  cairo_move_to (cr, 2, 4);
+  pango_cairo_show_layout (cr, layout);
+  g_object_unref (layout);
+}
+
 static void
 et_histogram_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -84,7 +106,44 @@ et_histogram_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cairo_set_source_rgb (cr, 0.5, 0.5, 0.5);
   draw_label (widget, cr, h->edges[0], 2, height + 1, FALSE);
   draw_label (widget, cr, h->edges[h->n_bins], w - 2, height + 1, TRUE);
+  draw_peak (widget, cr, peak, w, height);
   cairo_destroy (cr);
+}
+
+char *
+et_histogram_view_tooltip_at (EtHistogramView *self, double x)
+{
+  g_autoptr(GString) count = g_string_new (NULL), lo = g_string_new (NULL);
+  g_autoptr(GString) hi = g_string_new (NULL);
+  gint b;
+
+  g_return_val_if_fail (ET_IS_HISTOGRAM_VIEW (self), NULL);
+  b = bin_at (self, x);
+  if (b < 0)
+    return NULL;
+  et_i18n_count (self->histogram->counts[b], count);
+  et_format_duration_display (self->histogram->edges[b], lo);
+  et_format_duration_display (self->histogram->edges[b + 1], hi);
+  /* Translators: a duration histogram's bar: its spans, its durations;
+   * then how to list them. */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s span lasting %s to %s\n"
+                                       "Drag across bars to list those spans in the Markers report",
+                                       "%s spans lasting %s to %s\n"
+                                       "Drag across bars to list those spans in the Markers report",
+                                       (gulong) MIN (self->histogram->counts[b], G_MAXULONG)),
+                          count->str, lo->str, hi->str);
+}
+
+static gboolean
+on_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                  gpointer data)
+{
+  g_autofree char *text = et_histogram_view_tooltip_at (ET_HISTOGRAM_VIEW (widget), x);
+
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
 }
 
 void
@@ -168,6 +227,8 @@ et_histogram_view_init (EtHistogramView *self)
   g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
   g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
 }
 
 GtkWidget *

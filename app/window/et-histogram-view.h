@@ -17,6 +17,10 @@ GtkWidget *et_histogram_view_new           (void);
 void       et_histogram_view_set_histogram (EtHistogramView  *self,
                                             EtStatsHistogram *histogram);
 const EtStatsHistogram *et_histogram_view_get_histogram (EtHistogramView *self);
+/* A bar's tooltip at @x: its spans and their durations (transfer full),
+ * NULL without a histogram. */
+char      *et_histogram_view_tooltip_at    (EtHistogramView  *self,
+                                            double            x);
 /* The durations of bins @first..@last (whole bins): what a drag across
  * them selects; emits "selected" with [min_ns, max_ns). */
 void       et_histogram_view_select_bins   (EtHistogramView  *self,

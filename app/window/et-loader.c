@@ -4,6 +4,10 @@
  * thousands of times. Each call only stores the numbers under a lock; at
  * most one hop to the main context is queued at a time, so the main loop
  * sees the latest numbers without a flood of idle sources.
+ *
+ * The phases (reading, decoding and pairing, laying out threads) hop the
+ * same way; each one reached is told once, in order, even when several
+ * are reached between two hops.
  */
 #include "et-loader.h"
 #include "et-trace-load.h"
@@ -19,6 +23,9 @@ struct _EtLoader
   guint64       done;
   guint64       total;
   gboolean      hop_pending;   /* a main-context callback is queued */
+  EtLoadPhase   phase;         /* reached on the thread */
+  EtLoadPhase   told;          /* last "phase" emitted */
+  guint64       told_done, told_total; /* last "progress" emitted */
   EtLayout     *layout;        /* made beside the trace, until taken */
 };
 
@@ -41,7 +48,7 @@ loaded_free (gpointer data)
 
 G_DEFINE_FINAL_TYPE (EtLoader, et_loader, G_TYPE_OBJECT)
 
-enum { SIGNAL_PROGRESS, N_SIGNALS };
+enum { SIGNAL_PROGRESS, SIGNAL_PHASE, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* Main context. */
@@ -51,25 +58,39 @@ emit_progress (gpointer data)
   EtLoader *self = data;
   guint64 done, total;
 
+  EtLoadPhase phase;
+
   g_mutex_lock (&self->lock);
   self->hop_pending = FALSE;
   done = self->done;
   total = self->total;
+  phase = self->phase;
   g_mutex_unlock (&self->lock);
-  g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, done, total);
+  while (self->told < phase)
+    {
+      self->told++;
+      g_signal_emit (self, signals[SIGNAL_PHASE], 0, (guint) self->told);
+    }
+  /* A hop for a phase alone repeats no numbers. */
+  if (done != self->told_done || total != self->told_total)
+    {
+      self->told_done = done, self->told_total = total;
+      g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, done, total);
+    }
   return G_SOURCE_REMOVE;
 }
 
-/* Loader thread. */
+/* Loader thread: what the main context is told next; @phase only
+ * advances. */
 static void
-on_progress (guint64 done, guint64 total, gpointer data)
+report (EtLoader *self, guint64 done, guint64 total, EtLoadPhase phase)
 {
-  EtLoader *self = data;
   gboolean hop;
 
   g_mutex_lock (&self->lock);
   self->done = done;
   self->total = total;
+  self->phase = MAX (self->phase, phase);
   hop = !self->hop_pending;
   self->hop_pending = TRUE;
   g_mutex_unlock (&self->lock);
@@ -81,11 +102,24 @@ on_progress (guint64 done, guint64 total, gpointer data)
        * touch widgets. */
       GSource *source = g_idle_source_new ();
 
-      g_source_set_priority (source, G_PRIORITY_DEFAULT_IDLE);
+      /* The task's result comes at the default priority: a hop queued
+       * before it (the last phase is reported before the result) is told
+       * before it, not after the load has ended. One hop at a time never
+       * crowds the main loop. */
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
       g_source_set_callback (source, emit_progress, g_object_ref (self), g_object_unref);
       g_source_attach (source, self->context);
       g_source_unref (source);
     }
+}
+
+/* Loader thread. The model reports bytes read; once they are all read it
+ * decodes the events and pairs the spans without a word, hence a phase. */
+static void
+on_progress (guint64 done, guint64 total, gpointer data)
+{
+  report (data, done, total, done >= total && total > 0 ? ET_LOAD_PHASE_DECODING
+                                                       : ET_LOAD_PHASE_READING);
 }
 
 static void
@@ -107,6 +141,7 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
        * for (7 ms since threads carry their own summaries). */
       Loaded *loaded = g_new0 (Loaded, 1);
 
+      report (self, self->total, self->total, ET_LOAD_PHASE_LAYOUT);
       loaded->trace = trace;
       loaded->layout = et_layout_new (trace);
       g_task_return_pointer (task, loaded, loaded_free);
@@ -173,6 +208,9 @@ et_loader_class_init (EtLoaderClass *klass)
   signals[SIGNAL_PROGRESS] =
     g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_UINT64, G_TYPE_UINT64);
+  signals[SIGNAL_PHASE] =
+    g_signal_new ("phase", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void
@@ -198,6 +236,13 @@ et_loader_get_path (EtLoader *self)
 {
   g_return_val_if_fail (ET_IS_LOADER (self), NULL);
   return self->path;
+}
+
+EtLoadPhase
+et_loader_get_phase (EtLoader *self)
+{
+  g_return_val_if_fail (ET_IS_LOADER (self), ET_LOAD_PHASE_READING);
+  return self->told;
 }
 
 guint64

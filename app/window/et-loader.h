@@ -15,6 +15,14 @@
 
 G_BEGIN_DECLS
 
+/* What loading does now, in order. */
+typedef enum
+{
+  ET_LOAD_PHASE_READING,    /* the file's buffers ("progress": bytes) */
+  ET_LOAD_PHASE_DECODING,   /* the events decoded, markers made, spans paired */
+  ET_LOAD_PHASE_LAYOUT,     /* the threads' rows laid out */
+} EtLoadPhase;
+
 #define ET_TYPE_LOADER (et_loader_get_type ())
 G_DECLARE_FINAL_TYPE (EtLoader, et_loader, ET, LOADER, GObject)
 
@@ -35,6 +43,9 @@ EtTrace    *et_loader_load_finish     (EtLoader            *self,
 /* The layout made for that trace on the loading thread (transfer full),
  * once; NULL before a trace was loaded or once taken. */
 EtLayout   *et_loader_take_layout     (EtLoader            *self);
+/* The last phase told by "phase" (guint phase, on the main context, each
+ * once, in order). */
+EtLoadPhase et_loader_get_phase       (EtLoader            *self);
 guint64     et_loader_get_bytes_done  (EtLoader            *self);
 guint64     et_loader_get_bytes_total (EtLoader            *self);
 

@@ -62,7 +62,9 @@ struct _EtMarkersList
   guint                async_threshold; /* candidates from which refreshes use a thread */
   gint64               from_ns, to_ns;  /* the range shown (et_markers_list_set_range) */
   EtMarkersZone        zone;            /* spans of one series and durations, or none */
-  GtkWidget           *zone_clear;      /* "Show All Markers", while a zone is set */
+  GtkWidget           *zone_clear;      /* the zone's chip (click or Escape: all again) */
+  GtkLabel            *zone_label;
+  GtkWidget           *busy;            /* "Sorting…" and a spinner, while on a thread */
 };
 
 G_DEFINE_FINAL_TYPE (EtMarkersList, et_markers_list, GTK_TYPE_BOX)
@@ -76,10 +78,16 @@ marker_of (EtMarkersList *self, const Ref *r)
   return &et_trace_get_channel (self->trace, r->channel)->markers[r->index];
 }
 
+static gboolean
+has_duration (const EtMarker *m)
+{
+  return m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END;
+}
+
 static gint64
 duration_of (const EtMarker *m)
 {
-  return m->kind == ET_MARKER_SPAN && m->status != ET_SPAN_UNMATCHED_END ? m->end_ns - m->start_ns : 0;
+  return has_duration (m) ? m->end_ns - m->start_ns : 0;
 }
 
 /* What sorting needs, apart from the widget, so it can run on a thread. */
@@ -147,7 +155,19 @@ static int
 compare_refs (gconstpointer a, gconstpointer b, gpointer data)
 {
   const SortBy *by = data;
-  int order = compare_key (by, a, b);
+  int order;
+
+  /* By duration, markers without one (flags, messages, lone ends) come
+   * after every span, either way: a first click shows the shortest spans,
+   * not a page of flags. */
+  if (by->sort == ET_SORT_DURATION)
+    {
+      gboolean x = has_duration (marker_in (by->trace, a)), y = has_duration (marker_in (by->trace, b));
+
+      if (x != y)
+        return x ? -1 : 1;
+    }
+  order = compare_key (by, a, b);
 
   /* Ties (and the start column itself) go by time. */
   if (order == 0)
@@ -161,10 +181,11 @@ set_count (EtMarkersList *self, guint n)
   g_autoptr(GString) count = g_string_new (NULL);
   g_autofree char *text = NULL;
 
-  et_format_count_display (n, count);
+  et_i18n_count (n, count);
   if (self->zone.on)
     {
       g_autoptr(GString) lo = g_string_new (NULL), hi = g_string_new (NULL);
+      g_autofree char *chip = NULL;
 
       et_format_duration_display (self->zone.min_ns, lo);
       et_format_duration_display (self->zone.max_ns, hi);
@@ -174,6 +195,11 @@ set_count (EtMarkersList *self, guint n)
                                            "%s spans of %s lasting %s to %s", n),
                               count->str, et_trace_get_string (self->trace, self->zone.series),
                               lo->str, hi->str);
+      /* Translators: the chip of a duration histogram's filter on the
+       * Markers report: series, shortest and longest duration. */
+      chip = g_strdup_printf (_("%s: %s to %s"), et_trace_get_string (self->trace, self->zone.series),
+                              lo->str, hi->str);
+      gtk_label_set_text (self->zone_label, chip);
     }
   else
     /* Translators: %s is a number already grouped for the locale */
@@ -342,6 +368,15 @@ show_refs (EtMarkersList *self, Collect *c)
     et_report_table_scroll_to (self->view, 0);
 }
 
+/* A large range is collected and sorted on a thread (seconds for most of
+ * a million rows): the report says so meanwhile, its old rows still
+ * usable. */
+static void
+show_busy (EtMarkersList *self)
+{
+  gtk_widget_set_visible (self->busy, self->pending > 0);
+}
+
 static void
 collected (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -349,6 +384,7 @@ collected (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr(EtMarkersList) self = data;
 
   self->pending--;
+  show_busy (self);
   /* A newer refresh started meanwhile: its result will come. */
   if (c->generation == self->generation && self->trace == c->trace)
     show_refs (self, c);
@@ -402,6 +438,7 @@ refresh (EtMarkersList *self, gint64 from_ns, gint64 to_ns, Ref chosen)
   task = g_task_new (NULL, NULL, collected, g_object_ref (self));
   g_task_set_task_data (task, c, collect_free);
   self->pending++;
+  show_busy (self);
   g_task_run_in_thread (task, collect_in_thread);
 }
 
@@ -621,6 +658,8 @@ et_markers_list_class_init (EtMarkersListClass *klass)
   gtk_widget_class_bind_template_child (widget_class, EtMarkersList, view);
   gtk_widget_class_bind_template_child (widget_class, EtMarkersList, count);
   gtk_widget_class_bind_template_child (widget_class, EtMarkersList, zone_clear);
+  gtk_widget_class_bind_template_child (widget_class, EtMarkersList, zone_label);
+  gtk_widget_class_bind_template_child (widget_class, EtMarkersList, busy);
   gtk_widget_class_bind_template_callback (widget_class, on_zone_clear);
   signals[SIGNAL_MARKER_SELECTED] =
     g_signal_new ("marker-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
@@ -702,7 +741,7 @@ et_markers_list_show_marker (EtMarkersList *self, guint channel, guint index)
    * time, then event): a binary search finds the marker's row, also among
    * the millions of a whole large trace. */
   by = (SortBy) { self->trace, self->sort, self->descending };
-  hi = self->refs->len;
+  hi = channel == G_MAXUINT ? 0 : self->refs->len;
   while (self->trace != NULL && lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;

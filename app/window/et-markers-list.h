@@ -71,7 +71,7 @@ void       et_markers_list_select_row (EtMarkersList *self,
                                        guint          row);
 /* Selects and scrolls to the row of a marker chosen elsewhere (the
  * timeline), without "marker-selected"; no row is selected and FALSE is
- * returned when the marker is not in the list. */
+ * returned when the marker is not in the list (@channel G_MAXUINT: none). */
 gboolean   et_markers_list_show_marker (EtMarkersList *self,
                                         guint          channel,
                                         guint          index);

@@ -5,6 +5,7 @@
  *   "seek"
  */
 #include "et-overview-strip.h"
+#include "et-timeline-edges.h"
 
 #include <glib/gi18n.h>
 
@@ -89,6 +90,15 @@ et_overview_strip_refresh (EtOverviewStrip *self)
   g_task_run_in_thread (task, count_in_thread);
 }
 
+/* The trace's width in the strip, between its margins. */
+static double
+strip_width (EtOverviewStrip *self)
+{
+  double left = self->viewport != NULL ? self->viewport->label_width : 0;
+
+  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - left - 2 * ET_EDGE_PX, 1);
+}
+
 static void
 et_overview_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -99,23 +109,25 @@ et_overview_strip_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->density == NULL || self->viewport == NULL || width <= 0)
     return;
   /* Under the ruler's scale: the strip starts where the plot does, right
-   * of the row labels' column. */
+   * of the row labels' column, with the whole trace's margin at each end
+   * (et-timeline-edges.h), so the trace's very first and last markers are
+   * not under the box's edges and line up with the whole timeline. */
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  cairo_translate (cr, self->viewport->label_width, 0);
-  et_overview_draw (cr, self->density, self->viewport, MAX (width - self->viewport->label_width, 1),
-                    height);
+  cairo_rectangle (cr, self->viewport->label_width, 0, width - self->viewport->label_width, height);
+  cairo_clip (cr);
+  cairo_translate (cr, self->viewport->label_width + ET_EDGE_PX, 0);
+  et_overview_draw (cr, self->density, self->viewport, strip_width (self), height);
   cairo_destroy (cr);
 }
 
 static void
 seek_to (EtOverviewStrip *self, double x)
 {
-  double left = self->viewport != NULL ? self->viewport->label_width : 0;
+  double left = (self->viewport != NULL ? self->viewport->label_width : 0) + ET_EDGE_PX;
 
   if (self->density != NULL)
     g_signal_emit (self, signals[SIGNAL_SEEK], 0,
-                   et_overview_time (self->density, x - left,
-                                     MAX (gtk_widget_get_width (GTK_WIDGET (self)) - left, 1)));
+                   et_overview_time (self->density, x - left, strip_width (self)));
 }
 
 static void

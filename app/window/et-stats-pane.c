@@ -98,7 +98,7 @@ cell_text (EtStatsPane *self, const EtStatsRow *row, EtStatsColumn column, GStri
       g_string_append (out, et_i18n_marker_kind (row->kind));
       break;
     case ET_STATS_COL_COUNT:
-      g_string_append_printf (out, "%'" G_GUINT64_FORMAT, row->count);
+      et_i18n_count (row->count, out);
       break;
     case ET_STATS_COL_SAMPLES:
       if (samples_of (self, row) >= 0)

@@ -36,6 +36,26 @@ on_thread_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   et_timeline_view_rows_changed (view);
 }
 
+/* Collapse All Threads: a row per thread, as Concurrency Visualizer opens
+ * a trace of thousands; Expand All Threads: every thread's series, every
+ * process open. Remembered for the trace, as a click on one is. */
+static void
+on_all_threads (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  EtTimelineView *view = data;
+  EtLayout *layout = et_timeline_view_get_layout (view);
+  gboolean collapse = g_str_equal (g_action_get_name (G_ACTION (action)), "collapse-all-threads");
+
+  if (layout == NULL)
+    return;
+  et_layout_freeze (layout);
+  et_layout_set_all_threads_collapsed (layout, collapse);
+  for (guint p = 0; !collapse && p < et_trace_get_n_processes (et_timeline_view_get_trace (view)); p++)
+    et_layout_set_collapsed (layout, p, FALSE);
+  et_layout_thaw (layout);
+  et_timeline_view_rows_changed (view);
+}
+
 static void
 on_order (GSimpleAction *action, GVariant *state, gpointer data)
 {
@@ -91,6 +111,14 @@ et_timeline_threads_add_actions (GActionMap *actions, EtTimelineView *view)
       g_signal_connect (action, "activate", G_CALLBACK (on_thread_action), view);
       g_action_map_add_action (actions, G_ACTION (action));
     }
+  for (guint i = 0; i < 2; i++)
+    {
+      static const char *const all[] = { "collapse-all-threads", "expand-all-threads" };
+      g_autoptr(GSimpleAction) action = g_simple_action_new (all[i], NULL);
+
+      g_signal_connect (action, "activate", G_CALLBACK (on_all_threads), view);
+      g_action_map_add_action (actions, G_ACTION (action));
+    }
   g_signal_connect (order, "change-state", G_CALLBACK (on_order), view);
   g_signal_connect (empty, "change-state", G_CALLBACK (on_show_empty), view);
   g_signal_connect (active, "change-state", G_CALLBACK (on_active_only), view);
@@ -130,6 +158,7 @@ et_timeline_threads_menu (EtLayout *layout, guint thread)
 {
   GMenu *menu = g_menu_new ();
   g_autoptr(GMenu) one = g_menu_new ();
+  g_autoptr(GMenu) all = g_menu_new ();
   g_autoptr(GMenu) order = g_menu_new ();
 
   append_thread_item (one, et_layout_get_thread_collapsed (layout, thread)
@@ -143,7 +172,10 @@ et_timeline_threads_menu (EtLayout *layout, guint thread)
   g_menu_append (order, _("Threads by CPU Use"), "timeline.thread-order::cpu");
   g_menu_append (order, _("Show Empty Threads"), "timeline.show-empty-threads");
   g_menu_append (order, _("Only Threads Active in View"), "timeline.active-threads");
+  g_menu_append (all, _("Collapse All Threads"), "timeline.collapse-all-threads");
+  g_menu_append (all, _("Expand All Threads"), "timeline.expand-all-threads");
   g_menu_append_section (menu, NULL, G_MENU_MODEL (one));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (all));
   g_menu_append_section (menu, NULL, G_MENU_MODEL (order));
   return menu;
 }
@@ -260,7 +292,9 @@ clear_match (gpointer data)
 }
 
 /* Threads with a row (or that would have one with their process open),
- * and their shown channels, in the order of the rows. */
+ * and their shown channels, in the order of the rows. A thread without
+ * one (no shown markers, empty threads hidden) is not offered: Enter on
+ * it could go nowhere. */
 GArray *
 et_timeline_threads_match (EtLayout *layout, EtTrace *trace, const char *text, guint max)
 {
@@ -275,6 +309,8 @@ et_timeline_threads_match (EtLayout *layout, EtTrace *trace, const char *text, g
       EtRow row = { ET_ROW_THREAD, t };
       gsize thread_len;
 
+      if (!et_layout_thread_listed (layout, t))
+        continue;
       g_string_truncate (label, 0);
       et_layout_row_label (layout, &row, label);
       thread_len = label->len;

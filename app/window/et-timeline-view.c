@@ -10,6 +10,7 @@
 #include "et-timeline-view.h"
 #include "et-workers.h"
 #include "et-details.h"
+#include "et-timeline-edges.h"
 #include "et-timeline-focus.h"
 #include "et-timeline-threads.h"
 #include "et-i18n.h"
@@ -40,7 +41,13 @@ struct _EtTimelineView
   guint64             draw_markers;  /* and how many markers its view held */
 
   GHashTable         *highlights;    /* const EtMarker * set, or NULL */
+  /* The selection is a marker (or a grey mark of merged ones) and stays
+   * one until something else is chosen or Escape, wherever the view goes;
+   * `selected`'s box is where it is drawn now, when `ring` says it is. */
   gboolean            has_selection;
+  EtSelectionRing     ring;
+  EtViewport          ring_view;     /* what `ring` was found for */
+  guint               ring_changes;  /* and `changes` then */
   /* The selected marker's flow partners (et-flows.h): where its work went
    * (to) and where it came from (from); channel G_MAXUINT when none. */
   guint               flow_to[2], flow_from[2];
@@ -61,7 +68,8 @@ struct _EtTimelineView
 
 G_DEFINE_FINAL_TYPE (EtTimelineView, et_timeline_view, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_SELECTION_CHANGED, SIGNAL_RANGE_CHANGED, SIGNAL_LAYOUT_CHANGED, N_SIGNALS };
+enum { SIGNAL_SELECTION_CHANGED, SIGNAL_RANGE_CHANGED, SIGNAL_LAYOUT_CHANGED, SIGNAL_ESCAPE,
+       N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* ---- drawing ------------------------------------------------------------ */
@@ -92,6 +100,7 @@ invalidate (EtTimelineView *self)
 }
 
 static void refresh_selection   (EtTimelineView *self);
+static void locate_selection    (EtTimelineView *self);
 static void rows_follow_range   (EtTimelineView *self);
 
 /* The view panned, zoomed or scrolled: the picture compares its viewport
@@ -449,8 +458,8 @@ draw_bookmarks (EtTimelineView *self, cairo_t *cr)
 static void
 draw_flows (EtTimelineView *self, cairo_t *cr)
 {
-  double sx = (self->selected.x0 + self->selected.x1) / 2;
-  double sy = (self->selected.y0 + self->selected.y1) / 2;
+  double sx = (self->ring.x0 + self->ring.x1) / 2;
+  double sy = (self->ring.y0 + self->ring.y1) / 2;
   double x, y;
 
   if (flow_point (self, self->flow_to, &x, &y))
@@ -459,15 +468,29 @@ draw_flows (EtTimelineView *self, cairo_t *cr)
     draw_flow_arrow (cr, x, y, sx - 3, sy);
 }
 
+/* The ring around exactly the selected marker; where it is merged into a
+ * grey mark at this zoom, around that mark, with a pointer under it at the
+ * marker's own time. Nothing while it is out of view. */
 static void
 draw_selection (EtTimelineView *self, cairo_t *cr)
 {
+  const EtSelectionRing *r = &self->ring;
+
+  if (r->kind == ET_RING_NONE)
+    return;
   draw_flows (self, cr);
   cairo_set_source_rgb (cr, self->view.dark, self->view.dark, self->view.dark);
   cairo_set_line_width (cr, 2);
-  cairo_rectangle (cr, self->selected.x0 - 3, self->selected.y0 - 3,
-                   self->selected.x1 - self->selected.x0 + 6, self->selected.y1 - self->selected.y0 + 6);
+  cairo_rectangle (cr, r->x0 - 3, r->y0 - 3, r->x1 - r->x0 + 6, r->y1 - r->y0 + 6);
   cairo_stroke (cr);
+  if (r->kind == ET_RING_MERGED)
+    {
+      cairo_move_to (cr, r->at, r->y1 + 4);
+      cairo_line_to (cr, r->at - 4, r->y1 + 10);
+      cairo_line_to (cr, r->at + 4, r->y1 + 10);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
 }
 
 /* The selected marker's ring and flow arrows, in a node only as large as
@@ -530,6 +553,7 @@ append_picture (EtTimelineView *self, GtkSnapshot *snapshot, int width, int heig
   EtViewport same = *was;
   double left = now->label_width, top = now->ruler_height, rgb[3];
   double sx, dx, dy;
+  cairo_t *cr;
 
   same.from_ns = now->from_ns, same.to_ns = now->to_ns, same.scroll_y = now->scroll_y;
   if (picture_is_current (self) || self->picture_changes != self->changes
@@ -547,16 +571,18 @@ append_picture (EtTimelineView *self, GtkSnapshot *snapshot, int width, int heig
   et_timeline_theme_rgb (now, ET_THEME_ROW, 0, rgb);
   gtk_snapshot_append_color (snapshot, &(GdkRGBA) { rgb[0], rgb[1], rgb[2], 1 },
                              &GRAPHENE_RECT_INIT (0, 0, width, height));
-  /* The corner, the ruler, the label column and the rows. */
-  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (0, 0, left, top), 0, 1, 0);
+  /* The label column and the rows, moved. */
   append_moved (self, snapshot, &GRAPHENE_RECT_INIT (0, top, left, height - top), 0, 1, dy);
   /* A zoom of more than MAX_MOVED_ZOOM either way would show a sliver
    * stretched, or a smudge: the markers wait for their picture. */
-  if (sx > MAX_MOVED_ZOOM || sx < 1.0 / MAX_MOVED_ZOOM)
-    return;
-  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, 0, width - left, top), dx, sx, 0);
-  append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, top, width - left, height - top),
-                dx, sx, dy);
+  if (sx <= MAX_MOVED_ZOOM && sx >= 1.0 / MAX_MOVED_ZOOM)
+    append_moved (self, snapshot, &GRAPHENE_RECT_INIT (left, top, width - left, height - top),
+                  dx, sx, dy);
+  /* The ruler is drawn anew for this view (a few labels: well under a
+   * millisecond): stretched, its labels smeared into bars. */
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, top));
+  et_timeline_draw_ruler (cr, self->trace, now);
+  cairo_destroy (cr);
 }
 
 static void
@@ -599,7 +625,14 @@ et_timeline_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       cairo_destroy (cr);
     }
   if (self->has_selection)
-    snapshot_selection (self, snapshot);
+    {
+      /* Found again for the view drawn: a ring never stays where the
+       * marker was (rows laid out again, another size or theme). */
+      if (self->ring_changes != self->changes
+          || memcmp (&self->ring_view, &self->view, sizeof self->view) != 0)
+        locate_selection (self);
+      snapshot_selection (self, snapshot);
+    }
   gtk_snapshot_pop (snapshot);
 }
 
@@ -640,58 +673,112 @@ find_flows (EtTimelineView *self)
     self->flow_from[0] = G_MAXUINT;
 }
 
-static void
-set_selection (EtTimelineView *self, const EtShape *shape)
-{
-  gboolean changed = shape == NULL ? self->has_selection
-                                   : !self->has_selection || self->selected.m != shape->m;
-
-  self->has_selection = shape != NULL;
-  if (shape != NULL)
-    self->selected = *shape;
-  if (changed)
-    {
-      describe_selection (self);
-      find_flows (self);
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_signal_emit (self, signals[SIGNAL_SELECTION_CHANGED], 0);
-}
-
 typedef struct
 {
-  EtLayout       *layout;
-  const EtMarker *m;
-  EtShape         shape;
-  gboolean        found;
-  double          x;             /* the marker's x, for the aggregate below */
-  EtShape         aggregate;     /* the grey mark it is merged into, if any */
-  gboolean        in_aggregate;
+  EtLayout         *layout;
+  const EtViewport *view;
+  const EtMarker   *m;
+  gboolean          aggregate_wanted; /* m is a grey mark's first member: that mark */
+  EtShape           shape;
+  gboolean          found;
+  double            x;             /* the marker's x, for the aggregate below */
+  EtShape           aggregate;     /* the grey mark it is merged into, if any */
+  gboolean          in_aggregate;
 } FindShape;
+
+static gboolean
+same_lane (FindShape *f, const EtShape *s)
+{
+  return et_layout_lane (f->layout, s->channel, f->m) == et_layout_lane (f->layout, s->channel, s->m);
+}
 
 static void
 find_marker_shape (const EtShape *s, gpointer data)
 {
   FindShape *f = data;
 
-  if (s->m == f->m && s->kind != ET_SHAPE_AGGREGATE)
-    f->shape = *s, f->found = TRUE;
-  else if (s->kind == ET_SHAPE_AGGREGATE && f->x >= s->x0 - 0.5 && f->x <= s->x1 + 0.5
-           && et_layout_lane (f->layout, s->channel, f->m) == et_layout_lane (f->layout, s->channel, s->m))
-    f->aggregate = *s, f->in_aggregate = TRUE;
-  /* A span merged into a run of narrow spans stays selected: its ring is
-   * its own sliver of the run. (Channels are slices of one array, so the
-   * run's markers are s->m .. s->m + count - 1.) */
-  else if (s->kind == ET_SHAPE_SPAN && s->count > 1 && f->m > s->m && f->m < s->m + s->count
-           && et_layout_lane (f->layout, s->channel, f->m) == et_layout_lane (f->layout, s->channel, s->m))
+  if (f->aggregate_wanted)
+    {
+      if (s->kind == ET_SHAPE_AGGREGATE && s->m == f->m)
+        f->shape = *s, f->found = TRUE;
+    }
+  /* A span merged into a run of narrow spans (its first one too) stays
+   * selected: its ring is its own part of the run, as a click on the run
+   * selects it (render/'s hit test), never the whole run. (Channels are
+   * slices of one array, so the run's markers are s->m .. s->m + count - 1.) */
+  else if (s->kind == ET_SHAPE_SPAN && s->count > 1 && f->m >= s->m && f->m < s->m + s->count
+           && same_lane (f, s))
     {
       f->shape = *s;
       f->shape.marker = s->marker + (guint) (f->m - s->m);
       f->shape.m = f->m;
       f->shape.count = 1;
       f->shape.mixed = FALSE;
+      f->shape.x0 = CLAMP (et_viewport_x (f->view, f->m->start_ns), s->x0, s->x1);
+      f->shape.x1 = MAX (MIN (et_viewport_x (f->view, f->m->end_ns), s->x1), f->shape.x0 + 1);
       f->found = TRUE;
     }
+  else if (s->m == f->m && s->kind != ET_SHAPE_AGGREGATE)
+    f->shape = *s, f->found = TRUE;
+  else if (s->kind == ET_SHAPE_AGGREGATE && f->x >= s->x0 - 0.5 && f->x <= s->x1 + 0.5
+           && same_lane (f, s))
+    f->aggregate = *s, f->in_aggregate = TRUE;
+}
+
+/* Where the selection is drawn in the current view: `ring`, and the
+ * selected shape's box when it is its own. */
+static void
+locate_selection (EtTimelineView *self)
+{
+  FindShape f = { self->layout, &self->view };
+  EtSelectionRing *r = &self->ring;
+
+  r->kind = ET_RING_NONE;
+  self->ring_view = self->view;
+  self->ring_changes = self->changes;
+  if (!self->has_selection || self->trace == NULL || self->layout == NULL)
+    return;
+  f.m = self->selected.m;
+  f.aggregate_wanted = self->selected.kind == ET_SHAPE_AGGREGATE;
+  f.x = et_viewport_x (&self->view, f.m->start_ns);
+  et_timeline_foreach_channel_shape (self->trace, self->layout, &self->view,
+                                     self->selected.channel, find_marker_shape, &f);
+  if (f.found)
+    {
+      r->kind = ET_RING_OWN;
+      r->x0 = f.shape.x0, r->y0 = f.shape.y0, r->x1 = f.shape.x1, r->y1 = f.shape.y1;
+      self->selected.x0 = r->x0, self->selected.y0 = r->y0;
+      self->selected.x1 = r->x1, self->selected.y1 = r->y1;
+    }
+  else if (f.in_aggregate)
+    {
+      r->kind = ET_RING_MERGED;
+      r->x0 = f.aggregate.x0, r->y0 = f.aggregate.y0;
+      r->x1 = f.aggregate.x1, r->y1 = f.aggregate.y1;
+      r->at = f.x;
+    }
+}
+
+/* @shape names the marker (or grey mark) chosen; NULL: nothing. */
+static void
+set_selection (EtTimelineView *self, const EtShape *shape)
+{
+  gboolean changed = shape == NULL ? self->has_selection
+                                   : !self->has_selection || self->selected.m != shape->m
+                                     || self->selected.kind != shape->kind;
+
+  self->has_selection = shape != NULL;
+  if (shape != NULL)
+    self->selected = *shape;
+  locate_selection (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (changed)
+    {
+      describe_selection (self);
+      find_flows (self);
+    }
+  /* Chosen again, it is shown again (the report may have moved on). */
+  g_signal_emit (self, signals[SIGNAL_SELECTION_CHANGED], 0);
 }
 
 /* Where marker @ref (channel, index) is drawn now; out of view, the
@@ -700,7 +787,7 @@ find_marker_shape (const EtShape *s, gpointer data)
 static gboolean
 flow_point (EtTimelineView *self, const guint ref[2], double *x, double *y)
 {
-  FindShape f = { self->layout };
+  FindShape f = { self->layout, &self->view };
   const EtRow *row;
   const EtViewport *v = &self->view;
 
@@ -723,20 +810,15 @@ flow_point (EtTimelineView *self, const guint ref[2], double *x, double *y)
   return TRUE;
 }
 
-/* A shape's box moves with the view: find the selected marker again, or
- * drop the selection when it is no longer drawn on its own. */
+/* The view moved: the ring follows its marker (out of view: none), the
+ * selection itself stays, as in Concurrency Visualizer and Perfetto. */
 static void
 refresh_selection (EtTimelineView *self)
 {
-  FindShape f = { self->layout };
-
   if (!self->has_selection)
     return;
-  f.m = self->selected.m;
-  if (self->selected.kind != ET_SHAPE_AGGREGATE)
-    et_timeline_foreach_channel_shape (self->trace, self->layout, &self->view,
-                                       self->selected.channel, find_marker_shape, &f);
-  set_selection (self, f.found ? &f.shape : NULL);
+  locate_selection (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 /* What is at (@x, @y) in the current view; FALSE without a trace. */
@@ -775,8 +857,13 @@ et_timeline_view_select_at (EtTimelineView *self, double x, double y)
           et_timeline_view_rows_changed (self);
         }
     }
-  set_selection (self, hit.kind == ET_HIT_SHAPE ? &hit.shape : NULL);
-  return self->has_selection;
+  /* A marker chooses itself, an empty part of a row chooses nothing; a
+   * header (collapsing or expanding it) or the ruler keeps the choice. */
+  if (hit.kind == ET_HIT_SHAPE)
+    set_selection (self, &hit.shape);
+  else if (hit.kind == ET_HIT_EMPTY_ROW)
+    set_selection (self, NULL);
+  return hit.kind == ET_HIT_SHAPE;
 }
 
 /* Scrolls and pans to the marker (zooming in when @may_zoom and it is merged
@@ -786,16 +873,14 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
 {
   const EtMarker *m;
   const EtRow *row;
-  FindShape f = { self->layout };
+  FindShape f = { self->layout, &self->view };
   EtViewport before;
-  gint64 span;
   guint process;
   gboolean opened = FALSE;
 
   g_return_if_fail (ET_IS_TIMELINE_VIEW (self) && self->trace != NULL);
   m = &et_trace_get_channel (self->trace, channel)->markers[index];
   process = et_trace_get_thread (self->trace, et_trace_channel_thread (self->trace, channel))->process;
-  span = self->view.to_ns - self->view.from_ns;
   sync_size (self);
   before = self->view;
   if (et_layout_get_collapsed (self->layout, process))
@@ -803,11 +888,9 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
       et_layout_set_collapsed (self->layout, process, FALSE);
       opened = TRUE;
     }
-  if (m->start_ns < self->view.from_ns || m->start_ns > self->view.to_ns)
-    {
-      self->view.from_ns = m->start_ns - span / 2;
-      self->view.to_ns = self->view.from_ns + span;
-    }
+  /* Whole and clear of the plot's edges (a flag at the trace's very end,
+   * a span running past the view), zoomed out to a long span when asked. */
+  et_timeline_edges_show_whole (&self->view, m, may_zoom);
   f.m = m;
   /* Zoom in around it until it is drawn alone, not merged into a grey
    * aggregate with its neighbours (bounded: 2^40 is far past 1 ns). A step
@@ -833,7 +916,7 @@ reveal (EtTimelineView *self, guint channel, guint index, gboolean may_zoom)
         {
           f.shape = f.aggregate;
           f.shape.kind = m->kind == ET_MARKER_MESSAGE ? ET_SHAPE_MESSAGE : ET_SHAPE_FLAG;
-          f.shape.marker = index, f.shape.m = m, f.shape.count = 1;
+          f.shape.channel = channel, f.shape.marker = index, f.shape.m = m, f.shape.count = 1;
           f.found = TRUE;
           break;
         }
@@ -883,6 +966,18 @@ et_timeline_view_clear_selection (EtTimelineView *self)
   g_return_if_fail (ET_IS_TIMELINE_VIEW (self));
   if (self->has_selection)
     set_selection (self, NULL);
+}
+
+gboolean
+et_timeline_view_get_selection_ring (EtTimelineView *self, EtSelectionRing *ring)
+{
+  g_return_val_if_fail (ET_IS_TIMELINE_VIEW (self), FALSE);
+  if (!self->has_selection)
+    return FALSE;
+  sync_size (self);
+  locate_selection (self);
+  *ring = self->ring;
+  return TRUE;
 }
 
 /* ---- keyboard focus, marker to marker (et-timeline-focus.h) ----------------- */
@@ -976,20 +1071,35 @@ on_clear_range (GtkWidget *widget, const char *action_name, GVariant *parameter)
   et_timeline_view_clear_range (ET_TIMELINE_VIEW (widget));
 }
 
+/* Escape: the range first (the newer, passing choice), then what the
+ * owner ends on "escape" (the report's duration filter), then the
+ * selected marker. */
+static void
+on_escape (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  EtTimelineView *self = ET_TIMELINE_VIEW (widget);
+  gboolean handled = FALSE;
+
+  if (self->has_range)
+    {
+      et_timeline_view_clear_range (self);
+      return;
+    }
+  g_signal_emit (self, signals[SIGNAL_ESCAPE], 0, &handled);
+  if (!handled)
+    et_timeline_view_clear_selection (self);
+}
+
 /* ---- view commands (the "timeline" actions) -------------------------------- */
 
 static void
 zoom_at (EtTimelineView *self, double x, double factor)
 {
-  gint64 duration = MAX (et_trace_get_duration_ns (self->trace), 1);
-
   et_viewport_zoom (&self->view, x, factor, 1);
-  /* Never wider than the trace itself (with a little room). */
-  if (self->view.to_ns - self->view.from_ns > duration * 11 / 10)
-    {
-      self->view.from_ns = -duration / 20;
-      self->view.to_ns = duration + duration / 20;
-    }
+  /* Zooming out stays on the trace (with its margin): never into times
+   * before its start or after its end. */
+  if (factor < 1)
+    et_timeline_edges_clamp_zoom (&self->view, et_trace_get_duration_ns (self->trace));
   view_moved (self);
   refresh_selection (self);
 }
@@ -997,8 +1107,9 @@ zoom_at (EtTimelineView *self, double x, double factor)
 static void
 zoom_fit (EtTimelineView *self)
 {
-  self->view.from_ns = 0;
-  self->view.to_ns = MAX (et_trace_get_duration_ns (self->trace), 1);
+  sync_size (self);
+  et_timeline_edges_whole (&self->view, et_trace_get_duration_ns (self->trace),
+                           &self->view.from_ns, &self->view.to_ns);
   view_moved (self);
   refresh_selection (self);
 }
@@ -1344,8 +1455,10 @@ et_timeline_view_tooltip_at (EtTimelineView *self, double x, double y)
   if (hit.kind != ET_HIT_SHAPE)
     {
       /* Over a thread header's CPU-use band: the use of the bar there. */
+      /* Estimated from samples, a bar without one has no data: it says
+       * nothing (switches say 0 % as a fact). */
       if (et_cpu_strip_hit_test (self->trace, self->layout, &self->view, x, y, &cpu)
-          && cpu.source != ET_CPU_NONE)
+          && cpu.source != ET_CPU_NONE && (cpu.source != ET_CPU_FROM_SAMPLES || cpu.samples > 0))
         return et_i18n_cpu_use (cpu.fraction, cpu.samples, cpu.source);
       return NULL;
     }
@@ -1486,8 +1599,21 @@ static void
 et_timeline_view_size_allocate (GtkWidget *widget, int width, int height, int baseline)
 {
   EtTimelineView *self = ET_TIMELINE_VIEW (widget);
+  EtViewport was = self->view;
+  gint64 from, to, duration;
 
   sync_size (self);
+  /* The whole trace stays whole: its margin is in pixels of the width. */
+  if (self->trace != NULL && was.width != self->view.width)
+    {
+      duration = et_trace_get_duration_ns (self->trace);
+      et_timeline_edges_whole (&was, duration, &from, &to);
+      if (from == was.from_ns && to == was.to_ns)
+        {
+          et_timeline_edges_whole (&self->view, duration, &self->view.from_ns, &self->view.to_ns);
+          view_moved (self);
+        }
+    }
   clamp_scroll (self);
   refresh_selection (self);
 }
@@ -1532,9 +1658,15 @@ et_timeline_view_class_init (EtTimelineViewClass *klass)
   signals[SIGNAL_LAYOUT_CHANGED] =
     g_signal_new ("layout-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* Escape with no range: TRUE from a handler when it ended something of
+   * its own; else the selection ends. */
+  signals[SIGNAL_ESCAPE] =
+    g_signal_new ("escape", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  g_signal_accumulator_true_handled, NULL, NULL, G_TYPE_BOOLEAN, 0);
   gtk_widget_class_install_action (widget_class, "timeline.channel-menu", NULL, on_menu_key);
   gtk_widget_class_install_action (widget_class, "timeline.clear-range", NULL, on_clear_range);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.clear-range", NULL);
+  gtk_widget_class_install_action (widget_class, "timeline.escape", NULL, on_escape);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "timeline.escape", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,
                                        "timeline.channel-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "timeline.channel-menu", NULL);

@@ -4,6 +4,7 @@
  *                                  + selection ring (overlay)
  *   pointer, keys, actions ─ viewport changes ─ "range-changed"
  *   click ─ et_timeline_hit_test ─ selection ─ "selection-changed"
+ *   Escape ─ the range, else "escape" (the owner's own), else the selection
  *
  * Its commands are the "timeline" action group (zoom-in, zoom-out,
  * pan-left, pan-right, zoom-fit, zoom-selection), which the window inserts
@@ -91,10 +92,31 @@ gboolean      et_timeline_view_get_range      (EtTimelineView *self,
 /* Centres @t_ns, keeping the zoom (e.g. a span's end). */
 void          et_timeline_view_center_on      (EtTimelineView *self,
                                                gint64          t_ns);
-/* FALSE when nothing is selected; an aggregate is a selection too. */
+/* Where the selection is drawn in the current view: its ring. */
+typedef enum
+{
+  ET_RING_NONE,     /* not drawn here: out of view, filtered or hidden */
+  ET_RING_OWN,      /* the marker's own mark (a span in a merged run: its part) */
+  ET_RING_MERGED,   /* merged into a grey mark at this zoom */
+} EtRingKind;
+
+typedef struct
+{
+  EtRingKind kind;
+  double     x0, y0, x1, y1;   /* the ringed box, in viewport pixels */
+  double     at;               /* MERGED: the marker's x, where a pointer shows its time */
+} EtSelectionRing;
+
+/* FALSE when nothing is selected; an aggregate is a selection too. The
+ * selection stays (and so do the details) while it is out of view; the
+ * shape's box is where it was last drawn. */
 gboolean      et_timeline_view_get_selection  (EtTimelineView *self,
                                                EtShape        *shape);
 void          et_timeline_view_clear_selection (EtTimelineView *self);
+/* The selection's ring in the current view; FALSE when nothing is
+ * selected. */
+gboolean      et_timeline_view_get_selection_ring (EtTimelineView  *self,
+                                                   EtSelectionRing *ring);
 /* Rings every marker in @markers (a set of const EtMarker *, e.g. search
  * matches) that is drawn on its own; NULL for none. */
 void          et_timeline_view_set_highlights (EtTimelineView *self,

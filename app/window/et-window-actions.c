@@ -197,38 +197,6 @@ set_enabled (EtWindow *self, const char *name, gboolean enabled)
 
 /* ---- bookmarks ------------------------------------------------------------- */
 
-void
-_et_window_refresh_bookmarks (EtWindow *self)
-{
-  g_autoptr(GMenu) times = g_menu_new ();
-  g_autoptr(GMenu) commands = g_menu_new ();
-  g_autoptr(GArray) values = g_array_new (FALSE, FALSE, sizeof (gint64));
-  guint n = self->bookmarks != NULL ? et_bookmarks_n (self->bookmarks) : 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      gint64 t = et_bookmarks_get (self->bookmarks, i);
-      g_autoptr(GString) label = g_string_new (NULL);
-      g_autoptr(GMenuItem) item = NULL;
-
-      et_format_time_display (t, label);
-      item = g_menu_item_new (label->str, NULL);
-      g_menu_item_set_action_and_target_value (item, "win.go-to-bookmark", g_variant_new_int64 (t));
-      g_menu_append_item (times, item);
-      g_array_append_val (values, t);
-    }
-  /* Translators: menu item; M is its key on the timeline */
-  g_menu_append (commands, _("Mark This Time (M)"), "win.add-bookmark");
-  g_menu_append (commands, _("Remove All Bookmarks"), "win.clear-bookmarks");
-  g_menu_remove_all (self->bookmarks_menu);
-  if (n > 0)
-    g_menu_append_section (self->bookmarks_menu, NULL, G_MENU_MODEL (times));
-  g_menu_append_section (self->bookmarks_menu, NULL, G_MENU_MODEL (commands));
-  et_timeline_view_set_bookmarks (self->timeline, (const gint64 *) (gpointer) values->data, n);
-  if (g_action_map_lookup_action (G_ACTION_MAP (self), "clear-bookmarks") != NULL)
-    set_enabled (self, "clear-bookmarks", n > 0);
-}
-
 /* The time M marks: the selected marker's, else the start of the range
  * selected on the ruler, else the middle of the view. */
 static gint64
@@ -245,8 +213,8 @@ time_to_mark (EtWindow *self)
   return v->from_ns + (v->to_ns - v->from_ns) / 2;
 }
 
-static void
-bookmark_error (EtWindow *self, const GError *error)
+void
+_et_window_bookmark_error (EtWindow *self, const GError *error)
 {
   g_autofree char *text = g_strdup_printf (_("The bookmark could not be saved: %s"), error->message);
 
@@ -266,7 +234,7 @@ add_bookmark_action (GSimpleAction *action, GVariant *parameter, gpointer data)
   if (self->bookmarks == NULL)
     return;
   if (!et_bookmarks_add (self->bookmarks, time_to_mark (self), &error))
-    bookmark_error (self, error);
+    _et_window_bookmark_error (self, error);
   _et_window_refresh_bookmarks (self);
 }
 
@@ -277,7 +245,7 @@ clear_bookmarks_action (GSimpleAction *action, GVariant *parameter, gpointer dat
   g_autoptr(GError) error = NULL;
 
   if (self->bookmarks != NULL && !et_bookmarks_clear (self->bookmarks, &error))
-    bookmark_error (self, error);
+    _et_window_bookmark_error (self, error);
   _et_window_refresh_bookmarks (self);
 }
 
@@ -530,6 +498,9 @@ et_window_search (EtWindow *self, const char *text)
   _et_window_update_actions (self);
   if (self->trace == NULL || text == NULL || *text == '\0')
     return;
+  /* A search lists its hits wherever they are: not only the spans of a
+   * duration histogram's filter. */
+  et_markers_list_set_zone (self->markers, NULL);
   self->search_cancellable = g_cancellable_new ();
   /* Not the task's source object: a task may be finalized on its thread,
    * and a window must be let go on the main loop (in searched). */

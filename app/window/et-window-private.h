@@ -25,6 +25,7 @@ struct _EtWindow
   GtkLabel          *loading_label;
   GtkProgressBar    *progress;
   GtkInfoBar        *damage_bar;
+  GtkWidget         *damage_button; /* Show Problems, once made */
   GtkLabel          *damage_label;
   GtkInfoBar        *threads_bar;  /* a trace of many threads: what helps with them */
   GtkLabel          *threads_label;
@@ -56,6 +57,7 @@ struct _EtWindow
   EtLoadFlags        load_flags;
   EtLoader          *loader;
   GCancellable      *cancellable;  /* of the load in progress */
+  guint              pulse;        /* the bar's pulse in a phase without numbers */
   EtTrace           *trace;
   EtLayout          *layout;
   guint              shown_serial;  /* the layout's when the list last followed it */
@@ -80,6 +82,30 @@ void _et_window_refresh_recent       (EtWindow *self);
 void _et_window_refresh_bookmarks    (EtWindow *self);
 void _et_window_search_clear         (EtWindow *self);
 void _et_window_bind_search_callbacks (GtkWidgetClass *widget_class);
+/* et-window-messages.c: a file that cannot be opened, said in words
+ * (transfer full); the damage banner and its list of problems. */
+char *_et_window_open_error_text    (const char   *path,
+                                     const GError *error);
+void  _et_window_show_damage        (EtWindow     *self);
+void  _et_window_damage_response    (EtWindow     *self,
+                                     int           response);
+/* Every kept problem of @trace's damage, one a line (transfer full). */
+char *_et_window_damage_list        (EtTrace      *trace);
+
+/* et-window-bookmarks.c: the Bookmarks menu (a submenu per time: go
+ * there, name it, remove it), win.remove-bookmark and win.rename-bookmark. */
+void _et_window_add_bookmark_actions (EtWindow *self);
+/* Names the bookmark at @t_ns (empty: no name), saves, refreshes. */
+void _et_window_name_bookmark       (EtWindow   *self,
+                                     gint64      t_ns,
+                                     const char *name);
+/* et-window-actions.c: a bookmark that could not be saved, said. */
+void _et_window_bookmark_error      (EtWindow     *self,
+                                     const GError *error);
+
+/* et-window-keys.c: the timeline's plain keys from anywhere in the window. */
+void _et_window_add_plain_keys      (EtWindow *self);
+
 /* et-window.c */
 void _et_window_reload_all_providers (EtWindow *self);
 void _et_window_update_threads_bar  (EtWindow *self);

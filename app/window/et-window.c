@@ -30,8 +30,11 @@ update_list (gpointer data)
   gint64 from = v->from_ns, to = v->to_ns;
 
   self->list_idle = 0;
-  /* A range selected on the ruler, else what is in view. */
+  /* A range selected on the ruler, else what is in view, within the trace
+   * (the whole trace's view has a margin before its start). */
   et_timeline_view_get_range (self->timeline, &from, &to);
+  from = MAX (from, 0);
+  to = MIN (to, et_trace_get_duration_ns (self->trace));
   et_markers_list_set_range (self->markers, from, to);
   et_stats_pane_set_range (self->stats, from, to);
   et_call_tree_pane_set_range (self->call_tree, from, to);
@@ -128,9 +131,26 @@ on_selection_changed (EtTimelineView *timeline, gpointer data)
 
   et_details_pane_show (self->details, self->trace, selected ? &shape : NULL);
   show_span_call_tree (self, selected ? &shape : NULL);
+  /* One selection, shown the same everywhere: nothing (or a grey mark of
+   * several) leaves no report row chosen. */
   if (selected && shape.kind != ET_SHAPE_AGGREGATE)
     et_markers_list_show_marker (self->markers, shape.channel, shape.marker);
+  else
+    et_markers_list_show_marker (self->markers, G_MAXUINT, 0);
   _et_window_update_actions (self);
+}
+
+/* Escape (no range on the ruler): the report's duration filter ends
+ * before the selection does. */
+static gboolean
+on_timeline_escape (EtTimelineView *timeline, gpointer data)
+{
+  EtWindow *self = data;
+
+  if (et_markers_list_get_zone (self->markers) == NULL)
+    return FALSE;
+  et_markers_list_set_zone (self->markers, NULL);
+  return TRUE;
 }
 
 static void
@@ -184,7 +204,7 @@ _et_window_update_threads_bar (EtWindow *self)
       g_autoptr(GString) count = g_string_new (NULL);
       g_autofree char *text = NULL;
 
-      et_format_count_display (threads, count);
+      et_i18n_count (threads, count);
       /* Translators: %s is a number already grouped for the locale. */
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                            "This trace has %s thread with markers. Compact rows "
@@ -235,7 +255,7 @@ on_reload_needed (EtFilterPopover *filters, gpointer data)
 static void
 on_damage_bar_response (GtkInfoBar *bar, int response, gpointer data)
 {
-  gtk_info_bar_set_revealed (bar, FALSE);
+  _et_window_damage_response (ET_WINDOW (data), response);
 }
 
 /* ---- loading -------------------------------------------------------------- */
@@ -267,12 +287,14 @@ set_preview_subtitle (EtWindow *self, int percent)
 {
   const EtTraceStats *stats = et_trace_get_stats (self->trace);
   g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *shown = g_strdup_printf ("%'" G_GUINT64_FORMAT, stats->preview_events);
-  g_autofree char *all = g_strdup_printf ("%'" G_GUINT64_FORMAT, stats->records);
+  g_autoptr(GString) shown = g_string_new (NULL), all = g_string_new (NULL);
 
   /* Translators: a large trace opens with the markers of its first events,
    * "First look: markers of the first 1,000,000 of 10,000,075 events". */
-  g_string_printf (text, _("First look: markers of the first %s of %s events"), shown, all);
+  et_i18n_count (stats->preview_events, shown);
+  et_i18n_count (stats->records, all);
+  g_string_printf (text, _("First look: markers of the first %s of %s events"), shown->str,
+                   all->str);
   if (percent >= 0)
     {
       g_string_append (text, " · ");
@@ -291,10 +313,67 @@ on_progress (EtLoader *loader, guint64 done, guint64 total, gpointer data)
   /* Translators: loading progress, "12.3 MB of 40.0 MB" */
   g_autofree char *text = g_strdup_printf (_("%s of %s"), done_text, total_text);
 
+  /* Past the reading the bar pulses under its phase's name (on_phase). */
+  if (et_loader_get_phase (loader) != ET_LOAD_PHASE_READING)
+    return;
   gtk_progress_bar_set_fraction (self->progress, total ? (double) done / (double) total : 0);
   gtk_progress_bar_set_text (self->progress, text);
   if (showing_preview (self))
     set_preview_subtitle (self, total ? (int) (100.0 * (double) done / (double) total) : 0);
+}
+
+static gboolean
+pulse (gpointer data)
+{
+  gtk_progress_bar_pulse (ET_WINDOW (data)->progress);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_pulse (EtWindow *self)
+{
+  g_clear_handle_id (&self->pulse, g_source_remove);
+}
+
+/* Each phase of loading by its name: the model counts the bytes it reads,
+ * not its decoding and pairing after them (seconds on a million events),
+ * nor the rows' layout, so those pulse rather than stand full. */
+static void
+on_phase (EtLoader *loader, guint phase, gpointer data)
+{
+  EtWindow *self = data;
+  g_autofree char *base = g_path_get_basename (self->path);
+  g_autofree char *label = NULL;
+  const char *words;
+
+  /* A phase told after its load ended (the result may come first). */
+  if (loader != self->loader)
+    return;
+  if (phase == ET_LOAD_PHASE_DECODING)
+    {
+      /* Translators: a loading phase, after the file's bytes are read. */
+      words = _("decoding events, pairing spans");
+      label = g_strdup_printf (_("Decoding the events of %s and pairing its spans…"), base);
+    }
+  else
+    {
+      /* Translators: the last loading phase. */
+      words = _("laying out threads");
+      label = g_strdup_printf (_("Laying out the threads of %s…"), base);
+    }
+  gtk_label_set_text (self->loading_label, label);
+  gtk_progress_bar_set_text (self->progress, words);
+  gtk_progress_bar_set_pulse_step (self->progress, 0.1);
+  if (self->pulse == 0)
+    self->pulse = g_timeout_add (100, pulse, self);
+  if (showing_preview (self))
+    {
+      g_autofree char *subtitle = g_strdup_printf ("%s · %s", gtk_label_get_text (self->subtitle_label),
+                                                   words);
+
+      set_preview_subtitle (self, -1);
+      set_subtitle (self, subtitle);
+    }
 }
 
 /* A file that cannot be read: said once. An empty window says it on its
@@ -304,11 +383,12 @@ static void
 show_error (EtWindow *self, const GError *error)
 {
   GtkWidget *dialog;
+  g_autofree char *text = _et_window_open_error_text (self->path, error);
 
-  set_status (self, error->message);
+  set_status (self, text);
   if (self->trace == NULL)
     {
-      gtk_label_set_text (self->error_label, error->message);
+      gtk_label_set_text (self->error_label, text);
       gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
       gtk_stack_set_visible_child_name (self->stack, "empty");
       gtk_window_set_title (GTK_WINDOW (self), "Etlscope");
@@ -326,38 +406,9 @@ show_error (EtWindow *self, const GError *error)
   dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
                                    _("This file cannot be opened as a trace"));
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", text);
   g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
   gtk_window_present (GTK_WINDOW (dialog));
-}
-
-/* The banner of a damaged file: how much was skipped and where the first
- * problem is, so it can be looked at with a hex viewer. */
-static void
-show_damage (EtWindow *self)
-{
-  const EtTraceStats *stats = et_trace_get_stats (self->trace);
-  const EtDamage *damage;
-  g_autofree char *text = NULL;
-  guint n;
-
-  if (stats->damage_count == 0)
-    return;
-  damage = et_trace_get_damage (self->trace, &n);
-  /* Translators: problems found, records skipped, the first problem's offset. */
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "Read with damage: %llu problem, %llu record(s) "
-                                       "skipped; at byte offset %llu.",
-                                       "Read with damage: %llu problems, %llu record(s) "
-                                       "skipped; the first at byte offset %llu.",
-                                       plural (stats->damage_count)),
-                          (unsigned long long) stats->damage_count,
-                          (unsigned long long) stats->records_skipped,
-                          (unsigned long long) (n ? damage[0].offset : 0));
-  set_status (self, text);
-  gtk_label_set_text (self->damage_label, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->damage_label), n ? damage[0].message : NULL);
-  gtk_info_bar_set_revealed (self->damage_bar, TRUE);
 }
 
 /* The providers whose events are not markers by default (@off, by
@@ -401,7 +452,7 @@ show_empty_state (EtWindow *self, EtTrace *trace)
       gtk_label_set_text (self->empty_label, _("This trace has no events that make markers."));
       return;
     }
-  et_format_count_display (n_off, count);
+  et_i18n_count (n_off, count);
   /* Translators: %s is a number already grouped for the locale; these
    * events' providers are named next. */
   g_string_printf (text, g_dngettext (GETTEXT_PACKAGE,
@@ -415,11 +466,14 @@ show_empty_state (EtWindow *self, EtTrace *trace)
       char guid[ET_GUID_STRING_LEN];
 
       et_guid_to_string (&p->guid, guid);
+      g_string_truncate (count, 0);
+      et_i18n_count (p->n_events, count);
       /* Translators: a provider and its events in the empty timeline's
-       * list, "Microsoft-Windows-Kernel-Process: 69 events". */
-      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s: %llu event",
-                                                 "%s: %llu events", plural (p->n_events)),
-                              *p->name ? p->name : guid, (unsigned long long) p->n_events);
+       * list, "Microsoft-Windows-Kernel-Process: 69 events"; the second %s
+       * is a number already grouped for the locale. */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s: %s event",
+                                                 "%s: %s events", plural (p->n_events)),
+                              *p->name ? p->name : guid, count->str);
       g_string_append_c (text, '\n');
     }
   if (off->len > 3)
@@ -485,8 +539,8 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
       view->scroll_y = saved.scroll_y;
       et_timeline_view_layout_changed (self->timeline);
     }
-  et_format_count_display (stats->records, records);
-  et_format_count_display (stats->markers, markers);
+  et_i18n_count (stats->records, records);
+  et_i18n_count (stats->markers, markers);
   /* Translators: the window subtitle, "120,345 events · 2,081 markers · 3 s";
    * %s is a number already grouped for the locale. */
   g_string_append_printf (subtitle, g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events",
@@ -499,7 +553,7 @@ show_trace (EtWindow *self, EtTrace *trace, EtLayout *layout)
   set_subtitle (self, subtitle->str);
   if (stats->preview_events > 0)
     set_preview_subtitle (self, -1);
-  show_damage (self);
+  _et_window_show_damage (self);
   show_empty_state (self, trace);
   _et_window_update_threads_bar (self);
   gtk_stack_set_visible_child_name (self->stack, "timeline");
@@ -527,6 +581,7 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
       g_clear_pointer (&layout, et_layout_free);
       return;
     }
+  stop_pulse (self);
   g_clear_object (&self->loader);
   g_clear_object (&self->cancellable);
   _et_window_update_actions (self);
@@ -567,7 +622,9 @@ run_loader (EtWindow *self, EtLoadFlags flags)
   g_clear_object (&self->loader);
   self->cancellable = g_cancellable_new ();
   self->loader = et_loader_new (self->path, flags);
+  stop_pulse (self);
   g_signal_connect_object (self->loader, "progress", G_CALLBACK (on_progress), self, 0);
+  g_signal_connect_object (self->loader, "phase", G_CALLBACK (on_phase), self, 0);
   et_loader_load_async (self->loader, self->cancellable, loaded, g_object_ref (self));
   _et_window_update_actions (self);
 }
@@ -750,11 +807,14 @@ et_window_init (EtWindow *self)
   et_filter_popover_set_settings (self->filters, self->settings);
   et_legend_popover_set_viewport (self->legend, et_timeline_view_get_viewport (self->timeline));
   g_signal_connect (self->filters, "changed", G_CALLBACK (on_filters_changed), self);
+  g_signal_connect (self->timeline, "escape", G_CALLBACK (on_timeline_escape), self);
   g_signal_connect (self->filters, "reload-needed", G_CALLBACK (on_reload_needed), self);
   g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), NULL);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
   _et_window_add_actions (self);
+  _et_window_add_plain_keys (self);
+  _et_window_add_bookmark_actions (self);
   _et_window_refresh_recent (self);
   _et_window_refresh_bookmarks (self);
 }
@@ -766,6 +826,7 @@ et_window_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
+  stop_pulse (self);
   _et_window_search_clear (self);
   g_clear_handle_id (&self->list_idle, g_source_remove);
   if (self->timeline != NULL)
