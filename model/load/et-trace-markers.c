@@ -59,8 +59,10 @@ typedef struct
 /* The cv plans of the fixed and walk layouts a decoding thread met,
  * direct-mapped by layout (each layout is its own allocation, alive as
  * long as the trace, so its address tells which kind made the plan); a
- * slot another layout took is simply made again. */
-#define PLAN_CACHE_SIZE 64
+ * slot another layout took is simply made again. A server's mix runs to
+ * hundreds of layouts (issue 36's churn shape: 370): the cache holds as
+ * many. */
+#define PLAN_CACHE_SIZE 1024
 
 typedef struct
 {
@@ -71,7 +73,11 @@ typedef struct
 static guint
 plan_slot (gconstpointer layout)
 {
-  return (guint) (GPOINTER_TO_SIZE (layout) >> 4) % PLAN_CACHE_SIZE;
+  guint64 h = (guint64) GPOINTER_TO_SIZE (layout) * 0x9E3779B97F4A7C15u;
+
+  /* Layouts are allocations of a few sizes: their addresses share their
+   * low bits, so the slot comes from the product's high ones. */
+  return (guint) (h >> 40) % PLAN_CACHE_SIZE;
 }
 
 static const EtCvPlan *
@@ -102,8 +108,9 @@ walk_plan_for (PlanCache *cache, const EtWalkLayout *layout)
 
 /* The cvSeries a decoding thread interned lately, direct-mapped by their
  * text: a thread's markers take turns among its series (20–30 of them on
- * a server's request threads), and each new one takes the pool's lock. */
-#define SERIES_CACHE_SIZE 64
+ * a server's request threads, 154 in all in issue 36's churn shape), and
+ * each new one takes the pool's lock. */
+#define SERIES_CACHE_SIZE 512
 
 typedef struct
 {
@@ -149,8 +156,8 @@ typedef struct
   EtSchemaCache schemas;
   PlanCache    plans;
   SeriesCache  series;        /* cvSeries interned lately */
-  const char  *task_name[64]; /* task names met (direct-mapped) and their string ids */
-  guint32      task_series[64];
+  const char  *task_name[512]; /* task names met (direct-mapped) and their string ids */
+  guint32      task_series[512];
   guint64      failures;
   guint64      fixed;         /* markers made by add_fixed_marker from a fixed layout */
   guint64      walked;        /* … and from a walk layout */
@@ -236,7 +243,8 @@ series_id (EtTrace *self, MarkerBuild *b, const char *task_name)
     case ET_RULE_EMPTY:
       return 0;
     case ET_RULE_TASK_NAME:
-      slot = (guint) (GPOINTER_TO_SIZE (task_name) >> 3) % G_N_ELEMENTS (b->task_name);
+      slot = (guint) (((guint64) GPOINTER_TO_SIZE (task_name) * 0x9E3779B97F4A7C15u) >> 40)
+             % G_N_ELEMENTS (b->task_name);
       if (b->task_name[slot] != task_name)
         {
           g_mutex_lock (&self->lock);
