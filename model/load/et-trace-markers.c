@@ -5,7 +5,8 @@
  *                    + span records (24 bytes), kept per process
  *     ─ per process, one thread each: span pairing (et-span-pairing),
  *       ends folded into their starts
- *     ─ channels (thread × provider × series), laid out by a stable scatter
+ *     ─ channels (thread × provider × series), laid out per thread by
+ *       et-trace-channel-layout.c
  */
 #include "et-trace-markers-private.h"
 #include "et-builtin-rules.h"
@@ -816,7 +817,7 @@ pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
   for (guint k = 1; k < n_threads; k++)
     g_thread_join (threads[k]);
   g_mutex_clear (&job.lock);
-  /* The scatter (build_channels) takes them in marker order. */
+  /* The layout's scatter (et-trace-channel-layout.c) takes them in marker order. */
   g_array_sort (b->cross_ends, _et_compare_cross_ends);
   return job.keep;
 }
