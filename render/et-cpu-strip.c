@@ -15,6 +15,13 @@ et_thread_strip_px (EtTrace *trace, guint thread)
          + (et_trace_thread_cpu_source (trace, thread) != ET_CPU_NONE ? ET_CPU_STRIP_PX : 0);
 }
 
+int
+et_process_strip_px (EtTrace *trace, guint process)
+{
+  return ET_THREAD_STRIP_PX
+         + (et_cpu_strip_process_threads (trace, process) ? ET_CPU_STRIP_PX : 0);
+}
+
 gboolean
 et_cpu_strip_band (EtTrace *trace, const EtRow *row, double top, double *band_top,
                    double *band_height)
@@ -149,7 +156,11 @@ et_cpu_strip_draw_process (cairo_t *cr, EtTrace *trace, const EtViewport *v, con
       }
   for (guint c = 0; c < n; c++)
     sum[c] = (float) MIN (1.0, sum[c] / cores);
-  draw_bars (cr, v, sum, n, top + row->height - 2 - (ET_CPU_STRIP_PX - 1), ET_CPU_STRIP_PX - 1);
+  /* Over merged lanes: under the density strip, above them, as a collapsed
+   * thread's; alone, at the bottom. */
+  draw_bars (cr, v, sum, n,
+             row->lanes > 0 ? top + ET_THREAD_STRIP_PX : top + row->height - 2 - (ET_CPU_STRIP_PX - 1),
+             ET_CPU_STRIP_PX - 1);
 }
 
 gboolean

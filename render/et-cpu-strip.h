@@ -23,6 +23,9 @@ G_BEGIN_DECLS
  * and, when the thread has CPU data, the CPU-use band. */
 int      et_thread_strip_px    (EtTrace          *trace,
                                 guint             thread);
+/* The same of a collapsed process (its CPU band: et_cpu_strip_process_threads). */
+int      et_process_strip_px   (EtTrace          *trace,
+                                guint             process);
 
 /* The band of thread header @row whose top is at @top: its top and height
  * (bars grow up from its bottom); FALSE when the thread has no CPU data. */

@@ -25,6 +25,8 @@ struct _EtLayout
 {
   EtTrace  *trace;
   gboolean *collapsed;   /* per process */
+  guint64  *process_depths;   /* per process, after update: collapsed, its merged row's
+                                 depths (et-layout-process.c) */
   GArray   *rows;        /* EtRow */
   gint     *row_of_channel;
   int       lane_height;
@@ -69,6 +71,14 @@ struct _EtLayout
 /* Lays the rows out again after a switch changed (at et_layout_thaw when
  * frozen). */
 void     _et_layout_relayout      (EtLayout *l);
+/* Whether thread @t has a row for the active range (et_layout_set_active_only). */
+gboolean _et_layout_thread_active (EtLayout *l,
+                                   guint     t);
+/* Collapsed process @p's @header (the next row): its threads' shown
+ * channels drawn in it, its lanes and height (et-layout-process.c). */
+void     _et_layout_merge_process (EtLayout *l,
+                                   guint     p,
+                                   EtRow    *header);
 
 /* The thread summaries and per-thread state (et-layout-threads.c). */
 void     et_layout_threads_init   (EtLayout *l);

@@ -13,6 +13,7 @@ et_layout_new (EtTrace *trace)
   l->trace = g_object_ref (trace);
   l->row_of_channel = g_new (gint, MAX (n, 1));
   l->collapsed = g_new0 (gboolean, MAX (et_trace_get_n_processes (trace), 1));
+  l->process_depths = g_new0 (guint64, MAX (et_trace_get_n_processes (trace), 1));
   l->f.n_providers = et_trace_get_n_providers (trace);
   l->f.provider_hidden = g_new0 (gboolean, MAX (l->f.n_providers, 1));
   l->f.n_channels = n;
@@ -38,6 +39,7 @@ et_layout_free (EtLayout *l)
     return;
   g_object_unref (l->trace);
   g_free (l->collapsed);
+  g_free (l->process_depths);
   g_free (l->f.provider_hidden);
   g_free (l->provider_rows);
   g_free (l->f.channel_shown);
@@ -70,6 +72,7 @@ et_layout_copy (EtLayout *l)
   g_object_ref (c->trace);
   c->frozen = 0, c->stale = FALSE;   /* the copy lays out at once */
   c->collapsed = copy_items (l->collapsed, n_processes, sizeof (gboolean));
+  c->process_depths = copy_items (l->process_depths, n_processes, sizeof (guint64));
   c->rows = g_array_copy (l->rows);
   c->row_of_channel = copy_items (l->row_of_channel, n, sizeof (gint));
   c->f.provider_hidden = copy_items (l->f.provider_hidden, l->f.n_providers, sizeof (gboolean));
@@ -171,8 +174,8 @@ add_thread_rows (EtLayout *l, guint t, int y)
 /* Whether @t has a row for the active range (et_layout_set_active_only):
  * its life meets it. Threads without markers (shown empty, or that only
  * ran) follow their own rule. */
-static gboolean
-thread_active (EtLayout *l, guint t)
+gboolean
+_et_layout_thread_active (EtLayout *l, guint t)
 {
   const EtLayoutThread *s = &l->threads[t];
 
@@ -188,13 +191,15 @@ add_process_rows (EtLayout *l, guint p, int y)
   EtRow header = { ET_ROW_PROCESS, p, y, l->lane_height + 6, 0 };
 
   for (guint k = from; k < to && shown == 0; k++)
-    shown += thread_active (l, l->ordered[k]);
+    shown += _et_layout_thread_active (l, l->ordered[k]);
   if (shown == 0)
     return y;                       /* processes without markers are not shown */
+  if (l->collapsed[p])
+    _et_layout_merge_process (l, p, &header);
   g_array_append_val (l->rows, header);
   y += header.height;
   for (guint k = from; k < to && !l->collapsed[p]; k++)
-    if (thread_active (l, l->ordered[k]))
+    if (_et_layout_thread_active (l, l->ordered[k]))
       y = add_thread_rows (l, l->ordered[k], y);
   return y;
 }
@@ -543,7 +548,9 @@ et_layout_get_channel_collapsed (EtLayout *l, guint channel)
 gboolean
 et_layout_channel_merged (EtLayout *l, guint channel)
 {
-  return l->thread_merged[et_trace_channel_thread (l->trace, channel)];
+  guint thread = et_trace_channel_thread (l->trace, channel);
+
+  return l->thread_merged[thread] || l->collapsed[et_trace_get_thread (l->trace, thread)->process];
 }
 
 /* Merged, by the depths of the thread's shown channels together: depth is
@@ -553,7 +560,14 @@ guint64
 et_layout_row_depths (EtLayout *l, guint channel, gboolean *one_lane)
 {
   guint thread = et_trace_channel_thread (l->trace, channel);
+  guint process = et_trace_get_thread (l->trace, thread)->process;
 
+  /* A collapsed process merges its threads' rows as a thread its channels. */
+  if (l->collapsed[process])
+    {
+      *one_lane = l->compact;
+      return l->process_depths[process];
+    }
   *one_lane = l->thread_merged[thread] ? l->compact : l->channel_collapsed[channel];
   return l->thread_merged[thread] ? l->thread_depths[thread]
                                   : et_trace_channel_depth_mask (l->trace, channel);

@@ -6,7 +6,8 @@
  * density), collapsible too. An expanded thread has one row per channel
  * (provider × series) under its header, as tall as its deepest span lane;
  * a collapsed (merged) thread draws all its markers in its header row, in
- * lanes by their thread-wide depth. Built once per trace; rows are laid
+ * lanes by their thread-wide depth, and a collapsed process its threads'
+ * in its own (et-layout-process.c). Built once per trace; rows are laid
  * out again (cheaply) when something is collapsed or the lane height
  * changes.
  */
@@ -112,10 +113,25 @@ const EtRow *et_layout_row           (EtLayout *layout,
                                       guint     index);
 int          et_layout_height        (EtLayout *layout);
 /* The row a channel's markers are drawn in: its own, its thread's when the
- * thread is collapsed, or NULL when its process is collapsed or it is
- * hidden. */
+ * thread is collapsed, its process's when the process is collapsed (its
+ * threads' markers merged in its header), or NULL when it is hidden or
+ * has no row. */
 const EtRow *et_layout_channel_row   (EtLayout *layout,
                                       guint     channel);
+/* A collapsed process draws its threads' markers merged in its header
+ * (et_layout_channel_row is its row) when it has at most this many shown
+ * channels; past them its header keeps its strip alone. Drawing a merged
+ * row asks each of its channels (a query each, per kind): a server's
+ * process of 75,000 channels took 0.5-1 s a picture. */
+#define ET_LAYOUT_MERGE_CHANNELS 2048
+
+/* The channels whose markers @row may draw: [*@first, *@end), of which
+ * those whose et_layout_channel_row is @row do (a channel row: itself; a
+ * collapsed thread's: its channels; a collapsed process's: its threads'). */
+void         et_layout_row_channels  (EtLayout    *layout,
+                                      const EtRow *row,
+                                      guint       *first,
+                                      guint       *end);
 /* Filters, applied at once (no reload): a hidden provider's rows go away;
  * markers below the minimum importance or of an unchosen kind are not
  * drawn. By default everything loaded is shown. */

@@ -810,19 +810,20 @@ channel_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, guint cha
     point_shapes (trace, layout, channel, ch, first, end, v, top, kind, band, func, data);
 }
 
-/* The points of @kind of a collapsed thread's row, merged across its
- * shown channels (merged_points). */
+/* The points of @kind of a collapsed thread's (or process's) row, merged
+ * across its shown channels (merged_points). */
 static void
-merged_point_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtThread *t,
-                     const EtRow *row, double top, EtMarkerKind kind, guint only,
-                     const Band *band, EtShapeFunc func, gpointer data)
+merged_point_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row,
+                     double top, EtMarkerKind kind, guint only, const Band *band,
+                     EtShapeFunc func, gpointer data)
 {
   PointScan scans[MERGED_MAX];
-  guint at[MERGED_MAX], n = 0;
+  guint at[MERGED_MAX], n = 0, from, to;
 
   if (!points_wanted (layout, v, top, kind, band))
     return;
-  for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
+  et_layout_row_channels (layout, row, &from, &to);
+  for (guint c = from; c < to; c++)
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);
       guint end, first;
@@ -850,13 +851,13 @@ merged_point_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, cons
  * merged across its channels (merged_points); else each channel's are
  * drawn as an expanded row draws them, marks apart staying as they were. */
 static gboolean
-row_crowded (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtThread *t,
-             const EtRow *row)
+row_crowded (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row)
 {
   double windows = (v->width - v->label_width) / MERGE_PX;
-  guint in_view = 0;
+  guint in_view = 0, from, to;
 
-  for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
+  et_layout_row_channels (layout, row, &from, &to);
+  for (guint c = from; c < to; c++)
     if (et_layout_channel_row (layout, c) == row)
       {
         guint end, first = et_channel_query (trace, c, v->from_ns, v->to_ns, &end);
@@ -868,26 +869,28 @@ row_crowded (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtThre
   return FALSE;
 }
 
-/* A collapsed thread's row (its channel @only's shapes, or all when
- * G_MAXUINT): every shown channel's spans in the merged lanes below the
- * header strip, then all flags, then all messages, so that points are
- * drawn over (and hit before) the spans of any channel. Crowded, a point
- * mark merged across channels is the channel's when it holds any of its
- * markers. */
+/* A collapsed thread's row, or a collapsed process's (its channel
+ * @only's shapes, or all when G_MAXUINT): every shown channel's spans in
+ * the merged lanes below the header strip, then all flags, then all
+ * messages, so that points are drawn over (and hit before) the spans of
+ * any channel. Crowded, a point mark merged across channels is the
+ * channel's when it holds any of its markers. */
 static void
 merged_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *row,
                double top, guint only, const Band *band, EtShapeFunc func, gpointer data)
 {
-  const EtThread *t = et_trace_get_thread (trace, row->index);
-  double lanes_top = top + et_thread_strip_px (trace, row->index);
-  gboolean crowded = row_crowded (trace, layout, v, t, row);
+  double lanes_top = top + (row->kind == ET_ROW_PROCESS ? et_process_strip_px (trace, row->index)
+                                                        : et_thread_strip_px (trace, row->index));
+  gboolean crowded = row_crowded (trace, layout, v, row);
+  guint from, to;
 
+  et_layout_row_channels (layout, row, &from, &to);
   for (guint k = 0; k < G_N_ELEMENTS (drawing_order); k++)
     if (drawing_order[k] != ET_MARKER_SPAN && crowded)
-      merged_point_shapes (trace, layout, v, t, row, lanes_top, drawing_order[k], only, band,
-                           func, data);
+      merged_point_shapes (trace, layout, v, row, lanes_top, drawing_order[k], only, band, func,
+                           data);
     else
-      for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
+      for (guint c = from; c < to; c++)
         if (et_layout_channel_row (layout, c) == row && (only == G_MAXUINT || only == c))
           channel_shapes (trace, layout, v, c, lanes_top, drawing_order[k], band, func, data);
 }
@@ -900,10 +903,11 @@ row_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, const EtRow *
 {
   double top;
 
-  if (row->kind == ET_ROW_PROCESS || !row_visible (v, row, &top))
+  if (!row_visible (v, row, &top))
     return;
-  if (row->kind == ET_ROW_THREAD)
+  if (row->kind != ET_ROW_CHANNEL)
     {
+      /* A thread's or process's header: collapsed, its markers merged. */
       if (row->lanes > 0)
         merged_shapes (trace, layout, v, row, top, G_MAXUINT, band, func, data);
       return;
@@ -1182,7 +1186,7 @@ draw_connector (Painter *p, const EtShape *s, guint32 end_thread)
   const EtThread *t = et_trace_get_thread (p->trace, end_thread);
   const EtRow *source = et_layout_channel_row (p->layout, s->channel);
   double from = (s->y0 + s->y1) / 2, x = et_viewport_x (p->v, s->m->end_ns);
-  gboolean merged = source != NULL && source->kind == ET_ROW_THREAD, drawn;
+  gboolean merged = source != NULL && source->kind != ET_ROW_CHANNEL, drawn;
   double from_key = merged ? p->v->ruler_height + source->y - p->v->scroll_y : from;
 
   for (guint k = 0; k < t->n_channels; k++)
@@ -1191,6 +1195,8 @@ draw_connector (Painter *p, const EtShape *s, guint32 end_thread)
       ConnectorColumn *column;
       double top, to;
 
+      if (row == source)
+        break;       /* ends in a thread of the same collapsed process: no line to draw */
       if (row == NULL || !row_visible (p->v, row, &top))
         continue;
       to = top + row->height / 2.0;
@@ -1681,8 +1687,8 @@ paint_counts (Painter *p, const guint *counts, guint n, double strip_top, double
 }
 
 /* A collapsed process's header is not blank: its threads' lifetime as a
- * band and, across its middle, how many of their shown markers start
- * where, as a thread's header shows its own. A process of more than
+ * band and, in a strip at its top (over their merged markers), how many
+ * of their shown markers start where, as a thread's header shows its own. A process of more than
  * PROCESS_STRIP_CHANNELS shown channels (a server's thousands of
  * threads) shows the band alone: the strip asks each channel of the view. */
 #define PROCESS_STRIP_CHANNELS 4096
@@ -1723,11 +1729,16 @@ draw_process_strip (Painter *p, const EtRow *row, double top)
         if (et_layout_channel_shown (p->layout, thread->first_channel + c))
           count_channel (p, thread->first_channel + c, &map, counts, n);
     }
-  /* Above the CPU band when there is one, as in a thread's header. */
-  paint_counts (p, counts, n,
-                top + (row->height - STRIP_BAND_PX
-                       - (et_cpu_strip_process_threads (p->trace, row->index) ? ET_CPU_STRIP_PX : 0))
-                      / 2.0, STRIP_BAND_PX);
+  /* Over merged lanes: at the top, above the CPU band, as in a collapsed
+   * thread's header; alone (past ET_LAYOUT_MERGE_CHANNELS), across the
+   * middle, above the CPU band at the bottom. */
+  if (row->lanes > 0)
+    paint_counts (p, counts, n, top + 1, ET_THREAD_STRIP_PX - 1);
+  else
+    paint_counts (p, counts, n,
+                  top + (row->height - STRIP_BAND_PX
+                         - (et_cpu_strip_process_threads (p->trace, row->index) ? ET_CPU_STRIP_PX : 0))
+                        / 2.0, STRIP_BAND_PX);
   cairo_restore (p->cr);
 }
 

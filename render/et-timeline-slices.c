@@ -49,11 +49,12 @@ et_timeline_row_markers (EtTrace *trace, EtLayout *layout, const EtViewport *v, 
       first = et_channel_query (trace, row->index, v->from_ns, v->to_ns, &end);
       return end - first;
     }
-  if (row->kind == ET_ROW_THREAD)
+  if (row->lanes > 0)       /* a collapsed thread's or process's merged row */
     {
-      const EtThread *t = et_trace_get_thread (trace, row->index);
+      guint from, to;
 
-      for (guint c = t->first_channel; c < t->first_channel + t->n_channels; c++)
+      et_layout_row_channels (layout, row, &from, &to);
+      for (guint c = from; c < to; c++)
         if (et_layout_channel_row (layout, c) == row)
           {
             first = et_channel_query (trace, c, v->from_ns, v->to_ns, &end);

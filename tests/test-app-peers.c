@@ -2,7 +2,8 @@
  * items 12, 15, 16): processes by first activity, a duration filter as a
  * chip, Collapse / Expand All, the
  * histogram beside the statistics with its bars' tooltips, bookmarks named
- * and removed alone, a collapsed process's header drawn. */
+ * and removed alone, a collapsed process's header drawn with its threads'
+ * markers (one chosen there by a click). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -248,8 +249,49 @@ row_pixels_apart (GBytes *a, GBytes *b, const EtViewport *v, int width, double t
   return n;
 }
 
+static void
+gather_shape (const EtShape *s, gpointer data)
+{
+  g_array_append_val ((GArray *) data, *s);
+}
+
+/* A single mark (a marker of its own, not merged with others) drawn in
+ * @row and, clear of the marks drawn after it, clickable at its centre. */
+static gboolean
+lone_mark_in_row (EtWindow *window, const EtRow *row, EtShape *found)
+{
+  EtLayout *layout = et_window_get_layout (window);
+  EtViewport *v = et_window_get_viewport (window);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (EtShape));
+
+  et_timeline_foreach_shape (et_window_get_trace (window), layout, v, gather_shape, all);
+  for (guint i = all->len; i-- > 0;)
+    {
+      const EtShape *s = &g_array_index (all, EtShape, i);
+      double cx = (s->x0 + s->x1) / 2, cy = (s->y0 + s->y1) / 2;
+      gboolean covered = FALSE;
+
+      if (s->count != 1 || s->kind == ET_SHAPE_AGGREGATE || et_layout_channel_row (layout, s->channel) != row
+          || cx < v->label_width + 4 || cx > v->width - 4)
+        continue;
+      for (guint j = i + 1; j < all->len && !covered; j++)
+        {
+          const EtShape *o = &g_array_index (all, EtShape, j);
+          covered = cx >= o->x0 - 2 && cx <= o->x1 + 2 && cy >= o->y0 - 2 && cy <= o->y1 + 2;
+        }
+      if (!covered)
+        {
+          *found = *s;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 /* Item 16: a collapsed process's header is not blank: its threads'
- * lifetime and where their markers start, as a thread's header shows. */
+ * lifetime and where their markers start, as a thread's header shows,
+ * and their markers merged under them, as a collapsed thread's row draws
+ * its channels': a click on one of them there selects it. */
 static void
 test_collapsed_process_shows_its_markers (void **state)
 {
@@ -262,6 +304,8 @@ test_collapsed_process_shows_its_markers (void **state)
   double top = v->ruler_height + row->y - v->scroll_y;
   int height = row->height;
   guint apart;
+  EtShape mark = { 0 }, chosen = { 0 };
+  const EtThread *thread;
 
   assert_int_equal (row->kind, ET_ROW_PROCESS);
   v->scroll_y = 0;
@@ -275,8 +319,21 @@ test_collapsed_process_shows_its_markers (void **state)
   apart = row_pixels_apart (open, collapsed, v, gtk_widget_get_width (timeline), top, height);
   if (apart < 200)
     fail_msg ("the collapsed process's header differs from the open one's in %u pixels", apart);
+  row = et_layout_row (layout, 0);
+  assert_true (row->lanes > 0);
+  assert_true (lone_mark_in_row (window, row, &mark));
+  thread = et_trace_get_thread (et_window_get_trace (window),
+                                et_trace_channel_thread (et_window_get_trace (window), mark.channel));
+  assert_int_equal (thread->process, row->index);
+  assert_true (et_window_select_at (window, (mark.x0 + mark.x1) / 2, (mark.y0 + mark.y1) / 2));
+  assert_true (et_timeline_view_get_selection (window_timeline (window), &chosen));
+  assert_int_equal (chosen.channel, mark.channel);
+  assert_int_equal (chosen.marker, mark.marker);
+  wait_for_picture (window);
   save_screenshot (window, "app-habits-process-collapsed.png");
-  et_window_select_at (window, v->label_width / 2, top + height / 2.0);
+
+  top = v->ruler_height + row->y - v->scroll_y;
+  et_window_select_at (window, v->label_width / 2, top + row->height / 2.0);
   close_window (window);
 }
 

@@ -290,41 +290,110 @@ test_duration_sort_sign_and_arrow (void **state)
   close_window (window);
 }
 
-static void
-note_label (GtkLabel *label, GParamSpec *pspec, gpointer data)
+/* What the loading screen showed at a change of its bar: its headline,
+ * the bar's words, the bar's fraction. */
+typedef struct
 {
-  g_ptr_array_add (data, g_strdup (gtk_label_get_text (label)));
+  char   *label;
+  char   *text;
+  double  fraction;
+} BarSeen;
+
+static void
+bar_seen_free (gpointer data)
+{
+  BarSeen *b = data;
+
+  g_free (b->label);
+  g_free (b->text);
+  g_free (b);
 }
 
-/* Item 9: loading names its phases, each once and in order: reading the
- * file (bytes), decoding events and pairing spans, laying out threads
- * (those two pulse: the model does not count them). */
+static void
+note_bar (GtkProgressBar *bar, GParamSpec *pspec, gpointer data)
+{
+  GPtrArray *seen = data;
+  GtkLabel *label = g_object_get_data (G_OBJECT (bar), "loading-label");
+  BarSeen *b = g_new0 (BarSeen, 1);
+
+  b->label = g_strdup (gtk_label_get_text (label));
+  b->text = g_strdup (gtk_progress_bar_get_text (bar));
+  b->fraction = gtk_progress_bar_get_fraction (bar);
+  g_ptr_array_add (seen, b);
+}
+
+/* The bar's words for a whole phase: "X of X", both counts the same. */
+static gboolean
+says_all_of (const char *text, const char *prefix, const char *suffix)
+{
+  g_auto(GStrv) halves = NULL;
+
+  if (!g_str_has_prefix (text, prefix) || !g_str_has_suffix (text, suffix))
+    return FALSE;
+  halves = g_strsplit (text + strlen (prefix), " of ", 2);
+  return g_strv_length (halves) == 2
+         && g_str_has_prefix (halves[1], halves[0])
+         && strlen (halves[1]) == strlen (halves[0]) + strlen (suffix);
+}
+
+/* Item 9: loading names its phases, each once and in order, and the bar
+ * shows each one's own progress, from empty to full, never back: the
+ * file's bytes, the events decoded, the spans' starts and ends paired,
+ * the threads laid out. */
 static void
 test_loading_names_its_phases (void **state)
 {
   g_autofree char *path = g_build_filename (gui_dir, "large.etl", NULL);
-  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
-  const char *const phases[] = { "Reading large.etl…", "Decoding the events of large.etl and "
-                                 "pairing its spans…", "Laying out the threads of large.etl…" };
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (bar_seen_free);
+  const char *const phases[] = { "Reading large.etl…", "Decoding the events of large.etl…",
+                                 "Pairing the spans of large.etl…",
+                                 "Laying out the threads of large.etl…" };
+  gboolean full[G_N_ELEMENTS (phases)] = { FALSE };
   EtWindow *window;
-  GtkLabel *loading;
+  GtkWidget *bar;
   guint next = 0;
 
   assert_true (run_fixture_tool ((const char *[]) { "large", "40000", path, "--seed", "1", NULL }));
   window = et_window_new (NULL);
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
   et_window_load (window, path);
-  loading = find_label (GTK_WIDGET (window), "Reading large.etl");
-  assert_non_null (loading);
-  g_ptr_array_add (seen, g_strdup (gtk_label_get_text (loading)));
-  g_signal_connect (loading, "notify::label", G_CALLBACK (note_label), seen);
+  bar = find_widget (GTK_WIDGET (window), GTK_TYPE_PROGRESS_BAR);
+  assert_non_null (bar);
+  g_object_set_data (G_OBJECT (bar), "loading-label",
+                     find_label (GTK_WIDGET (window), "Reading large.etl"));
+  assert_non_null (g_object_get_data (G_OBJECT (bar), "loading-label"));
+  g_signal_connect (bar, "notify::fraction", G_CALLBACK (note_bar), seen);
+  g_signal_connect (bar, "notify::text", G_CALLBACK (note_bar), seen);
   gtk_window_present (GTK_WINDOW (window));
   RUN_UNTIL (!et_window_is_loading (window));
-  for (guint i = 0; i < seen->len && next < G_N_ELEMENTS (phases); i++)
-    next += g_str_equal (g_ptr_array_index (seen, i), phases[next]);
-  if (next < G_N_ELEMENTS (phases))
-    fail_msg ("loading never said \"%s\" (%u labels)", phases[next], seen->len);
-  g_signal_handlers_disconnect_by_data (loading, seen);
+  g_signal_handlers_disconnect_by_data (bar, seen);
+
+  for (guint i = 0; i < seen->len; i++)
+    {
+      BarSeen *b = g_ptr_array_index (seen, i), *before = i ? g_ptr_array_index (seen, i - 1) : NULL;
+      guint at = next;
+
+      /* The headlines in order, none skipped nor repeated. */
+      if (!g_str_equal (b->label, phases[next]))
+        {
+          assert_true (next + 1 < G_N_ELEMENTS (phases));
+          assert_string_equal (b->label, phases[++next]);
+          at = next;
+        }
+      /* Within a phase the bar only fills. */
+      if (before != NULL && g_str_equal (before->label, b->label))
+        assert_true (b->fraction >= before->fraction);
+      if (b->fraction < 1.0 || b->text == NULL)
+        continue;
+      full[at] |= at == 0 ? strstr (b->text, " of ") != NULL
+                 : at == 1 ? says_all_of (b->text, "decoding events: ", "")
+                 : at == 2 ? says_all_of (b->text, "pairing spans: ", " starts and ends")
+                 : g_str_equal (b->text, "laying out threads: 100 %");
+    }
+  assert_int_equal (next, G_N_ELEMENTS (phases) - 1);
+  for (guint p = 0; p < G_N_ELEMENTS (phases); p++)
+    if (!full[p])
+      fail_msg ("the bar never stood full under \"%s\" (%u changes)", phases[p], seen->len);
   close_window (window);
   g_unlink (path);
 }

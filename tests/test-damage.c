@@ -437,7 +437,7 @@ typedef struct
 } CutOnProgress;
 
 static void
-cut_on_first_progress (guint64 done, guint64 total, gpointer data)
+cut_on_first_progress (EtTracePhase phase, guint64 done, guint64 total, gpointer data)
 {
   CutOnProgress *c = data;
 

@@ -2,7 +2,8 @@
  * many-threads trace (etlscope-fixture threads: 300 short-lived threads,
  * 20–30 series each): which rows there are, that a collapsed thread's
  * merged lanes draw exactly what its expanded rows draw (shape for shape,
- * marker for marker, and hit-tests agree), hit-tests that walk only what
+ * marker for marker, and hit-tests agree), a collapsed process's row
+ * drawing what its collapsed threads draw, hit-tests that walk only what
  * can reach the pointer answer as the walk of the whole row, the thread
  * orders, empty
  * threads, and `etlscope-cli render` growing to every row or saying how
@@ -197,7 +198,7 @@ covered_later (GArray *all, guint i, double x, double y)
 /* A click on the centre of each single mark of the merged rows that
  * nothing drawn later covers selects that very marker; the count of them. */
 static guint
-clicks_select_their_marker (EtLayout *merged, const EtViewport *v)
+clicks_select_their_marker (EtLayout *merged, const EtViewport *v, EtRowKind kind)
 {
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (EtShape));
   guint checked = 0;
@@ -214,12 +215,24 @@ clicks_select_their_marker (EtLayout *merged, const EtViewport *v)
         continue;
       et_timeline_hit_test (trace, merged, v, cx, cy, &hit);
       assert_int_equal (hit.kind, ET_HIT_SHAPE);
-      assert_int_equal (et_layout_row (merged, hit.row)->kind, ET_ROW_THREAD);
+      assert_int_equal (et_layout_row (merged, hit.row)->kind, kind);
       assert_ptr_equal (hit.shape.m, s->m);
       assert_int_equal (hit.shape.channel, s->channel);
       checked++;
     }
   return checked;
+}
+
+/* @y is the mark of @x drawn in another row: the same kind, marker,
+ * count, importance and x. */
+static void
+assert_same_mark (const EtShape *x, const EtShape *y)
+{
+  assert_int_equal (x->kind, y->kind);
+  assert_ptr_equal (x->m, y->m);
+  assert_int_equal (x->count, y->count);
+  assert_int_equal (x->importance, y->importance);
+  assert_true (x->x0 == y->x0 && x->x1 == y->x1);
 }
 
 /* A collapsed thread draws exactly the shapes of its expanded rows, one
@@ -254,11 +267,7 @@ test_merged_lanes_hold_exactly_the_threads_markers (void **state)
         {
           const EtShape *x = &g_array_index (a, EtShape, i), *y = &g_array_index (b, EtShape, i);
 
-          assert_int_equal (x->kind, y->kind);
-          assert_ptr_equal (x->m, y->m);
-          assert_int_equal (x->count, y->count);
-          assert_int_equal (x->importance, y->importance);
-          assert_true (x->x0 == y->x0 && x->x1 == y->x1);
+          assert_same_mark (x, y);
           assert_true (y->y0 == merged_y0 (merged, x, &v, v.ruler_height + own->y));
           assert_true (y->y1 - y->y0 == x->y1 - x->y0);
           assert_true (y->y0 >= vm.ruler_height + row->y && y->y1 <= vm.ruler_height + row->y + row->height);
@@ -266,8 +275,125 @@ test_merged_lanes_hold_exactly_the_threads_markers (void **state)
         }
     }
   assert_true (compared > 5000);
-  hits = clicks_select_their_marker (merged, &vm);
+  hits = clicks_select_their_marker (merged, &vm, ET_ROW_THREAD);
   assert_true (hits > compared / 2);
+}
+
+/* Where a collapsed thread's shape goes in its collapsed process's row:
+ * the same x, moved from the thread's merged lane to the process's lane
+ * of its depth. */
+static double
+process_y0 (EtLayout *threads, EtLayout *processes, const EtShape *s, const EtViewport *v)
+{
+  guint thread = et_trace_channel_thread (trace, s->channel);
+  guint process = et_trace_get_thread (trace, thread)->process;
+  const EtRow *from = et_layout_thread_row (threads, thread);
+  const EtRow *to = et_layout_channel_row (processes, s->channel);
+  double offset = s->y0 - (v->ruler_height + from->y + et_thread_strip_px (trace, thread));
+  gboolean one_lane;
+
+  if (s->kind == ET_SHAPE_SPAN || s->kind == ET_SHAPE_LONE_END)
+    {
+      guint64 depths = et_layout_row_depths (processes, s->channel, &one_lane);
+      guint lane = et_lane_of_depth (et_layout_thread_depths (threads, thread), s->m->depth);
+
+      offset += ((double) et_lane_of_depth (depths, s->m->depth) - lane) * v->lane_height;
+    }
+  return v->ruler_height + to->y + et_process_strip_px (trace, process) + offset;
+}
+
+/* The channels of @process's threads (all shown here). */
+static guint
+process_channels (guint process)
+{
+  const EtProcess *p = et_trace_get_process (trace, process);
+  guint n = 0;
+
+  for (guint k = 0; k < p->n_threads; k++)
+    n += et_trace_get_thread (trace, p->first_thread + k)->n_channels;
+  return n;
+}
+
+/* Flag and message marks (aggregates among them) of @all. */
+static guint
+count_points (GArray *all)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < all->len; i++)
+    n += g_array_index (all, EtShape, i).kind != ET_SHAPE_SPAN
+         && g_array_index (all, EtShape, i).kind != ET_SHAPE_LONE_END;
+  return n;
+}
+
+/* Item 16: a collapsed process draws its threads' markers merged in its
+ * header, as their collapsed rows draw them: shape for shape (kind,
+ * marker, count, x, importance), each in the process's lane of its depth;
+ * a click on a mark there selects its marker; crowded, its flags and
+ * messages merge across the threads into fewer marks. A process of more
+ * than ET_LAYOUT_MERGE_CHANNELS channels keeps its strip alone. */
+static void
+test_collapsed_process_draws_its_threads_markers (void **state)
+{
+  g_autoptr(EtLayout) threads = et_layout_new (trace);
+  g_autoptr(EtLayout) processes = et_layout_new (trace);
+  g_autoptr(GPtrArray) each = NULL, together = NULL;
+  g_autoptr(GArray) narrow_threads = g_array_new (FALSE, FALSE, sizeof (EtShape));
+  g_autoptr(GArray) narrow_processes = g_array_new (FALSE, FALSE, sizeof (EtShape));
+  guint compared = 0, skipped = 0;
+  EtViewport v, vp;
+
+  et_layout_set_all_threads_collapsed (threads, TRUE);
+  et_layout_set_all_threads_collapsed (processes, TRUE);
+  for (guint p = 0; p < et_trace_get_n_processes (trace); p++)
+    et_layout_set_collapsed (processes, p, TRUE);
+  /* Wide enough that no row is crowded: marks are each marker's own. */
+  whole (&v, 100000, threads);
+  whole (&vp, 100000, processes);
+  assert_true (vp.height < v.height);
+  each = shapes_by_channel (threads, &v);
+  together = shapes_by_channel (processes, &vp);
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    {
+      GArray *a = g_ptr_array_index (each, c), *b = g_ptr_array_index (together, c);
+      const EtRow *row = et_layout_channel_row (processes, c);
+      guint process = et_trace_get_thread (trace, et_trace_channel_thread (trace, c))->process;
+
+      if (row == NULL)
+        {
+          /* Too many channels to merge: the header's strip alone. */
+          assert_true (process_channels (process) > ET_LAYOUT_MERGE_CHANNELS);
+          assert_int_equal (b->len, 0);
+          skipped++;
+          continue;
+        }
+      assert_int_equal (row->kind, ET_ROW_PROCESS);
+      assert_int_equal (row->index, process);
+      assert_true (process_channels (process) <= ET_LAYOUT_MERGE_CHANNELS);
+      assert_int_equal (a->len, b->len);
+      for (guint i = 0; i < a->len; i++)
+        {
+          const EtShape *x = &g_array_index (a, EtShape, i), *y = &g_array_index (b, EtShape, i);
+
+          assert_same_mark (x, y);
+          assert_true (y->y0 == process_y0 (threads, processes, x, &v));
+          assert_true (y->y0 >= vp.ruler_height + row->y
+                       && y->y1 <= vp.ruler_height + row->y + row->height);
+          compared++;
+        }
+    }
+  assert_true (compared > 5000);
+  assert_true (skipped > 0);     /* and a process too large to merge */
+  assert_true (clicks_select_their_marker (processes, &vp, ET_ROW_PROCESS) > compared / 2);
+
+  /* At a screen's width the process's row is crowded: its points merge
+   * across its threads, fewer marks than the threads' rows draw. */
+  whole (&v, 1600, threads);
+  whole (&vp, 1600, processes);
+  et_timeline_foreach_shape (trace, threads, &v, gather, narrow_threads);
+  et_timeline_foreach_shape (trace, processes, &vp, gather, narrow_processes);
+  assert_true (count_points (narrow_processes) > 0);
+  assert_true (count_points (narrow_processes) < count_points (narrow_threads));
 }
 
 /* What a hit-test answered before it skipped shapes out of the pointer's
@@ -1017,6 +1143,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_rows_are_threads_and_expanded_series),
     cmocka_unit_test (test_merged_lanes_hold_exactly_the_threads_markers),
+    cmocka_unit_test (test_collapsed_process_draws_its_threads_markers),
     cmocka_unit_test (test_hit_tests_agree_with_all_the_rows_shapes),
     cmocka_unit_test (test_merged_rows_merge_across_channels),
     cmocka_unit_test (test_thread_orders),

@@ -14,6 +14,7 @@
 #include "et-search.h"
 #include "et-workers.h"
 #include "et-trace-load.h"
+#include "et-trace-progress.h"
 #include "et-trace-decode.h"
 
 #include <sys/resource.h>
@@ -387,27 +388,102 @@ test_unreadable_files_are_errors_naming_the_file (void **state)
   assert_non_null (strstr (error->message, f->path));
 }
 
-static void
-count_progress (guint64 done, guint64 total, gpointer data)
+/* What a load told of each phase: its calls, first and last numbers. */
+typedef struct
 {
-  guint64 *last = data;
+  guint        calls[ET_TRACE_N_PHASES];
+  guint64      first[ET_TRACE_N_PHASES];
+  guint64      last[ET_TRACE_N_PHASES];
+  guint64      total[ET_TRACE_N_PHASES];
+  EtTracePhase phase;
+  gboolean     any;
+  GThread     *inside;      /* a call under way: none may overlap */
+} PhasesSeen;
+
+static void
+count_progress (EtTracePhase phase, guint64 done, guint64 total, gpointer data)
+{
+  PhasesSeen *s = data;
+
+  assert_null (g_atomic_pointer_get (&s->inside));
+  g_atomic_pointer_set (&s->inside, g_thread_self ());
+  assert_true (phase < ET_TRACE_N_PHASES);
   assert_true (done <= total);
-  assert_true (done >= *last);
-  *last = done;
+  /* In order, never back to an earlier phase, each phase once. */
+  assert_true (!s->any || phase >= s->phase);
+  if (!s->any || phase != s->phase)
+    {
+      assert_int_equal (s->calls[phase], 0);
+      s->first[phase] = done;
+      s->total[phase] = total;
+    }
+  else
+    {
+      assert_true (done > s->last[phase]);      /* forward only, no repeats */
+      assert_int_equal (total, s->total[phase]);
+    }
+  s->any = TRUE;
+  s->phase = phase;
+  s->calls[phase]++;
+  s->last[phase] = done;
+  g_atomic_pointer_set (&s->inside, NULL);
+}
+
+/* Each phase told from 0 to its total, in order, a bounded number of
+ * times: the bytes of the file, its events, the span starts and ends, two
+ * passes over the markers. */
+static void
+assert_phases_told (const PhasesSeen *s, EtTrace *t, const char *path)
+{
+  GStatBuf st;
+  guint64 spans = 0;
+
+  assert_int_equal (g_stat (path, &st), 0);
+  assert_int_equal (s->phase, ET_TRACE_PHASE_CHANNELS);
+  for (guint p = 0; p < ET_TRACE_N_PHASES; p++)
+    {
+      assert_true (s->calls[p] >= 1);
+      assert_true (s->calls[p] <= ET_TRACE_PROGRESS_STEPS + 2);
+      assert_int_equal (s->first[p], 0);
+      assert_int_equal (s->last[p], s->total[p]);
+    }
+  assert_int_equal (s->total[ET_TRACE_PHASE_READING], (guint64) st.st_size);
+  assert_int_equal (s->total[ET_TRACE_PHASE_DECODING], et_trace_get_n_events (t));
+  for (guint c = 0; c < et_trace_get_n_channels (t); c++)
+    {
+      const EtChannel *channel = et_trace_get_channel (t, c);
+
+      for (guint i = 0; i < channel->n_markers; i++)
+        spans += channel->markers[i].kind == ET_MARKER_SPAN;
+    }
+  /* A span is made of a start and, mostly, an end. */
+  assert_true (s->total[ET_TRACE_PHASE_PAIRING] >= spans);
+  assert_true (s->total[ET_TRACE_PHASE_CHANNELS] >= 2 * et_trace_get_stats (t)->markers);
 }
 
 static void
-test_progress_reaches_the_file_size (void **state)
+test_progress_tells_each_phase_in_order (void **state)
 {
   Fixture *f = *state;
-  guint64 last = 0;
+  PhasesSeen seen = { 0 };
   g_autoptr(GError) error = NULL;
   g_autoptr(EtTrace) t = NULL;
 
   write_basic (f->path, 4096);
-  t = et_trace_load (f->path, ET_LOAD_DEFAULT, count_progress, &last, NULL, &error);
+  t = et_trace_load (f->path, ET_LOAD_DEFAULT, count_progress, &seen, NULL, &error);
   g_assert_no_error (error);
-  assert_int_equal (last, et_trace_get_stats (t)->file_size);
+  assert_phases_told (&seen, t, f->path);
+  g_clear_object (&t);
+
+  /* Large enough to decode, pair and lay out on several threads at once
+   * (where there are cores), and to need the bound on calls. */
+  memset (&seen, 0, sizeof seen);
+  t = load_large (f->path, 450000, 3);
+  g_clear_object (&t);
+  t = et_trace_load (f->path, ET_LOAD_DEFAULT, count_progress, &seen, NULL, &error);
+  g_assert_no_error (error);
+  assert_phases_told (&seen, t, f->path);
+  assert_true (seen.calls[ET_TRACE_PHASE_DECODING] > 2);   /* told on the way */
 }
 
 static void
@@ -1577,7 +1653,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_bad_record_size_skips_rest_of_its_buffer_only, setup, teardown),
     cmocka_unit_test_setup_teardown (test_corrupt_compressed_buffer_is_reported, setup, teardown),
     cmocka_unit_test_setup_teardown (test_unreadable_files_are_errors_naming_the_file, setup, teardown),
-    cmocka_unit_test_setup_teardown (test_progress_reaches_the_file_size, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_progress_tells_each_phase_in_order, setup, teardown),
     cmocka_unit_test_setup_teardown (test_cancelled_load_returns_cancelled, setup, teardown),
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),

@@ -5,12 +5,15 @@
  * most one hop to the main context is queued at a time, so the main loop
  * sees the latest numbers without a flood of idle sources.
  *
- * The phases (reading, decoding and pairing, laying out threads) hop the
+ * The phases (reading, decoding, pairing, laying out threads) hop the
  * same way; each one reached is told once, in order, even when several
- * are reached between two hops.
+ * are reached between two hops, and each one left is told at its total
+ * first: a bar shows every phase end full, however fast it went.
  */
 #include "et-loader.h"
 #include "et-trace-load.h"
+
+#include <string.h>
 
 struct _EtLoader
 {
@@ -19,11 +22,12 @@ struct _EtLoader
   char         *path;
   EtLoadFlags   flags;
   GMainContext *context;       /* where "progress" is emitted */
-  GMutex        lock;          /* guards the three fields below */
+  GMutex        lock;          /* guards the five fields below */
   guint64       done;
   guint64       total;
   gboolean      hop_pending;   /* a main-context callback is queued */
   EtLoadPhase   phase;         /* reached on the thread */
+  guint64       totals[ET_TRACE_N_PHASES];   /* each phase's total */
   EtLoadPhase   told;          /* last "phase" emitted */
   guint64       told_done, told_total; /* last "progress" emitted */
   EtLayout     *layout;        /* made beside the trace, until taken */
@@ -51,13 +55,23 @@ G_DEFINE_FINAL_TYPE (EtLoader, et_loader, G_TYPE_OBJECT)
 enum { SIGNAL_PROGRESS, SIGNAL_PHASE, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
+/* Main context: "progress" for the phase told, unless it repeats. */
+static void
+tell_numbers (EtLoader *self, guint64 done, guint64 total)
+{
+  if (done != self->told_done || total != self->told_total)
+    {
+      self->told_done = done, self->told_total = total;
+      g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, done, total);
+    }
+}
+
 /* Main context. */
 static gboolean
 emit_progress (gpointer data)
 {
   EtLoader *self = data;
-  guint64 done, total;
-
+  guint64 done, total, totals[ET_TRACE_N_PHASES];
   EtLoadPhase phase;
 
   g_mutex_lock (&self->lock);
@@ -65,18 +79,15 @@ emit_progress (gpointer data)
   done = self->done;
   total = self->total;
   phase = self->phase;
+  memcpy (totals, self->totals, sizeof totals);
   g_mutex_unlock (&self->lock);
   while (self->told < phase)
     {
+      tell_numbers (self, totals[self->told], totals[self->told]);
       self->told++;
       g_signal_emit (self, signals[SIGNAL_PHASE], 0, (guint) self->told);
     }
-  /* A hop for a phase alone repeats no numbers. */
-  if (done != self->told_done || total != self->told_total)
-    {
-      self->told_done = done, self->told_total = total;
-      g_signal_emit (self, signals[SIGNAL_PROGRESS], 0, done, total);
-    }
+  tell_numbers (self, done, total);
   return G_SOURCE_REMOVE;
 }
 
@@ -91,6 +102,7 @@ report (EtLoader *self, guint64 done, guint64 total, EtLoadPhase phase)
   self->done = done;
   self->total = total;
   self->phase = MAX (self->phase, phase);
+  self->totals[phase] = total;
   hop = !self->hop_pending;
   self->hop_pending = TRUE;
   g_mutex_unlock (&self->lock);
@@ -113,13 +125,11 @@ report (EtLoader *self, guint64 done, guint64 total, EtLoadPhase phase)
     }
 }
 
-/* Loader thread. The model reports bytes read; once they are all read it
- * decodes the events and pairs the spans without a word, hence a phase. */
+/* Loader thread (the model's calls come one at a time, in order). */
 static void
-on_progress (guint64 done, guint64 total, gpointer data)
+on_progress (EtTracePhase phase, guint64 done, guint64 total, gpointer data)
 {
-  report (data, done, total, done >= total && total > 0 ? ET_LOAD_PHASE_DECODING
-                                                       : ET_LOAD_PHASE_READING);
+  report (data, done, total, (EtLoadPhase) phase);
 }
 
 static void
@@ -138,10 +148,11 @@ load_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
     {
       /* The first layout of a server's short-lived threads (15,000 threads,
        * 304,000 channels) took 23 ms the window's main loop would stall
-       * for (7 ms since threads carry their own summaries). */
+       * for (7 ms since threads carry their own summaries). It is not
+       * counted: the bar stands full at the end of the channels' layout
+       * meanwhile, under the same name. */
       Loaded *loaded = g_new0 (Loaded, 1);
 
-      report (self, self->total, self->total, ET_LOAD_PHASE_LAYOUT);
       loaded->trace = trace;
       loaded->layout = et_layout_new (trace);
       g_task_return_pointer (task, loaded, loaded_free);
@@ -246,7 +257,7 @@ et_loader_get_phase (EtLoader *self)
 }
 
 guint64
-et_loader_get_bytes_done (EtLoader *self)
+et_loader_get_done (EtLoader *self)
 {
   guint64 done;
 
@@ -258,7 +269,7 @@ et_loader_get_bytes_done (EtLoader *self)
 }
 
 guint64
-et_loader_get_bytes_total (EtLoader *self)
+et_loader_get_total (EtLoader *self)
 {
   guint64 total;
 

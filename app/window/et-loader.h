@@ -1,9 +1,10 @@
 /* et-loader.h — loads one trace off the main loop.
  *
  *   path ─ GTask thread: et_trace_load, et_layout_new ─ EtProgressFunc
- *        (loader thread) ─ coalesced hop to the main context ─ "progress"
- *        signal (main loop) ─ callback ─ et_loader_load_finish () → EtTrace,
- *        et_loader_take_layout () → its first EtLayout
+ *        (loader thread: phase, done, total) ─ coalesced hop to the main
+ *        context ─ "phase", "progress" signals (main loop) ─ callback ─
+ *        et_loader_load_finish () → EtTrace, et_loader_take_layout () → its
+ *        first EtLayout
  *
  * The window shows the progress and offers Cancel; nothing here touches a
  * widget, so tests and other front ends can load the same way.
@@ -15,12 +16,15 @@
 
 G_BEGIN_DECLS
 
-/* What loading does now, in order. */
+/* What loading does now, in order: the model's phases (EtTracePhase),
+ * the last of which the window calls laying out the threads (their
+ * channels in the model, then their rows here, a few ms after it). */
 typedef enum
 {
-  ET_LOAD_PHASE_READING,    /* the file's buffers ("progress": bytes) */
-  ET_LOAD_PHASE_DECODING,   /* the events decoded, markers made, spans paired */
-  ET_LOAD_PHASE_LAYOUT,     /* the threads' rows laid out */
+  ET_LOAD_PHASE_READING = ET_TRACE_PHASE_READING,    /* "progress": bytes */
+  ET_LOAD_PHASE_DECODING = ET_TRACE_PHASE_DECODING,  /* events */
+  ET_LOAD_PHASE_PAIRING = ET_TRACE_PHASE_PAIRING,    /* span starts and ends */
+  ET_LOAD_PHASE_LAYOUT = ET_TRACE_PHASE_CHANNELS,    /* two passes over the markers */
 } EtLoadPhase;
 
 #define ET_TYPE_LOADER (et_loader_get_type ())
@@ -29,8 +33,10 @@ G_DECLARE_FINAL_TYPE (EtLoader, et_loader, ET, LOADER, GObject)
 EtLoader   *et_loader_new             (const char          *path,
                                        EtLoadFlags          flags);
 const char *et_loader_get_path        (EtLoader            *self);
-/* Starts loading in a worker thread; "progress" (guint64 bytes_done,
- * guint64 bytes_total) is emitted on the calling thread's main context. */
+/* Starts loading in a worker thread; "phase" (guint phase: each once, in
+ * order, after READING) and "progress" (guint64 done, guint64 total of
+ * the phase et_loader_get_phase names; a phase left is first told at its
+ * total) are emitted on the calling thread's main context. */
 void        et_loader_load_async      (EtLoader            *self,
                                        GCancellable        *cancellable,
                                        GAsyncReadyCallback  callback,
@@ -46,7 +52,9 @@ EtLayout   *et_loader_take_layout     (EtLoader            *self);
 /* The last phase told by "phase" (guint phase, on the main context, each
  * once, in order). */
 EtLoadPhase et_loader_get_phase       (EtLoader            *self);
-guint64     et_loader_get_bytes_done  (EtLoader            *self);
-guint64     et_loader_get_bytes_total (EtLoader            *self);
+/* The latest numbers of the phase reached on the loading thread (any
+ * thread may ask). */
+guint64     et_loader_get_done        (EtLoader            *self);
+guint64     et_loader_get_total       (EtLoader            *self);
 
 G_END_DECLS

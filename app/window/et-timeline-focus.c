@@ -94,7 +94,8 @@ step_in_other (EtLayout *layout, const EtChannel *ch, guint c, const EtChannel *
 }
 
 /* Next or previous in the row of @channel: in its channel alone, or in a
- * collapsed thread's merged row, among all its channels there. */
+ * collapsed thread's (or process's) merged row, among all its channels
+ * there. */
 static gboolean
 step_in_row (EtTrace *trace, EtLayout *layout, guint channel, guint index, int step,
              guint *to_channel, guint *to_index)
@@ -103,11 +104,8 @@ step_in_row (EtTrace *trace, EtLayout *layout, guint channel, guint index, int s
   const EtChannel *from = et_trace_get_channel (trace, channel), *best_ch = NULL;
   guint first = channel, end = channel + 1, best_c = 0, best = 0;
 
-  if (row != NULL && row->kind == ET_ROW_THREAD)
-    {
-      const EtThread *t = et_trace_get_thread (trace, row->index);
-      first = t->first_channel, end = t->first_channel + t->n_channels;
-    }
+  if (row != NULL)
+    et_layout_row_channels (layout, row, &first, &end);
   for (guint c = first; c < end; c++)
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);
@@ -132,15 +130,12 @@ nearest_in_row (EtTrace *trace, EtLayout *layout, guint r, gint64 t_ns, guint *t
 {
   const EtRow *row = et_layout_row (layout, r);
   gint64 best_distance = G_MAXINT64;
-  guint first = row->index, end = row->index + 1;
+  guint first, end;
 
-  if (row->kind == ET_ROW_PROCESS || (row->kind == ET_ROW_THREAD && row->lanes == 0))
+  /* A header holds markers only collapsed (merged). */
+  if (row->kind != ET_ROW_CHANNEL && row->lanes == 0)
     return FALSE;
-  if (row->kind == ET_ROW_THREAD)
-    {
-      const EtThread *t = et_trace_get_thread (trace, row->index);
-      first = t->first_channel, end = t->first_channel + t->n_channels;
-    }
+  et_layout_row_channels (layout, row, &first, &end);
   for (guint c = first; c < end; c++)
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);

@@ -57,7 +57,6 @@ struct _EtWindow
   EtLoadFlags        load_flags;
   EtLoader          *loader;
   GCancellable      *cancellable;  /* of the load in progress */
-  guint              pulse;        /* the bar's pulse in a phase without numbers */
   EtTrace           *trace;
   EtLayout          *layout;
   guint              shown_serial;  /* the layout's when the list last followed it */

@@ -304,40 +304,54 @@ set_preview_subtitle (EtWindow *self, int percent)
   set_subtitle (self, text->str);
 }
 
+/* The bar's words for @done of @total of the phase the loader is in. */
+static char *
+progress_text (EtLoadPhase phase, guint64 done, guint64 total)
+{
+  g_autoptr(GString) d = g_string_new (NULL), t = g_string_new (NULL);
+
+  if (phase == ET_LOAD_PHASE_READING)
+    {
+      g_autofree char *done_text = g_format_size (done);
+      g_autofree char *total_text = g_format_size (total);
+
+      /* Translators: loading progress, "12.3 MB of 40.0 MB" */
+      return g_strdup_printf (_("%s of %s"), done_text, total_text);
+    }
+  if (phase == ET_LOAD_PHASE_LAYOUT)
+    /* Translators: the last loading phase, "laying out threads: 40 %" */
+    return g_strdup_printf (_("laying out threads: %d %%"),
+                            total ? (int) (100 * done / total) : 100);
+  et_i18n_count (done, d);
+  et_i18n_count (total, t);
+  if (phase == ET_LOAD_PHASE_DECODING)
+    /* Translators: a loading phase, "decoding events: 400,000 of 1,000,000" */
+    return g_strdup_printf (_("decoding events: %s of %s"), d->str, t->str);
+  /* Translators: a loading phase; a span's start and end are two events,
+   * "pairing spans: 200,000 of 500,000 starts and ends" */
+  return g_strdup_printf (_("pairing spans: %s of %s starts and ends"), d->str, t->str);
+}
+
+/* Each phase with its own progress, counted by the model where the work
+ * is done: the file's bytes, the events decoded, the spans' starts and
+ * ends paired, the markers laid out into the threads' channels. */
 static void
 on_progress (EtLoader *loader, guint64 done, guint64 total, gpointer data)
 {
   EtWindow *self = data;
-  g_autofree char *done_text = g_format_size (done);
-  g_autofree char *total_text = g_format_size (total);
-  /* Translators: loading progress, "12.3 MB of 40.0 MB" */
-  g_autofree char *text = g_strdup_printf (_("%s of %s"), done_text, total_text);
+  EtLoadPhase phase = et_loader_get_phase (loader);
+  g_autofree char *text = progress_text (phase, done, total);
 
-  /* Past the reading the bar pulses under its phase's name (on_phase). */
-  if (et_loader_get_phase (loader) != ET_LOAD_PHASE_READING)
+  if (loader != self->loader)
     return;
-  gtk_progress_bar_set_fraction (self->progress, total ? (double) done / (double) total : 0);
+  /* Nothing to do in a phase (no spans) is as good as done. */
   gtk_progress_bar_set_text (self->progress, text);
-  if (showing_preview (self))
+  gtk_progress_bar_set_fraction (self->progress, total ? (double) done / (double) total : 1.0);
+  if (showing_preview (self) && phase == ET_LOAD_PHASE_READING)
     set_preview_subtitle (self, total ? (int) (100.0 * (double) done / (double) total) : 0);
 }
 
-static gboolean
-pulse (gpointer data)
-{
-  gtk_progress_bar_pulse (ET_WINDOW (data)->progress);
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-stop_pulse (EtWindow *self)
-{
-  g_clear_handle_id (&self->pulse, g_source_remove);
-}
-
-/* Each phase of loading by its name: the model counts the bytes it reads,
- * not its decoding and pairing after them (seconds on a million events),
- * nor the rows' layout, so those pulse rather than stand full. */
+/* Each phase of loading by its name, its bar from empty. */
 static void
 on_phase (EtLoader *loader, guint phase, gpointer data)
 {
@@ -352,8 +366,14 @@ on_phase (EtLoader *loader, guint phase, gpointer data)
   if (phase == ET_LOAD_PHASE_DECODING)
     {
       /* Translators: a loading phase, after the file's bytes are read. */
-      words = _("decoding events, pairing spans");
-      label = g_strdup_printf (_("Decoding the events of %s and pairing its spans…"), base);
+      words = _("decoding events");
+      label = g_strdup_printf (_("Decoding the events of %s…"), base);
+    }
+  else if (phase == ET_LOAD_PHASE_PAIRING)
+    {
+      /* Translators: a loading phase: span starts matched with their ends. */
+      words = _("pairing spans");
+      label = g_strdup_printf (_("Pairing the spans of %s…"), base);
     }
   else
     {
@@ -362,10 +382,8 @@ on_phase (EtLoader *loader, guint phase, gpointer data)
       label = g_strdup_printf (_("Laying out the threads of %s…"), base);
     }
   gtk_label_set_text (self->loading_label, label);
+  gtk_progress_bar_set_fraction (self->progress, 0);
   gtk_progress_bar_set_text (self->progress, words);
-  gtk_progress_bar_set_pulse_step (self->progress, 0.1);
-  if (self->pulse == 0)
-    self->pulse = g_timeout_add (100, pulse, self);
   if (showing_preview (self))
     {
       g_autofree char *subtitle = g_strdup_printf ("%s · %s", gtk_label_get_text (self->subtitle_label),
@@ -581,7 +599,6 @@ loaded (GObject *source, GAsyncResult *result, gpointer data)
       g_clear_pointer (&layout, et_layout_free);
       return;
     }
-  stop_pulse (self);
   g_clear_object (&self->loader);
   g_clear_object (&self->cancellable);
   _et_window_update_actions (self);
@@ -622,7 +639,6 @@ run_loader (EtWindow *self, EtLoadFlags flags)
   g_clear_object (&self->loader);
   self->cancellable = g_cancellable_new ();
   self->loader = et_loader_new (self->path, flags);
-  stop_pulse (self);
   g_signal_connect_object (self->loader, "progress", G_CALLBACK (on_progress), self, 0);
   g_signal_connect_object (self->loader, "phase", G_CALLBACK (on_phase), self, 0);
   et_loader_load_async (self->loader, self->cancellable, loaded, g_object_ref (self));
@@ -826,7 +842,6 @@ et_window_dispose (GObject *object)
 
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
-  stop_pulse (self);
   _et_window_search_clear (self);
   g_clear_handle_id (&self->list_idle, g_source_remove);
   if (self->timeline != NULL)

@@ -73,7 +73,19 @@ typedef struct
   gint64           end_of_trace;
   const GArray    *cross_in;     /* EtCrossEnd by pending marker */
   GArray          *cross;        /* EtCrossEnd with final places */
+  EtTraceProgress *progress;     /* the markers each pass has been through */
 } ChannelPart;
+
+/* Tells the pass's markers before @i since *@told, a chunk at a time. */
+static inline void
+tell_pass (ChannelPart *part, guint i, guint *told)
+{
+  if ((i & 0x3FFF) == 0 || i == part->to)
+    {
+      _et_trace_progress_add (part->progress, i - *told);
+      *told = i;
+    }
+}
 
 static guint
 key_hash (guint32 thread, guint32 series, guint16 provider)
@@ -210,6 +222,7 @@ count_part (gpointer data)
   ChannelPart *part = data;
   guint n_threads = part->self->threads->len;
   guint32 recent[256] = { 0 };    /* direct-mapped, in front of the chains: id + 1 */
+  guint told = part->from;
 
   et_worker_begin ();
   part->channels = g_array_new (FALSE, FALSE, sizeof (PartChannel));
@@ -224,6 +237,7 @@ count_part (gpointer data)
       /* finish_marker reads a start's end, somewhere ahead: ask for it early. */
       if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker != ET_NO_INDEX)
         __builtin_prefetch (&part->markers[m[PREFETCH_AHEAD].end_marker]);
+      tell_pass (part, i, &told);
       if (!_et_marker_is_kept (part->keep, i))
         continue;
       slot = key_hash (m->thread, m->series, m->provider) % G_N_ELEMENTS (recent);
@@ -241,6 +255,7 @@ count_part (gpointer data)
         memcpy (&part->markers[i], &done, sizeof done);
       }
     }
+  tell_pass (part, part->to, &told);
   return NULL;
 }
 
@@ -674,12 +689,14 @@ scatter_part (gpointer data)
   const EtCrossEnd *cross = (const EtCrossEnd *) (gconstpointer) part->cross_in->data;
   guint k = 0, n_cross = part->cross_in->len;
   guint32 moved_to = part->from;         /* pages before this are given back */
+  guint told = part->from;
 
   et_worker_begin ();
   while (k < n_cross && cross[k].marker < part->from)
     k++;
   for (guint i = part->from; i < part->to; i++)
     {
+      tell_pass (part, i, &told);
       if (_et_marker_is_kept (part->keep, i))
         {
           guint32 at = part->cursor[part->channel_of[i]]++;
@@ -697,6 +714,7 @@ scatter_part (gpointer data)
           moved_to = i + 1;
         }
     }
+  tell_pass (part, part->to, &told);
   return NULL;
 }
 
@@ -784,7 +802,7 @@ summarise (EtTrace *self, guint n_channels)
 
 void
 _et_layout_channels (EtTrace *self, EtPendingMarker **markers, guint n, GArray **cross_ends,
-                     const guint32 *keep)
+                     const guint32 *keep, EtTraceProgress *progress)
 {
   guint k = et_workers_count (n, 1000000), n_channels, n_kept = 0;
   guint32 *channel_of = g_new (guint32, MAX (n, 1));
@@ -797,7 +815,9 @@ _et_layout_channels (EtTrace *self, EtPendingMarker **markers, guint n, GArray *
                                .to = (guint32) ((guint64) n * (j + 1) / k), .self = self,
                                .end_of_trace = et_trace_get_duration_ns (self),
                                .cross_in = *cross_ends,
-                               .cross = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)) };
+                               .cross = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)),
+                               .progress = progress };
+  _et_trace_progress_begin (progress, ET_TRACE_PHASE_CHANNELS, 2 * (guint64) n);
   et_workers_run (parts, sizeof *parts, k, count_part, "etlscope-layout");
   _et_loader_phase_done ("- count", &clock);
   for (guint j = 0; j < k; j++)
@@ -821,5 +841,6 @@ _et_layout_channels (EtTrace *self, EtPendingMarker **markers, guint n, GArray *
   _et_loader_phase_done ("- scatter", &clock);
   summarise (self, n_channels);
   _et_loader_phase_done ("- summary", &clock);
+  _et_trace_progress_end (progress);
   self->stats.markers = n_kept;
 }

@@ -6,6 +6,7 @@
 
 #include "et-trace-private.h"
 #include "et-workers.h"
+#include "et-trace-progress.h"
 
 G_BEGIN_DECLS
 
@@ -102,8 +103,8 @@ typedef struct
   GCancellable *cancellable;
   gboolean      cancelled;
   volatile gint *buffers_done; /* all walkers' progress */
-  EtProgressFunc progress;     /* called by the first walker only */
-  gpointer      progress_data;
+  EtTraceProgress *progress;   /* every phase's; told by the first walker only */
+  guint64       bytes_before;  /* of the file's bytes, read before the walk */
 } Loader;
 
 guint    _et_loader_provider_of       (EtTrace             *self,

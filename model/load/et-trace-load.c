@@ -578,7 +578,8 @@ walk_range (gpointer data)
       g_array_set_size (w->run, w->run_used);
       done = (guint) g_atomic_int_add (w->buffers_done, 1) + 1;
       if (w->progress != NULL && i % 64 == 0)
-        w->progress (size * done / n, size, w->progress_data);
+        _et_trace_progress_set (w->progress, w->bytes_before
+                                             + (size - w->bytes_before) * done / n);
     }
   return NULL;
 }
@@ -735,8 +736,7 @@ merge_walkers (Loader *loader, Loader *walkers, guint k)
 /* Walks the buffers on every core, each thread a range of them in file
  * order (small files on one), then merges what they found. */
 static gboolean
-walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
-              GCancellable *cancellable, GError **error)
+walk_buffers (Loader *loader, GCancellable *cancellable, GError **error)
 {
   EtTrace *self = loader->self;
   guint n = et_etl_file_n_buffers (self->file), walked, k;
@@ -759,7 +759,7 @@ walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
       walkers[i].cancellable = cancellable;
       walkers[i].buffers_done = &done;
       if (i == 0)
-        walkers[i].progress = progress, walkers[i].progress_data = progress_data;
+        walkers[i].progress = loader->progress, walkers[i].bytes_before = loader->bytes_before;
     }
   if (g_getenv ("ETLSCOPE_WALK_REVERSED") != NULL)   /* tests: the last range first */
     for (guint i = k; i-- > 0;)
@@ -774,8 +774,7 @@ walk_buffers (Loader *loader, EtProgressFunc progress, gpointer progress_data,
     loader_clear (&walkers[i]);
   if (cancelled)
     return !g_cancellable_set_error_if_cancelled (cancellable, error);
-  if (progress != NULL)
-    progress (et_etl_file_size (self->file), et_etl_file_size (self->file), progress_data);
+  _et_trace_progress_end (loader->progress);
   self->stats.buffers = n;
   self->stats.compressed_buffers = et_etl_file_n_compressed (self->file);
   return TRUE;
@@ -1308,9 +1307,12 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
 {
   g_autoptr(EtTrace) self = NULL;
   g_auto(Loader) loader = { 0 };
+  g_auto(EtTraceProgress) told = { 0 };
   gint64 clock = g_get_monotonic_time ();
+  gboolean nettrace;
 
   g_return_val_if_fail (path != NULL, NULL);
+  _et_trace_progress_init (&told, progress, progress_data);
 
   self = g_object_new (ET_TYPE_TRACE, NULL);
   self->path = g_strdup (path);
@@ -1320,9 +1322,10 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
     return NULL;
   /* Chosen by content: a .nettrace stream is read into .etl-style buffers
    * in memory (et-nettrace-image), and everything after is the same. */
-  if (et_nettrace_file_sniff (path))
-    self->file = et_nettrace_open (path, on_damage, self, progress, progress_data, cancellable,
-                                   error);
+  nettrace = et_nettrace_file_sniff (path);
+  if (nettrace)
+    self->file = et_nettrace_open (path, on_damage, self, _et_trace_progress_bytes, &told,
+                                   cancellable, error);
   else
     self->file = et_etl_file_open (path, on_damage, self, error);
   if (self->file == NULL)
@@ -1330,9 +1333,15 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   self->stats.file_size = et_etl_file_size (self->file);
 
   loader_init (&loader, self);
+  loader.progress = &told;
+  /* A .nettrace's opening read it into buffers, told as 90 % of its bytes
+   * (et-nettrace-image.c): the walk of those tells the rest. */
+  if (nettrace)
+    loader.bytes_before = self->stats.file_size * 9 / 10;
+  _et_trace_progress_bytes (loader.bytes_before, self->stats.file_size, &told);
 
   _et_loader_phase_done ("open", &clock);
-  if (!walk_buffers (&loader, progress, progress_data, cancellable, error))
+  if (!walk_buffers (&loader, cancellable, error))
     return NULL;
   et_etl_file_check_shrinking (self->file);
   _et_loader_phase_done ("walk", &clock);

@@ -40,11 +40,13 @@ _et_marker_is_kept (const guint32 *keep, guint32 i)
 /* Lays the kept markers of @markers (time order; @n of them) out channel
  * by channel into the trace's markers and channels, with @cross_ends
  * (EtCrossEnd by pending marker, in marker order) moved to the markers'
- * final places. Takes both arrays: they go as soon as they are read. */
+ * final places. Takes both arrays: they go as soon as they are read.
+ * Tells @progress its two passes over the markers (ET_TRACE_PHASE_CHANNELS). */
 void _et_layout_channels (EtTrace          *self,
                           EtPendingMarker **markers,
                           guint             n,
                           GArray          **cross_ends,
-                          const guint32    *keep);
+                          const guint32    *keep,
+                          EtTraceProgress  *progress);
 
 G_END_DECLS

@@ -431,6 +431,7 @@ decode_range (gpointer data)
   EtTrace *self = w->loader->self;
   MarkerBuild *b = &w->b;
   EtEvent event;
+  guint64 told = w->from;
 
   et_worker_begin ();
   for (guint64 i = w->from; i < w->to; i++)
@@ -440,6 +441,11 @@ decode_range (gpointer data)
       EtRecord record;
       guint provider;
 
+      if ((i & 0x3FFF) == 0)
+        {
+          _et_trace_progress_add (w->loader->progress, i - told);
+          told = i;
+        }
       if ((i & 0xFFFF) == 0 && g_cancellable_is_cancelled (w->cancellable))
         {
           w->cancelled = TRUE;
@@ -472,6 +478,8 @@ decode_range (gpointer data)
         }
       add_decoded_marker (w->loader, b, &record, provider, &event, i);
     }
+  if (!w->cancelled)
+    _et_trace_progress_add (w->loader->progress, w->to - told);
   return NULL;
 }
 
@@ -520,6 +528,7 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   gboolean cancelled = FALSE;
 
   *n_workers = n;
+  _et_trace_progress_begin (loader->progress, ET_TRACE_PHASE_DECODING, n_events);
   out->markers = g_new (EtPendingMarker, capacity);
   for (guint k = 0; k < n; k++)
     {
@@ -540,6 +549,7 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   self->stats.walked_events += out->walked;
   if (cancelled)
     return !g_cancellable_set_error_if_cancelled (cancellable, error);
+  _et_trace_progress_end (loader->progress);
   return TRUE;
 }
 
@@ -565,6 +575,7 @@ typedef struct
   GMutex       lock;         /* out->cross_ends */
   gint         next;         /* atomic: the next process to take */
   guint64      large;        /* a process with more spans pairs alone (pair_spans) */
+  EtTraceProgress *progress; /* counts span starts and ends paired */
 } PairJob;
 
 /* The span records of @process from every decoding thread, in thread
@@ -741,17 +752,23 @@ pair_process (PairJob *job, guint process, GArray *cross_ends)
   g_autofree EtSpanEvent *events = NULL;
   g_autofree guint32 *span_marker = NULL;
   g_autofree EtSpanResult *results = NULL;
+  /* Counted before the join frees the other threads' lists. */
+  guint64 n_spans = process_spans (job, process);
   guint n = join_spans (job, process, &records);
 
   n = drop_repeated_starts (job, records, n);
   if (n == 0)
-    return;
+    {
+      _et_trace_progress_add (job->progress, n_spans);
+      return;
+    }
   span_marker = g_new (guint32, n);
   events = span_events_of (job->self, job->out, g_steal_pointer (&records), n, span_marker);
   results = g_new (EtSpanResult, n);
   et_span_pair (events, n, results);
   g_clear_pointer (&events, g_free);      /* only the results are needed now */
   fold_spans (job, results, span_marker, n, cross_ends);
+  _et_trace_progress_add (job->progress, n_spans);
 }
 
 static void
@@ -792,6 +809,7 @@ pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
   gsize words = ((gsize) b->n_markers + 31) / 32;
   PairJob job = { self, b, workers, n_workers, self->processes->len,
                   g_new (guint32, MAX (words, 1)) };
+  EtTraceProgress *progress = workers[0].loader->progress;
   g_autofree GThread **threads = NULL;
   guint64 n_spans = 0;
 
@@ -800,6 +818,8 @@ pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
   for (guint p = 0; p < job.n_processes; p++)
     n_spans += process_spans (&job, p);
   job.large = n_spans / 8;
+  job.progress = progress;
+  _et_trace_progress_begin (progress, ET_TRACE_PHASE_PAIRING, n_spans);
   n_threads = MAX (MIN (et_workers_count (n_spans, 50000), job.n_processes), 1);
   g_mutex_init (&job.lock);
   {
@@ -819,6 +839,7 @@ pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
   g_mutex_clear (&job.lock);
   /* The layout's scatter (et-trace-channel-layout.c) takes them in marker order. */
   g_array_sort (b->cross_ends, _et_compare_cross_ends);
+  _et_trace_progress_end (progress);
   return job.keep;
 }
 
@@ -839,7 +860,7 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
     {
       keep = pair_spans (self, &b, workers, n_workers);
       _et_loader_phase_done ("pair", &clock);
-      _et_layout_channels (self, &b.markers, b.n_markers, &b.cross_ends, keep);
+      _et_layout_channels (self, &b.markers, b.n_markers, &b.cross_ends, keep, loader->progress);
     }
   for (guint k = 0; k < n_workers; k++)
     marker_build_free_spans (&workers[k].b);

@@ -192,9 +192,29 @@ typedef enum
 
 #define ET_PREVIEW_EVENTS 1000000
 
-/* Progress: bytes of the file processed so far and the total. Called from
- * the loading thread. */
-typedef void (*EtProgressFunc) (guint64 done, guint64 total, gpointer user_data);
+/* What loading does, in order. Each phase counts its own work: the bytes
+ * of the file read, the events decoded into markers, the span starts and
+ * ends paired, the markers laid out into their channels (two passes over
+ * them: counted into channels, then moved there). */
+typedef enum
+{
+  ET_TRACE_PHASE_READING,
+  ET_TRACE_PHASE_DECODING,
+  ET_TRACE_PHASE_PAIRING,
+  ET_TRACE_PHASE_CHANNELS,
+} EtTracePhase;
+
+#define ET_TRACE_N_PHASES (ET_TRACE_PHASE_CHANNELS + 1)
+
+/* Progress: @done of @total units of @phase. The phases come in order,
+ * each told first with 0 and last with its total (unless loading fails or
+ * is cancelled), @done never going back within a phase; a few hundred
+ * calls a phase at most, whatever the trace's size. Called from loading
+ * threads, one call at a time. */
+typedef void (*EtProgressFunc) (EtTracePhase phase,
+                                guint64      done,
+                                guint64      total,
+                                gpointer     user_data);
 
 const char            *et_trace_get_path        (EtTrace *self);
 const EtLogfileHeader *et_trace_get_header      (EtTrace *self);
