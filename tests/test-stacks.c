@@ -23,6 +23,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "call-tree-roots.h"
 #include "cli-run.h"
 #include "et-fixture.h"
 #include "et-fixture-stacks.h"
@@ -238,10 +239,8 @@ test_call_tree_of_ranges (void **state)
   g_autoptr(EtTrace) trace = et_trace_load (f->path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
   EtStacks *stacks;
   g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (EtCallRange));
-  g_autoptr(GHashTable) roots = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GArray) symbols = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GHashTable) roots = roots_new ();
   g_autoptr(EtCallTree) tree = NULL, whole = NULL;
-  g_autoptr(GString) name = g_string_new (NULL);
   guint64 total = 0;
 
   assert_non_null (trace);
@@ -257,7 +256,7 @@ test_call_tree_of_ranges (void **state)
 
       if (n < 3)
         continue;
-      /* the first two samples, then the second to the last: the second twice */
+      /* the second sample to the last, then the first two: the second twice */
       g_array_append_val (ranges, ((EtCallRange) { ct, ns[1], ns[n - 1] }));
       g_array_append_val (ranges, ((EtCallRange) { ct, ns[0], ns[1] }));
     }
@@ -272,54 +271,22 @@ test_call_tree_of_ranges (void **state)
       for (guint i = 0; i < n; i++)
         if (ns[i] >= range->from_ns && ns[i] <= range->to_ns)
           {
-            g_autofree char *key = NULL;
-
-            g_array_set_size (symbols, 0);
-            et_stacks_node_symbols (stacks, nodes[i], ns[i], symbols);
-            key = g_strdup_printf ("%u|%s", range->thread.tid, symbols->len > 0
-                                   ? et_stacks_name (stacks, g_array_index (symbols, guint32, 0))
-                                   : "");
-            g_hash_table_insert (roots, g_strdup (key),
-                                 GUINT_TO_POINTER (GPOINTER_TO_UINT (
-                                   g_hash_table_lookup (roots, key)) + 1));
+            roots_count_sample (roots, stacks, range->thread.tid, nodes[i], ns[i]);
             total++;
           }
     }
   tree = et_call_tree_new_ranges (stacks, (const EtCallRange *) (gconstpointer) ranges->data,
                                   ranges->len, NULL);
   assert_int_equal (et_call_tree_node (tree, 0)->inclusive, total);
-  assert_int_equal (et_call_tree_n_nodes (tree) > 1, TRUE);
-  for (guint i = 1; i < et_call_tree_n_nodes (tree); i++)
-    {
-      const EtCallNode *node = et_call_tree_node (tree, i);
-      const EtCallNode *thread = et_call_tree_node (tree, node->parent);
-      g_autofree char *key = NULL;
+  assert_true (et_call_tree_n_nodes (tree) > 1);
+  assert_roots_equal (tree, roots);
 
-      if (node->level != ET_CALL_FRAME || thread->level != ET_CALL_THREAD)
-        continue;
-      g_string_truncate (name, 0);
-      et_call_tree_append_name (tree, i, name);
-      key = g_strdup_printf ("%u|%s", thread->id, name->str);
-      assert_int_equal (node->inclusive, GPOINTER_TO_UINT (g_hash_table_lookup (roots, key)));
-      assert_true (g_hash_table_remove (roots, key));
-    }
-  /* left: only samples without a stack, counted on their thread's node */
-  {
-    GHashTableIter iter;
-    gpointer key;
-
-    g_hash_table_iter_init (&iter, roots);
-    while (g_hash_table_iter_next (&iter, &key, NULL))
-      assert_true (g_str_has_suffix (key, "|"));
-  }
-
-  for (guint r = 0; r < ranges->len; r++)
-    g_array_index (ranges, EtCallRange, r) = (EtCallRange) {
-      g_array_index (ranges, EtCallRange, r).thread, G_MININT64, G_MAXINT64 };
-  g_array_set_size (ranges, 1);
+  /* one range of a thread's whole time: et_call_tree_new's tree, node for node */
+  g_array_index (ranges, EtCallRange, 0).from_ns = G_MININT64;
+  g_array_index (ranges, EtCallRange, 0).to_ns = G_MAXINT64;
   g_clear_pointer (&tree, et_call_tree_free);
-  tree = et_call_tree_new_ranges (stacks, (const EtCallRange *) (gconstpointer) ranges->data,
-                                  ranges->len, NULL);
+  tree = et_call_tree_new_ranges (stacks, (const EtCallRange *) (gconstpointer) ranges->data, 1,
+                                  NULL);
   whole = et_call_tree_new (stacks, &g_array_index (ranges, EtCallRange, 0).thread, 1,
                             G_MININT64, G_MAXINT64, NULL);
   assert_int_equal (et_call_tree_n_nodes (tree), et_call_tree_n_nodes (whole));
