@@ -7,7 +7,9 @@
 #include <cmocka.h>
 #include <glib/gstdio.h>
 
+#include "call-tree-roots.h"
 #include "calltree-check.h"
+#include "et-report-table.h"
 #include "et-stats-pane.h"
 #include "et-timeline-view.h"
 #include "et-trace-stacks.h"
@@ -203,4 +205,85 @@ assert_stats_samples (EtWindow *window, gint64 from, gint64 to, gint64 fixture_s
     }
   assert_true (spans > 0);
   return all;
+}
+
+/* Counts by hand the samples of Statistics row @r's spans (start in
+ * [@from, @to), both ends), each span's thread from its start to its end:
+ * @roots gets "tid|root frame" → samples ("tid|": no stack); the spans'
+ * count in @n_spans; all the samples returned. */
+static guint64
+count_row_by_hand (EtTrace *trace, const EtStatsRow *r, gint64 from, gint64 to,
+                   GHashTable *roots, guint *n_spans)
+{
+  EtStacks *stacks = et_trace_get_stacks (trace);
+  guint64 total = 0;
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, c);
+      guint thread = et_trace_channel_thread (trace, c);
+      const EtThread *t = thread != ET_NO_INDEX ? et_trace_get_thread (trace, thread) : NULL;
+      const gint64 *ns = NULL;
+      const guint32 *nodes = NULL;
+      guint n = t != NULL ? et_stacks_thread_samples (stacks, thread, &ns, &nodes) : 0;
+
+      for (guint i = 0; t != NULL && ch->provider == r->provider && ch->series == r->series
+                        && i < ch->n_markers; i++)
+        {
+          const EtMarker *m = &ch->markers[i];
+
+          if (m->kind != ET_MARKER_SPAN || !et_stats_marker_counted (m) || m->start_ns < from
+              || m->start_ns >= to)
+            continue;
+          (*n_spans)++;
+          for (guint k = 0; k < n; k++)
+            if (ns[k] >= m->start_ns && ns[k] <= m->end_ns)
+              {
+                roots_count_sample (roots, stacks, t->tid, nodes[k], ns[k]);
+                total++;
+              }
+        }
+    }
+  return total;
+}
+
+guint64
+assert_row_call_tree (EtWindow *window, guint row)
+{
+  EtStatsPane *stats = ET_STATS_PANE (find_widget (GTK_WIDGET (window), ET_TYPE_STATS_PANE));
+  EtTrace *trace = et_window_get_trace (window);
+  EtCallTreePane *pane = call_tree_pane (window);
+  g_autoptr(GHashTable) roots = roots_new ();
+  g_autofree char *cell = NULL, *total_text = NULL, *scope = NULL;
+  const EtCallTree *tree;
+  const EtStatsRow *r;
+  guint64 total;
+  guint n_spans = 0;
+  gint64 from, to;
+
+  GtkNotebook *reports = GTK_NOTEBOOK (find_widget (GTK_WIDGET (window), GTK_TYPE_NOTEBOOK));
+
+  gtk_notebook_set_current_page (reports, gtk_notebook_page_num (reports, GTK_WIDGET (stats)));
+  RUN_UNTIL (!et_window_is_busy (window));
+  et_stats_pane_select_row (stats, row);
+  r = et_stats_pane_get_row (stats, row);
+  assert_int_equal (r->kind, ET_MARKER_SPAN);
+  assert_true (et_stats_pane_get_range (stats, &from, &to));
+  total = count_row_by_hand (trace, r, from, to, roots, &n_spans);
+  /* Enter in the table: the row's call tree, in the Call Tree tab */
+  gtk_widget_grab_focus (GTK_WIDGET (find_widget (GTK_WIDGET (stats), ET_TYPE_REPORT_TABLE)));
+  assert_true (press_in_window (window, GDK_KEY_Return));
+  scope = g_strdup_printf ("%'u span%s of %s (", n_spans, n_spans == 1 ? "" : "s",
+                           et_trace_get_string (trace, r->series));
+  RUN_UNTIL (!et_window_is_busy (window) && et_call_tree_pane_get_tree (pane) != NULL
+             && g_str_has_prefix (et_call_tree_pane_get_heading (pane), scope));
+  assert_true (gtk_widget_get_mapped (GTK_WIDGET (pane)));
+  tree = et_call_tree_pane_get_tree (pane);
+  /* the tree's root is the row's "CPU samples", and the count by hand */
+  cell = et_stats_pane_cell_text (stats, row, ET_STATS_COL_SAMPLES);
+  total_text = g_strdup_printf ("%'" G_GUINT64_FORMAT, et_call_tree_node (tree, 0)->inclusive);
+  assert_string_equal (cell, total_text);
+  assert_int_equal (et_call_tree_node (tree, 0)->inclusive, total);
+  assert_roots_equal (tree, roots);
+  return total;
 }

@@ -40,3 +40,9 @@ guint64           assert_stats_samples (EtWindow       *window,
                                         gint64          from,
                                         gint64          to,
                                         gint64          fixture_span_samples);
+/* Chooses Statistics row @row (a span row), presses Enter in the table
+ * and checks the Call Tree it opens: headed by the row's spans, its root
+ * the row's "CPU samples", each thread's root frames the samples of the
+ * spans counted by hand. Returns the tree's samples. */
+guint64           assert_row_call_tree (EtWindow       *window,
+                                        guint           row);

@@ -196,6 +196,16 @@ test_corpus_statistics_span_samples (void **state)
   window = open_window (path);
   v = et_window_get_viewport (window);
   assert_true (assert_stats_samples (window, v->from_ns, v->to_ns, -1) > 100);
+  /* each span row's call tree: its samples counted by hand, its root the row's */
+  {
+    EtStatsPane *stats = ET_STATS_PANE (find_widget (GTK_WIDGET (window), ET_TYPE_STATS_PANE));
+    guint64 in_trees = 0;
+
+    for (guint r = 0; r < et_stats_pane_get_n_rows (stats); r++)
+      if (et_stats_pane_get_row (stats, r)->kind == ET_MARKER_SPAN)
+        in_trees += assert_row_call_tree (window, r);
+    assert_true (in_trees > 100);
+  }
   close_window (window);
 }
 

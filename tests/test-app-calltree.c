@@ -7,7 +7,8 @@
  * the bottom-up view's functions carry the samples that ended in them
  * (summed here from the CLI's tree); search reveals a frame; a trace
  * without samples says so; the flame graph, the details' stacks, a
- * chosen frame's marks on the CPU bands, the Statistics' CPU samples.
+ * chosen frame's marks on the CPU bands, the Statistics' CPU samples and
+ * a span row's call tree (its root those samples, counted by hand).
  * Real traces: test-app-calltree-corpus.c.
  */
 #include <stdarg.h>
@@ -430,6 +431,40 @@ test_statistics_span_samples (void **state)
 }
 
 
+/* A span row's call tree (Enter on the row): the fixture's one span, its
+ * one sample in Total, under Main; a selected span gives the pane back
+ * its own scope. */
+static void
+test_statistics_row_call_tree (void **state)
+{
+  EtWindow *window = open_window (stacks_path);
+  EtViewport *v = et_window_get_viewport (window);
+  EtStatsPane *stats = ET_STATS_PANE (find_widget (GTK_WIDGET (window), ET_TYPE_STATS_PANE));
+  EtCallTreePane *pane = call_tree_pane (window);
+  EtTrace *trace = et_window_get_trace (window);
+  g_autoptr(GString) name = g_string_new (NULL);
+  guint row = 0;
+
+  assert_stats_samples (window, v->from_ns, v->to_ns, 1);
+  while (et_stats_pane_get_row (stats, row)->kind != ET_MARKER_SPAN)
+    row++;
+  assert_int_equal (assert_row_call_tree (window, row), 1);
+  assert_non_null (strstr (et_call_tree_pane_get_heading (pane), ": 1 CPU sample "));
+  /* root › process › thread › Main › Total */
+  et_call_tree_append_name (et_call_tree_pane_get_tree (pane),
+                            et_call_tree_n_nodes (et_call_tree_pane_get_tree (pane)) - 1, name);
+  assert_string_equal (name->str, CART_TOTAL);
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    if (et_trace_get_channel (trace, c)->n_markers > 0)
+      {
+        et_window_reveal_marker (window, c, 0);
+        break;
+      }
+  RUN_UNTIL (!et_window_is_busy (window)
+             && strstr (et_call_tree_pane_get_heading (pane), "Thread 100, the span from"));
+  close_window (window);
+}
+
 /* The demo trace has no CPU samples: the pane says what would give them. */
 static void
 test_trace_without_samples_says_so (void **state)
@@ -493,6 +528,7 @@ main (void)
     cmocka_unit_test (test_selected_marker_thread),
     cmocka_unit_test (test_flame_graph_zooms),
     cmocka_unit_test (test_statistics_span_samples),
+    cmocka_unit_test (test_statistics_row_call_tree),
     cmocka_unit_test (test_trace_without_samples_says_so),
     cmocka_unit_test (test_german),
   };

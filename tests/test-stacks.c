@@ -23,9 +23,11 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "call-tree-roots.h"
 #include "cli-run.h"
 #include "et-fixture.h"
 #include "et-fixture-stacks.h"
+#include "et-call-tree.h"
 #include "et-stack-walks.h"
 #include "et-trace.h"
 #include "et-trace-load.h"
@@ -224,6 +226,73 @@ test_span_keeps_both_stacks (void **state)
   assert_int_equal (run.status, 2);
   assert_non_null (strstr (run.err, "--marker 2"));
   run_clear (&run);
+}
+
+/* The call tree of (thread, from, to) ranges: each range's samples counted
+ * by hand (a sample in two ranges in both), per thread and per root frame,
+ * equal the tree's; one range of every thread is et_call_tree_new's tree. */
+static void
+test_call_tree_of_ranges (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) trace = et_trace_load (f->path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+  EtStacks *stacks;
+  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (EtCallRange));
+  g_autoptr(GHashTable) roots = roots_new ();
+  g_autoptr(EtCallTree) tree = NULL, whole = NULL;
+  guint64 total = 0;
+
+  assert_non_null (trace);
+  stacks = et_trace_get_stacks (trace);
+  assert_non_null (stacks);
+  for (guint t = 0; t < et_trace_get_n_threads (trace); t++)
+    {
+      const EtThread *th = et_trace_get_thread (trace, t);
+      EtCallThread ct = { t, th->pid, th->tid };
+      const gint64 *ns;
+      const guint32 *nodes;
+      guint n = et_stacks_thread_samples (stacks, t, &ns, &nodes);
+
+      if (n < 3)
+        continue;
+      /* the second sample to the last, then the first two: the second twice */
+      g_array_append_val (ranges, ((EtCallRange) { ct, ns[1], ns[n - 1] }));
+      g_array_append_val (ranges, ((EtCallRange) { ct, ns[0], ns[1] }));
+    }
+  assert_true (ranges->len >= 2);
+  for (guint r = 0; r < ranges->len; r++)
+    {
+      const EtCallRange *range = &g_array_index (ranges, EtCallRange, r);
+      const gint64 *ns;
+      const guint32 *nodes;
+      guint n = et_stacks_thread_samples (stacks, range->thread.thread, &ns, &nodes);
+
+      for (guint i = 0; i < n; i++)
+        if (ns[i] >= range->from_ns && ns[i] <= range->to_ns)
+          {
+            roots_count_sample (roots, stacks, range->thread.tid, nodes[i], ns[i]);
+            total++;
+          }
+    }
+  tree = et_call_tree_new_ranges (stacks, (const EtCallRange *) (gconstpointer) ranges->data,
+                                  ranges->len, NULL);
+  assert_int_equal (et_call_tree_node (tree, 0)->inclusive, total);
+  assert_true (et_call_tree_n_nodes (tree) > 1);
+  assert_roots_equal (tree, roots);
+
+  /* one range of a thread's whole time: et_call_tree_new's tree, node for node */
+  g_array_index (ranges, EtCallRange, 0).from_ns = G_MININT64;
+  g_array_index (ranges, EtCallRange, 0).to_ns = G_MAXINT64;
+  g_clear_pointer (&tree, et_call_tree_free);
+  tree = et_call_tree_new_ranges (stacks, (const EtCallRange *) (gconstpointer) ranges->data, 1,
+                                  NULL);
+  whole = et_call_tree_new (stacks, &g_array_index (ranges, EtCallRange, 0).thread, 1,
+                            G_MININT64, G_MAXINT64, NULL);
+  assert_int_equal (et_call_tree_n_nodes (tree), et_call_tree_n_nodes (whole));
+  for (guint i = 0; i < et_call_tree_n_nodes (tree); i++)
+    assert_memory_equal (et_call_tree_node (tree, i), et_call_tree_node (whole, i),
+                         offsetof (EtCallNode, level) + 1);
 }
 
 /* `events --format=jsonl --stacks`: each event's frames, root first. */
@@ -926,6 +995,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_speedscope, setup, teardown),
     cmocka_unit_test_setup_teardown (test_call_tree_json, setup, teardown),
     cmocka_unit_test_setup_teardown (test_span_keeps_both_stacks, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_call_tree_of_ranges, setup, teardown),
     cmocka_unit_test_setup_teardown (test_events_with_stacks, setup, teardown),
     cmocka_unit_test_setup_teardown (test_missing_stack_ids, setup, teardown),
     cmocka_unit_test_setup_teardown (test_truncated_stack_block, setup, teardown),

@@ -37,6 +37,8 @@ struct _EtCallTreePane
   gboolean        has_range;
   gint            span_thread;        /* -1: no span */
   gint64          span_from, span_to;
+  GArray         *spans;              /* EtCallRange: a Statistics row's spans, or NULL */
+  char           *spans_scope;        /* their words in the heading */
   gboolean        dirty;              /* the scope changed while hidden */
   GCancellable   *cancellable;        /* of the computation in progress */
   EtCallResult   *result;
@@ -75,6 +77,11 @@ append_scope (EtCallTreePane *self, GString *out)
   g_autoptr(GString) from = g_string_new (NULL), to = g_string_new (NULL);
   gboolean span = self->span_thread >= 0;
 
+  if (self->spans != NULL)
+    {
+      g_string_append (out, self->spans_scope);
+      return;
+    }
   et_format_time_display (span ? self->span_from : self->from_ns, from);
   et_format_time_display (span ? self->span_to : self->to_ns, to);
   if (span)
@@ -138,7 +145,9 @@ set_empty_text (EtCallTreePane *self)
                           "dotnet-trace's cpu-sampling profile (.nettrace)."));
   else
     gtk_label_set_text (self->empty_label,
-                        self->span_thread >= 0
+                        self->spans != NULL
+                        ? _("No CPU samples of these spans' threads during them.")
+                        : self->span_thread >= 0
                         ? _("No CPU samples of this thread during the span.")
                         : _("No CPU samples in this range."));
 }
@@ -148,8 +157,7 @@ set_empty_text (EtCallTreePane *self)
 typedef struct
 {
   EtTrace *trace;
-  gint     thread;      /* -1: every thread */
-  gint64   from_ns, to_ns;
+  GArray  *ranges;      /* EtCallRange */
 } Job;
 
 static void
@@ -158,21 +166,32 @@ job_free (gpointer data)
   Job *job = data;
 
   g_object_unref (job->trace);
+  g_array_unref (job->ranges);
   g_free (job);
 }
 
+/* The scope as ranges: the row's spans, the span's thread and time, or
+ * the range of every thread (or of the selected marker's). */
 static GArray *
-job_threads (const Job *job)
+scope_ranges (EtCallTreePane *self)
 {
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (EtCallThread));
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (EtCallRange));
+  gint thread = self->span_thread >= 0 ? self->span_thread : range_thread (self);
+  gint64 from = self->span_thread >= 0 ? self->span_from : self->from_ns;
+  gint64 to = self->span_thread >= 0 ? self->span_to : self->to_ns;
 
-  for (guint i = 0; i < et_trace_get_n_threads (job->trace); i++)
+  if (self->spans != NULL)
     {
-      const EtThread *t = et_trace_get_thread (job->trace, i);
-      EtCallThread c = { i, t->pid, t->tid };
+      g_array_append_vals (out, self->spans->data, self->spans->len);
+      return out;
+    }
+  for (guint i = 0; i < et_trace_get_n_threads (self->trace); i++)
+    {
+      const EtThread *t = et_trace_get_thread (self->trace, i);
+      EtCallRange r = { { i, t->pid, t->tid }, from, to };
 
-      if (job->thread < 0 || (guint) job->thread == i)
-        g_array_append_val (out, c);
+      if (thread < 0 || (guint) thread == i)
+        g_array_append_val (out, r);
     }
   return out;
 }
@@ -183,7 +202,6 @@ compute_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
   Job *job = data;
   EtCallResult *r = g_new0 (EtCallResult, 1);
   EtStacks *stacks;
-  g_autoptr(GArray) threads = job_threads (job);
   gint64 t0 = g_get_monotonic_time (), t1, t2;
 
   et_worker_begin ();
@@ -194,8 +212,8 @@ compute_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *ca
   if (stacks != NULL)
     {
       r->trace_samples = et_stacks_get_stats (stacks).samples;
-      r->tree = et_call_tree_new (stacks, (const EtCallThread *) (gconstpointer) threads->data,
-                                  threads->len, job->from_ns, job->to_ns, cancellable);
+      r->tree = et_call_tree_new_ranges (stacks, (const EtCallRange *) (gconstpointer) job->ranges->data,
+                                         job->ranges->len, cancellable);
       t2 = g_get_monotonic_time ();
       if (r->tree != NULL)
         r->bottom_up = et_bottom_up_new (r->tree, cancellable);
@@ -241,7 +259,10 @@ computed (GObject *source, GAsyncResult *res, gpointer data)
       return;
     }
   g_clear_object (&self->cancellable);
-  _et_call_result_free (self->result);
+  /* The old rows go first, with no tree: clearing them moves the cursor,
+   * whose node would be read against the new tree (out of its range) */
+  g_clear_pointer (&self->result, _et_call_result_free);
+  show_result (self);
   self->result = r;
   clear_search (self);
   show_result (self);
@@ -260,14 +281,12 @@ start (EtCallTreePane *self)
 
   self->dirty = FALSE;
   cancel_work (self);
-  if (self->trace == NULL || (!self->has_range && self->span_thread < 0))
+  if (self->trace == NULL || (!self->has_range && self->span_thread < 0 && self->spans == NULL))
     return;
   self->cancellable = g_cancellable_new ();
   job = g_new0 (Job, 1);
   job->trace = g_object_ref (self->trace);
-  job->thread = self->span_thread >= 0 ? self->span_thread : range_thread (self);
-  job->from_ns = self->span_thread >= 0 ? self->span_from : self->from_ns;
-  job->to_ns = self->span_thread >= 0 ? self->span_to : self->to_ns;
+  job->ranges = scope_ranges (self);
   task = g_task_new (NULL, self->cancellable, computed, g_object_ref (self));
   g_task_set_check_cancellable (task, FALSE);
   g_task_set_task_data (task, job, job_free);
@@ -289,7 +308,7 @@ on_this_thread_toggled (GtkCheckButton *check, gpointer data)
 {
   EtCallTreePane *self = data;
 
-  if (self->span_thread < 0 && self->marker_thread >= 0)
+  if (self->span_thread < 0 && self->spans == NULL && self->marker_thread >= 0)
     scope_changed (self);
 }
 
@@ -382,6 +401,8 @@ et_call_tree_pane_dispose (GObject *object)
   g_clear_pointer (&self->result, _et_call_result_free);
   g_clear_pointer (&self->matches, g_array_unref);
   g_clear_pointer (&self->match_text, g_free);
+  g_clear_pointer (&self->spans, g_array_unref);
+  g_clear_pointer (&self->spans_scope, g_free);
   g_clear_object (&self->trace);
   gtk_widget_dispose_template (GTK_WIDGET (self), ET_TYPE_CALL_TREE_PANE);
   G_OBJECT_CLASS (et_call_tree_pane_parent_class)->dispose (object);
@@ -447,6 +468,7 @@ et_call_tree_pane_set_trace (EtCallTreePane *self, EtTrace *trace)
   self->has_range = FALSE;
   self->span_thread = -1;
   self->marker_thread = -1;
+  g_clear_pointer (&self->spans, g_array_unref);
   gtk_widget_set_sensitive (GTK_WIDGET (self->this_thread), FALSE);
   self->dirty = FALSE;
   gtk_label_set_text (self->heading, "");
@@ -462,7 +484,7 @@ et_call_tree_pane_set_range (EtCallTreePane *self, gint64 from_ns, gint64 to_ns)
   self->from_ns = from_ns;
   self->to_ns = to_ns;
   self->has_range = TRUE;
-  if (self->span_thread < 0)
+  if (self->span_thread < 0 && self->spans == NULL)
     scope_changed (self);
 }
 
@@ -470,8 +492,10 @@ void
 et_call_tree_pane_set_span (EtCallTreePane *self, guint thread, gint64 from_ns, gint64 to_ns)
 {
   g_return_if_fail (ET_IS_CALL_TREE_PANE (self));
-  if (self->span_thread == (gint) thread && self->span_from == from_ns && self->span_to == to_ns)
+  if (self->spans == NULL && self->span_thread == (gint) thread && self->span_from == from_ns
+      && self->span_to == to_ns)
     return;
+  g_clear_pointer (&self->spans, g_array_unref);
   self->span_thread = (gint) thread;
   self->span_from = from_ns;
   self->span_to = to_ns;
@@ -486,7 +510,7 @@ et_call_tree_pane_set_marker_thread (EtCallTreePane *self, gint thread)
   if (self->marker_thread == thread)
     return;
   self->marker_thread = thread;
-  if (self->span_thread < 0 && gtk_check_button_get_active (self->this_thread))
+  if (self->span_thread < 0 && self->spans == NULL && gtk_check_button_get_active (self->this_thread))
     scope_changed (self);
 }
 
@@ -494,8 +518,21 @@ void
 et_call_tree_pane_clear_span (EtCallTreePane *self)
 {
   g_return_if_fail (ET_IS_CALL_TREE_PANE (self));
-  if (self->span_thread < 0)
+  if (self->span_thread < 0 && self->spans == NULL)
     return;
+  self->span_thread = -1;
+  g_clear_pointer (&self->spans, g_array_unref);
+  scope_changed (self);
+}
+
+void
+et_call_tree_pane_set_spans (EtCallTreePane *self, GArray *ranges, const char *scope)
+{
+  g_return_if_fail (ET_IS_CALL_TREE_PANE (self) && ranges != NULL && scope != NULL);
+  g_clear_pointer (&self->spans, g_array_unref);
+  self->spans = g_array_ref (ranges);
+  g_free (self->spans_scope);
+  self->spans_scope = g_strdup (scope);
   self->span_thread = -1;
   scope_changed (self);
 }

@@ -1,8 +1,8 @@
 /* et-call-tree-pane.h — the Call Tree report: the CPU samples of the
- * selected range (else the visible one) of every thread, or of a selected
- * span's thread and time, as a top-down tree (root › process › thread ›
- * frames, inclusive and exclusive samples, % of the samples, estimated
- * ms) and a bottom-up one (the functions samples ended in, with their
+ * selected range (else the visible one) of every thread, of a selected
+ * span's thread and time, or of a Statistics row's spans, as a top-down
+ * tree (root › process › thread › frames, inclusive and exclusive
+ * samples, % of the samples, estimated ms) and a bottom-up one (the functions samples ended in, with their
  * callers), and a flame graph of the top-down one (et-flame-view.h). A
  * frame chosen in any of them is said by "frame-chosen" (guint symbol,
  * G_MAXUINT for none), for the timeline to mark its samples. Computed on a thread, only while the pane is shown; a newer
@@ -45,7 +45,14 @@ void              et_call_tree_pane_set_span   (EtCallTreePane *self,
                                                 guint           thread,
                                                 gint64          from_ns,
                                                 gint64          to_ns);
+/* Back to the range, from a span or a row's spans. */
 void              et_call_tree_pane_clear_span (EtCallTreePane *self);
+/* The samples of @ranges (EtCallRange; a Statistics row's spans, their
+ * threads during them), over the range, until another span is set or
+ * et_call_tree_pane_clear_span; @scope heads the tree. */
+void              et_call_tree_pane_set_spans  (EtCallTreePane *self,
+                                                GArray         *ranges,
+                                                const char     *scope);
 /* The selected marker's thread (-1: none): with "Only the selected
  * marker's thread" ticked, the range's tree is that thread's. */
 void              et_call_tree_pane_set_marker_thread (EtCallTreePane *self,

@@ -49,7 +49,7 @@ struct _EtStatsPane
 /* Bars of a duration histogram. */
 #define HISTOGRAM_BINS 40
 
-enum { SIGNAL_FIND_SPANS, N_SIGNALS };
+enum { SIGNAL_FIND_SPANS, SIGNAL_OPEN_CALL_TREE, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (EtStatsPane, et_stats_pane, GTK_TYPE_BOX)
@@ -289,6 +289,7 @@ hide_histogram (EtStatsPane *self)
 {
   gtk_widget_set_visible (self->histogram_box, FALSE);
   et_histogram_view_set_histogram (self->histogram, NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "stats.call-tree", FALSE);
 }
 
 /* New rows and their samples (taken; may be NULL): none is selected, as
@@ -409,6 +410,40 @@ on_row_selected (EtReportTable *table, guint row, gpointer data)
     }
   self->histogram_row = *r;
   show_histogram (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "stats.call-tree", TRUE);
+}
+
+/* The chosen span row's spans, in the range and filters the table was
+ * counted with, for the Call Tree ("open-call-tree"); one series'
+ * markers, quick enough here, as its histogram is. */
+static void
+call_tree_action (GtkWidget *widget, const char *action, GVariant *parameter)
+{
+  EtStatsPane *self = ET_STATS_PANE (widget);
+  const EtStatsRow *row = &self->histogram_row;
+  g_autoptr(EtLayoutFilter) copy = NULL;
+  g_autoptr(GArray) ranges = NULL;
+  g_autoptr(GString) from = g_string_new (NULL), to = g_string_new (NULL);
+  g_autofree char *count = NULL, *scope = NULL;
+  EtStatsFilter filter = { layout_channel, layout_marker, NULL };
+
+  if (self->trace == NULL || !gtk_widget_get_visible (self->histogram_box))
+    return;
+  copy = et_layout_filter_copy (self->layout);
+  filter.data = copy;
+  ranges = et_stats_span_ranges (self->trace, self->from_ns, self->to_ns, &filter, row->provider,
+                                 row->series);
+  count = g_strdup_printf ("%'u", ranges->len);
+  et_format_time_display (self->from_ns, from);
+  et_format_time_display (self->to_ns, to);
+  /* Translators: the Call Tree's scope: a Statistics row's spans, "47 spans of
+   * JIT (Microsoft-Windows-DotNETRuntime) from 1.5 s to 2 s" */
+  scope = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s span of %s (%s) from %s to %s",
+                                        "%s spans of %s (%s) from %s to %s", ranges->len),
+                           count, et_trace_get_string (self->trace, row->series),
+                           et_trace_get_provider (self->trace, row->provider)->name, from->str,
+                           to->str);
+  g_signal_emit (self, signals[SIGNAL_OPEN_CALL_TREE], 0, ranges, scope);
 }
 
 /* A header was clicked. */
@@ -488,6 +523,15 @@ et_stats_pane_class_init (EtStatsPaneClass *klass)
   signals[SIGNAL_FIND_SPANS] =
     g_signal_new ("find-spans", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 4, G_TYPE_UINT, G_TYPE_UINT, G_TYPE_INT64, G_TYPE_INT64);
+  /* A span row's call tree asked for: (GArray of EtCallRange, one a span;
+   * the scope's words, translated). */
+  signals[SIGNAL_OPEN_CALL_TREE] =
+    g_signal_new ("open-call-tree", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 2, G_TYPE_ARRAY, G_TYPE_STRING);
+  gtk_widget_class_install_action (widget_class, "stats.call-tree", NULL, call_tree_action);
+  /* (Enter on a span row: the table itself activates nothing) */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "stats.call-tree", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, 0, "stats.call-tree", NULL);
 }
 
 static void
@@ -499,6 +543,7 @@ et_stats_pane_init (EtStatsPane *self)
   self->rows = g_array_new (FALSE, FALSE, sizeof (EtStatsRow));
   self->order = g_array_new (FALSE, FALSE, sizeof (guint));
   add_columns (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "stats.call-tree", FALSE);
   g_signal_connect (self->view, "row-selected", G_CALLBACK (on_row_selected), self);
   g_signal_connect (self->view, "sort-changed", G_CALLBACK (on_sort_changed), self);
   /* Where did the time go: the most first. */

@@ -45,30 +45,55 @@ span_rows (const GArray *rows)
   return index;
 }
 
-/* The samples of channel @c's counted spans in the range. */
-static guint64
-channel_samples (EtTrace *trace, EtStacks *stacks, guint c, gint64 from_ns, gint64 to_ns,
-                 const EtStatsFilter *filter)
+/* Calls @func for each span of channel @c that the row counts in the
+ * range (its start in it, both ends, the filters). */
+static void
+channel_spans (EtTrace *trace, guint c, gint64 from_ns, gint64 to_ns, const EtStatsFilter *filter,
+               void (*func) (const EtMarker *m, gpointer data), gpointer data)
 {
   const EtChannel *ch = et_trace_get_channel (trace, c);
-  guint thread = et_trace_channel_thread (trace, c), n;
-  const gint64 *ns;
-  const guint32 *nodes;
-  guint64 sum = 0;
 
-  if (thread == ET_NO_INDEX || (n = et_stacks_thread_samples (stacks, thread, &ns, &nodes)) == 0)
-    return 0;
   for (guint i = et_channel_first_at (ch, from_ns);
        i < ch->n_markers && ch->markers[i].start_ns < to_ns; i++)
     {
       const EtMarker *m = &ch->markers[i];
 
-      if (m->kind != ET_MARKER_SPAN || !et_stats_marker_counted (m)
-          || (filter != NULL && filter->marker != NULL && !filter->marker (m, filter->data)))
-        continue;
-      sum += search (ns, n, m->end_ns, TRUE) - search (ns, n, m->start_ns, FALSE);
+      if (m->kind == ET_MARKER_SPAN && et_stats_marker_counted (m)
+          && (filter == NULL || filter->marker == NULL || filter->marker (m, filter->data)))
+        func (m, data);
     }
-  return sum;
+}
+
+typedef struct
+{
+  const gint64 *ns;
+  guint         n;
+  guint64       sum;
+} Count;
+
+static void
+count_span (const EtMarker *m, gpointer data)
+{
+  Count *count = data;
+
+  count->sum += search (count->ns, count->n, m->end_ns, TRUE)
+                - search (count->ns, count->n, m->start_ns, FALSE);
+}
+
+/* The samples of channel @c's counted spans in the range. */
+static guint64
+channel_samples (EtTrace *trace, EtStacks *stacks, guint c, gint64 from_ns, gint64 to_ns,
+                 const EtStatsFilter *filter)
+{
+  guint thread = et_trace_channel_thread (trace, c);
+  const guint32 *nodes;
+  Count count = { NULL, 0, 0 };
+
+  if (thread == ET_NO_INDEX
+      || (count.n = et_stacks_thread_samples (stacks, thread, &count.ns, &nodes)) == 0)
+    return 0;
+  channel_spans (trace, c, from_ns, to_ns, filter, count_span, &count);
+  return count.sum;
 }
 
 GArray *
@@ -95,6 +120,43 @@ et_stats_span_samples (EtTrace *trace, gint64 from_ns, gint64 to_ns, const EtSta
         continue;
       g_array_index (out, guint64, r - 1) += channel_samples (trace, stacks, c, from_ns, to_ns,
                                                               filter);
+    }
+  return out;
+}
+
+typedef struct
+{
+  EtCallThread thread;
+  GArray      *out;
+} Ranges;
+
+static void
+add_range (const EtMarker *m, gpointer data)
+{
+  Ranges *ranges = data;
+  EtCallRange range = { ranges->thread, m->start_ns, m->end_ns };
+
+  g_array_append_val (ranges->out, range);
+}
+
+GArray *
+et_stats_span_ranges (EtTrace *trace, gint64 from_ns, gint64 to_ns, const EtStatsFilter *filter,
+                      guint provider, guint series)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (EtCallRange));
+
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    {
+      const EtChannel *ch = et_trace_get_channel (trace, c);
+      guint thread = et_trace_channel_thread (trace, c);
+      Ranges ranges = { { thread, 0, 0 }, out };
+
+      if (ch->provider != provider || ch->series != series || thread == ET_NO_INDEX
+          || (filter != NULL && filter->channel != NULL && !filter->channel (trace, c, filter->data)))
+        continue;
+      ranges.thread.pid = et_trace_get_thread (trace, thread)->pid;
+      ranges.thread.tid = et_trace_get_thread (trace, thread)->tid;
+      channel_spans (trace, c, from_ns, to_ns, filter, add_range, &ranges);
     }
   return out;
 }

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include "et-call-tree.h"
 #include "et-stats.h"
 
 G_BEGIN_DECLS
@@ -18,5 +19,15 @@ GArray *et_stats_span_samples (EtTrace             *trace,
                                gint64               to_ns,
                                const EtStatsFilter *filter,
                                const GArray        *rows);
+
+/* The spans that row (@provider, @series) counts, as the Call Tree's
+ * ranges (EtCallRange): each span's thread from its start to its end, so
+ * that tree's samples are the row's "CPU samples". */
+GArray *et_stats_span_ranges  (EtTrace             *trace,
+                               gint64               from_ns,
+                               gint64               to_ns,
+                               const EtStatsFilter *filter,
+                               guint                provider,
+                               guint                series);
 
 G_END_DECLS

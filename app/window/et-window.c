@@ -87,6 +87,18 @@ on_find_spans (EtStatsPane *stats, guint provider, guint series, gint64 min_ns, 
                                  gtk_notebook_page_num (self->reports, GTK_WIDGET (self->markers)));
 }
 
+/* A Statistics span row's call tree: the samples of its spans' threads
+ * during them, in the Call Tree, which comes to the front. */
+static void
+on_open_call_tree (EtStatsPane *stats, GArray *ranges, const char *scope, gpointer data)
+{
+  EtWindow *self = data;
+
+  et_call_tree_pane_set_spans (self->call_tree, ranges, scope);
+  gtk_notebook_set_current_page (self->reports,
+                                 gtk_notebook_page_num (self->reports, GTK_WIDGET (self->call_tree)));
+}
+
 static void
 on_overview_seek (EtOverviewStrip *overview, gint64 t_ns, gpointer data)
 {
@@ -922,6 +934,7 @@ et_window_class_init (EtWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_empty_show_all);
   gtk_widget_class_bind_template_callback (widget_class, on_overview_seek);
   gtk_widget_class_bind_template_callback (widget_class, on_find_spans);
+  gtk_widget_class_bind_template_callback (widget_class, on_open_call_tree);
   _et_window_bind_search_callbacks (widget_class);
 }
 

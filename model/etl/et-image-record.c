@@ -19,6 +19,24 @@ et_image_type_free (gpointer data)
   g_free (t);
 }
 
+static void
+new_stacks (EtImageTables *tables)
+{
+  tables->stack_bytes = g_byte_array_new ();
+  tables->stack_entries = g_array_new (FALSE, FALSE, sizeof (EtImageStackEntry));
+  tables->stack_refs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  tables->stack_ref_buffers = g_array_new (FALSE, FALSE, sizeof (guint32));
+}
+
+static void
+free_stacks (EtImageTables *tables)
+{
+  g_byte_array_unref (tables->stack_bytes);
+  g_array_unref (tables->stack_entries);
+  g_ptr_array_unref (tables->stack_refs);
+  g_array_unref (tables->stack_ref_buffers);
+}
+
 EtImageTables *
 et_image_tables_new (void)
 {
@@ -26,8 +44,15 @@ et_image_tables_new (void)
 
   tables->types = g_ptr_array_new_with_free_func (et_image_type_free);
   tables->threads = g_array_new (FALSE, FALSE, sizeof (guint32));
-  tables->stack_refs = g_array_new (FALSE, FALSE, sizeof (EtImageStackRef));
+  new_stacks (tables);
   return tables;
+}
+
+void
+et_image_tables_drop_stacks (EtImageTables *tables)
+{
+  free_stacks (tables);
+  new_stacks (tables);
 }
 
 void
@@ -37,9 +62,7 @@ et_image_tables_free (EtImageTables *tables)
     return;
   g_ptr_array_unref (tables->types);
   g_array_unref (tables->threads);
-  g_array_unref (tables->stack_refs);
-  if (tables->stacks != NULL)
-    tables->stacks_free (tables->stacks);
+  free_stacks (tables);
   g_free (tables);
 }
 

@@ -61,31 +61,49 @@ typedef struct
 
 void      et_image_type_free     (gpointer            type);
 
-/* Where a record with a stack is (buffer index, byte position in the
- * buffer) and its node in the image's stack tree. */
+/* Where a record with a stack is (byte position in its buffer) and its
+ * stack: the index of its entry in stack_entries until the trace interns
+ * them (et_image_tables' note), then its node. */
 typedef struct
 {
-  guint32 buffer;
   guint32 pos;
   guint32 node;
 } EtImageStackRef;
+
+/* A StackBlock entry an event named: its frames in stack_bytes, as in
+ * the file (@ps bytes each, leaf first), of process @pid. */
+typedef struct
+{
+  guint64 offset;
+  guint32 n_frames;
+  guint32 pid;
+  guint32 ps;
+} EtImageStackEntry;
 
 /* What an image's compact records name by index. */
 struct _EtImageTables
 {
   GPtrArray *types;     /* EtImageType* */
   GArray    *threads;   /* guint32 thread ids */
-  /* The stacks its events carry (a .nettrace's StackBlocks), interned
-   * by the image's writer (an EtStackTree of model/stacks/, above this
-   * room: held here without knowing it, with how it goes); the trace
-   * model takes them. */
-  struct _EtStackTree *stacks;       /* NULL when none */
-  GDestroyNotify       stacks_free;
-  GArray    *stack_refs;             /* EtImageStackRef, file order */
+  /* The stacks its events carry (a .nettrace's StackBlocks): each entry
+   * an event names, copied once as the file is read, however many events
+   * name it. The trace model interns them into its stack tree on first
+   * use (model/load/et-trace-stacks.c), so that loading does not pay for
+   * it: interning a stack is a walk of hash tables as large as the
+   * trace's stacks, 40 ms of a 1 M-sample trace's 120 ms image. */
+  GByteArray *stack_bytes;           /* the entries' frames */
+  GArray     *stack_entries;         /* EtImageStackEntry, in the order first named */
+  /* EtImageStackRef arrays, one a closed buffer with stacks, in buffer
+   * order (kept as the buffers closed them, not copied into one: 8 bytes
+   * an event), and the index of each one's buffer */
+  GPtrArray  *stack_refs;
+  GArray     *stack_ref_buffers;     /* guint32 */
 };
 
 EtImageTables *et_image_tables_new  (void);
 void      et_image_tables_free   (EtImageTables      *tables);
+/* Frees the stacks' three arrays (once interned), leaving them empty. */
+void      et_image_tables_drop_stacks (EtImageTables *tables);
 
 /* The size of a compact record before its padding to 8. */
 gsize     et_image_record_size   (guint32             type,

@@ -237,7 +237,7 @@ take_record (EtTrace *self, EtTraceCpu *cpu, Build *build, const EtRecord *recor
 
   if (want == WANT_SAMPLE && (t = thread_of_sample (self, record)) != ET_NO_INDEX)
     {
-      EtSampleRef ref = { ns, loc, t };
+      EtSampleRef ref = { loc, t };
 
       put_time (build->samples, t, ns);
       if (sample_refs != NULL)

@@ -144,8 +144,7 @@ void            _et_trace_check_times    (EtTrace        *self);
  * (EtSampleRef; may be NULL) for the stacks. */
 typedef struct
 {
-  gint64     ns;
-  EtEventLoc loc;
+  EtEventLoc loc;       /* (its time is read again from there: 8 bytes a sample, not 16) */
   guint32    thread;
 } EtSampleRef;
 gboolean        _et_cpu_record_wanted    (const EtRecord *record);

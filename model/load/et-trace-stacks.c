@@ -3,7 +3,7 @@
  *
  *   walk ─ slots of method, module and image events ─┐ time order
  *        ─ slots of CPU samples (the CPU's own)      ─┼─► EtStacks
- *   .nettrace image ─ stack tree + (slot, node)      ─┘
+ *   .nettrace image ─ StackBlock entries + (slot, entry) ─┘ (interned here)
  *
  * The stacks room knows records, not the trace: this file gives it each
  * record with its time, thread and file offset. Loading only notes what
@@ -46,6 +46,40 @@ compare_loc_nodes (const void *a, const void *b)
   return x->loc < y->loc ? -1 : x->loc > y->loc;
 }
 
+/* The image's StackBlock entries, copied as the file was read, interned
+ * now (first use) in the order they were first named, as the image's
+ * writer did when it interned them itself: the same nodes. Each ref's
+ * entry becomes its node. NULL without entries. */
+static EtStackTree *
+intern_image_stacks (EtImageTables *tables)
+{
+  g_autoptr(GHashTable) seen = NULL;
+  g_autofree guint32 *nodes = NULL;
+  EtStackTree *tree;
+
+  if (tables == NULL || tables->stack_entries->len == 0)
+    return NULL;
+  tree = et_stack_tree_new ();
+  seen = et_stack_walk_seen_new ();
+  nodes = g_new (guint32, tables->stack_entries->len);
+  for (guint i = 0; i < tables->stack_entries->len; i++)
+    {
+      const EtImageStackEntry *e = &g_array_index (tables->stack_entries, EtImageStackEntry, i);
+
+      nodes[i] = et_stack_intern_raw (tree, seen, e->pid, tables->stack_bytes->data + e->offset,
+                                      e->n_frames, e->ps);
+    }
+  for (guint b = 0; b < tables->stack_refs->len; b++)
+    {
+      GArray *refs = g_ptr_array_index (tables->stack_refs, b);
+
+      for (guint i = 0; i < refs->len; i++)
+        g_array_index (refs, EtImageStackRef, i).node
+          = nodes[g_array_index (refs, EtImageStackRef, i).node];
+    }
+  return tree;
+}
+
 /* The image's (buffer, position, node) as slots, in slot order. */
 static GArray *
 image_stacks (EtTrace *self, const EtImageTables *tables)
@@ -54,14 +88,18 @@ image_stacks (EtTrace *self, const EtImageTables *tables)
 
   if (tables == NULL)
     return refs;
-  g_array_set_size (refs, tables->stack_refs->len);
-  for (guint i = 0; i < tables->stack_refs->len; i++)
+  for (guint b = 0; b < tables->stack_refs->len; b++)
     {
-      const EtImageStackRef *r = &g_array_index (tables->stack_refs, EtImageStackRef, i);
-      LocNode *ln = &g_array_index (refs, LocNode, i);
+      const GArray *image_refs = g_ptr_array_index (tables->stack_refs, b);
+      guint32 buffer = g_array_index (tables->stack_ref_buffers, guint32, b);
 
-      ln->loc = r->buffer * self->slot_stride + (r->pos >> 3);
-      ln->node = r->node;
+      for (guint i = 0; i < image_refs->len; i++)
+        {
+          const EtImageStackRef *r = &g_array_index (image_refs, EtImageStackRef, i);
+          LocNode ln = { buffer * self->slot_stride + (r->pos >> 3), r->node };
+
+          g_array_append_val (refs, ln);
+        }
     }
   if (refs->len > 1)
     qsort (refs->data, refs->len, sizeof (LocNode), compare_loc_nodes);
@@ -319,10 +357,20 @@ take_samples (EtTrace *self, GArray *samples, Build *b)
     {
       const EtSampleRef *s = &g_array_index (samples, EtSampleRef, i);
       guint32 node = take_ref (b->refs, s->loc);
+      EtRecord record;
+      gint64 ns;
 
+      if (!_et_trace_record_at (self, s->loc, &record))
+        {
+          /* read while loading, gone since (the file shrank: the load
+           * said so): its time with it, so it is counted as damage */
+          et_stacks_count_damage (self->stacks);
+          continue;
+        }
+      ns = _et_trace_raw_to_ns (self, record.ts);
       if (node == ET_STACK_NONE && b->unjoined > 0)
-        node = take_joined (self, b, g_array_index (self->threads, EtThread, s->thread).tid, s->ns);
-      et_stacks_add_sample (self->stacks, s->thread, s->ns, node);
+        node = take_joined (self, b, g_array_index (self->threads, EtThread, s->thread).tid, ns);
+      et_stacks_add_sample (self->stacks, s->thread, ns, node);
     }
 }
 
@@ -356,8 +404,7 @@ _et_trace_stacks_build (EtTrace *self, GArray *samples, EtStacksScan *scan)
   g_clear_pointer (&self->stacks, et_stacks_free);
   if (g_getenv ("ETLSCOPE_NO_STACKS") == NULL)
     {
-      self->stacks = et_stacks_new (tables != NULL ? g_steal_pointer (&tables->stacks) : NULL,
-                                    self->threads->len);
+      self->stacks = et_stacks_new (intern_image_stacks (tables), self->threads->len);
       b.refs = image_stacks (self, tables);
       b.by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
       b.seen = et_stack_walk_seen_new ();
@@ -375,7 +422,7 @@ _et_trace_stacks_build (EtTrace *self, GArray *samples, EtStacksScan *scan)
       g_hash_table_unref (b.seen);
     }
   if (tables != NULL)
-    g_array_set_size (tables->stack_refs, 0);
+    et_image_tables_drop_stacks (tables);
   g_clear_pointer (&samples, g_array_unref);
   g_clear_pointer (&scan, _et_stacks_scan_free);
 }

@@ -14,8 +14,6 @@
 #include "et-nettrace-reader.h"
 #include "et-bytes.h"
 #include "et-error.h"
-#include "et-stack-tree.h"
-#include "et-stack-walks.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +25,7 @@
 #define EVENT_HEADER_SIZE  0x50
 #define LOGFILE_HEADER_SIZE 280         /* TRACE_LOGFILE_HEADER, 64-bit, no strings */
 #define MAX_CPUS           256
+#define NO_ENTRY           G_MAXUINT32   /* a stack of no whole frame */
 #define EXT_RELATED_ACTIVITY 1
 #define EXT_SCHEMA_TL        11
 #define EXT_PROV_TRAITS      12
@@ -72,7 +71,7 @@ typedef struct
   GByteArray *bytes;       /* records of the open buffer, NULL when none */
   gsize       full_len;    /* what they would take as full records */
   guint64     offset;      /* the EventBlock its first record came from */
-  GArray     *stacks;      /* EtImageStackRef of its records (buffer set at close) */
+  GArray     *stacks;      /* EtImageStackRef of its records (its buffer noted at close) */
 } OpenBuffer;
 
 typedef struct
@@ -99,10 +98,12 @@ typedef struct
   GCancellable  *cancellable;
   guint64        file_size;
   guint64        reported;     /* offset told to progress last */
-  GHashTable    *stack_nodes;  /* a StackBlock entry's bytes → its node */
-  GHashTable    *stack_seen;   /* a stack's bytes → its node (entries repeat stacks) */
-  const guint8  *last_stack;   /* the last entry asked for, and its node: a run of */
-  guint32        last_node;    /* samples in one loop names one stack */
+  GHashTable    *stack_entries; /* a StackBlock entry's bytes → its index + 1 in
+                                  tables->stack_entries */
+  const guint8  *last_stack;   /* the last entry asked for, and its index: a run of */
+  guint32        last_entry;   /* samples in one loop names one stack */
+  const EtImageType *last_type;   /* the last type asked stack_left_out, and */
+  gboolean       last_left_out;   /* its answer (events come in runs of a type) */
 } Builder;
 
 /* ---- little-endian writing -------------------------------------------- */
@@ -362,10 +363,10 @@ close_buffer (Builder *bld, guint cpu)
   if (o->stacks != NULL)
     {
       /* the header buffer is 0: this one is the offsets' count */
-      for (guint i = 0; i < o->stacks->len; i++)
-        g_array_index (o->stacks, EtImageStackRef, i).buffer = bld->offsets->len;
-      g_array_append_vals (bld->tables->stack_refs, o->stacks->data, o->stacks->len);
-      g_clear_pointer (&o->stacks, g_array_unref);
+      guint32 buffer = bld->offsets->len;
+
+      g_array_append_val (bld->tables->stack_ref_buffers, buffer);
+      g_ptr_array_add (bld->tables->stack_refs, g_steal_pointer (&o->stacks));
     }
 }
 
@@ -412,32 +413,32 @@ thread_index (Builder *bld, guint32 tid)
   return index - 1;
 }
 
-/* The node of @e's stack: each StackBlock entry is interned once, however
- * many events name it. */
+/* The entry of @e's stack in tables->stack_entries (NO_ENTRY: a stack
+ * of no whole frame): each StackBlock entry is copied once, however many
+ * events name it. The trace interns them on first use (et-image-record.h);
+ * the same stack in entries of later blocks (the writer starts its stacks
+ * again at each sequence point) is interned once then. */
 static guint32
-stack_node (Builder *bld, const EtNettraceEvent *e)
+stack_entry (Builder *bld, const EtNettraceEvent *e)
 {
+  EtImageTables *tables = bld->tables;
   guint ps = bld->info.pointer_size == 4 ? 4 : 8;
-  gpointer node;
+  EtImageStackEntry entry = { tables->stack_bytes->len, e->stack_len / ps,
+                              bld->info.process_id, ps };
+  gpointer index;
 
   if (e->stack == bld->last_stack)
-    return bld->last_node;
-  node = g_hash_table_lookup (bld->stack_nodes, e->stack);
+    return bld->last_entry;
   bld->last_stack = e->stack;
-  if (node != NULL)
-    return bld->last_node = GPOINTER_TO_UINT (node);
-  if (bld->tables->stacks == NULL)
-    {
-      bld->tables->stacks = et_stack_tree_new ();
-      bld->tables->stacks_free = (GDestroyNotify) et_stack_tree_free;
-    }
-  /* (the writer starts its stacks again at each sequence point: the same
-   * stack comes back in later blocks, and is interned once) */
-  node = GUINT_TO_POINTER (et_stack_intern_raw (bld->tables->stacks, bld->stack_seen,
-                                                bld->info.process_id, e->stack,
-                                                e->stack_len / ps, ps));
-  g_hash_table_insert (bld->stack_nodes, (gpointer) e->stack, node);
-  return bld->last_node = GPOINTER_TO_UINT (node);
+  if ((index = g_hash_table_lookup (bld->stack_entries, e->stack)) != NULL)
+    return bld->last_entry = GPOINTER_TO_UINT (index) - 1;
+  if (entry.n_frames == 0)
+    return bld->last_entry = NO_ENTRY;
+  g_byte_array_append (tables->stack_bytes, e->stack, entry.n_frames * ps);
+  g_array_append_val (tables->stack_entries, entry);
+  g_hash_table_insert (bld->stack_entries, (gpointer) e->stack,
+                       GUINT_TO_POINTER (tables->stack_entries->len));
+  return bld->last_entry = tables->stack_entries->len - 1;
 }
 
 /* TraceEvent leaves out the stacks the runtime gives its rundown and its
@@ -464,15 +465,22 @@ static void
 note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, const EventType *t,
             guint start)
 {
-  EtImageStackRef ref = { 0, ET_BUFFER_HEADER_SIZE + start, 0 };
+  EtImageStackRef ref = { ET_BUFFER_HEADER_SIZE + start, 0 };
 
-  if (e->stack == NULL || e->stack_len < 4 || bld->stack_nodes == NULL || stack_left_out (t))
+  if (e->stack == NULL || e->stack_len < 4 || bld->stack_entries == NULL)
     return;
-  ref.node = stack_node (bld, e);
-  if (ref.node == ET_STACK_NONE)
+  if (t != bld->last_type)
+    {
+      bld->last_type = t;
+      bld->last_left_out = stack_left_out (t);
+    }
+  if (bld->last_left_out)
+    return;
+  ref.node = stack_entry (bld, e);
+  if (ref.node == NO_ENTRY)
     return;
   if (o->stacks == NULL)
-    o->stacks = g_array_new (FALSE, FALSE, sizeof (EtImageStackRef));
+    o->stacks = g_array_sized_new (FALSE, FALSE, sizeof (EtImageStackRef), 1024);
   g_array_append_val (o->stacks, ref);
 }
 
@@ -738,8 +746,8 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   bld.tables = et_image_tables_new ();
   bld.threads = g_hash_table_new (NULL, NULL);
   /* (ETLSCOPE_NO_STACKS=1: no stacks at all, to measure what they cost) */
-  bld.stack_nodes = g_getenv ("ETLSCOPE_NO_STACKS") == NULL ? g_hash_table_new (NULL, NULL) : NULL;
-  bld.stack_seen = et_stack_walk_seen_new ();
+  bld.stack_entries = g_getenv ("ETLSCOPE_NO_STACKS") == NULL ? g_hash_table_new (NULL, NULL)
+                                                               : NULL;
   bld.image = g_byte_array_new ();
   {
     g_autoptr(GByteArray) head = header_buffer (&bld, 0, 0);
@@ -767,7 +775,6 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   g_hash_table_unref (bld.types);
   g_clear_pointer (&bld.tables, et_image_tables_free);
   g_hash_table_unref (bld.threads);
-  g_clear_pointer (&bld.stack_nodes, g_hash_table_unref);
-  g_hash_table_unref (bld.stack_seen);
+  g_clear_pointer (&bld.stack_entries, g_hash_table_unref);
   return file;
 }

@@ -10,6 +10,7 @@
  */
 #include "et-call-tree.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define CANCEL_EVERY 65536   /* samples between looks at the cancellable */
@@ -22,6 +23,7 @@ struct _EtCallTree
   guint           n_slots;   /* a power of two */
   guint32        *first;     /* per node: its first child + 1 (0: none) */
   guint32        *next;      /* per node: its next sibling + 1 */
+  guint64         counted;   /* samples so far (for the cancellable) */
 };
 
 static guint
@@ -112,65 +114,93 @@ map_node (EtCallTree *tree, guint32 *map, GArray *chain, guint32 thread_node, gu
   return at;
 }
 
-/* The samples of one thread in [from, to]; FALSE when cancelled. @map
- * has a zeroed entry per prefix-tree node. */
-static gboolean
-add_thread (EtCallTree *tree, const EtCallThread *t, gint64 from, gint64 to, guint32 *map,
-            GCancellable *cancellable)
+/* The first of @n sample times at or after @t. */
+static guint
+first_at (const gint64 *ns, guint n, gint64 t)
 {
-  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const gint64 *ns;
-  const guint32 *nodes;
-  guint n = et_stacks_thread_samples (tree->stacks, t->thread, &ns, &nodes);
-  guint lo = 0, hi = n, thread_node;
+  guint lo = 0, hi = n;
 
-  while (lo < hi)                               /* the first sample at or after from */
+  while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (ns[mid] < from)
+      if (ns[mid] < t)
         lo = mid + 1;
       else
         hi = mid;
     }
-  if (lo >= n || ns[lo] > to)
-    return TRUE;
-  thread_node = child (tree, child (tree, 0, ET_CALL_PROCESS, t->pid), ET_CALL_THREAD, t->tid);
-  for (guint i = lo; i < n && ns[i] <= to; i++)
+  return lo;
+}
+
+/* The samples of one range's thread in its [from, to]; FALSE when
+ * cancelled. @map is this thread's (et_call_tree_new_ranges). */
+static gboolean
+add_range (EtCallTree *tree, const EtCallRange *r, guint32 *map, GArray *chain,
+           GCancellable *cancellable)
+{
+  const gint64 *ns;
+  const guint32 *nodes;
+  guint n = et_stacks_thread_samples (tree->stacks, r->thread.thread, &ns, &nodes);
+  guint i = first_at (ns, n, r->from_ns);
+  guint32 thread_node;
+
+  if (i >= n || ns[i] > r->to_ns)
+    return TRUE;                                /* (no thread node for a thread without samples) */
+  thread_node = child (tree, child (tree, 0, ET_CALL_PROCESS, r->thread.pid), ET_CALL_THREAD,
+                       r->thread.tid);
+  for (; i < n && ns[i] <= r->to_ns; i++)
     {
       guint32 at = map_node (tree, map, chain, thread_node, nodes[i], ns[i]);
 
       g_array_index (tree->nodes, EtCallNode, at).exclusive++;
-      if ((i - lo) % CANCEL_EVERY == CANCEL_EVERY - 1 && g_cancellable_is_cancelled (cancellable))
+      if (++tree->counted % CANCEL_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
         return FALSE;
     }
   return TRUE;
 }
 
-EtCallTree *
-et_call_tree_new (const EtStacks *stacks, const EtCallThread *threads, guint n_threads,
-                  gint64 from_ns, gint64 to_ns, GCancellable *cancellable)
+/* Ranges by thread (one map a thread), then by time. */
+static int
+compare_ranges (gconstpointer pa, gconstpointer pb)
 {
-  g_autoptr(EtCallTree) tree = g_new0 (EtCallTree, 1);
-  EtCallNode root = { 0, 0, 0, 0, ET_CALL_ROOT };
-  g_autofree guint32 *map = NULL;
-  EtCallNode *n;
+  const EtCallRange *a = pa, *b = pb;
 
-  g_return_val_if_fail (stacks != NULL && (threads != NULL || n_threads == 0), NULL);
-  tree->stacks = stacks;
-  tree->nodes = g_array_new (FALSE, FALSE, sizeof (EtCallNode));
-  g_array_append_val (tree->nodes, root);
-  grow_slots (tree);
-  map = g_new (guint32, et_stack_tree_n_nodes (et_stacks_tree ((EtStacks *) stacks)));
-  for (guint i = 0; i < n_threads; i++)
+  if (a->thread.thread != b->thread.thread)
+    return a->thread.thread < b->thread.thread ? -1 : 1;
+  if (a->from_ns != b->from_ns)
+    return a->from_ns < b->from_ns ? -1 : 1;
+  return (a->to_ns > b->to_ns) - (a->to_ns < b->to_ns);
+}
+
+/* Every range's samples; FALSE when cancelled. */
+static gboolean
+add_ranges (EtCallTree *tree, const EtCallRange *ranges, guint n_ranges,
+            GCancellable *cancellable)
+{
+  guint n_nodes = et_stack_tree_n_nodes (et_stacks_tree ((EtStacks *) tree->stacks));
+  g_autofree EtCallRange *sorted = g_memdup2 (ranges, n_ranges * sizeof *ranges);
+  g_autofree guint32 *map = g_new (guint32, MAX (n_nodes, 1));
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  qsort (sorted, n_ranges, sizeof *sorted, compare_ranges);
+  for (guint i = 0; i < n_ranges; i++)
     {
       /* (a thread's own map: the same stack is another node on another thread) */
-      memset (map, 0, et_stack_tree_n_nodes (et_stacks_tree ((EtStacks *) stacks)) * sizeof *map);
-      if (!add_thread (tree, &threads[i], from_ns, to_ns, map, cancellable))
-        return NULL;
+      if (i == 0 || sorted[i].thread.thread != sorted[i - 1].thread.thread)
+        memset (map, 0, n_nodes * sizeof *map);
+      if (!add_range (tree, &sorted[i], map, chain, cancellable))
+        return FALSE;
     }
+  return TRUE;
+}
+
+/* Sums the inclusive counts and links each node's children. */
+static void
+finish (EtCallTree *tree)
+{
+  EtCallNode *n = (EtCallNode *) (gpointer) tree->nodes->data;
+
   /* callees come after their callers: one pass from the end sums them */
-  n = (EtCallNode *) (gpointer) tree->nodes->data;
   for (guint i = tree->nodes->len; i > 0; i--)
     {
       n[i - 1].inclusive += n[i - 1].exclusive;
@@ -187,7 +217,36 @@ et_call_tree_new (const EtStacks *stacks, const EtCallThread *threads, guint n_t
       tree->next[i - 1] = tree->first[parent];
       tree->first[parent] = i;
     }
+}
+
+EtCallTree *
+et_call_tree_new_ranges (const EtStacks *stacks, const EtCallRange *ranges, guint n_ranges,
+                         GCancellable *cancellable)
+{
+  g_autoptr(EtCallTree) tree = g_new0 (EtCallTree, 1);
+  EtCallNode root = { 0, 0, 0, 0, ET_CALL_ROOT };
+
+  g_return_val_if_fail (stacks != NULL && (ranges != NULL || n_ranges == 0), NULL);
+  tree->stacks = stacks;
+  tree->nodes = g_array_new (FALSE, FALSE, sizeof (EtCallNode));
+  g_array_append_val (tree->nodes, root);
+  grow_slots (tree);
+  if (!add_ranges (tree, ranges, n_ranges, cancellable))
+    return NULL;
+  finish (tree);
   return g_steal_pointer (&tree);
+}
+
+EtCallTree *
+et_call_tree_new (const EtStacks *stacks, const EtCallThread *threads, guint n_threads,
+                  gint64 from_ns, gint64 to_ns, GCancellable *cancellable)
+{
+  g_autofree EtCallRange *ranges = g_new (EtCallRange, MAX (n_threads, 1));
+
+  g_return_val_if_fail (stacks != NULL && (threads != NULL || n_threads == 0), NULL);
+  for (guint i = 0; i < n_threads; i++)
+    ranges[i] = (EtCallRange) { threads[i], from_ns, to_ns };
+  return et_call_tree_new_ranges (stacks, ranges, n_threads, cancellable);
 }
 
 void

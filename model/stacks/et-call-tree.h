@@ -1,7 +1,8 @@
-/* et-call-tree.h — the call tree of the CPU samples of a time range × a set
- * of threads, with inclusive and exclusive counts.
+/* et-call-tree.h — the call tree of the CPU samples of a set of (thread,
+ * from, to) ranges — a time range × threads, or the spans of a Statistics
+ * row — with inclusive and exclusive counts.
  *
- *   EtStacks samples of each thread in [from, to] ─► root
+ *   EtStacks samples of each (thread, from, to) ─► root
  *                                                    └ process (pid)
  *                                                      └ thread (tid)
  *                                                        └ root frame … leaf
@@ -45,8 +46,23 @@ typedef struct
   guint32 tid;
 } EtCallThread;
 
+/* A thread's samples in [from_ns, to_ns], both included. */
+typedef struct
+{
+  EtCallThread thread;
+  gint64       from_ns;
+  gint64       to_ns;
+} EtCallRange;
+
 typedef struct _EtCallTree EtCallTree;
 
+/* The samples of every range: a sample in two ranges (nested spans of one
+ * thread) counts in each, as a sum of the ranges' counts would. */
+EtCallTree       *et_call_tree_new_ranges (const EtStacks    *stacks,
+                                           const EtCallRange *ranges,
+                                           guint              n_ranges,
+                                           GCancellable      *cancellable);
+/* The one-range case: @threads' samples in [@from_ns, @to_ns]. */
 EtCallTree       *et_call_tree_new       (const EtStacks     *stacks,
                                           const EtCallThread *threads,
                                           guint               n_threads,
