@@ -29,29 +29,20 @@ static const char *const names[] = { "q\"uote", "back\\slash", "ctl\001", "x", "
 /* What they are written under, in order. */
 static const char *const keys[] = { "q\"uote", "back\\slash", "ctl\001", "x", "x_3", "x_2" };
 
-typedef struct
-{
-  char *dir;
-} Fixture;
+/* A trace file in a folder of its own, gone with it. */
+typedef EtFixtureFile Fixture;
 
 static int
 setup (void **state)
 {
-  Fixture *f = g_new0 (Fixture, 1);
-
-  f->dir = g_dir_make_tmp ("et-field-names-XXXXXX", NULL);
-  *state = f;
+  *state = et_fixture_file_new ("t.trace");
   return 0;
 }
 
 static int
 teardown (void **state)
 {
-  Fixture *f = *state;
-
-  et_fixture_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f);
+  et_fixture_file_free (*state);
   return 0;
 }
 

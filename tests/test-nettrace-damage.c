@@ -25,32 +25,20 @@
 #define PROVIDER "Etlscope-Damage-Test"
 #define N_EVENTS 48
 
-typedef struct
-{
-  char *dir;
-  char *path;
-} Fixture;
+/* A trace file in a folder of its own, gone with it. */
+typedef EtFixtureFile Fixture;
 
 static int
 setup (void **state)
 {
-  Fixture *f = g_new0 (Fixture, 1);
-
-  f->dir = g_dir_make_tmp ("et-nettrace-damage-XXXXXX", NULL);
-  f->path = g_build_filename (f->dir, "t.nettrace", NULL);
-  *state = f;
+  *state = et_fixture_file_new ("t.nettrace");
   return 0;
 }
 
 static int
 teardown (void **state)
 {
-  Fixture *f = *state;
-
-  et_fixture_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f->path);
-  g_free (f);
+  et_fixture_file_free (*state);
   return 0;
 }
 

@@ -34,20 +34,15 @@
 #include "et-trace-decode.h"
 #include "et-trace-stacks.h"
 
-typedef struct
-{
-  char *dir;
-  char *path;
-} Fixture;
+/* A trace file in a folder of its own, gone with it. */
+typedef EtFixtureFile Fixture;
 
 static int
 setup (void **state)
 {
-  Fixture *f = g_new0 (Fixture, 1);
+  Fixture *f = et_fixture_file_new ("stacks.nettrace");
   g_autoptr(GError) error = NULL;
 
-  f->dir = g_dir_make_tmp ("et-stacks-XXXXXX", NULL);
-  f->path = g_build_filename (f->dir, "stacks.nettrace", NULL);
   assert_true (et_fixture_write_stacks_nettrace (f->path, &error));
   *state = f;
   return 0;
@@ -56,12 +51,7 @@ setup (void **state)
 static int
 teardown (void **state)
 {
-  Fixture *f = *state;
-
-  et_fixture_remove_dir (f->dir);
-  g_free (f->dir);
-  g_free (f->path);
-  g_free (f);
+  et_fixture_file_free (*state);
   return 0;
 }
 
