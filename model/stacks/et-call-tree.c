@@ -8,7 +8,7 @@
  * kept. A node's children are found by an open-addressing table of
  * (parent, level, id) while the tree is built.
  */
-#include "et-call-tree.h"
+#include "et-call-tree-private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +57,8 @@ grow_slots (EtCallTree *tree)
   g_free (old);
 }
 
-/* The node of (@level, @id) under @parent, made when new. */
-static guint32
-child (EtCallTree *tree, guint32 parent, EtCallLevel level, guint32 id)
+guint32
+_et_call_tree_child (EtCallTree *tree, guint32 parent, EtCallLevel level, guint32 id)
 {
   guint mask = tree->n_slots - 1, at = child_hash (parent, level, id) & mask;
   EtCallNode node = { parent, id, 0, 0, level };
@@ -107,7 +106,8 @@ map_node (EtCallTree *tree, guint32 *map, GArray *chain, guint32 thread_node, gu
       guint32 frame = et_stack_tree_frame (st, n);
 
       keep = keep && !et_stacks_frame_timed (tree->stacks, frame);
-      at = child (tree, at, ET_CALL_FRAME, et_stacks_frame_symbol (tree->stacks, frame, ns));
+      at = _et_call_tree_child (tree, at, ET_CALL_FRAME,
+                                et_stacks_frame_symbol (tree->stacks, frame, ns));
       if (keep)
         map[n] = at + 1;
     }
@@ -146,8 +146,8 @@ add_range (EtCallTree *tree, const EtCallRange *r, guint32 *map, GArray *chain,
 
   if (i >= n || ns[i] > r->to_ns)
     return TRUE;                                /* (no thread node for a thread without samples) */
-  thread_node = child (tree, child (tree, 0, ET_CALL_PROCESS, r->thread.pid), ET_CALL_THREAD,
-                       r->thread.tid);
+  thread_node = _et_call_tree_child (tree, 0, ET_CALL_PROCESS, r->thread.pid);
+  thread_node = _et_call_tree_child (tree, thread_node, ET_CALL_THREAD, r->thread.tid);
   for (; i < n && ns[i] <= r->to_ns; i++)
     {
       guint32 at = map_node (tree, map, chain, thread_node, nodes[i], ns[i]);
@@ -194,9 +194,8 @@ add_ranges (EtCallTree *tree, const EtCallRange *ranges, guint n_ranges,
   return TRUE;
 }
 
-/* Sums the inclusive counts and links each node's children. */
-static void
-finish (EtCallTree *tree)
+void
+_et_call_tree_finish (EtCallTree *tree)
 {
   EtCallNode *n = (EtCallNode *) (gpointer) tree->nodes->data;
 
@@ -220,20 +219,35 @@ finish (EtCallTree *tree)
 }
 
 EtCallTree *
-et_call_tree_new_ranges (const EtStacks *stacks, const EtCallRange *ranges, guint n_ranges,
-                         GCancellable *cancellable)
+_et_call_tree_new_empty (const EtStacks *stacks)
 {
-  g_autoptr(EtCallTree) tree = g_new0 (EtCallTree, 1);
+  EtCallTree *tree = g_new0 (EtCallTree, 1);
   EtCallNode root = { 0, 0, 0, 0, ET_CALL_ROOT };
 
-  g_return_val_if_fail (stacks != NULL && (ranges != NULL || n_ranges == 0), NULL);
   tree->stacks = stacks;
   tree->nodes = g_array_new (FALSE, FALSE, sizeof (EtCallNode));
   g_array_append_val (tree->nodes, root);
   grow_slots (tree);
+  return tree;
+}
+
+void
+_et_call_tree_add_exclusive (EtCallTree *tree, guint32 node, guint64 samples)
+{
+  g_array_index (tree->nodes, EtCallNode, node).exclusive += samples;
+}
+
+EtCallTree *
+et_call_tree_new_ranges (const EtStacks *stacks, const EtCallRange *ranges, guint n_ranges,
+                         GCancellable *cancellable)
+{
+  g_autoptr(EtCallTree) tree = NULL;
+
+  g_return_val_if_fail (stacks != NULL && (ranges != NULL || n_ranges == 0), NULL);
+  tree = _et_call_tree_new_empty (stacks);
   if (!add_ranges (tree, ranges, n_ranges, cancellable))
     return NULL;
-  finish (tree);
+  _et_call_tree_finish (tree);
   return g_steal_pointer (&tree);
 }
 

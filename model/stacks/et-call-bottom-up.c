@@ -1,13 +1,16 @@
 /* et-call-bottom-up.c — see et-call-bottom-up.h.
  *
- * One walk per call-tree node that samples ended in, from it up to its
- * process: each step finds or makes the bottom-up child of (level, id)
- * under the node made by the step before, in one hash table keyed by
- * (parent, level, id). The work is the sum of those nodes' depths, no
- * more than the call tree's own build. Children are then put in runs by
- * parent (most samples first), so a row's callers are a slice.
+ * The tree turned over is built as a call tree is (et-call-tree-private.h):
+ * one walk per call-tree node that samples ended in, from it up to its
+ * process, each step finding or making the node of (level, id) under the
+ * node made by the step before, in the same table of (parent, level, id);
+ * the samples are added where the walk ends and summed up at the end. The
+ * work is the sum of those nodes' depths, no more than the call tree's own
+ * build. Children are then put in runs by parent (most samples first), so
+ * a row's callers are a slice.
  */
 #include "et-call-bottom-up.h"
+#include "et-call-tree-private.h"
 
 struct _EtBottomUp
 {
@@ -17,61 +20,22 @@ struct _EtBottomUp
   guint32 *count;      /* per node: how many */
 };
 
-typedef struct
-{
-  guint32 parent;
-  guint32 id;
-  guint8  level;
-} Key;
-
-static guint
-key_hash (gconstpointer p)
-{
-  const Key *k = p;
-
-  return (k->parent * 2654435761u) ^ (k->id * 40503u) ^ k->level;
-}
-
-static gboolean
-key_equal (gconstpointer a, gconstpointer b)
-{
-  const Key *x = a, *y = b;
-
-  return x->parent == y->parent && x->id == y->id && x->level == y->level;
-}
-
-/* The child of @parent for call-tree node @ref (made when new). */
-static guint32
-child_of (EtBottomUp *self, GHashTable *index, guint32 parent, const EtCallTree *tree,
-          guint32 ref)
-{
-  const EtCallNode *n = et_call_tree_node (tree, ref);
-  Key k = { parent, n->id, n->level };
-  gpointer at;
-  EtBottomUpNode node = { parent, ref, 0 };
-  Key *stored;
-
-  if (g_hash_table_lookup_extended (index, &k, NULL, &at))
-    return GPOINTER_TO_UINT (at);
-  stored = g_memdup2 (&k, sizeof k);
-  g_array_append_val (self->nodes, node);
-  g_hash_table_insert (index, stored, GUINT_TO_POINTER (self->nodes->len - 1));
-  return self->nodes->len - 1;
-}
-
-/* The samples ending in call-tree node @leaf, added along its path up. */
+/* The samples ending in call-tree node @leaf, under the turned tree's
+ * path of its callers; @refs gets each new node's call-tree node. */
 static void
-add_path (EtBottomUp *self, GHashTable *index, const EtCallTree *tree, guint32 leaf)
+add_path (EtCallTree *turned, GArray *refs, const EtCallTree *tree, guint32 leaf)
 {
-  guint64 samples = et_call_tree_node (tree, leaf)->exclusive;
   guint32 at = 0;
 
   for (guint32 j = leaf; j != 0; j = et_call_tree_node (tree, j)->parent)
     {
-      at = child_of (self, index, at, tree, j);
-      g_array_index (self->nodes, EtBottomUpNode, at).samples += samples;
+      const EtCallNode *n = et_call_tree_node (tree, j);
+
+      at = _et_call_tree_child (turned, at, n->level, n->id);
+      if (at == refs->len)
+        g_array_append_val (refs, j);
     }
-  g_array_index (self->nodes, EtBottomUpNode, 0).samples += samples;
+  _et_call_tree_add_exclusive (turned, at, et_call_tree_node (tree, leaf)->exclusive);
 }
 
 static int
@@ -112,24 +76,31 @@ index_children (EtBottomUp *self)
 EtBottomUp *
 et_bottom_up_new (const EtCallTree *tree, GCancellable *cancellable)
 {
-  g_autoptr(GHashTable) index = g_hash_table_new_full (key_hash, key_equal, g_free, NULL);
-  EtBottomUp *self = g_new0 (EtBottomUp, 1);
-  EtBottomUpNode root = { 0, 0, 0 };
+  g_autoptr(EtCallTree) turned = _et_call_tree_new_empty (et_call_tree_stacks (tree));
+  g_autoptr(GArray) refs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  EtBottomUp *self;
   guint n = et_call_tree_n_nodes (tree);
+  guint32 root = 0;
 
-  self->nodes = g_array_new (FALSE, FALSE, sizeof (EtBottomUpNode));
-  g_array_append_val (self->nodes, root);
+  g_array_append_val (refs, root);
   for (guint i = 1; i < n; i++)
     {
       const EtCallNode *node = et_call_tree_node (tree, i);
 
       if ((i & 0xfff) == 0 && g_cancellable_is_cancelled (cancellable))
-        {
-          et_bottom_up_free (self);
-          return NULL;
-        }
+        return NULL;
       if (node->level == ET_CALL_FRAME && node->exclusive > 0)
-        add_path (self, index, tree, i);
+        add_path (turned, refs, tree, i);
+    }
+  _et_call_tree_finish (turned);
+  self = g_new0 (EtBottomUp, 1);
+  self->nodes = g_array_sized_new (FALSE, FALSE, sizeof (EtBottomUpNode), refs->len);
+  for (guint i = 0; i < refs->len; i++)
+    {
+      const EtCallNode *t = et_call_tree_node (turned, i);
+      EtBottomUpNode node = { t->parent, g_array_index (refs, guint32, i), t->inclusive };
+
+      g_array_append_val (self->nodes, node);
     }
   index_children (self);
   return self;
