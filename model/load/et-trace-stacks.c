@@ -101,8 +101,7 @@ image_stacks (EtTrace *self, const EtImageTables *tables)
           g_array_append_val (refs, ln);
         }
     }
-  if (refs->len > 1)
-    qsort (refs->data, refs->len, sizeof (LocNode), compare_loc_nodes);
+  g_array_sort (refs, compare_loc_nodes);
   return refs;
 }
 
@@ -188,8 +187,7 @@ each_in_time_order (EtTrace *self, GArray *refs,
                     void (*take) (EtTrace *, EtEventLoc, const EtRecord *, gpointer),
                     gpointer data)
 {
-  if (refs->len > 1)
-    qsort (refs->data, refs->len, sizeof (EtEventRef), compare_refs);
+  g_array_sort (refs, compare_refs);
   for (guint i = 0; i < refs->len; i++)
     {
       EtEventLoc loc = g_array_index (refs, EtEventRef, i).loc;
@@ -253,8 +251,7 @@ run_half (gpointer data)
       Walks w = { h->b, join };
 
       each_in_time_order (h->self, h->refs, take_walk_of, &w);
-      if (h->b->refs->len > 1)
-        qsort (h->b->refs->data, h->b->refs->len, sizeof (LocNode), compare_loc_nodes);
+      g_array_sort (h->b->refs, compare_loc_nodes);
       h->b->joined = et_stack_join_finish (join, damage, h->self);
     }
   return NULL;
@@ -344,8 +341,7 @@ index_joined (EtTrace *self, Build *b)
       g_hash_table_insert (b->by_key, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (i));
       b->unjoined++;
     }
-  if (b->refs->len > 1)
-    qsort (b->refs->data, b->refs->len, sizeof (LocNode), compare_loc_nodes);
+  g_array_sort (b->refs, compare_loc_nodes);
 }
 
 /* Each sample's stack: its own (a .nettrace's, or the kernel walk paired
@@ -409,8 +405,8 @@ _et_trace_stacks_build (EtTrace *self, GArray *samples, EtStacksScan *scan)
       b.by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
       b.seen = et_stack_walk_seen_new ();
       b.pairs = scan != NULL ? _et_stacks_scan_pairs (scan) : NULL;
-      if (b.pairs != NULL && b.pairs->len > 1)
-        qsort (b.pairs->data, b.pairs->len, sizeof (EtStackPair), compare_pairs);
+      if (b.pairs != NULL)
+        g_array_sort (b.pairs, compare_pairs);
       take_ordered_records (self, scan, &b);
       index_joined (self, &b);
       take_samples (self, samples, &b);
