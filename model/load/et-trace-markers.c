@@ -57,12 +57,17 @@ typedef struct
   guint       capacity;
 } SpanList;
 
-/* The cv plans of the fixed and walk layouts a decoding thread met,
- * direct-mapped by layout (each layout is its own allocation, alive as
- * long as the trace, so its address tells which kind made the plan); a
- * slot another layout took is simply made again. A server's mix runs to
- * hundreds of layouts (issue 36's churn shape: 370): the cache holds as
- * many. */
+/* The decoding threads' caches below are two-way: a key's set is chosen
+ * by a hash and holds the last two keys met there, the later first. A
+ * server's mix of event types, layouts and series runs to hundreds (issue
+ * 36's churn shape: 370 layouts, 154 series), and direct-mapped tables
+ * four times as large missed one lookup in seven: keys that share a slot
+ * took it in turns. */
+
+/* The cv plans of the fixed and walk layouts a decoding thread met, by
+ * layout (each layout is its own allocation, alive as long as the trace,
+ * so its address tells which kind made the plan); a plan that fell out
+ * is simply made again. */
 #define PLAN_CACHE_SIZE 1024
 
 typedef struct
@@ -71,46 +76,63 @@ typedef struct
   EtCvPlan      plan[PLAN_CACHE_SIZE];
 } PlanCache;
 
+/* The first slot of a layout's set. */
 static guint
-plan_slot (gconstpointer layout)
+plan_set (gconstpointer layout)
 {
   guint64 h = (guint64) GPOINTER_TO_SIZE (layout) * 0x9E3779B97F4A7C15u;
 
   /* Layouts are allocations of a few sizes: their addresses share their
-   * low bits, so the slot comes from the product's high ones. */
-  return (guint) (h >> 40) % PLAN_CACHE_SIZE;
+   * low bits, so the set comes from the product's high ones. */
+  return (guint) (h >> 40) % (PLAN_CACHE_SIZE / 2) * 2;
+}
+
+/* The slot of @layout's plan, at the front of its set; *@made is FALSE
+ * when the plan is there already, TRUE when the slot is the caller's to
+ * fill. */
+static guint
+plan_slot (PlanCache *cache, gconstpointer layout, gboolean *made)
+{
+  guint k = plan_set (layout);
+  EtCvPlan plan;
+
+  *made = FALSE;
+  if (cache->layout[k] == layout)
+    return k;
+  *made = cache->layout[k + 1] != layout;
+  plan = cache->plan[k + 1];
+  cache->layout[k + 1] = cache->layout[k];
+  cache->plan[k + 1] = cache->plan[k];
+  cache->layout[k] = layout;
+  cache->plan[k] = plan;
+  return k;
 }
 
 static const EtCvPlan *
 plan_for (PlanCache *cache, const EtFixedLayout *layout)
 {
-  guint slot = plan_slot (layout);
+  gboolean made;
+  guint k = plan_slot (cache, layout, &made);
 
-  if (cache->layout[slot] != layout)
-    {
-      cache->layout[slot] = layout;
-      et_cv_plan_init (&cache->plan[slot], layout);
-    }
-  return &cache->plan[slot];
+  if (made)
+    et_cv_plan_init (&cache->plan[k], layout);
+  return &cache->plan[k];
 }
 
 static const EtCvPlan *
 walk_plan_for (PlanCache *cache, const EtWalkLayout *layout)
 {
-  guint slot = plan_slot (layout);
+  gboolean made;
+  guint k = plan_slot (cache, layout, &made);
 
-  if (cache->layout[slot] != layout)
-    {
-      cache->layout[slot] = layout;
-      et_cv_plan_init_walk (&cache->plan[slot], layout);
-    }
-  return &cache->plan[slot];
+  if (made)
+    et_cv_plan_init_walk (&cache->plan[k], layout);
+  return &cache->plan[k];
 }
 
-/* The cvSeries a decoding thread interned lately, direct-mapped by their
- * text: a thread's markers take turns among its series (20–30 of them on
- * a server's request threads, 154 in all in issue 36's churn shape), and
- * each new one takes the pool's lock. */
+/* The cvSeries a decoding thread interned lately, by their text: a
+ * thread's markers take turns among its series (20–30 of them on a
+ * server's request threads), and each new one takes the pool's lock. */
 #define SERIES_CACHE_SIZE 512
 
 typedef struct
@@ -121,13 +143,36 @@ typedef struct
 } SeriesCache;
 
 static guint
-series_slot (const char *text, gsize len)
+series_set (const char *text, gsize len)
 {
   guint32 h = 2166136261u;                 /* FNV-1a */
 
   for (gsize i = 0; i < len; i++)
     h = (h ^ (guint8) text[i]) * 16777619u;
-  return (h ^ (h >> 16)) % SERIES_CACHE_SIZE;
+  return (h ^ (h >> 16)) % (SERIES_CACHE_SIZE / 2) * 2;
+}
+
+static gboolean
+series_in (const SeriesCache *cache, guint k, const GString *series)
+{
+  return cache->text[k] != NULL && cache->len[k] == series->len
+         && memcmp (cache->text[k], series->str, series->len) == 0;
+}
+
+/* Moves the slot at @k + 1 to @k and the one at @k to @k + 1. */
+static void
+series_swap (SeriesCache *cache, guint k)
+{
+  char *text = cache->text[k];
+  gsize len = cache->len[k];
+  guint32 id = cache->id[k];
+
+  cache->text[k] = cache->text[k + 1];
+  cache->len[k] = cache->len[k + 1];
+  cache->id[k] = cache->id[k + 1];
+  cache->text[k + 1] = text;
+  cache->len[k + 1] = len;
+  cache->id[k + 1] = id;
 }
 
 static void
@@ -157,7 +202,7 @@ typedef struct
   EtSchemaCache schemas;
   PlanCache    plans;
   SeriesCache  series;        /* cvSeries interned lately */
-  const char  *task_name[512]; /* task names met (direct-mapped) and their string ids */
+  const char  *task_name[512]; /* task names met (two-way) and their string ids */
   guint32      task_series[512];
   guint64      failures;
   guint64      fixed;         /* markers made by add_fixed_marker from a fixed layout */
@@ -238,30 +283,41 @@ series_id (EtTrace *self, MarkerBuild *b, const char *task_name)
 {
   const GString *series = b->rules.series;
   guint slot;
+  guint32 id;
 
   switch (b->rules.series_rule)
     {
     case ET_RULE_EMPTY:
       return 0;
     case ET_RULE_TASK_NAME:
+      /* Two-way by the name's address, as the caches above. */
       slot = (guint) (((guint64) GPOINTER_TO_SIZE (task_name) * 0x9E3779B97F4A7C15u) >> 40)
-             % G_N_ELEMENTS (b->task_name);
-      if (b->task_name[slot] != task_name)
+             % (G_N_ELEMENTS (b->task_name) / 2) * 2;
+      if (b->task_name[slot] == task_name)
+        return b->task_series[slot];
+      if (b->task_name[slot + 1] == task_name)
+        id = b->task_series[slot + 1];
+      else
         {
           g_mutex_lock (&self->lock);
-          b->task_series[slot] = et_strpool_intern (self->strings, task_name, -1);
+          id = et_strpool_intern (self->strings, task_name, -1);
           g_mutex_unlock (&self->lock);
-          b->task_name[slot] = task_name;
         }
-      return b->task_series[slot];
+      b->task_name[slot + 1] = b->task_name[slot];
+      b->task_series[slot + 1] = b->task_series[slot];
+      b->task_name[slot] = task_name;
+      b->task_series[slot] = id;
+      return id;
     default:
       break;
     }
   if (series->len == 0)
     return 0;
-  slot = series_slot (series->str, series->len);
-  if (b->series.text[slot] != NULL && b->series.len[slot] == series->len
-      && memcmp (b->series.text[slot], series->str, series->len) == 0)
+  slot = series_set (series->str, series->len);
+  if (series_in (&b->series, slot, series))
+    return b->series.id[slot];
+  series_swap (&b->series, slot);      /* way 1 to the front, or out */
+  if (series_in (&b->series, slot, series))
     return b->series.id[slot];
   g_free (b->series.text[slot]);
   b->series.text[slot] = g_memdup2 (series->str, series->len);

@@ -265,34 +265,62 @@ schema_addr_slot (const guint8 *bytes)
   return (guint) ((GPOINTER_TO_SIZE (bytes) >> 3) % ET_SCHEMA_ADDR_CACHE_SIZE);
 }
 
+static gboolean
+schema_in_way (const EtSchemaCache *cache, guint k, const TlKey *key)
+{
+  return cache->schema[k] != NULL && cache->len[k] == key->len
+         && memcmp (cache->bytes[k], key->bytes, key->len) == 0;
+}
+
+/* Puts @schema in way 0 of its set (@k), the one there moving to way 1. */
+static void
+schema_to_front (EtSchemaCache *cache, guint k, const guint8 *bytes, gsize len,
+                 const EtTlSchema *schema)
+{
+  cache->bytes[k + 1] = cache->bytes[k];
+  cache->len[k + 1] = cache->len[k];
+  cache->schema[k + 1] = cache->schema[k];
+  cache->bytes[k] = bytes;
+  cache->len[k] = len;
+  cache->schema[k] = schema;
+}
+
+static guint
+schema_set (const TlKey *key)
+{
+  return tl_fingerprint (key->bytes, key->len) % (ET_SCHEMA_CACHE_SIZE / 2) * 2;
+}
+
 /* (The metadata lives as long as the trace: an address names one blob.) */
 static const EtTlSchema *
 cached_schema (EtSchemaCache *cache, const TlKey *key)
 {
   guint slot = schema_addr_slot (key->bytes), k;
+  const EtTlSchema *hit;
 
   if (cache->addr[slot] == key->bytes && cache->addr_schema[slot] != NULL)
     return cache->addr_schema[slot];
-  k = tl_fingerprint (key->bytes, key->len) % ET_SCHEMA_CACHE_SIZE;
-  if (cache->schema[k] != NULL && cache->len[k] == key->len
-      && memcmp (cache->bytes[k], key->bytes, key->len) == 0)
+  k = schema_set (key);
+  if (schema_in_way (cache, k, key))
+    hit = cache->schema[k];
+  else if (schema_in_way (cache, k + 1, key))
     {
-      cache->addr[slot] = key->bytes;
-      cache->addr_schema[slot] = cache->schema[k];
-      return cache->schema[k];
+      hit = cache->schema[k + 1];
+      schema_to_front (cache, k, cache->bytes[k + 1], cache->len[k + 1], hit);
     }
-  return NULL;
+  else
+    return NULL;
+  cache->addr[slot] = key->bytes;
+  cache->addr_schema[slot] = hit;
+  return hit;
 }
 
 static void
 cache_schema (EtSchemaCache *cache, const TlKey *key, const EtTlSchema *schema)
 {
-  guint k = tl_fingerprint (key->bytes, key->len) % ET_SCHEMA_CACHE_SIZE;
   guint slot = schema_addr_slot (key->bytes);
 
-  cache->bytes[k] = key->bytes;
-  cache->len[k] = key->len;
-  cache->schema[k] = schema;
+  schema_to_front (cache, schema_set (key), key->bytes, key->len, schema);
   cache->addr[slot] = key->bytes;
   cache->addr_schema[slot] = schema;
 }
