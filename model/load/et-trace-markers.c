@@ -628,9 +628,11 @@ typedef struct
   guint        n_processes;
   guint32     *keep;         /* a bit per marker (is_kept): 0 for ends folded into
                                 their starts */
-  GMutex       lock;         /* out->cross_ends */
-  gint         next;         /* atomic: the next process to take */
-  guint64      large;        /* a process with more spans pairs alone (pair_spans) */
+  GMutex       lock;         /* out->cross_ends, next and in_flight */
+  GCond        done;         /* a process was paired */
+  guint        next;         /* the next process to take */
+  guint64      in_flight;    /* the spans of the processes pairing now */
+  guint64      budget;       /* at most this many at once, unless alone (pair_spans) */
   EtTraceProgress *progress; /* counts span starts and ends paired */
 } PairJob;
 
@@ -835,7 +837,33 @@ add_cross_ends (PairJob *job, const GArray *cross_ends)
   g_mutex_unlock (&job->lock);
 }
 
-/* One pairing thread: the processes that are not large, one at a time. */
+/* Takes the next process to pair (G_MAXUINT: none left), waiting while
+ * pairing it beside those pairing now would go over the budget. */
+static guint
+take_process (PairJob *job)
+{
+  guint process;
+  guint64 n;
+
+  g_mutex_lock (&job->lock);
+  process = job->next;
+  n = process < job->n_processes ? process_spans (job, process) : 0;
+  while (process < job->n_processes && job->in_flight > 0 && job->in_flight + n > job->budget)
+    {
+      g_cond_wait (&job->done, &job->lock);
+      process = job->next;
+      n = process < job->n_processes ? process_spans (job, process) : 0;
+    }
+  if (process < job->n_processes)
+    {
+      job->next++;
+      job->in_flight += n;
+    }
+  g_mutex_unlock (&job->lock);
+  return process < job->n_processes ? process : G_MAXUINT;
+}
+
+/* One pairing thread: a process at a time, in order. */
 static gpointer
 pair_processes (gpointer data)
 {
@@ -844,20 +872,29 @@ pair_processes (gpointer data)
   guint process;
 
   et_worker_begin ();
-  while ((process = (guint) g_atomic_int_add (&job->next, 1)) < job->n_processes)
-    if (process_spans (job, process) <= job->large)
+  while ((process = take_process (job)) != G_MAXUINT)
+    {
+      guint64 n = process_spans (job, process);   /* before the join empties its lists */
+
       pair_process (job, process, cross_ends);
+      g_mutex_lock (&job->lock);
+      job->in_flight -= n;
+      g_cond_broadcast (&job->done);
+      g_mutex_unlock (&job->lock);
+    }
   add_cross_ends (job, cross_ends);
   return NULL;
 }
 
 /* Pairs every process's spans and returns a mask of the markers that
- * stay. A process with more than an eighth of the spans pairs alone, one
- * after the other: pairing one takes 60 bytes per span, and two large ones
- * at once were the loader's peak (the threads shape: 250 MiB, 242 alone)
- * while they did not finish sooner on a shared 2-core machine (70 ms
- * either way: pairing waits on memory). The others pair a process per
- * task on every core, at most two eighths at once. */
+ * stay. Processes pair on every core, a process per task, in order, as
+ * long as those pairing at once hold at most a quarter of the spans or
+ * the largest process's (what pairing it alone holds): pairing takes 60
+ * bytes per span, and
+ * two large processes at once were the loader's peak (the threads shape,
+ * three processes of a third each: 250 MiB, 242 alone) while they did
+ * not finish sooner on a 2-core machine (pairing waits on memory). A
+ * trace of eight processes of an eighth each pairs two at a time. */
 static guint32 *
 pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
 {
@@ -867,31 +904,28 @@ pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
                   g_new (guint32, MAX (words, 1)) };
   EtTraceProgress *progress = workers[0].loader->progress;
   g_autofree GThread **threads = NULL;
-  guint64 n_spans = 0;
+  guint64 n_spans = 0, largest = 0;
 
   memset (job.keep, 0xFF, words * sizeof (guint32));
   b->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   for (guint p = 0; p < job.n_processes; p++)
-    n_spans += process_spans (&job, p);
-  job.large = n_spans / 8;
+    {
+      n_spans += process_spans (&job, p);
+      largest = MAX (largest, process_spans (&job, p));
+    }
+  job.budget = MAX (n_spans / 4, largest);
   job.progress = progress;
   _et_trace_progress_begin (progress, ET_TRACE_PHASE_PAIRING, n_spans);
   n_threads = MAX (MIN (et_workers_count (n_spans, 50000), job.n_processes), 1);
   g_mutex_init (&job.lock);
-  {
-    g_autoptr(GArray) cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
-
-    for (guint p = 0; p < job.n_processes; p++)
-      if (process_spans (&job, p) > job.large)
-        pair_process (&job, p, cross_ends);
-    add_cross_ends (&job, cross_ends);
-  }
+  g_cond_init (&job.done);
   threads = g_new0 (GThread *, n_threads);
   for (guint k = 1; k < n_threads; k++)
     threads[k] = g_thread_new ("etlscope-pair", pair_processes, &job);
   pair_processes (&job);
   for (guint k = 1; k < n_threads; k++)
     g_thread_join (threads[k]);
+  g_cond_clear (&job.done);
   g_mutex_clear (&job.lock);
   /* The layout's scatter (et-trace-channel-layout.c) takes them in marker order. */
   g_array_sort (b->cross_ends, _et_compare_cross_ends);
