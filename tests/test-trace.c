@@ -662,6 +662,10 @@ test_parallel_decoding_matches_serial (void **state)
   g_setenv ("ETLSCOPE_THREADS", "3", TRUE);
   parallel = load (f->path);
   assert_same_walk (serial, parallel);
+  /* Its processes pair two or three at once on three threads (a quarter
+   * of the spans each at most): the same spans, ends, lanes and states. */
+  assert_true (et_trace_get_n_processes (serial) >= 4);
+  assert_same_markers (serial, parallel);
   {
     /* The ranges walked last first: every provider and name is found in
      * another order, and the merge must still give the one-thread answer. */
