@@ -720,12 +720,21 @@ scatter_part (gpointer data)
 
 /* ---- after the layout ---------------------------------------------------- */
 
+/* Threads [from, to) summarised by one worker, and the categories their
+ * markers have. */
+typedef struct
+{
+  EtTrace *self;
+  guint    from, to;
+  guint64  categories[G_N_ELEMENTS (((EtTrace *) NULL)->categories)];
+} SummaryRange;
+
 /* A thread's summary (EtThreadSummary), read from its markers at load,
- * with the trace's categories and whether a span of it is open to the
+ * with the categories it has and whether a span of it is open to the
  * end. Its channels' own info waits until one is asked for, unless one
  * has more than a block: their block arrays are built now. */
 static void
-summarise_thread (EtTrace *self, guint thread)
+summarise_thread (EtTrace *self, guint thread, guint64 *categories)
 {
   EtThread *t = &g_array_index (self->threads, EtThread, thread);
   EtThreadSummary s = { G_MAXINT64, G_MININT64, 0, 0, 0 };
@@ -747,13 +756,52 @@ summarise_thread (EtTrace *self, guint thread)
           deepest = MAX (deepest, _et_reach_marker (m, &s.last_ns, &s.depths));
           t->open_to_end |= m->status == ET_SPAN_UNMATCHED_START;
           if (m->category >= -1 && m->category <= 255)
-            self->categories[(m->category + 1) / 64] |= G_GUINT64_CONSTANT (1) << ((m->category + 1) % 64);
+            categories[(m->category + 1) / 64] |= G_GUINT64_CONSTANT (1) << ((m->category + 1) % 64);
         }
     }
   s.deepest = (guint8) MIN (deepest, G_MAXUINT8);
   self->thread_summaries[thread] = s;
   if (large)
     _et_trace_channel_info (self, t->first_channel);
+}
+
+static gpointer
+summarise_range (gpointer data)
+{
+  SummaryRange *r = data;
+
+  et_worker_begin ();
+  for (guint t = r->from; t < r->to; t++)
+    summarise_thread (r->self, t, r->categories);
+  return NULL;
+}
+
+/* Every thread's summary, a range of threads of about as many markers on
+ * each core (each reads its own markers: a pass over all of them). */
+static void
+summarise_threads (EtTrace *self)
+{
+  guint n = self->threads->len, k = et_workers_count (self->n_markers, 200000), t = 0;
+  g_autofree SummaryRange *ranges = g_new0 (SummaryRange, k);
+  guint64 seen = 0;
+
+  for (guint r = 0; r < k; r++)
+    {
+      ranges[r].self = self;
+      ranges[r].from = t;
+      for (; t < n && (r + 1 == k || seen < self->n_markers * (r + 1) / k); t++)
+        {
+          const EtThread *thread = &g_array_index (self->threads, EtThread, t);
+
+          for (guint c = 0; c < thread->n_channels; c++)
+            seen += g_array_index (self->channels, EtChannel, thread->first_channel + c).n_markers;
+        }
+      ranges[r].to = t;
+    }
+  et_workers_run (ranges, sizeof *ranges, k, summarise_range, "etlscope-layout");
+  for (guint r = 0; r < k; r++)
+    for (guint w = 0; w < G_N_ELEMENTS (self->categories); w++)
+      self->categories[w] |= ranges[r].categories[w];
 }
 
 /* A channel of more than a block gets its block arrays in the trace's;
@@ -785,8 +833,7 @@ summarise (EtTrace *self, guint n_channels)
   self->thread_info_ready = g_new0 (gint, MAX (self->threads->len, 1));
   self->thread_summaries = g_new (EtThreadSummary, MAX (self->threads->len, 1));
   self->n_thread_summaries = self->threads->len;
-  for (guint t = 0; t < self->threads->len; t++)
-    summarise_thread (self, t);
+  summarise_threads (self);
   for (guint c = 0; c < n_channels; c++)
     close_channel (self, c);
   g_array_append_val (self->arrays.block_lanes0, self->arrays.lane_runs->len);
