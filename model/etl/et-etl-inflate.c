@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 
 #include "et-etl-reader.h"
+#include "et-memory.h"
 #include "et-workers.h"
 
 /* Below this much output one thread does it all (a thread costs more
@@ -29,6 +30,9 @@
  * kilobytes). */
 #define MIN_PARALLEL_BYTES (4u * 1024 * 1024)
 #define HUGE_PAGE (2u * 1024 * 1024)
+/* Pages given back a few megabytes at a time: each call holds the
+ * process's memory map while it runs (et-memory.h). */
+#define RELEASE_SLICE (8u * 1024 * 1024)
 
 /* A problem the walk met: its message, or (message NULL) the place of job
  * @job's result. */
@@ -145,6 +149,28 @@ run_worker (gpointer data)
   return NULL;
 }
 
+/* The compressed bytes of the file's mapping, once decoded, are read no
+ * more: their pages are given back, each run of adjacent compressed
+ * buffers whole (its whole pages only: a page it shares with another
+ * buffer stays). They would stay resident as long as the trace, as large
+ * as the file (net.4.5.2.x64.etl: 4.9 MB beside its 23 MB decompressed). */
+static void
+release_input (EtEtlInflate *inflate)
+{
+  EtInflateJob *jobs = (EtInflateJob *) (gpointer) inflate->jobs->data;
+  guint i = 0;
+
+  while (i < inflate->jobs->len)
+    {
+      guint64 from = jobs[i].offset, to = from + jobs[i].disk_size;
+
+      for (i++; i < inflate->jobs->len && jobs[i].offset == to; i++)
+        to += jobs[i].disk_size;
+      for (guint64 at = from; at < to; at += RELEASE_SLICE)
+        et_memory_release (inflate->data + at, MIN (RELEASE_SLICE, to - at));
+    }
+}
+
 guint8 *
 et_etl_inflate_run (EtEtlInflate *inflate, const guint8 *data, gsize *block_len)
 {
@@ -167,6 +193,7 @@ et_etl_inflate_run (EtEtlInflate *inflate, const guint8 *data, gsize *block_len)
       items[t] = inflate;
     et_workers_run (items, sizeof *items, n_threads, run_worker, "etlscope-inflate");
   }
+  release_input (inflate);
   inflate->data = NULL;
   return g_steal_pointer (&inflate->block);
 }

@@ -56,8 +56,11 @@ gsize         et_etl_inflate_add   (EtEtlInflate *inflate,
 void          et_etl_inflate_hold  (EtEtlInflate *inflate,
                                     guint64       offset,
                                     char         *message);
-/* Decompresses every buffer added from the file's bytes @data into a
- * new block (g_free; NULL when none was added); returns it. */
+/* Decompresses every buffer added from the file's bytes @data (a
+ * read-only private mapping) into a new block (g_free; NULL when none was
+ * added); returns it. The pages of @data that held only compressed
+ * buffers are given back afterwards: they must not be read again (they
+ * would be read from the file anew). */
 guint8       *et_etl_inflate_run   (EtEtlInflate *inflate,
                                     const guint8 *data,
                                     gsize        *block_len);
