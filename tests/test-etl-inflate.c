@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "et-etl-reader.h"
+#include "et-xpress.h"
 #include "et-fixture.h"
 
 typedef struct
@@ -94,7 +95,37 @@ assert_same_file (EtEtlFile *a, EtEtlFile *b)
     assert_true (same_data (a, b, i));
 }
 
-/* One thread or four: the same buffers, byte for byte, and no problem. */
+/* Each compressed buffer of @file holds what its stream in @path's bytes
+ * decodes to on its own, read apart from the reader's mapping (whose
+ * pages of compressed bytes it gives back once decoded). */
+static void
+assert_decoded_from_file (EtEtlFile *file, const char *path)
+{
+  g_autofree guint8 *bytes = NULL;
+  gsize size;
+
+  assert_true (g_file_get_contents (path, (char **) &bytes, &size, NULL));
+  for (guint i = 0; i < et_etl_file_n_buffers (file); i++)
+    {
+      const EtBufferInfo *info = et_etl_file_buffer_info (file, i);
+      gsize len, out_len = 0, cap = info->data_end - ET_BUFFER_HEADER_SIZE;
+      const guint8 *data = et_etl_file_buffer (file, i, &len);
+      g_autofree guint8 *out = g_malloc (cap + 1);
+
+      if (info->data_index == G_MAXUINT32)
+        continue;
+      assert_true (info->offset + info->disk_size <= size);
+      assert_int_equal (et_xpress_decompress (bytes + info->offset + ET_BUFFER_HEADER_SIZE,
+                                              info->disk_size - ET_BUFFER_HEADER_SIZE, out,
+                                              cap, &out_len, NULL), ET_XPRESS_OK);
+      assert_int_equal (out_len, cap);
+      assert_memory_equal (data, bytes + info->offset, ET_BUFFER_HEADER_SIZE);
+      assert_memory_equal (data + ET_BUFFER_HEADER_SIZE, out, cap);
+    }
+}
+
+/* One thread or four: the same buffers, byte for byte, each what its
+ * stream decodes to, and no problem. */
 static void
 test_thread_count_changes_no_byte (void **state)
 {
@@ -105,6 +136,7 @@ test_thread_count_changes_no_byte (void **state)
   assert_true (et_etl_file_n_compressed (one) > 40);
   assert_int_equal (et_etl_file_n_compressed (one), et_etl_file_n_buffers (one) - 1);
   assert_same_file (one, four);
+  assert_decoded_from_file (four, f->path);
   et_fixture_file_free (f);
 }
 
@@ -227,6 +259,7 @@ test_corpus_relogged_trace_same_on_every_core (void **state)
   two = open_with (path, "2", NULL);
   assert_true (et_etl_file_n_compressed (one) > 300);
   assert_same_file (one, two);
+  assert_decoded_from_file (two, path);
 }
 
 int
