@@ -209,11 +209,12 @@ test_damaged_buffers_reported_in_order_others_kept (void **state)
   assert_int_equal (p1->len, p4->len);
   for (guint i = 0; i < p1->len; i++)
     {
-      assert_int_equal (g_array_index (p1, Problem, i).offset, g_array_index (p4, Problem, i).offset);
-      assert_string_equal (g_array_index (p1, Problem, i).message, g_array_index (p4, Problem, i).message);
+      const Problem *a = &g_array_index (p1, Problem, i), *other = &g_array_index (p4, Problem, i);
+
+      assert_int_equal (a->offset, other->offset);
+      assert_string_equal (a->message, other->message);
       if (i > 0)
-        assert_true (buffer_named (&g_array_index (p1, Problem, i))
-                     >= buffer_named (&g_array_index (p1, Problem, i - 1)));
+        assert_true (buffer_named (a) >= buffer_named (a - 1));
     }
   assert_same_file (one, four);
 

@@ -15,11 +15,11 @@
 #include "et-etl-reader.h"
 #include "et-bytes.h"
 #include "et-error.h"
+#include "et-etl-inflate.h"
 #include "et-etl-resync.h"
 #include "et-image-record.h"
 #include "et-mapping.h"
 #include "et-memory.h"
-#include "et-etl-inflate.h"
 #include "et-xpress.h"
 
 #include <sys/stat.h>
@@ -201,7 +201,8 @@ inflate_cap (EtEtlFile *file, const EtBufferInfo *info)
 static void
 plan_inflate (EtEtlFile *file, EtBufferInfo *info)
 {
-  gsize stated = info->data_end > ET_BUFFER_HEADER_SIZE ? info->data_end - ET_BUFFER_HEADER_SIZE : 0;
+  gsize stated = info->data_end > ET_BUFFER_HEADER_SIZE
+                 ? info->data_end - ET_BUFFER_HEADER_SIZE : 0;
   gsize cap = inflate_cap (file, info);
   gsize place = et_etl_inflate_add (file->inflate, file->buffers->len, info->offset,
                                     info->disk_size, stated, cap);
@@ -223,7 +224,8 @@ report_held (guint64 offset, const char *message, const EtInflateJob *job, gpoin
   if (message != NULL)
     file->damage (offset, message, file->damage_data);
   /* (a stream cut at a lowered cap was reported with the cap) */
-  else if (job->status != ET_XPRESS_OK && !(job->status == ET_XPRESS_OVERFLOW && job->cap < job->stated))
+  else if (job->status != ET_XPRESS_OK
+           && !(job->status == ET_XPRESS_OVERFLOW && job->cap < job->stated))
     report (file, offset + ET_BUFFER_HEADER_SIZE + job->bad_offset,
             "compressed buffer %u: %s; %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
             " bytes recovered", job->buffer, et_xpress_status_to_string (job->status),
