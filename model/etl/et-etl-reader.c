@@ -4,10 +4,18 @@
  * walked by BufferSize, compressed buffers are decompressed once into one
  * heap block (their records must stay addressable for on-demand decoding),
  * and records are classified by their marker byte and HeaderType.
+ *
+ * Decompression waits for the end of the walk (et-etl-inflate): the walk
+ * gives each compressed buffer its place in the block and holds back every
+ * problem it reports, then all buffers are decompressed at once on every
+ * core, and the problems are reported in the walk's order, each buffer's
+ * decompression problem where the walk met the buffer: the same texts in
+ * the same order as when the walk decompressed each buffer as it went.
  */
 #include "et-etl-reader.h"
 #include "et-bytes.h"
 #include "et-error.h"
+#include "et-etl-inflate.h"
 #include "et-etl-resync.h"
 #include "et-image-record.h"
 #include "et-mapping.h"
@@ -32,10 +40,9 @@ struct _EtEtlFile
   GArray       *buffers;       /* EtBufferInfo */
   guint8       *inflated;      /* decompressed buffers, back to back */
   gsize         inflated_len;
-  gsize         inflated_cap;  /* allocated: grows by doubling */
-  guint         inflated_grown;/* times it grew (G_MESSAGES_DEBUG) */
   gsize         inflate_budget;/* bytes that may still be decompressed */
   guint         n_compressed;
+  EtEtlInflate *inflate;       /* during the walk: its compressed buffers and problems */
   EtDamageFunc  damage;
   gpointer      damage_data;
   EtImageTables *image;        /* an image with compact records: their tables */
@@ -60,7 +67,10 @@ report (EtEtlFile *file, guint64 offset, const char *format, ...)
   va_end (args);
   message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": %s",
                              file->path, offset, what);
-  file->damage (offset, message, file->damage_data);
+  if (file->inflate != NULL)
+    et_etl_inflate_hold (file->inflate, offset, g_steal_pointer (&message));
+  else
+    file->damage (offset, message, file->damage_data);
 }
 
 /* ---- buffers ---------------------------------------------------------- */
@@ -94,6 +104,7 @@ et_etl_file_free (EtEtlFile *file)
     close (file->fd);
   g_clear_pointer (&file->buffers, g_array_unref);
   g_clear_pointer (&file->image, et_image_tables_free);
+  g_clear_pointer (&file->inflate, et_etl_inflate_free);
   g_free (file->inflated);
   g_free (file->path);
   g_free (file);
@@ -127,43 +138,6 @@ uniform_buffer_size (EtEtlFile *file)
   return size;
 }
 
-/* Room for @more bytes after the decompressed buffers so far. The block
- * doubles: growing it by exactly each buffer's size copied the whole block
- * once per buffer, which is quadratic where realloc always copies (under
- * AddressSanitizer loading net.4.5.2.x64.etl took 50 s instead of 1 s). */
-static void
-reserve_inflated (EtEtlFile *file, gsize more)
-{
-  gsize need = file->inflated_len + more;
-
-  if (need <= file->inflated_cap)
-    return;
-  file->inflated_cap = MAX (need, MAX (file->inflated_cap * 2, 1024 * 1024));
-  file->inflated = g_realloc (file->inflated, file->inflated_cap);
-  file->inflated_grown++;
-}
-
-/* Decompresses the buffer at @offset, @disk_size bytes on disk, after the
- * buffers decompressed so far, at most @cap bytes of data (the header is
- * copied as it is). Counts against the budget: a stream is decompressed at
- * most twice (inflates_cleanly), and never beyond the file's allowance. */
-static EtXpressStatus
-inflate_at (EtEtlFile *file, guint64 offset, guint32 disk_size, gsize cap, gsize *out_len,
-            gsize *bad)
-{
-  const guint8 *src = file->data + offset;
-  EtXpressStatus status;
-  guint8 *dst;
-
-  reserve_inflated (file, ET_BUFFER_HEADER_SIZE + cap);
-  dst = file->inflated + file->inflated_len;
-  memcpy (dst, src, ET_BUFFER_HEADER_SIZE);
-  status = et_xpress_decompress (src + ET_BUFFER_HEADER_SIZE, disk_size - ET_BUFFER_HEADER_SIZE,
-                                 dst + ET_BUFFER_HEADER_SIZE, cap, out_len, bad);
-  file->inflate_budget -= MIN (*out_len, file->inflate_budget);
-  return status;
-}
-
 static gsize
 stated_data (EtEtlFile *file, guint64 offset)
 {
@@ -173,17 +147,24 @@ stated_data (EtEtlFile *file, guint64 offset)
 }
 
 /* Whether @disk_size bytes at @offset decompress to exactly the data the
- * header states (nothing is kept). */
+ * header states (nothing is kept). Only a damaged file's walk asks, so the
+ * trial runs here, on its own; it counts against the budget, so that a
+ * stream is decompressed at most twice and never beyond the allowance. */
 static gboolean
 inflates_cleanly (EtEtlFile *file, guint64 offset, guint32 disk_size)
 {
   gsize cap = stated_data (file, offset), out_len = 0, bad = 0;
+  g_autofree guint8 *scratch = NULL;
+  EtXpressStatus status;
 
   if (cap == 0 || cap > file->inflate_budget
       || cap > MAX_BUFFER_RATIO * (gsize) (disk_size - ET_BUFFER_HEADER_SIZE))
     return FALSE;
-  return inflate_at (file, offset, disk_size, cap, &out_len, &bad) == ET_XPRESS_OK
-         && out_len == cap;
+  scratch = g_malloc (cap);
+  status = et_xpress_decompress (file->data + offset + ET_BUFFER_HEADER_SIZE,
+                                 disk_size - ET_BUFFER_HEADER_SIZE, scratch, cap, &out_len, &bad);
+  file->inflate_budget -= MIN (out_len, file->inflate_budget);
+  return status == ET_XPRESS_OK && out_len == cap;
 }
 
 /* At most MAX_BUFFER_RATIO times its compressed bytes, and what is left
@@ -213,29 +194,64 @@ inflate_cap (EtEtlFile *file, const EtBufferInfo *info)
   return cap;
 }
 
+/* Lays the compressed buffer @info out after the ones before it, as large
+ * as the data its header states (within the caps), to be decompressed
+ * with the others after the walk (inflate_all). The budget is taken from
+ * the stated size now: the sizes are summed before anything is decoded. */
 static void
-inflate_buffer (EtEtlFile *file, EtBufferInfo *info)
+plan_inflate (EtEtlFile *file, EtBufferInfo *info)
 {
-  gsize stated = info->data_end > ET_BUFFER_HEADER_SIZE ? info->data_end - ET_BUFFER_HEADER_SIZE : 0;
-  gsize cap = inflate_cap (file, info), out_len = 0, bad = 0;
-  EtXpressStatus status;
+  gsize stated = info->data_end > ET_BUFFER_HEADER_SIZE
+                 ? info->data_end - ET_BUFFER_HEADER_SIZE : 0;
+  gsize cap = inflate_cap (file, info);
+  gsize place = et_etl_inflate_add (file->inflate, file->buffers->len, info->offset,
+                                    info->disk_size, stated, cap);
 
+  file->inflate_budget -= cap;
   file->n_compressed++;
-  status = inflate_at (file, info->offset, info->disk_size, cap, &out_len, &bad);
-  /* (a stream cut at a lowered cap was reported with the cap) */
-  if (status != ET_XPRESS_OK && !(status == ET_XPRESS_OVERFLOW && cap < stated))
-    report (file, info->offset + ET_BUFFER_HEADER_SIZE + bad,
-            "compressed buffer %u: %s; %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
-            " bytes recovered", file->buffers->len, et_xpress_status_to_string (status),
-            out_len, cap);
-  else if (status == ET_XPRESS_OK && out_len < cap)
-    report (file, info->offset, "compressed buffer %u decompresses to %" G_GSIZE_FORMAT
-            " bytes, %" G_GSIZE_FORMAT " expected", file->buffers->len, out_len, cap);
-  info->data_end = (guint32) (ET_BUFFER_HEADER_SIZE + out_len);
   info->usable = TRUE;
   /* data_index counts 8-byte units, so 32 bits address 32 GiB. */
-  info->data_index = (guint32) (file->inflated_len >> 3);
-  file->inflated_len += ET_BUFFER_HEADER_SIZE + ((out_len + 7) & ~(gsize) 7);
+  info->data_index = (guint32) (place >> 3);
+}
+
+/* A problem the walk held back: reported now, a buffer's decompression
+ * worded as the walk worded it. */
+static void
+report_held (guint64 offset, const char *message, const EtInflateJob *job, gpointer data)
+{
+  EtEtlFile *file = data;
+
+  if (message != NULL)
+    file->damage (offset, message, file->damage_data);
+  /* (a stream cut at a lowered cap was reported with the cap) */
+  else if (job->status != ET_XPRESS_OK
+           && !(job->status == ET_XPRESS_OVERFLOW && job->cap < job->stated))
+    report (file, offset + ET_BUFFER_HEADER_SIZE + job->bad_offset,
+            "compressed buffer %u: %s; %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
+            " bytes recovered", job->buffer, et_xpress_status_to_string (job->status),
+            job->out_len, job->cap);
+  else if (job->status == ET_XPRESS_OK && job->out_len < job->cap)
+    report (file, offset, "compressed buffer %u decompresses to %" G_GSIZE_FORMAT
+            " bytes, %" G_GSIZE_FORMAT " expected", job->buffer, job->out_len, job->cap);
+}
+
+/* After the walk: every compressed buffer decompressed into its place (on
+ * every core), then the problems the walk held back reported in its order. */
+static void
+inflate_all (EtEtlFile *file)
+{
+  g_autoptr(EtEtlInflate) inflate = g_steal_pointer (&file->inflate);
+
+  file->inflated = et_etl_inflate_run (inflate, file->data, &file->inflated_len);
+  for (guint i = 0; i < et_etl_inflate_n_jobs (inflate); i++)
+    {
+      const EtInflateJob *job = et_etl_inflate_job (inflate, i);
+
+      g_array_index (file->buffers, EtBufferInfo, job->buffer).data_end
+        = (guint32) (ET_BUFFER_HEADER_SIZE + job->out_len);
+    }
+  if (file->damage != NULL)
+    et_etl_inflate_report (inflate, report_held, file);
 }
 
 /* The buffer at @offset, of @disk_size bytes on disk, into the list
@@ -260,7 +276,7 @@ add_buffer (EtEtlFile *file, guint64 offset, guint32 disk_size)
       info.data_end = info.disk_size;
     }
   if (info.flags & BUFFER_FLAG_COMPRESSED)
-    inflate_buffer (file, &info);
+    plan_inflate (file, &info);
   else
     {
       info.data_end = MIN (info.data_end, info.disk_size);
@@ -504,6 +520,7 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
     return NULL;
 
   file->inflate_budget = MAX_INFLATE_RATIO * file->size;
+  file->inflate = et_etl_inflate_new ();
   uniform = uniform_buffer_size (file);
   while (offset + ET_BUFFER_HEADER_SIZE <= file->size)
     {
@@ -512,14 +529,14 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
         break;
       offset += step;
     }
+  inflate_all (file);
   if (note_shrinking (file))
     return g_steal_pointer (&file);
   if (offset < file->size && offset + ET_BUFFER_HEADER_SIZE > file->size)
     report (file, offset, "%" G_GUINT64_FORMAT " trailing bytes are too few for a buffer",
             (guint64) (file->size - offset));
-  g_debug ("%s: %u compressed buffers, %" G_GSIZE_FORMAT " bytes decompressed, "
-           "the block grown %u times", path, file->n_compressed, file->inflated_len,
-           file->inflated_grown);
+  g_debug ("%s: %u compressed buffers, laid out in %" G_GSIZE_FORMAT " bytes",
+           path, file->n_compressed, file->inflated_len);
   return g_steal_pointer (&file);
 }
 
