@@ -96,6 +96,12 @@ et_etl_inflate_add (EtEtlInflate *inflate, guint buffer, guint64 offset, guint32
   return job.place;
 }
 
+gsize
+et_etl_inflate_len (EtEtlInflate *inflate)
+{
+  return inflate->block_len;
+}
+
 void
 et_etl_inflate_hold (EtEtlInflate *inflate, guint64 offset, char *message)
 {

@@ -65,6 +65,8 @@ guint8       *et_etl_inflate_run   (EtEtlInflate *inflate,
                                     const guint8 *data,
                                     gsize        *block_len);
 guint         et_etl_inflate_n_jobs(EtEtlInflate *inflate);
+/* The block's length so far: where the next buffer added would go. */
+gsize         et_etl_inflate_len   (EtEtlInflate *inflate);
 const EtInflateJob *et_etl_inflate_job (EtEtlInflate *inflate,
                                         guint         i);
 /* Gives back every held problem, in the order held (see

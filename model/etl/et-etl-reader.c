@@ -41,6 +41,8 @@ struct _EtEtlFile
   guint8       *inflated;      /* decompressed buffers, back to back */
   gsize         inflated_len;
   gsize         inflate_budget;/* bytes that may still be decompressed */
+  gsize         inflate_space; /* the decompressed buffers' index space (data_index) */
+  gboolean      inflate_space_full;
   guint         n_compressed;
   EtEtlInflate *inflate;       /* during the walk: its compressed buffers and problems */
   EtDamageFunc  damage;
@@ -194,6 +196,17 @@ inflate_cap (EtEtlFile *file, const EtBufferInfo *info)
   return cap;
 }
 
+/* 2^32 places of 8 bytes: 32 GiB. ETLSCOPE_SLOT_SPACE (the loader's
+ * slots, also 8 bytes each) lowers it, for the tests. */
+static gsize
+inflate_space (void)
+{
+  const char *space = g_getenv ("ETLSCOPE_SLOT_SPACE");
+  guint64 places = space ? g_ascii_strtoull (space, NULL, 10) : G_GUINT64_CONSTANT (1) << 32;
+
+  return (gsize) MIN (places, (G_GUINT64_CONSTANT (1) << 32) - 1) << 3;
+}
+
 /* Lays the compressed buffer @info out after the ones before it, as large
  * as the data its header states (within the caps), to be decompressed
  * with the others after the walk (inflate_all). The budget is taken from
@@ -204,8 +217,24 @@ plan_inflate (EtEtlFile *file, EtBufferInfo *info)
   gsize stated = info->data_end > ET_BUFFER_HEADER_SIZE
                  ? info->data_end - ET_BUFFER_HEADER_SIZE : 0;
   gsize cap = inflate_cap (file, info);
-  gsize place = et_etl_inflate_add (file->inflate, file->buffers->len, info->offset,
-                                    info->disk_size, stated, cap);
+  gsize place = et_etl_inflate_len (file->inflate);
+
+  /* data_index counts 8-byte units: past the index space a buffer's
+   * place would wrap round onto another's. It and those after it are not
+   * decompressed (the loader skips them too, as past its own slots). */
+  if (place + ET_BUFFER_HEADER_SIZE + cap > file->inflate_space)
+    {
+      if (!file->inflate_space_full)
+        report (file, info->offset, "the trace holds more event data than Etlscope can index "
+                "(%" G_GSIZE_FORMAT " MiB decompressed); its compressed buffers from here on "
+                "are not decompressed", file->inflate_space >> 20);
+      file->inflate_space_full = TRUE;
+      info->data_end = ET_BUFFER_HEADER_SIZE;     /* its header only: no records */
+      info->data_index = G_MAXUINT32;
+      return;
+    }
+  place = et_etl_inflate_add (file->inflate, file->buffers->len, info->offset,
+                              info->disk_size, stated, cap);
 
   file->inflate_budget -= cap;
   file->n_compressed++;
@@ -520,6 +549,7 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
     return NULL;
 
   file->inflate_budget = MAX_INFLATE_RATIO * file->size;
+  file->inflate_space = inflate_space ();
   file->inflate = et_etl_inflate_new ();
   uniform = uniform_buffer_size (file);
   while (offset + ET_BUFFER_HEADER_SIZE <= file->size)
