@@ -59,6 +59,7 @@ typedef struct
   const guint8 *ext;          /* extended items (EVENT), NULL when none */
   gsize         ext_len;
   gboolean      ext_bad;      /* the item chain does not fit the record: no items */
+  guint8        ext_checked;  /* every item was checked as the record was parsed */
   const char   *ext_damage;   /* the first bad item's problem (static text), or NULL; in a
                                * kernel record: extension words it lacks */
   guint16       ext_damage_pos; /* where that item begins in the record */
@@ -79,6 +80,11 @@ const char  *et_record_header_name  (const EtRecord *record);  /* "EVENT_HEADER6
 const guint8*et_record_find_ext     (const EtRecord *record,
                                      guint           type,
                                      gsize          *len);
+/* The same for the first item of either type, in one walk of the items. */
+const guint8*et_record_find_ext_either (const EtRecord *record,
+                                        guint           type,
+                                        guint           other,
+                                        gsize          *len);
 
 typedef struct
 {

@@ -91,6 +91,7 @@ parse_ext_items (EtRecord *r, const guint8 *p, gsize header, gsize size)
       pos += et_read_u16 (p + pos);
     }
   r->ext_len = pos - header;
+  r->ext_checked = TRUE;
   r->payload = p + pos;
   r->payload_len = size - pos;
   return TRUE;
@@ -333,18 +334,22 @@ et_record_header_name (const EtRecord *r)
 }
 
 const guint8 *
-et_record_find_ext (const EtRecord *r, guint type, gsize *len)
+et_record_find_ext_either (const EtRecord *r, guint type, guint other, gsize *len)
 {
   gsize pos = 0;
+  /* parse_ext_items has checked the chain: every size is sane; and when
+   * it found no bad item, every item (the decoding threads look an item
+   * up in every event). */
+  gboolean all_good = r->ext_checked && r->ext_damage == NULL;
 
-  /* parse_ext_items has checked the chain: every size is sane. */
   while (r->ext != NULL && pos + 8 <= r->ext_len)
     {
       const guint8 *item = r->ext + pos;
+      guint16 item_type = et_read_u16 (item + 2);
       gboolean chain;
 
-      if (et_read_u16 (item + 2) == type
-          && ext_item_problem (item, r->ext_len - pos, &chain) == NULL)
+      if ((item_type == type || item_type == other)
+          && (all_good || ext_item_problem (item, r->ext_len - pos, &chain) == NULL))
         {
           *len = et_read_u16 (item + 6);
           return item + 8;
@@ -353,4 +358,10 @@ et_record_find_ext (const EtRecord *r, guint type, gsize *len)
     }
   *len = 0;
   return NULL;
+}
+
+const guint8 *
+et_record_find_ext (const EtRecord *r, guint type, gsize *len)
+{
+  return et_record_find_ext_either (r, type, type, len);
 }

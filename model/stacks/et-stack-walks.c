@@ -93,12 +93,8 @@ et_stack_walk_kind (const EtRecord *record)
   if ((record->id == 82 && et_guid_equal (&record->guid, guid_of (1)))
       || (record->id == 0 && et_guid_equal (&record->guid, guid_of (2))))
     return ET_STACK_WALK_CLR;
-  /* (the item of the record's own pointer size first: usually one search) */
   if (record->ext != NULL
-      && (et_record_find_ext (record, record->pointer_size == 4 ? EXT_STACK32 : EXT_STACK64,
-                              &len) != NULL
-          || et_record_find_ext (record, record->pointer_size == 4 ? EXT_STACK64 : EXT_STACK32,
-                                 &len) != NULL))
+      && et_record_find_ext_either (record, EXT_STACK32, EXT_STACK64, &len) != NULL)
     return ET_STACK_WALK_ITEM;
   return ET_STACK_WALK_NONE;
 }
