@@ -56,10 +56,24 @@ et_image_tables_drop_stacks (EtImageTables *tables)
 }
 
 void
+et_image_tables_set_source (EtImageTables *tables, GMappedFile *file, EtMapping *watch)
+{
+  g_return_if_fail (tables->source_file == NULL);
+
+  tables->source_file = file;
+  tables->source_watch = watch;
+  tables->source = (const guint8 *) g_mapped_file_get_contents (file);
+  tables->source_len = g_mapped_file_get_length (file);
+}
+
+void
 et_image_tables_free (EtImageTables *tables)
 {
   if (tables == NULL)
     return;
+  /* unwatched before it is unmapped (et-mapping.h) */
+  et_mapping_unwatch (tables->source_watch);
+  g_clear_pointer (&tables->source_file, g_mapped_file_unref);
   g_ptr_array_unref (tables->types);
   g_array_unref (tables->threads);
   free_stacks (tables);
@@ -74,11 +88,11 @@ is_wide (guint32 type, guint32 thread)
 
 gsize
 et_image_record_size (guint32 type, guint32 thread, gboolean activity, gsize own_items_len,
-                      gsize payload_len)
+                      gsize payload_len, gboolean payload_at)
 {
   return ET_IMAGE_RECORD_HEADER + (is_wide (type, thread) ? 8 : 0)
          + (activity ? sizeof (EtGuid) : 0) + (own_items_len > 0 ? 8 + own_items_len : 0)
-         + payload_len;
+         + (payload_at ? ET_IMAGE_PAYLOAD_PLACE : payload_len);
 }
 
 static void
@@ -92,16 +106,18 @@ void
 et_image_record_write (guint8 *at, gsize size, guint32 type, guint32 thread, guint32 tid,
                        gint64 ts, const EtGuid *activity, const guint8 *head, gsize head_len,
                        const guint8 *tail, gsize tail_len, const guint8 *payload,
-                       gsize payload_len)
+                       gsize payload_len, guint64 payload_at)
 {
   gsize own = head_len + tail_len, pos = ET_IMAGE_RECORD_HEADER;
-  gboolean wide = is_wide (type, thread);
+  gboolean wide = is_wide (type, thread), inline_ = payload_at == ET_IMAGE_INLINE;
 
   g_assert (size <= G_MAXUINT16 && own <= G_MAXUINT32
-            && size == et_image_record_size (type, thread, activity != NULL, own, payload_len));
+            && size == et_image_record_size (type, thread, activity != NULL, own, payload_len,
+                                             !inline_)
+            && (inline_ || (payload_at <= ET_IMAGE_SOURCE_MAX && payload_len <= G_MAXUINT16)));
   put_le (at, size, 2);
   at[2] = (wide ? ET_IMAGE_WIDE : 0) | (activity ? ET_IMAGE_ACTIVITY : 0)
-          | (own > 0 ? ET_IMAGE_OWN_ITEMS : 0);
+          | (own > 0 ? ET_IMAGE_OWN_ITEMS : 0) | (inline_ ? 0 : ET_IMAGE_PAYLOAD_AT);
   at[3] = ET_IMAGE_RECORD_MARK;
   put_le (at + 4, wide ? G_MAXUINT16 : type, 2);
   put_le (at + 6, wide ? G_MAXUINT16 : thread, 2);
@@ -125,9 +141,16 @@ et_image_record_write (guint8 *at, gsize size, guint32 type, guint32 thread, gui
         memcpy (at + pos + 8 + head_len, tail, tail_len);
       pos += 8 + own;
     }
-  if (payload_len > 0)
-    memcpy (at + pos, payload, payload_len);
-  pos += payload_len;
+  if (!inline_)
+    {
+      put_le (at + pos, payload_at | (guint64) payload_len << 48, ET_IMAGE_PAYLOAD_PLACE);
+      pos += ET_IMAGE_PAYLOAD_PLACE;
+    }
+  else if (payload_len > 0)
+    {
+      memcpy (at + pos, payload, payload_len);
+      pos += payload_len;
+    }
   memset (at + pos, 0, ((size + 7) & ~(gsize) 7) - pos);
 }
 
@@ -148,6 +171,32 @@ fill_from_type (EtRecord *r, const EtImageType *t)
   r->opcode = t->opcode;
   r->task = t->task;
   r->keywords = t->keywords;
+}
+
+/* A payload named in the source file (@place, @len bytes of the record
+ * left for it). A file that shrank since it was read has pages that read
+ * as zeros (et-mapping.h): a payload among them can no longer be read. */
+static gboolean
+payload_in_source (const guint8 *place, gsize len, const EtImageTables *tables, EtRecord *r,
+                   const char **reason)
+{
+  guint64 v, at, n;
+
+  *reason = "record size does not match its payload's place";
+  if (len != ET_IMAGE_PAYLOAD_PLACE)
+    return FALSE;
+  v = et_read_u64 (place);
+  at = v & ET_IMAGE_SOURCE_MAX;
+  n = v >> 48;
+  *reason = "payload lies past the end of the file";
+  if (tables->source == NULL || at > tables->source_len || n > tables->source_len - at)
+    return FALSE;
+  *reason = "payload lies where the file shrank since it was read";
+  if (at + n > et_mapping_lost_from (tables->source_watch))
+    return FALSE;
+  r->payload = tables->source + at;
+  r->payload_len = n;
+  return TRUE;
 }
 
 /* Copied in to clear a record: a memset of its size compiles to a string
@@ -216,6 +265,8 @@ et_image_record_parse (const guint8 *p, gsize avail, const EtImageTables *tables
       r->ext = t->items->len > 0 ? t->items->data : NULL;
       r->ext_len = t->items->len;
     }
+  if (flags & ET_IMAGE_PAYLOAD_AT)
+    return payload_in_source (p + pos, size - pos, tables, r, reason);
   r->payload = p + pos;
   r->payload_len = size - pos;
   return TRUE;

@@ -13,34 +13,47 @@
  *   2  u8   flags: ET_IMAGE_WIDE (type and thread id follow the header),
  *           ET_IMAGE_ACTIVITY (an ActivityId follows), ET_IMAGE_OWN_ITEMS
  *           (the record's own item chain follows, after its u32 length
- *           and 4 bytes of padding)
+ *           and 4 bytes of padding), ET_IMAGE_PAYLOAD_AT (the payload is
+ *           not in the record but in the image's source file: a u64 in
+ *           its place, the low 48 bits its offset, the high 16 its length)
  *   3  u8   ET_IMAGE_RECORD_MARK
  *   4  u16  type: index into the image's types (ET_IMAGE_WIDE: 0xFFFF)
  *   6  u16  thread: index into the image's thread ids (ET_IMAGE_WIDE: 0xFFFF)
  *   8  u64  timestamp
  *  16  [u32 type, u32 thread id] [ActivityId, 16 bytes]
- *      [u32 length, 4 bytes padding, own items] payload
+ *      [u32 length, 4 bytes padding, own items] payload | payload's place
  *
  * Sixteen bytes a record where an EVENT_HEADER record takes 80 and its
- * items; the payload stays 8-byte aligned.
+ * items. A payload longer than its place (8 bytes) is named where it lies
+ * in the mapped source file, not copied: the image then holds no second
+ * copy of the events, and a .nettrace's image is a fraction of the file.
+ * Such a payload is not 8-byte aligned (the file packs them); every
+ * decoder reads payloads through et-bytes.h, which does not care.
  * Only files made in memory have compact records (et_etl_file_new_from_image
  * with types): a file read from disk is never parsed this way.
  */
 #pragma once
 
 #include "et-etl-reader.h"
+#include "et-mapping.h"
 
 G_BEGIN_DECLS
 
 #define ET_IMAGE_RECORD_MARK   0xE7
 #define ET_IMAGE_RECORD_HEADER 16
 #define ET_IMAGE_NARROW_MAX    0xFFFE   /* the largest index the header holds */
+/* A payload's place when it is in the source file; payloads of at most
+ * this size are copied in (no larger than their place). */
+#define ET_IMAGE_PAYLOAD_PLACE 8
+#define ET_IMAGE_SOURCE_MAX    ((G_GUINT64_CONSTANT (1) << 48) - 1) /* largest offset */
+#define ET_IMAGE_INLINE        G_MAXUINT64   /* "the payload is in the record" */
 
 enum
 {
   ET_IMAGE_ACTIVITY = 1 << 0,
   ET_IMAGE_OWN_ITEMS = 1 << 1,
   ET_IMAGE_WIDE = 1 << 2,
+  ET_IMAGE_PAYLOAD_AT = 1 << 3,
 };
 
 /* What every record of one event type shares: its EVENT_HEADER fields
@@ -98,24 +111,40 @@ struct _EtImageTables
    * an event), and the index of each one's buffer */
   GPtrArray  *stack_refs;
   GArray     *stack_ref_buffers;     /* guint32 */
+  /* The file ET_IMAGE_PAYLOAD_AT records name (NULL: none), mapped and
+   * watched (et-mapping.h) for as long as the image lives. */
+  GMappedFile *source_file;
+  EtMapping   *source_watch;
+  const guint8 *source;
+  guint64      source_len;
 };
 
 EtImageTables *et_image_tables_new  (void);
 void      et_image_tables_free   (EtImageTables      *tables);
 /* Frees the stacks' three arrays (once interned), leaving them empty. */
 void      et_image_tables_drop_stacks (EtImageTables *tables);
+/* The mapped file (taken) that records' payloads may lie in, and its watch
+ * (taken, may be NULL). */
+void      et_image_tables_set_source  (EtImageTables *tables,
+                                       GMappedFile   *file,
+                                       EtMapping     *watch);
 
-/* The size of a compact record before its padding to 8. */
+/* The size of a compact record before its padding to 8; @payload_at:
+ * its payload is named in the source file, not held. */
 gsize     et_image_record_size   (guint32             type,
                                   guint32             thread,
                                   gboolean            activity,
                                   gsize               own_items_len,
-                                  gsize               payload_len);
+                                  gsize               payload_len,
+                                  gboolean            payload_at);
 
 /* Writes a compact record of @size (et_image_record_size) and its padding
  * at @at: of @type, on thread @thread (an index into the thread ids,
  * which holds @tid). @activity may be NULL (none); the record's own item
- * chain, when it has one, is @head followed by @tail. */
+ * chain, when it has one, is @head followed by @tail. @payload_at is the
+ * payload's offset in the source file (at most ET_IMAGE_SOURCE_MAX, and
+ * @payload_len at most G_MAXUINT16), or ET_IMAGE_INLINE to copy
+ * @payload in. */
 void      et_image_record_write  (guint8             *at,
                                   gsize               size,
                                   guint32             type,
@@ -128,10 +157,14 @@ void      et_image_record_write  (guint8             *at,
                                   const guint8       *tail,
                                   gsize               tail_len,
                                   const guint8       *payload,
-                                  gsize               payload_len);
+                                  gsize               payload_len,
+                                  guint64             payload_at);
 
 /* Parses the compact record at @p (@avail bytes left in its buffer) of an
- * image with @tables. FALSE with a static reason when it does not fit. */
+ * image with @tables (a payload in the source file: record->payload
+ * points into its mapping). FALSE with a static reason when it does not
+ * fit, or names bytes the source does not have (or no longer has: the
+ * file shrank, et-mapping.h). */
 gboolean  et_image_record_parse  (const guint8       *p,
                                   gsize               avail,
                                   const EtImageTables *tables,

@@ -7,11 +7,18 @@
  * event's EVENT_HEADER record would hold, its type's header fields and
  * items kept once) in file order. The model sorts them by time as it
  * sorts the CPUs' buffers of an .etl.
+ *
+ * A payload longer than its place in a record is not copied: the record
+ * names where it lies in the file, which stays mapped (and watched, for a
+ * file that shrinks) with the image's tables for as long as the trace is
+ * open. Closed buffers go into chunks (et-nettrace-chunks.h), so no
+ * block is as large as the image; the model's slot space is the only limit.
  */
 #include "et-nettrace-image.h"
 #include "et-image-record.h"
 #include "et-mapping.h"
 #include "et-nettrace-reader.h"
+#include "et-nettrace-chunks.h"
 #include "et-bytes.h"
 #include "et-error.h"
 
@@ -19,9 +26,6 @@
 #include <string.h>
 
 #define BUFFER_DATA_LIMIT  (256u << 10) /* a buffer is closed past this */
-/* The image is one GByteArray (32-bit length): events past this are
- * counted, not read. */
-#define IMAGE_LIMIT        (G_MAXUINT32 - (MAX_CPUS + 2) * (BUFFER_DATA_LIMIT + G_MAXUINT16))
 #define EVENT_HEADER_SIZE  0x50
 #define LOGFILE_HEADER_SIZE 280         /* TRACE_LOGFILE_HEADER, 64-bit, no strings */
 #define MAX_CPUS           256
@@ -71,6 +75,8 @@ typedef struct
   GByteArray *bytes;       /* records of the open buffer, NULL when none */
   gsize       full_len;    /* what they would take as full records */
   guint64     offset;      /* the EventBlock its first record came from */
+  guint64     first_event; /* the file offset of its first event */
+  guint32     n_events;
   GArray     *stacks;      /* EtImageStackRef of its records (its buffer noted at close) */
 } OpenBuffer;
 
@@ -85,12 +91,11 @@ typedef struct
   GHashTable    *threads;      /* thread id → index + 1 in tables->threads */
   guint32        cached_tid[64];    /* direct-mapped by thread id: its index + 1 */
   guint          cached_thread[64]; /* (0: empty) */
-  GByteArray    *image;        /* closed event buffers */
-  guint64        full_len;     /* what the image would take with full records */
+  const guint8  *data;         /* the mapped file: payloads are named in it */
+  gsize          len;
+  EtNettraceChunks image;      /* closed event buffers */
   GArray        *offsets;      /* guint64 per closed buffer */
   OpenBuffer     open[MAX_CPUS];
-  guint          head_len;     /* the header buffer, at the image's start */
-  guint64        beyond_limit; /* events after the image was full */
   guint32        cached_id[64];   /* direct-mapped by metadata id: its type + 1 */
   guint          cached_type[64]; /* (0: empty) */
   void         (*progress) (guint64, guint64, gpointer);
@@ -335,15 +340,12 @@ on_metadata (const EtNettraceMeta *meta, gpointer user_data)
 /* ---- records and buffers ---------------------------------------------- */
 
 static void
-put_buffer_header (GByteArray *b, guint32 size, guint32 data_end, guint cpu)
+write_buffer_header (guint8 *at, guint32 size, guint32 data_end, guint cpu)
 {
-  guint start = b->len;
-
-  g_byte_array_set_size (b, start + ET_BUFFER_HEADER_SIZE);
-  memset (b->data + start, 0, ET_BUFFER_HEADER_SIZE);
-  set (b->data + start, size, 4);
-  b->data[start + 0x28] = (guint8) cpu;
-  set (b->data + start + 0x30, data_end, 4);
+  memset (at, 0, ET_BUFFER_HEADER_SIZE);
+  set (at, size, 4);
+  at[0x28] = (guint8) cpu;
+  set (at + 0x30, data_end, 4);
 }
 
 static void
@@ -351,18 +353,29 @@ close_buffer (Builder *bld, guint cpu)
 {
   OpenBuffer *o = &bld->open[cpu];
   guint32 size;
+  guint8 *at;
 
-  if (o->bytes == NULL)
+  if (o->bytes == NULL || o->n_events == 0)
     return;
   size = ET_BUFFER_HEADER_SIZE + o->bytes->len;
-  put_buffer_header (bld->image, size, size, cpu);
-  g_byte_array_append (bld->image, o->bytes->data, o->bytes->len);
+  /* the header buffer is 0: this one is the offsets' count + 1 */
+  if (!_et_nettrace_chunks_have_slots (&bld->image, bld->offsets->len + 1, size))
+    {
+      _et_nettrace_chunks_count_beyond (&bld->image, o->n_events, o->first_event);
+      g_clear_pointer (&o->stacks, g_array_unref);
+      g_byte_array_set_size (o->bytes, 0);
+      o->n_events = 0;
+      return;
+    }
+  at = _et_nettrace_chunks_reserve (&bld->image, size);
+  bld->image.kept_bytes += size;
+  write_buffer_header (at, size, size, cpu);
+  memcpy (at + ET_BUFFER_HEADER_SIZE, o->bytes->data, o->bytes->len);
   g_array_append_val (bld->offsets, o->offset);
-  bld->full_len += ET_BUFFER_HEADER_SIZE + o->full_len;
-  g_clear_pointer (&o->bytes, g_byte_array_unref);
+  g_byte_array_set_size (o->bytes, 0);
+  o->n_events = 0;
   if (o->stacks != NULL)
     {
-      /* the header buffer is 0: this one is the offsets' count */
       guint32 buffer = bld->offsets->len;
 
       g_array_append_val (bld->tables->stack_ref_buffers, buffer);
@@ -374,7 +387,10 @@ static void
 close_all (Builder *bld)
 {
   for (guint cpu = 0; cpu < MAX_CPUS; cpu++)
-    close_buffer (bld, cpu);
+    {
+      close_buffer (bld, cpu);
+      g_clear_pointer (&bld->open[cpu].bytes, g_byte_array_unref);
+    }
 }
 
 /* The record's size: header, items, payload (before the padding to 8). */
@@ -388,10 +404,6 @@ record_size (const EtNettraceEvent *e, const EventType *t)
   return size;
 }
 
-/* The compact record (et-image-record.h) of @e, of type @type (index + 1):
- * what its EVENT_HEADER record (etl-format.md §5.6) would hold, with the
- * related activity item, when there is one, before the type's items in
- * the record's own chain. Written in place: a trace holds millions. */
 /* The index of thread @tid in the image's thread ids. */
 static guint32
 thread_index (Builder *bld, guint32 tid)
@@ -484,6 +496,25 @@ note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, const EventTy
   g_array_append_val (o->stacks, ref);
 }
 
+/* Where @e's payload lies in the file, or ET_IMAGE_INLINE when it is to
+ * be copied: one no longer than its place in a record, or not in the
+ * mapped file (the reader hands out pointers into it; anything else is
+ * copied, to be safe). */
+static guint64
+payload_at (const Builder *bld, const EtNettraceEvent *e)
+{
+  if (e->payload_len <= ET_IMAGE_PAYLOAD_PLACE || e->payload < bld->data
+      || e->payload_len > bld->len || (gsize) (e->payload - bld->data) > bld->len - e->payload_len
+      || (guint64) (e->payload - bld->data) > ET_IMAGE_SOURCE_MAX)
+    return ET_IMAGE_INLINE;
+  return (guint64) (e->payload - bld->data);
+}
+
+/* The compact record (et-image-record.h) of @e, of type @type (index + 1):
+ * what its EVENT_HEADER record (etl-format.md §5.6) would hold, with the
+ * related activity item, when there is one, before the type's items in
+ * the record's own chain, and its payload named where it lies in the
+ * file. Written in place: a trace holds millions. */
 static void
 put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
 {
@@ -492,8 +523,10 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
   gboolean activity = !et_guid_is_zero (&e->activity_id);
   guint8 item[8 + 16] = { 0 };
   guint32 tid = (guint32) e->thread_id, thread = thread_index (bld, tid);
+  guint64 at = payload_at (bld, e);
   gsize size = et_image_record_size (type - 1, thread, activity,
-                                     related ? sizeof item + t->items->len : 0, e->payload_len);
+                                     related ? sizeof item + t->items->len : 0, e->payload_len,
+                                     at != ET_IMAGE_INLINE);
   guint start = o->bytes->len;
 
   if (related)
@@ -509,8 +542,9 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
                          activity ? &e->activity_id : NULL,
                          related ? item : NULL, related ? sizeof item : 0,
                          related ? t->items->data : NULL, related ? t->items->len : 0,
-                         e->payload, e->payload_len);
+                         e->payload, e->payload_len, at);
   o->full_len += (record_size (e, t) + 7) & ~(gsize) 7;
+  o->n_events++;
   note_stack (bld, o, e, t, start);
 }
 
@@ -541,11 +575,10 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
   if (type == 0)
     return;                 /* its metadata did not read: reported there */
   t = g_ptr_array_index (bld->tables->types, type - 1);
-  if (bld->head_len + bld->full_len > IMAGE_LIMIT)
+  if (bld->image.beyond_events > 0)
     {
-      if (bld->beyond_limit++ == 0)
-        report (bld, e->offset, "the trace holds more events than Etlscope reads from one "
-                "file (4 GiB of records); the events from here on are skipped");
+      /* past the slot space: counted, reported once at the end */
+      _et_nettrace_chunks_count_beyond (&bld->image, 1, e->offset);
       return;
     }
   if (record_size (e, t) > G_MAXUINT16)
@@ -561,13 +594,15 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
    * buffers beside one large one would use up their 2^32. Damage found in
    * a record is reported at the EventBlock of its buffer's first record. */
   o = &bld->open[cpu];
-  if (o->bytes != NULL && o->full_len > BUFFER_DATA_LIMIT)
+  if (o->n_events > 0 && o->full_len > BUFFER_DATA_LIMIT)
     close_buffer (bld, cpu);
   if (o->bytes == NULL)
+    o->bytes = g_byte_array_sized_new (BUFFER_DATA_LIMIT + G_MAXUINT16 + 8);
+  if (o->n_events == 0)
     {
-      o->bytes = g_byte_array_sized_new (BUFFER_DATA_LIMIT + G_MAXUINT16 + 8);
       o->full_len = 0;
       o->offset = e->block_offset;
+      o->first_event = e->offset;
     }
   put_record (bld, o, e, type);
 }
@@ -657,7 +692,9 @@ header_buffer (Builder *bld, guint n_buffers, guint32 events_lost)
   put_logfile_header (bld, rec, n_buffers, events_lost);
   set (rec->data + 4, rec->len, 2);
   pad8 (rec);
-  put_buffer_header (b, ET_BUFFER_HEADER_SIZE + rec->len, ET_BUFFER_HEADER_SIZE + rec->len, 0);
+  g_byte_array_set_size (b, ET_BUFFER_HEADER_SIZE);
+  write_buffer_header (b->data, ET_BUFFER_HEADER_SIZE + rec->len,
+                       ET_BUFFER_HEADER_SIZE + rec->len, 0);
   g_byte_array_append (b, rec->data, rec->len);
   return b;
 }
@@ -678,23 +715,43 @@ et_nettrace_file_sniff (const char *path)
   return et_nettrace_sniff (head, n);
 }
 
+/* The events past the model's slot space (_et_nettrace_chunks_have_slots): said once,
+ * with where the first of them is and how many they are. */
+static void
+report_beyond (Builder *bld)
+{
+  const EtNettraceChunks *c = &bld->image;
+  g_autofree char *what = NULL;
+
+  if (c->beyond_events == 0)
+    return;
+  what = g_strdup_printf ("the trace holds more events than Etlscope can index (%"
+                          G_GUINT64_FORMAT " MiB of records): %" G_GUINT64_FORMAT
+                          " events, the first here, are not read", c->slot_space * 8 / (1 << 20),
+                          c->beyond_events);
+  report (bld, c->beyond_at, what);
+}
+
+/* The image: the header buffer (made now that the buffers are counted)
+ * in a chunk of its own before the others; the records' payloads are
+ * read from @mapped, which the image keeps with @watch (both taken). */
 static EtEtlFile *
-assemble (Builder *bld, guint64 file_size, guint32 events_lost)
+assemble (Builder *bld, GMappedFile *mapped, EtMapping *watch, guint32 events_lost)
 {
   guint n = bld->offsets->len + 1;
-  g_autoptr(GByteArray) head = header_buffer (bld, n, events_lost);
+  GByteArray *head = header_buffer (bld, n, events_lost);
   g_autofree guint64 *offsets = g_new (guint64, n);
-  gsize len;
-  guint8 *image;
+  guint64 file_size = g_mapped_file_get_length (mapped);
 
   offsets[0] = 0;
   if (bld->offsets->len > 0)
     memcpy (offsets + 1, bld->offsets->data, bld->offsets->len * sizeof (guint64));
-  /* Its space was kept at the start (et_nettrace_open): same length. */
-  g_assert (head->len == bld->head_len);
-  memcpy (bld->image->data, head->data, head->len);
-  len = bld->image->len;
-  image = g_byte_array_free (g_steal_pointer (&bld->image), FALSE);
+  _et_nettrace_chunks_finish (&bld->image);
+  g_debug ("%s: image of %u buffers in %u chunks, %" G_GUINT64_FORMAT " bytes of records; "
+           "%u stacks in %u bytes", bld->path, n, bld->image.chunks->len + 1,
+           bld->image.kept_bytes, bld->tables->stack_entries->len, bld->tables->stack_bytes->len);
+  g_ptr_array_insert (bld->image.chunks, 0, g_byte_array_free_to_bytes (head));
+  report_beyond (bld);
   for (guint i = 0; i < bld->tables->types->len; i++)
     {
       EventType *t = g_ptr_array_index (bld->tables->types, i);
@@ -702,8 +759,44 @@ assemble (Builder *bld, guint64 file_size, guint32 events_lost)
       t->pid = bld->info.process_id;
       t->pointer_size = bld->info.pointer_size == 4 ? 4 : 8;
     }
-  return et_etl_file_new_from_image (bld->path, file_size, image, len, offsets, n,
-                                     g_steal_pointer (&bld->tables));
+  et_image_tables_set_source (bld->tables, mapped, watch);
+  return et_etl_file_new_from_image (bld->path, file_size, g_steal_pointer (&bld->image.chunks),
+                                     offsets, n, g_steal_pointer (&bld->tables));
+}
+
+static void
+builder_init (Builder *bld, GMappedFile *mapped, void (*progress) (guint64, guint64, gpointer),
+              gpointer progress_data, GCancellable *cancellable)
+{
+  g_autoptr(GByteArray) head = NULL;
+
+  bld->progress = progress;
+  bld->progress_data = progress_data;
+  bld->cancellable = cancellable;
+  bld->data = (const guint8 *) g_mapped_file_get_contents (mapped);
+  bld->len = g_mapped_file_get_length (mapped);
+  bld->file_size = bld->len;
+  bld->types = g_hash_table_new (NULL, NULL);
+  bld->tables = et_image_tables_new ();
+  bld->threads = g_hash_table_new (NULL, NULL);
+  /* (ETLSCOPE_NO_STACKS=1: no stacks at all, to measure what they cost) */
+  bld->stack_entries = g_getenv ("ETLSCOPE_NO_STACKS") == NULL ? g_hash_table_new (NULL, NULL)
+                                                                : NULL;
+  /* the header buffer's length does not depend on what it counts */
+  head = header_buffer (bld, 0, 0);
+  _et_nettrace_chunks_init (&bld->image, head->len);
+  bld->offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+}
+
+static void
+builder_clear (Builder *bld)
+{
+  _et_nettrace_chunks_clear (&bld->image);
+  g_array_unref (bld->offsets);
+  g_hash_table_unref (bld->types);
+  g_clear_pointer (&bld->tables, et_image_tables_free);
+  g_hash_table_unref (bld->threads);
+  g_clear_pointer (&bld->stack_entries, g_hash_table_unref);
 }
 
 static void
@@ -738,43 +831,24 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
                    path, local->message);
       return NULL;
     }
-  bld.progress = progress;
-  bld.progress_data = progress_data;
-  bld.cancellable = cancellable;
-  bld.file_size = g_mapped_file_get_length (mapped);
-  bld.types = g_hash_table_new (NULL, NULL);
-  bld.tables = et_image_tables_new ();
-  bld.threads = g_hash_table_new (NULL, NULL);
-  /* (ETLSCOPE_NO_STACKS=1: no stacks at all, to measure what they cost) */
-  bld.stack_entries = g_getenv ("ETLSCOPE_NO_STACKS") == NULL ? g_hash_table_new (NULL, NULL)
-                                                               : NULL;
-  bld.image = g_byte_array_new ();
-  {
-    g_autoptr(GByteArray) head = header_buffer (&bld, 0, 0);
-
-    bld.head_len = head->len;
-    g_byte_array_set_size (bld.image, head->len);
-  }
-  bld.offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
-  /* A file cut while it is read: pages gone read as zeros (et-mapping.h) */
-  watch = et_mapping_watch (g_mapped_file_get_contents (mapped), g_mapped_file_get_length (mapped));
-  if (et_nettrace_read (path, (const guint8 *) g_mapped_file_get_contents (mapped),
-                        g_mapped_file_get_length (mapped), &cb, &bld.info, &stats, error)
+  builder_init (&bld, mapped, progress, progress_data, cancellable);
+  /* A file cut while it is read: pages gone read as zeros (et-mapping.h);
+   * watched for as long as the image names payloads in it. */
+  watch = et_mapping_watch (bld.data, bld.len);
+  if (et_nettrace_read (path, bld.data, bld.len, &cb, &bld.info, &stats, error)
       && !g_cancellable_set_error_if_cancelled (cancellable, error))
     {
       close_all (&bld);
-      file = assemble (&bld, g_mapped_file_get_length (mapped),
+      report_shrinking (path, watch, damage, damage_data);
+      file = assemble (&bld, g_steal_pointer (&mapped), watch,
                        (guint32) MIN (stats.events_lost, G_MAXUINT32));
     }
   else
-    close_all (&bld);
-  report_shrinking (path, watch, damage, damage_data);
-  et_mapping_unwatch (watch);
-  g_clear_pointer (&bld.image, g_byte_array_unref);
-  g_array_unref (bld.offsets);
-  g_hash_table_unref (bld.types);
-  g_clear_pointer (&bld.tables, et_image_tables_free);
-  g_hash_table_unref (bld.threads);
-  g_clear_pointer (&bld.stack_entries, g_hash_table_unref);
+    {
+      close_all (&bld);
+      report_shrinking (path, watch, damage, damage_data);
+      et_mapping_unwatch (watch);
+    }
+  builder_clear (&bld);
   return file;
 }
