@@ -3,6 +3,7 @@
 #include "et-bytes.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 /* The EVENT_HEADER Flags an image's full records carry: extended items,
  * and the pointer size. */
@@ -22,7 +23,6 @@ et_image_type_free (gpointer data)
 static void
 new_stacks (EtImageTables *tables)
 {
-  tables->stack_bytes = g_byte_array_new ();
   tables->stack_entries = g_array_new (FALSE, FALSE, sizeof (EtImageStackEntry));
   tables->stack_refs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   tables->stack_ref_buffers = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -31,7 +31,6 @@ new_stacks (EtImageTables *tables)
 static void
 free_stacks (EtImageTables *tables)
 {
-  g_byte_array_unref (tables->stack_bytes);
   g_array_unref (tables->stack_entries);
   g_ptr_array_unref (tables->stack_refs);
   g_array_unref (tables->stack_ref_buffers);
@@ -48,11 +47,22 @@ et_image_tables_new (void)
   return tables;
 }
 
+/* The source file's pages leave the process: read once (building the
+ * image, interning its stacks), they need not stay resident; those a
+ * record names come back from the page cache when it is decoded. */
+static void
+forget_source_pages (EtImageTables *tables)
+{
+  if (tables->source != NULL && tables->source_len > 0)
+    madvise ((void *) tables->source, tables->source_len, MADV_DONTNEED);
+}
+
 void
 et_image_tables_drop_stacks (EtImageTables *tables)
 {
   free_stacks (tables);
   new_stacks (tables);
+  forget_source_pages (tables);
 }
 
 void
@@ -64,6 +74,7 @@ et_image_tables_set_source (EtImageTables *tables, GMappedFile *file, EtMapping 
   tables->source_watch = watch;
   tables->source = (const guint8 *) g_mapped_file_get_contents (file);
   tables->source_len = g_mapped_file_get_length (file);
+  forget_source_pages (tables);
 }
 
 void

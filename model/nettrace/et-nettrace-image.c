@@ -24,7 +24,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define BUFFER_DATA_LIMIT  (256u << 10) /* a buffer is closed past this */
 /* Payloads of at most this many bytes are copied into their record: no
@@ -436,7 +435,7 @@ thread_index (Builder *bld, guint32 tid)
 }
 
 /* The entry of @e's stack in tables->stack_entries (NO_ENTRY: a stack
- * of no whole frame): each StackBlock entry is copied once, however many
+ * of no whole frame): each StackBlock entry named once, however many
  * events name it. The trace interns them on first use (et-image-record.h);
  * the same stack in entries of later blocks (the writer starts its stacks
  * again at each sequence point) is interned once then. */
@@ -445,7 +444,7 @@ stack_entry (Builder *bld, const EtNettraceEvent *e)
 {
   EtImageTables *tables = bld->tables;
   guint ps = bld->info.pointer_size == 4 ? 4 : 8;
-  EtImageStackEntry entry = { tables->stack_bytes->len, e->stack_len / ps,
+  EtImageStackEntry entry = { (guint64) (e->stack - bld->data), e->stack_len / ps,
                               bld->info.process_id, ps };
   gpointer index;
 
@@ -454,9 +453,10 @@ stack_entry (Builder *bld, const EtNettraceEvent *e)
   bld->last_stack = e->stack;
   if ((index = g_hash_table_lookup (bld->stack_entries, e->stack)) != NULL)
     return bld->last_entry = GPOINTER_TO_UINT (index) - 1;
-  if (entry.n_frames == 0)
+  /* (the reader's stacks are in the mapped file: anything else has none) */
+  if (entry.n_frames == 0 || e->stack < bld->data || entry.offset > bld->len
+      || entry.n_frames * ps > bld->len - entry.offset)
     return bld->last_entry = NO_ENTRY;
-  g_byte_array_append (tables->stack_bytes, e->stack, entry.n_frames * ps);
   g_array_append_val (tables->stack_entries, entry);
   g_hash_table_insert (bld->stack_entries, (gpointer) e->stack,
                        GUINT_TO_POINTER (tables->stack_entries->len));
@@ -758,8 +758,8 @@ assemble (Builder *bld, GMappedFile *mapped, EtMapping *watch, guint32 events_lo
     memcpy (offsets + 1, bld->offsets->data, bld->offsets->len * sizeof (guint64));
   _et_nettrace_chunks_finish (&bld->image);
   g_debug ("%s: image of %u buffers in %u chunks, %" G_GUINT64_FORMAT " bytes of records; "
-           "%u stacks in %u bytes", bld->path, n, bld->image.chunks->len + 1,
-           bld->image.kept_bytes, bld->tables->stack_entries->len, bld->tables->stack_bytes->len);
+           "%u stacks", bld->path, n, bld->image.chunks->len + 1, bld->image.kept_bytes,
+           bld->tables->stack_entries->len);
   g_ptr_array_insert (bld->image.chunks, 0, g_byte_array_free_to_bytes (head));
   report_beyond (bld);
   for (guint i = 0; i < bld->tables->types->len; i++)
@@ -850,11 +850,6 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
     {
       close_all (&bld);
       report_shrinking (path, watch, damage, damage_data);
-      /* Read once, the file's pages need not stay in the process: those
-       * its records name come back from the page cache when decoded, and
-       * a trace whose payloads were all copied (small ones) touches it
-       * no more. */
-      madvise ((void *) bld.data, bld.len, MADV_DONTNEED);
       file = assemble (&bld, g_steal_pointer (&mapped), watch,
                        (guint32) MIN (stats.events_lost, G_MAXUINT32));
     }
