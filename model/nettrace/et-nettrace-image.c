@@ -19,6 +19,7 @@
 #include "et-mapping.h"
 #include "et-nettrace-reader.h"
 #include "et-nettrace-chunks.h"
+#include "et-nettrace-types.h"
 #include "et-bytes.h"
 #include "et-error.h"
 
@@ -40,36 +41,7 @@
 #define MAX_CPUS           256
 #define NO_ENTRY           G_MAXUINT32   /* a stack of no whole frame */
 #define EXT_RELATED_ACTIVITY 1
-#define EXT_SCHEMA_TL        11
-#define EXT_PROV_TRAITS      12
-#define TL_VARIABLE_COUNT    0x40
-#define TL_HAS_OUT           0x80
 #define FILETIME_UNIX_EPOCH  G_GINT64_CONSTANT (116444736000000000)
-
-/* TraceLogging in-types and out-types written (etl-format.md §10). */
-enum
-{
-  TL_UNICODE_STRING = 1, TL_INT8 = 3, TL_UINT8, TL_INT16, TL_UINT16, TL_INT32, TL_UINT32,
-  TL_INT64, TL_UINT64, TL_FLOAT, TL_DOUBLE, TL_BOOL32, TL_GUID = 15, TL_FILETIME = 17,
-  TL_STRUCT = 24, TL_OUT_STRING = 2,
-};
-
-/* The runtime's providers: well-known GUIDs (not hashed from the name), and
- * no field descriptions in EventPipe. (EventPipe's own provider,
- * Microsoft-DotNETCore-EventPipe, describes its ProcessInfo event's fields
- * and has the GUID EventSource's rule gives its name: it is read as any
- * EventSource.) */
-static const struct
-{
-  const char *name;
-  const char *guid;
-} runtime_providers[] = {
-  { "Microsoft-Windows-DotNETRuntime", "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4" },
-  { "Microsoft-Windows-DotNETRuntimeRundown", "a669021c-c450-4609-a035-5af59af4df18" },
-  { "Microsoft-Windows-DotNETRuntimePrivate", "763fd754-7086-4dfe-95eb-c01a46faf4ca" },
-  { "Microsoft-Windows-DotNETRuntimeStress", "cc2bcbba-16b6-4cf3-8990-d74c2e8af500" },
-  { "Microsoft-DotNETCore-SampleProfiler", "3c530d44-97ae-513a-1e6d-783e8f8e03a9" },
-};
 
 /* What every event of one metadata record shares is an EtImageType: its
  * items are the PROV_TRAITS item and, when known, the EVENT_SCHEMA_TL
@@ -81,7 +53,8 @@ typedef EtImageType EventType;
 
 typedef struct
 {
-  GByteArray *bytes;       /* records of the open buffer, NULL when none */
+  GByteArray *bytes;       /* records of the open buffer (none: n_events 0; kept for
+                            * the next), NULL until the processor's first */
   gsize       full_len;    /* what they would take as full records */
   guint64     offset;      /* the EventBlock its first record came from */
   guint64     first_event; /* the file offset of its first event */
@@ -120,230 +93,26 @@ typedef struct
   gboolean       last_left_out;   /* its answer (events come in runs of a type) */
 } Builder;
 
-/* ---- little-endian writing -------------------------------------------- */
-
 static void
-put (GByteArray *b, guint64 v, guint n)
+on_metadata (const EtNettraceMeta *meta, gpointer user_data)
 {
-  guint8 x[8];
+  Builder *bld = user_data;
 
-  for (guint i = 0; i < n; i++)
-    x[i] = (guint8) (v >> (8 * i));
-  g_byte_array_append (b, x, n);
-}
-
-static void
-set (guint8 *p, guint64 v, guint n)
-{
-  for (guint i = 0; i < n; i++)
-    p[i] = (guint8) (v >> (8 * i));
+  /* A redefined id names the new type from here on; records before keep
+   * the old one. */
+  bld->cached_type[meta->id % G_N_ELEMENTS (bld->cached_type)] = 0;
+  g_ptr_array_add (bld->tables->types, _et_nettrace_type_new (meta));
+  g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id),
+                        GUINT_TO_POINTER (bld->tables->types->len));
 }
 
 static void
 put_guid_at (guint8 *p, const EtGuid *g)
 {
-  set (p, g->data1, 4);
-  set (p + 4, g->data2, 2);
-  set (p + 6, g->data3, 2);
+  _et_nt_set (p, g->data1, 4);
+  _et_nt_set (p + 4, g->data2, 2);
+  _et_nt_set (p + 6, g->data3, 2);
   memcpy (p + 8, g->data4, 8);
-}
-
-static void
-put_cstring (GByteArray *b, const char *s)
-{
-  g_byte_array_append (b, (const guint8 *) s, (guint) strlen (s) + 1);
-}
-
-static void
-pad8 (GByteArray *b)
-{
-  while (b->len % 8 != 0)
-    put (b, 0, 1);
-}
-
-static void
-put_ext (GByteArray *b, guint16 type, const guint8 *data, gsize len, gboolean more)
-{
-  guint16 item = (guint16) ((8 + len + 7) & ~(gsize) 7);
-
-  put (b, item, 2);
-  put (b, type, 2);
-  put (b, more ? 1 : 0, 2);
-  put (b, len, 2);
-  g_byte_array_append (b, data, (guint) len);
-  pad8 (b);
-}
-
-/* ---- metadata → TraceLogging ------------------------------------------- */
-
-static guint8
-tl_in_type (guint8 type, guint8 *out)
-{
-  static const guint8 map[] = {
-    [ET_NT_BOOLEAN32] = TL_BOOL32, [ET_NT_UTF16_CODE_UNIT] = TL_UINT16,
-    [ET_NT_SBYTE] = TL_INT8, [ET_NT_BYTE] = TL_UINT8, [ET_NT_INT16] = TL_INT16,
-    [ET_NT_UINT16] = TL_UINT16, [ET_NT_INT32] = TL_INT32, [ET_NT_UINT32] = TL_UINT32,
-    [ET_NT_INT64] = TL_INT64, [ET_NT_UINT64] = TL_UINT64, [ET_NT_SINGLE] = TL_FLOAT,
-    [ET_NT_DOUBLE] = TL_DOUBLE, [ET_NT_DATETIME] = TL_FILETIME, [ET_NT_GUID] = TL_GUID,
-    [ET_NT_UTF16_STRING] = TL_UNICODE_STRING,
-  };
-
-  /* A UTF-16 code unit is a character: TraceLogging says so with an
-   * out-type on a 16-bit integer. EventSource writes a DateTime as an
-   * 8-byte FILETIME (DateTime.ToFileTimeUtc; TraceEvent reads 8 bytes),
-   * not as the 16-byte SYSTEMTIME its name suggests. */
-  *out = type == ET_NT_UTF16_CODE_UNIT ? TL_OUT_STRING : 0;
-  return type < G_N_ELEMENTS (map) ? map[type] : 0;
-}
-
-/* Writes the field at @i (and what belongs to it) as TraceLogging fields;
- * returns the index after it, or 0 when TraceLogging cannot say it. */
-static guint
-tl_field (GByteArray *b, const GArray *fields, guint i, guint8 count)
-{
-  const EtNtField *f = &g_array_index (fields, EtNtField, i);
-  guint next = i + 1;
-  guint8 in, out;
-
-  if (f->type == ET_NT_ARRAY)
-    {
-      const EtNtField *element = &g_array_index (fields, EtNtField, i + 1);
-
-      if (count != 0 || i + 1 >= fields->len)
-        return 0;
-      if (element->type != ET_NT_ARRAY)
-        return tl_field (b, fields, i + 1, TL_VARIABLE_COUNT);
-      /* An array of arrays: an array of structs of one array each lays out
-       * the same bytes. */
-      put_cstring (b, f->name ? f->name : "");
-      put (b, TL_STRUCT | TL_VARIABLE_COUNT | TL_HAS_OUT, 1);
-      put (b, 1, 1);
-      return tl_field (b, fields, i + 1, 0);
-    }
-  put_cstring (b, f->name ? f->name : "");
-  if (f->type == ET_NT_OBJECT)
-    {
-      if (f->n_children > 0x7F)
-        return 0;
-      put (b, TL_STRUCT | count | TL_HAS_OUT, 1);
-      put (b, f->n_children, 1);
-      for (guint k = 0; k < f->n_children && next != 0; k++)
-        next = next < fields->len ? tl_field (b, fields, next, 0) : 0;
-      return next;
-    }
-  in = tl_in_type (f->type, &out);
-  if (in == 0)
-    return 0;
-  put (b, in | count | (out ? TL_HAS_OUT : 0), 1);
-  if (out)
-    put (b, out, 1);
-  return next;
-}
-
-/* The TraceLogging metadata of @meta, or NULL when its fields cannot be
- * said in TraceLogging (or are not known). */
-static GBytes *
-tl_schema (const EtNettraceMeta *meta, const char *name)
-{
-  g_autoptr(GByteArray) b = g_byte_array_new ();
-  guint i = 0;
-
-  if (!meta->has_fields)
-    return NULL;
-  put (b, 0, 2);
-  put (b, 0, 1);                        /* no event tags */
-  put_cstring (b, name);
-  while (i < meta->fields->len)
-    if ((i = tl_field (b, meta->fields, i, 0)) == 0)
-      return NULL;
-  if (b->len > G_MAXUINT16)
-    return NULL;
-  set (b->data, b->len, 2);
-  return g_byte_array_free_to_bytes (g_steal_pointer (&b));
-}
-
-static GBytes *
-tl_traits (const char *provider)
-{
-  g_autoptr(GByteArray) b = g_byte_array_new ();
-
-  put (b, 0, 2);
-  put_cstring (b, provider);
-  set (b->data, MIN (b->len, G_MAXUINT16), 2);
-  return g_byte_array_free_to_bytes (g_steal_pointer (&b));
-}
-
-static gboolean
-ends_with (const char *s, const char *suffix)
-{
-  gsize n = strlen (s), k = strlen (suffix);
-
-  return n >= k && g_ascii_strcasecmp (s + n - k, suffix) == 0;
-}
-
-/* EventPipe metadata has no task. An EventSource that names none gives
- * event N the task 0xFFFE − N, and a …Stop event the task of the …Start
- * just before it (EventSource's own rule, so that its .etl and .nettrace
- * agree, and ends pair with their own kind of start). Events written
- * without an id (EventSource.Write) keep task 0. */
-static guint16
-eventsource_task (guint16 id, guint8 opcode, const char *name)
-{
-  if (id == 0)
-    return 0;
-  if (opcode == 2 && id > 1 && ends_with (name, "Stop"))
-    return (guint16) (0xFFFE - (id - 1));
-  return (guint16) (0xFFFE - id);
-}
-
-static void
-on_metadata (const EtNettraceMeta *meta, gpointer user_data)
-{
-  Builder *bld = user_data;
-  EventType *t = g_new0 (EventType, 1);
-  g_autoptr(GBytes) traits = NULL;
-  g_autoptr(GBytes) schema = NULL;
-  g_autofree char *name = meta->name[0] ? g_strdup (meta->name)
-                                        : g_strdup_printf ("EventID(%u)", meta->event_id);
-  gboolean runtime = FALSE;
-
-  for (guint i = 0; i < G_N_ELEMENTS (runtime_providers); i++)
-    if (strcmp (meta->provider, runtime_providers[i].name) == 0)
-      {
-        runtime = TRUE;
-        if (runtime_providers[i].guid == NULL
-            || !et_guid_parse (runtime_providers[i].guid, &t->provider))
-          et_guid_from_eventsource_name (meta->provider, &t->provider);
-      }
-  if (!runtime)
-    et_guid_from_eventsource_name (meta->provider, &t->provider);
-  traits = tl_traits (meta->provider);
-  schema = runtime ? NULL : tl_schema (meta, name);
-  t->items = g_byte_array_new ();
-  put_ext (t->items, EXT_PROV_TRAITS, g_bytes_get_data (traits, NULL), g_bytes_get_size (traits),
-           schema != NULL);
-  if (schema != NULL)
-    put_ext (t->items, EXT_SCHEMA_TL, g_bytes_get_data (schema, NULL), g_bytes_get_size (schema),
-             FALSE);
-  t->id = (guint16) meta->event_id;
-  t->version = meta->version;
-  t->level = meta->level;
-  t->keywords = meta->keywords;
-  t->opcode = meta->opcode;
-  /* Format 4 metadata has no opcodes: EventSource names its span events
-   * …Start and …Stop, and TraceEvent takes the opcode from the name. */
-  if (!meta->has_opcode && ends_with (name, "Start"))
-    t->opcode = 1;
-  else if (!meta->has_opcode && ends_with (name, "Stop"))
-    t->opcode = 2;
-  if (!runtime)
-    t->task = eventsource_task (t->id, t->opcode, name);
-  /* A redefined id names the new type from here on; records before keep
-   * the old one. */
-  bld->cached_type[meta->id % G_N_ELEMENTS (bld->cached_type)] = 0;
-  g_ptr_array_add (bld->tables->types, t);
-  g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id),
-                        GUINT_TO_POINTER (bld->tables->types->len));
 }
 
 /* ---- records and buffers ---------------------------------------------- */
@@ -352,9 +121,9 @@ static void
 write_buffer_header (guint8 *at, guint32 size, guint32 data_end, guint cpu)
 {
   memset (at, 0, ET_BUFFER_HEADER_SIZE);
-  set (at, size, 4);
+  _et_nt_set (at, size, 4);
   at[0x28] = (guint8) cpu;
-  set (at + 0x30, data_end, 4);
+  _et_nt_set (at + 0x30, data_end, 4);
 }
 
 static void
@@ -463,26 +232,6 @@ stack_entry (Builder *bld, const EtNettraceEvent *e)
   return bld->last_entry = tables->stack_entries->len - 1;
 }
 
-/* TraceEvent leaves out the stacks the runtime gives its rundown and its
- * method load and unload events (ids 140–144 and 190), which only tell
- * where the runtime was when it logged them. */
-static gboolean
-stack_left_out (const EventType *t)
-{
-  static EtGuid runtime, rundown;
-  static gsize parsed;
-
-  if (g_once_init_enter (&parsed))
-    {
-      et_guid_parse (runtime_providers[0].guid, &runtime);
-      et_guid_parse (runtime_providers[1].guid, &rundown);
-      g_once_init_leave (&parsed, 1);
-    }
-  return et_guid_equal (&t->provider, &rundown)
-         || (et_guid_equal (&t->provider, &runtime)
-             && ((t->id >= 140 && t->id <= 144) || t->id == 190));
-}
-
 static void
 note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, const EventType *t,
             guint start)
@@ -494,7 +243,7 @@ note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, const EventTy
   if (t != bld->last_type)
     {
       bld->last_type = t;
-      bld->last_left_out = stack_left_out (t);
+      bld->last_left_out = _et_nettrace_type_stack_left_out (t);
     }
   if (bld->last_left_out)
     return;
@@ -541,10 +290,10 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
 
   if (related)
     {
-      set (item, sizeof item, 2);
-      set (item + 2, EXT_RELATED_ACTIVITY, 2);
-      set (item + 4, 1, 2);                    /* more items follow */
-      set (item + 6, 16, 2);
+      _et_nt_set (item, sizeof item, 2);
+      _et_nt_set (item + 2, EXT_RELATED_ACTIVITY, 2);
+      _et_nt_set (item + 4, 1, 2);                    /* more items follow */
+      _et_nt_set (item + 6, 16, 2);
       put_guid_at (item + 8, &e->related_activity_id);
     }
   g_byte_array_set_size (o->bytes, start + ((size + 7) & ~(gsize) 7));
@@ -653,8 +402,8 @@ put_utf16z (GByteArray *b, const char *utf8)
   g_autofree gunichar2 *units = g_utf8_to_utf16 (utf8, -1, NULL, &n, NULL);
 
   for (glong i = 0; units != NULL && i < n; i++)
-    put (b, units[i], 2);
-  put (b, 0, 2);
+    _et_nt_put (b, units[i], 2);
+  _et_nt_put (b, 0, 2);
 }
 
 /* TRACE_LOGFILE_HEADER (etl-format.md §6), 64-bit layout, made from the
@@ -671,13 +420,13 @@ put_logfile_header (Builder *bld, GByteArray *b, guint n_buffers, guint32 events
 
   g_byte_array_set_size (b, p + LOGFILE_HEADER_SIZE);
   memset (b->data + p, 0, LOGFILE_HEADER_SIZE);
-  set (b->data + p + 12, info->n_processors, 4);
-  set (b->data + p + 36, n_buffers, 4);                     /* BuffersWritten */
-  set (b->data + p + 44, info->pointer_size, 4);
-  set (b->data + p + 48, events_lost, 4);
-  set (b->data + p + 256, (guint64) info->qpc_frequency, 8);
-  set (b->data + p + 264, (guint64) start, 8);
-  set (b->data + p + 272, 1, 4);                            /* clock: QPC */
+  _et_nt_set (b->data + p + 12, info->n_processors, 4);
+  _et_nt_set (b->data + p + 36, n_buffers, 4);                     /* BuffersWritten */
+  _et_nt_set (b->data + p + 44, info->pointer_size, 4);
+  _et_nt_set (b->data + p + 48, events_lost, 4);
+  _et_nt_set (b->data + p + 256, (guint64) info->qpc_frequency, 8);
+  _et_nt_set (b->data + p + 264, (guint64) start, 8);
+  _et_nt_set (b->data + p + 272, 1, 4);                            /* clock: QPC */
   put_utf16z (b, "EventPipe (.nettrace)");
   put_utf16z (b, bld->path);
 }
@@ -690,18 +439,18 @@ header_buffer (Builder *bld, guint n_buffers, guint32 events_lost)
   g_autoptr(GByteArray) rec = g_byte_array_new ();
   GByteArray *b = g_byte_array_new ();
 
-  put (rec, 2, 2);                     /* version */
-  put (rec, 0x02, 1);                  /* SYSTEM64 */
-  put (rec, 0xC0, 1);
-  put (rec, 0, 2);                     /* size, set below */
-  put (rec, 0, 2);                     /* hook: group 0, type 0 */
-  put (rec, 0, 4);
-  put (rec, bld->info.process_id, 4);
-  put (rec, (guint64) bld->info.sync_time_qpc, 8);
-  put (rec, 0, 8);
+  _et_nt_put (rec, 2, 2);                     /* version */
+  _et_nt_put (rec, 0x02, 1);                  /* SYSTEM64 */
+  _et_nt_put (rec, 0xC0, 1);
+  _et_nt_put (rec, 0, 2);                     /* size, set below */
+  _et_nt_put (rec, 0, 2);                     /* hook: group 0, type 0 */
+  _et_nt_put (rec, 0, 4);
+  _et_nt_put (rec, bld->info.process_id, 4);
+  _et_nt_put (rec, (guint64) bld->info.sync_time_qpc, 8);
+  _et_nt_put (rec, 0, 8);
   put_logfile_header (bld, rec, n_buffers, events_lost);
-  set (rec->data + 4, rec->len, 2);
-  pad8 (rec);
+  _et_nt_set (rec->data + 4, rec->len, 2);
+  _et_nt_pad8 (rec);
   g_byte_array_set_size (b, ET_BUFFER_HEADER_SIZE);
   write_buffer_header (b->data, ET_BUFFER_HEADER_SIZE + rec->len,
                        ET_BUFFER_HEADER_SIZE + rec->len, 0);
