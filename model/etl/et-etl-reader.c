@@ -638,7 +638,9 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
                               "buffer's data", len - pos);
           return len - pos > 8;
         }
-      if (!et_etl_file_parse_record (file, bytes + pos, len - pos, &record, &reason))
+      if (!(file->image != NULL && bytes[pos + 3] == ET_IMAGE_RECORD_MARK
+            ? et_image_record_parse_walked (bytes + pos, len - pos, file->image, &record, &reason)
+            : et_record_parse (bytes + pos, len - pos, &record, &reason)))
         {
           report_in_buffer (file, info, index, pos, reason, len - pos);
           return 1;

@@ -186,10 +186,15 @@ fill_from_type (EtRecord *r, const EtImageType *t)
 
 /* A payload named in the source file (@place, @len bytes of the record
  * left for it). A file that shrank since it was read has pages that read
- * as zeros (et-mapping.h): a payload among them can no longer be read. */
+ * as zeros (et-mapping.h): a payload among them can no longer be read.
+ * With @touch its last byte is read first: a page that vanished is found
+ * then, and the payload refused, instead of read as zeros by whoever
+ * decodes it. What is left, owned here: the bytes past the new end in
+ * the page it now ends in read as zeros without a fault, as the tail of
+ * an .etl record crossing the cut does. */
 static gboolean
-payload_in_source (const guint8 *place, gsize len, const EtImageTables *tables, EtRecord *r,
-                   const char **reason)
+payload_in_source (const guint8 *place, gsize len, const EtImageTables *tables, gboolean touch,
+                   EtRecord *r, const char **reason)
 {
   guint64 v, at, n;
 
@@ -203,6 +208,8 @@ payload_in_source (const guint8 *place, gsize len, const EtImageTables *tables, 
   if (tables->source == NULL || at > tables->source_len || n > tables->source_len - at)
     return FALSE;
   *reason = "payload lies where the file shrank since it was read";
+  if (touch && n > 0)
+    (void) *(volatile const guint8 *) (tables->source + at + n - 1);
   if (at + n > et_mapping_lost_from (tables->source_watch))
     return FALSE;
   r->payload = tables->source + at;
@@ -214,9 +221,9 @@ payload_in_source (const guint8 *place, gsize len, const EtImageTables *tables, 
  * store, whose start-up cost was a third of parsing a record. */
 static const EtRecord no_record;
 
-gboolean
-et_image_record_parse (const guint8 *p, gsize avail, const EtImageTables *tables, EtRecord *r,
-                       const char **reason)
+static gboolean
+parse (const guint8 *p, gsize avail, const EtImageTables *tables, gboolean touch, EtRecord *r,
+       const char **reason)
 {
   gsize size, pos = ET_IMAGE_RECORD_HEADER, own = 0;
   guint32 type, thread, tid;
@@ -277,8 +284,22 @@ et_image_record_parse (const guint8 *p, gsize avail, const EtImageTables *tables
       r->ext_len = t->items->len;
     }
   if (flags & ET_IMAGE_PAYLOAD_AT)
-    return payload_in_source (p + pos, size - pos, tables, r, reason);
+    return payload_in_source (p + pos, size - pos, tables, touch, r, reason);
   r->payload = p + pos;
   r->payload_len = size - pos;
   return TRUE;
+}
+
+gboolean
+et_image_record_parse (const guint8 *p, gsize avail, const EtImageTables *tables, EtRecord *r,
+                       const char **reason)
+{
+  return parse (p, avail, tables, TRUE, r, reason);
+}
+
+gboolean
+et_image_record_parse_walked (const guint8 *p, gsize avail, const EtImageTables *tables,
+                              EtRecord *r, const char **reason)
+{
+  return parse (p, avail, tables, FALSE, r, reason);
 }

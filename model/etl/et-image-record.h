@@ -184,5 +184,13 @@ gboolean  et_image_record_parse  (const guint8       *p,
                                   const EtImageTables *tables,
                                   EtRecord           *record,
                                   const char        **reason);
+/* The same for a walk over every record (loading, right after the image
+ * is made): a payload in the source file is not read to see that it is
+ * still there, so that the walk brings back none of the file's pages. */
+gboolean  et_image_record_parse_walked (const guint8       *p,
+                                        gsize               avail,
+                                        const EtImageTables *tables,
+                                        EtRecord           *record,
+                                        const char        **reason);
 
 G_END_DECLS
