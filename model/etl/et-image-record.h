@@ -24,9 +24,10 @@
  *      [u32 length, 4 bytes padding, own items] payload | payload's place
  *
  * Sixteen bytes a record where an EVENT_HEADER record takes 80 and its
- * items. A payload longer than its place (8 bytes) is named where it lies
- * in the mapped source file, not copied: the image then holds no second
- * copy of the events, and a .nettrace's image is a fraction of the file.
+ * items. A payload may be named where it lies in the mapped source file
+ * instead of copied (the image's writer chooses: et-nettrace-image names
+ * those longer than 64 bytes): the image then holds no second copy of
+ * the events' data, and a .nettrace's image is a fraction of the file.
  * Such a payload is not 8-byte aligned (the file packs them); every
  * decoder reads payloads through et-bytes.h, which does not care.
  * Only files made in memory have compact records (et_etl_file_new_from_image
@@ -42,8 +43,7 @@ G_BEGIN_DECLS
 #define ET_IMAGE_RECORD_MARK   0xE7
 #define ET_IMAGE_RECORD_HEADER 16
 #define ET_IMAGE_NARROW_MAX    0xFFFE   /* the largest index the header holds */
-/* A payload's place when it is in the source file; payloads of at most
- * this size are copied in (no larger than their place). */
+/* A payload's place when it is in the source file. */
 #define ET_IMAGE_PAYLOAD_PLACE 8
 #define ET_IMAGE_SOURCE_MAX    ((G_GUINT64_CONSTANT (1) << 48) - 1) /* largest offset */
 #define ET_IMAGE_INLINE        G_MAXUINT64   /* "the payload is in the record" */

@@ -27,15 +27,19 @@
 #include <string.h>
 
 #define BUFFER_DATA_LIMIT  (256u << 10) /* a buffer is closed past this */
-/* Payloads of at most this many bytes are copied into their record: no
- * more than the reference that would take their place. Copying up to 32
- * bytes spared the file's pages on a trace of only small events (the
- * bench's nettrace shape: 67 instead of 83 B an event beyond the file at
- * the peak, its checkpoints' 24-byte payloads then bringing no page back)
- * but cost the real traces more (the corpus SampleProfiler trace 1.47
- * instead of 1.36 times its size beyond it; PerfView's HeartRateMonitor
- * 0.21 instead of 0.19): measured for issue 36, this one kept. */
-#define COPY_MAX           ET_IMAGE_PAYLOAD_PLACE
+/* Payloads of at most this many bytes are copied into their record; the
+ * others are named where they lie in the file. A reference saves at most
+ * 56 bytes of a small payload, but decoding the event brings back the
+ * file's page it lies in (4 KiB, resident again until the trace is
+ * closed), and a page holds many small events. Measured for issue 36
+ * (peak RSS of info beyond the file; copying up to 8, 32, 64, 128, 256
+ * bytes): the bench's nettrace shape (1 M events of 12–24 byte payloads)
+ * 83, 67, 66, 66, 66 MB; the corpus SampleProfiler trace 1.33, 1.38,
+ * 1.32, 1.84, 1.86 times its size; PerfView's HeartRateMonitor 0.20,
+ * 0.21, 0.19, 0.20, 0.54; a trace of 1 KB payloads 0.09 throughout. The
+ * images themselves grow little (HeartRateMonitor 2.76 → 2.78 MB, the
+ * corpus trace 2.54 → 2.75 MB at 64; the nettrace shape 24 → 33 MB). */
+#define COPY_MAX           64
 #define EVENT_HEADER_SIZE  0x50
 #define LOGFILE_HEADER_SIZE 280         /* TRACE_LOGFILE_HEADER, 64-bit, no strings */
 #define MAX_CPUS           256
