@@ -45,6 +45,9 @@ struct _EtEtlFile
 
 static void
 report (EtEtlFile *file, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
+static void     free_image  (EtEtlFile *file);
+static gboolean parse_walked (EtEtlFile *file, const guint8 *p, gsize avail, EtRecord *record,
+                              const char **reason);
 
 static void
 report (EtEtlFile *file, guint64 offset, const char *format, ...)
@@ -95,16 +98,7 @@ et_etl_file_free (EtEtlFile *file)
   if (file->fd >= 0)
     close (file->fd);
   g_clear_pointer (&file->buffers, g_array_unref);
-  g_clear_pointer (&file->image, et_image_tables_free);
-  for (guint i = 0; file->image_chunks != NULL && i < file->image_chunks->len; i++)
-    {
-      gsize len;
-      gconstpointer data = g_bytes_get_data (file->image_chunks->pdata[i], &len);
-
-      et_memory_drop_pages (data, len);
-    }
-  g_clear_pointer (&file->image_chunks, g_ptr_array_unref);
-  g_free (file->image_at);
+  free_image (file);
   g_free (file->inflated);
   g_free (file->path);
   g_free (file);
@@ -638,9 +632,7 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
                               "buffer's data", len - pos);
           return len - pos > 8;
         }
-      if (!(file->image != NULL && bytes[pos + 3] == ET_IMAGE_RECORD_MARK
-            ? et_image_record_parse_walked (bytes + pos, len - pos, file->image, &record, &reason)
-            : et_record_parse (bytes + pos, len - pos, &record, &reason)))
+      if (!parse_walked (file, bytes + pos, len - pos, &record, &reason))
         {
           report_in_buffer (file, info, index, pos, reason, len - pos);
           return 1;
@@ -662,6 +654,32 @@ et_etl_file_parse_record (EtEtlFile *file, const guint8 *p, gsize avail, EtRecor
   if (file->image != NULL && avail >= 4 && p[3] == ET_IMAGE_RECORD_MARK)
     return et_image_record_parse (p, avail, file->image, record, reason);
   return et_record_parse (p, avail, record, reason);
+}
+
+/* As et_etl_file_parse_record, for the walk over every record: an image's
+ * payloads in its source file are not read (et_image_record_parse_walked). */
+static gboolean
+parse_walked (EtEtlFile *file, const guint8 *p, gsize avail, EtRecord *record,
+              const char **reason)
+{
+  if (file->image != NULL && avail >= 4 && p[3] == ET_IMAGE_RECORD_MARK)
+    return et_image_record_parse_walked (p, avail, file->image, record, reason);
+  return et_record_parse (p, avail, record, reason);
+}
+
+static void
+free_image (EtEtlFile *file)
+{
+  g_clear_pointer (&file->image, et_image_tables_free);
+  for (guint i = 0; file->image_chunks != NULL && i < file->image_chunks->len; i++)
+    {
+      gsize len;
+      gconstpointer data = g_bytes_get_data (file->image_chunks->pdata[i], &len);
+
+      et_memory_drop_pages (data, len);
+    }
+  g_clear_pointer (&file->image_chunks, g_ptr_array_unref);
+  g_free (file->image_at);
 }
 
 /* Registers the buffers of one chunk of an image from buffer @first on;
