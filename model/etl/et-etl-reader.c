@@ -46,8 +46,8 @@ struct _EtEtlFile
 static void
 report (EtEtlFile *file, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
 static void     free_image  (EtEtlFile *file);
-static gboolean parse_walked (EtEtlFile *file, const guint8 *p, gsize avail, EtRecord *record,
-                              const char **reason);
+static gboolean parse_record (EtEtlFile *file, const guint8 *p, gsize avail, gboolean walked,
+                              EtRecord *record, const char **reason);
 
 static void
 report (EtEtlFile *file, guint64 offset, const char *format, ...)
@@ -632,7 +632,7 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
                               "buffer's data", len - pos);
           return len - pos > 8;
         }
-      if (!parse_walked (file, bytes + pos, len - pos, &record, &reason))
+      if (!parse_record (file, bytes + pos, len - pos, TRUE, &record, &reason))
         {
           report_in_buffer (file, info, index, pos, reason, len - pos);
           return 1;
@@ -647,24 +647,23 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
 
 /* ---- images of other formats ------------------------------------------ */
 
+/* @walked: for the walk over every record, where an image's payloads in
+ * its source file are not read (et_image_record_parse_walked). */
+static gboolean
+parse_record (EtEtlFile *file, const guint8 *p, gsize avail, gboolean walked, EtRecord *record,
+              const char **reason)
+{
+  if (file->image == NULL || avail < 4 || p[3] != ET_IMAGE_RECORD_MARK)
+    return et_record_parse (p, avail, record, reason);
+  return walked ? et_image_record_parse_walked (p, avail, file->image, record, reason)
+                : et_image_record_parse (p, avail, file->image, record, reason);
+}
+
 gboolean
 et_etl_file_parse_record (EtEtlFile *file, const guint8 *p, gsize avail, EtRecord *record,
                           const char **reason)
 {
-  if (file->image != NULL && avail >= 4 && p[3] == ET_IMAGE_RECORD_MARK)
-    return et_image_record_parse (p, avail, file->image, record, reason);
-  return et_record_parse (p, avail, record, reason);
-}
-
-/* As et_etl_file_parse_record, for the walk over every record: an image's
- * payloads in its source file are not read (et_image_record_parse_walked). */
-static gboolean
-parse_walked (EtEtlFile *file, const guint8 *p, gsize avail, EtRecord *record,
-              const char **reason)
-{
-  if (file->image != NULL && avail >= 4 && p[3] == ET_IMAGE_RECORD_MARK)
-    return et_image_record_parse_walked (p, avail, file->image, record, reason);
-  return et_record_parse (p, avail, record, reason);
+  return parse_record (file, p, avail, FALSE, record, reason);
 }
 
 static void
