@@ -2,12 +2,15 @@
  * full EVENT_HEADER form gives (every field, the same items and payload),
  * with and without an ActivityId, with a related activity item of its
  * own, for both pointer sizes, with type and thread indexes in its header
- * and past what it holds; and one that does not fit is refused. */
+ * and past what it holds; a payload named where it lies in the source
+ * file; and one that does not fit is refused. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 
 #include "et-image-record.h"
 
@@ -132,12 +135,14 @@ compact_record (const EtImageType *t, guint32 index, guint32 thread, const Event
       g_byte_array_unref (g);
     }
   size = et_image_record_size (index, thread, activity,
-                               related ? item->len + t->items->len : 0, sizeof e->payload);
+                               related ? item->len + t->items->len : 0, sizeof e->payload,
+                               FALSE);
   g_byte_array_set_size (b, (guint) ((size + 7) & ~(gsize) 7));
   et_image_record_write (b->data, size, index, thread, e->tid, e->ts,
                          activity ? &e->activity : NULL,
                          item->data, item->len, related ? t->items->data : NULL,
-                         related ? t->items->len : 0, e->payload, sizeof e->payload);
+                         related ? t->items->len : 0, e->payload, sizeof e->payload,
+                         ET_IMAGE_INLINE);
   g_byte_array_unref (item);
   return b;
 }
@@ -257,6 +262,75 @@ test_bad_compact_records_are_refused (void **state)
   et_image_tables_free (tables);
 }
 
+/* A source file holding @e's payload at an odd offset (payloads in a
+ * .nettrace are packed, not aligned), mapped; the file itself is gone. */
+static GMappedFile *
+source_with_payload (const Event *e, guint64 at)
+{
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  g_autofree char *path = NULL;
+  GMappedFile *mapped;
+  int fd = g_file_open_tmp ("et-image-record-XXXXXX", &path, NULL);
+
+  assert_true (fd >= 0);
+  close (fd);
+  g_byte_array_set_size (bytes, at + sizeof e->payload + 3);
+  memset (bytes->data, 0xAB, bytes->len);
+  memcpy (bytes->data + at, e->payload, sizeof e->payload);
+  assert_true (g_file_set_contents (path, (const char *) bytes->data, bytes->len, NULL));
+  mapped = g_mapped_file_new (path, FALSE, NULL);
+  assert_non_null (mapped);
+  g_unlink (path);
+  return mapped;
+}
+
+/* A compact record of @e whose payload is named at @at in the source. */
+static GByteArray *
+record_at (guint32 index, const Event *e, guint64 at)
+{
+  GByteArray *b = g_byte_array_new ();
+  gsize size = et_image_record_size (index, 0, FALSE, 0, sizeof e->payload, TRUE);
+
+  g_byte_array_set_size (b, (guint) ((size + 7) & ~(gsize) 7));
+  et_image_record_write (b->data, size, index, 0, e->tid, e->ts, NULL, NULL, 0, NULL, 0,
+                         NULL, sizeof e->payload, at);
+  return b;
+}
+
+/* A payload named where it lies in the source file parses as the one
+ * the full record holds, pointing into the mapping, and the record keeps
+ * 8 bytes for it whatever its length; one that would run past the file's
+ * end, or an image without a source, is refused. */
+static void
+test_payload_in_the_source_file (void **state)
+{
+  EtImageTables *tables = et_image_tables_new ();
+  guint32 tid = plain.tid;
+  g_autoptr(GByteArray) full = NULL;
+  g_autoptr(GByteArray) compact = NULL;
+  g_autoptr(GByteArray) past = NULL;
+  EtRecord a, b;
+  const char *reason = NULL;
+  guint64 at = 13;
+
+  g_ptr_array_add (tables->types, make_type (8));
+  g_array_append_val (tables->threads, tid);
+  full = full_record (g_ptr_array_index (tables->types, 0), &plain);
+  compact = record_at (0, &plain, at);
+  assert_int_equal (compact->len, ET_IMAGE_RECORD_HEADER + ET_IMAGE_PAYLOAD_PLACE);
+  assert_false (et_image_record_parse (compact->data, compact->len, tables, &b, &reason));
+  assert_string_equal (reason, "payload lies past the end of the file");
+  et_image_tables_set_source (tables, source_with_payload (&plain, at), NULL);
+  assert_true (et_record_parse (full->data, full->len, &a, &reason));
+  assert_true (et_image_record_parse (compact->data, compact->len, tables, &b, &reason));
+  assert_same_record (&a, &b);
+  assert_ptr_equal (b.payload, tables->source + at);
+  past = record_at (0, &plain, tables->source_len - sizeof plain.payload + 1);
+  assert_false (et_image_record_parse (past->data, past->len, tables, &b, &reason));
+  assert_string_equal (reason, "payload lies past the end of the file");
+  et_image_tables_free (tables);
+}
+
 int
 main (void)
 {
@@ -264,6 +338,7 @@ main (void)
     cmocka_unit_test (test_plain_event),
     cmocka_unit_test (test_activity_and_related),
     cmocka_unit_test (test_bad_compact_records_are_refused),
+    cmocka_unit_test (test_payload_in_the_source_file),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

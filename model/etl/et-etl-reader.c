@@ -48,10 +48,15 @@ struct _EtEtlFile
   EtDamageFunc  damage;
   gpointer      damage_data;
   EtImageTables *image;        /* an image with compact records: their tables */
+  GPtrArray    *image_chunks;  /* an image's buffers (GBytes) */
+  const guint8 **image_at;     /* where each of its buffers starts */
 };
 
 static void
 report (EtEtlFile *file, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
+static void     free_image  (EtEtlFile *file);
+static gboolean parse_record (EtEtlFile *file, const guint8 *p, gsize avail, gboolean walked,
+                              EtRecord *record, const char **reason);
 
 static void
 report (EtEtlFile *file, guint64 offset, const char *format, ...)
@@ -105,8 +110,8 @@ et_etl_file_free (EtEtlFile *file)
   if (file->fd >= 0)
     close (file->fd);
   g_clear_pointer (&file->buffers, g_array_unref);
-  g_clear_pointer (&file->image, et_image_tables_free);
   g_clear_pointer (&file->inflate, et_etl_inflate_free);
+  free_image (file);
   g_free (file->inflated);
   g_free (file->path);
   g_free (file);
@@ -607,6 +612,8 @@ et_etl_file_buffer (EtEtlFile *file, guint index, gsize *len)
   const EtBufferInfo *info = et_etl_file_buffer_info (file, index);
 
   *len = info->data_end;
+  if (file->image_at != NULL)
+    return file->image_at[index];
   if (info->data_index == G_MAXUINT32)
     return file->data + info->offset;
   return file->inflated + ((gsize) info->data_index << 3);
@@ -672,7 +679,7 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
                               "buffer's data", len - pos);
           return len - pos > 8;
         }
-      if (!et_etl_file_parse_record (file, bytes + pos, len - pos, &record, &reason))
+      if (!parse_record (file, bytes + pos, len - pos, TRUE, &record, &reason))
         {
           report_in_buffer (file, info, index, pos, reason, len - pos);
           return 1;
@@ -687,48 +694,89 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
 
 /* ---- images of other formats ------------------------------------------ */
 
+/* @walked: for the walk over every record, where an image's payloads in
+ * its source file are not read (et_image_record_parse_walked). */
+static gboolean
+parse_record (EtEtlFile *file, const guint8 *p, gsize avail, gboolean walked, EtRecord *record,
+              const char **reason)
+{
+  if (file->image == NULL || avail < 4 || p[3] != ET_IMAGE_RECORD_MARK)
+    return et_record_parse (p, avail, record, reason);
+  return walked ? et_image_record_parse_walked (p, avail, file->image, record, reason)
+                : et_image_record_parse (p, avail, file->image, record, reason);
+}
+
 gboolean
 et_etl_file_parse_record (EtEtlFile *file, const guint8 *p, gsize avail, EtRecord *record,
                           const char **reason)
 {
-  if (file->image != NULL && avail >= 4 && p[3] == ET_IMAGE_RECORD_MARK)
-    return et_image_record_parse (p, avail, file->image, record, reason);
-  return et_record_parse (p, avail, record, reason);
+  return parse_record (file, p, avail, FALSE, record, reason);
 }
 
-EtEtlFile *
-et_etl_file_new_from_image (const char *path, guint64 file_size, guint8 *image, gsize image_len,
-                            const guint64 *offsets, guint n_buffers, EtImageTables *tables)
+static void
+free_image (EtEtlFile *file)
 {
-  EtEtlFile *file = g_new0 (EtEtlFile, 1);
-  gsize pos = 0;
+  g_clear_pointer (&file->image, et_image_tables_free);
+  for (guint i = 0; file->image_chunks != NULL && i < file->image_chunks->len; i++)
+    {
+      gsize len;
+      gconstpointer data = g_bytes_get_data (file->image_chunks->pdata[i], &len);
 
-  g_return_val_if_fail (path != NULL && (image != NULL || image_len == 0), NULL);
+      et_memory_drop_pages (data, len);
+    }
+  g_clear_pointer (&file->image_chunks, g_ptr_array_unref);
+  g_free (file->image_at);
+}
 
-  file->path = g_strdup (path);
-  file->fd = -1;          /* read whole already: nothing to watch */
-  file->size = file_size;
-  file->buffers = g_array_new (FALSE, FALSE, sizeof (EtBufferInfo));
-  file->inflated = image;
-  file->inflated_len = image_len;
-  file->image = tables;
-  /* Positions inside the image are not file offsets: like decompressed
-   * buffers, each buffer reports damage at its own offset. */
-  for (guint i = 0; i < n_buffers && pos + ET_BUFFER_HEADER_SIZE <= image_len; i++)
+/* Registers the buffers of one chunk of an image from buffer @first on;
+ * returns the buffer after its last. */
+static guint
+add_image_chunk (EtEtlFile *file, GBytes *chunk, const guint64 *offsets, guint first,
+                 guint n_buffers)
+{
+  gsize len, pos = 0;
+  const guint8 *bytes = g_bytes_get_data (chunk, &len);
+  guint i = first;
+
+  for (; i < n_buffers && pos + ET_BUFFER_HEADER_SIZE <= len; i++)
     {
       EtBufferInfo info = { 0 };
-      const guint8 *h = image + pos;
+      const guint8 *h = bytes + pos;
 
       info.offset = offsets[i];
       info.disk_size = et_read_u32 (h);
       info.data_end = MIN (et_read_u32 (h + 0x30), info.disk_size);
       info.cpu = h[0x28];
       info.usable = TRUE;
-      info.data_index = (guint32) (pos >> 3);
+      info.data_index = i;      /* not a file position: see image_at */
       g_assert (info.disk_size >= ET_BUFFER_HEADER_SIZE && info.disk_size % 8 == 0
-                && pos + info.disk_size <= image_len);
+                && pos + info.disk_size <= len);
       g_array_append_val (file->buffers, info);
+      file->image_at[i] = h;
       pos += info.disk_size;
     }
+  return i;
+}
+
+EtEtlFile *
+et_etl_file_new_from_image (const char *path, guint64 file_size, GPtrArray *chunks,
+                            const guint64 *offsets, guint n_buffers, EtImageTables *tables)
+{
+  EtEtlFile *file = g_new0 (EtEtlFile, 1);
+  guint next = 0;
+
+  g_return_val_if_fail (path != NULL && chunks != NULL, NULL);
+
+  file->path = g_strdup (path);
+  file->fd = -1;          /* read whole already: nothing to watch */
+  file->size = file_size;
+  file->buffers = g_array_sized_new (FALSE, FALSE, sizeof (EtBufferInfo), n_buffers);
+  file->image = tables;
+  file->image_chunks = chunks;
+  file->image_at = g_new0 (const guint8 *, MAX (n_buffers, 1));
+  /* Positions inside the image are not file offsets: like decompressed
+   * buffers, each buffer reports damage at its own offset. */
+  for (guint c = 0; c < chunks->len; c++)
+    next = add_image_chunk (file, chunks->pdata[c], offsets, next, n_buffers);
   return file;
 }

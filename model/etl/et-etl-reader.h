@@ -145,15 +145,16 @@ guint        et_etl_file_walk_buffer (EtEtlFile   *file,
                                       gpointer     user_data);
 
 /* A file of another format read into memory as .etl buffers (see
- * et-nettrace-image): @image (taken) holds the buffers back to back, each a
- * multiple of 8 bytes starting with its 0x48-byte header; @offsets[i] is
+ * et-nettrace-image): @chunks (taken; GBytes) hold the @n_buffers buffers
+ * in order, back to back within each chunk, each a multiple of 8 bytes
+ * starting with its 0x48-byte header; a chunk is one allocation, so that
+ * an image of any size needs no block as large as itself. @offsets[i] is
  * the source file offset that damage in buffer i is reported at. Its
  * EVENT records may be compact (et-image-record.h) when @tables (taken,
  * may be NULL) gives what they name. */
 EtEtlFile   *et_etl_file_new_from_image (const char    *path,
                                          guint64        file_size,
-                                         guint8        *image,
-                                         gsize          image_len,
+                                         GPtrArray     *chunks,
                                          const guint64 *offsets,
                                          guint          n_buffers,
                                          EtImageTables *tables);

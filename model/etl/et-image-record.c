@@ -3,6 +3,7 @@
 #include "et-bytes.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 /* The EVENT_HEADER Flags an image's full records carry: extended items,
  * and the pointer size. */
@@ -22,7 +23,6 @@ et_image_type_free (gpointer data)
 static void
 new_stacks (EtImageTables *tables)
 {
-  tables->stack_bytes = g_byte_array_new ();
   tables->stack_entries = g_array_new (FALSE, FALSE, sizeof (EtImageStackEntry));
   tables->stack_refs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   tables->stack_ref_buffers = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -31,7 +31,6 @@ new_stacks (EtImageTables *tables)
 static void
 free_stacks (EtImageTables *tables)
 {
-  g_byte_array_unref (tables->stack_bytes);
   g_array_unref (tables->stack_entries);
   g_ptr_array_unref (tables->stack_refs);
   g_array_unref (tables->stack_ref_buffers);
@@ -48,11 +47,34 @@ et_image_tables_new (void)
   return tables;
 }
 
+/* The source file's pages leave the process: read once (building the
+ * image, interning its stacks), they need not stay resident; those a
+ * record names come back from the page cache when it is decoded. */
+static void
+forget_source_pages (EtImageTables *tables)
+{
+  if (tables->source != NULL && tables->source_len > 0)
+    madvise ((void *) tables->source, tables->source_len, MADV_DONTNEED);
+}
+
 void
 et_image_tables_drop_stacks (EtImageTables *tables)
 {
   free_stacks (tables);
   new_stacks (tables);
+  forget_source_pages (tables);
+}
+
+void
+et_image_tables_set_source (EtImageTables *tables, GMappedFile *file, EtMapping *watch)
+{
+  g_return_if_fail (tables->source_file == NULL);
+
+  tables->source_file = file;
+  tables->source_watch = watch;
+  tables->source = (const guint8 *) g_mapped_file_get_contents (file);
+  tables->source_len = g_mapped_file_get_length (file);
+  forget_source_pages (tables);
 }
 
 void
@@ -60,6 +82,9 @@ et_image_tables_free (EtImageTables *tables)
 {
   if (tables == NULL)
     return;
+  /* unwatched before it is unmapped (et-mapping.h) */
+  et_mapping_unwatch (tables->source_watch);
+  g_clear_pointer (&tables->source_file, g_mapped_file_unref);
   g_ptr_array_unref (tables->types);
   g_array_unref (tables->threads);
   free_stacks (tables);
@@ -74,11 +99,11 @@ is_wide (guint32 type, guint32 thread)
 
 gsize
 et_image_record_size (guint32 type, guint32 thread, gboolean activity, gsize own_items_len,
-                      gsize payload_len)
+                      gsize payload_len, gboolean payload_at)
 {
   return ET_IMAGE_RECORD_HEADER + (is_wide (type, thread) ? 8 : 0)
          + (activity ? sizeof (EtGuid) : 0) + (own_items_len > 0 ? 8 + own_items_len : 0)
-         + payload_len;
+         + (payload_at ? ET_IMAGE_PAYLOAD_PLACE : payload_len);
 }
 
 static void
@@ -92,16 +117,18 @@ void
 et_image_record_write (guint8 *at, gsize size, guint32 type, guint32 thread, guint32 tid,
                        gint64 ts, const EtGuid *activity, const guint8 *head, gsize head_len,
                        const guint8 *tail, gsize tail_len, const guint8 *payload,
-                       gsize payload_len)
+                       gsize payload_len, guint64 payload_at)
 {
   gsize own = head_len + tail_len, pos = ET_IMAGE_RECORD_HEADER;
-  gboolean wide = is_wide (type, thread);
+  gboolean wide = is_wide (type, thread), inline_ = payload_at == ET_IMAGE_INLINE;
 
   g_assert (size <= G_MAXUINT16 && own <= G_MAXUINT32
-            && size == et_image_record_size (type, thread, activity != NULL, own, payload_len));
+            && size == et_image_record_size (type, thread, activity != NULL, own, payload_len,
+                                             !inline_)
+            && (inline_ || (payload_at <= ET_IMAGE_SOURCE_MAX && payload_len <= G_MAXUINT16)));
   put_le (at, size, 2);
   at[2] = (wide ? ET_IMAGE_WIDE : 0) | (activity ? ET_IMAGE_ACTIVITY : 0)
-          | (own > 0 ? ET_IMAGE_OWN_ITEMS : 0);
+          | (own > 0 ? ET_IMAGE_OWN_ITEMS : 0) | (inline_ ? 0 : ET_IMAGE_PAYLOAD_AT);
   at[3] = ET_IMAGE_RECORD_MARK;
   put_le (at + 4, wide ? G_MAXUINT16 : type, 2);
   put_le (at + 6, wide ? G_MAXUINT16 : thread, 2);
@@ -125,9 +152,16 @@ et_image_record_write (guint8 *at, gsize size, guint32 type, guint32 thread, gui
         memcpy (at + pos + 8 + head_len, tail, tail_len);
       pos += 8 + own;
     }
-  if (payload_len > 0)
-    memcpy (at + pos, payload, payload_len);
-  pos += payload_len;
+  if (!inline_)
+    {
+      put_le (at + pos, payload_at | (guint64) payload_len << 48, ET_IMAGE_PAYLOAD_PLACE);
+      pos += ET_IMAGE_PAYLOAD_PLACE;
+    }
+  else if (payload_len > 0)
+    {
+      memcpy (at + pos, payload, payload_len);
+      pos += payload_len;
+    }
   memset (at + pos, 0, ((size + 7) & ~(gsize) 7) - pos);
 }
 
@@ -150,13 +184,46 @@ fill_from_type (EtRecord *r, const EtImageType *t)
   r->keywords = t->keywords;
 }
 
+/* A payload named in the source file (@place, @len bytes of the record
+ * left for it). A file that shrank since it was read has pages that read
+ * as zeros (et-mapping.h): a payload among them can no longer be read.
+ * With @touch its last byte is read first: a page that vanished is found
+ * then, and the payload refused, instead of read as zeros by whoever
+ * decodes it. What is left, owned here: the bytes past the new end in
+ * the page it now ends in read as zeros without a fault, as the tail of
+ * an .etl record crossing the cut does. */
+static gboolean
+payload_in_source (const guint8 *place, gsize len, const EtImageTables *tables, gboolean touch,
+                   EtRecord *r, const char **reason)
+{
+  guint64 v, at, n;
+
+  *reason = "record size does not match its payload's place";
+  if (len != ET_IMAGE_PAYLOAD_PLACE)
+    return FALSE;
+  v = et_read_u64 (place);
+  at = v & ET_IMAGE_SOURCE_MAX;
+  n = v >> 48;
+  *reason = "payload lies past the end of the file";
+  if (tables->source == NULL || at > tables->source_len || n > tables->source_len - at)
+    return FALSE;
+  *reason = "payload lies where the file shrank since it was read";
+  if (touch && n > 0)
+    (void) *(volatile const guint8 *) (tables->source + at + n - 1);
+  if (at + n > et_mapping_lost_from (tables->source_watch))
+    return FALSE;
+  r->payload = tables->source + at;
+  r->payload_len = n;
+  return TRUE;
+}
+
 /* Copied in to clear a record: a memset of its size compiles to a string
  * store, whose start-up cost was a third of parsing a record. */
 static const EtRecord no_record;
 
-gboolean
-et_image_record_parse (const guint8 *p, gsize avail, const EtImageTables *tables, EtRecord *r,
-                       const char **reason)
+static gboolean
+parse (const guint8 *p, gsize avail, const EtImageTables *tables, gboolean touch, EtRecord *r,
+       const char **reason)
 {
   gsize size, pos = ET_IMAGE_RECORD_HEADER, own = 0;
   guint32 type, thread, tid;
@@ -216,7 +283,23 @@ et_image_record_parse (const guint8 *p, gsize avail, const EtImageTables *tables
       r->ext = t->items->len > 0 ? t->items->data : NULL;
       r->ext_len = t->items->len;
     }
+  if (flags & ET_IMAGE_PAYLOAD_AT)
+    return payload_in_source (p + pos, size - pos, tables, touch, r, reason);
   r->payload = p + pos;
   r->payload_len = size - pos;
   return TRUE;
+}
+
+gboolean
+et_image_record_parse (const guint8 *p, gsize avail, const EtImageTables *tables, EtRecord *r,
+                       const char **reason)
+{
+  return parse (p, avail, tables, TRUE, r, reason);
+}
+
+gboolean
+et_image_record_parse_walked (const guint8 *p, gsize avail, const EtImageTables *tables,
+                              EtRecord *r, const char **reason)
+{
+  return parse (p, avail, tables, FALSE, r, reason);
 }

@@ -13,34 +13,47 @@
  *   2  u8   flags: ET_IMAGE_WIDE (type and thread id follow the header),
  *           ET_IMAGE_ACTIVITY (an ActivityId follows), ET_IMAGE_OWN_ITEMS
  *           (the record's own item chain follows, after its u32 length
- *           and 4 bytes of padding)
+ *           and 4 bytes of padding), ET_IMAGE_PAYLOAD_AT (the payload is
+ *           not in the record but in the image's source file: a u64 in
+ *           its place, the low 48 bits its offset, the high 16 its length)
  *   3  u8   ET_IMAGE_RECORD_MARK
  *   4  u16  type: index into the image's types (ET_IMAGE_WIDE: 0xFFFF)
  *   6  u16  thread: index into the image's thread ids (ET_IMAGE_WIDE: 0xFFFF)
  *   8  u64  timestamp
  *  16  [u32 type, u32 thread id] [ActivityId, 16 bytes]
- *      [u32 length, 4 bytes padding, own items] payload
+ *      [u32 length, 4 bytes padding, own items] payload | payload's place
  *
  * Sixteen bytes a record where an EVENT_HEADER record takes 80 and its
- * items; the payload stays 8-byte aligned.
+ * items. A payload may be named where it lies in the mapped source file
+ * instead of copied (the image's writer chooses: et-nettrace-image names
+ * those longer than 64 bytes): the image then holds no second copy of
+ * the events' data, and a .nettrace's image is a fraction of the file.
+ * Such a payload is not 8-byte aligned (the file packs them); every
+ * decoder reads payloads through et-bytes.h, which does not care.
  * Only files made in memory have compact records (et_etl_file_new_from_image
  * with types): a file read from disk is never parsed this way.
  */
 #pragma once
 
 #include "et-etl-reader.h"
+#include "et-mapping.h"
 
 G_BEGIN_DECLS
 
 #define ET_IMAGE_RECORD_MARK   0xE7
 #define ET_IMAGE_RECORD_HEADER 16
 #define ET_IMAGE_NARROW_MAX    0xFFFE   /* the largest index the header holds */
+/* A payload's place when it is in the source file. */
+#define ET_IMAGE_PAYLOAD_PLACE 8
+#define ET_IMAGE_SOURCE_MAX    ((G_GUINT64_CONSTANT (1) << 48) - 1) /* largest offset */
+#define ET_IMAGE_INLINE        G_MAXUINT64   /* "the payload is in the record" */
 
 enum
 {
   ET_IMAGE_ACTIVITY = 1 << 0,
   ET_IMAGE_OWN_ITEMS = 1 << 1,
   ET_IMAGE_WIDE = 1 << 2,
+  ET_IMAGE_PAYLOAD_AT = 1 << 3,
 };
 
 /* What every record of one event type shares: its EVENT_HEADER fields
@@ -70,8 +83,9 @@ typedef struct
   guint32 node;
 } EtImageStackRef;
 
-/* A StackBlock entry an event named: its frames in stack_bytes, as in
- * the file (@ps bytes each, leaf first), of process @pid. */
+/* A StackBlock entry an event named: its frames where they lie in the
+ * source file (et_image_stack_frames: @ps bytes each, leaf first, not
+ * aligned), of process @pid. */
 typedef struct
 {
   guint64 offset;
@@ -86,36 +100,65 @@ struct _EtImageTables
   GPtrArray *types;     /* EtImageType* */
   GArray    *threads;   /* guint32 thread ids */
   /* The stacks its events carry (a .nettrace's StackBlocks): each entry
-   * an event names, copied once as the file is read, however many events
-   * name it. The trace model interns them into its stack tree on first
+   * an event names, once however many events name it, its frames left
+   * in the file (copied, they took 9 MB of a 1 M-sample trace's 21 MB:
+   * issue 36). The trace model interns them into its stack tree on first
    * use (model/load/et-trace-stacks.c), so that loading does not pay for
    * it: interning a stack is a walk of hash tables as large as the
    * trace's stacks, 40 ms of a 1 M-sample trace's 120 ms image. */
-  GByteArray *stack_bytes;           /* the entries' frames */
   GArray     *stack_entries;         /* EtImageStackEntry, in the order first named */
   /* EtImageStackRef arrays, one a closed buffer with stacks, in buffer
    * order (kept as the buffers closed them, not copied into one: 8 bytes
    * an event), and the index of each one's buffer */
   GPtrArray  *stack_refs;
   GArray     *stack_ref_buffers;     /* guint32 */
+  /* The file ET_IMAGE_PAYLOAD_AT records name (NULL: none), mapped and
+   * watched (et-mapping.h) for as long as the image lives. */
+  GMappedFile *source_file;
+  EtMapping   *source_watch;
+  const guint8 *source;
+  guint64      source_len;
 };
 
 EtImageTables *et_image_tables_new  (void);
 void      et_image_tables_free   (EtImageTables      *tables);
-/* Frees the stacks' three arrays (once interned), leaving them empty. */
+/* Frees the stacks' arrays (once interned), leaving them empty; the
+ * source file's pages read leave the process (they come back from the
+ * page cache as records are decoded). */
 void      et_image_tables_drop_stacks (EtImageTables *tables);
+/* The mapped file (taken) that records' payloads may lie in, and its watch
+ * (taken, may be NULL). The pages read so far (building the image) leave
+ * the process: those a record names come back when it is decoded. */
+void      et_image_tables_set_source  (EtImageTables *tables,
+                                       GMappedFile   *file,
+                                       EtMapping     *watch);
 
-/* The size of a compact record before its padding to 8. */
+/* The frames of stack entry @e (of @tables->stack_entries), in the
+ * mapped source file. A file that shrank since it was read gives zeros
+ * for the pages that vanished (et-mapping.h): addresses of no module. */
+static inline const guint8 *
+et_image_stack_frames (const EtImageTables     *tables,
+                       const EtImageStackEntry *e)
+{
+  return tables->source + e->offset;
+}
+
+/* The size of a compact record before its padding to 8; @payload_at:
+ * its payload is named in the source file, not held. */
 gsize     et_image_record_size   (guint32             type,
                                   guint32             thread,
                                   gboolean            activity,
                                   gsize               own_items_len,
-                                  gsize               payload_len);
+                                  gsize               payload_len,
+                                  gboolean            payload_at);
 
 /* Writes a compact record of @size (et_image_record_size) and its padding
  * at @at: of @type, on thread @thread (an index into the thread ids,
  * which holds @tid). @activity may be NULL (none); the record's own item
- * chain, when it has one, is @head followed by @tail. */
+ * chain, when it has one, is @head followed by @tail. @payload_at is the
+ * payload's offset in the source file (at most ET_IMAGE_SOURCE_MAX, and
+ * @payload_len at most G_MAXUINT16), or ET_IMAGE_INLINE to copy
+ * @payload in. */
 void      et_image_record_write  (guint8             *at,
                                   gsize               size,
                                   guint32             type,
@@ -128,14 +171,26 @@ void      et_image_record_write  (guint8             *at,
                                   const guint8       *tail,
                                   gsize               tail_len,
                                   const guint8       *payload,
-                                  gsize               payload_len);
+                                  gsize               payload_len,
+                                  guint64             payload_at);
 
 /* Parses the compact record at @p (@avail bytes left in its buffer) of an
- * image with @tables. FALSE with a static reason when it does not fit. */
+ * image with @tables (a payload in the source file: record->payload
+ * points into its mapping). FALSE with a static reason when it does not
+ * fit, or names bytes the source does not have (or no longer has: the
+ * file shrank, et-mapping.h). */
 gboolean  et_image_record_parse  (const guint8       *p,
                                   gsize               avail,
                                   const EtImageTables *tables,
                                   EtRecord           *record,
                                   const char        **reason);
+/* The same for a walk over every record (loading, right after the image
+ * is made): a payload in the source file is not read to see that it is
+ * still there, so that the walk brings back none of the file's pages. */
+gboolean  et_image_record_parse_walked (const guint8       *p,
+                                        gsize               avail,
+                                        const EtImageTables *tables,
+                                        EtRecord           *record,
+                                        const char        **reason);
 
 G_END_DECLS

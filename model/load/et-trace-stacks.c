@@ -66,7 +66,7 @@ intern_image_stacks (EtImageTables *tables)
     {
       const EtImageStackEntry *e = &g_array_index (tables->stack_entries, EtImageStackEntry, i);
 
-      nodes[i] = et_stack_intern_raw (tree, seen, e->pid, tables->stack_bytes->data + e->offset,
+      nodes[i] = et_stack_intern_raw (tree, seen, e->pid, et_image_stack_frames (tables, e),
                                       e->n_frames, e->ps);
     }
   for (guint b = 0; b < tables->stack_refs->len; b++)

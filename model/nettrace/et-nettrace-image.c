@@ -7,11 +7,19 @@
  * event's EVENT_HEADER record would hold, its type's header fields and
  * items kept once) in file order. The model sorts them by time as it
  * sorts the CPUs' buffers of an .etl.
+ *
+ * A payload longer than its place in a record is not copied: the record
+ * names where it lies in the file, which stays mapped (and watched, for a
+ * file that shrinks) with the image's tables for as long as the trace is
+ * open. Closed buffers go into chunks (et-nettrace-chunks.h), so no
+ * block is as large as the image; the model's slot space is the only limit.
  */
 #include "et-nettrace-image.h"
 #include "et-image-record.h"
 #include "et-mapping.h"
 #include "et-nettrace-reader.h"
+#include "et-nettrace-chunks.h"
+#include "et-nettrace-types.h"
 #include "et-bytes.h"
 #include "et-error.h"
 
@@ -19,44 +27,25 @@
 #include <string.h>
 
 #define BUFFER_DATA_LIMIT  (256u << 10) /* a buffer is closed past this */
-/* The image is one GByteArray (32-bit length): events past this are
- * counted, not read. */
-#define IMAGE_LIMIT        (G_MAXUINT32 - (MAX_CPUS + 2) * (BUFFER_DATA_LIMIT + G_MAXUINT16))
+/* Payloads of at most this many bytes are copied into their record; the
+ * others are named where they lie in the file. A reference saves at most
+ * 56 bytes of a small payload, but decoding the event brings back the
+ * file's page it lies in (4 KiB, resident again until the trace is
+ * closed), and a page holds many small events. Measured for issue 36
+ * (peak RSS of info beyond the file; copying up to 8, 32, 64, 128, 256
+ * bytes): the bench's nettrace shape (1 M events of 12–24 byte payloads)
+ * 83, 67, 66, 66, 66 MB; the corpus SampleProfiler trace 1.33, 1.38,
+ * 1.32, 1.84, 1.86 times its size; PerfView's HeartRateMonitor 0.20,
+ * 0.21, 0.19, 0.20, 0.54; a trace of 1 KB payloads 0.09 throughout. The
+ * images themselves grow little (HeartRateMonitor 2.76 → 2.78 MB, the
+ * corpus trace 2.54 → 2.75 MB at 64; the nettrace shape 24 → 33 MB). */
+#define COPY_MAX           64
 #define EVENT_HEADER_SIZE  0x50
 #define LOGFILE_HEADER_SIZE 280         /* TRACE_LOGFILE_HEADER, 64-bit, no strings */
 #define MAX_CPUS           256
 #define NO_ENTRY           G_MAXUINT32   /* a stack of no whole frame */
 #define EXT_RELATED_ACTIVITY 1
-#define EXT_SCHEMA_TL        11
-#define EXT_PROV_TRAITS      12
-#define TL_VARIABLE_COUNT    0x40
-#define TL_HAS_OUT           0x80
 #define FILETIME_UNIX_EPOCH  G_GINT64_CONSTANT (116444736000000000)
-
-/* TraceLogging in-types and out-types written (etl-format.md §10). */
-enum
-{
-  TL_UNICODE_STRING = 1, TL_INT8 = 3, TL_UINT8, TL_INT16, TL_UINT16, TL_INT32, TL_UINT32,
-  TL_INT64, TL_UINT64, TL_FLOAT, TL_DOUBLE, TL_BOOL32, TL_GUID = 15, TL_FILETIME = 17,
-  TL_STRUCT = 24, TL_OUT_STRING = 2,
-};
-
-/* The runtime's providers: well-known GUIDs (not hashed from the name), and
- * no field descriptions in EventPipe. (EventPipe's own provider,
- * Microsoft-DotNETCore-EventPipe, describes its ProcessInfo event's fields
- * and has the GUID EventSource's rule gives its name: it is read as any
- * EventSource.) */
-static const struct
-{
-  const char *name;
-  const char *guid;
-} runtime_providers[] = {
-  { "Microsoft-Windows-DotNETRuntime", "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4" },
-  { "Microsoft-Windows-DotNETRuntimeRundown", "a669021c-c450-4609-a035-5af59af4df18" },
-  { "Microsoft-Windows-DotNETRuntimePrivate", "763fd754-7086-4dfe-95eb-c01a46faf4ca" },
-  { "Microsoft-Windows-DotNETRuntimeStress", "cc2bcbba-16b6-4cf3-8990-d74c2e8af500" },
-  { "Microsoft-DotNETCore-SampleProfiler", "3c530d44-97ae-513a-1e6d-783e8f8e03a9" },
-};
 
 /* What every event of one metadata record shares is an EtImageType: its
  * items are the PROV_TRAITS item and, when known, the EVENT_SCHEMA_TL
@@ -68,9 +57,12 @@ typedef EtImageType EventType;
 
 typedef struct
 {
-  GByteArray *bytes;       /* records of the open buffer, NULL when none */
+  GByteArray *bytes;       /* records of the open buffer (none: n_events 0; kept for
+                            * the next), NULL until the processor's first */
   gsize       full_len;    /* what they would take as full records */
   guint64     offset;      /* the EventBlock its first record came from */
+  guint64     first_event; /* the file offset of its first event */
+  guint32     n_events;
   GArray     *stacks;      /* EtImageStackRef of its records (its buffer noted at close) */
 } OpenBuffer;
 
@@ -85,12 +77,11 @@ typedef struct
   GHashTable    *threads;      /* thread id → index + 1 in tables->threads */
   guint32        cached_tid[64];    /* direct-mapped by thread id: its index + 1 */
   guint          cached_thread[64]; /* (0: empty) */
-  GByteArray    *image;        /* closed event buffers */
-  guint64        full_len;     /* what the image would take with full records */
+  const guint8  *data;         /* the mapped file: payloads are named in it */
+  gsize          len;
+  EtNettraceChunks image;      /* closed event buffers */
   GArray        *offsets;      /* guint64 per closed buffer */
   OpenBuffer     open[MAX_CPUS];
-  guint          head_len;     /* the header buffer, at the image's start */
-  guint64        beyond_limit; /* events after the image was full */
   guint32        cached_id[64];   /* direct-mapped by metadata id: its type + 1 */
   guint          cached_type[64]; /* (0: empty) */
   void         (*progress) (guint64, guint64, gpointer);
@@ -106,244 +97,37 @@ typedef struct
   gboolean       last_left_out;   /* its answer (events come in runs of a type) */
 } Builder;
 
-/* ---- little-endian writing -------------------------------------------- */
-
 static void
-put (GByteArray *b, guint64 v, guint n)
+on_metadata (const EtNettraceMeta *meta, gpointer user_data)
 {
-  guint8 x[8];
+  Builder *bld = user_data;
 
-  for (guint i = 0; i < n; i++)
-    x[i] = (guint8) (v >> (8 * i));
-  g_byte_array_append (b, x, n);
-}
-
-static void
-set (guint8 *p, guint64 v, guint n)
-{
-  for (guint i = 0; i < n; i++)
-    p[i] = (guint8) (v >> (8 * i));
+  /* A redefined id names the new type from here on; records before keep
+   * the old one. */
+  bld->cached_type[meta->id % G_N_ELEMENTS (bld->cached_type)] = 0;
+  g_ptr_array_add (bld->tables->types, _et_nettrace_type_new (meta));
+  g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id),
+                        GUINT_TO_POINTER (bld->tables->types->len));
 }
 
 static void
 put_guid_at (guint8 *p, const EtGuid *g)
 {
-  set (p, g->data1, 4);
-  set (p + 4, g->data2, 2);
-  set (p + 6, g->data3, 2);
+  _et_nt_set (p, g->data1, 4);
+  _et_nt_set (p + 4, g->data2, 2);
+  _et_nt_set (p + 6, g->data3, 2);
   memcpy (p + 8, g->data4, 8);
-}
-
-static void
-put_cstring (GByteArray *b, const char *s)
-{
-  g_byte_array_append (b, (const guint8 *) s, (guint) strlen (s) + 1);
-}
-
-static void
-pad8 (GByteArray *b)
-{
-  while (b->len % 8 != 0)
-    put (b, 0, 1);
-}
-
-static void
-put_ext (GByteArray *b, guint16 type, const guint8 *data, gsize len, gboolean more)
-{
-  guint16 item = (guint16) ((8 + len + 7) & ~(gsize) 7);
-
-  put (b, item, 2);
-  put (b, type, 2);
-  put (b, more ? 1 : 0, 2);
-  put (b, len, 2);
-  g_byte_array_append (b, data, (guint) len);
-  pad8 (b);
-}
-
-/* ---- metadata → TraceLogging ------------------------------------------- */
-
-static guint8
-tl_in_type (guint8 type, guint8 *out)
-{
-  static const guint8 map[] = {
-    [ET_NT_BOOLEAN32] = TL_BOOL32, [ET_NT_UTF16_CODE_UNIT] = TL_UINT16,
-    [ET_NT_SBYTE] = TL_INT8, [ET_NT_BYTE] = TL_UINT8, [ET_NT_INT16] = TL_INT16,
-    [ET_NT_UINT16] = TL_UINT16, [ET_NT_INT32] = TL_INT32, [ET_NT_UINT32] = TL_UINT32,
-    [ET_NT_INT64] = TL_INT64, [ET_NT_UINT64] = TL_UINT64, [ET_NT_SINGLE] = TL_FLOAT,
-    [ET_NT_DOUBLE] = TL_DOUBLE, [ET_NT_DATETIME] = TL_FILETIME, [ET_NT_GUID] = TL_GUID,
-    [ET_NT_UTF16_STRING] = TL_UNICODE_STRING,
-  };
-
-  /* A UTF-16 code unit is a character: TraceLogging says so with an
-   * out-type on a 16-bit integer. EventSource writes a DateTime as an
-   * 8-byte FILETIME (DateTime.ToFileTimeUtc; TraceEvent reads 8 bytes),
-   * not as the 16-byte SYSTEMTIME its name suggests. */
-  *out = type == ET_NT_UTF16_CODE_UNIT ? TL_OUT_STRING : 0;
-  return type < G_N_ELEMENTS (map) ? map[type] : 0;
-}
-
-/* Writes the field at @i (and what belongs to it) as TraceLogging fields;
- * returns the index after it, or 0 when TraceLogging cannot say it. */
-static guint
-tl_field (GByteArray *b, const GArray *fields, guint i, guint8 count)
-{
-  const EtNtField *f = &g_array_index (fields, EtNtField, i);
-  guint next = i + 1;
-  guint8 in, out;
-
-  if (f->type == ET_NT_ARRAY)
-    {
-      const EtNtField *element = &g_array_index (fields, EtNtField, i + 1);
-
-      if (count != 0 || i + 1 >= fields->len)
-        return 0;
-      if (element->type != ET_NT_ARRAY)
-        return tl_field (b, fields, i + 1, TL_VARIABLE_COUNT);
-      /* An array of arrays: an array of structs of one array each lays out
-       * the same bytes. */
-      put_cstring (b, f->name ? f->name : "");
-      put (b, TL_STRUCT | TL_VARIABLE_COUNT | TL_HAS_OUT, 1);
-      put (b, 1, 1);
-      return tl_field (b, fields, i + 1, 0);
-    }
-  put_cstring (b, f->name ? f->name : "");
-  if (f->type == ET_NT_OBJECT)
-    {
-      if (f->n_children > 0x7F)
-        return 0;
-      put (b, TL_STRUCT | count | TL_HAS_OUT, 1);
-      put (b, f->n_children, 1);
-      for (guint k = 0; k < f->n_children && next != 0; k++)
-        next = next < fields->len ? tl_field (b, fields, next, 0) : 0;
-      return next;
-    }
-  in = tl_in_type (f->type, &out);
-  if (in == 0)
-    return 0;
-  put (b, in | count | (out ? TL_HAS_OUT : 0), 1);
-  if (out)
-    put (b, out, 1);
-  return next;
-}
-
-/* The TraceLogging metadata of @meta, or NULL when its fields cannot be
- * said in TraceLogging (or are not known). */
-static GBytes *
-tl_schema (const EtNettraceMeta *meta, const char *name)
-{
-  g_autoptr(GByteArray) b = g_byte_array_new ();
-  guint i = 0;
-
-  if (!meta->has_fields)
-    return NULL;
-  put (b, 0, 2);
-  put (b, 0, 1);                        /* no event tags */
-  put_cstring (b, name);
-  while (i < meta->fields->len)
-    if ((i = tl_field (b, meta->fields, i, 0)) == 0)
-      return NULL;
-  if (b->len > G_MAXUINT16)
-    return NULL;
-  set (b->data, b->len, 2);
-  return g_byte_array_free_to_bytes (g_steal_pointer (&b));
-}
-
-static GBytes *
-tl_traits (const char *provider)
-{
-  g_autoptr(GByteArray) b = g_byte_array_new ();
-
-  put (b, 0, 2);
-  put_cstring (b, provider);
-  set (b->data, MIN (b->len, G_MAXUINT16), 2);
-  return g_byte_array_free_to_bytes (g_steal_pointer (&b));
-}
-
-static gboolean
-ends_with (const char *s, const char *suffix)
-{
-  gsize n = strlen (s), k = strlen (suffix);
-
-  return n >= k && g_ascii_strcasecmp (s + n - k, suffix) == 0;
-}
-
-/* EventPipe metadata has no task. An EventSource that names none gives
- * event N the task 0xFFFE − N, and a …Stop event the task of the …Start
- * just before it (EventSource's own rule, so that its .etl and .nettrace
- * agree, and ends pair with their own kind of start). Events written
- * without an id (EventSource.Write) keep task 0. */
-static guint16
-eventsource_task (guint16 id, guint8 opcode, const char *name)
-{
-  if (id == 0)
-    return 0;
-  if (opcode == 2 && id > 1 && ends_with (name, "Stop"))
-    return (guint16) (0xFFFE - (id - 1));
-  return (guint16) (0xFFFE - id);
-}
-
-static void
-on_metadata (const EtNettraceMeta *meta, gpointer user_data)
-{
-  Builder *bld = user_data;
-  EventType *t = g_new0 (EventType, 1);
-  g_autoptr(GBytes) traits = NULL;
-  g_autoptr(GBytes) schema = NULL;
-  g_autofree char *name = meta->name[0] ? g_strdup (meta->name)
-                                        : g_strdup_printf ("EventID(%u)", meta->event_id);
-  gboolean runtime = FALSE;
-
-  for (guint i = 0; i < G_N_ELEMENTS (runtime_providers); i++)
-    if (strcmp (meta->provider, runtime_providers[i].name) == 0)
-      {
-        runtime = TRUE;
-        if (runtime_providers[i].guid == NULL
-            || !et_guid_parse (runtime_providers[i].guid, &t->provider))
-          et_guid_from_eventsource_name (meta->provider, &t->provider);
-      }
-  if (!runtime)
-    et_guid_from_eventsource_name (meta->provider, &t->provider);
-  traits = tl_traits (meta->provider);
-  schema = runtime ? NULL : tl_schema (meta, name);
-  t->items = g_byte_array_new ();
-  put_ext (t->items, EXT_PROV_TRAITS, g_bytes_get_data (traits, NULL), g_bytes_get_size (traits),
-           schema != NULL);
-  if (schema != NULL)
-    put_ext (t->items, EXT_SCHEMA_TL, g_bytes_get_data (schema, NULL), g_bytes_get_size (schema),
-             FALSE);
-  t->id = (guint16) meta->event_id;
-  t->version = meta->version;
-  t->level = meta->level;
-  t->keywords = meta->keywords;
-  t->opcode = meta->opcode;
-  /* Format 4 metadata has no opcodes: EventSource names its span events
-   * …Start and …Stop, and TraceEvent takes the opcode from the name. */
-  if (!meta->has_opcode && ends_with (name, "Start"))
-    t->opcode = 1;
-  else if (!meta->has_opcode && ends_with (name, "Stop"))
-    t->opcode = 2;
-  if (!runtime)
-    t->task = eventsource_task (t->id, t->opcode, name);
-  /* A redefined id names the new type from here on; records before keep
-   * the old one. */
-  bld->cached_type[meta->id % G_N_ELEMENTS (bld->cached_type)] = 0;
-  g_ptr_array_add (bld->tables->types, t);
-  g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id),
-                        GUINT_TO_POINTER (bld->tables->types->len));
 }
 
 /* ---- records and buffers ---------------------------------------------- */
 
 static void
-put_buffer_header (GByteArray *b, guint32 size, guint32 data_end, guint cpu)
+write_buffer_header (guint8 *at, guint32 size, guint32 data_end, guint cpu)
 {
-  guint start = b->len;
-
-  g_byte_array_set_size (b, start + ET_BUFFER_HEADER_SIZE);
-  memset (b->data + start, 0, ET_BUFFER_HEADER_SIZE);
-  set (b->data + start, size, 4);
-  b->data[start + 0x28] = (guint8) cpu;
-  set (b->data + start + 0x30, data_end, 4);
+  memset (at, 0, ET_BUFFER_HEADER_SIZE);
+  _et_nt_set (at, size, 4);
+  at[0x28] = (guint8) cpu;
+  _et_nt_set (at + 0x30, data_end, 4);
 }
 
 static void
@@ -351,18 +135,29 @@ close_buffer (Builder *bld, guint cpu)
 {
   OpenBuffer *o = &bld->open[cpu];
   guint32 size;
+  guint8 *at;
 
-  if (o->bytes == NULL)
+  if (o->bytes == NULL || o->n_events == 0)
     return;
   size = ET_BUFFER_HEADER_SIZE + o->bytes->len;
-  put_buffer_header (bld->image, size, size, cpu);
-  g_byte_array_append (bld->image, o->bytes->data, o->bytes->len);
+  /* the header buffer is 0: this one is the offsets' count + 1 */
+  if (!_et_nettrace_chunks_have_slots (&bld->image, bld->offsets->len + 1, size))
+    {
+      _et_nettrace_chunks_count_beyond (&bld->image, o->n_events, o->first_event);
+      g_clear_pointer (&o->stacks, g_array_unref);
+      g_byte_array_set_size (o->bytes, 0);
+      o->n_events = 0;
+      return;
+    }
+  at = _et_nettrace_chunks_reserve (&bld->image, size);
+  bld->image.kept_bytes += size;
+  write_buffer_header (at, size, size, cpu);
+  memcpy (at + ET_BUFFER_HEADER_SIZE, o->bytes->data, o->bytes->len);
   g_array_append_val (bld->offsets, o->offset);
-  bld->full_len += ET_BUFFER_HEADER_SIZE + o->full_len;
-  g_clear_pointer (&o->bytes, g_byte_array_unref);
+  g_byte_array_set_size (o->bytes, 0);
+  o->n_events = 0;
   if (o->stacks != NULL)
     {
-      /* the header buffer is 0: this one is the offsets' count */
       guint32 buffer = bld->offsets->len;
 
       g_array_append_val (bld->tables->stack_ref_buffers, buffer);
@@ -374,7 +169,10 @@ static void
 close_all (Builder *bld)
 {
   for (guint cpu = 0; cpu < MAX_CPUS; cpu++)
-    close_buffer (bld, cpu);
+    {
+      close_buffer (bld, cpu);
+      g_clear_pointer (&bld->open[cpu].bytes, g_byte_array_unref);
+    }
 }
 
 /* The record's size: header, items, payload (before the padding to 8). */
@@ -388,10 +186,6 @@ record_size (const EtNettraceEvent *e, const EventType *t)
   return size;
 }
 
-/* The compact record (et-image-record.h) of @e, of type @type (index + 1):
- * what its EVENT_HEADER record (etl-format.md §5.6) would hold, with the
- * related activity item, when there is one, before the type's items in
- * the record's own chain. Written in place: a trace holds millions. */
 /* The index of thread @tid in the image's thread ids. */
 static guint32
 thread_index (Builder *bld, guint32 tid)
@@ -414,7 +208,7 @@ thread_index (Builder *bld, guint32 tid)
 }
 
 /* The entry of @e's stack in tables->stack_entries (NO_ENTRY: a stack
- * of no whole frame): each StackBlock entry is copied once, however many
+ * of no whole frame): each StackBlock entry named once, however many
  * events name it. The trace interns them on first use (et-image-record.h);
  * the same stack in entries of later blocks (the writer starts its stacks
  * again at each sequence point) is interned once then. */
@@ -423,7 +217,7 @@ stack_entry (Builder *bld, const EtNettraceEvent *e)
 {
   EtImageTables *tables = bld->tables;
   guint ps = bld->info.pointer_size == 4 ? 4 : 8;
-  EtImageStackEntry entry = { tables->stack_bytes->len, e->stack_len / ps,
+  EtImageStackEntry entry = { (guint64) (e->stack - bld->data), e->stack_len / ps,
                               bld->info.process_id, ps };
   gpointer index;
 
@@ -432,33 +226,14 @@ stack_entry (Builder *bld, const EtNettraceEvent *e)
   bld->last_stack = e->stack;
   if ((index = g_hash_table_lookup (bld->stack_entries, e->stack)) != NULL)
     return bld->last_entry = GPOINTER_TO_UINT (index) - 1;
-  if (entry.n_frames == 0)
+  /* (the reader's stacks are in the mapped file: anything else has none) */
+  if (entry.n_frames == 0 || e->stack < bld->data || entry.offset > bld->len
+      || entry.n_frames * ps > bld->len - entry.offset)
     return bld->last_entry = NO_ENTRY;
-  g_byte_array_append (tables->stack_bytes, e->stack, entry.n_frames * ps);
   g_array_append_val (tables->stack_entries, entry);
   g_hash_table_insert (bld->stack_entries, (gpointer) e->stack,
                        GUINT_TO_POINTER (tables->stack_entries->len));
   return bld->last_entry = tables->stack_entries->len - 1;
-}
-
-/* TraceEvent leaves out the stacks the runtime gives its rundown and its
- * method load and unload events (ids 140–144 and 190), which only tell
- * where the runtime was when it logged them. */
-static gboolean
-stack_left_out (const EventType *t)
-{
-  static EtGuid runtime, rundown;
-  static gsize parsed;
-
-  if (g_once_init_enter (&parsed))
-    {
-      et_guid_parse (runtime_providers[0].guid, &runtime);
-      et_guid_parse (runtime_providers[1].guid, &rundown);
-      g_once_init_leave (&parsed, 1);
-    }
-  return et_guid_equal (&t->provider, &rundown)
-         || (et_guid_equal (&t->provider, &runtime)
-             && ((t->id >= 140 && t->id <= 144) || t->id == 190));
 }
 
 static void
@@ -472,7 +247,7 @@ note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, const EventTy
   if (t != bld->last_type)
     {
       bld->last_type = t;
-      bld->last_left_out = stack_left_out (t);
+      bld->last_left_out = _et_nettrace_type_stack_left_out (t);
     }
   if (bld->last_left_out)
     return;
@@ -484,6 +259,25 @@ note_stack (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, const EventTy
   g_array_append_val (o->stacks, ref);
 }
 
+/* Where @e's payload lies in the file, or ET_IMAGE_INLINE when it is to
+ * be copied: one no longer than its place in a record, or not in the
+ * mapped file (the reader hands out pointers into it; anything else is
+ * copied, to be safe). */
+static guint64
+payload_at (const Builder *bld, const EtNettraceEvent *e)
+{
+  if (e->payload_len <= COPY_MAX || e->payload < bld->data
+      || e->payload_len > bld->len || (gsize) (e->payload - bld->data) > bld->len - e->payload_len
+      || (guint64) (e->payload - bld->data) > ET_IMAGE_SOURCE_MAX)
+    return ET_IMAGE_INLINE;
+  return (guint64) (e->payload - bld->data);
+}
+
+/* The compact record (et-image-record.h) of @e, of type @type (index + 1):
+ * what its EVENT_HEADER record (etl-format.md §5.6) would hold, with the
+ * related activity item, when there is one, before the type's items in
+ * the record's own chain, and its payload named where it lies in the
+ * file. Written in place: a trace holds millions. */
 static void
 put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
 {
@@ -492,16 +286,18 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
   gboolean activity = !et_guid_is_zero (&e->activity_id);
   guint8 item[8 + 16] = { 0 };
   guint32 tid = (guint32) e->thread_id, thread = thread_index (bld, tid);
+  guint64 at = payload_at (bld, e);
   gsize size = et_image_record_size (type - 1, thread, activity,
-                                     related ? sizeof item + t->items->len : 0, e->payload_len);
+                                     related ? sizeof item + t->items->len : 0, e->payload_len,
+                                     at != ET_IMAGE_INLINE);
   guint start = o->bytes->len;
 
   if (related)
     {
-      set (item, sizeof item, 2);
-      set (item + 2, EXT_RELATED_ACTIVITY, 2);
-      set (item + 4, 1, 2);                    /* more items follow */
-      set (item + 6, 16, 2);
+      _et_nt_set (item, sizeof item, 2);
+      _et_nt_set (item + 2, EXT_RELATED_ACTIVITY, 2);
+      _et_nt_set (item + 4, 1, 2);                    /* more items follow */
+      _et_nt_set (item + 6, 16, 2);
       put_guid_at (item + 8, &e->related_activity_id);
     }
   g_byte_array_set_size (o->bytes, start + ((size + 7) & ~(gsize) 7));
@@ -509,8 +305,9 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
                          activity ? &e->activity_id : NULL,
                          related ? item : NULL, related ? sizeof item : 0,
                          related ? t->items->data : NULL, related ? t->items->len : 0,
-                         e->payload, e->payload_len);
+                         e->payload, e->payload_len, at);
   o->full_len += (record_size (e, t) + 7) & ~(gsize) 7;
+  o->n_events++;
   note_stack (bld, o, e, t, start);
 }
 
@@ -541,11 +338,10 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
   if (type == 0)
     return;                 /* its metadata did not read: reported there */
   t = g_ptr_array_index (bld->tables->types, type - 1);
-  if (bld->head_len + bld->full_len > IMAGE_LIMIT)
+  if (bld->image.beyond_events > 0)
     {
-      if (bld->beyond_limit++ == 0)
-        report (bld, e->offset, "the trace holds more events than Etlscope reads from one "
-                "file (4 GiB of records); the events from here on are skipped");
+      /* past the slot space: counted, reported once at the end */
+      _et_nettrace_chunks_count_beyond (&bld->image, 1, e->offset);
       return;
     }
   if (record_size (e, t) > G_MAXUINT16)
@@ -561,13 +357,15 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
    * buffers beside one large one would use up their 2^32. Damage found in
    * a record is reported at the EventBlock of its buffer's first record. */
   o = &bld->open[cpu];
-  if (o->bytes != NULL && o->full_len > BUFFER_DATA_LIMIT)
+  if (o->n_events > 0 && o->full_len > BUFFER_DATA_LIMIT)
     close_buffer (bld, cpu);
   if (o->bytes == NULL)
+    o->bytes = g_byte_array_sized_new (BUFFER_DATA_LIMIT + G_MAXUINT16 + 8);
+  if (o->n_events == 0)
     {
-      o->bytes = g_byte_array_sized_new (BUFFER_DATA_LIMIT + G_MAXUINT16 + 8);
       o->full_len = 0;
       o->offset = e->block_offset;
+      o->first_event = e->offset;
     }
   put_record (bld, o, e, type);
 }
@@ -608,8 +406,8 @@ put_utf16z (GByteArray *b, const char *utf8)
   g_autofree gunichar2 *units = g_utf8_to_utf16 (utf8, -1, NULL, &n, NULL);
 
   for (glong i = 0; units != NULL && i < n; i++)
-    put (b, units[i], 2);
-  put (b, 0, 2);
+    _et_nt_put (b, units[i], 2);
+  _et_nt_put (b, 0, 2);
 }
 
 /* TRACE_LOGFILE_HEADER (etl-format.md §6), 64-bit layout, made from the
@@ -626,13 +424,13 @@ put_logfile_header (Builder *bld, GByteArray *b, guint n_buffers, guint32 events
 
   g_byte_array_set_size (b, p + LOGFILE_HEADER_SIZE);
   memset (b->data + p, 0, LOGFILE_HEADER_SIZE);
-  set (b->data + p + 12, info->n_processors, 4);
-  set (b->data + p + 36, n_buffers, 4);                     /* BuffersWritten */
-  set (b->data + p + 44, info->pointer_size, 4);
-  set (b->data + p + 48, events_lost, 4);
-  set (b->data + p + 256, (guint64) info->qpc_frequency, 8);
-  set (b->data + p + 264, (guint64) start, 8);
-  set (b->data + p + 272, 1, 4);                            /* clock: QPC */
+  _et_nt_set (b->data + p + 12, info->n_processors, 4);
+  _et_nt_set (b->data + p + 36, n_buffers, 4);                     /* BuffersWritten */
+  _et_nt_set (b->data + p + 44, info->pointer_size, 4);
+  _et_nt_set (b->data + p + 48, events_lost, 4);
+  _et_nt_set (b->data + p + 256, (guint64) info->qpc_frequency, 8);
+  _et_nt_set (b->data + p + 264, (guint64) start, 8);
+  _et_nt_set (b->data + p + 272, 1, 4);                            /* clock: QPC */
   put_utf16z (b, "EventPipe (.nettrace)");
   put_utf16z (b, bld->path);
 }
@@ -645,19 +443,21 @@ header_buffer (Builder *bld, guint n_buffers, guint32 events_lost)
   g_autoptr(GByteArray) rec = g_byte_array_new ();
   GByteArray *b = g_byte_array_new ();
 
-  put (rec, 2, 2);                     /* version */
-  put (rec, 0x02, 1);                  /* SYSTEM64 */
-  put (rec, 0xC0, 1);
-  put (rec, 0, 2);                     /* size, set below */
-  put (rec, 0, 2);                     /* hook: group 0, type 0 */
-  put (rec, 0, 4);
-  put (rec, bld->info.process_id, 4);
-  put (rec, (guint64) bld->info.sync_time_qpc, 8);
-  put (rec, 0, 8);
+  _et_nt_put (rec, 2, 2);                     /* version */
+  _et_nt_put (rec, 0x02, 1);                  /* SYSTEM64 */
+  _et_nt_put (rec, 0xC0, 1);
+  _et_nt_put (rec, 0, 2);                     /* size, set below */
+  _et_nt_put (rec, 0, 2);                     /* hook: group 0, type 0 */
+  _et_nt_put (rec, 0, 4);
+  _et_nt_put (rec, bld->info.process_id, 4);
+  _et_nt_put (rec, (guint64) bld->info.sync_time_qpc, 8);
+  _et_nt_put (rec, 0, 8);
   put_logfile_header (bld, rec, n_buffers, events_lost);
-  set (rec->data + 4, rec->len, 2);
-  pad8 (rec);
-  put_buffer_header (b, ET_BUFFER_HEADER_SIZE + rec->len, ET_BUFFER_HEADER_SIZE + rec->len, 0);
+  _et_nt_set (rec->data + 4, rec->len, 2);
+  _et_nt_pad8 (rec);
+  g_byte_array_set_size (b, ET_BUFFER_HEADER_SIZE);
+  write_buffer_header (b->data, ET_BUFFER_HEADER_SIZE + rec->len,
+                       ET_BUFFER_HEADER_SIZE + rec->len, 0);
   g_byte_array_append (b, rec->data, rec->len);
   return b;
 }
@@ -678,23 +478,43 @@ et_nettrace_file_sniff (const char *path)
   return et_nettrace_sniff (head, n);
 }
 
+/* The events past the model's slot space (_et_nettrace_chunks_have_slots): said once,
+ * with where the first of them is and how many they are. */
+static void
+report_beyond (Builder *bld)
+{
+  const EtNettraceChunks *c = &bld->image;
+  g_autofree char *what = NULL;
+
+  if (c->beyond_events == 0)
+    return;
+  what = g_strdup_printf ("the trace holds more events than Etlscope can index (%"
+                          G_GUINT64_FORMAT " MiB of records): %" G_GUINT64_FORMAT
+                          " events, the first here, are not read", c->slot_space * 8 / (1 << 20),
+                          c->beyond_events);
+  report (bld, c->beyond_at, what);
+}
+
+/* The image: the header buffer (made now that the buffers are counted)
+ * in a chunk of its own before the others; the records' payloads are
+ * read from @mapped, which the image keeps with @watch (both taken). */
 static EtEtlFile *
-assemble (Builder *bld, guint64 file_size, guint32 events_lost)
+assemble (Builder *bld, GMappedFile *mapped, EtMapping *watch, guint32 events_lost)
 {
   guint n = bld->offsets->len + 1;
-  g_autoptr(GByteArray) head = header_buffer (bld, n, events_lost);
+  GByteArray *head = header_buffer (bld, n, events_lost);
   g_autofree guint64 *offsets = g_new (guint64, n);
-  gsize len;
-  guint8 *image;
+  guint64 file_size = g_mapped_file_get_length (mapped);
 
   offsets[0] = 0;
   if (bld->offsets->len > 0)
     memcpy (offsets + 1, bld->offsets->data, bld->offsets->len * sizeof (guint64));
-  /* Its space was kept at the start (et_nettrace_open): same length. */
-  g_assert (head->len == bld->head_len);
-  memcpy (bld->image->data, head->data, head->len);
-  len = bld->image->len;
-  image = g_byte_array_free (g_steal_pointer (&bld->image), FALSE);
+  _et_nettrace_chunks_finish (&bld->image);
+  g_debug ("%s: image of %u buffers in %u chunks, %" G_GUINT64_FORMAT " bytes of records; "
+           "%u stacks", bld->path, n, bld->image.chunks->len + 1, bld->image.kept_bytes,
+           bld->tables->stack_entries->len);
+  g_ptr_array_insert (bld->image.chunks, 0, g_byte_array_free_to_bytes (head));
+  report_beyond (bld);
   for (guint i = 0; i < bld->tables->types->len; i++)
     {
       EventType *t = g_ptr_array_index (bld->tables->types, i);
@@ -702,8 +522,44 @@ assemble (Builder *bld, guint64 file_size, guint32 events_lost)
       t->pid = bld->info.process_id;
       t->pointer_size = bld->info.pointer_size == 4 ? 4 : 8;
     }
-  return et_etl_file_new_from_image (bld->path, file_size, image, len, offsets, n,
-                                     g_steal_pointer (&bld->tables));
+  et_image_tables_set_source (bld->tables, mapped, watch);
+  return et_etl_file_new_from_image (bld->path, file_size, g_steal_pointer (&bld->image.chunks),
+                                     offsets, n, g_steal_pointer (&bld->tables));
+}
+
+static void
+builder_init (Builder *bld, GMappedFile *mapped, void (*progress) (guint64, guint64, gpointer),
+              gpointer progress_data, GCancellable *cancellable)
+{
+  g_autoptr(GByteArray) head = NULL;
+
+  bld->progress = progress;
+  bld->progress_data = progress_data;
+  bld->cancellable = cancellable;
+  bld->data = (const guint8 *) g_mapped_file_get_contents (mapped);
+  bld->len = g_mapped_file_get_length (mapped);
+  bld->file_size = bld->len;
+  bld->types = g_hash_table_new (NULL, NULL);
+  bld->tables = et_image_tables_new ();
+  bld->threads = g_hash_table_new (NULL, NULL);
+  /* (ETLSCOPE_NO_STACKS=1: no stacks at all, to measure what they cost) */
+  bld->stack_entries = g_getenv ("ETLSCOPE_NO_STACKS") == NULL ? g_hash_table_new (NULL, NULL)
+                                                                : NULL;
+  /* the header buffer's length does not depend on what it counts */
+  head = header_buffer (bld, 0, 0);
+  _et_nettrace_chunks_init (&bld->image, head->len);
+  bld->offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
+}
+
+static void
+builder_clear (Builder *bld)
+{
+  _et_nettrace_chunks_clear (&bld->image);
+  g_array_unref (bld->offsets);
+  g_hash_table_unref (bld->types);
+  g_clear_pointer (&bld->tables, et_image_tables_free);
+  g_hash_table_unref (bld->threads);
+  g_clear_pointer (&bld->stack_entries, g_hash_table_unref);
 }
 
 static void
@@ -738,43 +594,24 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
                    path, local->message);
       return NULL;
     }
-  bld.progress = progress;
-  bld.progress_data = progress_data;
-  bld.cancellable = cancellable;
-  bld.file_size = g_mapped_file_get_length (mapped);
-  bld.types = g_hash_table_new (NULL, NULL);
-  bld.tables = et_image_tables_new ();
-  bld.threads = g_hash_table_new (NULL, NULL);
-  /* (ETLSCOPE_NO_STACKS=1: no stacks at all, to measure what they cost) */
-  bld.stack_entries = g_getenv ("ETLSCOPE_NO_STACKS") == NULL ? g_hash_table_new (NULL, NULL)
-                                                               : NULL;
-  bld.image = g_byte_array_new ();
-  {
-    g_autoptr(GByteArray) head = header_buffer (&bld, 0, 0);
-
-    bld.head_len = head->len;
-    g_byte_array_set_size (bld.image, head->len);
-  }
-  bld.offsets = g_array_new (FALSE, FALSE, sizeof (guint64));
-  /* A file cut while it is read: pages gone read as zeros (et-mapping.h) */
-  watch = et_mapping_watch (g_mapped_file_get_contents (mapped), g_mapped_file_get_length (mapped));
-  if (et_nettrace_read (path, (const guint8 *) g_mapped_file_get_contents (mapped),
-                        g_mapped_file_get_length (mapped), &cb, &bld.info, &stats, error)
+  builder_init (&bld, mapped, progress, progress_data, cancellable);
+  /* A file cut while it is read: pages gone read as zeros (et-mapping.h);
+   * watched for as long as the image names payloads in it. */
+  watch = et_mapping_watch (bld.data, bld.len);
+  if (et_nettrace_read (path, bld.data, bld.len, &cb, &bld.info, &stats, error)
       && !g_cancellable_set_error_if_cancelled (cancellable, error))
     {
       close_all (&bld);
-      file = assemble (&bld, g_mapped_file_get_length (mapped),
+      report_shrinking (path, watch, damage, damage_data);
+      file = assemble (&bld, g_steal_pointer (&mapped), watch,
                        (guint32) MIN (stats.events_lost, G_MAXUINT32));
     }
   else
-    close_all (&bld);
-  report_shrinking (path, watch, damage, damage_data);
-  et_mapping_unwatch (watch);
-  g_clear_pointer (&bld.image, g_byte_array_unref);
-  g_array_unref (bld.offsets);
-  g_hash_table_unref (bld.types);
-  g_clear_pointer (&bld.tables, et_image_tables_free);
-  g_hash_table_unref (bld.threads);
-  g_clear_pointer (&bld.stack_entries, g_hash_table_unref);
+    {
+      close_all (&bld);
+      report_shrinking (path, watch, damage, damage_data);
+      et_mapping_unwatch (watch);
+    }
+  builder_clear (&bld);
   return file;
 }

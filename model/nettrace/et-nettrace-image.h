@@ -18,7 +18,9 @@
  * and get their well-known GUIDs, as in an .etl, and no schema: they are
  * listed, off by default. Damage is reported with .nettrace file offsets:
  * a record's position inside the image maps back to the EventBlock of its
- * buffer's first record (buffers are filled to about 256 KiB each).
+ * buffer's first record (buffers are filled to about 256 KiB of full
+ * records each). The records name their payloads where they lie in the
+ * file, which the EtEtlFile keeps mapped: no second copy of the events.
  */
 #pragma once
 
