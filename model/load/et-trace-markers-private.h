@@ -1,6 +1,6 @@
-/* et-trace-markers-private.h — what the markers' stage of loading
- * (et-trace-markers.c: decoding, pairing) hands to its last step, the
- * channel layout (et-trace-channel-layout.c).
+/* et-trace-markers-private.h — what the markers' stage of loading hands
+ * on: decoding (et-trace-markers.c) to pairing (et-trace-pairing.c), and
+ * both to the last step, the channel layout (et-trace-channel-layout.c).
  */
 #pragma once
 
@@ -36,6 +36,68 @@ _et_marker_is_kept (const guint32 *keep, guint32 i)
 {
   return (keep[i >> 5] >> (i & 31)) & 1;
 }
+
+/* A span start or end while loading: what pairing needs beyond what its
+ * marker holds (time, thread, provider), and the marker (numbered within
+ * the decoding thread's range until the ranges are joined). 24 bytes,
+ * where an EtSpanEvent and its marker's number take 44: there is one per
+ * span start and end until pairing, at the loader's memory peak. */
+typedef struct
+{
+  union
+  {
+    gint64 span_id;      /* when has_span_id */
+    EtGuid activity_id;  /* otherwise */
+  };
+  guint32 marker;
+  guint16 task;
+  guint8  is_end;        /* ET_SPAN_RECORD_END, and ET_SPAN_RECORD_REPEATS for a start */
+  guint8  has_span_id;
+} EtSpanRecord;
+
+enum
+{
+  ET_SPAN_RECORD_END = 1 << 0,
+  /* A start whose repeat (same provider and span id, nothing closed in
+   * between) is the same activity logged again (et_builtin_rules_repeats). */
+  ET_SPAN_RECORD_REPEATS = 1 << 1,
+};
+
+G_STATIC_ASSERT (sizeof (EtSpanRecord) == 24);
+
+/* The span records of one process that one decoding thread made, in time
+ * order. Spans never pair across processes (markers.md "Spans"), so each
+ * process pairs on its own. */
+typedef struct
+{
+  EtSpanRecord *records;
+  guint         n;
+  guint         capacity;
+} EtSpanList;
+
+
+/* One decoding thread's span lists, by process, and where its markers
+ * start once the threads' markers are joined. */
+typedef struct
+{
+  EtSpanList *spans;
+  guint32     base;
+} EtSpanPart;
+
+void      _et_span_list_clear (EtSpanList *list);
+
+/* Pairs every process's spans (et-trace-pairing.c) from the decoding
+ * threads' @parts (their lists are taken and emptied) over the joined
+ * @markers (@n_markers), folding ends into their starts; appends the
+ * starts that end on another thread to @cross_ends (sorted in marker
+ * order) and returns a mask of the markers that stay (_et_marker_is_kept). */
+guint32  *_et_pair_spans      (EtTrace          *self,
+                               EtPendingMarker  *markers,
+                               guint             n_markers,
+                               const EtSpanPart *parts,
+                               guint             n_parts,
+                               GArray           *cross_ends,
+                               EtTraceProgress  *progress);
 
 /* Lays the kept markers of @markers (time order; @n of them) out channel
  * by channel into the trace's markers and channels, with @cross_ends

@@ -3,8 +3,8 @@
  *   events (time order) ─ split in ranges, one thread each ─ decode payload
  *     ─ marker rules ─ markers (joined in time order)
  *                    + span records (24 bytes), kept per process
- *     ─ per process, one thread each: span pairing (et-span-pairing),
- *       ends folded into their starts
+ *     ─ per process, on every core: span pairing (et-trace-pairing.c,
+ *       et-span-pairing), ends folded into their starts
  *     ─ channels (thread × provider × series), laid out per thread by
  *       et-trace-channel-layout.c
  */
@@ -18,44 +18,6 @@
 #endif
 
 /* ---- markers ---------------------------------------------------------- */
-
-/* A span start or end while loading: what pairing needs beyond what its
- * marker holds (time, thread, provider), and the marker (numbered within
- * the decoding thread's range until the ranges are joined). 24 bytes,
- * where an EtSpanEvent and its marker's number take 44: there is one per
- * span start and end until pairing, at the loader's memory peak. */
-typedef struct
-{
-  union
-  {
-    gint64 span_id;      /* when has_span_id */
-    EtGuid activity_id;  /* otherwise */
-  };
-  guint32 marker;
-  guint16 task;
-  guint8  is_end;        /* SPAN_END, and SPAN_REPEATS for a start */
-  guint8  has_span_id;
-} SpanRecord;
-
-enum
-{
-  SPAN_END = 1 << 0,
-  /* A start whose repeat (same provider and span id, nothing closed in
-   * between) is the same activity logged again (et_builtin_rules_repeats). */
-  SPAN_REPEATS = 1 << 1,
-};
-
-G_STATIC_ASSERT (sizeof (SpanRecord) == 24);
-
-/* The span records of one process that one decoding thread made, in time
- * order. Spans never pair across processes (markers.md "Spans"), so each
- * process pairs on its own. */
-typedef struct
-{
-  SpanRecord *records;
-  guint       n;
-  guint       capacity;
-} SpanList;
 
 /* The decoding threads' caches below are two-way: a key's set is chosen
  * by a hash and holds the last two keys met there, the later first. A
@@ -190,11 +152,11 @@ series_cache_clear (SeriesCache *cache)
 typedef struct
 {
   EtPendingMarker *markers;     /* time order */
-  SpanList    *spans;         /* by process index */
+  EtSpanList  *spans;         /* by process index */
   guint        n_processes;
   guint        n_markers;
   guint32      base;          /* where its markers start once joined */
-  GArray      *cross_ends;    /* EtCrossEnd by marker of this build (pair_spans) */
+  GArray      *cross_ends;    /* EtCrossEnd by marker of this build (_et_pair_spans) */
   EtFields    *fields;
   EtRuleResult rules;
   ProviderCache providers;
@@ -207,7 +169,7 @@ typedef struct
   guint64      failures;
   guint64      fixed;         /* markers made by add_fixed_marker from a fixed layout */
   guint64      walked;        /* … and from a walk layout */
-  guint8       span_flags;    /* SPAN_REPEATS for the span start being added */
+  guint8       span_flags;    /* ET_SPAN_RECORD_REPEATS for the span start being added */
 } MarkerBuild;
 
 /* @out's markers are sized for every event; @b gets the part from event
@@ -222,11 +184,11 @@ marker_build_init (MarkerBuild *b, EtTrace *self, const MarkerBuild *out, guint6
   memset (b, 0, sizeof *b);
   b->markers = out->markers + from;
   b->n_processes = self->processes->len;
-  b->spans = g_new0 (SpanList, MAX (b->n_processes, 1));
+  b->spans = g_new0 (EtSpanList, MAX (b->n_processes, 1));
   for (guint t = 0; t < self->threads->len; t++)
     {
       const EtThread *thread = &g_array_index (self->threads, EtThread, t);
-      SpanList *list = &b->spans[thread->process];
+      EtSpanList *list = &b->spans[thread->process];
 
       list->capacity = (guint) MIN (list->capacity + thread->n_events,
                                     from == 0 ? G_MAXUINT : to - from);
@@ -237,8 +199,8 @@ marker_build_init (MarkerBuild *b, EtTrace *self, const MarkerBuild *out, guint6
   b->rules.skip_task_series = TRUE;   /* series_id takes the task name itself */
 }
 
-static void
-span_list_clear (SpanList *list)
+void
+_et_span_list_clear (EtSpanList *list)
 {
   g_clear_pointer (&list->records, g_free);
   list->n = list->capacity = 0;
@@ -257,20 +219,20 @@ static void
 marker_build_free_spans (MarkerBuild *b)
 {
   for (guint p = 0; b->spans != NULL && p < b->n_processes; p++)
-    span_list_clear (&b->spans[p]);
+    _et_span_list_clear (&b->spans[p]);
   g_clear_pointer (&b->spans, g_free);
 }
 
 /* The list's space is taken when its first span comes (and grows should
  * the reservation fall short, which it cannot). */
 static void
-span_list_add (SpanList *list, const SpanRecord *record)
+span_list_add (EtSpanList *list, const EtSpanRecord *record)
 {
   if (list->records == NULL || list->n == list->capacity)
     {
       if (list->records != NULL)
         list->capacity = MAX (1024, list->capacity * 2);
-      list->records = g_renew (SpanRecord, list->records, MAX (list->capacity, 1));
+      list->records = g_renew (EtSpanRecord, list->records, MAX (list->capacity, 1));
     }
   list->records[list->n++] = *record;
 }
@@ -359,9 +321,9 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
     case ET_ROLE_SPAN_START:
     case ET_ROLE_SPAN_END:
       {
-        SpanRecord s = {
+        EtSpanRecord s = {
           .marker = b->n_markers, .task = record->task,
-          .is_end = b->rules.role == ET_ROLE_SPAN_END ? SPAN_END : b->span_flags,
+          .is_end = b->rules.role == ET_ROLE_SPAN_END ? ET_SPAN_RECORD_END : b->span_flags,
           .has_span_id = b->rules.has_span_id,
         };
         guint process = g_array_index (self->threads, EtThread, thread).process;
@@ -462,7 +424,7 @@ add_builtin_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guin
   input.fields = b->fields;
   if (!et_builtin_rules_apply (record->id, &input, &b->rules))
     return;
-  b->span_flags = et_builtin_rules_repeats (record->id) ? SPAN_REPEATS : 0;
+  b->span_flags = et_builtin_rules_repeats (record->id) ? ET_SPAN_RECORD_REPEATS : 0;
   add_marker (loader, b, record, provider, event.time_ns, NULL, index);
   b->span_flags = 0;
 }
@@ -609,330 +571,6 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   return TRUE;
 }
 
-/* Which markers stay: a bit each (_et_marker_is_kept). Processes pair at
- * once, and the markers of two of them may share a word: dropping one is
- * atomic. */
-static inline void
-drop_marker (guint32 *keep, guint32 i)
-{
-  g_atomic_int_and (&keep[i >> 5], ~(1u << (i & 31)));
-}
-
-/* Pairing, one process at a time on every core. */
-typedef struct
-{
-  EtTrace     *self;
-  MarkerBuild *out;          /* the joined markers, folded in place */
-  Worker      *workers;
-  guint        n_workers;
-  guint        n_processes;
-  guint32     *keep;         /* a bit per marker (is_kept): 0 for ends folded into
-                                their starts */
-  GMutex       lock;         /* out->cross_ends, next and in_flight */
-  GCond        done;         /* a process was paired */
-  guint        next;         /* the next process to take */
-  guint64      in_flight;    /* the spans of the processes pairing now */
-  guint64      budget;       /* at most this many at once, unless alone (pair_spans) */
-  EtTraceProgress *progress; /* counts span starts and ends paired */
-} PairJob;
-
-/* The span records of @process from every decoding thread, in thread
- * order (so in time order), with their markers numbered as joined. The
- * first list has room for all (marker_build_init); each other is freed
- * once copied. Returns how many. */
-static guint
-join_spans (PairJob *job, guint process, SpanRecord **records)
-{
-  guint total = 0, n = 0;
-
-  *records = NULL;
-  for (guint k = 0; k < job->n_workers; k++)
-    total += job->workers[k].b.spans[process].n;
-  for (guint k = 0; k < job->n_workers && total > 0; k++)
-    {
-      SpanList *list = &job->workers[k].b.spans[process];
-
-      if (list->n > 0 && *records == NULL)
-        {
-          *records = g_steal_pointer (&list->records);
-          if (list->capacity < total)
-            *records = g_renew (SpanRecord, *records, total);
-        }
-      else if (list->n > 0)
-        memcpy (*records + n, list->records, list->n * sizeof (SpanRecord));
-      for (guint i = 0; i < list->n; i++)
-        (*records)[n + i].marker += job->workers[k].b.base;
-      n += list->n;
-      span_list_clear (list);
-    }
-  return n;
-}
-
-/* How many span events ahead the walks over a process's markers ask for
- * them: the markers of one process are spread over the whole array. */
-#define PREFETCH_AHEAD 8
-
-/* The span events pairing takes: each record with its marker's time,
- * thread and provider; @span_marker gets each one's marker. The events
- * take the records' place (@records is taken), so that a process's
- * records and events are never both resident: written from the last one
- * back, event i (40 bytes from 40 i) covers only records from i on, and
- * record i is read before its event is written. */
-static EtSpanEvent *
-span_events_of (EtTrace *self, const MarkerBuild *b, SpanRecord *records, guint n,
-                guint32 *span_marker)
-{
-  G_STATIC_ASSERT (sizeof (EtSpanEvent) >= sizeof (SpanRecord));
-  guint8 *bytes = g_realloc (records, (gsize) MAX (n, 1) * sizeof (EtSpanEvent));
-
-  for (guint i = n; i-- > 0;)
-    {
-      SpanRecord r;
-      EtSpanEvent e = { 0 };
-      const EtPendingMarker *m;
-      const EtThread *thread;
-
-      memcpy (&r, bytes + (gsize) i * sizeof r, sizeof r);
-      if (i >= PREFETCH_AHEAD)
-        __builtin_prefetch (&b->markers[((const SpanRecord *) (gpointer) bytes)[i - PREFETCH_AHEAD]
-                                          .marker]);
-      m = &b->markers[r.marker];
-      thread = &g_array_index (self->threads, EtThread, m->thread);
-      e.time = m->start_ns;
-      if (r.has_span_id)
-        e.span_id = r.span_id;
-      else
-        e.activity_id = r.activity_id;
-      e.pid = thread->pid;
-      e.tid = thread->tid;
-      e.provider = m->provider;
-      e.task = r.task;
-      e.is_end = r.is_end & SPAN_END;
-      e.has_span_id = r.has_span_id;
-      span_marker[i] = r.marker;
-      memcpy (bytes + (gsize) i * sizeof e, &e, sizeof e);
-    }
-  return (EtSpanEvent *) (gpointer) bytes;
-}
-
-/* Folds span ends into their starts (markers.md "Spans"): a start learns
- * its end's marker, an end that closed something is dropped. */
-static void
-fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marker, guint n,
-            GArray *cross_ends)
-{
-  MarkerBuild *b = job->out;
-
-  for (guint i = 0; i < n; i++)
-    {
-      guint partner = results[i].partner;
-      gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
-                        || (partner != G_MAXUINT && partner < i);
-      guint32 mi = span_marker[i];
-      EtPendingMarker *m = &b->markers[mi];
-
-      if (i + PREFETCH_AHEAD < n)     /* the markers are spread over the whole array */
-        __builtin_prefetch (&b->markers[span_marker[i + PREFETCH_AHEAD]], 1);
-      if (is_end && partner != G_MAXUINT)
-        {
-          drop_marker (job->keep, mi);    /* drawn as part of its start */
-          continue;
-        }
-      m->status = results[i].status;
-      m->depth = (guint8) MIN (results[i].depth, 255);
-      if (is_end || partner == G_MAXUINT)
-        continue;
-      m->end_marker = span_marker[partner];
-      /* Only a start paired through its process can end on another
-       * thread: the others need not look at their end's marker. */
-      if (results[i].status == ET_SPAN_CROSS_THREAD
-          && b->markers[m->end_marker].thread != m->thread)
-        {
-          EtCrossEnd cross = { mi, b->markers[m->end_marker].thread };
-          g_array_append_val (cross_ends, cross);
-        }
-    }
-}
-
-/* Drops the starts that repeat the open start before them (SPAN_REPEATS:
- * the runtime's GC/Start written twice for one GC): the first one stands
- * for the activity, the repeat makes no marker. Records are in time order;
- * returns how many stay. */
-static guint
-drop_repeated_starts (PairJob *job, SpanRecord *records, guint n)
-{
-  const EtPendingMarker *markers = job->out->markers;
-  gboolean open = FALSE;
-  gint64 open_id = 0;
-  guint16 open_provider = 0;
-  guint kept = 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      const SpanRecord *r = &records[i];
-
-      if ((r->is_end & SPAN_REPEATS) && r->has_span_id)
-        {
-          if (open && r->span_id == open_id && markers[r->marker].provider == open_provider)
-            {
-              drop_marker (job->keep, r->marker);
-              continue;
-            }
-          open = TRUE;
-          open_id = r->span_id;
-          open_provider = markers[r->marker].provider;
-        }
-      else if (open && (r->is_end & SPAN_END) && r->has_span_id && r->span_id == open_id
-               && markers[r->marker].provider == open_provider)
-        open = FALSE;
-      if (kept != i)             /* most processes drop nothing: no copying */
-        records[kept] = *r;
-      kept++;
-    }
-  return kept;
-}
-
-/* The span starts and ends of @process, from every decoding thread. */
-static guint64
-process_spans (const PairJob *job, guint process)
-{
-  guint64 n = 0;
-
-  for (guint k = 0; k < job->n_workers; k++)
-    n += job->workers[k].b.spans[process].n;
-  return n;
-}
-
-static void
-pair_process (PairJob *job, guint process, GArray *cross_ends)
-{
-  g_autofree SpanRecord *records = NULL;
-  g_autofree EtSpanEvent *events = NULL;
-  g_autofree guint32 *span_marker = NULL;
-  g_autofree EtSpanResult *results = NULL;
-  /* Counted before the join frees the other threads' lists. */
-  guint64 n_spans = process_spans (job, process);
-  guint n = join_spans (job, process, &records);
-
-  n = drop_repeated_starts (job, records, n);
-  if (n == 0)
-    {
-      _et_trace_progress_add (job->progress, n_spans);
-      return;
-    }
-  span_marker = g_new (guint32, n);
-  events = span_events_of (job->self, job->out, g_steal_pointer (&records), n, span_marker);
-  results = g_new (EtSpanResult, n);
-  et_span_pair (events, n, results);
-  g_clear_pointer (&events, g_free);      /* only the results are needed now */
-  fold_spans (job, results, span_marker, n, cross_ends);
-  _et_trace_progress_add (job->progress, n_spans);
-}
-
-static void
-add_cross_ends (PairJob *job, const GArray *cross_ends)
-{
-  g_mutex_lock (&job->lock);
-  g_array_append_vals (job->out->cross_ends, cross_ends->data, cross_ends->len);
-  g_mutex_unlock (&job->lock);
-}
-
-/* Takes the next process to pair (G_MAXUINT: none left), waiting while
- * pairing it beside those pairing now would go over the budget. */
-static guint
-take_process (PairJob *job)
-{
-  guint process;
-  guint64 n;
-
-  g_mutex_lock (&job->lock);
-  process = job->next;
-  n = process < job->n_processes ? process_spans (job, process) : 0;
-  while (process < job->n_processes && job->in_flight > 0 && job->in_flight + n > job->budget)
-    {
-      g_cond_wait (&job->done, &job->lock);
-      process = job->next;
-      n = process < job->n_processes ? process_spans (job, process) : 0;
-    }
-  if (process < job->n_processes)
-    {
-      job->next++;
-      job->in_flight += n;
-    }
-  g_mutex_unlock (&job->lock);
-  return process < job->n_processes ? process : G_MAXUINT;
-}
-
-/* One pairing thread: a process at a time, in order. */
-static gpointer
-pair_processes (gpointer data)
-{
-  PairJob *job = data;
-  g_autoptr(GArray) cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
-  guint process;
-
-  et_worker_begin ();
-  while ((process = take_process (job)) != G_MAXUINT)
-    {
-      guint64 n = process_spans (job, process);   /* before the join empties its lists */
-
-      pair_process (job, process, cross_ends);
-      g_mutex_lock (&job->lock);
-      job->in_flight -= n;
-      g_cond_broadcast (&job->done);
-      g_mutex_unlock (&job->lock);
-    }
-  add_cross_ends (job, cross_ends);
-  return NULL;
-}
-
-/* Pairs every process's spans and returns a mask of the markers that
- * stay. Processes pair on every core, a process per task, in order, as
- * long as those pairing at once hold at most a third of the spans or the
- * largest process's (what pairing it alone holds): pairing takes 60
- * bytes per span, and two large processes at once were the loader's peak
- * (the threads shape, three processes of a third each: 250 MiB, 242
- * alone). The large shape's eight processes of an eighth each pair two
- * at a time: 34 ms instead of 55 one at a time, for 3 MB more at the
- * peak (188 → 191 MB of a 125 MB file). */
-static guint32 *
-pair_spans (EtTrace *self, MarkerBuild *b, Worker *workers, guint n_workers)
-{
-  guint n_threads;
-  gsize words = ((gsize) b->n_markers + 31) / 32;
-  PairJob job = { self, b, workers, n_workers, self->processes->len,
-                  g_new (guint32, MAX (words, 1)) };
-  EtTraceProgress *progress = workers[0].loader->progress;
-  g_autofree GThread **threads = NULL;
-  guint64 n_spans = 0, largest = 0;
-
-  memset (job.keep, 0xFF, words * sizeof (guint32));
-  b->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
-  for (guint p = 0; p < job.n_processes; p++)
-    {
-      n_spans += process_spans (&job, p);
-      largest = MAX (largest, process_spans (&job, p));
-    }
-  job.budget = MAX (n_spans / 3, largest);
-  job.progress = progress;
-  _et_trace_progress_begin (progress, ET_TRACE_PHASE_PAIRING, n_spans);
-  n_threads = MAX (MIN (et_workers_count (n_spans, 50000), job.n_processes), 1);
-  g_mutex_init (&job.lock);
-  g_cond_init (&job.done);
-  threads = g_new0 (GThread *, n_threads);
-  for (guint k = 1; k < n_threads; k++)
-    threads[k] = g_thread_new ("etlscope-pair", pair_processes, &job);
-  pair_processes (&job);
-  for (guint k = 1; k < n_threads; k++)
-    g_thread_join (threads[k]);
-  g_cond_clear (&job.done);
-  g_mutex_clear (&job.lock);
-  /* The layout's scatter (et-trace-channel-layout.c) takes them in marker order. */
-  g_array_sort (b->cross_ends, _et_compare_cross_ends);
-  _et_trace_progress_end (progress);
-  return job.keep;
-}
-
 gboolean
 _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cancellable, GError **error)
 {
@@ -948,7 +586,13 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
   _et_loader_phase_done ("decode", &clock);
   if (ok)
     {
-      keep = pair_spans (self, &b, workers, n_workers);
+      g_autofree EtSpanPart *parts = g_new (EtSpanPart, MAX (n_workers, 1));
+
+      for (guint k = 0; k < n_workers; k++)
+        parts[k] = (EtSpanPart) { workers[k].b.spans, workers[k].b.base };
+      b.cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
+      keep = _et_pair_spans (self, b.markers, b.n_markers, parts, n_workers, b.cross_ends,
+                             loader->progress);
       _et_loader_phase_done ("pair", &clock);
       _et_layout_channels (self, &b.markers, b.n_markers, &b.cross_ends, keep, loader->progress);
     }

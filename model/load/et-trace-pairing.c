@@ -1,0 +1,336 @@
+/* et-trace-pairing.c — span starts paired with their ends while loading,
+ * process by process (spans never pair across processes: markers.md
+ * "Spans"), on every core within a budget of spans at once:
+ *
+ *   the decoding threads' span records of a process ─ joined in time
+ *     order ─ repeated starts dropped ─ span events (et-span-pairing)
+ *     ─ paired ─ ends folded into their starts (an end that closed
+ *     something makes no marker of its own), lanes and states set
+ */
+#include "et-trace-markers-private.h"
+
+#include <string.h>
+
+/* Which markers stay: a bit each (_et_marker_is_kept). Processes pair at
+ * once, and the markers of two of them may share a word: dropping one is
+ * atomic. */
+static inline void
+drop_marker (guint32 *keep, guint32 i)
+{
+  g_atomic_int_and (&keep[i >> 5], ~(1u << (i & 31)));
+}
+
+/* Pairing: the processes in order, on every core, within a budget. */
+typedef struct
+{
+  EtTrace     *self;
+  EtPendingMarker *markers;  /* the joined markers, folded in place */
+  GArray      *cross_ends;
+  const EtSpanPart *parts;   /* the decoding threads' span lists */
+  guint        n_parts;
+  guint        n_processes;
+  guint32     *keep;         /* a bit per marker (is_kept): 0 for ends folded into
+                                their starts */
+  GMutex       lock;         /* cross_ends, next and in_flight */
+  GCond        done;         /* a process was paired */
+  guint        next;         /* the next process to take */
+  guint64      in_flight;    /* the spans of the processes pairing now */
+  guint64      budget;       /* at most this many at once, unless alone (_et_pair_spans) */
+  EtTraceProgress *progress; /* counts span starts and ends paired */
+} PairJob;
+
+/* The span records of @process from every decoding thread, in thread
+ * order (so in time order), with their markers numbered as joined. The
+ * first list has room for all (marker_build_init); each other is freed
+ * once copied. Returns how many. */
+static guint
+join_spans (PairJob *job, guint process, EtSpanRecord **records)
+{
+  guint total = 0, n = 0;
+
+  *records = NULL;
+  for (guint k = 0; k < job->n_parts; k++)
+    total += job->parts[k].spans[process].n;
+  for (guint k = 0; k < job->n_parts && total > 0; k++)
+    {
+      EtSpanList *list = &job->parts[k].spans[process];
+
+      if (list->n > 0 && *records == NULL)
+        {
+          *records = g_steal_pointer (&list->records);
+          if (list->capacity < total)
+            *records = g_renew (EtSpanRecord, *records, total);
+        }
+      else if (list->n > 0)
+        memcpy (*records + n, list->records, list->n * sizeof (EtSpanRecord));
+      for (guint i = 0; i < list->n; i++)
+        (*records)[n + i].marker += job->parts[k].base;
+      n += list->n;
+      _et_span_list_clear (list);
+    }
+  return n;
+}
+
+/* How many span events ahead the walks over a process's markers ask for
+ * them: the markers of one process are spread over the whole array. */
+#define PREFETCH_AHEAD 8
+
+/* The span events pairing takes: each record with its marker's time,
+ * thread and provider; @span_marker gets each one's marker. The events
+ * take the records' place (@records is taken), so that a process's
+ * records and events are never both resident: written from the last one
+ * back, event i (40 bytes from 40 i) covers only records from i on, and
+ * record i is read before its event is written. */
+static EtSpanEvent *
+span_events_of (EtTrace *self, const EtPendingMarker *markers, EtSpanRecord *records, guint n,
+                guint32 *span_marker)
+{
+  G_STATIC_ASSERT (sizeof (EtSpanEvent) >= sizeof (EtSpanRecord));
+  guint8 *bytes = g_realloc (records, (gsize) MAX (n, 1) * sizeof (EtSpanEvent));
+
+  for (guint i = n; i-- > 0;)
+    {
+      EtSpanRecord r;
+      EtSpanEvent e = { 0 };
+      const EtPendingMarker *m;
+      const EtThread *thread;
+
+      memcpy (&r, bytes + (gsize) i * sizeof r, sizeof r);
+      if (i >= PREFETCH_AHEAD)
+        __builtin_prefetch (&markers[((const EtSpanRecord *) (gpointer) bytes)[i - PREFETCH_AHEAD]
+                                          .marker]);
+      m = &markers[r.marker];
+      thread = &g_array_index (self->threads, EtThread, m->thread);
+      e.time = m->start_ns;
+      if (r.has_span_id)
+        e.span_id = r.span_id;
+      else
+        e.activity_id = r.activity_id;
+      e.pid = thread->pid;
+      e.tid = thread->tid;
+      e.provider = m->provider;
+      e.task = r.task;
+      e.is_end = r.is_end & ET_SPAN_RECORD_END;
+      e.has_span_id = r.has_span_id;
+      span_marker[i] = r.marker;
+      memcpy (bytes + (gsize) i * sizeof e, &e, sizeof e);
+    }
+  return (EtSpanEvent *) (gpointer) bytes;
+}
+
+/* Folds span ends into their starts (markers.md "Spans"): a start learns
+ * its end's marker, an end that closed something is dropped. */
+static void
+fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marker, guint n,
+            GArray *cross_ends)
+{
+  EtPendingMarker *markers = job->markers;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint partner = results[i].partner;
+      gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
+                        || (partner != G_MAXUINT && partner < i);
+      guint32 mi = span_marker[i];
+      EtPendingMarker *m = &markers[mi];
+
+      if (i + PREFETCH_AHEAD < n)     /* the markers are spread over the whole array */
+        __builtin_prefetch (&markers[span_marker[i + PREFETCH_AHEAD]], 1);
+      if (is_end && partner != G_MAXUINT)
+        {
+          drop_marker (job->keep, mi);    /* drawn as part of its start */
+          continue;
+        }
+      m->status = results[i].status;
+      m->depth = (guint8) MIN (results[i].depth, 255);
+      if (is_end || partner == G_MAXUINT)
+        continue;
+      m->end_marker = span_marker[partner];
+      /* Only a start paired through its process can end on another
+       * thread: the others need not look at their end's marker. */
+      if (results[i].status == ET_SPAN_CROSS_THREAD
+          && markers[m->end_marker].thread != m->thread)
+        {
+          EtCrossEnd cross = { mi, markers[m->end_marker].thread };
+          g_array_append_val (cross_ends, cross);
+        }
+    }
+}
+
+/* Drops the starts that repeat the open start before them (ET_SPAN_RECORD_REPEATS:
+ * the runtime's GC/Start written twice for one GC): the first one stands
+ * for the activity, the repeat makes no marker. Records are in time order;
+ * returns how many stay. */
+static guint
+drop_repeated_starts (PairJob *job, EtSpanRecord *records, guint n)
+{
+  const EtPendingMarker *markers = job->markers;
+  gboolean open = FALSE;
+  gint64 open_id = 0;
+  guint16 open_provider = 0;
+  guint kept = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const EtSpanRecord *r = &records[i];
+
+      if ((r->is_end & ET_SPAN_RECORD_REPEATS) && r->has_span_id)
+        {
+          if (open && r->span_id == open_id && markers[r->marker].provider == open_provider)
+            {
+              drop_marker (job->keep, r->marker);
+              continue;
+            }
+          open = TRUE;
+          open_id = r->span_id;
+          open_provider = markers[r->marker].provider;
+        }
+      else if (open && (r->is_end & ET_SPAN_RECORD_END) && r->has_span_id && r->span_id == open_id
+               && markers[r->marker].provider == open_provider)
+        open = FALSE;
+      if (kept != i)             /* most processes drop nothing: no copying */
+        records[kept] = *r;
+      kept++;
+    }
+  return kept;
+}
+
+/* The span starts and ends of @process, from every decoding thread. */
+static guint64
+process_spans (const PairJob *job, guint process)
+{
+  guint64 n = 0;
+
+  for (guint k = 0; k < job->n_parts; k++)
+    n += job->parts[k].spans[process].n;
+  return n;
+}
+
+static void
+pair_process (PairJob *job, guint process, GArray *cross_ends)
+{
+  g_autofree EtSpanRecord *records = NULL;
+  g_autofree EtSpanEvent *events = NULL;
+  g_autofree guint32 *span_marker = NULL;
+  g_autofree EtSpanResult *results = NULL;
+  /* Counted before the join frees the other threads' lists. */
+  guint64 n_spans = process_spans (job, process);
+  guint n = join_spans (job, process, &records);
+
+  n = drop_repeated_starts (job, records, n);
+  if (n == 0)
+    {
+      _et_trace_progress_add (job->progress, n_spans);
+      return;
+    }
+  span_marker = g_new (guint32, n);
+  events = span_events_of (job->self, job->markers, g_steal_pointer (&records), n, span_marker);
+  results = g_new (EtSpanResult, n);
+  et_span_pair (events, n, results);
+  g_clear_pointer (&events, g_free);      /* only the results are needed now */
+  fold_spans (job, results, span_marker, n, cross_ends);
+  _et_trace_progress_add (job->progress, n_spans);
+}
+
+static void
+add_cross_ends (PairJob *job, const GArray *cross_ends)
+{
+  g_mutex_lock (&job->lock);
+  g_array_append_vals (job->cross_ends, cross_ends->data, cross_ends->len);
+  g_mutex_unlock (&job->lock);
+}
+
+/* Takes the next process to pair (G_MAXUINT: none left), waiting while
+ * pairing it beside those pairing now would go over the budget. */
+static guint
+take_process (PairJob *job)
+{
+  guint process;
+  guint64 n;
+
+  g_mutex_lock (&job->lock);
+  process = job->next;
+  n = process < job->n_processes ? process_spans (job, process) : 0;
+  while (process < job->n_processes && job->in_flight > 0 && job->in_flight + n > job->budget)
+    {
+      g_cond_wait (&job->done, &job->lock);
+      process = job->next;
+      n = process < job->n_processes ? process_spans (job, process) : 0;
+    }
+  if (process < job->n_processes)
+    {
+      job->next++;
+      job->in_flight += n;
+    }
+  g_mutex_unlock (&job->lock);
+  return process < job->n_processes ? process : G_MAXUINT;
+}
+
+/* One pairing thread: a process at a time, in order. */
+static gpointer
+pair_processes (gpointer data)
+{
+  PairJob *job = data;
+  g_autoptr(GArray) cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
+  guint process;
+
+  et_worker_begin ();
+  while ((process = take_process (job)) != G_MAXUINT)
+    {
+      guint64 n = process_spans (job, process);   /* before the join empties its lists */
+
+      pair_process (job, process, cross_ends);
+      g_mutex_lock (&job->lock);
+      job->in_flight -= n;
+      g_cond_broadcast (&job->done);
+      g_mutex_unlock (&job->lock);
+    }
+  add_cross_ends (job, cross_ends);
+  return NULL;
+}
+
+/* Pairs every process's spans and returns a mask of the markers that
+ * stay. Processes pair on every core, a process per task, in order, as
+ * long as those pairing at once hold at most a third of the spans or the
+ * largest process's (what pairing it alone holds): pairing takes 60
+ * bytes per span, and two large processes at once were the loader's peak
+ * (the threads shape, three processes of a third each: 250 MiB, 242
+ * alone). The large shape's eight processes of an eighth each pair two
+ * at a time: 34 ms instead of 55 one at a time, for 3 MB more at the
+ * peak (188 → 191 MB of a 125 MB file). */
+guint32 *
+_et_pair_spans (EtTrace *self, EtPendingMarker *markers, guint n_markers, const EtSpanPart *parts,
+                guint n_parts, GArray *cross_ends, EtTraceProgress *progress)
+{
+  guint n_threads;
+  gsize words = ((gsize) n_markers + 31) / 32;
+  PairJob job = { self, markers, cross_ends, parts, n_parts, self->processes->len,
+                  g_new (guint32, MAX (words, 1)) };
+  g_autofree GThread **threads = NULL;
+  guint64 n_spans = 0, largest = 0;
+
+  memset (job.keep, 0xFF, words * sizeof (guint32));
+  for (guint p = 0; p < job.n_processes; p++)
+    {
+      n_spans += process_spans (&job, p);
+      largest = MAX (largest, process_spans (&job, p));
+    }
+  job.budget = MAX (n_spans / 3, largest);
+  job.progress = progress;
+  _et_trace_progress_begin (progress, ET_TRACE_PHASE_PAIRING, n_spans);
+  n_threads = MAX (MIN (et_workers_count (n_spans, 50000), job.n_processes), 1);
+  g_mutex_init (&job.lock);
+  g_cond_init (&job.done);
+  threads = g_new0 (GThread *, n_threads);
+  for (guint k = 1; k < n_threads; k++)
+    threads[k] = g_thread_new ("etlscope-pair", pair_processes, &job);
+  pair_processes (&job);
+  for (guint k = 1; k < n_threads; k++)
+    g_thread_join (threads[k]);
+  g_cond_clear (&job.done);
+  g_mutex_clear (&job.lock);
+  /* The layout's scatter (et-trace-channel-layout.c) takes them in marker order. */
+  g_array_sort (cross_ends, _et_compare_cross_ends);
+  _et_trace_progress_end (progress);
+  return job.keep;
+}
