@@ -332,6 +332,73 @@ test_random_traces_match_reference (void **state)
   g_rand_free (rand);
 }
 
+/* An owner as a caller other than the tests keeps it: its fields in
+ * another order, beside fields of its own. */
+typedef struct
+{
+  guint32 other;
+  guint16 provider;
+  guint16 pad;
+  gint64  time;
+  guint32 thread;
+  guint32 more;
+} Owner;
+
+/* Pairing by reference (et_span_pair_keys: keys of 24 bytes naming their
+ * owner, one process at a time, no process field) gives what pairing the
+ * whole events gives: a random process of three threads, keys in another
+ * order than their owners, is_end's other bits set for starts. */
+static void
+test_pairing_by_reference_matches_events (void **state)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+
+  for (int round = 0; round < 200; round++)
+    {
+      guint n = g_rand_int_range (rand, 1, 60);
+      g_autofree EtSpanEvent *e = g_new0 (EtSpanEvent, n);
+      g_autofree EtSpanKey *keys = g_new0 (EtSpanKey, n);
+      g_autofree Owner *owners = g_new0 (Owner, n);
+      g_autofree EtSpanResult *by_event = g_new (EtSpanResult, n);
+      g_autofree EtSpanResult *by_key = g_new (EtSpanResult, n);
+      EtSpanOwners o = { (const guint8 *) owners, sizeof (Owner), G_STRUCT_OFFSET (Owner, time),
+                         ET_SPAN_NO_FIELD, G_STRUCT_OFFSET (Owner, thread),
+                         G_STRUCT_OFFSET (Owner, provider) };
+
+      for (guint i = 0; i < n; i++)
+        {
+          guint at = n - 1 - i;       /* owners back to front */
+
+          e[i] = ev (i * 10, g_rand_int_range (rand, 1, 4), g_rand_boolean (rand),
+                     g_rand_int_range (rand, 0, 3));
+          e[i].provider = g_rand_int_range (rand, 0, 2);
+          e[i].has_span_id = g_rand_int_range (rand, 0, 3) == 0;
+          if (e[i].has_span_id)
+            e[i].span_id = g_rand_int_range (rand, 0, 4);
+          else
+            e[i].activity_id.data1 = g_rand_int_range (rand, 0, 3);
+          owners[at] = (Owner) { 0xDEAD, e[i].provider, 0, e[i].time, e[i].tid, 0xBEEF };
+          keys[i].owner = at;
+          keys[i].task = e[i].task;
+          keys[i].is_end = e[i].is_end ? 1 : 2;
+          keys[i].has_span_id = e[i].has_span_id;
+          if (e[i].has_span_id)
+            keys[i].span_id = e[i].span_id;
+          else
+            keys[i].activity_id = e[i].activity_id;
+        }
+      et_span_pair (e, n, by_event);
+      et_span_pair_keys (keys, n, &o, by_key);
+      for (guint i = 0; i < n; i++)
+        {
+          assert_int_equal (by_key[i].partner, by_event[i].partner);
+          assert_int_equal (by_key[i].depth, by_event[i].depth);
+          assert_int_equal (by_key[i].status, by_event[i].status);
+        }
+    }
+  g_rand_free (rand);
+}
+
 static void
 test_status_names (void **state)
 {
@@ -362,6 +429,7 @@ main (void)
     cmocka_unit_test (test_unmatched_start_contains_later_spans),
     cmocka_unit_test (test_span_ending_when_next_starts_is_not_a_container),
     cmocka_unit_test (test_random_traces_match_reference),
+    cmocka_unit_test (test_pairing_by_reference_matches_events),
     cmocka_unit_test (test_status_names),
   };
   return cmocka_run_group_tests_name ("span-pairing", tests, NULL, NULL);

@@ -590,7 +590,7 @@ part_drop_channels (ChannelPart *part, guint n_threads)
 static void
 presize (GArray **array, guint n)
 {
-  GArray *sized = g_array_sized_new (FALSE, TRUE, g_array_get_element_size (*array), n);
+  GArray *sized = g_array_sized_new (FALSE, FALSE, g_array_get_element_size (*array), n);
 
   g_return_if_fail ((*array)->len == 0);
   g_array_unref (*array);

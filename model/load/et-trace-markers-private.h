@@ -38,22 +38,14 @@ _et_marker_is_kept (const guint32 *keep, guint32 i)
 }
 
 /* A span start or end while loading: what pairing needs beyond what its
- * marker holds (time, thread, provider), and the marker (numbered within
- * the decoding thread's range until the ranges are joined). 24 bytes,
- * where an EtSpanEvent and its marker's number take 44: there is one per
- * span start and end until pairing, at the loader's memory peak. */
-typedef struct
-{
-  union
-  {
-    gint64 span_id;      /* when has_span_id */
-    EtGuid activity_id;  /* otherwise */
-  };
-  guint32 marker;
-  guint16 task;
-  guint8  is_end;        /* ET_SPAN_RECORD_END, and ET_SPAN_RECORD_REPEATS for a start */
-  guint8  has_span_id;
-} EtSpanRecord;
+ * marker holds (time, thread, provider), and the marker as its owner
+ * (numbered within the decoding thread's range until the ranges are
+ * joined): an EtSpanKey (et-span-pairing.h), whose is_end also holds
+ * ET_SPAN_RECORD_REPEATS. 24 bytes: there is one per span start and end
+ * until pairing, at the loader's memory peak, and pairing takes them as
+ * they are, reading the rest from the markers (the 40-byte EtSpanEvent
+ * and the marker's number beside it were 20 bytes more per span). */
+typedef EtSpanKey EtSpanRecord;
 
 enum
 {

@@ -322,7 +322,7 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
     case ET_ROLE_SPAN_END:
       {
         EtSpanRecord s = {
-          .marker = b->n_markers, .task = record->task,
+          .owner = b->n_markers, .task = record->task,
           .is_end = b->rules.role == ET_ROLE_SPAN_END ? ET_SPAN_RECORD_END : b->span_flags,
           .has_span_id = b->rules.has_span_id,
         };

@@ -64,7 +64,7 @@ join_spans (PairJob *job, guint process, EtSpanRecord **records)
       else if (list->n > 0)
         memcpy (*records + n, list->records, list->n * sizeof (EtSpanRecord));
       for (guint i = 0; i < list->n; i++)
-        (*records)[n + i].marker += job->parts[k].base;
+        (*records)[n + i].owner += job->parts[k].base;
       n += list->n;
       _et_span_list_clear (list);
     }
@@ -75,53 +75,10 @@ join_spans (PairJob *job, guint process, EtSpanRecord **records)
  * them: the markers of one process are spread over the whole array. */
 #define PREFETCH_AHEAD 8
 
-/* The span events pairing takes: each record with its marker's time,
- * thread and provider; @span_marker gets each one's marker. The events
- * take the records' place (@records is taken), so that a process's
- * records and events are never both resident: written from the last one
- * back, event i (40 bytes from 40 i) covers only records from i on, and
- * record i is read before its event is written. */
-static EtSpanEvent *
-span_events_of (EtTrace *self, const EtPendingMarker *markers, EtSpanRecord *records, guint n,
-                guint32 *span_marker)
-{
-  G_STATIC_ASSERT (sizeof (EtSpanEvent) >= sizeof (EtSpanRecord));
-  guint8 *bytes = g_realloc (records, (gsize) MAX (n, 1) * sizeof (EtSpanEvent));
-
-  for (guint i = n; i-- > 0;)
-    {
-      EtSpanRecord r;
-      EtSpanEvent e = { 0 };
-      const EtPendingMarker *m;
-      const EtThread *thread;
-
-      memcpy (&r, bytes + (gsize) i * sizeof r, sizeof r);
-      if (i >= PREFETCH_AHEAD)
-        __builtin_prefetch (&markers[((const EtSpanRecord *) (gpointer) bytes)[i - PREFETCH_AHEAD]
-                                          .marker]);
-      m = &markers[r.marker];
-      thread = &g_array_index (self->threads, EtThread, m->thread);
-      e.time = m->start_ns;
-      if (r.has_span_id)
-        e.span_id = r.span_id;
-      else
-        e.activity_id = r.activity_id;
-      e.pid = thread->pid;
-      e.tid = thread->tid;
-      e.provider = m->provider;
-      e.task = r.task;
-      e.is_end = r.is_end & ET_SPAN_RECORD_END;
-      e.has_span_id = r.has_span_id;
-      span_marker[i] = r.marker;
-      memcpy (bytes + (gsize) i * sizeof e, &e, sizeof e);
-    }
-  return (EtSpanEvent *) (gpointer) bytes;
-}
-
 /* Folds span ends into their starts (markers.md "Spans"): a start learns
  * its end's marker, an end that closed something is dropped. */
 static void
-fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marker, guint n,
+fold_spans (PairJob *job, const EtSpanResult *results, const EtSpanRecord *records, guint n,
             GArray *cross_ends)
 {
   EtPendingMarker *markers = job->markers;
@@ -131,11 +88,11 @@ fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marke
       guint partner = results[i].partner;
       gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
                         || (partner != G_MAXUINT && partner < i);
-      guint32 mi = span_marker[i];
+      guint32 mi = records[i].owner;
       EtPendingMarker *m = &markers[mi];
 
       if (i + PREFETCH_AHEAD < n)     /* the markers are spread over the whole array */
-        __builtin_prefetch (&markers[span_marker[i + PREFETCH_AHEAD]], 1);
+        __builtin_prefetch (&markers[records[i + PREFETCH_AHEAD].owner], 1);
       if (is_end && partner != G_MAXUINT)
         {
           drop_marker (job->keep, mi);    /* drawn as part of its start */
@@ -145,7 +102,7 @@ fold_spans (PairJob *job, const EtSpanResult *results, const guint32 *span_marke
       m->depth = (guint8) MIN (results[i].depth, 255);
       if (is_end || partner == G_MAXUINT)
         continue;
-      m->end_marker = span_marker[partner];
+      m->end_marker = records[partner].owner;
       /* Only a start paired through its process can end on another
        * thread: the others need not look at their end's marker. */
       if (results[i].status == ET_SPAN_CROSS_THREAD
@@ -176,17 +133,17 @@ drop_repeated_starts (PairJob *job, EtSpanRecord *records, guint n)
 
       if ((r->is_end & ET_SPAN_RECORD_REPEATS) && r->has_span_id)
         {
-          if (open && r->span_id == open_id && markers[r->marker].provider == open_provider)
+          if (open && r->span_id == open_id && markers[r->owner].provider == open_provider)
             {
-              drop_marker (job->keep, r->marker);
+              drop_marker (job->keep, r->owner);
               continue;
             }
           open = TRUE;
           open_id = r->span_id;
-          open_provider = markers[r->marker].provider;
+          open_provider = markers[r->owner].provider;
         }
       else if (open && (r->is_end & ET_SPAN_RECORD_END) && r->has_span_id && r->span_id == open_id
-               && markers[r->marker].provider == open_provider)
+               && markers[r->owner].provider == open_provider)
         open = FALSE;
       if (kept != i)             /* most processes drop nothing: no copying */
         records[kept] = *r;
@@ -210,9 +167,11 @@ static void
 pair_process (PairJob *job, guint process, GArray *cross_ends)
 {
   g_autofree EtSpanRecord *records = NULL;
-  g_autofree EtSpanEvent *events = NULL;
-  g_autofree guint32 *span_marker = NULL;
   g_autofree EtSpanResult *results = NULL;
+  EtSpanOwners owners = { (const guint8 *) job->markers, sizeof (EtPendingMarker),
+                          G_STRUCT_OFFSET (EtPendingMarker, start_ns), ET_SPAN_NO_FIELD,
+                          G_STRUCT_OFFSET (EtPendingMarker, thread),
+                          G_STRUCT_OFFSET (EtPendingMarker, provider) };
   /* Counted before the join frees the other threads' lists. */
   guint64 n_spans = process_spans (job, process);
   guint n = join_spans (job, process, &records);
@@ -223,12 +182,11 @@ pair_process (PairJob *job, guint process, GArray *cross_ends)
       _et_trace_progress_add (job->progress, n_spans);
       return;
     }
-  span_marker = g_new (guint32, n);
-  events = span_events_of (job->self, job->markers, g_steal_pointer (&records), n, span_marker);
+  /* The records as they are, their time, thread and provider read from
+   * their markers (one process: its thread indices are its threads). */
   results = g_new (EtSpanResult, n);
-  et_span_pair (events, n, results);
-  g_clear_pointer (&events, g_free);      /* only the results are needed now */
-  fold_spans (job, results, span_marker, n, cross_ends);
+  et_span_pair_keys (records, n, &owners, results);
+  fold_spans (job, results, records, n, cross_ends);
   _et_trace_progress_add (job->progress, n_spans);
 }
 
@@ -292,12 +250,11 @@ pair_processes (gpointer data)
 /* Pairs every process's spans and returns a mask of the markers that
  * stay. Processes pair on every core, a process per task, in order, as
  * long as those pairing at once hold at most a third of the spans or the
- * largest process's (what pairing it alone holds): pairing takes 60
- * bytes per span, and two large processes at once were the loader's peak
- * (the threads shape, three processes of a third each: 250 MiB, 242
- * alone). The large shape's eight processes of an eighth each pair two
- * at a time: 34 ms instead of 55 one at a time, for 3 MB more at the
- * peak (188 → 191 MB of a 125 MB file). */
+ * largest process's (what pairing it alone holds): pairing takes 40
+ * bytes per span (its 24-byte record, a result and two links), and two
+ * large processes at once were the loader's peak (the threads shape,
+ * three processes of a third each). The large shape's eight processes of
+ * an eighth each pair two at a time: 34 ms instead of 55 one at a time. */
 guint32 *
 _et_pair_spans (EtTrace *self, EtPendingMarker *markers, guint n_markers, const EtSpanPart *parts,
                 guint n_parts, GArray *cross_ends, EtTraceProgress *progress)

@@ -21,6 +21,7 @@
 
 G_STATIC_ASSERT (sizeof (EtSpanEvent) == 40);
 G_STATIC_ASSERT (sizeof (EtSpanResult) == 8);
+G_STATIC_ASSERT (sizeof (EtSpanKey) == 24);
 
 enum { MAP_THREAD_ID, MAP_THREAD_TASK, MAP_PROCESS_ID, MAP_PROCESS_ACTIVITY, N_MAPS };
 
@@ -150,7 +151,8 @@ fp_map_remove (FpMap *map, guint64 key)
 
 typedef struct
 {
-  const EtSpanEvent *events;
+  const EtSpanKey   *keys;
+  EtSpanOwners       owners;
   EtSpanResult      *results;
   FpMap              maps[N_MAPS];   /* fingerprint → top start index + 1 */
   /* Per start: the next older open start of its key + 1, in its thread
@@ -166,6 +168,60 @@ typedef struct
 G_STATIC_ASSERT (PREV (MAP_THREAD_ID) == 0 && PREV (MAP_THREAD_TASK) == 0);
 G_STATIC_ASSERT (PREV (MAP_PROCESS_ID) == 1 && PREV (MAP_PROCESS_ACTIVITY) == 1);
 
+/* What pairing reads of a span start or end: its key, and its owner's
+ * process, thread and provider. */
+typedef struct
+{
+  const EtSpanKey *key;
+  guint32          pid;
+  guint32          tid;
+  guint16          provider;
+} Span;
+
+static inline const guint8 *
+owner_of (const EtSpanOwners *o, const EtSpanKey *key)
+{
+  return o->base + (gsize) key->owner * o->stride;
+}
+
+static inline guint32
+read_u32_at (const guint8 *p, gsize at)
+{
+  guint32 v;
+
+  if (at == ET_SPAN_NO_FIELD)
+    return 0;
+  memcpy (&v, p + at, sizeof v);
+  return v;
+}
+
+static inline gint64
+time_of (const EtSpanOwners *o, const EtSpanKey *key)
+{
+  gint64 t;
+
+  memcpy (&t, owner_of (o, key) + o->time_at, sizeof t);
+  return t;
+}
+
+static inline Span
+span_at (const Pairing *p, guint i)
+{
+  const EtSpanKey *key = &p->keys[i];
+  const guint8 *owner = owner_of (&p->owners, key);
+  guint16 provider;
+
+  memcpy (&provider, owner + p->owners.provider_at, sizeof provider);
+  return (Span) { key, read_u32_at (owner, p->owners.process_at),
+                  read_u32_at (owner, p->owners.thread_at), provider };
+}
+
+static inline gboolean
+is_end (const EtSpanKey *key)
+{
+  return key->is_end & 1;
+}
+
 static guint64
 mix (guint64 h, guint64 v)
 {
@@ -179,20 +235,20 @@ mix (guint64 h, guint64 v)
  * a wrong one; at 2^-64 per pair that is accepted. The key's small parts
  * are packed into words, so it takes three or four mixing steps. */
 static guint64
-fingerprint (guint map, const EtSpanEvent *e)
+fingerprint (guint map, const Span *e)
 {
   gboolean per_thread = map == MAP_THREAD_ID || map == MAP_THREAD_TASK;
   gboolean by_id = map == MAP_THREAD_ID || map == MAP_PROCESS_ID;
   guint64 ids = ((guint64) e->pid << 32) | (per_thread ? e->tid : 0);
-  guint64 h = mix (mix (map + 1, (guint64) e->provider << 16 | (by_id ? 0 : e->task)), ids);
+  guint64 h = mix (mix (map + 1, (guint64) e->provider << 16 | (by_id ? 0 : e->key->task)), ids);
 
   if (by_id)
-    return mix (h, (guint64) e->span_id);
+    return mix (h, (guint64) e->key->span_id);
   if (map == MAP_PROCESS_ACTIVITY)
     {
       guint64 a, b;
-      memcpy (&a, &e->activity_id, 8);
-      memcpy (&b, (const guint8 *) &e->activity_id + 8, 8);
+      memcpy (&a, &e->key->activity_id, 8);
+      memcpy (&b, (const guint8 *) &e->key->activity_id + 8, 8);
       h = mix (mix (h, a), b);
     }
   return h;
@@ -200,28 +256,30 @@ fingerprint (guint map, const EtSpanEvent *e)
 
 /* A fingerprint never equal to the map's empty and deleted markers. */
 static guint64
-map_key (guint map, const EtSpanEvent *e)
+map_key (guint map, const Span *e)
 {
   guint64 h = fingerprint (map, e);
   return h > FP_DELETED ? h : h + 2;
 }
 
 static gboolean
-same_key (guint map, const EtSpanEvent *a, const EtSpanEvent *b)
+same_key (guint map, const Span *a, const Span *b)
 {
-  if (a->pid != b->pid || a->provider != b->provider || a->has_span_id != b->has_span_id)
+  if (a->pid != b->pid || a->provider != b->provider
+      || a->key->has_span_id != b->key->has_span_id)
     return FALSE;
   if ((map == MAP_THREAD_ID || map == MAP_THREAD_TASK) && a->tid != b->tid)
     return FALSE;
   if (map == MAP_THREAD_ID || map == MAP_PROCESS_ID)
-    return a->span_id == b->span_id;
-  if (a->task != b->task)
+    return a->key->span_id == b->key->span_id;
+  if (a->key->task != b->key->task)
     return FALSE;
-  return map != MAP_PROCESS_ACTIVITY || et_guid_equal (&a->activity_id, &b->activity_id);
+  return map != MAP_PROCESS_ACTIVITY
+         || et_guid_equal (&a->key->activity_id, &b->key->activity_id);
 }
 
 static gboolean
-in_map (guint map, const EtSpanEvent *e)
+in_map (guint map, const EtSpanKey *e)
 {
   switch (map)
     {
@@ -236,9 +294,9 @@ in_map (guint map, const EtSpanEvent *e)
 }
 
 static void
-push (Pairing *p, guint map, guint index)
+push (Pairing *p, guint map, guint index, const Span *e)
 {
-  guint64 key = map_key (map, &p->events[index]);
+  guint64 key = map_key (map, e);
 
   p->prev[PREV (map)][index] = fp_map_get (&p->maps[map], key);
   fp_map_set (&p->maps[map], key, index + 1);
@@ -246,9 +304,10 @@ push (Pairing *p, guint map, guint index)
 
 /* The most recent open start with @end's key in @map, or G_MAXUINT. */
 static guint
-find_open (Pairing *p, guint map, guint end)
+find_open (Pairing *p, guint map, guint end, const Span *e)
 {
-  guint64 key = map_key (map, &p->events[end]);
+  guint64 key = map_key (map, e);
+  Span top_span;
   guint top = fp_map_get (&p->maps[map], key), first = top;
 
   while (top != 0 && CLOSED (p, top - 1))
@@ -258,9 +317,10 @@ find_open (Pairing *p, guint map, guint end)
     fp_map_remove (&p->maps[map], key);
   else if (top != first)
     fp_map_set (&p->maps[map], key, top);
-  if (top == 0 || !same_key (map, &p->events[top - 1], &p->events[end]))
+  if (top == 0)
     return G_MAXUINT;
-  return top - 1;
+  top_span = span_at (p, top - 1);
+  return same_key (map, &top_span, e) ? top - 1 : G_MAXUINT;
 }
 
 /* Takes a just-closed start off the top of its key's stack in every map it
@@ -270,14 +330,16 @@ find_open (Pairing *p, guint map, guint end)
 static void
 pop_closed (Pairing *p, guint start)
 {
+  Span e = span_at (p, start);
+
   for (guint map = 0; map < N_MAPS; map++)
     {
       guint64 key;
       guint top;
 
-      if (!in_map (map, &p->events[start]))
+      if (!in_map (map, e.key))
         continue;
-      key = map_key (map, &p->events[start]);
+      key = map_key (map, &e);
       if (fp_map_get (&p->maps[map], key) != start + 1)
         continue;
       top = p->prev[PREV (map)][start];
@@ -304,44 +366,54 @@ close_pair (Pairing *p, guint start, guint end, gboolean cross_thread)
 static void
 match_end (Pairing *p, guint end)
 {
-  const EtSpanEvent *e = &p->events[end];
+  Span e = span_at (p, end);
   guint start;
 
-  if (e->has_span_id)
+  if (e.key->has_span_id)
     {
-      if ((start = find_open (p, MAP_THREAD_ID, end)) != G_MAXUINT)
+      if ((start = find_open (p, MAP_THREAD_ID, end, &e)) != G_MAXUINT)
         close_pair (p, start, end, FALSE);
-      else if ((start = find_open (p, MAP_PROCESS_ID, end)) != G_MAXUINT)
+      else if ((start = find_open (p, MAP_PROCESS_ID, end, &e)) != G_MAXUINT)
         close_pair (p, start, end, TRUE);
       return;
     }
-  if ((start = find_open (p, MAP_THREAD_TASK, end)) != G_MAXUINT)
+  if ((start = find_open (p, MAP_THREAD_TASK, end, &e)) != G_MAXUINT)
     close_pair (p, start, end, FALSE);
-  else if (!et_guid_is_zero (&e->activity_id)
-           && (start = find_open (p, MAP_PROCESS_ACTIVITY, end)) != G_MAXUINT)
+  else if (!et_guid_is_zero (&e.key->activity_id)
+           && (start = find_open (p, MAP_PROCESS_ACTIVITY, end, &e)) != G_MAXUINT)
     close_pair (p, start, end, TRUE);
 }
+
+/* How many keys ahead pairing asks for their owners. */
+#define OWNERS_AHEAD 8
 
 static void
 pair_all (Pairing *p, guint n)
 {
   for (guint i = 0; i < n; i++)
     {
+      Span e;
+
+      /* The owners of a caller's keys may be spread (the loader's markers
+       * of one process among all others'): ask for them early. */
+      if (i + OWNERS_AHEAD < n)
+        __builtin_prefetch (owner_of (&p->owners, &p->keys[i + OWNERS_AHEAD]));
       p->results[i].partner = G_MAXUINT;
       p->results[i].depth = 0;
-      if (p->events[i].is_end)
+      if (is_end (&p->keys[i]))
         {
           p->results[i].status = ET_SPAN_UNMATCHED_END;
           match_end (p, i);
           continue;
         }
       p->results[i].status = ET_SPAN_OK;
+      e = span_at (p, i);
       for (guint map = 0; map < N_MAPS; map++)
-        if (in_map (map, &p->events[i]))
-          push (p, map, i);
+        if (in_map (map, e.key))
+          push (p, map, i, &e);
     }
   for (guint i = 0; i < n; i++)
-    if (!p->events[i].is_end && p->results[i].partner == G_MAXUINT)
+    if (!is_end (&p->keys[i]) && p->results[i].partner == G_MAXUINT)
       p->results[i].status = ET_SPAN_UNMATCHED_START;
 }
 
@@ -367,10 +439,12 @@ typedef struct
  * deepest open. Precedence: unmatched_start > cross_thread > overlapping
  * > nested > ok. */
 static void
-sweep_start (const EtSpanEvent *events, EtSpanResult *results, guint i, ThreadSweep *s)
+sweep_start (const Pairing *p, guint i, ThreadSweep *s)
 {
-  gint64 t = events[i].time;
-  gint64 end = results[i].partner != G_MAXUINT ? events[results[i].partner].time : G_MAXINT64;
+  EtSpanResult *results = p->results;
+  gint64 t = time_of (&p->owners, &p->keys[i]);
+  gint64 end = results[i].partner != G_MAXUINT
+               ? time_of (&p->owners, &p->keys[results[i].partner]) : G_MAXINT64;
   gboolean outlives = FALSE;
   guint deepest = 0, kept = 0;
 
@@ -403,32 +477,36 @@ sweep_start (const EtSpanEvent *events, EtSpanResult *results, guint i, ThreadSw
  * and results front to back instead of striding through them once per
  * thread (which missed the cache on nearly every start). */
 static void
-assign_lanes (const EtSpanEvent *events, EtSpanResult *results, guint n)
+assign_lanes (const Pairing *p, guint n)
 {
+  const EtSpanResult *results = p->results;
   g_autoptr(GHashTable) threads = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) sweeps = g_array_new (FALSE, FALSE, sizeof (ThreadSweep));
   guint recent[64] = { 0 };    /* direct-mapped by tid: sweep + 1, in front of threads */
 
   for (guint i = 0; i < n; i++)
     {
-      const EtSpanEvent *e = &events[i];
-      guint slot = e->tid % G_N_ELEMENTS (recent), k = recent[slot];
+      Span e;
+      guint slot, k;
       ThreadSweep *s;
 
       /* A start reads its end's time, far ahead: ask for it early. */
       if (i + LANES_AHEAD < n && results[i + LANES_AHEAD].partner != G_MAXUINT)
-        __builtin_prefetch (&events[results[i + LANES_AHEAD].partner].time);
-      if (e->is_end)
+        __builtin_prefetch (owner_of (&p->owners, &p->keys[results[i + LANES_AHEAD].partner]));
+      if (is_end (&p->keys[i]))
         continue;
+      e = span_at (p, i);
+      slot = e.tid % G_N_ELEMENTS (recent);
+      k = recent[slot];
       s = k != 0 ? &g_array_index (sweeps, ThreadSweep, k - 1) : NULL;
-      if (s == NULL || s->pid != e->pid || s->tid != e->tid)
+      if (s == NULL || s->pid != e.pid || s->tid != e.tid)
         {
-          gpointer key = GSIZE_TO_POINTER (((guint64) e->pid << 32) | e->tid);
+          gpointer key = GSIZE_TO_POINTER (((guint64) e.pid << 32) | e.tid);
 
           k = GPOINTER_TO_UINT (g_hash_table_lookup (threads, key));
           if (k == 0)
             {
-              ThreadSweep fresh = { e->pid, e->tid, NULL, 0, 0 };
+              ThreadSweep fresh = { e.pid, e.tid, NULL, 0, 0 };
               g_array_append_val (sweeps, fresh);
               k = sweeps->len;
               g_hash_table_insert (threads, key, GUINT_TO_POINTER (k));
@@ -436,18 +514,19 @@ assign_lanes (const EtSpanEvent *events, EtSpanResult *results, guint n)
           recent[slot] = k;
           s = &g_array_index (sweeps, ThreadSweep, k - 1);
         }
-      sweep_start (events, results, i, s);
+      sweep_start (p, i, s);
     }
   for (guint k = 0; k < sweeps->len; k++)
     g_free (g_array_index (sweeps, ThreadSweep, k).active);
 }
 
 void
-et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
+et_span_pair_keys (const EtSpanKey *keys, guint n, const EtSpanOwners *owners,
+                   EtSpanResult *results)
 {
-  Pairing p = { events, results };
+  Pairing p = { keys, *owners, results };
 
-  g_return_if_fail (n == 0 || (events != NULL && results != NULL));
+  g_return_if_fail (n == 0 || (keys != NULL && owners != NULL && results != NULL));
 
   for (guint map = 0; map < N_MAPS; map++)
     fp_map_init (&p.maps[map], 1024);
@@ -459,7 +538,32 @@ et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
     fp_map_clear (&p.maps[map]);
   for (guint k = 0; k < G_N_ELEMENTS (p.prev); k++)
     g_free (p.prev[k]);
-  assign_lanes (events, results, n);
+  assign_lanes (&p, n);
+}
+
+void
+et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
+{
+  g_autofree EtSpanKey *keys = g_new0 (EtSpanKey, MAX (n, 1));
+  EtSpanOwners owners = { (const guint8 *) events, sizeof *events,
+                          G_STRUCT_OFFSET (EtSpanEvent, time), G_STRUCT_OFFSET (EtSpanEvent, pid),
+                          G_STRUCT_OFFSET (EtSpanEvent, tid),
+                          G_STRUCT_OFFSET (EtSpanEvent, provider) };
+
+  g_return_if_fail (n == 0 || (events != NULL && results != NULL));
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (events[i].has_span_id)
+        keys[i].span_id = events[i].span_id;
+      else
+        keys[i].activity_id = events[i].activity_id;
+      keys[i].owner = i;
+      keys[i].task = events[i].task;
+      keys[i].is_end = events[i].is_end != 0;
+      keys[i].has_span_id = events[i].has_span_id;
+    }
+  et_span_pair_keys (keys, n, &owners, results);
 }
 
 const char *
