@@ -65,15 +65,13 @@ inflate_cap (EtEtlFile *file, const EtBufferInfo *info)
   return cap;
 }
 
-/* 2^32 places of 8 bytes: 32 GiB. ETLSCOPE_SLOT_SPACE (the loader's
- * slots, also 8 bytes each) lowers it, for the tests. */
+/* The model's slot space in bytes (its slots and data_index's places are
+ * both 8 bytes), short of the last place: G_MAXUINT32 means "in the
+ * file". */
 gsize
 _et_etl_inflate_space (void)
 {
-  const char *space = g_getenv ("ETLSCOPE_SLOT_SPACE");
-  guint64 places = space ? g_ascii_strtoull (space, NULL, 10) : G_GUINT64_CONSTANT (1) << 32;
-
-  return (gsize) MIN (places, (G_GUINT64_CONSTANT (1) << 32) - 1) << 3;
+  return (gsize) MIN (et_etl_slot_space (), G_MAXUINT32) << 3;
 }
 
 /* Lays the compressed buffer @info out after the ones before it, as large

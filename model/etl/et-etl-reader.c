@@ -22,6 +22,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+guint64
+et_etl_slot_space (void)
+{
+  const char *space = g_getenv ("ETLSCOPE_SLOT_SPACE");
+  guint64 slots = space ? g_ascii_strtoull (space, NULL, 10) : G_GUINT64_CONSTANT (1) << 32;
+
+  return MIN (slots, G_GUINT64_CONSTANT (1) << 32);
+}
+
 void
 _et_etl_report (EtEtlFile *file, guint64 offset, const char *format, ...)
 {

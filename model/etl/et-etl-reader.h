@@ -161,6 +161,13 @@ EtEtlFile   *et_etl_file_new_from_image (const char    *path,
 /* The tables of an in-memory image's compact records (NULL for a file read
  * from disk); the caller may take what they hold (their stacks). */
 EtImageTables *et_etl_file_image_tables  (EtEtlFile     *file);
+/* The 8-byte slots the model can index events in (EtEventLoc is 32
+ * bits): 2^32, 32 GiB of event data, or fewer when ETLSCOPE_SLOT_SPACE
+ * says so (the tests reach the limit with small traces that way). The
+ * loader, a .nettrace image and the compressed buffers' layout all stop
+ * there. */
+guint64      et_etl_slot_space          (void);
+
 /* Parses the record at @p (@avail bytes left in its buffer) of @file, as
  * et_record_parse does; an image's compact records too. */
 gboolean     et_etl_file_parse_record   (EtEtlFile     *file,

@@ -472,9 +472,8 @@ report_missing_buffers (EtTrace *self, guint n)
 static guint
 indexable_buffers (EtTrace *self, guint n)
 {
-  const char *space = g_getenv ("ETLSCOPE_SLOT_SPACE");   /* for the tests */
-  guint64 slots = space ? g_ascii_strtoull (space, NULL, 10) : G_GUINT64_CONSTANT (1) << 32;
-  guint64 fit = MIN (slots, G_GUINT64_CONSTANT (1) << 32) / self->slot_stride;
+  guint64 slots = et_etl_slot_space ();
+  guint64 fit = slots / self->slot_stride;
   g_autofree char *message = NULL;
   const EtBufferInfo *first;
 

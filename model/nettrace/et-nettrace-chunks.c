@@ -1,6 +1,7 @@
 /* et-nettrace-chunks.c — a .nettrace image's buffers in chunks (see
  * et-nettrace-chunks.h). */
 #include "et-nettrace-chunks.h"
+#include "et-etl-reader.h"
 
 #include <string.h>
 
@@ -8,12 +9,10 @@ void
 _et_nettrace_chunks_init (EtNettraceChunks *c, gsize head_len)
 {
   const char *size = g_getenv ("ETLSCOPE_IMAGE_CHUNK");
-  const char *space = g_getenv ("ETLSCOPE_SLOT_SPACE");   /* as the loader reads it */
 
   c->chunks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   c->chunk_size = size ? MAX (g_ascii_strtoull (size, NULL, 10), 1) : ET_NETTRACE_CHUNK_SIZE;
-  c->slot_space = space ? g_ascii_strtoull (space, NULL, 10) : G_GUINT64_CONSTANT (1) << 32;
-  c->slot_space = MIN (c->slot_space, G_GUINT64_CONSTANT (1) << 32);
+  c->slot_space = et_etl_slot_space ();
   c->stride = (guint32) ((head_len + 7) / 8);   /* the header buffer's */
   c->beyond_at = G_MAXUINT64;
 }
