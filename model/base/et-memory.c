@@ -48,6 +48,6 @@ et_memory_release (gconstpointer data, gsize len)
   guintptr from = ((guintptr) data + page - 1) & ~(guintptr) (page - 1);
   guintptr to = ((guintptr) data + len) & ~(guintptr) (page - 1);
 
-  if (data != NULL && to > from)
-    madvise ((void *) from, to - from, MADV_DONTNEED);
+  for (guintptr at = from; data != NULL && at < to; at += MIN (SLICE, to - at))
+    madvise ((void *) at, MIN (SLICE, to - at), MADV_DONTNEED);
 }

@@ -16,9 +16,10 @@ void et_memory_drop_pages (gconstpointer data,
                            gsize         len);
 
 /* Gives back the whole pages inside [@data, @data + @len) now, whatever
- * its length: for the front of a block that is done with while its back
- * is still read (a few megabytes at a time, so that the map is held only
- * briefly). The contents are gone afterwards. */
+ * its length, a slice at a time as et_memory_drop_pages does: for the
+ * front of a block that is done with while its back is still read, or a
+ * mapped file's pages that were read once (they come back from the file
+ * when read again). The contents of anonymous memory are gone afterwards. */
 void et_memory_release    (gconstpointer data,
                            gsize         len);
 

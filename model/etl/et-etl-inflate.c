@@ -30,10 +30,6 @@
  * kilobytes). */
 #define MIN_PARALLEL_BYTES (4u * 1024 * 1024)
 #define HUGE_PAGE (2u * 1024 * 1024)
-/* Pages given back a few megabytes at a time: each call holds the
- * process's memory map while it runs (et-memory.h). */
-#define RELEASE_SLICE (8u * 1024 * 1024)
-
 /* A problem the walk met: its message, or (message NULL) the place of job
  * @job's result. */
 typedef struct
@@ -172,8 +168,7 @@ release_input (EtEtlInflate *inflate)
 
       for (i++; i < inflate->jobs->len && jobs[i].offset == to; i++)
         to += jobs[i].disk_size;
-      for (guint64 at = from; at < to; at += RELEASE_SLICE)
-        et_memory_release (inflate->data + at, MIN (RELEASE_SLICE, to - at));
+      et_memory_release (inflate->data + from, to - from);
     }
 }
 

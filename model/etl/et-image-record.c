@@ -1,9 +1,9 @@
 /* et-image-record.c — compact EVENT records (see et-image-record.h). */
 #include "et-image-record.h"
 #include "et-bytes.h"
+#include "et-memory.h"
 
 #include <string.h>
-#include <sys/mman.h>
 
 /* The EVENT_HEADER Flags an image's full records carry: extended items,
  * and the pointer size. */
@@ -53,8 +53,7 @@ et_image_tables_new (void)
 static void
 forget_source_pages (EtImageTables *tables)
 {
-  if (tables->source != NULL && tables->source_len > 0)
-    madvise ((void *) tables->source, tables->source_len, MADV_DONTNEED);
+  et_memory_release (tables->source, tables->source_len);
 }
 
 void
