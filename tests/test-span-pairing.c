@@ -286,6 +286,33 @@ reference_lanes (const EtSpanEvent *e, guint n, const guint *partner, guint *dep
     }
 }
 
+/* Pairs @e and checks every partner, lane and status against the
+ * reference; returns the deepest lane. */
+static guint
+check_against_reference (const EtSpanEvent *e, guint n)
+{
+  g_autofree EtSpanResult *r = g_new0 (EtSpanResult, n);
+  g_autofree guint *expected = g_new0 (guint, n);
+  g_autofree guint *depth = g_new0 (guint, n);
+  g_autofree EtSpanStatus *status = g_new0 (EtSpanStatus, n);
+  guint deepest = 0;
+
+  et_span_pair (e, n, r);
+  reference (e, n, expected);
+  reference_lanes (e, n, expected, depth, status);
+  for (guint i = 0; i < n; i++)
+    {
+      deepest = MAX (deepest, depth[i]);
+      assert_int_equal (r[i].partner, expected[i]);
+      assert_int_equal (r[i].depth, depth[i]);
+      if (e[i].is_end)
+        assert_int_equal (r[i].status, expected[i] == NONE ? ET_SPAN_UNMATCHED_END : ET_SPAN_OK);
+      else
+        assert_int_equal (r[i].status, status[i]);
+    }
+  return deepest;
+}
+
 static void
 test_random_traces_match_reference (void **state)
 {
@@ -295,10 +322,6 @@ test_random_traces_match_reference (void **state)
     {
       guint n = g_rand_int_range (rand, 1, 120);
       g_autofree EtSpanEvent *e = g_new0 (EtSpanEvent, n);
-      g_autofree EtSpanResult *r = g_new0 (EtSpanResult, n);
-      g_autofree guint *expected = g_new0 (guint, n);
-      g_autofree guint *depth = g_new0 (guint, n);
-      g_autofree EtSpanStatus *status = g_new0 (EtSpanStatus, n);
 
       for (guint i = 0; i < n; i++)
         {
@@ -316,20 +339,57 @@ test_random_traces_match_reference (void **state)
           else
             e[i].activity_id.data1 = g_rand_int_range (rand, 0, 3);
         }
-      et_span_pair (e, n, r);
-      reference (e, n, expected);
-      reference_lanes (e, n, expected, depth, status);
-      for (guint i = 0; i < n; i++)
-        {
-          assert_int_equal (r[i].partner, expected[i]);
-          assert_int_equal (r[i].depth, depth[i]);
-          if (e[i].is_end)
-            assert_int_equal (r[i].status, expected[i] == NONE ? ET_SPAN_UNMATCHED_END : ET_SPAN_OK);
-          else
-            assert_int_equal (r[i].status, status[i]);
-        }
+      check_against_reference (e, n);
     }
   g_rand_free (rand);
+}
+
+/* Lanes where many spans are open at once, ending in every order and at
+ * the same times as others start (the sweep keeps a thread's open spans
+ * in a heap by end time): long random traces of two threads, times drawn
+ * from a small range, about one start in four never closed. */
+static void
+test_many_open_spans_match_reference (void **state)
+{
+  GRand *rand = g_rand_new_with_seed (36);
+
+  for (guint round = 0; round < 20; round++)
+    {
+      guint n = g_rand_int_range (rand, 500, 3000);
+      g_autofree EtSpanEvent *e = g_new0 (EtSpanEvent, n);
+      gint64 t = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          t += g_rand_int_range (rand, 0, 2);          /* many equal times */
+          e[i] = ev_id (t, g_rand_int_range (rand, 1, 3), g_rand_int_range (rand, 0, 8) < 3,
+                        g_rand_int_range (rand, 0, 40));
+        }
+      /* The rounds do pile spans up. */
+      assert_true (check_against_reference (e, n) > 20);
+    }
+  g_rand_free (rand);
+}
+
+/* Starts never closed stay open to the end of the trace, each one lane
+ * below the last: 70,000 on one thread get lanes 0, 1, 2, … up to the
+ * largest a lane can be, and every one but the first is nested. */
+static void
+test_starts_never_closed_pile_up (void **state)
+{
+  guint n = 70000;
+  g_autofree EtSpanEvent *e = g_new0 (EtSpanEvent, n);
+  g_autofree EtSpanResult *r = g_new0 (EtSpanResult, n);
+
+  for (guint i = 0; i < n; i++)
+    e[i] = ev (i, 1, FALSE, 1);
+  et_span_pair (e, n, r);
+  for (guint i = 0; i < n; i++)
+    {
+      assert_int_equal (r[i].partner, NONE);
+      assert_int_equal (r[i].depth, MIN (i, G_MAXUINT16));
+      assert_int_equal (r[i].status, ET_SPAN_UNMATCHED_START);
+    }
 }
 
 /* An owner as a caller other than the tests keeps it: its fields in
@@ -429,6 +489,8 @@ main (void)
     cmocka_unit_test (test_unmatched_start_contains_later_spans),
     cmocka_unit_test (test_span_ending_when_next_starts_is_not_a_container),
     cmocka_unit_test (test_random_traces_match_reference),
+    cmocka_unit_test (test_many_open_spans_match_reference),
+    cmocka_unit_test (test_starts_never_closed_pile_up),
     cmocka_unit_test (test_pairing_by_reference_matches_events),
     cmocka_unit_test (test_status_names),
   };

@@ -423,15 +423,60 @@ typedef struct
   guint  depth;
 } Active;
 
-/* The open spans of a thread (a plain array: one append per start). */
+/* The open spans of a thread: a heap by end time (the first to end on
+ * top) and how many are open at each depth. A start looks only at what
+ * ended before it and at the first to end, so a thread of many open spans
+ * (starts never closed pile up to the end of the trace) costs a start
+ * log(open), not a walk over all of them. */
 typedef struct
 {
   guint32 pid;
   guint32 tid;
-  Active *active;
+  Active *heap;
   guint   len;
   guint   capacity;
+  guint  *open_at;  /* per depth: spans open there */
+  guint   n_depths; /* open_at's length */
+  guint   top;      /* the deepest open depth + 1; 0: none open */
 } ThreadSweep;
+
+static void
+heap_pop (ThreadSweep *s)
+{
+  Active last = s->heap[--s->len];
+  guint i = 0;
+
+  for (;;)
+    {
+      guint child = 2 * i + 1;
+
+      if (child >= s->len)
+        break;
+      if (child + 1 < s->len && s->heap[child + 1].end < s->heap[child].end)
+        child++;
+      if (last.end <= s->heap[child].end)
+        break;
+      s->heap[i] = s->heap[child];
+      i = child;
+    }
+  if (s->len > 0)
+    s->heap[i] = last;
+}
+
+static void
+heap_push (ThreadSweep *s, Active a)
+{
+  guint i;
+
+  if (s->len == s->capacity)
+    {
+      s->capacity = MAX (8, s->capacity * 2);
+      s->heap = g_renew (Active, s->heap, s->capacity);
+    }
+  for (i = s->len++; i > 0 && a.end < s->heap[(i - 1) / 2].end; i = (i - 1) / 2)
+    s->heap[i] = s->heap[(i - 1) / 2];
+  s->heap[i] = a;
+}
 
 /* Status and lane of one start, given the spans open on its thread. A
  * span that begins while others are open is nested (it ends by the time
@@ -445,28 +490,29 @@ sweep_start (const Pairing *p, guint i, ThreadSweep *s)
   gint64 t = time_of (&p->owners, &p->keys[i]);
   gint64 end = results[i].partner != G_MAXUINT
                ? time_of (&p->owners, &p->keys[results[i].partner]) : G_MAXINT64;
-  gboolean outlives = FALSE;
-  guint deepest = 0, kept = 0;
+  guint deepest;
 
-  for (guint j = 0; j < s->len; j++)
+  while (s->len > 0 && s->heap[0].end <= t)     /* ended before this start */
     {
-      Active o = s->active[j];
-      if (o.end <= t)
-        continue;                       /* ended before this start */
-      s->active[kept++] = o;
-      deepest = MAX (deepest, o.depth + 1);
-      outlives |= o.end < end;
+      s->open_at[s->heap[0].depth]--;
+      heap_pop (s);
     }
-  s->len = kept;
+  while (s->top > 0 && s->open_at[s->top - 1] == 0)
+    s->top--;
+  deepest = s->top;
   results[i].depth = (guint16) MIN (deepest, G_MAXUINT16);
-  if (kept > 0 && results[i].status == ET_SPAN_OK)
-    results[i].status = outlives ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
-  if (s->len == s->capacity)
+  /* It outlives an open span when the first of them to end ends before it. */
+  if (s->len > 0 && results[i].status == ET_SPAN_OK)
+    results[i].status = s->heap[0].end < end ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
+  if (deepest == s->n_depths)
     {
-      s->capacity = MAX (8, s->capacity * 2);
-      s->active = g_renew (Active, s->active, s->capacity);
+      s->n_depths = MAX (16, s->n_depths * 2);
+      s->open_at = g_renew (guint, s->open_at, s->n_depths);
+      memset (s->open_at + deepest, 0, (s->n_depths - deepest) * sizeof (guint));
     }
-  s->active[s->len++] = (Active) { end, deepest };
+  s->open_at[deepest]++;
+  s->top = deepest + 1;
+  heap_push (s, (Active) { end, deepest });
 }
 
 /* How many events ahead the sweep asks for the end of a start. */
@@ -506,7 +552,7 @@ assign_lanes (const Pairing *p, guint n)
           k = GPOINTER_TO_UINT (g_hash_table_lookup (threads, key));
           if (k == 0)
             {
-              ThreadSweep fresh = { e.pid, e.tid, NULL, 0, 0 };
+              ThreadSweep fresh = { e.pid, e.tid, NULL, 0, 0, NULL, 0, 0 };
               g_array_append_val (sweeps, fresh);
               k = sweeps->len;
               g_hash_table_insert (threads, key, GUINT_TO_POINTER (k));
@@ -517,7 +563,10 @@ assign_lanes (const Pairing *p, guint n)
       sweep_start (p, i, s);
     }
   for (guint k = 0; k < sweeps->len; k++)
-    g_free (g_array_index (sweeps, ThreadSweep, k).active);
+    {
+      g_free (g_array_index (sweeps, ThreadSweep, k).heap);
+      g_free (g_array_index (sweeps, ThreadSweep, k).open_at);
+    }
 }
 
 void
