@@ -9,6 +9,7 @@
  *     byte for byte, as the default chunks do;
  *   - the only limit left, the model's slot space, is said once with the
  *     byte offset of the first event not read and how many were not;
+ *   - once loaded, the file's pages have left the process;
  *   - a file cut after loading fails the events whose payloads are gone.
  */
 #include <stdarg.h>
@@ -114,6 +115,62 @@ test_image_holds_no_copy_of_the_payloads (void **state)
   assert_true (with_detail > 5000 / 2);
   et_fields_free (fields);
   et_fixture_file_free (fx);
+}
+
+/* The resident bytes of this process's mappings of @path (Linux's
+ * /proc/self/smaps), or -1 when it cannot tell. */
+static gint64
+resident_of (const char *path)
+{
+  g_autofree char *smaps = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean in_file = FALSE;
+  gint64 kb = 0;
+
+  if (!g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL))
+    return -1;
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      const char *l = lines[i];
+
+      if (g_ascii_isxdigit (l[0]) && strchr (l, '-') != NULL && strchr (l, ' ') != NULL)
+        in_file = g_str_has_suffix (l, path);
+      else if (in_file && g_str_has_prefix (l, "Rss:"))
+        kb += g_ascii_strtoll (l + 4, NULL, 10);
+    }
+  return kb * 1024;
+}
+
+/* Once a trace is loaded, its file's pages have left the process, whether
+ * its payloads lie in the file (read again while loading) or were copied
+ * into the image: what the window keeps resident is the model, and a
+ * record's page comes back from the page cache when it is shown. */
+static void
+test_file_pages_leave_once_loaded (void **state)
+{
+  for (guint payload = 16; payload <= PAYLOAD; payload += PAYLOAD - 16)
+    {
+      EtFixtureFile *fx = et_fixture_file_new ("resident.nettrace");
+      g_autoptr(GError) error = NULL;
+      g_autoptr(EtTrace) trace = NULL;
+      g_autofree char *full = NULL;
+      GStatBuf st;
+      gint64 resident;
+
+      assert_true (et_fixture_write_nettrace_large_with (fx->path, 5000, 3, payload, &error));
+      trace = et_trace_load (fx->path, 0, NULL, NULL, NULL, &error);
+      assert_non_null (trace);
+      assert_int_equal (g_stat (fx->path, &st), 0);
+      full = g_canonicalize_filename (fx->path, NULL);
+      resident = resident_of (full);
+      if (resident < 0)
+        skip ();
+      print_message ("# payloads of %u bytes: %" G_GINT64_FORMAT " of the file's %" G_GINT64_FORMAT
+                     " bytes resident after loading\n", payload, resident, (gint64) st.st_size);
+      assert_true (resident * 20 < (gint64) st.st_size);
+      et_fixture_file_free (fx);
+    }
 }
 
 /* The window decodes events from the mapped file long after loading, and
@@ -286,6 +343,7 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_image_holds_no_copy_of_the_payloads),
+    cmocka_unit_test (test_file_pages_leave_once_loaded),
     cmocka_unit_test (test_payloads_cut_after_loading_fail_never_crash),
     cmocka_unit_test (test_image_in_chunks_past_one),
     cmocka_unit_test (test_events_past_the_slot_space_are_counted_and_said),

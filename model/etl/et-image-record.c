@@ -47,11 +47,8 @@ et_image_tables_new (void)
   return tables;
 }
 
-/* The source file's pages leave the process: read once (building the
- * image, interning its stacks), they need not stay resident; those a
- * record names come back from the page cache when it is decoded. */
-static void
-forget_source_pages (EtImageTables *tables)
+void
+et_image_tables_forget_source (EtImageTables *tables)
 {
   et_memory_release (tables->source, tables->source_len);
 }
@@ -61,7 +58,7 @@ et_image_tables_drop_stacks (EtImageTables *tables)
 {
   free_stacks (tables);
   new_stacks (tables);
-  forget_source_pages (tables);
+  et_image_tables_forget_source (tables);
 }
 
 void
@@ -73,7 +70,6 @@ et_image_tables_set_source (EtImageTables *tables, GMappedFile *file, EtMapping 
   tables->source_watch = watch;
   tables->source = (const guint8 *) g_mapped_file_get_contents (file);
   tables->source_len = g_mapped_file_get_length (file);
-  forget_source_pages (tables);
 }
 
 void

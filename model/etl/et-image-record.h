@@ -126,9 +126,11 @@ void      et_image_tables_free   (EtImageTables      *tables);
  * source file's pages read leave the process (they come back from the
  * page cache as records are decoded). */
 void      et_image_tables_drop_stacks (EtImageTables *tables);
+/* The source file's pages leave the process: those a record names come
+ * back from the page cache when it is decoded. */
+void      et_image_tables_forget_source (EtImageTables *tables);
 /* The mapped file (taken) that records' payloads may lie in, and its watch
- * (taken, may be NULL). The pages read so far (building the image) leave
- * the process: those a record names come back when it is decoded. */
+ * (taken, may be NULL). */
 void      et_image_tables_set_source  (EtImageTables *tables,
                                        GMappedFile   *file,
                                        EtMapping     *watch);

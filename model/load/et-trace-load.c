@@ -20,6 +20,7 @@
 #include "et-kernel.h"
 #include "et-mapping.h"
 #include "et-nettrace-image.h"
+#include "et-image-record.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -1385,6 +1386,10 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   _et_loader_phase_done ("cpu", &clock);
   if (!_et_loader_build_markers (&loader, flags, cancellable, error))
     return NULL;
+  /* A .nettrace's pages are read no more until a record is shown or the
+   * stacks are built: they leave the process. */
+  if (et_etl_file_image_tables (self->file) != NULL)
+    et_image_tables_forget_source (et_etl_file_image_tables (self->file));
   sort_damage (self);
   return g_steal_pointer (&self);
 }
