@@ -405,9 +405,11 @@ typedef struct
 } Owner;
 
 /* Pairing by reference (et_span_pair_keys: keys of 24 bytes naming their
- * owner, one process at a time, no process field) gives what pairing the
- * whole events gives: a random process of three threads, keys in another
- * order than their owners, is_end's other bits set for starts. */
+ * owner, one process at a time, no process field, the results written in
+ * place of their ids) gives what pairing the whole events gives, and
+ * leaves the rest of each key as it was: a random process of three
+ * threads, keys in another order than their owners, is_end's other bits
+ * set for starts. */
 static void
 test_pairing_by_reference_matches_events (void **state)
 {
@@ -448,9 +450,15 @@ test_pairing_by_reference_matches_events (void **state)
             keys[i].activity_id = e[i].activity_id;
         }
       et_span_pair (e, n, by_event);
-      et_span_pair_keys (keys, n, &o, by_key);
+      et_span_pair_keys (keys, n, &o);
       for (guint i = 0; i < n; i++)
         {
+          /* the result in place of the id; the rest of the key stays */
+          by_key[i] = et_span_key_result (&keys[i]);
+          assert_int_equal (keys[i].owner, n - 1 - i);
+          assert_int_equal (keys[i].task, e[i].task);
+          assert_int_equal (keys[i].is_end & ~ET_SPAN_KEY_PAIRED, e[i].is_end ? 1 : 2);
+          assert_true (keys[i].is_end & ET_SPAN_KEY_PAIRED);
           assert_int_equal (by_key[i].partner, by_event[i].partner);
           assert_int_equal (by_key[i].depth, by_event[i].depth);
           assert_int_equal (by_key[i].status, by_event[i].status);

@@ -44,7 +44,8 @@ _et_marker_is_kept (const guint32 *keep, guint32 i)
  * ET_SPAN_RECORD_REPEATS. 24 bytes: there is one per span start and end
  * until pairing, at the loader's memory peak, and pairing takes them as
  * they are, reading the rest from the markers (the 40-byte EtSpanEvent
- * and the marker's number beside it were 20 bytes more per span). */
+ * and the marker's number beside it were 20 bytes more per span) and
+ * writing each one's result in place of its id (et_span_key_result). */
 typedef EtSpanKey EtSpanRecord;
 
 enum

@@ -8,6 +8,7 @@
  *     something makes no marker of its own), lanes and states set
  */
 #include "et-trace-markers-private.h"
+#include "et-memory.h"
 
 #include <string.h>
 
@@ -39,6 +40,24 @@ typedef struct
   EtTraceProgress *progress; /* counts span starts and ends paired */
 } PairJob;
 
+/* Records copied before the pages they came from are given back: a
+ * process's records join those of the first decoding thread (in the room
+ * it has for them all), and the copy and the original were both resident
+ * in full, pairing's peak on traces of few processes. */
+#define COPY_SLICE (16u << 10)
+
+static void
+copy_releasing (EtSpanRecord *to, const EtSpanRecord *from, guint n)
+{
+  for (guint done = 0; done < n; done += MIN (COPY_SLICE, n - done))
+    {
+      guint len = MIN (COPY_SLICE, n - done);
+
+      memcpy (to + done, from + done, len * sizeof *from);
+      et_memory_release (from + done, len * sizeof *from);
+    }
+}
+
 /* The span records of @process from every decoding thread, in thread
  * order (so in time order), with their markers numbered as joined. The
  * first list has room for all (marker_build_init); each other is freed
@@ -62,7 +81,7 @@ join_spans (PairJob *job, guint process, EtSpanRecord **records)
             *records = g_renew (EtSpanRecord, *records, total);
         }
       else if (list->n > 0)
-        memcpy (*records + n, list->records, list->n * sizeof (EtSpanRecord));
+        copy_releasing (*records + n, list->records, list->n);
       for (guint i = 0; i < list->n; i++)
         (*records)[n + i].owner += job->parts[k].base;
       n += list->n;
@@ -78,15 +97,15 @@ join_spans (PairJob *job, guint process, EtSpanRecord **records)
 /* Folds span ends into their starts (markers.md "Spans"): a start learns
  * its end's marker, an end that closed something is dropped. */
 static void
-fold_spans (PairJob *job, const EtSpanResult *results, const EtSpanRecord *records, guint n,
-            GArray *cross_ends)
+fold_spans (PairJob *job, const EtSpanRecord *records, guint n, GArray *cross_ends)
 {
   EtPendingMarker *markers = job->markers;
 
   for (guint i = 0; i < n; i++)
     {
-      guint partner = results[i].partner;
-      gboolean is_end = results[i].status == ET_SPAN_UNMATCHED_END
+      EtSpanResult result = et_span_key_result (&records[i]);
+      guint partner = result.partner;
+      gboolean is_end = result.status == ET_SPAN_UNMATCHED_END
                         || (partner != G_MAXUINT && partner < i);
       guint32 mi = records[i].owner;
       EtPendingMarker *m = &markers[mi];
@@ -98,14 +117,14 @@ fold_spans (PairJob *job, const EtSpanResult *results, const EtSpanRecord *recor
           drop_marker (job->keep, mi);    /* drawn as part of its start */
           continue;
         }
-      m->status = results[i].status;
-      m->depth = (guint8) MIN (results[i].depth, 255);
+      m->status = result.status;
+      m->depth = (guint8) MIN (result.depth, 255);
       if (is_end || partner == G_MAXUINT)
         continue;
       m->end_marker = records[partner].owner;
       /* Only a start paired through its process can end on another
        * thread: the others need not look at their end's marker. */
-      if (results[i].status == ET_SPAN_CROSS_THREAD
+      if (result.status == ET_SPAN_CROSS_THREAD
           && markers[m->end_marker].thread != m->thread)
         {
           EtCrossEnd cross = { mi, markers[m->end_marker].thread };
@@ -167,7 +186,6 @@ static void
 pair_process (PairJob *job, guint process, GArray *cross_ends)
 {
   g_autofree EtSpanRecord *records = NULL;
-  g_autofree EtSpanResult *results = NULL;
   EtSpanOwners owners = { (const guint8 *) job->markers, sizeof (EtPendingMarker),
                           G_STRUCT_OFFSET (EtPendingMarker, start_ns), ET_SPAN_NO_FIELD,
                           G_STRUCT_OFFSET (EtPendingMarker, thread),
@@ -184,9 +202,8 @@ pair_process (PairJob *job, guint process, GArray *cross_ends)
     }
   /* The records as they are, their time, thread and provider read from
    * their markers (one process: its thread indices are its threads). */
-  results = g_new (EtSpanResult, n);
-  et_span_pair_keys (records, n, &owners, results);
-  fold_spans (job, results, records, n, cross_ends);
+  et_span_pair_keys (records, n, &owners);
+  fold_spans (job, records, n, cross_ends);
   _et_trace_progress_add (job->progress, n_spans);
 }
 
@@ -250,10 +267,10 @@ pair_processes (gpointer data)
 /* Pairs every process's spans and returns a mask of the markers that
  * stay. Processes pair on every core, a process per task, in order, as
  * long as those pairing at once hold at most a third of the spans or the
- * largest process's (what pairing it alone holds): pairing takes 40
- * bytes per span (its 24-byte record, a result and two links), and two
- * large processes at once were the loader's peak (the threads shape,
- * three processes of a third each). The large shape's eight processes of
+ * largest process's (what pairing it alone holds): pairing takes the
+ * 24-byte record of each span (its result written in place of its id),
+ * and two large processes at once were the loader's peak (the threads
+ * shape, three processes of a third each). The large shape's eight processes of
  * an eighth each pair two at a time: 34 ms instead of 55 one at a time. */
 guint32 *
 _et_pair_spans (EtTrace *self, EtPendingMarker *markers, guint n_markers, const EtSpanPart *parts,

@@ -11,9 +11,10 @@
  *   then, per start thread, a sweep in start order gives nested /
  *   overlapping and the lane (depth).
  *
- * Open starts of one key form a stack threaded through `prev` links; a
- * matched start is marked closed and skipped when reached (lazy deletion),
- * so each lookup is amortised O(1) and the whole pass O(n).
+ * Open starts of one key form a stack of links (a pool of them, as many
+ * as starts are open at once, not one per span); a matched start is
+ * marked closed and skipped when reached (lazy deletion), its link given
+ * back, so each lookup is amortised O(1) and the whole pass O(n).
  */
 #include "et-span-pairing.h"
 
@@ -149,24 +150,87 @@ fp_map_remove (FpMap *map, guint64 key)
   while (map->keys[i] == FP_DELETED);
 }
 
+/* A start in the stack of its key in one map: a start is in two maps at
+ * most (its thread's and its process's), a link in each. */
 typedef struct
 {
-  const EtSpanKey   *keys;
+  guint32 start;
+  guint32 next;      /* the next older link of the key + 1 (or, given back, the next
+                        free one + 1); 0: none */
+} Link;
+
+typedef struct
+{
+  EtSpanKey         *keys;           /* their results take their ids' place */
   EtSpanOwners       owners;
-  EtSpanResult      *results;
-  FpMap              maps[N_MAPS];   /* fingerprint → top start index + 1 */
-  /* Per start: the next older open start of its key + 1, in its thread
-   * map (prev[0]) and its process map (prev[1]). A start is in one map of
-   * each pair at most (in_map), so two arrays serve the four maps. */
-  guint32           *prev[2];
+  FpMap              maps[N_MAPS];   /* fingerprint → its top link + 1 */
+  GArray            *links;          /* Link: the pool */
+  guint32            free_link;      /* the first link given back + 1; 0: none */
 } Pairing;
 
-/* A start is closed once it has its end (close_pair). */
-#define CLOSED(p, start) ((p)->results[start].partner != G_MAXUINT)
+/* A key's result, once it has one (ET_SPAN_KEY_PAIRED: a start when it
+ * is closed, an end when it is matched or found to match nothing, every
+ * key once pairing is done), lies where its id did: the id is read no more
+ * by then. A start without is open: { no partner, lane 0, ok }. */
+static inline EtSpanResult
+result_of (const Pairing *p, guint i)
+{
+  return et_span_key_result (&p->keys[i]);
+}
 
-#define PREV(map) ((map) >> 1)
-G_STATIC_ASSERT (PREV (MAP_THREAD_ID) == 0 && PREV (MAP_THREAD_TASK) == 0);
-G_STATIC_ASSERT (PREV (MAP_PROCESS_ID) == 1 && PREV (MAP_PROCESS_ACTIVITY) == 1);
+static inline void
+set_result (Pairing *p, guint i, EtSpanResult r)
+{
+  memcpy (&p->keys[i], &r, sizeof r);
+  p->keys[i].is_end |= ET_SPAN_KEY_PAIRED;
+}
+
+/* A start is closed once it has its end (close_pair). */
+#define CLOSED(p, start) (((p)->keys[start].is_end & ET_SPAN_KEY_PAIRED) != 0)
+
+static inline Link *
+link_at (const Pairing *p, guint32 link)
+{
+  return &g_array_index (p->links, Link, link - 1);
+}
+
+static guint32
+link_new (Pairing *p, guint32 start, guint32 next)
+{
+  Link fresh = { start, next };
+  guint32 link = p->free_link;
+
+  if (link == 0)
+    {
+      g_array_append_val (p->links, fresh);
+      return p->links->len;
+    }
+  p->free_link = link_at (p, link)->next;
+  *link_at (p, link) = fresh;
+  return link;
+}
+
+/* Gives @link back and returns the link after it. */
+static guint32
+link_free (Pairing *p, guint32 link)
+{
+  guint32 next = link_at (p, link)->next;
+
+  link_at (p, link)->next = p->free_link;
+  p->free_link = link;
+  return next;
+}
+
+/* The first link from @link on whose start is open (links of closed
+ * starts are given back on the way: the caller's map skips them); 0 when
+ * none is. */
+static guint32
+first_open (Pairing *p, guint32 link)
+{
+  while (link != 0 && CLOSED (p, link_at (p, link)->start))
+    link = link_free (p, link);
+  return link;
+}
 
 /* What pairing reads of a span start or end: its key, and its owner's
  * process, thread and provider. */
@@ -298,8 +362,7 @@ push (Pairing *p, guint map, guint index, const Span *e)
 {
   guint64 key = map_key (map, e);
 
-  p->prev[PREV (map)][index] = fp_map_get (&p->maps[map], key);
-  fp_map_set (&p->maps[map], key, index + 1);
+  fp_map_set (&p->maps[map], key, link_new (p, index, fp_map_get (&p->maps[map], key)));
 }
 
 /* The most recent open start with @end's key in @map, or G_MAXUINT. */
@@ -308,10 +371,8 @@ find_open (Pairing *p, guint map, guint end, const Span *e)
 {
   guint64 key = map_key (map, e);
   Span top_span;
-  guint top = fp_map_get (&p->maps[map], key), first = top;
+  guint32 first = fp_map_get (&p->maps[map], key), top = first_open (p, first);
 
-  while (top != 0 && CLOSED (p, top - 1))
-    top = p->prev[PREV (map)][top - 1];
   /* Drop the closed entries we walked over, so they are not walked again. */
   if (top == 0 && first != 0)
     fp_map_remove (&p->maps[map], key);
@@ -319,8 +380,8 @@ find_open (Pairing *p, guint map, guint end, const Span *e)
     fp_map_set (&p->maps[map], key, top);
   if (top == 0)
     return G_MAXUINT;
-  top_span = span_at (p, top - 1);
-  return same_key (map, &top_span, e) ? top - 1 : G_MAXUINT;
+  top_span = span_at (p, link_at (p, top)->start);
+  return same_key (map, &top_span, e) ? link_at (p, top)->start : G_MAXUINT;
 }
 
 /* Takes a just-closed start off the top of its key's stack in every map it
@@ -335,16 +396,15 @@ pop_closed (Pairing *p, guint start)
   for (guint map = 0; map < N_MAPS; map++)
     {
       guint64 key;
-      guint top;
+      guint32 top;
 
       if (!in_map (map, e.key))
         continue;
       key = map_key (map, &e);
-      if (fp_map_get (&p->maps[map], key) != start + 1)
+      top = fp_map_get (&p->maps[map], key);
+      if (top == 0 || link_at (p, top)->start != start)
         continue;
-      top = p->prev[PREV (map)][start];
-      while (top != 0 && CLOSED (p, top - 1))
-        top = p->prev[PREV (map)][top - 1];
+      top = first_open (p, link_free (p, top));
       if (top == 0)
         fp_map_remove (&p->maps[map], key);
       else
@@ -352,15 +412,15 @@ pop_closed (Pairing *p, guint start)
     }
 }
 
+/* The start's id is read (its maps' keys) before its result takes its
+ * place; the end's was read already. */
 static void
 close_pair (Pairing *p, guint start, guint end, gboolean cross_thread)
 {
-  p->results[start].partner = end;
   pop_closed (p, start);
-  p->results[end].partner = start;
-  p->results[end].status = ET_SPAN_OK;
-  if (cross_thread)
-    p->results[start].status = ET_SPAN_CROSS_THREAD;
+  set_result (p, start, (EtSpanResult) { end, 0,
+                                         cross_thread ? ET_SPAN_CROSS_THREAD : ET_SPAN_OK });
+  set_result (p, end, (EtSpanResult) { start, 0, ET_SPAN_OK });
 }
 
 static void
@@ -398,23 +458,21 @@ pair_all (Pairing *p, guint n)
        * of one process among all others'): ask for them early. */
       if (i + OWNERS_AHEAD < n)
         __builtin_prefetch (owner_of (&p->owners, &p->keys[i + OWNERS_AHEAD]));
-      p->results[i].partner = G_MAXUINT;
-      p->results[i].depth = 0;
       if (is_end (&p->keys[i]))
         {
-          p->results[i].status = ET_SPAN_UNMATCHED_END;
           match_end (p, i);
+          if (!CLOSED (p, i))
+            set_result (p, i, (EtSpanResult) { G_MAXUINT, 0, ET_SPAN_UNMATCHED_END });
           continue;
         }
-      p->results[i].status = ET_SPAN_OK;
       e = span_at (p, i);
       for (guint map = 0; map < N_MAPS; map++)
         if (in_map (map, e.key))
           push (p, map, i, &e);
     }
   for (guint i = 0; i < n; i++)
-    if (!is_end (&p->keys[i]) && p->results[i].partner == G_MAXUINT)
-      p->results[i].status = ET_SPAN_UNMATCHED_START;
+    if (!CLOSED (p, i))
+      set_result (p, i, (EtSpanResult) { G_MAXUINT, 0, ET_SPAN_UNMATCHED_START });
 }
 
 typedef struct
@@ -484,12 +542,11 @@ heap_push (ThreadSweep *s, Active a)
  * deepest open. Precedence: unmatched_start > cross_thread > overlapping
  * > nested > ok. */
 static void
-sweep_start (const Pairing *p, guint i, ThreadSweep *s)
+sweep_start (Pairing *p, guint i, ThreadSweep *s)
 {
-  EtSpanResult *results = p->results;
+  EtSpanResult r = result_of (p, i);
   gint64 t = time_of (&p->owners, &p->keys[i]);
-  gint64 end = results[i].partner != G_MAXUINT
-               ? time_of (&p->owners, &p->keys[results[i].partner]) : G_MAXINT64;
+  gint64 end = r.partner != G_MAXUINT ? time_of (&p->owners, &p->keys[r.partner]) : G_MAXINT64;
   guint deepest;
 
   while (s->len > 0 && s->heap[0].end <= t)     /* ended before this start */
@@ -500,10 +557,11 @@ sweep_start (const Pairing *p, guint i, ThreadSweep *s)
   while (s->top > 0 && s->open_at[s->top - 1] == 0)
     s->top--;
   deepest = s->top;
-  results[i].depth = (guint16) MIN (deepest, G_MAXUINT16);
+  r.depth = (guint16) MIN (deepest, G_MAXUINT16);
   /* It outlives an open span when the first of them to end ends before it. */
-  if (s->len > 0 && results[i].status == ET_SPAN_OK)
-    results[i].status = s->heap[0].end < end ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
+  if (s->len > 0 && r.status == ET_SPAN_OK)
+    r.status = s->heap[0].end < end ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
+  set_result (p, i, r);
   if (deepest == s->n_depths)
     {
       s->n_depths = MAX (16, s->n_depths * 2);
@@ -523,9 +581,8 @@ sweep_start (const Pairing *p, guint i, ThreadSweep *s)
  * and results front to back instead of striding through them once per
  * thread (which missed the cache on nearly every start). */
 static void
-assign_lanes (const Pairing *p, guint n)
+assign_lanes (Pairing *p, guint n)
 {
-  const EtSpanResult *results = p->results;
   g_autoptr(GHashTable) threads = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) sweeps = g_array_new (FALSE, FALSE, sizeof (ThreadSweep));
   guint recent[64] = { 0 };    /* direct-mapped by tid: sweep + 1, in front of threads */
@@ -537,8 +594,8 @@ assign_lanes (const Pairing *p, guint n)
       ThreadSweep *s;
 
       /* A start reads its end's time, far ahead: ask for it early. */
-      if (i + LANES_AHEAD < n && results[i + LANES_AHEAD].partner != G_MAXUINT)
-        __builtin_prefetch (owner_of (&p->owners, &p->keys[results[i + LANES_AHEAD].partner]));
+      if (i + LANES_AHEAD < n && result_of (p, i + LANES_AHEAD).partner != G_MAXUINT)
+        __builtin_prefetch (owner_of (&p->owners, &p->keys[result_of (p, i + LANES_AHEAD).partner]));
       if (is_end (&p->keys[i]))
         continue;
       e = span_at (p, i);
@@ -570,23 +627,20 @@ assign_lanes (const Pairing *p, guint n)
 }
 
 void
-et_span_pair_keys (const EtSpanKey *keys, guint n, const EtSpanOwners *owners,
-                   EtSpanResult *results)
+et_span_pair_keys (EtSpanKey *keys, guint n, const EtSpanOwners *owners)
 {
-  Pairing p = { keys, *owners, results };
+  Pairing p = { keys, *owners };
 
-  g_return_if_fail (n == 0 || (keys != NULL && owners != NULL && results != NULL));
+  g_return_if_fail (n == 0 || (keys != NULL && owners != NULL));
 
   for (guint map = 0; map < N_MAPS; map++)
     fp_map_init (&p.maps[map], 1024);
-  for (guint k = 0; k < G_N_ELEMENTS (p.prev); k++)
-    p.prev[k] = g_new0 (guint32, MAX (n, 1));
+  p.links = g_array_sized_new (FALSE, FALSE, sizeof (Link), 1024);
   pair_all (&p, n);
   /* The lanes need neither the maps nor the links: they go first. */
   for (guint map = 0; map < N_MAPS; map++)
     fp_map_clear (&p.maps[map]);
-  for (guint k = 0; k < G_N_ELEMENTS (p.prev); k++)
-    g_free (p.prev[k]);
+  g_array_unref (p.links);
   assign_lanes (&p, n);
 }
 
@@ -612,7 +666,9 @@ et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
       keys[i].is_end = events[i].is_end != 0;
       keys[i].has_span_id = events[i].has_span_id;
     }
-  et_span_pair_keys (keys, n, &owners, results);
+  et_span_pair_keys (keys, n, &owners);
+  for (guint i = 0; i < n; i++)
+    results[i] = et_span_key_result (&keys[i]);
 }
 
 const char *

@@ -10,6 +10,8 @@
 #include <glib.h>
 #include "et-guid.h"
 
+#include <string.h>
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -60,10 +62,11 @@ void        et_span_pair              (const EtSpanEvent *events,
 /* The same spans by reference, for a caller that has their time, thread
  * and provider elsewhere (the loader: in its markers), so that pairing
  * takes 24 bytes per span start and end, not the 40 of an EtSpanEvent and
- * the key beside it. Key i's owner is at owners->base + owner × stride;
- * its fields at their offsets there (ET_SPAN_NO_FIELD: the process field
- * of a caller that pairs one process at a time, read as 0). The thread
- * field names a thread uniquely within its process. */
+ * the key beside it, and the results take the place of the keys' ids.
+ * Key i's owner is at owners->base + owner × stride; its fields at their
+ * offsets there (ET_SPAN_NO_FIELD: the process field of a caller that
+ * pairs one process at a time, read as 0). The thread field names a
+ * thread uniquely within its process. */
 typedef struct
 {
   union
@@ -73,7 +76,8 @@ typedef struct
   };
   guint32  owner;
   guint16  task;
-  guint8   is_end;      /* bit 0; the other bits are the caller's */
+  guint8   is_end;      /* bit 0; bit 7 is pairing's (ET_SPAN_KEY_PAIRED), the
+                           others the caller's */
   guint8   has_span_id;
 } EtSpanKey;
 
@@ -89,10 +93,25 @@ typedef struct
   gsize         provider_at;  /* guint16 */
 } EtSpanOwners;
 
-void        et_span_pair_keys         (const EtSpanKey    *keys,
+#define ET_SPAN_KEY_PAIRED 0x80
+
+/* Pairs @keys in place: afterwards each key's first 8 bytes (where its id
+ * was) hold its EtSpanResult (et_span_key_result), and is_end has
+ * ET_SPAN_KEY_PAIRED; owner, task and the caller's bits stay. Pairing
+ * takes no memory per key beyond the key (its maps and links grow with
+ * the spans open at once). */
+void        et_span_pair_keys         (EtSpanKey          *keys,
                                        guint               n,
-                                       const EtSpanOwners *owners,
-                                       EtSpanResult       *results);
+                                       const EtSpanOwners *owners);
+
+static inline EtSpanResult
+et_span_key_result (const EtSpanKey *key)
+{
+  EtSpanResult r;
+
+  memcpy (&r, key, sizeof r);
+  return r;
+}
 
 const char *et_span_status_to_string  (EtSpanStatus       status); /* "ok", "nested", … */
 
