@@ -481,28 +481,32 @@ typedef struct
   guint  depth;
 } Active;
 
-/* The open spans of a thread: a heap by end time (the first to end on
- * top) and how many are open at each depth. A start looks only at what
- * ended before it and at the first to end, so a thread of many open spans
- * (starts never closed pile up to the end of the trace) costs a start
- * log(open), not a walk over all of them. */
+/* The open spans of a thread. While they are few, a list walked at
+ * every start (what ended goes, the rest say how deep and how long);
+ * past LIST_MAX, a heap by end time (the first to end on top) and how
+ * many are open at each depth, so that a start looks only at what ended
+ * before it and at the first to end: a thread of many open spans (starts
+ * never closed pile up to the end of the trace) costs a start log(open),
+ * not a walk over all of them. */
 typedef struct
 {
-  guint32 pid;
-  guint32 tid;
-  Active *heap;
-  guint   len;
-  guint   capacity;
-  guint  *open_at;  /* per depth: spans open there */
-  guint   n_depths; /* open_at's length */
-  guint   top;      /* the deepest open depth + 1; 0: none open */
+  guint32  pid;
+  guint32  tid;
+  Active  *open;
+  guint    len;
+  guint    capacity;
+  gboolean heaped;   /* open is a heap, open_at and top are kept */
+  guint   *open_at;  /* per depth: spans open there */
+  guint    n_depths; /* open_at's length */
+  guint    top;      /* the deepest open depth + 1; 0: none open */
 } ThreadSweep;
 
+#define LIST_MAX 32
+
 static void
-heap_pop (ThreadSweep *s)
+sift_down (ThreadSweep *s, guint i)
 {
-  Active last = s->heap[--s->len];
-  guint i = 0;
+  Active a = s->open[i];
 
   for (;;)
     {
@@ -510,30 +514,65 @@ heap_pop (ThreadSweep *s)
 
       if (child >= s->len)
         break;
-      if (child + 1 < s->len && s->heap[child + 1].end < s->heap[child].end)
+      if (child + 1 < s->len && s->open[child + 1].end < s->open[child].end)
         child++;
-      if (last.end <= s->heap[child].end)
+      if (a.end <= s->open[child].end)
         break;
-      s->heap[i] = s->heap[child];
+      s->open[i] = s->open[child];
       i = child;
     }
-  if (s->len > 0)
-    s->heap[i] = last;
+  s->open[i] = a;
 }
 
 static void
-heap_push (ThreadSweep *s, Active a)
+heap_pop (ThreadSweep *s)
+{
+  s->open_at[s->open[0].depth]--;
+  s->open[0] = s->open[--s->len];
+  if (s->len > 0)
+    sift_down (s, 0);
+}
+
+static void
+add_open (ThreadSweep *s, Active a)
 {
   guint i;
 
   if (s->len == s->capacity)
     {
       s->capacity = MAX (8, s->capacity * 2);
-      s->heap = g_renew (Active, s->heap, s->capacity);
+      s->open = g_renew (Active, s->open, s->capacity);
     }
-  for (i = s->len++; i > 0 && a.end < s->heap[(i - 1) / 2].end; i = (i - 1) / 2)
-    s->heap[i] = s->heap[(i - 1) / 2];
-  s->heap[i] = a;
+  if (!s->heaped)
+    {
+      s->open[s->len++] = a;
+      return;
+    }
+  if (a.depth >= s->n_depths)
+    {
+      guint from = s->n_depths;
+
+      s->n_depths = MAX (MAX (16, s->n_depths * 2), a.depth + 1);
+      s->open_at = g_renew (guint, s->open_at, s->n_depths);
+      memset (s->open_at + from, 0, (s->n_depths - from) * sizeof (guint));
+    }
+  s->open_at[a.depth]++;
+  s->top = MAX (s->top, a.depth + 1);
+  for (i = s->len++; i > 0 && a.end < s->open[(i - 1) / 2].end; i = (i - 1) / 2)
+    s->open[i] = s->open[(i - 1) / 2];
+  s->open[i] = a;
+}
+
+/* The list becomes a heap. */
+static void
+heap_up (ThreadSweep *s)
+{
+  guint len = s->len;
+
+  s->heaped = TRUE;
+  s->len = 0;
+  for (guint k = 0; k < len; k++)
+    add_open (s, s->open[k]);
 }
 
 /* Status and lane of one start, given the spans open on its thread. A
@@ -547,30 +586,42 @@ sweep_start (Pairing *p, guint i, ThreadSweep *s)
   EtSpanResult r = result_of (p, i);
   gint64 t = time_of (&p->owners, &p->keys[i]);
   gint64 end = r.partner != G_MAXUINT ? time_of (&p->owners, &p->keys[r.partner]) : G_MAXINT64;
-  guint deepest;
+  gboolean outlives = FALSE;
+  guint deepest = 0;
 
-  while (s->len > 0 && s->heap[0].end <= t)     /* ended before this start */
+  if (!s->heaped)
     {
-      s->open_at[s->heap[0].depth]--;
-      heap_pop (s);
+      guint kept = 0;
+
+      for (guint j = 0; j < s->len; j++)
+        {
+          Active o = s->open[j];
+
+          if (o.end <= t)
+            continue;                   /* ended before this start */
+          s->open[kept++] = o;
+          deepest = MAX (deepest, o.depth + 1);
+          outlives |= o.end < end;
+        }
+      s->len = kept;
     }
-  while (s->top > 0 && s->open_at[s->top - 1] == 0)
-    s->top--;
-  deepest = s->top;
+  else
+    {
+      while (s->len > 0 && s->open[0].end <= t)     /* ended before this start */
+        heap_pop (s);
+      while (s->top > 0 && s->open_at[s->top - 1] == 0)
+        s->top--;
+      deepest = s->top;
+      /* It outlives an open span when the first of them to end ends before it. */
+      outlives = s->len > 0 && s->open[0].end < end;
+    }
   r.depth = (guint16) MIN (deepest, G_MAXUINT16);
-  /* It outlives an open span when the first of them to end ends before it. */
   if (s->len > 0 && r.status == ET_SPAN_OK)
-    r.status = s->heap[0].end < end ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
+    r.status = outlives ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
   set_result (p, i, r);
-  if (deepest == s->n_depths)
-    {
-      s->n_depths = MAX (16, s->n_depths * 2);
-      s->open_at = g_renew (guint, s->open_at, s->n_depths);
-      memset (s->open_at + deepest, 0, (s->n_depths - deepest) * sizeof (guint));
-    }
-  s->open_at[deepest]++;
-  s->top = deepest + 1;
-  heap_push (s, (Active) { end, deepest });
+  add_open (s, (Active) { end, deepest });
+  if (!s->heaped && s->len > LIST_MAX)
+    heap_up (s);
 }
 
 /* How many events ahead the sweep asks for the end of a start. */
@@ -609,7 +660,7 @@ assign_lanes (Pairing *p, guint n)
           k = GPOINTER_TO_UINT (g_hash_table_lookup (threads, key));
           if (k == 0)
             {
-              ThreadSweep fresh = { e.pid, e.tid, NULL, 0, 0, NULL, 0, 0 };
+              ThreadSweep fresh = { e.pid, e.tid, NULL, 0, 0, FALSE, NULL, 0, 0 };
               g_array_append_val (sweeps, fresh);
               k = sweeps->len;
               g_hash_table_insert (threads, key, GUINT_TO_POINTER (k));
@@ -621,7 +672,7 @@ assign_lanes (Pairing *p, guint n)
     }
   for (guint k = 0; k < sweeps->len; k++)
     {
-      g_free (g_array_index (sweeps, ThreadSweep, k).heap);
+      g_free (g_array_index (sweeps, ThreadSweep, k).open);
       g_free (g_array_index (sweeps, ThreadSweep, k).open_at);
     }
 }
