@@ -330,10 +330,12 @@ take_event (Stream *s, const EtNettraceEvent *e)
     s->cb->event (e, meta, s->cb->user_data);
 }
 
-/* How far ahead of the row being read its block is asked for: rows are
- * read once, front to back, and a row's first byte was most of reading
- * (a miss of the cache and of the page tables at every new page). */
+/* How far ahead of the row being read its block is asked for, after a
+ * row of PREFETCH_ROW bytes or more: rows are read once, front to back,
+ * and the first byte of a large one was most of reading (a miss of the
+ * cache and of the page tables at every new page). */
 #define PREFETCH_AHEAD 4096
+#define PREFETCH_ROW   128
 
 /* EventBlock and MetadataBlock: a header (its own size first, then flags),
  * then event rows to the end of the block. */
@@ -359,8 +361,6 @@ read_rows (Stream *s, guint64 start, gsize size, gboolean metadata)
       EtNettraceEvent e = { 0 };
       gsize here = r.pos, next;
 
-      if (here + PREFETCH_AHEAD < size)
-        __builtin_prefetch (r.data + here + PREFETCH_AHEAD);
       e.offset = start + here;
       e.block_offset = start;
       if (!read_event_header (&r, (flags & FLAG_HEADER_COMPRESSION) != 0, &h, &e, &next))
@@ -372,6 +372,10 @@ read_rows (Stream *s, guint64 start, gsize size, gboolean metadata)
             s->stats->events_skipped++;
           return;
         }
+      /* Rows of a few dozen bytes are read as fast as the memory brings
+       * them; asking ahead for them only cost time. */
+      if (next - here >= PREFETCH_ROW && next + PREFETCH_AHEAD < size)
+        __builtin_prefetch (r.data + next + PREFETCH_AHEAD);
       if (metadata)
         take_metadata (s, &e);
       else
