@@ -445,7 +445,7 @@ match_end (Pairing *p, guint end)
 }
 
 /* How many keys ahead pairing asks for their owners. */
-#define OWNERS_AHEAD 8
+#define OWNERS_AHEAD 16
 
 static void
 pair_all (Pairing *p, guint n)
@@ -645,8 +645,14 @@ assign_lanes (Pairing *p, guint n)
       ThreadSweep *s;
 
       /* A start reads its end's time, far ahead: ask for it early. */
-      if (i + LANES_AHEAD < n && result_of (p, i + LANES_AHEAD).partner != G_MAXUINT)
-        __builtin_prefetch (owner_of (&p->owners, &p->keys[result_of (p, i + LANES_AHEAD).partner]));
+      if (i + LANES_AHEAD < n)
+        {
+          guint32 partner = result_of (p, i + LANES_AHEAD).partner;
+
+          __builtin_prefetch (owner_of (&p->owners, &p->keys[i + LANES_AHEAD]));
+          if (partner != G_MAXUINT)
+            __builtin_prefetch (owner_of (&p->owners, &p->keys[partner]));
+        }
       if (is_end (&p->keys[i]))
         continue;
       e = span_at (p, i);
