@@ -35,10 +35,10 @@
 /* How far ahead count_part asks for a span start's end marker. */
 #define PREFETCH_AHEAD 8
 
-/* A channel as one part met it. */
+/* A channel as one part met it (16 bytes: a server's trace has hundreds
+ * of thousands; its thread is the chain it is in). */
 typedef struct
 {
-  guint32 thread;
   guint32 series;    /* string id */
   guint32 count;     /* its kept markers in the part */
   guint32 next;      /* the part's channel met before it on the thread, + 1; 0: none */
@@ -157,7 +157,7 @@ index_find (ChannelPart *part, const ThreadIndex *x, guint32 series, guint16 pro
 static guint
 part_find (ChannelPart *part, guint32 thread, guint32 series, guint16 provider)
 {
-  PartChannel made = { thread, series, 0, part->head[thread], provider };
+  PartChannel made = { series, 0, part->head[thread], provider };
   guint id;
 
   if (part->length[thread] <= CHAIN_MAX)
@@ -222,6 +222,7 @@ count_part (gpointer data)
   ChannelPart *part = data;
   guint n_threads = part->self->threads->len;
   guint32 recent[256] = { 0 };    /* direct-mapped, in front of the chains: id + 1 */
+  guint32 recent_thread[256];      /* … and its thread */
   guint told = part->from;
 
   et_worker_begin ();
@@ -241,12 +242,15 @@ count_part (gpointer data)
       if (!_et_marker_is_kept (part->keep, i))
         continue;
       slot = key_hash (m->thread, m->series, m->provider) % G_N_ELEMENTS (recent);
-      if (recent[slot] != 0 && part_channel (part, recent[slot] - 1)->thread == m->thread
+      if (recent[slot] != 0 && recent_thread[slot] == m->thread
           && part_channel (part, recent[slot] - 1)->series == m->series
           && part_channel (part, recent[slot] - 1)->provider == m->provider)
         id = recent[slot] - 1;
       else
-        recent[slot] = (id = part_find (part, m->thread, m->series, m->provider)) + 1;
+        {
+          recent[slot] = (id = part_find (part, m->thread, m->series, m->provider)) + 1;
+          recent_thread[slot] = m->thread;
+        }
       part_channel (part, id)->count++;
       part->channel_of[i] = id;
       part->n_kept++;
