@@ -11,6 +11,7 @@
  *       (channels and markers both: no global sort, no permutation)
  *     ─ scatter: each part moves its markers to their places at once
  *     ─ per thread its summary; per large channel its block arrays
+ *       (et-trace-summary.c)
  *
  * Markers were made in event time order, so a stable scatter leaves
  * every channel sorted by start time (ties in file order) without sorting
@@ -588,19 +589,6 @@ part_drop_channels (ChannelPart *part, guint n_threads)
   g_clear_pointer (&part->channels, g_array_unref);
 }
 
-/* Makes room in the empty @array for @n elements at once: a trace can
- * have hundreds of thousands of channels, each appended to every
- * per-channel array. */
-static void
-presize (GArray **array, guint n)
-{
-  GArray *sized = g_array_sized_new (FALSE, FALSE, g_array_get_element_size (*array), n);
-
-  g_return_if_fail ((*array)->len == 0);
-  g_array_unref (*array);
-  *array = sized;
-}
-
 /* Every thread's channels, in thread order: the trace's channels and
  * each part channel's first place. Ranges of threads are joined on every
  * core, then moved after the ranges before them. Returns the channels. */
@@ -637,9 +625,9 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
                                                            : parts[p].channels->len;
       bound += range->bound;
     }
-  presize (&self->channels, bound + 1);
+  _et_presize_array (&self->channels, bound + 1);
   g_array_set_size (self->channels, bound);
-  presize (&self->channel_thread, bound + 1);
+  _et_presize_array (&self->channel_thread, bound + 1);
   g_array_set_size (self->channel_thread, bound);
   et_workers_run (ranges, sizeof *ranges, n_ranges, join_range, "etlscope-layout");
   for (guint r = 0; r < n_ranges; r++)
@@ -722,135 +710,6 @@ scatter_part (gpointer data)
   return NULL;
 }
 
-/* ---- after the layout ---------------------------------------------------- */
-
-/* Threads [from, to) summarised by one worker, and the categories their
- * markers have. */
-typedef struct
-{
-  EtTrace *self;
-  guint    from, to;
-  guint64  categories[G_N_ELEMENTS (((EtTrace *) NULL)->categories)];
-} SummaryRange;
-
-/* A thread's summary (EtThreadSummary), read from its markers at load,
- * with the categories it has and whether a span of it is open to the
- * end. Its channels' own info waits until one is asked for, unless one
- * has more than a block: their block arrays are built now. */
-static void
-summarise_thread (EtTrace *self, guint thread, guint64 *categories)
-{
-  EtThread *t = &g_array_index (self->threads, EtThread, thread);
-  EtThreadSummary s = { G_MAXINT64, G_MININT64, 0, 0, 0 };
-  guint deepest = 0;
-  gboolean large = FALSE;
-
-  for (guint k = 0; k < t->n_channels; k++)
-    {
-      const EtChannel *c = &g_array_index (self->channels, EtChannel, t->first_channel + k);
-
-      large |= !_et_channel_is_lazy (c->n_markers);
-      s.n_markers += c->n_markers;
-      if (c->n_markers > 0)
-        s.first_ns = MIN (s.first_ns, c->markers[0].start_ns);
-      for (guint i = 0; i < c->n_markers; i++)
-        {
-          const EtMarker *m = &c->markers[i];
-
-          deepest = MAX (deepest, _et_reach_marker (m, &s.last_ns, &s.depths));
-          t->open_to_end |= m->status == ET_SPAN_UNMATCHED_START;
-          if (m->category >= -1 && m->category <= 255)
-            categories[(m->category + 1) / 64] |= G_GUINT64_CONSTANT (1) << ((m->category + 1) % 64);
-        }
-    }
-  s.deepest = (guint8) MIN (deepest, G_MAXUINT8);
-  self->thread_summaries[thread] = s;
-  if (large)
-    _et_trace_channel_info (self, t->first_channel);
-}
-
-static gpointer
-summarise_range (gpointer data)
-{
-  SummaryRange *r = data;
-
-  et_worker_begin ();
-  for (guint t = r->from; t < r->to; t++)
-    summarise_thread (r->self, t, r->categories);
-  return NULL;
-}
-
-/* Every thread's summary, a range of threads of about as many markers on
- * each core (each reads its own markers: a pass over all of them). */
-static void
-summarise_threads (EtTrace *self)
-{
-  guint n = self->threads->len, k = et_workers_count (self->n_markers, 200000), t = 0;
-  g_autofree SummaryRange *ranges = g_new0 (SummaryRange, k);
-  guint64 seen = 0;
-
-  for (guint r = 0; r < k; r++)
-    {
-      ranges[r].self = self;
-      ranges[r].from = t;
-      for (; t < n && (r + 1 == k || seen < self->n_markers * (r + 1) / k); t++)
-        {
-          const EtThread *thread = &g_array_index (self->threads, EtThread, t);
-
-          for (guint c = 0; c < thread->n_channels; c++)
-            seen += g_array_index (self->channels, EtChannel, thread->first_channel + c).n_markers;
-        }
-      ranges[r].to = t;
-    }
-  et_workers_run (ranges, sizeof *ranges, k, summarise_range, "etlscope-layout");
-  for (guint r = 0; r < k; r++)
-    for (guint w = 0; w < G_N_ELEMENTS (self->categories); w++)
-      self->categories[w] |= ranges[r].categories[w];
-}
-
-/* A channel of more than a block gets its block arrays in the trace's;
- * a small one when first asked for. */
-static void
-close_channel (EtTrace *self, guint channel)
-{
-  guint32 none = ET_NO_INDEX;
-  EtArraysAt at = { self->arrays.blocks->len, self->arrays.stretch_runs0->len,
-                    self->arrays.loud->len };
-
-  if (_et_channel_is_lazy (g_array_index (self->channels, EtChannel, channel).n_markers))
-    {
-      g_array_append_val (self->channel_at, none);
-      return;
-    }
-  g_array_append_val (self->channel_at, self->arrays_at->len);
-  g_array_append_val (self->arrays_at, at);
-  _et_channel_build_blocks (self, channel, &self->arrays);
-}
-
-/* What the model keeps per thread and channel besides the markers. */
-static void
-summarise (EtTrace *self, guint n_channels)
-{
-  presize (&self->channel_at, n_channels + 1);
-  self->channel_info_size = MAX (n_channels, 1) * sizeof (EtChannelInfo);
-  self->channel_info = et_memory_zeroed (self->channel_info_size);
-  self->thread_info_ready = g_new0 (gint, MAX (self->threads->len, 1));
-  self->thread_summaries = g_new (EtThreadSummary, MAX (self->threads->len, 1));
-  self->n_thread_summaries = self->threads->len;
-  summarise_threads (self);
-  for (guint c = 0; c < n_channels; c++)
-    close_channel (self, c);
-  g_array_append_val (self->arrays.block_lanes0, self->arrays.lane_runs->len);
-  g_array_append_val (self->arrays.stretch_runs0, self->arrays.stretch_runs->len);
-  {
-    EtArraysAt end = { self->arrays.blocks->len, self->arrays.stretch_runs0->len,
-                       self->arrays.loud->len };
-
-    g_array_append_val (self->arrays_at, end);
-  }
-  self->lazy = g_new0 (EtBlockArrays *, MAX (self->channels->len, 1));
-}
-
 void
 _et_layout_channels (EtTrace *self, EtPendingMarker **markers, guint n, GArray **cross_ends,
                      const guint32 *keep, EtTraceProgress *progress)
@@ -890,7 +749,7 @@ _et_layout_channels (EtTrace *self, EtPendingMarker **markers, guint n, GArray *
   g_clear_pointer (markers, g_free);
   g_clear_pointer (cross_ends, g_array_unref);
   _et_loader_phase_done ("- scatter", &clock);
-  summarise (self, n_channels);
+  _et_layout_summarise (self, n_channels);
   _et_loader_phase_done ("- summary", &clock);
   _et_trace_progress_end (progress);
   self->stats.markers = n_kept;

@@ -104,4 +104,13 @@ void _et_layout_channels (EtTrace          *self,
                           const guint32    *keep,
                           EtTraceProgress  *progress);
 
+/* Makes room in the empty @array for @n elements at once. */
+void _et_presize_array    (GArray          **array,
+                           guint             n);
+
+/* What the model keeps per thread and channel besides the markers, once
+ * they are laid out in @n_channels channels (et-trace-summary.c). */
+void _et_layout_summarise (EtTrace          *self,
+                           guint             n_channels);
+
 G_END_DECLS

@@ -317,7 +317,10 @@ void            _et_stretch_build_add    (EtBlockArrays  *arrays,
                                           guint           i,
                                           guint           lane);
 
-/* et-trace-markers.c: the block arrays of @channel (its markers, in
+/* Empty block arrays, and the arrays freed (the struct is the caller's). */
+void            _et_block_arrays_init    (EtBlockArrays  *arrays);
+void            _et_block_arrays_clear   (EtBlockArrays  *arrays);
+/* et-trace-channels.c: the block arrays of @channel (its markers, in
  * channel order), appended to @arrays. */
 void            _et_channel_build_blocks (EtTrace        *self,
                                           guint           channel,

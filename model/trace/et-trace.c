@@ -75,8 +75,8 @@ damage_clear (gpointer data)
   g_free (((EtDamage *) data)->message);
 }
 
-static void
-block_arrays_init (EtBlockArrays *a)
+void
+_et_block_arrays_init (EtBlockArrays *a)
 {
   a->blocks = g_array_new (FALSE, TRUE, sizeof (gint64));
   a->block_summaries = g_array_new (FALSE, TRUE, sizeof (EtBlockSummary));
@@ -87,8 +87,8 @@ block_arrays_init (EtBlockArrays *a)
   a->loud = g_array_new (FALSE, FALSE, sizeof (guint32));
 }
 
-static void
-block_arrays_clear (EtBlockArrays *a)
+void
+_et_block_arrays_clear (EtBlockArrays *a)
 {
   g_clear_pointer (&a->blocks, g_array_unref);
   g_clear_pointer (&a->block_summaries, g_array_unref);
@@ -125,11 +125,11 @@ et_trace_finalize (GObject *object)
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->channel_at, g_array_unref);
   g_clear_pointer (&self->arrays_at, g_array_unref);
-  block_arrays_clear (&self->arrays);
+  _et_block_arrays_clear (&self->arrays);
   for (guint c = 0; self->lazy != NULL && c < self->channels->len; c++)
     if (self->lazy[c] != NULL)
       {
-        block_arrays_clear (self->lazy[c]);
+        _et_block_arrays_clear (self->lazy[c]);
         g_free (self->lazy[c]);
       }
   g_clear_pointer (&self->lazy, g_free);
@@ -186,7 +186,7 @@ et_trace_init (EtTrace *self)
   self->channel_at = g_array_new (FALSE, TRUE, sizeof (guint32));
   self->arrays_at = g_array_new (FALSE, FALSE, sizeof (EtArraysAt));
   self->channel_thread = g_array_new (FALSE, TRUE, sizeof (guint32));
-  block_arrays_init (&self->arrays);
+  _et_block_arrays_init (&self->arrays);
   g_mutex_init (&self->lazy_lock);
   self->cross_ends = g_array_new (FALSE, FALSE, sizeof (EtCrossEnd));
   self->series = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -849,7 +849,7 @@ _et_trace_block_arrays (EtTrace *self, guint channel, EtArraysAt *at, guint *n_l
       if (lazy == NULL)
         {
           lazy = g_new0 (EtBlockArrays, 1);
-          block_arrays_init (lazy);
+          _et_block_arrays_init (lazy);
           _et_channel_build_blocks (self, channel, lazy);
           g_array_append_val (lazy->block_lanes0, lazy->lane_runs->len);
           g_array_append_val (lazy->stretch_runs0, lazy->stretch_runs->len);
