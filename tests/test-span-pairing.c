@@ -467,6 +467,15 @@ test_pairing_by_reference_matches_events (void **state)
   g_rand_free (rand);
 }
 
+/* Nothing to pair is no work and no crash, whatever the caller passes
+ * with it. */
+static void
+test_nothing_to_pair (void **state)
+{
+  et_span_pair_keys (NULL, 0, NULL);
+  et_span_pair (NULL, 0, NULL);
+}
+
 static void
 test_status_names (void **state)
 {
@@ -500,6 +509,7 @@ main (void)
     cmocka_unit_test (test_many_open_spans_match_reference),
     cmocka_unit_test (test_starts_never_closed_pile_up),
     cmocka_unit_test (test_pairing_by_reference_matches_events),
+    cmocka_unit_test (test_nothing_to_pair),
     cmocka_unit_test (test_status_names),
   };
   return cmocka_run_group_tests_name ("span-pairing", tests, NULL, NULL);

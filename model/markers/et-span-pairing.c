@@ -686,9 +686,12 @@ assign_lanes (Pairing *p, guint n)
 void
 et_span_pair_keys (EtSpanKey *keys, guint n, const EtSpanOwners *owners)
 {
-  Pairing p = { keys, *owners };
+  Pairing p = { keys };
 
   g_return_if_fail (n == 0 || (keys != NULL && owners != NULL));
+  if (n == 0)
+    return;
+  p.owners = *owners;
 
   for (guint map = 0; map < N_MAPS; map++)
     fp_map_init (&p.maps[map], 1024);
