@@ -270,8 +270,9 @@ pair_processes (gpointer data)
  * largest process's (what pairing it alone holds): pairing takes the
  * 24-byte record of each span (its result written in place of its id),
  * and two large processes at once were the loader's peak (the threads
- * shape, three processes of a third each). The large shape's eight processes of
- * an eighth each pair two at a time: 34 ms instead of 55 one at a time. */
+ * shape, three processes of a third each). The large shape's eight
+ * processes of an eighth each pair two at a time: 34 ms instead of 55 one
+ * at a time. */
 guint32 *
 _et_pair_spans (EtTrace *self, EtPendingMarker *markers, guint n_markers, const EtSpanPart *parts,
                 guint n_parts, GArray *cross_ends, EtTraceProgress *progress)

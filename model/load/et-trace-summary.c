@@ -106,14 +106,16 @@ summarise_threads (EtTrace *self)
 }
 
 /* The channels [from, to) whose block arrays one worker builds (each of
- * more than a block: a small one gets its own when first asked for), into
- * arrays of its own, joined to the trace's in channel order after. */
+ * more than a block: a small one gets its own when first asked for): the
+ * first range into the trace's arrays, each other into arrays of its own,
+ * joined to the trace's in channel order after. */
 typedef struct
 {
-  EtTrace      *self;
-  guint         from, to;
-  EtBlockArrays arrays;
-  GArray       *at;         /* EtArraysAt per channel with arrays, in the range's */
+  EtTrace       *self;
+  guint          from, to;
+  EtBlockArrays *into;      /* the trace's arrays, or own */
+  EtBlockArrays  own;
+  GArray        *at;        /* EtArraysAt per channel with arrays, in *into */
 } BlockRange;
 
 static gpointer
@@ -122,17 +124,18 @@ build_block_range (gpointer data)
   BlockRange *r = data;
 
   et_worker_begin ();
-  _et_block_arrays_init (&r->arrays);
+  if (r->into == &r->own)
+    _et_block_arrays_init (&r->own);
   r->at = g_array_new (FALSE, FALSE, sizeof (EtArraysAt));
   for (guint c = r->from; c < r->to; c++)
     {
-      EtArraysAt at = { r->arrays.blocks->len, r->arrays.stretch_runs0->len,
-                        r->arrays.loud->len };
+      EtArraysAt at = { r->into->blocks->len, r->into->stretch_runs0->len,
+                        r->into->loud->len };
 
       if (_et_channel_is_lazy (g_array_index (r->self->channels, EtChannel, c).n_markers))
         continue;
       g_array_append_val (r->at, at);
-      _et_channel_build_blocks (r->self, c, &r->arrays);
+      _et_channel_build_blocks (r->self, c, r->into);
     }
   return NULL;
 }
@@ -148,16 +151,20 @@ append_moved (GArray *to, const GArray *from, guint32 by)
     g_array_index (to, guint32, i) += by;
 }
 
-/* A range's arrays after those of the ranges before it, their indices
- * into each other moved along, and its channels' places. */
+/* A range's channels' places, and its own arrays after those of the
+ * ranges before it, their indices into each other moved along (the first
+ * range's are the trace's already). */
 static void
 join_block_range (EtTrace *self, BlockRange *r)
 {
-  EtBlockArrays *a = &self->arrays, *b = &r->arrays;
-  EtArraysAt base = { a->blocks->len, a->stretch_runs0->len, a->loud->len };
+  EtBlockArrays *a = &self->arrays, *b = &r->own;
+  gboolean own = r->into == &r->own;
+  EtArraysAt base = { 0, 0, 0 };
   guint32 none = ET_NO_INDEX;
   guint k = 0;
 
+  if (own)
+    base = (EtArraysAt) { a->blocks->len, a->stretch_runs0->len, a->loud->len };
   for (guint c = r->from; c < r->to; c++)
     {
       EtArraysAt at;
@@ -174,6 +181,9 @@ join_block_range (EtTrace *self, BlockRange *r)
       g_array_append_val (self->channel_at, self->arrays_at->len);
       g_array_append_val (self->arrays_at, at);
     }
+  g_array_unref (r->at);
+  if (!own)
+    return;
   append_moved (a->block_lanes0, b->block_lanes0, a->lane_runs->len);
   append_moved (a->stretch_runs0, b->stretch_runs0, a->stretch_runs->len);
   g_array_append_vals (a->blocks, b->blocks->data, b->blocks->len);
@@ -182,7 +192,6 @@ join_block_range (EtTrace *self, BlockRange *r)
   g_array_append_vals (a->stretch_runs, b->stretch_runs->data, b->stretch_runs->len);
   g_array_append_vals (a->loud, b->loud->data, b->loud->len);
   _et_block_arrays_clear (b);
-  g_array_unref (r->at);
 }
 
 /* Every channel of more than a block gets its block arrays in the
@@ -206,6 +215,7 @@ close_channels (EtTrace *self, guint n_channels)
   for (guint r = 0; r < k; r++)
     {
       ranges[r].self = self;
+      ranges[r].into = r == 0 ? &self->arrays : &ranges[r].own;
       ranges[r].from = c;
       for (; c < n_channels && (r + 1 == k || seen < total * (r + 1) / k); c++)
         {
