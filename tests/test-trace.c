@@ -645,6 +645,74 @@ test_channels_per_thread_match_any_parts (void **state)
     }
 }
 
+/* Threads taking turns, more than a loading part keeps the channel index
+ * of at once, each with more series than its chain holds: indexes are
+ * dropped and made again as the threads come back (and, past an insert
+ * per marker, kept). Every (thread, series) is one channel of all its
+ * markers, whatever the parts. */
+static void
+test_threads_taking_turns_keep_their_channels (void **state)
+{
+  Fixture *f = *state;
+  const guint n_threads = 300, n_series = 12, rounds = 24;
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  {
+    g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, &o, &error);
+    guint64 i = 0;
+
+    g_assert_no_error (error);
+    for (guint r = 0; r < rounds; r++)
+      for (guint s = 0; s < n_series; s++)
+        for (guint t = 0; t < n_threads; t++, i++)
+          {
+            g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+            g_autofree char *series = g_strdup_printf ("Series %02u", (s * 7 + t) % n_series);
+            EtFixtureEvent ev;
+
+            et_fixture_event_init (&ev);
+            ev.cpu = i % 4, ev.time_ns = MS + (gint64) i * 1000, ev.pid = 100;
+            ev.tid = 1000 + t, ev.level = 4;
+            et_fixture_payload_add_utf16 (p, "cvSeries", series);
+            et_fixture_write_tl_event (w, &ev, "Test.Turns", "Turn", p, NULL);
+          }
+    assert_true (et_fixture_writer_close (w, &error));
+  }
+  for (guint parts = 1; parts <= 3; parts += 2)
+    {
+      g_autofree char *forced = g_strdup_printf ("%u", parts);
+      g_autoptr(EtTrace) t = NULL;
+
+      g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
+      t = load (f->path);
+      g_unsetenv ("ETLSCOPE_THREADS");
+      assert_int_equal (et_trace_get_n_channels (t), n_threads * n_series);
+      assert_channels_in_layout_order (t);
+      for (guint c = 0; c < et_trace_get_n_channels (t); c++)
+        {
+          const EtChannel *ch = et_trace_get_channel (t, c);
+          const EtThread *thread = et_trace_get_thread (t, et_trace_channel_thread (t, c));
+          EtFields *fields = et_fields_new ();
+          g_autoptr(GString) value = g_string_new (NULL);
+
+          assert_int_equal (ch->n_markers, rounds);
+          for (guint k = 0; k < ch->n_markers; k += rounds - 1)
+            {
+              EtEvent e;
+
+              assert_true (et_trace_decode_event (t, ch->markers[k].event, &e, fields, NULL));
+              assert_int_equal (e.tid, thread->tid);
+              g_string_truncate (value, 0);
+              et_fields_format_value (fields, (guint) et_fields_find (fields, "cvSeries"), value);
+              assert_string_equal (value->str, et_trace_get_string (t, ch->series));
+            }
+          et_fields_free (fields);
+        }
+    }
+}
+
 /* Walking and decoding on several threads must give exactly what one
  * thread gives. */
 static void
@@ -1660,6 +1728,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_progress_tells_each_phase_in_order, setup, teardown),
     cmocka_unit_test_setup_teardown (test_cancelled_load_returns_cancelled, setup, teardown),
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_threads_taking_turns_keep_their_channels, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
     cmocka_unit_test_setup_teardown (test_channels_per_thread_match_any_parts, setup, teardown),
     cmocka_unit_test_setup_teardown (test_walked_schemas_make_the_markers_of_full_decoding,

@@ -4,12 +4,13 @@
  *
  *   pending markers (time order) ─ cut in one part per core
  *     ─ count: each part finds each marker's channel among its thread's
- *       (per thread, not in one table of every channel) and makes the
- *       EtMarker in place
+ *       (per thread, not in one table of every channel) and notes it in
+ *       the marker's place of its thread
  *     ─ join, thread by thread: the parts' channels of the thread merged,
  *       ordered by provider and series name, placed by a running total
  *       (channels and markers both: no global sort, no permutation)
- *     ─ scatter: each part moves its markers to their places at once
+ *     ─ scatter: each part makes its markers' EtMarkers, each in its
+ *       place at once
  *     ─ per thread its summary; per large channel its block arrays
  *       (et-trace-summary.c)
  *
@@ -33,7 +34,15 @@
  * of its own, must not walk long chains). */
 #define CHAIN_MAX 8
 
-/* How far ahead count_part asks for a span start's end marker. */
+/* The threads whose index a part keeps at once. A server's threads are
+ * many but only a dozen are alive at a time, and an index of each would
+ * be kept to the end of the count (4 MB at a million events): past this
+ * many, the index used least lately goes, made again from its thread's
+ * chain if the thread comes back, unless making them again has cost more
+ * than an insert per marker so far (threads taking turns by hundreds). */
+#define INDEX_KEEP 64
+
+/* How far ahead the scatter asks for a span start's end marker. */
 #define PREFETCH_AHEAD 8
 
 /* A channel as one part met it (16 bytes: a server's trace has hundreds
@@ -51,10 +60,20 @@ typedef struct
  * own, so that the few threads alive at once keep theirs in the cache. */
 typedef struct
 {
-  guint32 *slots;
+  guint32 *slots;   /* NULL: none (yet, or no more) */
   guint32  mask;
   guint32  n;
+  guint32  used;    /* the part's lookups by index when it was last used */
 } ThreadIndex;
+
+/* A span start whose end is in a later part: count_part makes its
+ * EtMarker in place, while the end is sure to be there, and keeps its
+ * channel here. */
+typedef struct
+{
+  guint32 marker;
+  guint32 channel;
+} EarlyMarker;
 
 /* One stretch of the markers [from, to): its channels while counting,
  * then each channel's next free place in the final array. */
@@ -62,13 +81,16 @@ typedef struct
 {
   EtPendingMarker *markers;
   const guint32   *keep;
-  guint32         *channel_of;   /* shared: per marker, its part channel */
   guint32          from, to;
   GArray          *channels;     /* PartChannel, first met first */
   guint32         *head;         /* per thread: its latest channel + 1; 0: none */
   guint16         *length;       /* per thread: its channels (saturating) */
   ThreadIndex     *index;        /* per thread: past CHAIN_MAX channels */
+  GArray          *indexed;      /* guint32: the threads with an index, INDEX_KEEP or so */
+  guint32          lookups;      /* by index, so far */
+  guint64          remade;       /* inserts into indexes made again */
   guint32         *cursor;       /* per part channel: its next final place */
+  GArray          *made;         /* EarlyMarker: the markers count_part made */
   guint32          n_kept;
   EtTrace         *self;
   gint64           end_of_trace;
@@ -153,6 +175,48 @@ index_find (ChannelPart *part, const ThreadIndex *x, guint32 series, guint16 pro
   return -1;
 }
 
+/* Drops the index of the thread among part->indexed used least lately;
+ * returns its place there. */
+static guint
+index_drop_oldest (ChannelPart *part)
+{
+  const guint32 *threads = (const guint32 *) (gconstpointer) part->indexed->data;
+  guint oldest = 0;
+  ThreadIndex *x;
+
+  for (guint k = 1; k < part->indexed->len; k++)
+    if (part->index[threads[k]].used < part->index[threads[oldest]].used)
+      oldest = k;
+  x = &part->index[threads[oldest]];
+  g_free (x->slots);
+  *x = (ThreadIndex) { NULL, 0, 0, 0 };
+  return oldest;
+}
+
+/* @thread's index, made from its chain when it has none: @again when it
+ * had one before (part_find makes it first when the thread's channels
+ * pass CHAIN_MAX). */
+static ThreadIndex *
+thread_index (ChannelPart *part, guint32 thread, gboolean again)
+{
+  ThreadIndex *x = &part->index[thread];
+
+  x->used = ++part->lookups;
+  if (x->slots != NULL)
+    return x;
+  if (part->indexed->len < INDEX_KEEP || part->remade > part->n_kept)
+    g_array_append_val (part->indexed, thread);
+  else
+    g_array_index (part->indexed, guint32, index_drop_oldest (part)) = thread;
+  for (guint32 at = part->head[thread]; at != 0; at = part_channel (part, at - 1)->next)
+    {
+      index_insert (part, x, at - 1);
+      part->remade += again;
+    }
+  x->used = part->lookups;
+  return x;
+}
+
 /* The part's channel of (@thread, @series, @provider); a new one is made
  * and put first in its thread's chain. */
 static guint
@@ -173,7 +237,7 @@ part_find (ChannelPart *part, guint32 thread, guint32 series, guint16 provider)
     }
   else
     {
-      gint found = index_find (part, &part->index[thread], series, provider);
+      gint found = index_find (part, thread_index (part, thread, TRUE), series, provider);
 
       if (found >= 0)
         return (guint) found;
@@ -184,8 +248,7 @@ part_find (ChannelPart *part, guint32 thread, guint32 series, guint16 provider)
   if (part->length[thread] < G_MAXUINT16)
     part->length[thread]++;
   if (part->length[thread] == CHAIN_MAX + 1)
-    for (guint32 at = id + 1; at != 0; at = part_channel (part, at - 1)->next)
-      index_insert (part, &part->index[thread], at - 1);
+    thread_index (part, thread, FALSE);
   else if (part->length[thread] > CHAIN_MAX + 1)
     index_insert (part, &part->index[thread], id);
   return id;
@@ -212,11 +275,14 @@ finish_marker (const EtPendingMarker *markers, const EtPendingMarker *p, gint64 
   return m;
 }
 
-/* Counts the part's markers into its channels and makes each kept one the
- * EtMarker it becomes, in its own place (both are 32 bytes): the scatter
- * then reads each pending marker once, in order, so that what it has read
- * can go. A span start reads its end here; ends that closed a span are
- * not kept, so none is made over while another part may read it. */
+/* Counts the part's markers into its channels, each kept one's channel
+ * written where its thread was (the layout's last use of it): the scatter
+ * reads it there and makes the EtMarker, reading a start's end ahead of
+ * it in the part, so that no array of every marker's channel is needed.
+ * A start whose end is in a later part, which may have given the end's
+ * page back by then, is made here, in its own place (both are 32 bytes),
+ * its channel kept aside (part->made). Ends that closed a span are not
+ * kept, so none is written over while another part may read it. */
 static gpointer
 count_part (gpointer data)
 {
@@ -231,14 +297,13 @@ count_part (gpointer data)
   part->head = g_new0 (guint32, MAX (n_threads, 1));
   part->length = g_new0 (guint16, MAX (n_threads, 1));
   part->index = g_new0 (ThreadIndex, MAX (n_threads, 1));
+  part->indexed = g_array_new (FALSE, FALSE, sizeof (guint32));
+  part->made = g_array_new (FALSE, FALSE, sizeof (EarlyMarker));
   for (guint i = part->from; i < part->to; i++)
     {
-      const EtPendingMarker *m = &part->markers[i];
+      EtPendingMarker *m = &part->markers[i];
       guint slot, id;
 
-      /* finish_marker reads a start's end, somewhere ahead: ask for it early. */
-      if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker != ET_NO_INDEX)
-        __builtin_prefetch (&part->markers[m[PREFETCH_AHEAD].end_marker]);
       tell_pass (part, i, &told);
       if (!_et_marker_is_kept (part->keep, i))
         continue;
@@ -253,14 +318,24 @@ count_part (gpointer data)
           recent_thread[slot] = m->thread;
         }
       part_channel (part, id)->count++;
-      part->channel_of[i] = id;
       part->n_kept++;
-      {
-        EtMarker done = finish_marker (part->markers, m, part->end_of_trace);
-        memcpy (&part->markers[i], &done, sizeof done);
-      }
+      if (m->end_marker != ET_NO_INDEX && m->end_marker >= part->to && m->kind == ET_MARKER_SPAN
+          && m->status != ET_SPAN_UNMATCHED_END)
+        {
+          EarlyMarker early = { i, id };
+          EtMarker done = finish_marker (part->markers, m, part->end_of_trace);
+
+          memcpy (m, &done, sizeof done);
+          g_array_append_val (part->made, early);
+        }
+      else
+        m->thread = id;
     }
   tell_pass (part, part->to, &told);
+  for (guint k = 0; k < part->indexed->len; k++)
+    g_free (part->index[g_array_index (part->indexed, guint32, k)].slots);
+  g_clear_pointer (&part->indexed, g_array_unref);
+  g_clear_pointer (&part->index, g_free);
   return NULL;
 }
 
@@ -582,9 +657,6 @@ part_drop_channels (ChannelPart *part, guint n_threads)
 {
   release_free (g_steal_pointer (&part->head), MAX (n_threads, 1) * sizeof (guint32));
   release_free (g_steal_pointer (&part->length), MAX (n_threads, 1) * sizeof (guint16));
-  for (guint t = 0; t < n_threads; t++)
-    g_free (part->index[t].slots);
-  release_free (g_steal_pointer (&part->index), MAX (n_threads, 1) * sizeof (ThreadIndex));
   et_memory_release (part->channels->data, part->channels->len * sizeof (PartChannel));
   g_clear_pointer (&part->channels, g_array_unref);
 }
@@ -670,8 +742,9 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
  * full, which was the loader's peak on traces of few processes. */
 #define SCATTER_SLICE (64u << 10)
 
-/* Moves the part's markers (made by count_part) to their final places,
- * giving back the pages of what it has moved as it goes. The cross-thread
+/* Makes the part's markers (those count_part made, moved) in their final
+ * places, giving back the pages of what it has been through as it goes
+ * (a start's end is ahead of it, or was read by count_part). The cross-thread
  * ends come in marker order (pair_spans), as the scatter goes: each gets
  * its marker's final place. */
 static gpointer
@@ -679,7 +752,8 @@ scatter_part (gpointer data)
 {
   ChannelPart *part = data;
   const EtCrossEnd *cross = (const EtCrossEnd *) (gconstpointer) part->cross_in->data;
-  guint k = 0, n_cross = part->cross_in->len;
+  const EarlyMarker *made = (const EarlyMarker *) (gconstpointer) part->made->data;
+  guint k = 0, n_cross = part->cross_in->len, e = 0;
   guint32 moved_to = part->from;         /* pages before this are given back */
   guint told = part->from;
 
@@ -688,12 +762,29 @@ scatter_part (gpointer data)
     k++;
   for (guint i = part->from; i < part->to; i++)
     {
+      const EtPendingMarker *m = &part->markers[i];
+
+      /* A start's end is somewhere ahead: ask for it early (a marker made
+       * by count_part has no end index there, hence the bound). */
+      if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker < part->to)
+        __builtin_prefetch (&part->markers[m[PREFETCH_AHEAD].end_marker]);
       tell_pass (part, i, &told);
       if (_et_marker_is_kept (part->keep, i))
         {
-          guint32 at = part->cursor[part->channel_of[i]]++;
+          guint32 at;
 
-          memcpy (&part->self->markers[at], &part->markers[i], sizeof (EtMarker));
+          if (e < part->made->len && made[e].marker == i)
+            {
+              at = part->cursor[made[e++].channel]++;
+              memcpy (&part->self->markers[at], m, sizeof (EtMarker));
+            }
+          else
+            {
+              EtMarker done = finish_marker (part->markers, m, part->end_of_trace);
+
+              at = part->cursor[m->thread]++;
+              part->self->markers[at] = done;
+            }
           if (k < n_cross && cross[k].marker == i)
             {
               EtCrossEnd moved = { at, cross[k++].thread };
@@ -715,12 +806,11 @@ _et_layout_channels (EtTrace *self, EtPendingMarker **markers, guint n, GArray *
                      const guint32 *keep, EtTraceProgress *progress)
 {
   guint k = et_workers_count (n, 1000000), n_channels, n_kept = 0;
-  guint32 *channel_of = g_new (guint32, MAX (n, 1));
   g_autofree ChannelPart *parts = g_new0 (ChannelPart, k);
   gint64 clock = g_get_monotonic_time ();   /* the steps' own times (ETLSCOPE_TIMING) */
 
   for (guint j = 0; j < k; j++)
-    parts[j] = (ChannelPart) { .markers = *markers, .keep = keep, .channel_of = channel_of,
+    parts[j] = (ChannelPart) { .markers = *markers, .keep = keep,
                                .from = (guint32) ((guint64) n * j / k),
                                .to = (guint32) ((guint64) n * (j + 1) / k), .self = self,
                                .end_of_trace = et_trace_get_duration_ns (self),
@@ -738,11 +828,11 @@ _et_layout_channels (EtTrace *self, EtPendingMarker **markers, guint n, GArray *
   _et_loader_phase_done ("- join", &clock);
 
   et_workers_run (parts, sizeof *parts, k, scatter_part, "etlscope-layout");
-  g_free (channel_of);
   for (guint j = 0; j < k; j++)
     {
       g_array_append_vals (self->cross_ends, parts[j].cross->data, parts[j].cross->len);
       g_array_unref (parts[j].cross);
+      g_array_unref (parts[j].made);
       g_free (parts[j].cursor);
     }
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
