@@ -26,7 +26,7 @@ et_layout_new (EtTrace *trace)
   l->rows = g_array_new (FALSE, FALSE, sizeof (EtRow));
   l->provider_rows = g_new0 (gboolean, MAX (l->f.n_providers, 1));
   for (guint c = 0; c < n; c++)
-    l->provider_rows[et_trace_get_channel (trace, c)->provider] = TRUE;
+    l->provider_rows[et_channel_provider (et_trace_get_channel (trace, c))] = TRUE;
   et_layout_threads_init (l);
   et_layout_update (l, 18);
   return l;
@@ -95,7 +95,7 @@ et_layout_channel_shown (EtLayout *l, guint c)
 {
   const EtChannel *ch = et_trace_get_channel (l->trace, c);
 
-  return !l->f.provider_hidden[ch->provider] && !l->channel_hidden[c]
+  return !l->f.provider_hidden[et_channel_provider (ch)] && !l->channel_hidden[c]
          && (g_hash_table_size (l->series_hidden) == 0
              || !g_hash_table_contains (l->series_hidden, GUINT_TO_POINTER (ch->series)));
 }
@@ -640,7 +640,7 @@ et_layout_row_label (EtLayout *l, const EtRow *row, GString *out)
     {
       const EtChannel *c = et_trace_get_channel (l->trace, row->index);
       const char *series = et_trace_get_string (l->trace, c->series);
-      const char *provider = et_trace_get_provider (l->trace, c->provider)->name;
+      const char *provider = et_trace_get_provider (l->trace, et_channel_provider (c))->name;
 
       if (*series != '\0')
         g_string_append_printf (out, "%s: %s", series, provider);

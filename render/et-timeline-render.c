@@ -401,7 +401,7 @@ span_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gui
   double px_per_us;
 
   if (!et_layout_kind_visible (layout, ET_MARKER_SPAN)
-      || !et_layout_get_provider_visible (layout, ch->provider))
+      || !et_layout_get_provider_visible (layout, et_channel_provider (ch)))
     return;
   et_time_to_x_init (&p.map, v);
   px_per_us = 1000.0 * p.map.px_per_ns;
@@ -705,7 +705,7 @@ point_shapes (EtTrace *trace, EtLayout *layout, guint c, const EtChannel *ch, gu
   guint i = first;
 
   if (!points_wanted (layout, v, top, kind, band)
-      || !et_layout_get_provider_visible (layout, ch->provider))
+      || !et_layout_get_provider_visible (layout, et_channel_provider (ch)))
     return;
   point_scan_init (&p, trace, layout, c, ch, end, v, kind);
   while ((i = next_in_view (&p, i, v)) < end)
@@ -829,7 +829,7 @@ merged_point_shapes (EtTrace *trace, EtLayout *layout, const EtViewport *v, cons
       guint end, first;
 
       if (et_layout_channel_row (layout, c) != row
-          || !et_layout_get_provider_visible (layout, ch->provider))
+          || !et_layout_get_provider_visible (layout, et_channel_provider (ch)))
         continue;
       if (n == MERGED_MAX)
         {

@@ -187,7 +187,7 @@ assert_stats_samples (EtWindow *window, gint64 from, gint64 to, gint64 fixture_s
           const guint32 *nodes;
           guint n;
 
-          if (ch->provider != row->provider || ch->series != row->series || thread == ET_NO_INDEX)
+          if (et_channel_provider (ch) != row->provider || ch->series != row->series || thread == ET_NO_INDEX)
             continue;
           n = et_stacks_thread_samples (stacks, thread, &ns, &nodes);
           for (guint i = 0; i < ch->n_markers; i++)
@@ -227,7 +227,7 @@ count_row_by_hand (EtTrace *trace, const EtStatsRow *r, gint64 from, gint64 to,
       const guint32 *nodes = NULL;
       guint n = t != NULL ? et_stacks_thread_samples (stacks, thread, &ns, &nodes) : 0;
 
-      for (guint i = 0; t != NULL && ch->provider == r->provider && ch->series == r->series
+      for (guint i = 0; t != NULL && et_channel_provider (ch) == r->provider && ch->series == r->series
                         && i < ch->n_markers; i++)
         {
           const EtMarker *m = &ch->markers[i];

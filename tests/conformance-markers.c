@@ -370,7 +370,7 @@ check_marker (Case *cs, const EtChannel *ch, guint k, const EtThread *thread, gu
   const MarkerWant *w;
 
   cs->n_markers++;
-  if (m->provider != ch->provider || et_trace_marker_series (cs->trace, m) != ch->series)
+  if (m->provider != et_channel_provider (ch) || et_trace_marker_series (cs->trace, m) != ch->series)
     mismatch (cs, key, "expected its channel's provider and series, actual another");
   if (k > 0 && ch->markers[k - 1].start_ns > m->start_ns)
     mismatch (cs, key, "expected markers sorted by start, actual one before it starts later");

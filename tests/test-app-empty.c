@@ -177,7 +177,7 @@ test_a_runtime_trace_opens_with_its_gcs (void **state)
 
   /* The details of the first GC: its text, and why it looks like this. */
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
-    if (et_trace_get_channel (trace, c)->provider == runtime)
+    if (et_channel_provider (et_trace_get_channel (trace, c)) == runtime)
       {
         g_autofree char *details = NULL;
 

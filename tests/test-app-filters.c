@@ -36,7 +36,7 @@ count_by_hand (EtWindow *window, const Hidden *h)
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);
 
-      if (!et_trace_get_provider (trace, ch->provider)->default_on || ch->series == h->series
+      if (!et_trace_get_provider (trace, et_channel_provider (ch))->default_on || ch->series == h->series
           || c == h->channel)
         continue;
       for (guint i = 0; i < ch->n_markers; i++)
@@ -350,7 +350,7 @@ count_in (EtTrace *trace, gint64 from, gint64 to)
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);
-      if (et_trace_get_provider (trace, ch->provider)->default_on)
+      if (et_trace_get_provider (trace, et_channel_provider (ch))->default_on)
         for (guint i = 0; i < ch->n_markers; i++)
           n += et_marker_overlaps (&ch->markers[i], from, to);
     }
@@ -433,7 +433,7 @@ test_overview_counts_follows_filters_and_seeks (void **state)
   assert_int_equal (d->total, shown_markers (window));
   all = d->total;
 
-  et_window_set_provider_visible (window, et_trace_get_channel (trace, 0)->provider, FALSE);
+  et_window_set_provider_visible (window, et_channel_provider (et_trace_get_channel (trace, 0)), FALSE);
   RUN_UNTIL (!et_overview_strip_is_busy (overview));
   assert_true (et_overview_strip_get_density (overview)->total < all);
   assert_int_equal (et_overview_strip_get_density (overview)->total, shown_markers (window));

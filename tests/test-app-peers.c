@@ -80,7 +80,7 @@ test_duration_filter_is_a_chip_escape_ends (void **state)
     if (g_str_equal (et_trace_get_string (trace, et_trace_get_channel (trace, c)->series), "Request"))
       ch = et_trace_get_channel (trace, c);
   assert_non_null (ch);
-  g_signal_emit_by_name (stats, "find-spans", (guint) ch->provider, (guint) ch->series,
+  g_signal_emit_by_name (stats, "find-spans", (guint) et_channel_provider (ch), (guint) ch->series,
                          (gint64) 1000000, (gint64) 3000000);
   RUN_UNTIL (!et_window_is_busy (window));
   assert_non_null (et_markers_list_get_zone (list));
@@ -101,7 +101,7 @@ test_duration_filter_is_a_chip_escape_ends (void **state)
   assert_false (et_timeline_view_get_selection (window_timeline (window), NULL));
 
   /* A new search lists its hits wherever they are. */
-  g_signal_emit_by_name (stats, "find-spans", (guint) ch->provider, (guint) ch->series,
+  g_signal_emit_by_name (stats, "find-spans", (guint) et_channel_provider (ch), (guint) ch->series,
                          (gint64) 1000000, (gint64) 3000000);
   assert_non_null (et_markers_list_get_zone (list));
   et_window_search (window, "GET");

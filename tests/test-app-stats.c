@@ -50,7 +50,7 @@ count_by_hand (EtTrace *trace, gint64 from, gint64 to, gint hidden)
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);
 
-      if (!et_trace_get_provider (trace, ch->provider)->default_on || (gint) ch->provider == hidden)
+      if (!et_trace_get_provider (trace, et_channel_provider (ch))->default_on || (gint) et_channel_provider (ch) == hidden)
         continue;
       for (guint i = 0; i < ch->n_markers; i++)
         {
@@ -64,7 +64,7 @@ count_by_hand (EtTrace *trace, gint64 from, gint64 to, gint hidden)
               || (span && (m->status == ET_SPAN_UNMATCHED_START
                            || m->status == ET_SPAN_UNMATCHED_END)))
             continue;
-          key = row_key (ch->provider, ch->series, m->kind);
+          key = row_key (et_channel_provider (ch), ch->series, m->kind);
           t = g_hash_table_lookup (tallies, key);
           if (t == NULL)
             {

@@ -288,7 +288,7 @@ count_visible (EtTrace *trace, EtLayout *layout, gint64 from, gint64 to)
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);
 
-      if (!et_layout_get_provider_visible (layout, ch->provider))
+      if (!et_layout_get_provider_visible (layout, et_channel_provider (ch)))
         continue;
       for (guint i = 0; i < ch->n_markers; i++)
         n += et_marker_overlaps (&ch->markers[i], from, to)
@@ -559,7 +559,7 @@ test_markers_list_follows_view_filters_and_sort (void **state)
   activate (window, "timeline.zoom-fit");
   RUN_UNTIL (!et_window_is_busy (window));
   before = et_markers_list_get_n_rows (list);
-  provider = et_trace_get_channel (trace, channel)->provider;
+  provider = et_channel_provider (et_trace_get_channel (trace, channel));
   et_window_set_provider_visible (window, provider, FALSE);
   assert_true (et_markers_list_get_n_rows (list) < before);
   assert_int_equal (et_markers_list_get_n_rows (list),
@@ -613,7 +613,7 @@ test_ticking_a_non_default_provider_reloads_with_its_markers (void **state)
   wait_for_picture (window);
   trace = et_window_get_trace (window);
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
-    has_channel |= et_trace_get_channel (trace, c)->provider == extra;
+    has_channel |= et_channel_provider (et_trace_get_channel (trace, c)) == extra;
   assert_true (has_channel);
   assert_true (et_layout_get_provider_visible (et_window_get_layout (window), extra));
   assert_true (et_layout_get_provider_visible (et_window_get_layout (window), shown));

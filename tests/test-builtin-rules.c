@@ -267,7 +267,7 @@ count_markers_of (EtTrace *trace, const char *provider)
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);
 
-      if (et_guid_equal (&et_trace_get_provider (trace, ch->provider)->guid, &guid))
+      if (et_guid_equal (&et_trace_get_provider (trace, et_channel_provider (ch))->guid, &guid))
         n += ch->n_markers;
     }
   return n;

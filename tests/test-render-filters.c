@@ -155,7 +155,7 @@ tid_is (EtTrace *trace, guint channel, gconstpointer data)
 static gboolean
 provider_is (EtTrace *trace, guint channel, gconstpointer data)
 {
-  return et_trace_get_channel (trace, channel)->provider == GPOINTER_TO_UINT (data);
+  return et_channel_provider (et_trace_get_channel (trace, channel)) == GPOINTER_TO_UINT (data);
 }
 
 static void

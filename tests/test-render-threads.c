@@ -1033,7 +1033,7 @@ test_kept_layout_state_matches_a_full_layout (void **state)
 
       switch (what)
         {
-        case 0: et_layout_set_provider_visible (layout, et_trace_get_channel (trace, c)->provider, on); break;
+        case 0: et_layout_set_provider_visible (layout, et_channel_provider (et_trace_get_channel (trace, c)), on); break;
         case 1: et_layout_set_series_visible (layout, et_trace_get_channel (trace, c)->series, on); break;
         case 2: et_layout_set_channel_visible (layout, c, on); break;
         case 3: et_layout_show_all_channels (layout); break;

@@ -551,8 +551,8 @@ test_collapsing_a_process_hides_its_rows (void **state)
        * tid is the thread header's, not repeated on every row */
       expected = *et_trace_get_string (demo, ch->series)
         ? g_strdup_printf ("%s: %s", et_trace_get_string (demo, ch->series),
-                           et_trace_get_provider (demo, ch->provider)->name)
-        : g_strdup (et_trace_get_provider (demo, ch->provider)->name);
+                           et_trace_get_provider (demo, et_channel_provider (ch))->name)
+        : g_strdup (et_trace_get_provider (demo, et_channel_provider (ch))->name);
       assert_string_equal (label->str, expected);
     }
   et_layout_set_collapsed (layout, process, TRUE);
@@ -652,7 +652,7 @@ test_filters_hide_providers_importance_and_kinds (void **state)
   assert_true (g_hash_table_size (all.providers) >= 2);
   assert_int_equal (all.kinds, 1u << ET_MARKER_FLAG | 1u << ET_MARKER_MESSAGE | 1u << ET_MARKER_SPAN);
 
-  hidden = et_trace_get_channel (demo, et_layout_row (layout, 1)->index)->provider;
+  hidden = et_channel_provider (et_trace_get_channel (demo, et_layout_row (layout, 1)->index));
   et_layout_set_provider_visible (layout, hidden, FALSE);
   seen = shapes_of (layout, &v);
   assert_false (g_hash_table_contains (seen.providers, GUINT_TO_POINTER (hidden)));

@@ -797,10 +797,10 @@ series_id (EtTrace *trace, const char *provider, const char *series, guint16 *pr
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);
 
-      if (g_str_equal (et_trace_get_provider (trace, ch->provider)->name, provider)
+      if (g_str_equal (et_trace_get_provider (trace, et_channel_provider (ch))->name, provider)
           && g_str_equal (et_trace_get_string (trace, ch->series), series))
         {
-          *provider_index = ch->provider;
+          *provider_index = et_channel_provider (ch);
           return ch->series;
         }
     }

@@ -600,8 +600,8 @@ assert_channels_in_layout_order (EtTrace *t)
             {
               const EtChannel *before = et_trace_get_channel (t, c - 1);
 
-              assert_true (before->provider < ch->provider
-                           || (before->provider == ch->provider
+              assert_true (et_channel_provider (before) < et_channel_provider (ch)
+                           || (et_channel_provider (before) == et_channel_provider (ch)
                                && strcmp (et_trace_get_string (t, before->series),
                                           et_trace_get_string (t, ch->series)) < 0));
             }

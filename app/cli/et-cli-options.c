@@ -326,7 +326,7 @@ et_cli_filter_channel (const EtCliFilter *filter, EtTrace *trace, guint channel)
   const EtChannel *ch = et_trace_get_channel (trace, channel);
   const EtThread *thread = et_trace_get_thread (trace, et_trace_channel_thread (trace, channel));
 
-  return et_cli_filter_provider (filter, ch->provider)
+  return et_cli_filter_provider (filter, et_channel_provider (ch))
          && et_cli_filter_thread (filter, thread->pid, thread->tid, thread->has_ids);
 }
 

@@ -42,7 +42,7 @@ static gboolean
 provider_has_markers (EtTrace *trace, guint provider)
 {
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
-    if (et_trace_get_channel (trace, c)->provider == provider)
+    if (et_channel_provider (et_trace_get_channel (trace, c)) == provider)
       return TRUE;
   return FALSE;
 }

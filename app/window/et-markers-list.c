@@ -303,7 +303,7 @@ collect (Collect *c)
       guint end, i = et_channel_query (c->trace, ch_index, c->from_ns, c->to_ns, &end);
 
       if (!et_layout_filter_channel (c->filter, ch_index)
-          || (c->zone.on && (ch->provider != c->zone.provider || ch->series != c->zone.series)))
+          || (c->zone.on && (et_channel_provider (ch) != c->zone.provider || ch->series != c->zone.series)))
         continue;
       g_array_append_val (bounds, c->refs->len);
       for (; i < end; i++)

@@ -112,7 +112,7 @@ et_stats_span_samples (EtTrace *trace, gint64 from_ns, gint64 to_ns, const EtSta
   for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
     {
       const EtChannel *ch = et_trace_get_channel (trace, c);
-      gint64 key = ((gint64) ch->provider << 32) | ch->series;
+      gint64 key = ((gint64) et_channel_provider (ch) << 32) | ch->series;
       guint r = GPOINTER_TO_UINT (g_hash_table_lookup (index, &key));
 
       if (r == 0
@@ -151,7 +151,7 @@ et_stats_span_ranges (EtTrace *trace, gint64 from_ns, gint64 to_ns, const EtStat
       guint thread = et_trace_channel_thread (trace, c);
       Ranges ranges = { { thread, 0, 0 }, out };
 
-      if (ch->provider != provider || ch->series != series || thread == ET_NO_INDEX
+      if (et_channel_provider (ch) != provider || ch->series != series || thread == ET_NO_INDEX
           || (filter != NULL && filter->channel != NULL && !filter->channel (trace, c, filter->data)))
         continue;
       ranges.thread.pid = et_trace_get_thread (trace, thread)->pid;

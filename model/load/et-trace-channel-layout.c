@@ -547,8 +547,7 @@ join_thread (JoinRange *r, guint t)
       ThreadChannel *tc = &g_array_index (j->channels, ThreadChannel,
                                           g_array_index (j->order, guint32, c));
       /* (its first place, counted from the range's start, until place_range) */
-      EtChannel channel = { tc->provider, tc->series, GSIZE_TO_POINTER ((gsize) r->n_markers),
-                            tc->count };
+      EtChannel channel = { GSIZE_TO_POINTER ((gsize) r->n_markers), tc->series, tc->count };
 
       tc->first = r->n_markers;
       r->n_markers += tc->count;

@@ -114,7 +114,7 @@ et_trace_flow_partner (EtTrace *trace, guint channel, guint index, gboolean forw
       guint i;
 
       /* Only the provider's channels, on other threads. */
-      if (other->provider != ch->provider || et_trace_channel_thread (trace, c) == thread)
+      if (et_channel_provider (other) != et_channel_provider (ch) || et_trace_channel_thread (trace, c) == thread)
         continue;
       i = search_channel (trace, c, forward, m->start_ns, role, kind->key, value, fields);
       if (i != G_MAXUINT && (best == NULL || (forward ? other->markers[i].start_ns < best->start_ns

@@ -155,7 +155,7 @@ static Group *
 tally_group (Tally *t, guint channel, const EtMarker *m)
 {
   const EtChannel *ch = et_trace_get_channel (t->trace, channel);
-  guint64 key = ((guint64) ch->provider << 34) | ((guint64) m->kind << 32) | ch->series;
+  guint64 key = ((guint64) et_channel_provider (ch) << 34) | ((guint64) m->kind << 32) | ch->series;
   Group *g = g_hash_table_lookup (t->by_key, &key);
 
   if (g == NULL)
@@ -163,7 +163,7 @@ tally_group (Tally *t, guint channel, const EtMarker *m)
       guint64 *stored = g_new (guint64, 1);
 
       g = g_new0 (Group, 1);
-      g->provider = ch->provider;
+      g->provider = et_channel_provider (ch);
       g->series = ch->series;
       g->kind = m->kind;
       if (m->kind == ET_MARKER_SPAN)
@@ -287,7 +287,7 @@ collect_visit (guint channel, const EtMarker *m, gpointer data)
   const EtChannel *ch = et_trace_get_channel (c->trace, channel);
   gint64 d = m->end_ns - m->start_ns;
 
-  if (m->kind == ET_MARKER_SPAN && ch->provider == c->provider && ch->series == c->series)
+  if (m->kind == ET_MARKER_SPAN && et_channel_provider (ch) == c->provider && ch->series == c->series)
     g_array_append_val (c->durations, d);
 }
 

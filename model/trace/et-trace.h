@@ -77,13 +77,24 @@ typedef struct
 
 G_STATIC_ASSERT (sizeof (EtMarker) == 32);
 
+/* A thread's markers of one provider and series. 16 bytes: a server's
+ * trace has hundreds of thousands; its provider is its markers'
+ * (et_channel_provider). */
 typedef struct
 {
-  guint16         provider;
-  guint32         series;     /* string id */
   const EtMarker *markers;    /* sorted by start_ns, then event index */
+  guint32         series;     /* string id */
   guint           n_markers;
 } EtChannel;
+
+G_STATIC_ASSERT (sizeof (EtChannel) == 16 || sizeof (gpointer) != 8);
+
+/* A channel's provider: its markers' (it has one at least). */
+static inline guint16
+et_channel_provider (const EtChannel *channel)
+{
+  return channel->markers[0].provider;
+}
 
 typedef struct
 {
