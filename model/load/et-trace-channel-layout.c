@@ -89,7 +89,8 @@ typedef struct
   GArray          *indexed;      /* guint32: the threads with an index, INDEX_KEEP or so */
   guint32          lookups;      /* by index, so far */
   guint64          remade;       /* inserts into indexes made again */
-  guint32         *cursor;       /* per part channel: its next final place */
+  guint32         *cursor;       /* per part channel: its next final place (made where
+                                    its channels were, part_cursors) */
   GArray          *made;         /* EarlyMarker: the markers count_part made */
   guint32          n_kept;
   EtTrace         *self;
@@ -517,7 +518,6 @@ join_thread (JoinRange *r, guint t)
   ThreadJoin *j = &r->j;
   EtThread *thread = &g_array_index (r->self->threads, EtThread, t);
   EtChannel *channels = (EtChannel *) (gpointer) r->self->channels->data + r->at;
-  guint32 *channel_thread = (guint32 *) (gpointer) r->self->channel_thread->data + r->at;
   guint most = 0;
 
   g_array_set_size (j->channels, 0);
@@ -551,16 +551,16 @@ join_thread (JoinRange *r, guint t)
 
       tc->first = r->n_markers;
       r->n_markers += tc->count;
-      channels[r->n_channels] = channel;
-      channel_thread[r->n_channels++] = t;
+      channels[r->n_channels++] = channel;
     }
-  /* The same walk again, in the same order: each part channel's place. */
+  /* The same walk again, in the same order: each part channel's place,
+   * where its count was. */
   for (guint p = 0, v = 0; p < r->k; p++)
     for (guint32 at = r->parts[p].head[t]; at != 0;
          at = part_channel (&r->parts[p], at - 1)->next, v++)
-      r->parts[p].cursor[at - 1] = g_array_index (j->channels, ThreadChannel,
-                                                  g_array_index (j->met, guint32, v)).first
-                                   + g_array_index (j->before, guint32, v);
+      part_channel (&r->parts[p], at - 1)->count
+        = g_array_index (j->channels, ThreadChannel, g_array_index (j->met, guint32, v)).first
+          + g_array_index (j->before, guint32, v);
 }
 
 static gpointer
@@ -594,7 +594,7 @@ place_range (gpointer data)
         thread->first_channel += r->channel_base;
       for (guint p = 0; p < r->k; p++)
         for (guint32 at = r->parts[p].head[t]; at != 0; at = part_channel (&r->parts[p], at - 1)->next)
-          r->parts[p].cursor[at - 1] += r->marker_base;
+          part_channel (&r->parts[p], at - 1)->count += r->marker_base;
     }
   return NULL;
 }
@@ -650,14 +650,42 @@ release_free (gpointer block, gsize len)
   g_free (block);
 }
 
-/* What only the count and the join needed goes, its pages first. */
+/* What only the count and the join needed goes, its pages first; the
+ * part channels' places (their counts' fields since the join) become the
+ * part's cursors at the front of their block, whose back is given back. */
 static void
 part_drop_channels (ChannelPart *part, guint n_threads)
 {
+  guint n = part->channels->len;
+  PartChannel *channels;
+
   release_free (g_steal_pointer (&part->head), MAX (n_threads, 1) * sizeof (guint32));
   release_free (g_steal_pointer (&part->length), MAX (n_threads, 1) * sizeof (guint16));
-  et_memory_release (part->channels->data, part->channels->len * sizeof (PartChannel));
-  g_clear_pointer (&part->channels, g_array_unref);
+  g_array_set_size (part->channels, MAX (n, 1));
+  channels = (PartChannel *) (gpointer) g_array_free (g_steal_pointer (&part->channels), FALSE);
+  part->cursor = (guint32 *) (gpointer) channels;
+  for (guint c = 0; c < n; c++)       /* each read before it is written over */
+    part->cursor[c] = channels[c].count;
+  et_memory_release (part->cursor + n, (MAX (n, 1) * sizeof (PartChannel)) - n * sizeof (guint32));
+}
+
+/* Each channel's thread, once the markers are in place (so not beside
+ * them and the pending ones at once). */
+static void
+place_channel_threads (EtTrace *self, guint n_channels)
+{
+  guint32 *of;
+
+  _et_presize_array (&self->channel_thread, n_channels + 1);
+  g_array_set_size (self->channel_thread, n_channels);
+  of = (guint32 *) (gpointer) self->channel_thread->data;
+  for (guint t = 0; t < self->threads->len; t++)
+    {
+      const EtThread *thread = &g_array_index (self->threads, EtThread, t);
+
+      for (guint c = 0; c < thread->n_channels; c++)
+        of[thread->first_channel + c] = t;
+    }
 }
 
 /* Every thread's channels, in thread order: the trace's channels and
@@ -673,8 +701,6 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
 
   n_ranges = MIN (et_workers_count (self->n_markers, 200000), MAX (n_threads, 1));
   ranges = g_new0 (JoinRange, n_ranges);
-  for (guint p = 0; p < k; p++)
-    parts[p].cursor = g_new (guint32, MAX (parts[p].channels->len, 1));
   for (guint r = 0; r < n_ranges; r++)
     {
       JoinRange *range = &ranges[r];
@@ -698,8 +724,6 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
     }
   _et_presize_array (&self->channels, bound + 1);
   g_array_set_size (self->channels, bound);
-  _et_presize_array (&self->channel_thread, bound + 1);
-  g_array_set_size (self->channel_thread, bound);
   et_workers_run (ranges, sizeof *ranges, n_ranges, join_range, "etlscope-layout");
   for (guint r = 0; r < n_ranges; r++)
     {
@@ -708,14 +732,10 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
       memmove ((EtChannel *) (gpointer) self->channels->data + n_channels,
                (EtChannel *) (gpointer) self->channels->data + ranges[r].at,
                ranges[r].n_channels * sizeof (EtChannel));
-      memmove ((guint32 *) (gpointer) self->channel_thread->data + n_channels,
-               (guint32 *) (gpointer) self->channel_thread->data + ranges[r].at,
-               ranges[r].n_channels * sizeof (guint32));
       n_channels += ranges[r].n_channels;
       placed += ranges[r].n_markers;
     }
   g_array_set_size (self->channels, n_channels);
-  g_array_set_size (self->channel_thread, n_channels);
   et_workers_run (ranges, sizeof *ranges, n_ranges, place_range, "etlscope-layout");
   for (guint r = 0; r < n_ranges; r++)
     {
@@ -837,6 +857,7 @@ _et_layout_channels (EtTrace *self, EtPendingMarker **markers, guint n, GArray *
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
   g_clear_pointer (markers, g_free);
   g_clear_pointer (cross_ends, g_array_unref);
+  place_channel_threads (self, n_channels);
   _et_loader_phase_done ("- scatter", &clock);
   _et_layout_summarise (self, n_channels);
   _et_loader_phase_done ("- summary", &clock);
