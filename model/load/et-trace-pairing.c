@@ -266,13 +266,16 @@ pair_processes (gpointer data)
 
 /* Pairs every process's spans and returns a mask of the markers that
  * stay. Processes pair on every core, a process per task, in order, as
- * long as those pairing at once hold at most a third of the spans or the
- * largest process's (what pairing it alone holds): pairing takes the
- * 24-byte record of each span (its result written in place of its id),
- * and two large processes at once were the loader's peak (the threads
- * shape, three processes of a third each). The large shape's eight
- * processes of an eighth each pair two at a time: 34 ms instead of 55 one
- * at a time. */
+ * long as those pairing at once hold at most two thirds of the spans or
+ * the largest process's (what pairing it alone holds). A process's
+ * records join in the room the first decoding thread has for them, the
+ * others' pages given back as they are copied (join_spans), and each
+ * span's result is written in place of its id: what pairing more at once
+ * adds is the working tables (maps, links, each thread's sweep), half a
+ * megabyte for a process of 5,000 threads. The large shape's eight
+ * processes of an eighth each pair two at a time (34 ms instead of 55 one
+ * at a time); threads-15k's three of a third each, which a third let
+ * pair one at a time, 40 ms instead of 56. */
 guint32 *
 _et_pair_spans (EtTrace *self, EtPendingMarker *markers, guint n_markers, const EtSpanPart *parts,
                 guint n_parts, GArray *cross_ends, EtTraceProgress *progress)
@@ -290,7 +293,7 @@ _et_pair_spans (EtTrace *self, EtPendingMarker *markers, guint n_markers, const 
       n_spans += process_spans (&job, p);
       largest = MAX (largest, process_spans (&job, p));
     }
-  job.budget = MAX (n_spans / 3, largest);
+  job.budget = MAX (n_spans * 2 / 3, largest);
   job.progress = progress;
   _et_trace_progress_begin (progress, ET_TRACE_PHASE_PAIRING, n_spans);
   n_threads = MAX (MIN (et_workers_count (n_spans, 50000), job.n_processes), 1);
