@@ -788,10 +788,18 @@ scatter_part (gpointer data)
     {
       const EtPendingMarker *m = &part->markers[i];
 
-      /* A start's end is somewhere ahead: ask for it early (a marker made
-       * by count_part has no end index there, hence the bound). */
-      if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker < part->to)
-        __builtin_prefetch (&part->markers[m[PREFETCH_AHEAD].end_marker]);
+      /* A start's end is somewhere ahead: ask for it early. A marker made
+       * by count_part has no end index there (hence the bound), and its
+       * bytes are an EtMarker's (hence the copy). */
+      if (i + PREFETCH_AHEAD < part->to)
+        {
+          const guint8 *ahead = (const guint8 *) &m[PREFETCH_AHEAD];
+          guint32 end;
+
+          memcpy (&end, ahead + G_STRUCT_OFFSET (EtPendingMarker, end_marker), sizeof end);
+          if (end < part->to)
+            __builtin_prefetch (&part->markers[end]);
+        }
       tell_pass (part, i, &told);
       if (_et_marker_is_kept (part->keep, i))
         {
