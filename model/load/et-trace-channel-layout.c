@@ -90,7 +90,7 @@ typedef struct
   guint32          lookups;      /* by index, so far */
   guint64          remade;       /* inserts into indexes made again */
   guint32         *cursor;       /* per part channel: its next final place (made where
-                                    its channels were, part_cursors) */
+                                    its channels were, part_drop_channels) */
   GArray          *made;         /* EarlyMarker: the markers count_part made */
   guint32          n_kept;
   EtTrace         *self;
@@ -214,7 +214,6 @@ thread_index (ChannelPart *part, guint32 thread, gboolean again)
       index_insert (part, x, at - 1);
       part->remade += again;
     }
-  x->used = part->lookups;
   return x;
 }
 
