@@ -371,6 +371,64 @@ test_many_open_spans_match_reference (void **state)
   g_rand_free (rand);
 }
 
+/* A server's short-lived threads: a dozen alive at a time out of
+ * thousands, some coming back after all their spans ended, one piling up
+ * past the sweep's list into its heap and back; a sweep gives back the
+ * room of threads whose spans all ended (every few thousand starts), and
+ * a thread that comes back is as one never met. Long enough for several
+ * such passes; checked against the reference. */
+static void
+test_short_lived_threads_match_reference (void **state)
+{
+  GRand *rand = g_rand_new_with_seed (3636);
+  guint n = 30000, made = 0, starts = 0;
+  g_autofree EtSpanEvent *e = g_new0 (EtSpanEvent, n);
+  g_autofree guint *open = g_new0 (guint, 4000);   /* per thread: its open ids, stacked */
+  g_autofree gint64 *ids = g_new0 (gint64, 4000 * 64);
+  gint64 t = 0;
+
+  while (made < n)
+    {
+      /* Mostly one of the twelve threads alive now; now and then an
+       * old one again, or thread 7. */
+      guint now = made * 3000 / n, tid;
+
+      if (g_rand_int_range (rand, 0, 50) == 0)
+        tid = g_rand_int_range (rand, 0, now + 1);
+      else if (g_rand_int_range (rand, 0, 20) == 0 && (made / 1024 % 4 == 0 || open[7] > 0))
+        tid = 7;
+      else
+        tid = now + g_rand_int_range (rand, 0, 12);
+      t += g_rand_int_range (rand, 0, 3);
+      /* Thread 7 piles spans up for 1,024 events (past the sweep's list),
+       * then ends them all in the 3,072 after and rests. */
+      if (tid == 7 ? open[tid] > 0 && (open[tid] == 63 || made / 1024 % 4 != 0)
+                   : open[tid] > 0 && (open[tid] == 63 || g_rand_int_range (rand, 0, 2) == 0))
+        {
+          /* Ends the latest (nested) or, now and then, an earlier one. */
+          guint k = open[tid] - 1;
+
+          if (g_rand_int_range (rand, 0, 4) == 0)
+            k = (guint) g_rand_int_range (rand, 0, (gint32) open[tid]);
+
+          e[made++] = ev_id (t, tid + 1, TRUE, ids[tid * 64 + k]);
+          ids[tid * 64 + k] = ids[tid * 64 + --open[tid]];
+        }
+      else
+        {
+          gint64 id = (gint64) made + 1;
+
+          e[made++] = ev_id (t, tid + 1, FALSE, id);
+          starts++;
+          if (tid == 7 || g_rand_int_range (rand, 0, 12) != 0)   /* the rest never end */
+            ids[tid * 64 + open[tid]++] = id;
+        }
+    }
+  assert_true (starts > 3 * 4096);
+  assert_true (check_against_reference (e, n) > 32);    /* thread 7 went past the list */
+  g_rand_free (rand);
+}
+
 /* Starts never closed stay open to the end of the trace, each one lane
  * below the last: 70,000 on one thread get lanes 0, 1, 2, … up to the
  * largest a lane can be, and every one but the first is nested. */
@@ -507,6 +565,7 @@ main (void)
     cmocka_unit_test (test_span_ending_when_next_starts_is_not_a_container),
     cmocka_unit_test (test_random_traces_match_reference),
     cmocka_unit_test (test_many_open_spans_match_reference),
+    cmocka_unit_test (test_short_lived_threads_match_reference),
     cmocka_unit_test (test_starts_never_closed_pile_up),
     cmocka_unit_test (test_pairing_by_reference_matches_events),
     cmocka_unit_test (test_nothing_to_pair),

@@ -627,6 +627,31 @@ sweep_start (Pairing *p, guint i, ThreadSweep *s)
 /* How many events ahead the sweep asks for the end of a start. */
 #define LANES_AHEAD 16
 
+/* Gives back the open spans' room of every thread whose spans all ended
+ * by @t: no start from @t on sees them (sweep_start drops what ended by
+ * its time), so such a thread is as one never met. A server's thousands
+ * of short-lived threads kept theirs to the end of the sweep. */
+static void
+release_ended (GArray *sweeps, gint64 t)
+{
+  for (guint k = 0; k < sweeps->len; k++)
+    {
+      ThreadSweep *s = &g_array_index (sweeps, ThreadSweep, k);
+      gboolean ended = TRUE;
+
+      if (s->open == NULL)
+        continue;
+      for (guint j = 0; j < s->len && ended; j++)
+        ended = s->open[j].end <= t;
+      if (!ended)
+        continue;
+      g_clear_pointer (&s->open, g_free);
+      g_clear_pointer (&s->open_at, g_free);
+      s->len = s->capacity = s->n_depths = s->top = 0;
+      s->heaped = FALSE;
+    }
+}
+
 /* One sweep over all starts in time order, each against its own thread's
  * open spans: the same order as thread by thread, but reading the events
  * and results front to back instead of striding through them once per
@@ -637,6 +662,7 @@ assign_lanes (Pairing *p, guint n)
   g_autoptr(GHashTable) threads = g_hash_table_new (NULL, NULL);
   g_autoptr(GArray) sweeps = g_array_new (FALSE, FALSE, sizeof (ThreadSweep));
   guint recent[64] = { 0 };    /* direct-mapped by tid: sweep + 1, in front of threads */
+  guint since = 0;             /* starts since release_ended (a pass per as many) */
 
   for (guint i = 0; i < n; i++)
     {
@@ -655,6 +681,11 @@ assign_lanes (Pairing *p, guint n)
         }
       if (is_end (&p->keys[i]))
         continue;
+      if (++since > MAX (4096, sweeps->len))
+        {
+          release_ended (sweeps, time_of (&p->owners, &p->keys[i]));
+          since = 0;
+        }
       e = span_at (p, i);
       slot = e.tid % G_N_ELEMENTS (recent);
       k = recent[slot];
