@@ -16,6 +16,7 @@
 #include "et-trace-load.h"
 #include "et-trace-progress.h"
 #include "et-trace-decode.h"
+#include "et-trace-markers-private.h"
 
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -711,6 +712,57 @@ test_threads_taking_turns_keep_their_channels (void **state)
           et_fields_free (fields);
         }
     }
+}
+
+/* Markers' events are told by a bit per event (EtMarkerEvents): marker
+ * i's event is the i-th bit set. Against the list of them, for densities
+ * from nearly empty to full (long runs of empty words, whole full words,
+ * a step's boundary inside a word): every marker's event found at once,
+ * and read in order from any marker. */
+static void
+test_marker_events_find_every_marker (void **state)
+{
+  GRand *rand = g_rand_new_with_seed (77);
+  const guint densities[] = { 0, 1, 3, 50, 97, 100 };   /* percent of events */
+
+  for (guint d = 0; d < G_N_ELEMENTS (densities); d++)
+    for (guint round = 0; round < 4; round++)
+      {
+        guint64 n_events = (guint64) g_rand_int_range (rand, 1, 70000);
+        g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (guint32));
+        EtMarkerEvents events;
+
+        _et_marker_events_init (&events, n_events);
+        for (guint64 e = 0; e < n_events; e++)
+          {
+            /* Runs of a few hundred events at the density, then at none. */
+            gboolean on = (e / 300) % 3 != 2
+                          && (guint) g_rand_int_range (rand, 0, 100) < densities[d];
+
+            if (on)
+              {
+                guint32 event = (guint32) e;
+
+                events.bits[e >> 6] |= G_GUINT64_CONSTANT (1) << (e & 63);
+                g_array_append_val (expected, event);
+              }
+          }
+        _et_marker_events_index (&events, expected->len);
+        for (guint i = 0; i < expected->len; i++)
+          assert_int_equal (_et_marker_event (&events, i), g_array_index (expected, guint32, i));
+        for (guint k = 0; k < 20 && expected->len > 0; k++)
+          {
+            guint from = (guint) g_rand_int_range (rand, 0, (gint32) expected->len);
+            EtMarkerEventIter iter;
+
+            _et_marker_event_iter_init (&iter, &events, from);
+            for (guint i = from; i < expected->len && i < from + 2000; i++)
+              assert_int_equal (_et_marker_event_next (&iter),
+                                g_array_index (expected, guint32, i));
+          }
+        _et_marker_events_clear (&events);
+      }
+  g_rand_free (rand);
 }
 
 /* Walking and decoding on several threads must give exactly what one
@@ -1728,6 +1780,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_progress_tells_each_phase_in_order, setup, teardown),
     cmocka_unit_test_setup_teardown (test_cancelled_load_returns_cancelled, setup, teardown),
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
+    cmocka_unit_test (test_marker_events_find_every_marker),
     cmocka_unit_test_setup_teardown (test_threads_taking_turns_keep_their_channels, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
     cmocka_unit_test_setup_teardown (test_channels_per_thread_match_any_parts, setup, teardown),

@@ -67,12 +67,13 @@ typedef struct
 } ThreadIndex;
 
 /* A span start whose end is in a later part: count_part makes its
- * EtMarker in place, while the end is sure to be there, and keeps its
- * channel here. */
+ * EtMarker while the end is sure to be there, and keeps it here with its
+ * channel. */
 typedef struct
 {
-  guint32 marker;
-  guint32 channel;
+  guint32  marker;
+  guint32  channel;
+  EtMarker made;
 } EarlyMarker;
 
 /* One stretch of the markers [from, to): its channels while counting,
@@ -80,6 +81,7 @@ typedef struct
 typedef struct
 {
   EtPendingMarker *markers;
+  const EtMarkerEvents *events;  /* the markers' events */
   const guint32   *keep;
   guint32          from, to;
   GArray          *channels;     /* PartChannel, first met first */
@@ -254,35 +256,41 @@ part_find (ChannelPart *part, guint32 thread, guint32 series, guint16 provider)
   return id;
 }
 
-/* The marker a pending one becomes: a span start takes its end's time
- * and event, or lasts to the end of the trace when no end came; anything
- * else ends where it starts. */
+/* The marker the pending one @p (of @event) becomes: a span start takes
+ * its end's time and event, or lasts to the end of the trace when no end
+ * came; anything else ends where it starts. An end in the part has its
+ * event where its thread was (count_part); one further is found by its
+ * index. */
 static EtMarker
-finish_marker (const EtPendingMarker *markers, const EtPendingMarker *p, gint64 end_of_trace)
+finish_marker (const ChannelPart *part, const EtPendingMarker *p, guint32 event)
 {
-  EtMarker m = { p->start_ns, p->start_ns, p->event, ET_NO_INDEX, p->provider, p->category,
+  EtMarker m = { p->start_ns, p->start_ns, event, ET_NO_INDEX, p->provider, p->category,
                  p->kind, p->importance, p->status, p->depth };
 
   if (p->kind != ET_MARKER_SPAN || p->status == ET_SPAN_UNMATCHED_END)
     return m;
   if (p->end_marker == ET_NO_INDEX)
-    m.end_ns = MAX (end_of_trace, p->start_ns);
+    m.end_ns = MAX (part->end_of_trace, p->start_ns);
   else
     {
-      m.end_ns = markers[p->end_marker].start_ns;
-      m.end_event = markers[p->end_marker].event;
+      const EtPendingMarker *end = &part->markers[p->end_marker];
+
+      m.end_ns = end->start_ns;
+      m.end_event = p->end_marker < part->to ? end->thread
+                                             : _et_marker_event (part->events, p->end_marker);
     }
   return m;
 }
 
 /* Counts the part's markers into its channels, each kept one's channel
- * written where its thread was (the layout's last use of it): the scatter
- * reads it there and makes the EtMarker, reading a start's end ahead of
- * it in the part, so that no array of every marker's channel is needed.
+ * written where its thread was (the layout's last use of it), and each
+ * end folded into its start its event there: the scatter reads them and
+ * makes the EtMarker, reading a start's end ahead of it in the part, so
+ * that no array of every marker's channel or event is needed.
  * A start whose end is in a later part, which may have given the end's
- * page back by then, is made here, in its own place (both are 32 bytes),
- * its channel kept aside (part->made). Ends that closed a span are not
- * kept, so none is written over while another part may read it. */
+ * page back by then, is made here and kept aside with its channel
+ * (part->made). Ends that closed a span are not kept, so none is written
+ * over while another part may read it. */
 static gpointer
 count_part (gpointer data)
 {
@@ -291,8 +299,11 @@ count_part (gpointer data)
   guint32 recent[256] = { 0 };    /* direct-mapped, in front of the chains: id + 1 */
   guint32 recent_thread[256];      /* … and its thread */
   guint told = part->from;
+  EtMarkerEventIter events;
 
   et_worker_begin ();
+  if (part->from < part->to)
+    _et_marker_event_iter_init (&events, part->events, part->from);
   /* Room for a channel per marker, taken only as it is written: grown by
    * doubling instead, each smaller copy freed stayed in this thread's
    * arena once the allocator's threshold for mapping had risen, 3 MB on
@@ -307,11 +318,15 @@ count_part (gpointer data)
   for (guint i = part->from; i < part->to; i++)
     {
       EtPendingMarker *m = &part->markers[i];
+      guint32 event = _et_marker_event_next (&events);
       guint slot, id;
 
       tell_pass (part, i, &told);
       if (!_et_marker_is_kept (part->keep, i))
-        continue;
+        {
+          m->thread = event;
+          continue;
+        }
       slot = key_hash (m->thread, m->series, m->provider) % G_N_ELEMENTS (recent);
       if (recent[slot] != 0 && recent_thread[slot] == m->thread
           && part_channel (part, recent[slot] - 1)->series == m->series
@@ -327,14 +342,11 @@ count_part (gpointer data)
       if (m->end_marker != ET_NO_INDEX && m->end_marker >= part->to && m->kind == ET_MARKER_SPAN
           && m->status != ET_SPAN_UNMATCHED_END)
         {
-          EarlyMarker early = { i, id };
-          EtMarker done = finish_marker (part->markers, m, part->end_of_trace);
+          EarlyMarker early = { i, id, finish_marker (part, m, event) };
 
-          memcpy (m, &done, sizeof done);
           g_array_append_val (part->made, early);
         }
-      else
-        m->thread = id;
+      m->thread = id;
     }
   tell_pass (part, part->to, &told);
   for (guint k = 0; k < part->indexed->len; k++)
@@ -779,26 +791,22 @@ scatter_part (gpointer data)
   guint k = 0, n_cross = part->cross_in->len, e = 0;
   guint32 moved_to = part->from;         /* pages before this are given back */
   guint told = part->from;
+  EtMarkerEventIter events;
 
   et_worker_begin ();
+  if (part->from < part->to)
+    _et_marker_event_iter_init (&events, part->events, part->from);
   while (k < n_cross && cross[k].marker < part->from)
     k++;
   for (guint i = part->from; i < part->to; i++)
     {
       const EtPendingMarker *m = &part->markers[i];
+      guint32 event = _et_marker_event_next (&events);
 
-      /* A start's end is somewhere ahead: ask for it early. A marker made
-       * by count_part has no end index there (hence the bound), and its
-       * bytes are an EtMarker's (hence the copy). */
-      if (i + PREFETCH_AHEAD < part->to)
-        {
-          const guint8 *ahead = (const guint8 *) &m[PREFETCH_AHEAD];
-          guint32 end;
-
-          memcpy (&end, ahead + G_STRUCT_OFFSET (EtPendingMarker, end_marker), sizeof end);
-          if (end < part->to)
-            __builtin_prefetch (&part->markers[end]);
-        }
+      /* A start's end is somewhere ahead: ask for it early (one in a
+       * later part was read by count_part). */
+      if (i + PREFETCH_AHEAD < part->to && m[PREFETCH_AHEAD].end_marker < part->to)
+        __builtin_prefetch (&part->markers[m[PREFETCH_AHEAD].end_marker]);
       tell_pass (part, i, &told);
       if (_et_marker_is_kept (part->keep, i))
         {
@@ -806,15 +814,13 @@ scatter_part (gpointer data)
 
           if (e < part->made->len && made[e].marker == i)
             {
-              at = part->cursor[made[e++].channel]++;
-              memcpy (&part->self->markers[at], m, sizeof (EtMarker));
+              at = part->cursor[made[e].channel]++;
+              part->self->markers[at] = made[e++].made;
             }
           else
             {
-              EtMarker done = finish_marker (part->markers, m, part->end_of_trace);
-
               at = part->cursor[m->thread]++;
-              part->self->markers[at] = done;
+              part->self->markers[at] = finish_marker (part, m, event);
             }
           if (k < n_cross && cross[k].marker == i)
             {
@@ -833,15 +839,16 @@ scatter_part (gpointer data)
 }
 
 void
-_et_layout_channels (EtTrace *self, EtPendingMarker **markers, guint n, GArray **cross_ends,
-                     const guint32 *keep, EtTraceProgress *progress)
+_et_layout_channels (EtTrace *self, EtPendingMarker **markers, const EtMarkerEvents *events,
+                     guint n, GArray **cross_ends, const guint32 *keep,
+                     EtTraceProgress *progress)
 {
   guint k = et_workers_count (n, 1000000), n_channels, n_kept = 0;
   g_autofree ChannelPart *parts = g_new0 (ChannelPart, k);
   gint64 clock = g_get_monotonic_time ();   /* the steps' own times (ETLSCOPE_TIMING) */
 
   for (guint j = 0; j < k; j++)
-    parts[j] = (ChannelPart) { .markers = *markers, .keep = keep,
+    parts[j] = (ChannelPart) { .markers = *markers, .events = events, .keep = keep,
                                .from = (guint32) ((guint64) n * j / k),
                                .to = (guint32) ((guint64) n * (j + 1) / k), .self = self,
                                .end_of_trace = et_trace_get_duration_ns (self),

@@ -11,13 +11,15 @@ G_BEGIN_DECLS
 /* A marker while loading: where EtMarker has the end's time and event,
  * it has what the layout needs (thread and series) and, for a span start,
  * the index of its end's marker (fold_spans); the layout makes the
- * EtMarker. Both are 32 bytes. */
-typedef struct
+ * EtMarker. Its event is not in it but in EtMarkerEvents. 28 bytes,
+ * packed: there is one per event at the loader's memory peak (the end of
+ * decoding), where each of its 4 bytes per event counts. */
+typedef struct __attribute__ ((packed, aligned (4)))
 {
   gint64  start_ns;
-  guint32 event;
   guint32 end_marker;  /* a span start's end, or ET_NO_INDEX */
-  guint32 thread;
+  guint32 thread;      /* until the layout's count: then the marker's channel
+                          in its part, or an end's own event (count_part) */
   guint32 series;      /* string id */
   guint16 provider;
   gint16  category;
@@ -27,7 +29,57 @@ typedef struct
   guint8  depth;
 } EtPendingMarker;
 
-G_STATIC_ASSERT (sizeof (EtPendingMarker) == sizeof (EtMarker));
+G_STATIC_ASSERT (sizeof (EtPendingMarker) == 28);
+
+/* Which events made a pending marker: marker i's event is the event of
+ * the i-th bit set. Markers are made in event order, at most one per
+ * event, so a bit per event (and the event of every
+ * ET_MARKER_EVENTS_STEP-th marker, to find one at once) tells them all.
+ * The layout reads them in order (EtMarkerEventIter), a start's end by
+ * its index (_et_marker_event). */
+#define ET_MARKER_EVENTS_STEP 256
+
+typedef struct
+{
+  guint64 *bits;      /* a bit per event; decoding threads own whole words */
+  gsize    n_words;
+  guint32 *every;     /* the event of marker k × ET_MARKER_EVENTS_STEP */
+  guint32  n_markers;
+} EtMarkerEvents;
+
+void     _et_marker_events_init  (EtMarkerEvents       *events,
+                                  guint64               n_events);
+/* Once every marker is made: the index of every STEP-th. */
+void     _et_marker_events_index (EtMarkerEvents       *events,
+                                  guint32               n_markers);
+void     _et_marker_events_clear (EtMarkerEvents       *events);
+/* The event of @marker (< n_markers). */
+guint32  _et_marker_event        (const EtMarkerEvents *events,
+                                  guint32               marker);
+
+/* The events of markers in order, from a given one. */
+typedef struct
+{
+  const guint64 *bits;
+  gsize          word;
+  guint64        left;   /* the bits of bits[word] not yet given */
+} EtMarkerEventIter;
+
+void     _et_marker_event_iter_init (EtMarkerEventIter    *iter,
+                                     const EtMarkerEvents *events,
+                                     guint32               marker);
+
+static inline guint32
+_et_marker_event_next (EtMarkerEventIter *iter)
+{
+  guint32 event;
+
+  while (iter->left == 0)
+    iter->left = iter->bits[++iter->word];
+  event = (guint32) (iter->word * 64 + (guint) __builtin_ctzll (iter->left));
+  iter->left &= iter->left - 1;
+  return event;
+}
 
 /* Which markers stay: a bit each (a byte each was 1 B per event at the
  * loader's peak). */
@@ -92,17 +144,19 @@ guint32  *_et_pair_spans      (EtTrace          *self,
                                GArray           *cross_ends,
                                EtTraceProgress  *progress);
 
-/* Lays the kept markers of @markers (time order; @n of them) out channel
- * by channel into the trace's markers and channels, with @cross_ends
- * (EtCrossEnd by pending marker, in marker order) moved to the markers'
- * final places. Takes both arrays: they go as soon as they are read.
- * Tells @progress its two passes over the markers (ET_TRACE_PHASE_CHANNELS). */
-void _et_layout_channels (EtTrace          *self,
-                          EtPendingMarker **markers,
-                          guint             n,
-                          GArray          **cross_ends,
-                          const guint32    *keep,
-                          EtTraceProgress  *progress);
+/* Lays the kept markers of @markers (time order; @n of them, their
+ * events in @events) out channel by channel into the trace's markers and
+ * channels, with @cross_ends (EtCrossEnd by pending marker, in marker
+ * order) moved to the markers' final places. Takes both arrays: they go
+ * as soon as they are read. Tells @progress its two passes over the
+ * markers (ET_TRACE_PHASE_CHANNELS). */
+void _et_layout_channels (EtTrace              *self,
+                          EtPendingMarker     **markers,
+                          const EtMarkerEvents *events,
+                          guint                 n,
+                          GArray              **cross_ends,
+                          const guint32        *keep,
+                          EtTraceProgress      *progress);
 
 /* Makes room in the empty @array for @n elements at once. */
 void _et_presize_array    (GArray          **array,

@@ -152,6 +152,7 @@ series_cache_clear (SeriesCache *cache)
 typedef struct
 {
   EtPendingMarker *markers;     /* time order */
+  guint64     *event_bits;    /* EtMarkerEvents.bits: a bit per event that made one */
   EtSpanList  *spans;         /* by process index */
   guint        n_processes;
   guint        n_markers;
@@ -183,6 +184,7 @@ marker_build_init (MarkerBuild *b, EtTrace *self, const MarkerBuild *out, guint6
 {
   memset (b, 0, sizeof *b);
   b->markers = out->markers + from;
+  b->event_bits = out->event_bits;
   b->n_processes = self->processes->len;
   b->spans = g_new0 (EtSpanList, MAX (b->n_processes, 1));
   for (guint t = 0; t < self->threads->len; t++)
@@ -307,7 +309,7 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
   guint32 thread = _et_loader_thread_of (loader, &b->threads, record);
 
   m.start_ns = time_ns;
-  m.event = (guint32) index;
+  b->event_bits[index >> 6] |= G_GUINT64_CONSTANT (1) << (index & 63);
   m.end_marker = ET_NO_INDEX;
   m.thread = thread;
   m.provider = (guint16) provider;
@@ -439,7 +441,7 @@ typedef struct
   GCancellable *cancellable;
   gboolean      cancelled;
   gboolean      full_decode;  /* tests: every payload decoded (ETLSCOPE_FULL_DECODE) */
-} Worker;
+} __attribute__ ((aligned (64))) Worker;   /* no cache line shared by two */
 
 /* Decodes events [from, to) of a worker's range into its own arrays. */
 static gpointer
@@ -531,16 +533,111 @@ marker_build_free_arrays (MarkerBuild *b)
   g_clear_pointer (&b->cross_ends, g_array_unref);
 }
 
+/* @bits without its @r lowest set bits (it has more): whole bytes while
+ * all of a byte's go, then bit by bit (at most seven). */
+static guint64
+drop_lowest_set (guint64 bits, guint r)
+{
+  for (guint shift = 0; shift < 64; shift += 8)
+    {
+      guint64 byte = bits & (G_GUINT64_CONSTANT (0xFF) << shift);
+      guint ones = (guint) __builtin_popcountll (byte);
+
+      if (r < ones)
+        break;
+      bits &= ~byte;
+      r -= ones;
+    }
+  for (; r > 0; r--)
+    bits &= bits - 1;
+  return bits;
+}
+
+void
+_et_marker_events_init (EtMarkerEvents *events, guint64 n_events)
+{
+  /* One word more than the events fill: the iterator may look one past. */
+  events->n_words = (gsize) (n_events / 64) + 2;
+  events->bits = g_new0 (guint64, events->n_words);
+  events->every = NULL;
+  events->n_markers = 0;
+}
+
+void
+_et_marker_events_index (EtMarkerEvents *events, guint32 n_markers)
+{
+  guint32 seen = 0;
+
+  events->n_markers = n_markers;
+  events->every = g_new (guint32, n_markers / ET_MARKER_EVENTS_STEP + 1);
+  for (gsize w = 0; w < events->n_words && seen < n_markers; w++)
+    {
+      guint64 bits = events->bits[w];
+      guint ones = (guint) __builtin_popcountll (bits);
+      /* The next marker to note, counted from this word's first. */
+      guint32 next = (seen + ET_MARKER_EVENTS_STEP - 1) / ET_MARKER_EVENTS_STEP
+                     * ET_MARKER_EVENTS_STEP;
+
+      for (; next < seen + ones; next += ET_MARKER_EVENTS_STEP)
+        {
+          guint64 left = drop_lowest_set (bits, next - seen);
+
+          events->every[next / ET_MARKER_EVENTS_STEP]
+            = (guint32) (w * 64 + (guint) __builtin_ctzll (left));
+        }
+      seen += ones;
+    }
+}
+
+void
+_et_marker_events_clear (EtMarkerEvents *events)
+{
+  g_clear_pointer (&events->bits, g_free);
+  g_clear_pointer (&events->every, g_free);
+  events->n_words = 0;
+  events->n_markers = 0;
+}
+
+/* Positions @iter so that _et_marker_event_next gives @marker's event
+ * first: from the nearest noted marker before it, a word at a time. */
+void
+_et_marker_event_iter_init (EtMarkerEventIter *iter, const EtMarkerEvents *events,
+                            guint32 marker)
+{
+  guint32 at = marker / ET_MARKER_EVENTS_STEP * ET_MARKER_EVENTS_STEP;
+  guint32 event = at < events->n_markers ? events->every[marker / ET_MARKER_EVENTS_STEP] : 0;
+  guint32 skip = marker - at;    /* markers from @at's to @marker's */
+
+  iter->bits = events->bits;
+  iter->word = event / 64;
+  iter->left = events->bits[iter->word] & (~G_GUINT64_CONSTANT (0) << (event % 64));
+  for (guint ones; skip > 0 && skip >= (ones = (guint) __builtin_popcountll (iter->left));)
+    {
+      skip -= ones;
+      iter->left = events->bits[++iter->word];
+    }
+  iter->left = drop_lowest_set (iter->left, skip);
+}
+
+guint32
+_et_marker_event (const EtMarkerEvents *events, guint32 marker)
+{
+  EtMarkerEventIter iter;
+
+  _et_marker_event_iter_init (&iter, events, marker);
+  return _et_marker_event_next (&iter);
+}
+
 /* Small traces decode on one thread; larger ones split the events into
  * equal ranges, one per core, and join the markers in time order. The
  * workers (*@workers, *@n_workers) keep their span events for pairing. */
 static gboolean
-decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_workers,
-                EtLoadFlags flags, GCancellable *cancellable, GError **error)
+decode_markers (Loader *loader, MarkerBuild *out, EtMarkerEvents *events, Worker **workers,
+                guint *n_workers, EtLoadFlags flags, GCancellable *cancellable, GError **error)
 {
   EtTrace *self = loader->self;
   guint n = et_workers_count (self->n_events, 200000);
-  Worker *w = *workers = g_new0 (Worker, n);
+  Worker *w = *workers = g_aligned_alloc0 (n, sizeof (Worker), 64);
   guint64 n_events = self->n_events;    /* a preview's first events only */
   gsize capacity = MAX (n_events, 1);
   gboolean cancelled = FALSE;
@@ -548,10 +645,16 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
   *n_workers = n;
   _et_trace_progress_begin (loader->progress, ET_TRACE_PHASE_DECODING, n_events);
   out->markers = g_new (EtPendingMarker, capacity);
+  _et_marker_events_init (events, n_events);
+  out->event_bits = events->bits;
   for (guint k = 0; k < n; k++)
     {
-      w[k] = (Worker) { loader, { 0 }, flags, n_events * k / n, n_events * (k + 1) / n,
-                        cancellable, FALSE, g_getenv ("ETLSCOPE_FULL_DECODE") != NULL };
+      /* (ranges of whole words of the events' bits: each thread its own) */
+      guint64 from = k == 0 ? 0 : n_events * k / n & ~G_GUINT64_CONSTANT (63);
+      guint64 to = k + 1 == n ? n_events : n_events * (k + 1) / n & ~G_GUINT64_CONSTANT (63);
+
+      w[k] = (Worker) { loader, { 0 }, flags, from, MAX (from, to), cancellable, FALSE,
+                        g_getenv ("ETLSCOPE_FULL_DECODE") != NULL };
       marker_build_init (&w[k].b, self, out, w[k].from, w[k].to);
     }
   et_workers_run (w, sizeof *w, n, decode_range, "etlscope-decode");
@@ -562,6 +665,7 @@ decode_markers (Loader *loader, MarkerBuild *out, Worker **workers, guint *n_wor
       marker_build_clear (&w[k].b);
     }
   marker_build_shrink (out);
+  _et_marker_events_index (events, out->n_markers);
   self->stats.decode_failures += out->failures;
   self->stats.fixed_layout_events += out->fixed;
   self->stats.walked_events += out->walked;
@@ -576,13 +680,14 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
 {
   EtTrace *self = loader->self;
   MarkerBuild b = { 0 };
-  g_autofree Worker *workers = NULL;
+  EtMarkerEvents events = { 0 };
+  Worker *workers = NULL;
   g_autofree guint32 *keep = NULL;
   guint n_workers = 0;
   gint64 clock = g_get_monotonic_time ();
   gboolean ok;
 
-  ok = decode_markers (loader, &b, &workers, &n_workers, flags, cancellable, error);
+  ok = decode_markers (loader, &b, &events, &workers, &n_workers, flags, cancellable, error);
   _et_loader_phase_done ("decode", &clock);
   if (ok)
     {
@@ -594,13 +699,15 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
       keep = _et_pair_spans (self, b.markers, b.n_markers, parts, n_workers, b.cross_ends,
                              loader->progress);
       _et_loader_phase_done ("pair", &clock);
-      _et_layout_channels (self, &b.markers, b.n_markers, &b.cross_ends, keep, loader->progress);
+      _et_layout_channels (self, &b.markers, &events, b.n_markers, &b.cross_ends, keep,
+                           loader->progress);
     }
   for (guint k = 0; k < n_workers; k++)
     marker_build_free_spans (&workers[k].b);
   marker_build_free_arrays (&b);
+  _et_marker_events_clear (&events);
   g_clear_pointer (&keep, g_free);       /* before the trim, so that it goes too */
-  g_clear_pointer (&workers, g_free);
+  g_clear_pointer (&workers, g_aligned_free);
 #ifdef __GLIBC__
   /* The build's arrays went back to the allocator, partly to the arenas of
    * the threads that made them, which keep freed memory: give it back to
