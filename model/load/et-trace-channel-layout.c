@@ -685,25 +685,6 @@ part_drop_channels (ChannelPart *part, guint n_threads)
   et_memory_release (part->cursor + n, (MAX (n, 1) * sizeof (PartChannel)) - n * sizeof (guint32));
 }
 
-/* Each channel's thread, once the markers are in place (so not beside
- * them and the pending ones at once). */
-static void
-place_channel_threads (EtTrace *self, guint n_channels)
-{
-  guint32 *of;
-
-  _et_presize_array (&self->channel_thread, n_channels + 1);
-  g_array_set_size (self->channel_thread, n_channels);
-  of = (guint32 *) (gpointer) self->channel_thread->data;
-  for (guint t = 0; t < self->threads->len; t++)
-    {
-      const EtThread *thread = &g_array_index (self->threads, EtThread, t);
-
-      for (guint c = 0; c < thread->n_channels; c++)
-        of[thread->first_channel + c] = t;
-    }
-}
-
 /* Every thread's channels, in thread order: the trace's channels and
  * each part channel's first place. Ranges of threads are joined on every
  * core, then moved after the ranges before them. Returns the channels. */
@@ -876,7 +857,6 @@ _et_layout_channels (EtTrace *self, EtPendingMarker **markers, const EtMarkerEve
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
   g_clear_pointer (markers, g_free);
   g_clear_pointer (cross_ends, g_array_unref);
-  place_channel_threads (self, n_channels);
   _et_loader_phase_done ("- scatter", &clock);
   _et_layout_summarise (self, n_channels);
   _et_loader_phase_done ("- summary", &clock);

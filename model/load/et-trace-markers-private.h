@@ -57,7 +57,7 @@ void     _et_marker_events_clear (EtMarkerEvents       *events);
 guint32  _et_marker_event        (const EtMarkerEvents *events,
                                   guint32               marker);
 
-/* The events of markers in order, from a given one. */
+/* The events of markers in order, from a given one (< n_markers). */
 typedef struct
 {
   const guint64 *bits;

@@ -604,9 +604,8 @@ void
 _et_marker_event_iter_init (EtMarkerEventIter *iter, const EtMarkerEvents *events,
                             guint32 marker)
 {
-  guint32 at = marker / ET_MARKER_EVENTS_STEP * ET_MARKER_EVENTS_STEP;
-  guint32 event = at < events->n_markers ? events->every[marker / ET_MARKER_EVENTS_STEP] : 0;
-  guint32 skip = marker - at;    /* markers from @at's to @marker's */
+  guint32 event = events->every[marker / ET_MARKER_EVENTS_STEP];
+  guint32 skip = marker % ET_MARKER_EVENTS_STEP;    /* markers from the noted one's */
 
   iter->bits = events->bits;
   iter->word = event / 64;

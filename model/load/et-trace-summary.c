@@ -32,8 +32,9 @@ typedef struct
 
 /* A thread's summary (EtThreadSummary), read from its markers at load,
  * with the categories it has and whether a span of it is open to the
- * end. Its channels' own info waits until one is asked for, unless one
- * has more than a block: their block arrays are built now. */
+ * end; its channels learn their thread here. Its channels' own info
+ * waits until one is asked for, unless one has more than a block: their
+ * block arrays are built now. */
 static void
 summarise_thread (EtTrace *self, guint thread, guint64 *categories)
 {
@@ -46,6 +47,7 @@ summarise_thread (EtTrace *self, guint thread, guint64 *categories)
     {
       const EtChannel *c = &g_array_index (self->channels, EtChannel, t->first_channel + k);
 
+      g_array_index (self->channel_thread, guint32, t->first_channel + k) = thread;
       large |= !_et_channel_is_lazy (c->n_markers);
       s.n_markers += c->n_markers;
       if (c->n_markers > 0)
@@ -234,6 +236,9 @@ void
 _et_layout_summarise (EtTrace *self, guint n_channels)
 {
   _et_presize_array (&self->channel_at, n_channels + 1);
+  /* (each thread's channels' thread: written by summarise_thread) */
+  _et_presize_array (&self->channel_thread, n_channels + 1);
+  g_array_set_size (self->channel_thread, n_channels);
   self->channel_info_size = MAX (n_channels, 1) * sizeof (EtChannelInfo);
   self->channel_info = et_memory_zeroed (self->channel_info_size);
   self->thread_info_ready = g_new0 (gint, MAX (self->threads->len, 1));
