@@ -2,8 +2,10 @@
  * full EVENT_HEADER form gives (every field, the same items and payload),
  * with and without an ActivityId, with a related activity item of its
  * own, for both pointer sizes, with type and thread indexes in its header
- * and past what it holds; a payload named where it lies in the source
- * file; and one that does not fit is refused. */
+ * and past what it holds, in a buffer with and without bases (its time
+ * then counted from the buffer's when it can be); a payload named where
+ * it lies in the source file, in 16 bytes near the buffer's source base;
+ * and one that does not fit is refused. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -118,12 +120,18 @@ full_record (const EtImageType *t, const Event *e)
 }
 
 static GByteArray *
-compact_record (const EtImageType *t, guint32 index, guint32 thread, const Event *e)
+compact_record (const EtImageType *t, guint32 index, guint32 thread, const Event *e,
+                const EtImageBases *bases)
 {
   GByteArray *b = g_byte_array_new ();
   gboolean related = !et_guid_is_zero (&e->related);
   gboolean activity = !et_guid_is_zero (&e->activity);
   GByteArray *item = g_byte_array_new ();
+  EtImageEvent r = {
+    .type = index, .thread = thread, .tid = e->tid, .ts = e->ts,
+    .activity = activity ? &e->activity : NULL,
+    .payload = e->payload, .payload_len = sizeof e->payload, .payload_at = ET_IMAGE_INLINE,
+  };
   gsize size;
 
   if (related)
@@ -133,18 +141,33 @@ compact_record (const EtImageType *t, guint32 index, guint32 thread, const Event
       put_guid (g, &e->related);
       put_item (item, ET_EXT_RELATED_ACTIVITYID, g->data, 16, TRUE);
       g_byte_array_unref (g);
+      r.head = item->data;
+      r.head_len = item->len;
+      r.tail = t->items->data;
+      r.tail_len = t->items->len;
     }
-  size = et_image_record_size (index, thread, activity,
-                               related ? item->len + t->items->len : 0, sizeof e->payload,
-                               FALSE);
+  size = et_image_record_size (&r, bases);
   g_byte_array_set_size (b, (guint) ((size + 7) & ~(gsize) 7));
-  et_image_record_write (b->data, size, index, thread, e->tid, e->ts,
-                         activity ? &e->activity : NULL,
-                         item->data, item->len, related ? t->items->data : NULL,
-                         related ? t->items->len : 0, e->payload, sizeof e->payload,
-                         ET_IMAGE_INLINE);
+  et_image_record_write (b->data, size, &r, bases);
   g_byte_array_unref (item);
   return b;
+}
+
+/* Parses @record as the first of a buffer with @bases (NULL: a header of
+ * zeros), @avail of its bytes in the buffer. */
+static gboolean
+parse_in_buffer (const GByteArray *record, gsize avail, const EtImageBases *bases,
+                 const EtImageTables *tables, EtRecord *r, const char **reason)
+{
+  static guint8 buffer[ET_BUFFER_HEADER_SIZE + 4096];
+
+  g_assert (avail <= record->len && record->len <= sizeof buffer - ET_BUFFER_HEADER_SIZE);
+  memset (buffer, 0, sizeof buffer);
+  if (bases != NULL)
+    et_image_buffer_set_bases (buffer, bases);
+  memcpy (buffer + ET_BUFFER_HEADER_SIZE, record->data, record->len);
+  return et_image_record_parse (buffer, ET_BUFFER_HEADER_SIZE, ET_BUFFER_HEADER_SIZE + avail,
+                                tables, r, reason);
 }
 
 static void
@@ -176,9 +199,10 @@ assert_same_record (const EtRecord *a, const EtRecord *b)
 }
 
 /* @thread: the index of the event's thread in the image (the tables hold
- * it there when it fits in a narrow header). */
-static void
-check_event (guint8 pointer_size, const Event *e, guint32 thread)
+ * it there when it fits in a narrow header); @bases: the buffer's, or
+ * NULL. Returns the compact record's size with its padding. */
+static gsize
+check_event_in (guint8 pointer_size, const Event *e, guint32 thread, const EtImageBases *bases)
 {
   EtImageTables *tables = et_image_tables_new ();
   guint32 other = e->tid + 1;
@@ -196,9 +220,9 @@ check_event (guint8 pointer_size, const Event *e, guint32 thread)
   if (thread == 1)
     g_array_append_val (tables->threads, e->tid);
   full = full_record (t, e);
-  compact = compact_record (t, 1, thread, e);
+  compact = compact_record (t, 1, thread, e, bases);
   assert_true (et_record_parse (full->data, full->len, &a, &reason));
-  assert_true (et_image_record_parse (compact->data, compact->len, tables, &b, &reason));
+  assert_true (parse_in_buffer (compact, compact->len, bases, tables, &b, &reason));
   assert_same_record (&a, &b);
   assert_true (compact->len < full->len);
   /* What record lookups by item type find is the same too. */
@@ -208,6 +232,17 @@ check_event (guint8 pointer_size, const Event *e, guint32 thread)
   assert_int_equal (len, len_b);
   assert_memory_equal (schema_a, schema_b, len);
   et_image_tables_free (tables);
+  return compact->len;
+}
+
+/* The same in a buffer without bases, and in one whose time is near. */
+static void
+check_event (guint8 pointer_size, const Event *e, guint32 thread)
+{
+  EtImageBases near = { e->ts - 1000, 0 };
+
+  check_event_in (pointer_size, e, thread, NULL);
+  check_event_in (pointer_size, e, thread, &near);
 }
 
 static const Event plain = {
@@ -248,17 +283,24 @@ test_bad_compact_records_are_refused (void **state)
 
   g_ptr_array_add (tables->types, make_type (8));
   g_array_append_val (tables->threads, tid);
-  compact = compact_record (g_ptr_array_index (tables->types, 0), 0, 0, &plain);
-  assert_true (et_image_record_parse (compact->data, compact->len, tables, &r, &reason));
-  assert_false (et_image_record_parse (compact->data, 8, tables, &r, &reason));
+  compact = compact_record (g_ptr_array_index (tables->types, 0), 0, 0, &plain, NULL);
+  assert_true (parse_in_buffer (compact, compact->len, NULL, tables, &r, &reason));
+  assert_false (parse_in_buffer (compact, 8, NULL, tables, &r, &reason));
   assert_non_null (reason);
-  assert_false (et_image_record_parse (compact->data, compact->len - 8, tables, &r, &reason));
+  assert_false (parse_in_buffer (compact, compact->len - 8, NULL, tables, &r, &reason));
   compact->data[6] = 1;                       /* a thread the image does not have */
-  assert_false (et_image_record_parse (compact->data, compact->len, tables, &r, &reason));
+  assert_false (parse_in_buffer (compact, compact->len, NULL, tables, &r, &reason));
   compact->data[6] = 0;
   compact->data[4] = 1;                       /* nor a type */
-  assert_false (et_image_record_parse (compact->data, compact->len, tables, &r, &reason));
+  assert_false (parse_in_buffer (compact, compact->len, NULL, tables, &r, &reason));
   assert_string_equal (reason, "unknown record type or thread");
+  compact->data[4] = 0;
+  /* Flags no writer sets together. */
+  compact->data[2] = ET_IMAGE_NEAR | ET_IMAGE_ACTIVITY;
+  assert_false (parse_in_buffer (compact, compact->len, NULL, tables, &r, &reason));
+  assert_string_equal (reason, "record flags do not go together");
+  compact->data[2] = ET_IMAGE_NEAR | ET_IMAGE_SHORT_TIME;
+  assert_false (parse_in_buffer (compact, compact->len, NULL, tables, &r, &reason));
   et_image_tables_free (tables);
 }
 
@@ -284,16 +326,20 @@ source_with_payload (const Event *e, guint64 at)
   return mapped;
 }
 
-/* A compact record of @e whose payload is named at @at in the source. */
+/* A compact record of @e whose payload is named at @at in the source,
+ * in a buffer of @bases (NULL: none). */
 static GByteArray *
-record_at (guint32 index, const Event *e, guint64 at)
+record_at (guint32 index, const Event *e, guint64 at, const EtImageBases *bases)
 {
   GByteArray *b = g_byte_array_new ();
-  gsize size = et_image_record_size (index, 0, FALSE, 0, sizeof e->payload, TRUE);
+  EtImageEvent r = {
+    .type = index, .tid = e->tid, .ts = e->ts, .payload_len = sizeof e->payload,
+    .payload_at = at,
+  };
+  gsize size = et_image_record_size (&r, bases);
 
   g_byte_array_set_size (b, (guint) ((size + 7) & ~(gsize) 7));
-  et_image_record_write (b->data, size, index, 0, e->tid, e->ts, NULL, NULL, 0, NULL, 0,
-                         NULL, sizeof e->payload, at);
+  et_image_record_write (b->data, size, &r, bases);
   return b;
 }
 
@@ -316,19 +362,104 @@ test_payload_in_the_source_file (void **state)
   g_ptr_array_add (tables->types, make_type (8));
   g_array_append_val (tables->threads, tid);
   full = full_record (g_ptr_array_index (tables->types, 0), &plain);
-  compact = record_at (0, &plain, at);
+  compact = record_at (0, &plain, at, NULL);
   assert_int_equal (compact->len, ET_IMAGE_RECORD_HEADER + ET_IMAGE_PAYLOAD_PLACE);
-  assert_false (et_image_record_parse (compact->data, compact->len, tables, &b, &reason));
+  assert_false (parse_in_buffer (compact, compact->len, NULL, tables, &b, &reason));
   assert_string_equal (reason, "payload lies past the end of the file");
   et_image_tables_set_source (tables, source_with_payload (&plain, at), NULL);
   assert_true (et_record_parse (full->data, full->len, &a, &reason));
-  assert_true (et_image_record_parse (compact->data, compact->len, tables, &b, &reason));
+  assert_true (parse_in_buffer (compact, compact->len, NULL, tables, &b, &reason));
   assert_same_record (&a, &b);
   assert_ptr_equal (b.payload, tables->source + at);
-  past = record_at (0, &plain, tables->source_len - sizeof plain.payload + 1);
-  assert_false (et_image_record_parse (past->data, past->len, tables, &b, &reason));
+  past = record_at (0, &plain, tables->source_len - sizeof plain.payload + 1, NULL);
+  assert_false (parse_in_buffer (past, past->len, NULL, tables, &b, &reason));
   assert_string_equal (reason, "payload lies past the end of the file");
   et_image_tables_free (tables);
+}
+
+/* In a buffer whose time and source base are near, a record with its
+ * payload in the source file takes 16 bytes and parses as the full one;
+ * a time more than 2^31 ticks from the buffer's (either way), a payload
+ * before the source base or 4 GiB past it, an ActivityId or a wide index
+ * keep the longer forms, which parse the same; a 16-byte record whose
+ * payload would run past the file's end is refused. */
+static void
+test_records_near_their_buffer (void **state)
+{
+  EtImageTables *tables = et_image_tables_new ();
+  guint32 tid = plain.tid;
+  g_autoptr(GByteArray) full = NULL;
+  EtRecord a, b;
+  const char *reason = NULL;
+  guint64 at = 13;
+  struct
+  {
+    EtImageBases bases;
+    guint64      at;
+    gsize        len;
+  } cases[] = {
+    { { plain.ts, at }, at, ET_IMAGE_NEAR_SIZE },
+    { { plain.ts - G_MAXINT32, 0 }, at, ET_IMAGE_NEAR_SIZE },
+    { { plain.ts - G_MAXINT32 - 1, 0 }, at, ET_IMAGE_RECORD_HEADER + ET_IMAGE_PAYLOAD_PLACE },
+    { { plain.ts + 1 - G_MININT32, 0 }, at, ET_IMAGE_RECORD_HEADER + ET_IMAGE_PAYLOAD_PLACE },
+    { { plain.ts - G_MININT32, 0 }, at, ET_IMAGE_NEAR_SIZE },
+    /* the payload before the base: its 8-byte place after a short time */
+    { { plain.ts, at + 1 }, at, ET_IMAGE_SHORT_HEADER + ET_IMAGE_PAYLOAD_PLACE + 4 },
+  };
+
+  g_ptr_array_add (tables->types, make_type (8));
+  g_array_append_val (tables->threads, tid);
+  et_image_tables_set_source (tables, source_with_payload (&plain, at), NULL);
+  full = full_record (g_ptr_array_index (tables->types, 0), &plain);
+  assert_true (et_record_parse (full->data, full->len, &a, &reason));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GByteArray) compact = record_at (0, &plain, cases[i].at, &cases[i].bases);
+
+      assert_int_equal (compact->len, cases[i].len);
+      assert_true (parse_in_buffer (compact, compact->len, &cases[i].bases, tables, &b, &reason));
+      assert_same_record (&a, &b);
+      assert_ptr_equal (b.payload, tables->source + at);
+    }
+  /* 4 GiB past the base is too far (the source is not that long: the
+   * long form names it, and is refused for it) */
+  {
+    EtImageBases base = { plain.ts, 0 };
+    g_autoptr(GByteArray) far = record_at (0, &plain, G_GUINT64_CONSTANT (1) << 32, &base);
+    g_autoptr(GByteArray) past = record_at (0, &plain, tables->source_len - 1, &base);
+
+    assert_int_equal (far->len, ET_IMAGE_SHORT_HEADER + ET_IMAGE_PAYLOAD_PLACE + 4);
+    assert_int_equal (past->len, ET_IMAGE_NEAR_SIZE);
+    assert_false (parse_in_buffer (past, past->len, &base, tables, &b, &reason));
+    assert_string_equal (reason, "payload lies past the end of the file");
+    /* a 16-byte record cut short by its buffer's end */
+    assert_false (parse_in_buffer (past, 12, &base, tables, &b, &reason));
+  }
+  et_image_tables_free (tables);
+}
+
+/* A record counting its time from its buffer's has a 12-byte header, 4
+ * bytes less than one holding its time whole: an inline payload of 1 to
+ * 4 bytes past a multiple of 8 then takes 8 bytes less with its padding
+ * (one of 12 bytes: 32 → 24). A time too far from the buffer's keeps the
+ * long header. */
+static void
+test_short_time_saves_its_bytes (void **state)
+{
+  EtImageBases near = { plain.ts, 0 };
+  EtImageEvent r = {
+    .tid = plain.tid, .payload = plain.payload, .payload_at = ET_IMAGE_INLINE,
+  };
+
+  for (gsize len = 0; len <= sizeof plain.payload; len++)
+    {
+      r.payload_len = len;
+      r.ts = plain.ts + 5;
+      assert_int_equal (et_image_record_size (&r, NULL), ET_IMAGE_RECORD_HEADER + len);
+      assert_int_equal (et_image_record_size (&r, &near), ET_IMAGE_SHORT_HEADER + len);
+      r.ts = plain.ts + G_MAXINT32 + 1;
+      assert_int_equal (et_image_record_size (&r, &near), ET_IMAGE_RECORD_HEADER + len);
+    }
 }
 
 int
@@ -339,6 +470,8 @@ main (void)
     cmocka_unit_test (test_activity_and_related),
     cmocka_unit_test (test_bad_compact_records_are_refused),
     cmocka_unit_test (test_payload_in_the_source_file),
+    cmocka_unit_test (test_records_near_their_buffer),
+    cmocka_unit_test (test_short_time_saves_its_bytes),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

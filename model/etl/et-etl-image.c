@@ -10,20 +10,22 @@
 /* @walked: for the walk over every record, where an image's payloads in
  * its source file are not read (et_image_record_parse_walked). */
 gboolean
-_et_etl_parse_record (EtEtlFile *file, const guint8 *p, gsize avail, gboolean walked, EtRecord *record,
-              const char **reason)
+_et_etl_parse_record (EtEtlFile *file, const guint8 *buffer, gsize pos, gsize len,
+                      gboolean walked, EtRecord *record, const char **reason)
 {
-  if (file->image == NULL || avail < 4 || p[3] != ET_IMAGE_RECORD_MARK)
-    return et_record_parse (p, avail, record, reason);
-  return walked ? et_image_record_parse_walked (p, avail, file->image, record, reason)
-                : et_image_record_parse (p, avail, file->image, record, reason);
+  const guint8 *p = buffer + pos;
+
+  if (file->image == NULL || len - pos < 4 || p[3] != ET_IMAGE_RECORD_MARK)
+    return et_record_parse (p, len - pos, record, reason);
+  return walked ? et_image_record_parse_walked (buffer, pos, len, file->image, record, reason)
+                : et_image_record_parse (buffer, pos, len, file->image, record, reason);
 }
 
 gboolean
-et_etl_file_parse_record (EtEtlFile *file, const guint8 *p, gsize avail, EtRecord *record,
-                          const char **reason)
+et_etl_file_parse_record (EtEtlFile *file, const guint8 *buffer, gsize pos, gsize len,
+                          EtRecord *record, const char **reason)
 {
-  return _et_etl_parse_record (file, p, avail, FALSE, record, reason);
+  return _et_etl_parse_record (file, buffer, pos, len, FALSE, record, reason);
 }
 
 void

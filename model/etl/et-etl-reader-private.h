@@ -73,8 +73,9 @@ void     _et_etl_inflate_all     (EtEtlFile     *file);
 /* et-etl-image.c; @walked: for the walk over every record, where an
  * image's payloads in its source file are not read. */
 gboolean _et_etl_parse_record    (EtEtlFile     *file,
-                                  const guint8  *p,
-                                  gsize          avail,
+                                  const guint8  *buffer,
+                                  gsize          pos,
+                                  gsize          len,
                                   gboolean       walked,
                                   EtRecord      *record,
                                   const char   **reason);

@@ -494,7 +494,7 @@ et_etl_file_walk_buffer (EtEtlFile *file, guint index, EtRecordFunc func, gpoint
                               "buffer's data", len - pos);
           return len - pos > 8;
         }
-      if (!_et_etl_parse_record (file, bytes + pos, len - pos, TRUE, &record, &reason))
+      if (!_et_etl_parse_record (file, bytes, pos, len, TRUE, &record, &reason))
         {
           report_in_buffer (file, info, index, pos, reason, len - pos);
           return 1;

@@ -168,11 +168,13 @@ EtImageTables *et_etl_file_image_tables  (EtEtlFile     *file);
  * there. */
 guint64      et_etl_slot_space          (void);
 
-/* Parses the record at @p (@avail bytes left in its buffer) of @file, as
- * et_record_parse does; an image's compact records too. */
+/* Parses the record at @pos of the buffer @buffer (@len bytes, header
+ * included) of @file, as et_record_parse does; an image's compact
+ * records too. */
 gboolean     et_etl_file_parse_record   (EtEtlFile     *file,
-                                         const guint8  *p,
-                                         gsize          avail,
+                                         const guint8  *buffer,
+                                         gsize          pos,
+                                         gsize          len,
                                          EtRecord      *record,
                                          const char   **reason);
 

@@ -86,21 +86,6 @@ et_image_tables_free (EtImageTables *tables)
   g_free (tables);
 }
 
-static gboolean
-is_wide (guint32 type, guint32 thread)
-{
-  return type > ET_IMAGE_NARROW_MAX || thread > ET_IMAGE_NARROW_MAX;
-}
-
-gsize
-et_image_record_size (guint32 type, guint32 thread, gboolean activity, gsize own_items_len,
-                      gsize payload_len, gboolean payload_at)
-{
-  return ET_IMAGE_RECORD_HEADER + (is_wide (type, thread) ? 8 : 0)
-         + (activity ? sizeof (EtGuid) : 0) + (own_items_len > 0 ? 8 + own_items_len : 0)
-         + (payload_at ? ET_IMAGE_PAYLOAD_PLACE : payload_len);
-}
-
 static void
 put_le (guint8 *p, guint64 v, guint n)
 {
@@ -108,54 +93,111 @@ put_le (guint8 *p, guint64 v, guint n)
     p[i] = (guint8) (v >> (8 * i));
 }
 
-void
-et_image_record_write (guint8 *at, gsize size, guint32 type, guint32 thread, guint32 tid,
-                       gint64 ts, const EtGuid *activity, const guint8 *head, gsize head_len,
-                       const guint8 *tail, gsize tail_len, const guint8 *payload,
-                       gsize payload_len, guint64 payload_at)
+static gboolean
+is_wide (guint32 type, guint32 thread)
 {
-  gsize own = head_len + tail_len, pos = ET_IMAGE_RECORD_HEADER;
-  gboolean wide = is_wide (type, thread), inline_ = payload_at == ET_IMAGE_INLINE;
+  return type > ET_IMAGE_NARROW_MAX || thread > ET_IMAGE_NARROW_MAX;
+}
 
-  g_assert (size <= G_MAXUINT16 && own <= G_MAXUINT32
-            && size == et_image_record_size (type, thread, activity != NULL, own, payload_len,
-                                             !inline_)
-            && (inline_ || (payload_at <= ET_IMAGE_SOURCE_MAX && payload_len <= G_MAXUINT16)));
-  put_le (at, size, 2);
-  at[2] = (wide ? ET_IMAGE_WIDE : 0) | (activity ? ET_IMAGE_ACTIVITY : 0)
-          | (own > 0 ? ET_IMAGE_OWN_ITEMS : 0) | (inline_ ? 0 : ET_IMAGE_PAYLOAD_AT);
+void
+et_image_buffer_set_bases (guint8 *header, const EtImageBases *bases)
+{
+  put_le (header + ET_IMAGE_BUFFER_BASES, (guint64) bases->time, 8);
+  put_le (header + ET_IMAGE_BUFFER_BASES + 8, bases->source, 8);
+}
+
+/* The form of @e's record in a buffer of @bases: ET_IMAGE_NEAR,
+ * ET_IMAGE_SHORT_TIME or 0 (the long form). */
+static guint8
+form_of (const EtImageEvent *e, const EtImageBases *bases)
+{
+  gint64 dt;
+
+  if (bases == NULL || e->head_len + e->tail_len > 0)
+    return 0;
+  dt = e->ts - bases->time;
+  if ((e->ts < 0) != (bases->time < 0) || dt < G_MININT32 || dt > G_MAXINT32)
+    return 0;
+  if (e->payload_at != ET_IMAGE_INLINE && e->activity == NULL && !is_wide (e->type, e->thread)
+      && e->payload_at >= bases->source && e->payload_at - bases->source <= G_MAXUINT32)
+    return ET_IMAGE_NEAR;
+  return ET_IMAGE_SHORT_TIME;
+}
+
+gsize
+et_image_record_size (const EtImageEvent *e, const EtImageBases *bases)
+{
+  gsize own = e->head_len + e->tail_len;
+  guint8 form = form_of (e, bases);
+
+  if (form == ET_IMAGE_NEAR)
+    return ET_IMAGE_NEAR_SIZE;
+  return (form == ET_IMAGE_SHORT_TIME ? ET_IMAGE_SHORT_HEADER : ET_IMAGE_RECORD_HEADER)
+         + (is_wide (e->type, e->thread) ? 8 : 0) + (e->activity != NULL ? sizeof (EtGuid) : 0)
+         + (own > 0 ? 8 + own : 0)
+         + (e->payload_at != ET_IMAGE_INLINE ? ET_IMAGE_PAYLOAD_PLACE : e->payload_len);
+}
+
+void
+et_image_record_write (guint8 *at, gsize size, const EtImageEvent *e, const EtImageBases *bases)
+{
+  gsize own = e->head_len + e->tail_len, pos;
+  gboolean wide = is_wide (e->type, e->thread), inline_ = e->payload_at == ET_IMAGE_INLINE;
+  guint8 form = form_of (e, bases);
+
+  g_assert (size <= G_MAXUINT16 && own <= G_MAXUINT32 && size == et_image_record_size (e, bases)
+            && (inline_ || (e->payload_at <= ET_IMAGE_SOURCE_MAX
+                            && e->payload_len <= G_MAXUINT16)));
+  put_le (at, form == ET_IMAGE_NEAR ? e->payload_len : size, 2);
+  at[2] = form | (wide ? ET_IMAGE_WIDE : 0) | (e->activity != NULL ? ET_IMAGE_ACTIVITY : 0)
+          | (own > 0 ? ET_IMAGE_OWN_ITEMS : 0)
+          | (inline_ || form == ET_IMAGE_NEAR ? 0 : ET_IMAGE_PAYLOAD_AT);
   at[3] = ET_IMAGE_RECORD_MARK;
-  put_le (at + 4, wide ? G_MAXUINT16 : type, 2);
-  put_le (at + 6, wide ? G_MAXUINT16 : thread, 2);
-  put_le (at + 8, (guint64) ts, 8);
+  put_le (at + 4, wide ? G_MAXUINT16 : e->type, 2);
+  put_le (at + 6, wide ? G_MAXUINT16 : e->thread, 2);
+  if (form == 0)
+    {
+      put_le (at + 8, (guint64) e->ts, 8);
+      pos = ET_IMAGE_RECORD_HEADER;
+    }
+  else
+    {
+      put_le (at + 8, (guint64) (e->ts - bases->time), 4);
+      pos = ET_IMAGE_SHORT_HEADER;
+    }
+  if (form == ET_IMAGE_NEAR)
+    {
+      put_le (at + pos, e->payload_at - bases->source, 4);
+      return;
+    }
   if (wide)
     {
-      put_le (at + pos, type, 4);
-      put_le (at + pos + 4, tid, 4);
+      put_le (at + pos, e->type, 4);
+      put_le (at + pos + 4, e->tid, 4);
       pos += 8;
     }
-  if (activity != NULL)
+  if (e->activity != NULL)
     {
-      memcpy (at + pos, activity, sizeof *activity);
-      pos += sizeof *activity;
+      memcpy (at + pos, e->activity, sizeof *e->activity);
+      pos += sizeof *e->activity;
     }
   if (own > 0)
     {
       put_le (at + pos, own, 8);
-      memcpy (at + pos + 8, head, head_len);
-      if (tail_len > 0)
-        memcpy (at + pos + 8 + head_len, tail, tail_len);
+      memcpy (at + pos + 8, e->head, e->head_len);
+      if (e->tail_len > 0)
+        memcpy (at + pos + 8 + e->head_len, e->tail, e->tail_len);
       pos += 8 + own;
     }
   if (!inline_)
     {
-      put_le (at + pos, payload_at | (guint64) payload_len << 48, ET_IMAGE_PAYLOAD_PLACE);
+      put_le (at + pos, e->payload_at | (guint64) e->payload_len << 48, ET_IMAGE_PAYLOAD_PLACE);
       pos += ET_IMAGE_PAYLOAD_PLACE;
     }
-  else if (payload_len > 0)
+  else if (e->payload_len > 0)
     {
-      memcpy (at + pos, payload, payload_len);
-      pos += payload_len;
+      memcpy (at + pos, e->payload, e->payload_len);
+      pos += e->payload_len;
     }
   memset (at + pos, 0, ((size + 7) & ~(gsize) 7) - pos);
 }
@@ -179,26 +221,18 @@ fill_from_type (EtRecord *r, const EtImageType *t)
   r->keywords = t->keywords;
 }
 
-/* A payload named in the source file (@place, @len bytes of the record
- * left for it). A file that shrank since it was read has pages that read
- * as zeros (et-mapping.h): a payload among them can no longer be read.
- * With @touch its last byte is read first: a page that vanished is found
- * then, and the payload refused, instead of read as zeros by whoever
- * decodes it. What is left, owned here: the bytes past the new end in
- * the page it now ends in read as zeros without a fault, as the tail of
- * an .etl record crossing the cut does. */
+/* A payload named in the source file: @n bytes at @at. A file that
+ * shrank since it was read has pages that read as zeros (et-mapping.h):
+ * a payload among them can no longer be read. With @touch its last byte
+ * is read first: a page that vanished is found then, and the payload
+ * refused, instead of read as zeros by whoever decodes it. What is left,
+ * owned here: the bytes past the new end in the page it now ends in read
+ * as zeros without a fault, as the tail of an .etl record crossing the
+ * cut does. */
 static gboolean
-payload_in_source (const guint8 *place, gsize len, const EtImageTables *tables, gboolean touch,
+payload_in_source (guint64 at, guint64 n, const EtImageTables *tables, gboolean touch,
                    EtRecord *r, const char **reason)
 {
-  guint64 v, at, n;
-
-  *reason = "record size does not match its payload's place";
-  if (len != ET_IMAGE_PAYLOAD_PLACE)
-    return FALSE;
-  v = et_read_u64 (place);
-  at = v & ET_IMAGE_SOURCE_MAX;
-  n = v >> 48;
   *reason = "payload lies past the end of the file";
   if (tables->source == NULL || at > tables->source_len || n > tables->source_len - at)
     return FALSE;
@@ -212,31 +246,54 @@ payload_in_source (const guint8 *place, gsize len, const EtImageTables *tables, 
   return TRUE;
 }
 
+/* The same for a long record's place (@len bytes of the record left for
+ * it). */
+static gboolean
+payload_at_place (const guint8 *place, gsize len, const EtImageTables *tables, gboolean touch,
+                  EtRecord *r, const char **reason)
+{
+  guint64 v;
+
+  *reason = "record size does not match its payload's place";
+  if (len != ET_IMAGE_PAYLOAD_PLACE)
+    return FALSE;
+  v = et_read_u64 (place);
+  return payload_in_source (v & ET_IMAGE_SOURCE_MAX, v >> 48, tables, touch, r, reason);
+}
+
 /* Copied in to clear a record: a memset of its size compiles to a string
  * store, whose start-up cost was a third of parsing a record. */
 static const EtRecord no_record;
 
 static gboolean
-parse (const guint8 *p, gsize avail, const EtImageTables *tables, gboolean touch, EtRecord *r,
-       const char **reason)
+parse (const guint8 *buffer, gsize at, gsize len, const EtImageTables *tables, gboolean touch,
+       EtRecord *r, const char **reason)
 {
-  gsize size, pos = ET_IMAGE_RECORD_HEADER, own = 0;
+  const guint8 *p = buffer + at;
+  gsize size, pos, own = 0, avail = len - at;
   guint32 type, thread, tid;
   const EtImageType *t;
-  guint8 flags;
+  guint8 flags, form;
 
   *r = no_record;
   *reason = "record header does not fit in the buffer";
-  if (avail < ET_IMAGE_RECORD_HEADER)
+  if (at < ET_BUFFER_HEADER_SIZE || at > len || avail < ET_IMAGE_SHORT_HEADER)
     return FALSE;
-  size = et_read_u16 (p);
   flags = p[2];
+  form = flags & (ET_IMAGE_SHORT_TIME | ET_IMAGE_NEAR);
+  *reason = "record flags do not go together";
+  if (form == (ET_IMAGE_SHORT_TIME | ET_IMAGE_NEAR)
+      || (form == ET_IMAGE_NEAR && flags != ET_IMAGE_NEAR)
+      || (form == ET_IMAGE_SHORT_TIME && (flags & ET_IMAGE_OWN_ITEMS)))
+    return FALSE;
+  size = form == ET_IMAGE_NEAR ? ET_IMAGE_NEAR_SIZE : et_read_u16 (p);
+  pos = form != 0 ? ET_IMAGE_SHORT_HEADER : ET_IMAGE_RECORD_HEADER;
   *reason = "record size runs past the end of the buffer";
   if (size > avail)
     return FALSE;
   *reason = "record size is smaller than its header";
   if (size < pos + ((flags & ET_IMAGE_WIDE) ? 8 : 0) + ((flags & ET_IMAGE_ACTIVITY) ? 16 : 0)
-             + ((flags & ET_IMAGE_OWN_ITEMS) ? 8 : 0))
+             + ((flags & ET_IMAGE_OWN_ITEMS) ? 8 : 0) + (form == ET_IMAGE_NEAR ? 4 : 0))
     return FALSE;
   type = et_read_u16 (p + 4);
   thread = et_read_u16 (p + 6);
@@ -255,8 +312,18 @@ parse (const guint8 *p, gsize avail, const EtImageTables *tables, gboolean touch
   t = g_ptr_array_index (tables->types, type);
   fill_from_type (r, t);
   r->size = (guint16) size;
-  r->ts = (gint64) et_read_u64 (p + 8);
+  if (form == 0)
+    r->ts = (gint64) et_read_u64 (p + 8);
+  else
+    r->ts = (gint64) et_read_u64 (buffer + ET_IMAGE_BUFFER_BASES)
+            + (gint32) et_read_u32 (p + 8);
   r->tid = tid;
+  r->ext = t->items->len > 0 ? t->items->data : NULL;
+  r->ext_len = t->items->len;
+  if (form == ET_IMAGE_NEAR)
+    return payload_in_source (et_read_u64 (buffer + ET_IMAGE_BUFFER_BASES + 8)
+                              + et_read_u32 (p + pos), et_read_u16 (p), tables, touch, r,
+                              reason);
   if (flags & ET_IMAGE_ACTIVITY)
     {
       memcpy (&r->activity_id, p + pos, sizeof r->activity_id);
@@ -273,28 +340,23 @@ parse (const guint8 *p, gsize avail, const EtImageTables *tables, gboolean touch
       r->ext_len = own;
       pos += own;
     }
-  else
-    {
-      r->ext = t->items->len > 0 ? t->items->data : NULL;
-      r->ext_len = t->items->len;
-    }
   if (flags & ET_IMAGE_PAYLOAD_AT)
-    return payload_in_source (p + pos, size - pos, tables, touch, r, reason);
+    return payload_at_place (p + pos, size - pos, tables, touch, r, reason);
   r->payload = p + pos;
   r->payload_len = size - pos;
   return TRUE;
 }
 
 gboolean
-et_image_record_parse (const guint8 *p, gsize avail, const EtImageTables *tables, EtRecord *r,
-                       const char **reason)
+et_image_record_parse (const guint8 *buffer, gsize pos, gsize len, const EtImageTables *tables,
+                       EtRecord *r, const char **reason)
 {
-  return parse (p, avail, tables, TRUE, r, reason);
+  return parse (buffer, pos, len, tables, TRUE, r, reason);
 }
 
 gboolean
-et_image_record_parse_walked (const guint8 *p, gsize avail, const EtImageTables *tables,
-                              EtRecord *r, const char **reason)
+et_image_record_parse_walked (const guint8 *buffer, gsize pos, gsize len,
+                              const EtImageTables *tables, EtRecord *r, const char **reason)
 {
-  return parse (p, avail, tables, FALSE, r, reason);
+  return parse (buffer, pos, len, tables, FALSE, r, reason);
 }

@@ -9,19 +9,24 @@
  * give (same fields, same items, same payload), the items pointing at the
  * type's one copy.
  *
- *   0  u16  size, before the padding to 8
+ *   0  u16  size, before the padding to 8 (ET_IMAGE_NEAR: the payload's
+ *           length)
  *   2  u8   flags: ET_IMAGE_WIDE (type and thread id follow the header),
  *           ET_IMAGE_ACTIVITY (an ActivityId follows), ET_IMAGE_OWN_ITEMS
  *           (the record's own item chain follows, after its u32 length
  *           and 4 bytes of padding), ET_IMAGE_PAYLOAD_AT (the payload is
  *           not in the record but in the image's source file: a u64 in
- *           its place, the low 48 bits its offset, the high 16 its length)
+ *           its place, the low 48 bits its offset, the high 16 its
+ *           length), ET_IMAGE_SHORT_TIME (the time is an i32 counted
+ *           from the buffer's, see below: the header is 12 bytes),
+ *           ET_IMAGE_NEAR (the whole record is 16 bytes, below)
  *   3  u8   ET_IMAGE_RECORD_MARK
  *   4  u16  type: index into the image's types (ET_IMAGE_WIDE: 0xFFFF)
  *   6  u16  thread: index into the image's thread ids (ET_IMAGE_WIDE: 0xFFFF)
- *   8  u64  timestamp
+ *   8  u64  timestamp (ET_IMAGE_SHORT_TIME, ET_IMAGE_NEAR: i32)
  *  16  [u32 type, u32 thread id] [ActivityId, 16 bytes]
  *      [u32 length, 4 bytes padding, own items] payload | payload's place
+ *      (ET_IMAGE_SHORT_TIME: from 12 on; never with own items)
  *
  * Sixteen bytes a record where an EVENT_HEADER record takes 80 and its
  * items. A payload may be named where it lies in the mapped source file
@@ -30,6 +35,23 @@
  * the events' data, and a .nettrace's image is a fraction of the file.
  * Such a payload is not 8-byte aligned (the file packs them); every
  * decoder reads payloads through et-bytes.h, which does not care.
+ *
+ * A buffer's header tells what its records' times and payloads count
+ * from (EtImageBases, at ET_IMAGE_BUFFER_BASES): a record whose time is
+ * within 2^31 ticks of the buffer's holds it in 4 bytes, and one of a
+ * narrow header, no ActivityId, no items of its own and a payload in the
+ * source file within 4 GiB past the buffer's source base is
+ * ET_IMAGE_NEAR, 16 bytes in all:
+ *
+ *   0  u16  the payload's length
+ *   2  u8   ET_IMAGE_NEAR
+ *   3  u8   ET_IMAGE_RECORD_MARK
+ *   4  u16  type, 6 u16 thread (as above)
+ *   8  i32  time, counted from the buffer's
+ *  12  u32  the payload's offset, counted from the buffer's source base
+ *
+ * (A .nettrace of kilobyte payloads: 16 bytes an event where the long
+ * form took 24, a third of its peak beyond the file; issue 36.)
  * Only files made in memory have compact records (et_etl_file_new_from_image
  * with types): a file read from disk is never parsed this way.
  */
@@ -42,6 +64,12 @@ G_BEGIN_DECLS
 
 #define ET_IMAGE_RECORD_MARK   0xE7
 #define ET_IMAGE_RECORD_HEADER 16
+#define ET_IMAGE_SHORT_HEADER  12   /* ET_IMAGE_SHORT_TIME */
+#define ET_IMAGE_NEAR_SIZE     16   /* ET_IMAGE_NEAR, the whole record */
+/* Where a buffer's header holds its EtImageBases: its time (i64), then
+ * its source base (u64), in the header's TimeStamp and SequenceNumber
+ * fields, which nothing reads in an image. */
+#define ET_IMAGE_BUFFER_BASES  0x10
 #define ET_IMAGE_NARROW_MAX    0xFFFE   /* the largest index the header holds */
 /* A payload's place when it is in the source file. */
 #define ET_IMAGE_PAYLOAD_PLACE 8
@@ -54,7 +82,39 @@ enum
   ET_IMAGE_OWN_ITEMS = 1 << 1,
   ET_IMAGE_WIDE = 1 << 2,
   ET_IMAGE_PAYLOAD_AT = 1 << 3,
+  ET_IMAGE_SHORT_TIME = 1 << 4,
+  ET_IMAGE_NEAR = 1 << 5,
 };
+
+/* What a buffer's short records count from: a time, and an offset in the
+ * source file. */
+typedef struct
+{
+  gint64  time;
+  guint64 source;
+} EtImageBases;
+
+/* The event a compact record is written for: of @type, on thread
+ * @thread (an index into the thread ids, which holds @tid). @activity
+ * may be NULL (none); the record's own item chain, when it has one, is
+ * @head followed by @tail. @payload_at is the payload's offset in the
+ * source file (at most ET_IMAGE_SOURCE_MAX, and @payload_len at most
+ * G_MAXUINT16), or ET_IMAGE_INLINE to copy @payload in. */
+typedef struct
+{
+  guint32       type;
+  guint32       thread;
+  guint32       tid;
+  gint64        ts;
+  const EtGuid *activity;
+  const guint8 *head;
+  gsize         head_len;
+  const guint8 *tail;
+  gsize         tail_len;
+  const guint8 *payload;
+  gsize         payload_len;
+  guint64       payload_at;
+} EtImageEvent;
 
 /* What every record of one event type shares: its EVENT_HEADER fields
  * and extended items. */
@@ -145,52 +205,40 @@ et_image_stack_frames (const EtImageTables     *tables,
   return tables->source + e->offset;
 }
 
-/* The size of a compact record before its padding to 8; @payload_at:
- * its payload is named in the source file, not held. */
-gsize     et_image_record_size   (guint32             type,
-                                  guint32             thread,
-                                  gboolean            activity,
-                                  gsize               own_items_len,
-                                  gsize               payload_len,
-                                  gboolean            payload_at);
+/* Writes @bases into the buffer header at @header. */
+void      et_image_buffer_set_bases (guint8             *header,
+                                     const EtImageBases *bases);
 
-/* Writes a compact record of @size (et_image_record_size) and its padding
- * at @at: of @type, on thread @thread (an index into the thread ids,
- * which holds @tid). @activity may be NULL (none); the record's own item
- * chain, when it has one, is @head followed by @tail. @payload_at is the
- * payload's offset in the source file (at most ET_IMAGE_SOURCE_MAX, and
- * @payload_len at most G_MAXUINT16), or ET_IMAGE_INLINE to copy
- * @payload in. */
+/* The size of @e's compact record before its padding to 8, in a buffer
+ * of @bases (NULL: the long forms only, as in a buffer whose header has
+ * none). */
+gsize     et_image_record_size   (const EtImageEvent *e,
+                                  const EtImageBases *bases);
+
+/* Writes @e's compact record of @size (et_image_record_size with the
+ * same @bases) and its padding at @at. */
 void      et_image_record_write  (guint8             *at,
                                   gsize               size,
-                                  guint32             type,
-                                  guint32             thread,
-                                  guint32             tid,
-                                  gint64              ts,
-                                  const EtGuid       *activity,
-                                  const guint8       *head,
-                                  gsize               head_len,
-                                  const guint8       *tail,
-                                  gsize               tail_len,
-                                  const guint8       *payload,
-                                  gsize               payload_len,
-                                  guint64             payload_at);
+                                  const EtImageEvent *e,
+                                  const EtImageBases *bases);
 
-/* Parses the compact record at @p (@avail bytes left in its buffer) of an
- * image with @tables (a payload in the source file: record->payload
- * points into its mapping). FALSE with a static reason when it does not
- * fit, or names bytes the source does not have (or no longer has: the
- * file shrank, et-mapping.h). */
-gboolean  et_image_record_parse  (const guint8       *p,
-                                  gsize               avail,
+/* Parses the compact record at @pos of the buffer @buffer (@len bytes,
+ * header included) of an image with @tables (a payload in the source
+ * file: record->payload points into its mapping). FALSE with a static
+ * reason when it does not fit, or names bytes the source does not have
+ * (or no longer has: the file shrank, et-mapping.h). */
+gboolean  et_image_record_parse  (const guint8       *buffer,
+                                  gsize               pos,
+                                  gsize               len,
                                   const EtImageTables *tables,
                                   EtRecord           *record,
                                   const char        **reason);
 /* The same for a walk over every record (loading, right after the image
  * is made): a payload in the source file is not read to see that it is
  * still there, so that the walk brings back none of the file's pages. */
-gboolean  et_image_record_parse_walked (const guint8       *p,
-                                        gsize               avail,
+gboolean  et_image_record_parse_walked (const guint8       *buffer,
+                                        gsize               pos,
+                                        gsize               len,
                                         const EtImageTables *tables,
                                         EtRecord           *record,
                                         const char        **reason);

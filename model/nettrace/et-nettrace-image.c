@@ -62,6 +62,7 @@ typedef struct
   gsize       full_len;    /* what they would take as full records */
   guint64     offset;      /* the EventBlock its first record came from */
   guint64     first_event; /* the file offset of its first event */
+  EtImageBases bases;      /* its first event's time and file offset */
   guint32     n_events;
   GArray     *stacks;      /* EtImageStackRef of its records (its buffer noted at close) */
 } OpenBuffer;
@@ -123,12 +124,15 @@ put_guid_at (guint8 *p, const EtGuid *g)
 /* ---- records and buffers ---------------------------------------------- */
 
 static void
-write_buffer_header (guint8 *at, guint32 size, guint32 data_end, guint cpu)
+write_buffer_header (guint8 *at, guint32 size, guint32 data_end, guint cpu,
+                     const EtImageBases *bases)
 {
   memset (at, 0, ET_BUFFER_HEADER_SIZE);
   _et_nt_set (at, size, 4);
   at[0x28] = (guint8) cpu;
   _et_nt_set (at + 0x30, data_end, 4);
+  if (bases != NULL)
+    et_image_buffer_set_bases (at, bases);
 }
 
 static void
@@ -152,7 +156,7 @@ close_buffer (Builder *bld, guint cpu)
     }
   at = _et_nettrace_chunks_reserve (&bld->image, size);
   bld->image.kept_bytes += size;
-  write_buffer_header (at, size, size, cpu);
+  write_buffer_header (at, size, size, cpu, &o->bases);
   memcpy (at + ET_BUFFER_HEADER_SIZE, o->bytes->data, o->bytes->len);
   g_array_append_val (bld->offsets, o->offset);
   g_byte_array_set_size (o->bytes, 0);
@@ -286,14 +290,18 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
   gboolean related = !et_guid_is_zero (&e->related_activity_id);
   gboolean activity = !et_guid_is_zero (&e->activity_id);
   guint8 item[8 + 16] = { 0 };
-  guint32 tid = (guint32) e->thread_id, thread = thread_index (bld, tid);
-  guint64 at = payload_at (bld, e);
-  gsize size = et_image_record_size (type - 1, thread, activity,
-                                     related ? sizeof item + t->items->len : 0, e->payload_len,
-                                     at != ET_IMAGE_INLINE);
+  guint32 tid = (guint32) e->thread_id;
+  EtImageEvent r = {
+    .type = type - 1, .thread = thread_index (bld, tid), .tid = tid, .ts = e->timestamp,
+    .activity = activity ? &e->activity_id : NULL,
+    .head = related ? item : NULL, .head_len = related ? sizeof item : 0,
+    .tail = related ? t->items->data : NULL, .tail_len = related ? t->items->len : 0,
+    .payload = e->payload, .payload_len = e->payload_len, .payload_at = payload_at (bld, e),
+  };
+  gsize size;
   guint start = o->bytes->len;
 
-  if (at != ET_IMAGE_INLINE)
+  if (r.payload_at != ET_IMAGE_INLINE)
     bld->named_bytes += e->payload_len;
   if (related)
     {
@@ -303,12 +311,9 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
       _et_nt_set (item + 6, 16, 2);
       put_guid_at (item + 8, &e->related_activity_id);
     }
+  size = et_image_record_size (&r, &o->bases);
   g_byte_array_set_size (o->bytes, start + ((size + 7) & ~(gsize) 7));
-  et_image_record_write (o->bytes->data + start, size, type - 1, thread, tid, e->timestamp,
-                         activity ? &e->activity_id : NULL,
-                         related ? item : NULL, related ? sizeof item : 0,
-                         related ? t->items->data : NULL, related ? t->items->len : 0,
-                         e->payload, e->payload_len, at);
+  et_image_record_write (o->bytes->data + start, size, &r, &o->bases);
   o->full_len += (record_size (e, t) + 7) & ~(gsize) 7;
   o->n_events++;
   note_stack (bld, o, e, t, start);
@@ -369,6 +374,7 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
       o->full_len = 0;
       o->offset = e->block_offset;
       o->first_event = e->offset;
+      o->bases = (EtImageBases) { e->timestamp, e->offset };
     }
   put_record (bld, o, e, type);
 }
@@ -460,7 +466,7 @@ header_buffer (Builder *bld, guint n_buffers, guint32 events_lost)
   _et_nt_pad8 (rec);
   g_byte_array_set_size (b, ET_BUFFER_HEADER_SIZE);
   write_buffer_header (b->data, ET_BUFFER_HEADER_SIZE + rec->len,
-                       ET_BUFFER_HEADER_SIZE + rec->len, 0);
+                       ET_BUFFER_HEADER_SIZE + rec->len, 0, NULL);
   g_byte_array_append (b, rec->data, rec->len);
   return b;
 }

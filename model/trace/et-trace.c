@@ -392,7 +392,7 @@ _et_trace_record_at (EtTrace *self, EtEventLoc loc, EtRecord *record)
   const guint8 *bytes = et_etl_file_buffer (self->file, _et_loc_buffer (self, loc), &len);
   const char *reason;
 
-  return et_etl_file_parse_record (self->file, bytes + pos, len - pos, record, &reason);
+  return et_etl_file_parse_record (self->file, bytes, pos, len, record, &reason);
 }
 
 void
