@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "et-etl-reader.h"
+#include "et-mapping.h"
 #include "et-fixture.h"
 #include "et-fixture-nettrace.h"
 #include "et-trace.h"
@@ -427,6 +428,13 @@ test_a_file_cut_while_it_is_opened_keeps_what_came_before (void **state)
   n = f->layout->buffers->len;
   check_shrinking_while_opened (f, 1, n / 2, 100);
   check_shrinking_while_opened (f, 2, n - 1, 0);
+  /* With two threads forced, the file's pages are mapped from its end
+   * back while its buffers are walked (et_mapping_prefault_begin, which
+   * only a large file gets otherwise): the same whoever finds the cut. */
+  g_setenv ("ETLSCOPE_THREADS", "2", TRUE);
+  check_shrinking_while_opened (f, 1, n / 2, 100);
+  check_shrinking_while_opened (f, 2, n - 1, 0);
+  g_unsetenv ("ETLSCOPE_THREADS");
 }
 
 typedef struct
@@ -477,12 +485,59 @@ test_a_file_cut_while_its_records_are_walked_says_so (void **state)
     assert_int_equal (g_array_index (counts, guint, b), g_array_index (f->counts, guint, b));
 }
 
-/* A .nettrace file is read whole while it is opened: cut then (at its
- * first progress report, after 4 MiB), it is said to have shrunk. */
+/* Mapping a file's pages from its end back (et_mapping_prefault_begin,
+ * on a thread of its own) over a file cut since it was mapped: the
+ * thread does not die of SIGBUS, the mapping says from which page on the
+ * file is gone, and the bytes before it are the file's, those after
+ * zeros. */
 static void
-test_a_nettrace_file_cut_while_it_is_read_says_so (void **state)
+test_mapping_a_cut_file_from_its_end_finds_the_cut (void **state)
 {
   Fixture *f = *state;
+  gsize len = 16 * 65536 + 1000, cut = 5 * 65536 + 123, page = (gsize) sysconf (_SC_PAGESIZE);
+  g_autofree guint8 *bytes = g_malloc (len);
+  g_autoptr(GMappedFile) mapped = NULL;
+  const guint8 *data;
+  EtMapping *watch;
+  EtPrefault *prefault;
+
+  for (gsize i = 0; i < len; i++)
+    bytes[i] = (guint8) (i * 7 + 1) | 1;     /* never zero */
+  assert_true (g_file_set_contents (f->path, (const char *) bytes, len, NULL));
+  mapped = g_mapped_file_new (f->path, FALSE, NULL);
+  assert_non_null (mapped);
+  data = (const guint8 *) g_mapped_file_get_contents (mapped);
+  watch = et_mapping_watch (data, len);
+  assert_non_null (watch);
+  assert_true (et_fixture_damage_truncate (f->path, cut, NULL));
+  g_setenv ("ETLSCOPE_THREADS", "2", TRUE);
+  prefault = et_mapping_prefault_begin (data, len);
+  g_unsetenv ("ETLSCOPE_THREADS");
+  assert_non_null (prefault);
+  while (!et_mapping_prefault_done (prefault))
+    g_thread_yield ();
+  et_mapping_prefault_end (prefault);
+  /* It reads a byte in every 64 KiB: the first it found gone is past the
+   * cut by less than that, and every page from there on reads as zeros. */
+  assert_true (et_mapping_lost_from (watch) > cut);
+  assert_true (et_mapping_lost_from (watch) <= cut + 65536);
+  for (gsize i = et_mapping_lost_from (watch); i < len; i += page)
+    assert_int_equal (data[i], 0);
+  /* The reader coming after it finds the page after the cut's gone (the
+   * page the cut is in keeps the file's bytes before the cut). */
+  assert_memory_equal (data, bytes, cut);
+  assert_int_equal (data[(cut + page - 1) & ~(page - 1)], 0);
+  assert_int_equal (et_mapping_lost_from (watch), (cut + page - 1) & ~(page - 1));
+  et_mapping_unwatch (watch);
+}
+
+/* A .nettrace file is read whole while it is opened: cut then (at its
+ * first progress report, after 4 MiB), it is said to have shrunk; the
+ * same with two threads forced, its pages then mapped from its end back
+ * while it is read (et_mapping_prefault_begin). */
+static void
+check_nettrace_cut_while_read (Fixture *f, const char *threads)
+{
   CutOnProgress c = { f->path, 6u << 20, FALSE };
   g_autoptr(GError) error = NULL;
   g_autoptr(EtTrace) t = NULL;
@@ -491,7 +546,10 @@ test_a_nettrace_file_cut_while_it_is_read_says_so (void **state)
 
   assert_true (et_fixture_write_nettrace_large (f->path, 400000, 7, &error));
   g_assert_no_error (error);
+  if (threads != NULL)
+    g_setenv ("ETLSCOPE_THREADS", threads, TRUE);
   t = et_trace_load (f->path, ET_LOAD_DEFAULT, cut_on_first_progress, &c, NULL, &error);
+  g_unsetenv ("ETLSCOPE_THREADS");
   g_assert_no_error (error);
   assert_true (c.done);
   d = et_trace_get_damage (t, &n);
@@ -500,6 +558,13 @@ test_a_nettrace_file_cut_while_it_is_read_says_so (void **state)
               && strstr (d[i].message, "shrank while it was read") != NULL;
   assert_int_equal (shrank, 1);
   assert_true (et_trace_get_stats (t)->records > 0);
+}
+
+static void
+test_a_nettrace_file_cut_while_it_is_read_says_so (void **state)
+{
+  check_nettrace_cut_while_read (*state, NULL);
+  check_nettrace_cut_while_read (*state, "2");
 }
 
 /* The window decodes events from the mapped file long after loading: a
@@ -1549,6 +1614,7 @@ main (void)
     T (test_a_file_cut_while_it_is_opened_keeps_what_came_before),
     T (test_a_file_cut_while_its_records_are_walked_says_so),
     T (test_a_nettrace_file_cut_while_it_is_read_says_so),
+    T (test_mapping_a_cut_file_from_its_end_finds_the_cut),
     T (test_a_file_cut_after_loading_fails_only_the_events_that_are_gone),
     T (test_bit_flip_sweep_never_loses_records_silently),
     T (test_bit_flip_sweep_in_compressed_file_never_loses_records_silently),

@@ -22,6 +22,7 @@
  */
 #include "et-mapping.h"
 #include "et-error.h"
+#include "et-workers.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -204,4 +205,82 @@ et_mapping_open_regular (const char *path, GError **error)
       return -1;
     }
   return fd;
+}
+
+/* ---- mapping a large file's pages ahead of its reader ------------------ */
+
+/* The kernel maps the pages around one a read faults in (64 KiB of them
+ * by default): a byte read in each such stretch maps them all, and one it
+ * does not is faulted in when read. */
+#define PREFAULT_STEP  (64u << 10)
+/* Below this, the reader maps them as it reads (a thread costs more than
+ * it saves). */
+#define PREFAULT_MIN   (64u << 20)
+
+struct _EtPrefault
+{
+  const volatile guint8 *data;
+  gsize                  len;
+  gsize                  reached;   /* where the reader is (atomic) */
+  gint                   stop;      /* atomic */
+  gint                   done;      /* atomic */
+  GThread               *thread;
+};
+
+static gpointer
+prefault_back (gpointer data)
+{
+  EtPrefault *p = data;
+  gsize at = p->len & ~(gsize) (PREFAULT_STEP - 1);
+  guint8 sum = 0;
+
+  et_worker_begin ();
+  for (;;)
+    {
+      if (at <= __atomic_load_n (&p->reached, __ATOMIC_RELAXED) || g_atomic_int_get (&p->stop))
+        break;
+      sum += p->data[at == p->len ? at - 1 : at];
+      if (at < PREFAULT_STEP)
+        break;
+      at -= PREFAULT_STEP;
+    }
+  g_atomic_int_set (&p->done, 1);
+  return GUINT_TO_POINTER (sum);
+}
+
+EtPrefault *
+et_mapping_prefault_begin (const void *data, gsize len)
+{
+  EtPrefault *p;
+
+  if (data == NULL || et_workers_count (len, PREFAULT_MIN) < 2)
+    return NULL;
+  p = g_new0 (EtPrefault, 1);
+  p->data = data;
+  p->len = len;
+  p->thread = g_thread_new ("etlscope-map", prefault_back, p);
+  return p;
+}
+
+void
+et_mapping_prefault_reached (EtPrefault *p, gsize offset)
+{
+  if (p != NULL)
+    __atomic_store_n (&p->reached, offset, __ATOMIC_RELAXED);
+}
+
+gboolean
+et_mapping_prefault_done (EtPrefault *p)
+{
+  return p == NULL || g_atomic_int_get (&p->done);
+}
+
+void
+et_mapping_prefault_end (EtPrefault *p)
+{
+  if (p == NULL)
+    return;
+  g_atomic_int_set (&p->stop, 1);
+  g_thread_join (p->thread);
+  g_free (p);
 }

@@ -32,4 +32,24 @@ void       et_mapping_unwatch   (EtMapping  *mapping);
  * every page read was there. Accepts NULL (G_MAXUINT64). */
 guint64    et_mapping_lost_from (EtMapping  *mapping);
 
+/* A reader going through a large mapped file from its start on faults
+ * its pages in one at a time on one core (half of opening a 2 GB trace).
+ * A prefault maps them from the file's end back on a thread of its own,
+ * until it meets the reader: NULL when the file is too small to gain from
+ * it, or the machine has one core (ETLSCOPE_THREADS=1 too). Pages of a
+ * watched mapping that vanished read as zeros on that thread too. */
+typedef struct _EtPrefault EtPrefault;
+
+EtPrefault *et_mapping_prefault_begin   (const void *data,
+                                         gsize       len);
+/* The reader is at @offset: the thread stops when it gets there. Accepts
+ * NULL. */
+void        et_mapping_prefault_reached (EtPrefault *prefault,
+                                         gsize       offset);
+/* Whether the thread has finished: met the reader, or mapped every page.
+ * Accepts NULL (TRUE). */
+gboolean    et_mapping_prefault_done    (EtPrefault *prefault);
+/* Stops the thread wherever it is, and frees @prefault. Accepts NULL. */
+void        et_mapping_prefault_end     (EtPrefault *prefault);
+
 G_END_DECLS

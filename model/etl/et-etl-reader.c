@@ -344,6 +344,7 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
   g_autoptr(GError) local = NULL;
   guint64 offset = 0;
   guint32 uniform;
+  EtPrefault *prefault;
 
   g_return_val_if_fail (path != NULL, NULL);
 
@@ -372,13 +373,19 @@ et_etl_file_open (const char *path, EtDamageFunc damage, gpointer damage_data, G
   file->inflate_space = _et_etl_inflate_space ();
   file->inflate = et_etl_inflate_new ();
   uniform = uniform_buffer_size (file);
-  while (offset + ET_BUFFER_HEADER_SIZE <= file->size)
+  /* Up to the first page found gone (by this walk, or by the prefault
+   * going the other way). */
+  prefault = et_mapping_prefault_begin (file->data, file->size);
+  while (offset + ET_BUFFER_HEADER_SIZE <= file->size
+         && offset < et_mapping_lost_from (file->watch))
     {
       gsize step = read_buffer (file, offset, uniform);
-      if (step == 0 || et_mapping_lost_from (file->watch) != G_MAXUINT64)
+      if (step == 0)
         break;
       offset += step;
+      et_mapping_prefault_reached (prefault, offset);
     }
+  et_mapping_prefault_end (prefault);
   _et_etl_inflate_all (file);
   if (note_shrinking (file))
     return g_steal_pointer (&file);

@@ -23,6 +23,7 @@
 #include "et-image-record.h"
 
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #define CV_MARKERS_GUID "8d4925ab-505a-483b-a7e0-6f824a07a6f0"
@@ -1214,22 +1215,35 @@ void
 _et_loader_phase_done (const char *phase, gint64 *since)
 {
   static int enabled = -1;
+  /* (a sub-phase, "- name", counts from the phase before; a phase from
+   * the phase before it, its sub-phases included) */
+  static gint64 cpu_phase = 0, cpu_sub = 0;   /* since the process began */
   gint64 now = g_get_monotonic_time ();
 
   if (enabled < 0)
     enabled = g_getenv ("ETLSCOPE_TIMING") != NULL;
   if (enabled)
     {
-      /* Resident and peak memory from /proc (Linux), for the benchmarks. */
+      /* Resident and peak memory from /proc (Linux), and the process's
+       * CPU time (the cores a phase used), for the benchmarks. */
       g_autofree char *status = NULL;
       const char *rss, *hwm;
+      struct rusage use;
+      gint64 cpu;
 
+      getrusage (RUSAGE_SELF, &use);
+      cpu = (gint64) (use.ru_utime.tv_sec + use.ru_stime.tv_sec) * G_USEC_PER_SEC
+            + use.ru_utime.tv_usec + use.ru_stime.tv_usec;
       g_file_get_contents ("/proc/self/status", &status, NULL, NULL);
       rss = status ? strstr (status, "VmRSS:") : NULL;
       hwm = status ? strstr (status, "VmHWM:") : NULL;
-      g_printerr ("etlscope: %-10s %8.1f ms  rss %6ld MB  peak %6ld MB\n", phase,
+      g_printerr ("etlscope: %-10s %8.1f ms  rss %6ld MB  peak %6ld MB  cpu %8.1f ms\n", phase,
                   (now - *since) / 1000.0, rss ? atol (rss + 6) / 1024 : -1L,
-                  hwm ? atol (hwm + 6) / 1024 : -1L);
+                  hwm ? atol (hwm + 6) / 1024 : -1L,
+                  (cpu - (phase[0] == '-' ? cpu_sub : cpu_phase)) / 1000.0);
+      cpu_sub = cpu;
+      if (phase[0] != '-')
+        cpu_phase = cpu;
     }
   *since = now;
 }

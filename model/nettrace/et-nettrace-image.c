@@ -90,6 +90,7 @@ typedef struct
   GCancellable  *cancellable;
   guint64        file_size;
   guint64        reported;     /* offset told to progress last */
+  EtPrefault    *prefault;     /* the file's pages mapped from its end back */
   GHashTable    *stack_entries; /* a StackBlock entry's bytes → its index + 1 in
                                   tables->stack_entries */
   const guint8  *last_stack;   /* the last entry asked for, and its index: a run of */
@@ -386,6 +387,7 @@ on_block (guint64 next, gpointer user_data)
 {
   Builder *bld = user_data;
 
+  et_mapping_prefault_reached (bld->prefault, next);
   if (bld->progress != NULL && next - bld->reported >= (4u << 20))
     {
       bld->reported = next;
@@ -603,6 +605,7 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   EtNettraceStats stats;
   EtEtlFile *file = NULL;
   EtMapping *watch;
+  gboolean read;
 
   if (mapped == NULL)
     {
@@ -614,8 +617,10 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   /* A file cut while it is read: pages gone read as zeros (et-mapping.h);
    * watched for as long as the image names payloads in it. */
   watch = et_mapping_watch (bld.data, bld.len);
-  if (et_nettrace_read (path, bld.data, bld.len, &cb, &bld.info, &stats, error)
-      && !g_cancellable_set_error_if_cancelled (cancellable, error))
+  bld.prefault = et_mapping_prefault_begin (bld.data, bld.len);
+  read = et_nettrace_read (path, bld.data, bld.len, &cb, &bld.info, &stats, error);
+  et_mapping_prefault_end (g_steal_pointer (&bld.prefault));
+  if (read && !g_cancellable_set_error_if_cancelled (cancellable, error))
     {
       close_all (&bld);
       report_shrinking (path, watch, damage, damage_data);
