@@ -286,8 +286,10 @@ reference_lanes (const EtSpanEvent *e, guint n, const guint *partner, guint *dep
     }
 }
 
-/* Pairs @e and checks every partner, lane and status against the
- * reference; returns the deepest lane. */
+/* Pairs @e (et_span_pair, and et_span_pair_on one thread and two: with
+ * two, the lanes are found beside the pairing as it closes each start)
+ * and checks every partner, lane and status against the reference;
+ * returns the deepest lane. */
 static guint
 check_against_reference (const EtSpanEvent *e, guint n)
 {
@@ -297,18 +299,25 @@ check_against_reference (const EtSpanEvent *e, guint n)
   g_autofree EtSpanStatus *status = g_new0 (EtSpanStatus, n);
   guint deepest = 0;
 
-  et_span_pair (e, n, r);
   reference (e, n, expected);
   reference_lanes (e, n, expected, depth, status);
-  for (guint i = 0; i < n; i++)
+  for (guint way = 0; way < 3; way++)
     {
-      deepest = MAX (deepest, depth[i]);
-      assert_int_equal (r[i].partner, expected[i]);
-      assert_int_equal (r[i].depth, depth[i]);
-      if (e[i].is_end)
-        assert_int_equal (r[i].status, expected[i] == NONE ? ET_SPAN_UNMATCHED_END : ET_SPAN_OK);
+      if (way == 0)
+        et_span_pair (e, n, r);
       else
-        assert_int_equal (r[i].status, status[i]);
+        et_span_pair_on (e, n, r, way);
+      for (guint i = 0; i < n; i++)
+        {
+          deepest = MAX (deepest, depth[i]);
+          assert_int_equal (r[i].partner, expected[i]);
+          assert_int_equal (r[i].depth, depth[i]);
+          if (e[i].is_end)
+            assert_int_equal (r[i].status,
+                              expected[i] == NONE ? ET_SPAN_UNMATCHED_END : ET_SPAN_OK);
+          else
+            assert_int_equal (r[i].status, status[i]);
+        }
     }
   return deepest;
 }
@@ -441,13 +450,54 @@ test_starts_never_closed_pile_up (void **state)
 
   for (guint i = 0; i < n; i++)
     e[i] = ev (i, 1, FALSE, 1);
-  et_span_pair (e, n, r);
+  /* (on two threads, the lanes wait for the pairing's end for each) */
+  for (guint threads = 1; threads <= 2; threads++)
+    {
+      if (threads == 1)
+        et_span_pair (e, n, r);
+      else
+        et_span_pair_on (e, n, r, threads);
+      for (guint i = 0; i < n; i++)
+        {
+          assert_int_equal (r[i].partner, NONE);
+          assert_int_equal (r[i].depth, MIN (i, G_MAXUINT16));
+          assert_int_equal (r[i].status, ET_SPAN_UNMATCHED_START);
+        }
+    }
+}
+
+/* A large process paired with its lanes found beside it: the same
+ * results as on one thread, with spans short and long, some never
+ * closed, some closed from another thread, over a few hundred threads. */
+static void
+test_lanes_beside_pairing_match_one_thread (void **state)
+{
+  GRand *rand = g_rand_new_with_seed (4242);
+  guint n = 400000;
+  g_autofree EtSpanEvent *e = g_new0 (EtSpanEvent, n);
+  g_autofree EtSpanResult *one = g_new0 (EtSpanResult, n);
+  g_autofree EtSpanResult *two = g_new0 (EtSpanResult, n);
+  guint kinds[ET_SPAN_UNMATCHED_END + 1] = { 0 };
+
   for (guint i = 0; i < n; i++)
     {
-      assert_int_equal (r[i].partner, NONE);
-      assert_int_equal (r[i].depth, MIN (i, G_MAXUINT16));
-      assert_int_equal (r[i].status, ET_SPAN_UNMATCHED_START);
+      e[i] = ev_id (i, g_rand_int_range (rand, 1, 300), g_rand_int_range (rand, 0, 9) < 4,
+                    g_rand_int_range (rand, 0, 2000));
+      e[i].pid = 1;
     }
+  et_span_pair_on (e, n, one, 1);
+  et_span_pair_on (e, n, two, 2);
+  for (guint i = 0; i < n; i++)
+    {
+      assert_int_equal (two[i].partner, one[i].partner);
+      assert_int_equal (two[i].depth, one[i].depth);
+      assert_int_equal (two[i].status, one[i].status);
+      kinds[one[i].status]++;
+    }
+  /* every kind of result was there to get right */
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    assert_true (kinds[k] > 100);
+  g_rand_free (rand);
 }
 
 /* An owner as a caller other than the tests keeps it: its fields in
@@ -567,6 +617,7 @@ main (void)
     cmocka_unit_test (test_many_open_spans_match_reference),
     cmocka_unit_test (test_short_lived_threads_match_reference),
     cmocka_unit_test (test_starts_never_closed_pile_up),
+    cmocka_unit_test (test_lanes_beside_pairing_match_one_thread),
     cmocka_unit_test (test_pairing_by_reference_matches_events),
     cmocka_unit_test (test_nothing_to_pair),
     cmocka_unit_test (test_status_names),

@@ -37,6 +37,7 @@ typedef struct
   guint        next;         /* the next process to take */
   guint64      in_flight;    /* the spans of the processes pairing now */
   guint64      budget;       /* at most this many at once, unless alone (_et_pair_spans) */
+  guint64      n_spans;      /* of every process */
   EtTraceProgress *progress; /* counts span starts and ends paired */
 } PairJob;
 
@@ -90,18 +91,23 @@ join_spans (PairJob *job, guint process, EtSpanRecord **records)
   return n;
 }
 
+/* A process of fewer spans finds their lanes after pairing them, on its
+ * own thread (a thread beside costs more than it saves). */
+#define BESIDE_MIN 100000
+
 /* How many span events ahead the walks over a process's markers ask for
  * them: the markers of one process are spread over the whole array. */
 #define PREFETCH_AHEAD 8
 
 /* Folds span ends into their starts (markers.md "Spans"): a start learns
- * its end's marker, an end that closed something is dropped. */
+ * its end's marker, an end that closed something is dropped; records
+ * [@from, @n) of the @n (partners are indexes among them all). */
 static void
-fold_spans (PairJob *job, const EtSpanRecord *records, guint n, GArray *cross_ends)
+fold_spans (PairJob *job, const EtSpanRecord *records, guint from, guint n, GArray *cross_ends)
 {
   EtPendingMarker *markers = job->markers;
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = from; i < n; i++)
     {
       EtSpanResult result = et_span_key_result (&records[i]);
       guint partner = result.partner;
@@ -182,6 +188,48 @@ process_spans (const PairJob *job, guint process)
   return n;
 }
 
+/* A share of a process's records folded by one worker. */
+typedef struct
+{
+  PairJob            *job;
+  const EtSpanRecord *records;
+  guint               from, to;
+  GArray             *cross_ends;
+} FoldRange;
+
+static gpointer
+fold_range (gpointer data)
+{
+  FoldRange *r = data;
+
+  et_worker_begin ();
+  fold_spans (r->job, r->records, r->from, r->to, r->cross_ends);
+  return NULL;
+}
+
+/* The records folded on @threads workers, each a share of them (their
+ * markers are distinct: one record each at most). */
+static void
+fold_on (PairJob *job, const EtSpanRecord *records, guint n, GArray *cross_ends, guint threads)
+{
+  g_autofree FoldRange *ranges = g_new0 (FoldRange, threads);
+
+  for (guint k = 0; k < threads; k++)
+    {
+      guint from = (guint) ((guint64) n * k / threads), to = (guint) ((guint64) n * (k + 1) / threads);
+
+      ranges[k] = (FoldRange) { job, records, from, to,
+                                k == 0 ? cross_ends
+                                       : g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)) };
+    }
+  et_workers_run (ranges, sizeof *ranges, threads, fold_range, "etlscope-pair");
+  for (guint k = 1; k < threads; k++)
+    {
+      g_array_append_vals (cross_ends, ranges[k].cross_ends->data, ranges[k].cross_ends->len);
+      g_array_unref (ranges[k].cross_ends);
+    }
+}
+
 static void
 pair_process (PairJob *job, guint process, GArray *cross_ends)
 {
@@ -192,7 +240,7 @@ pair_process (PairJob *job, guint process, GArray *cross_ends)
                           G_STRUCT_OFFSET (EtPendingMarker, provider) };
   /* Counted before the join frees the other threads' lists. */
   guint64 n_spans = process_spans (job, process);
-  guint n = join_spans (job, process, &records);
+  guint n = join_spans (job, process, &records), threads;
 
   n = drop_repeated_starts (job, records, n);
   if (n == 0)
@@ -201,9 +249,13 @@ pair_process (PairJob *job, guint process, GArray *cross_ends)
       return;
     }
   /* The records as they are, their time, thread and provider read from
-   * their markers (one process: its thread indices are its threads). */
-  et_span_pair_keys (records, n, &owners);
-  fold_spans (job, records, n, cross_ends);
+   * their markers (one process: its thread indices are its threads). A
+   * process of most of the spans pairs mostly alone: the lanes are found
+   * beside its pairing, and its records folded in halves, on another
+   * core. */
+  threads = n_spans * 2 > job->n_spans && et_workers_count (n, BESIDE_MIN) > 1 ? 2 : 1;
+  et_span_pair_keys_on (records, n, &owners, threads);
+  fold_on (job, records, n, cross_ends, threads);
   _et_trace_progress_add (job->progress, n_spans);
 }
 
@@ -294,6 +346,7 @@ _et_pair_spans (EtTrace *self, EtPendingMarker *markers, guint n_markers, const 
       largest = MAX (largest, process_spans (&job, p));
     }
   job.budget = MAX (n_spans * 2 / 3, largest);
+  job.n_spans = n_spans;
   job.progress = progress;
   _et_trace_progress_begin (progress, ET_TRACE_PHASE_PAIRING, n_spans);
   n_threads = MAX (MIN (et_workers_count (n_spans, 50000), job.n_processes), 1);

@@ -15,8 +15,14 @@
  * as starts are open at once, not one per span); a matched start is
  * marked closed and skipped when reached (lazy deletion), its link given
  * back, so each lookup is amortised O(1) and the whole pass O(n).
+ *
+ * With a second thread (et_span_pair_keys_on), the sweep runs beside the
+ * pairing instead of after it: it takes each start once the pairing has
+ * closed it (or gone past the last key: left open), so the two passes
+ * over a process's spans take the time of one.
  */
 #include "et-span-pairing.h"
+#include "et-workers.h"
 
 #include <string.h>
 
@@ -159,13 +165,26 @@ typedef struct
                         free one + 1); 0: none */
 } Link;
 
+/* Set once the pairing is past its last key (atomic), on a cache line of
+ * its own: the sweep beside it reads it while the pairing writes its
+ * state. */
+typedef struct
+{
+  gint  matched_all;
+  guint progress;      /* keys paired, told every PROGRESS_STEP (atomic) */
+} __attribute__ ((aligned (64))) PairingDone;
+
+#define PROGRESS_STEP 1024
+
 typedef struct
 {
   EtSpanKey         *keys;           /* their results take their ids' place */
+  guint              n;
   EtSpanOwners       owners;
   FpMap              maps[N_MAPS];   /* fingerprint → its top link + 1 */
   GArray            *links;          /* Link: the pool */
   guint32            free_link;      /* the first link given back + 1; 0: none */
+  PairingDone       *done;           /* NULL: the sweep comes after the pairing */
 } Pairing;
 
 /* A key's result, once it has one (ET_SPAN_KEY_PAIRED: a start when it
@@ -178,15 +197,23 @@ result_of (const Pairing *p, guint i)
   return et_span_key_result (&p->keys[i]);
 }
 
+/* The flag is released after the result: a sweep beside the pairing
+ * reads the result once it sees the flag (closed). */
 static inline void
 set_result (Pairing *p, guint i, EtSpanResult r)
 {
-  memcpy (&p->keys[i], &r, sizeof r);
-  p->keys[i].is_end |= ET_SPAN_KEY_PAIRED;
+  EtSpanKey *key = &p->keys[i];
+
+  memcpy (key, &r, sizeof r);
+  __atomic_store_n (&key->is_end, (guint8) (key->is_end | ET_SPAN_KEY_PAIRED), __ATOMIC_RELEASE);
 }
 
 /* A start is closed once it has its end (close_pair). */
-#define CLOSED(p, start) (((p)->keys[start].is_end & ET_SPAN_KEY_PAIRED) != 0)
+static inline gboolean
+closed (const Pairing *p, guint start)
+{
+  return (__atomic_load_n (&p->keys[start].is_end, __ATOMIC_ACQUIRE) & ET_SPAN_KEY_PAIRED) != 0;
+}
 
 static inline Link *
 link_at (const Pairing *p, guint32 link)
@@ -227,7 +254,7 @@ link_free (Pairing *p, guint32 link)
 static guint32
 first_open (Pairing *p, guint32 link)
 {
-  while (link != 0 && CLOSED (p, link_at (p, link)->start))
+  while (link != 0 && closed (p, link_at (p, link)->start))
     link = link_free (p, link);
   return link;
 }
@@ -280,10 +307,11 @@ span_at (const Pairing *p, guint i)
                   read_u32_at (owner, p->owners.thread_at), provider };
 }
 
+/* (Bit 0 never changes; the pairing may be setting bit 7 beside.) */
 static inline gboolean
 is_end (const EtSpanKey *key)
 {
-  return key->is_end & 1;
+  return __atomic_load_n (&key->is_end, __ATOMIC_RELAXED) & 1;
 }
 
 static guint64
@@ -454,6 +482,8 @@ pair_all (Pairing *p, guint n)
     {
       Span e;
 
+      if (p->done != NULL && i % PROGRESS_STEP == 0)
+        __atomic_store_n (&p->done->progress, i, __ATOMIC_RELEASE);
       /* The owners of a caller's keys may be spread (the loader's markers
        * of one process among all others'): ask for them early. */
       if (i + OWNERS_AHEAD < n)
@@ -461,7 +491,7 @@ pair_all (Pairing *p, guint n)
       if (is_end (&p->keys[i]))
         {
           match_end (p, i);
-          if (!CLOSED (p, i))
+          if (!closed (p, i))
             set_result (p, i, (EtSpanResult) { G_MAXUINT, 0, ET_SPAN_UNMATCHED_END });
           continue;
         }
@@ -470,9 +500,9 @@ pair_all (Pairing *p, guint n)
         if (in_map (map, e.key))
           push (p, map, i, &e);
     }
-  for (guint i = 0; i < n; i++)
-    if (!CLOSED (p, i))
-      set_result (p, i, (EtSpanResult) { G_MAXUINT, 0, ET_SPAN_UNMATCHED_START });
+  /* (the starts left open are the sweep's to say: sweep_start) */
+  if (p->done != NULL)
+    __atomic_store_n (&p->done->matched_all, 1, __ATOMIC_RELEASE);
 }
 
 typedef struct
@@ -583,7 +613,9 @@ heap_up (ThreadSweep *s)
 static void
 sweep_start (Pairing *p, guint i, ThreadSweep *s)
 {
-  EtSpanResult r = result_of (p, i);
+  gboolean was_closed = closed (p, i);
+  EtSpanResult r = was_closed ? result_of (p, i)
+                              : (EtSpanResult) { G_MAXUINT, 0, ET_SPAN_UNMATCHED_START };
   gint64 t = time_of (&p->owners, &p->keys[i]);
   gint64 end = r.partner != G_MAXUINT ? time_of (&p->owners, &p->keys[r.partner]) : G_MAXINT64;
   gboolean outlives = FALSE;
@@ -618,7 +650,10 @@ sweep_start (Pairing *p, guint i, ThreadSweep *s)
   r.depth = (guint16) MIN (deepest, G_MAXUINT16);
   if (s->len > 0 && r.status == ET_SPAN_OK)
     r.status = outlives ? ET_SPAN_OVERLAPPING : ET_SPAN_NESTED;
-  set_result (p, i, r);
+  if (was_closed)
+    memcpy (&p->keys[i], &r, sizeof r);   /* not its flags, which the pairing reads */
+  else
+    set_result (p, i, r);
   add_open (s, (Active) { end, deepest });
   if (!s->heaped && s->len > LIST_MAX)
     heap_up (s);
@@ -626,6 +661,32 @@ sweep_start (Pairing *p, guint i, ThreadSweep *s)
 
 /* How many events ahead the sweep asks for the end of a start. */
 #define LANES_AHEAD 16
+
+/* Beside the pairing: waits until start @i is closed or the pairing is
+ * past its last key (then it stays open). Between looks at the start, it
+ * waits for the pairing to tell it has gone on: looking at the keys the
+ * pairing is writing took their cache lines from it at every turn. */
+static void
+wait_for_pairing (const Pairing *p, guint i)
+{
+  while (!closed (p, i))
+    {
+      guint seen = __atomic_load_n (&p->done->progress, __ATOMIC_ACQUIRE);
+
+      for (guint spins = 1; __atomic_load_n (&p->done->progress, __ATOMIC_ACQUIRE) == seen;
+           spins++)
+        {
+          if (__atomic_load_n (&p->done->matched_all, __ATOMIC_ACQUIRE))
+            return;
+          if (spins % 256 == 0)
+            g_thread_yield ();
+#if defined(__x86_64__) || defined(__i386__)
+          else
+            __builtin_ia32_pause ();
+#endif
+        }
+    }
+}
 
 /* Gives back the open spans' room of every thread whose spans all ended
  * by @t: no start from @t on sees them (sweep_start drops what ended by
@@ -670,17 +731,24 @@ assign_lanes (Pairing *p, guint n)
       guint slot, k;
       ThreadSweep *s;
 
-      /* A start reads its end's time, far ahead: ask for it early. */
+      /* A start reads its end's time, far ahead: ask for it early (a
+       * start's result is read only once closed: beside the pairing, an
+       * open one's bytes are still its id). */
       if (i + LANES_AHEAD < n)
         {
-          guint32 partner = result_of (p, i + LANES_AHEAD).partner;
-
           __builtin_prefetch (owner_of (&p->owners, &p->keys[i + LANES_AHEAD]));
-          if (partner != G_MAXUINT)
-            __builtin_prefetch (owner_of (&p->owners, &p->keys[partner]));
+          if (closed (p, i + LANES_AHEAD))
+            {
+              guint32 partner = result_of (p, i + LANES_AHEAD).partner;
+
+              if (partner != G_MAXUINT)
+                __builtin_prefetch (owner_of (&p->owners, &p->keys[partner]));
+            }
         }
       if (is_end (&p->keys[i]))
         continue;
+      if (p->done != NULL)
+        wait_for_pairing (p, i);
       if (++since > MAX (4096, sweeps->len))
         {
           release_ended (sweeps, time_of (&p->owners, &p->keys[i]));
@@ -714,10 +782,25 @@ assign_lanes (Pairing *p, guint n)
     }
 }
 
-void
-et_span_pair_keys (EtSpanKey *keys, guint n, const EtSpanOwners *owners)
+/* The sweep beside the pairing, on a copy of what it reads of it, made
+ * before either began (the pairing writes the rest of its state all the
+ * time). */
+static gpointer
+sweep_beside (gpointer data)
 {
-  Pairing p = { keys };
+  Pairing *sweep = data;
+
+  et_worker_begin ();
+  assign_lanes (sweep, sweep->n);
+  return NULL;
+}
+
+void
+et_span_pair_keys_on (EtSpanKey *keys, guint n, const EtSpanOwners *owners, guint threads)
+{
+  Pairing p = { keys, n }, sweep;
+  PairingDone *done = NULL;
+  GThread *beside = NULL;
 
   g_return_if_fail (n == 0 || (keys != NULL && owners != NULL));
   if (n == 0)
@@ -727,16 +810,39 @@ et_span_pair_keys (EtSpanKey *keys, guint n, const EtSpanOwners *owners)
   for (guint map = 0; map < N_MAPS; map++)
     fp_map_init (&p.maps[map], 1024);
   p.links = g_array_sized_new (FALSE, FALSE, sizeof (Link), 1024);
+  if (threads > 1)
+    {
+      done = g_aligned_alloc0 (1, sizeof *done, G_ALIGNOF (PairingDone));
+      p.done = done;
+      sweep = (Pairing) { keys, n, p.owners, .done = done };
+      beside = g_thread_new ("etlscope-lanes", sweep_beside, &sweep);
+    }
   pair_all (&p, n);
   /* The lanes need neither the maps nor the links: they go first. */
   for (guint map = 0; map < N_MAPS; map++)
     fp_map_clear (&p.maps[map]);
   g_array_unref (p.links);
-  assign_lanes (&p, n);
+  if (beside != NULL)
+    g_thread_join (beside);
+  else
+    assign_lanes (&p, n);
+  g_aligned_free (done);
+}
+
+void
+et_span_pair_keys (EtSpanKey *keys, guint n, const EtSpanOwners *owners)
+{
+  et_span_pair_keys_on (keys, n, owners, 1);
 }
 
 void
 et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
+{
+  et_span_pair_on (events, n, results, 1);
+}
+
+void
+et_span_pair_on (const EtSpanEvent *events, guint n, EtSpanResult *results, guint threads)
 {
   g_autofree EtSpanKey *keys = g_new0 (EtSpanKey, MAX (n, 1));
   EtSpanOwners owners = { (const guint8 *) events, sizeof *events,
@@ -757,7 +863,7 @@ et_span_pair (const EtSpanEvent *events, guint n, EtSpanResult *results)
       keys[i].is_end = events[i].is_end != 0;
       keys[i].has_span_id = events[i].has_span_id;
     }
-  et_span_pair_keys (keys, n, &owners);
+  et_span_pair_keys_on (keys, n, &owners, threads);
   for (guint i = 0; i < n; i++)
     results[i] = et_span_key_result (&keys[i]);
 }

@@ -58,6 +58,11 @@ typedef struct
 void        et_span_pair              (const EtSpanEvent *events,
                                        guint              n,
                                        EtSpanResult      *results);
+/* The same on @threads threads (et_span_pair_keys_on). */
+void        et_span_pair_on           (const EtSpanEvent *events,
+                                       guint              n,
+                                       EtSpanResult      *results,
+                                       guint              threads);
 
 /* The same spans by reference, for a caller that has their time, thread
  * and provider elsewhere (the loader: in its markers), so that pairing
@@ -103,6 +108,14 @@ typedef struct
 void        et_span_pair_keys         (EtSpanKey          *keys,
                                        guint               n,
                                        const EtSpanOwners *owners);
+/* The same on @threads threads (1 or 2): with two, each start's status
+ * and lane are found on a thread of their own beside the pairing, as it
+ * closes them (the same results). For one large set of spans when a core
+ * is free for it. */
+void        et_span_pair_keys_on      (EtSpanKey          *keys,
+                                       guint               n,
+                                       const EtSpanOwners *owners,
+                                       guint               threads);
 
 static inline EtSpanResult
 et_span_key_result (const EtSpanKey *key)
