@@ -852,6 +852,69 @@ test_parallel_decoding_matches_serial (void **state)
   }
 }
 
+/* The merge into the time-ordered index is cut where each part gets as
+ * many events: on a trace whose busiest CPU has nearly all the first
+ * half's events and few of the second's, with runs of equal times across
+ * CPUs, two and three parts give the one-part index, in time order (ties
+ * in file order). */
+static void
+test_uneven_cpus_merge_into_the_same_index (void **state)
+{
+  Fixture *f = *state;
+  const guint n = 40000;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) one = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (99);
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  {
+    g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, &o, &error);
+    gint64 t = MS;
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+        EtFixtureEvent ev;
+
+        et_fixture_event_init (&ev);
+        if (g_rand_int_range (rand, 0, 4) == 0)
+          t += 1000;                                   /* runs of equal times */
+        ev.time_ns = t, ev.pid = 100, ev.tid = 1000 + i % 7, ev.level = 4;
+        ev.cpu = i < n / 2 ? (g_rand_int_range (rand, 0, 20) == 0 ? 1 + i % 3 : 0)
+                           : (g_rand_int_range (rand, 0, 20) == 0 ? 0 : 1 + i % 3);
+        et_fixture_payload_add_i32 (p, "i", (gint32) i);
+        et_fixture_write_tl_event (w, &ev, "Test.Uneven", "Tick", p, NULL);
+      }
+    assert_true (et_fixture_writer_close (w, &error));
+  }
+  g_setenv ("ETLSCOPE_THREADS", "1", TRUE);
+  one = load (f->path);
+  for (guint parts = 2; parts <= 3; parts++)
+    {
+      g_autofree char *forced = g_strdup_printf ("%u", parts);
+      g_autoptr(EtTrace) many = NULL;
+      EtFields *fields = et_fields_new ();
+      EtEvent x, y, before = { 0 };
+
+      g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
+      many = load (f->path);
+      assert_int_equal (et_trace_get_n_events (many), et_trace_get_n_events (one));
+      for (guint64 i = 0; i < et_trace_get_n_events (one); i++)
+        {
+          et_trace_decode_event (one, i, &x, fields, NULL);
+          et_trace_decode_event (many, i, &y, fields, NULL);
+          assert_int_equal (x.file_offset, y.file_offset);
+          assert_true (i == 0 || before.raw_time <= y.raw_time);
+          before = y;
+        }
+      et_fields_free (fields);
+    }
+  g_unsetenv ("ETLSCOPE_THREADS");
+  assert_true (et_trace_get_n_events (one) >= n);
+}
+
 /* A TraceLogging trace of 4000 random events of one schema each: fields
  * named from @names, made by @add, now and then a payload cut short (a
  * decode failure). */
@@ -1782,6 +1845,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
     cmocka_unit_test (test_marker_events_find_every_marker),
     cmocka_unit_test_setup_teardown (test_threads_taking_turns_keep_their_channels, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_uneven_cpus_merge_into_the_same_index, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
     cmocka_unit_test_setup_teardown (test_channels_per_thread_match_any_parts, setup, teardown),
     cmocka_unit_test_setup_teardown (test_walked_schemas_make_the_markers_of_full_decoding,

@@ -861,24 +861,59 @@ lower_bound (const EtEventRef *run, gsize len, const EtEventRef *key)
   return lo;
 }
 
+/* How many references of the (sorted) runs are before time @t. */
+static gsize
+count_before (GPtrArray *runs, gint64 t)
+{
+  EtEventRef key = { t, 0 };
+  gsize n = 0;
+
+  for (guint c = 0; c < runs->len; c++)
+    {
+      GArray *run = g_ptr_array_index (runs, c);
+
+      n += lower_bound ((const EtEventRef *) (gpointer) run->data, run->len, &key);
+    }
+  return n;
+}
+
+/* The first time before which at least @target references of the runs
+ * lie (in [@lo, @hi]): where to cut the merge so that its parts hold as
+ * many each. Found by halving the times, a lower bound per run each step:
+ * a cut at a key of one run alone left one part three times the other's
+ * on a trace whose busiest CPU's events are not spread like the rest. */
+static gint64
+time_of_count (GPtrArray *runs, gsize target, gint64 lo, gint64 hi)
+{
+  while (lo < hi)
+    {
+      gint64 mid = lo + (gint64) (((guint64) hi - (guint64) lo) / 2);
+
+      if (count_before (runs, mid) < target)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 /* Merges the runs into the event index, in time order (ties in file order).
  * Each CPU's buffers hold its events in time order, so each run is (nearly
  * always) sorted already: sort any that is not, then merge. Large indexes
- * are cut into one part per core at keys taken from the longest run (every
- * run is split where that key would go), and the parts merge at once, each
- * into its own stretch of the index. A preview (@n less than the runs
- * hold) takes the first @n in one part. */
+ * are cut into one part per core at times that give each as many
+ * references (every run is split where the time would go), and the parts
+ * merge at once, each into its own stretch of the index. A preview (@n
+ * less than the runs hold) takes the first @n in one part. */
 static EtEventLoc *
 merge_runs (GPtrArray *runs, gsize n)
 {
-  guint n_runs = runs->len, longest = 0;
+  guint n_runs = runs->len;
   gsize total = 0;
   guint k;
   g_autofree MergePart *parts = NULL;
   g_autofree const EtEventRef **cut = NULL;
   EtEventLoc *out = g_new (EtEventLoc, MAX (n, 1));
-  const EtEventRef *pivot_run = NULL;
-  guint pivot_len = 0;
+  gint64 first = G_MAXINT64, last = G_MININT64;
 
   for (guint c = 0; c < n_runs; c++)
     {
@@ -891,32 +926,33 @@ merge_runs (GPtrArray *runs, gsize n)
             g_array_sort (run, compare_refs);
             break;
           }
-      if (run->len > ((GArray *) g_ptr_array_index (runs, longest))->len)
-        longest = c;
+      if (run->len > 0)
+        {
+          first = MIN (first, refs[0].ts);
+          last = MAX (last, refs[run->len - 1].ts);
+        }
       total += run->len;
     }
   k = n < total ? 1 : et_workers_count (n, 1000000);
   parts = g_new0 (MergePart, k);
   cut = g_new (const EtEventRef *, (gsize) MAX (n_runs, 1) * (k + 1));
-  if (n_runs > 0)
-    {
-      GArray *run = g_ptr_array_index (runs, longest);
-
-      pivot_run = (const EtEventRef *) (gpointer) run->data;
-      pivot_len = run->len;
-    }
   /* cut[j * n_runs + c]: where part j begins in run c (part k: its end). */
   for (guint j = 0; j <= k; j++)
-    for (guint c = 0; c < n_runs; c++)
-      {
-        GArray *run = g_ptr_array_index (runs, c);
-        const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
-        gsize at = j == 0 ? 0 : j == k || pivot_len == 0 ? run->len
-                 : lower_bound (refs, run->len, &pivot_run[(gsize) pivot_len * j / k]);
+    {
+      EtEventRef key = { j == 0 || j == k || total == 0 ? 0
+                         : time_of_count (runs, total * j / k, first, last), 0 };
 
-        /* (an empty run has no data at all: no arithmetic on NULL) */
-        cut[j * n_runs + c] = at == 0 ? refs : refs + at;
-      }
+      for (guint c = 0; c < n_runs; c++)
+        {
+          GArray *run = g_ptr_array_index (runs, c);
+          const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
+          gsize at = j == 0 ? 0 : j == k || total == 0 ? run->len
+                   : lower_bound (refs, run->len, &key);
+
+          /* (an empty run has no data at all: no arithmetic on NULL) */
+          cut[j * n_runs + c] = at == 0 ? refs : refs + at;
+        }
+    }
   for (gsize j = 0, offset = 0; j < k; j++)
     {
       parts[j] = (MergePart) { n_runs, cut + j * n_runs, g_memdup2 (cut + (j + 1) * n_runs,
