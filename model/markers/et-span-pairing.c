@@ -170,11 +170,34 @@ typedef struct
  * state. */
 typedef struct
 {
-  gint  matched_all;
-  guint progress;      /* keys paired, told every PROGRESS_STEP (atomic) */
+  gint   matched_all;
+  guint  progress;     /* keys paired, told every PROGRESS_STEP (atomic) */
+  gint   waiting;      /* the sweep sleeps on @moved (atomic) */
+  GMutex lock;
+  GCond  moved;        /* the pairing went on */
 } __attribute__ ((aligned (64))) PairingDone;
 
 #define PROGRESS_STEP 1024
+/* How many times the sweep looks for the pairing to go on before it
+ * sleeps until told (a start whose end is far ahead keeps it waiting for
+ * long: it must not hold a core meanwhile). */
+#define SPINS_BEFORE_SLEEP 2048
+
+/* The pairing went on (or is past its last key): wakes the sweep if it
+ * sleeps. (Sequentially consistent with the sweep's own store and load
+ * in wait_for_pairing: one of the two sees the other's.) */
+static void
+tell_progress (PairingDone *done, guint progress, gboolean all)
+{
+  __atomic_store_n (all ? (guint *) &done->matched_all : &done->progress, all ? 1 : progress,
+                    __ATOMIC_SEQ_CST);
+  if (__atomic_load_n (&done->waiting, __ATOMIC_SEQ_CST))
+    {
+      g_mutex_lock (&done->lock);
+      g_cond_broadcast (&done->moved);
+      g_mutex_unlock (&done->lock);
+    }
+}
 
 typedef struct
 {
@@ -483,7 +506,7 @@ pair_all (Pairing *p, guint n)
       Span e;
 
       if (p->done != NULL && i % PROGRESS_STEP == 0)
-        __atomic_store_n (&p->done->progress, i, __ATOMIC_RELEASE);
+        tell_progress (p->done, i, FALSE);
       /* The owners of a caller's keys may be spread (the loader's markers
        * of one process among all others'): ask for them early. */
       if (i + OWNERS_AHEAD < n)
@@ -502,7 +525,7 @@ pair_all (Pairing *p, guint n)
     }
   /* (the starts left open are the sweep's to say: sweep_start) */
   if (p->done != NULL)
-    __atomic_store_n (&p->done->matched_all, 1, __ATOMIC_RELEASE);
+    tell_progress (p->done, 0, TRUE);
 }
 
 typedef struct
@@ -664,26 +687,37 @@ sweep_start (Pairing *p, guint i, ThreadSweep *s)
 
 /* Beside the pairing: waits until start @i is closed or the pairing is
  * past its last key (then it stays open). Between looks at the start, it
- * waits for the pairing to tell it has gone on: looking at the keys the
- * pairing is writing took their cache lines from it at every turn. */
+ * waits for the pairing to tell it has gone on (looking at the keys the
+ * pairing is writing took their cache lines from it at every turn):
+ * spinning a while, then asleep until told. */
 static void
 wait_for_pairing (const Pairing *p, guint i)
 {
+  PairingDone *done = p->done;
+
   while (!closed (p, i))
     {
-      guint seen = __atomic_load_n (&p->done->progress, __ATOMIC_ACQUIRE);
+      guint seen = __atomic_load_n (&done->progress, __ATOMIC_ACQUIRE);
+      guint spins = 0;
 
-      for (guint spins = 1; __atomic_load_n (&p->done->progress, __ATOMIC_ACQUIRE) == seen;
-           spins++)
+      while (__atomic_load_n (&done->progress, __ATOMIC_ACQUIRE) == seen)
         {
-          if (__atomic_load_n (&p->done->matched_all, __ATOMIC_ACQUIRE))
+          if (__atomic_load_n (&done->matched_all, __ATOMIC_ACQUIRE))
             return;
-          if (spins % 256 == 0)
-            g_thread_yield ();
+          if (++spins < SPINS_BEFORE_SLEEP)
+            {
 #if defined(__x86_64__) || defined(__i386__)
-          else
-            __builtin_ia32_pause ();
+              __builtin_ia32_pause ();
 #endif
+              continue;
+            }
+          g_mutex_lock (&done->lock);
+          __atomic_store_n (&done->waiting, 1, __ATOMIC_SEQ_CST);
+          while (__atomic_load_n (&done->progress, __ATOMIC_SEQ_CST) == seen
+                 && !__atomic_load_n (&done->matched_all, __ATOMIC_SEQ_CST))
+            g_cond_wait (&done->moved, &done->lock);
+          __atomic_store_n (&done->waiting, 0, __ATOMIC_SEQ_CST);
+          g_mutex_unlock (&done->lock);
         }
     }
 }
@@ -813,6 +847,8 @@ et_span_pair_keys_on (EtSpanKey *keys, guint n, const EtSpanOwners *owners, guin
   if (threads > 1)
     {
       done = g_aligned_alloc0 (1, sizeof *done, G_ALIGNOF (PairingDone));
+      g_mutex_init (&done->lock);
+      g_cond_init (&done->moved);
       p.done = done;
       sweep = (Pairing) { keys, n, p.owners, .done = done };
       beside = g_thread_new ("etlscope-lanes", sweep_beside, &sweep);
@@ -826,7 +862,12 @@ et_span_pair_keys_on (EtSpanKey *keys, guint n, const EtSpanOwners *owners, guin
     g_thread_join (beside);
   else
     assign_lanes (&p, n);
-  g_aligned_free (done);
+  if (done != NULL)
+    {
+      g_cond_clear (&done->moved);
+      g_mutex_clear (&done->lock);
+      g_aligned_free (done);
+    }
 }
 
 void
