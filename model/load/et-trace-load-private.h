@@ -137,6 +137,16 @@ gboolean _et_loader_build_markers     (Loader              *loader,
 /* Reports timestamps no recording can have and sets raw_lo / raw_hi, the
  * range event times are clamped to (et-trace-times.c). */
 void            _et_trace_check_times    (EtTrace        *self);
+
+/* et-trace-merge.c: the first @n references of the runs (per CPU, each
+ * a GArray of EtEventRef in file order) merged into the time-ordered
+ * index (ties in file order); newly allocated, @n slots. Sorts a run that
+ * is not in order. */
+EtEventLoc     *_et_merge_runs           (GPtrArray      *runs,
+                                          gsize           n);
+/* Orders EtEventRefs by time, then slot (file order). */
+int             _et_compare_event_refs   (const void     *a,
+                                          const void     *b);
 /* et-trace-cpu.c: whether the walk keeps @record's slot for
  * _et_trace_cpu_build (CPU samples, context switches, sampling intervals),
  * which reads them again once the threads are built (takes @locs, an

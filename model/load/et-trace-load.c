@@ -781,194 +781,6 @@ walk_buffers (Loader *loader, GCancellable *cancellable, GError **error)
   return TRUE;
 }
 
-static int
-compare_refs (const void *a, const void *b)
-{
-  const EtEventRef *x = a, *y = b;
-
-  if (x->ts != y->ts)
-    return x->ts < y->ts ? -1 : 1;
-  return x->loc < y->loc ? -1 : x->loc > y->loc;   /* slots follow file order */
-}
-
-/* One part of the merge: the first @n references of the runs' slices
- * [head, end) into @out, with a small heap of the runs ordered by their
- * next reference — a few comparisons per record, no copy of the
- * references. */
-typedef struct
-{
-  guint              n_runs;
-  const EtEventRef **head;
-  const EtEventRef **end;
-  EtEventLoc        *out;
-  gsize              n;
-} MergePart;
-
-static gpointer
-merge_part (gpointer data)
-{
-  MergePart *part = data;
-  const EtEventRef **head = part->head, **end = part->end;
-  g_autofree guint *heap = g_new (guint, MAX (part->n_runs, 1));
-  guint heap_len = 0;
-
-  et_worker_begin ();
-  for (guint c = 0; c < part->n_runs; c++)
-    if (head[c] < end[c])
-      heap[heap_len++] = c;
-#define LESS(a, b) (compare_refs (head[heap[a]], head[heap[b]]) < 0)
-#define SIFT_DOWN(from)                                         \
-  for (guint j = (from), k; (k = 2 * j + 1) < heap_len; j = k)  \
-    {                                                           \
-      guint t;                                                  \
-      if (k + 1 < heap_len && LESS (k + 1, k))                  \
-        k++;                                                    \
-      if (!LESS (k, j))                                         \
-        break;                                                  \
-      t = heap[j], heap[j] = heap[k], heap[k] = t;              \
-    }
-  for (guint i = heap_len / 2; i-- > 0;)
-    SIFT_DOWN (i)
-  for (gsize o = 0; o < part->n; o++)
-    {
-      guint c = heap[0];
-
-      part->out[o] = head[c]->loc;
-      if (++head[c] == end[c])
-        heap[0] = heap[--heap_len];
-      SIFT_DOWN (0)
-    }
-#undef SIFT_DOWN
-#undef LESS
-  return NULL;
-}
-
-/* The first reference of @run[0, len) not before @key. */
-static gsize
-lower_bound (const EtEventRef *run, gsize len, const EtEventRef *key)
-{
-  gsize lo = 0, hi = len;
-
-  while (lo < hi)
-    {
-      gsize mid = lo + (hi - lo) / 2;
-
-      if (compare_refs (&run[mid], key) < 0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* How many references of the (sorted) runs are before time @t. */
-static gsize
-count_before (GPtrArray *runs, gint64 t)
-{
-  EtEventRef key = { t, 0 };
-  gsize n = 0;
-
-  for (guint c = 0; c < runs->len; c++)
-    {
-      GArray *run = g_ptr_array_index (runs, c);
-
-      n += lower_bound ((const EtEventRef *) (gpointer) run->data, run->len, &key);
-    }
-  return n;
-}
-
-/* The first time before which at least @target references of the runs
- * lie (in [@lo, @hi]): where to cut the merge so that its parts hold as
- * many each. Found by halving the times, a lower bound per run each step:
- * a cut at a key of one run alone left one part three times the other's
- * on a trace whose busiest CPU's events are not spread like the rest. */
-static gint64
-time_of_count (GPtrArray *runs, gsize target, gint64 lo, gint64 hi)
-{
-  while (lo < hi)
-    {
-      gint64 mid = lo + (gint64) (((guint64) hi - (guint64) lo) / 2);
-
-      if (count_before (runs, mid) < target)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* Merges the runs into the event index, in time order (ties in file order).
- * Each CPU's buffers hold its events in time order, so each run is (nearly
- * always) sorted already: sort any that is not, then merge. Large indexes
- * are cut into one part per core at times that give each as many
- * references (every run is split where the time would go), and the parts
- * merge at once, each into its own stretch of the index. A preview (@n
- * less than the runs hold) takes the first @n in one part. */
-static EtEventLoc *
-merge_runs (GPtrArray *runs, gsize n)
-{
-  guint n_runs = runs->len;
-  gsize total = 0;
-  guint k;
-  g_autofree MergePart *parts = NULL;
-  g_autofree const EtEventRef **cut = NULL;
-  EtEventLoc *out = g_new (EtEventLoc, MAX (n, 1));
-  gint64 first = G_MAXINT64, last = G_MININT64;
-
-  for (guint c = 0; c < n_runs; c++)
-    {
-      GArray *run = g_ptr_array_index (runs, c);
-      const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
-
-      for (guint i = 1; i < run->len; i++)
-        if (compare_refs (&refs[i - 1], &refs[i]) > 0)
-          {
-            g_array_sort (run, compare_refs);
-            break;
-          }
-      if (run->len > 0)
-        {
-          first = MIN (first, refs[0].ts);
-          last = MAX (last, refs[run->len - 1].ts);
-        }
-      total += run->len;
-    }
-  k = n < total ? 1 : et_workers_count (n, 1000000);
-  parts = g_new0 (MergePart, k);
-  cut = g_new (const EtEventRef *, (gsize) MAX (n_runs, 1) * (k + 1));
-  /* cut[j * n_runs + c]: where part j begins in run c (part k: its end). */
-  for (guint j = 0; j <= k; j++)
-    {
-      EtEventRef key = { j == 0 || j == k || total == 0 ? 0
-                         : time_of_count (runs, total * j / k, first, last), 0 };
-
-      for (guint c = 0; c < n_runs; c++)
-        {
-          GArray *run = g_ptr_array_index (runs, c);
-          const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
-          gsize at = j == 0 ? 0 : j == k || total == 0 ? run->len
-                   : lower_bound (refs, run->len, &key);
-
-          /* (an empty run has no data at all: no arithmetic on NULL) */
-          cut[j * n_runs + c] = at == 0 ? refs : refs + at;
-        }
-    }
-  for (gsize j = 0, offset = 0; j < k; j++)
-    {
-      parts[j] = (MergePart) { n_runs, cut + j * n_runs, g_memdup2 (cut + (j + 1) * n_runs,
-                                                                     MAX (n_runs, 1) * sizeof *cut),
-                               out + offset, 0 };
-      for (guint c = 0; c < n_runs; c++)
-        parts[j].n += (gsize) (parts[j].end[c] - parts[j].head[c]);
-      parts[j].n = MIN (parts[j].n, n - offset);
-      offset += parts[j].n;
-    }
-  et_workers_run (parts, sizeof *parts, k, merge_part, "etlscope-merge");
-  for (guint j = 0; j < k; j++)
-    g_free (parts[j].end);
-  return out;
-}
-
 void
 _et_loader_report_error (EtTrace *self, EtEventLoc loc, const char *what, const GError *error)
 {
@@ -1039,7 +851,7 @@ load_manifests (Loader *loader)
 
   if (loader->manifest_refs->len > 1)
     qsort (loader->manifest_refs->data, loader->manifest_refs->len, sizeof (EtEventRef),
-           compare_refs);
+           _et_compare_event_refs);
   for (guint i = 0; i < loader->manifest_refs->len; i++)
     {
       const EtEventRef *ref = &g_array_index (loader->manifest_refs, EtEventRef, i);
@@ -1413,7 +1225,7 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
       if (limit < self->n_events)
         self->n_events = self->stats.preview_events = limit;
     }
-  self->events = merge_runs (loader.runs, self->n_events);
+  self->events = _et_merge_runs (loader.runs, self->n_events);
   g_clear_pointer (&loader.runs, g_ptr_array_unref);
   if (self->header.pointer_size == 0 && self->n_events > 0)
     pointer_size_from_records (self);
