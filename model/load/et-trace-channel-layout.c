@@ -42,6 +42,9 @@
  * than an insert per marker so far (threads taking turns by hundreds). */
 #define INDEX_KEEP 64
 
+/* How many threads the join walks the chains of side by side. */
+#define JOIN_GROUP 8
+
 /* How far ahead the scatter asks for a span start's end marker. */
 #define PREFETCH_AHEAD 8
 
@@ -50,10 +53,14 @@
 typedef struct
 {
   guint32 series;    /* string id */
-  guint32 count;     /* its kept markers in the part */
+  guint32 count;     /* its kept markers in the part; since the join, its first
+                        place counted from its join range's markers */
   guint32 next;      /* the part's channel met before it on the thread, + 1; 0: none */
   guint16 provider;
+  guint8  range;     /* since the join: the join range of its thread */
 } PartChannel;
+
+G_STATIC_ASSERT (sizeof (PartChannel) == 16);
 
 /* A thread's open-addressed index of its channels in a part (id + 1 by
  * series and provider), once it has more than CHAIN_MAX: each thread's
@@ -523,13 +530,16 @@ typedef struct
   guint32      n_markers;      /* its threads' markers */
   guint32      channel_base;   /* where its channels and markers start at last */
   guint32      marker_base;
+  guint        index;          /* its place among the ranges */
+  GArray      *lists[JOIN_GROUP];   /* PartChannel* of each thread of a group */
 } JoinRange;
 
-/* Merges thread @t's channels of every part, orders them and writes them
- * after the range's; each part channel of the thread gets its first place
- * from the range's start (after the parts before it). */
+/* Merges thread @t's channels of every part (@visited: gather_group),
+ * orders them and writes them after the range's; each part channel of the
+ * thread gets its first place from the range's start (after the parts
+ * before it). */
 static void
-join_thread (JoinRange *r, guint t)
+join_thread (JoinRange *r, guint t, const GArray *visited)
 {
   ThreadJoin *j = &r->j;
   EtThread *thread = &g_array_index (r->self->threads, EtThread, t);
@@ -543,17 +553,16 @@ join_thread (JoinRange *r, guint t)
     most += r->parts[p].length[t] < G_MAXUINT16 ? r->parts[p].length[t]
                                                 : r->parts[p].channels->len;
   join_index_reset (j, most);
-  for (guint p = 0; p < r->k; p++)
-    for (guint32 at = r->parts[p].head[t]; at != 0; at = part_channel (&r->parts[p], at - 1)->next)
-      {
-        const PartChannel *c = part_channel (&r->parts[p], at - 1);
-        guint tc = thread_channel_of (j, c);
-        ThreadChannel *merged = &g_array_index (j->channels, ThreadChannel, tc);
+  for (guint v = 0; v < visited->len; v++)
+    {
+      const PartChannel *c = g_array_index (visited, PartChannel *, v);
+      guint tc = thread_channel_of (j, c);
+      ThreadChannel *merged = &g_array_index (j->channels, ThreadChannel, tc);
 
-        g_array_append_val (j->met, tc);
-        g_array_append_val (j->before, merged->count);
-        merged->count += c->count;
-      }
+      g_array_append_val (j->met, tc);
+      g_array_append_val (j->before, merged->count);
+      merged->count += c->count;
+    }
   if (j->channels->len > 0)
     thread->first_channel = r->n_channels;       /* from the range's start, for now */
   thread->n_channels = j->channels->len;
@@ -569,14 +578,55 @@ join_thread (JoinRange *r, guint t)
       r->n_markers += tc->count;
       channels[r->n_channels++] = channel;
     }
-  /* The same walk again, in the same order: each part channel's place,
-   * where its count was. */
-  for (guint p = 0, v = 0; p < r->k; p++)
-    for (guint32 at = r->parts[p].head[t]; at != 0;
-         at = part_channel (&r->parts[p], at - 1)->next, v++)
-      part_channel (&r->parts[p], at - 1)->count
-        = g_array_index (j->channels, ThreadChannel, g_array_index (j->met, guint32, v)).first
-          + g_array_index (j->before, guint32, v);
+  /* Each part channel visited, its place where its count was, and its
+   * range (part_drop_channels adds the range's start once every range is
+   * placed). */
+  for (guint v = 0; v < visited->len; v++)
+    {
+      PartChannel *c = g_array_index (visited, PartChannel *, v);
+
+      c->count = g_array_index (j->channels, ThreadChannel, g_array_index (j->met, guint32, v)).first
+                 + g_array_index (j->before, guint32, v);
+      c->range = (guint8) r->index;
+    }
+}
+
+/* The part channels of threads [@t, @t + @n), each thread's in part order
+ * and along each part's chain, into @lists (PartChannel*): the threads'
+ * chains are walked side by side, so that their cache misses overlap. A
+ * chain walked alone waited for each step's miss before the next: half
+ * of joining a server's short-lived threads, whose channels lie among
+ * those of every thread alive with them. */
+static void
+gather_group (JoinRange *r, guint t, guint n, GArray **lists)
+{
+  guint part[JOIN_GROUP], active;
+  guint32 at[JOIN_GROUP];
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_array_set_size (lists[i], 0);
+      part[i] = 0;
+      at[i] = r->parts[0].head[t + i];
+    }
+  do
+    {
+      active = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          PartChannel *c;
+
+          while (at[i] == 0 && part[i] + 1 < r->k)
+            at[i] = r->parts[++part[i]].head[t + i];
+          if (at[i] == 0)
+            continue;
+          c = part_channel (&r->parts[part[i]], at[i] - 1);
+          g_array_append_val (lists[i], c);
+          at[i] = c->next;
+          active++;
+        }
+    }
+  while (active > 0);
 }
 
 static gpointer
@@ -585,13 +635,19 @@ join_range (gpointer data)
   JoinRange *r = data;
 
   et_worker_begin ();
-  for (guint t = r->t_from; t < r->t_to; t++)
-    join_thread (r, t);
+  for (guint t = r->t_from; t < r->t_to; t += JOIN_GROUP)
+    {
+      guint n = MIN (JOIN_GROUP, r->t_to - t);
+
+      gather_group (r, t, n, r->lists);
+      for (guint i = 0; i < n; i++)
+        join_thread (r, t + i, r->lists[i]);
+    }
   return NULL;
 }
 
-/* Makes the places of the range's channels (moved to their final start),
- * threads and part channels final. */
+/* Makes the places of the range's channels (moved to their final start)
+ * and threads final (its part channels': part_drop_channels). */
 static gpointer
 place_range (gpointer data)
 {
@@ -608,9 +664,6 @@ place_range (gpointer data)
 
       if (thread->n_channels > 0)
         thread->first_channel += r->channel_base;
-      for (guint p = 0; p < r->k; p++)
-        for (guint32 at = r->parts[p].head[t]; at != 0; at = part_channel (&r->parts[p], at - 1)->next)
-          part_channel (&r->parts[p], at - 1)->count += r->marker_base;
     }
   return NULL;
 }
@@ -667,10 +720,11 @@ release_free (gpointer block, gsize len)
 }
 
 /* What only the count and the join needed goes, its pages first; the
- * part channels' places (their counts' fields since the join) become the
- * part's cursors at the front of their block, whose back is given back. */
+ * part channels' places (their counts' fields since the join, counted
+ * from their range's start in @range_base) become the part's cursors at
+ * the front of their block, whose back is given back. */
 static void
-part_drop_channels (ChannelPart *part, guint n_threads)
+part_drop_channels (ChannelPart *part, guint n_threads, const guint32 *range_base)
 {
   guint n = part->channels->len;
   PartChannel *channels;
@@ -681,7 +735,7 @@ part_drop_channels (ChannelPart *part, guint n_threads)
   channels = (PartChannel *) (gpointer) g_array_free (g_steal_pointer (&part->channels), FALSE);
   part->cursor = (guint32 *) (gpointer) channels;
   for (guint c = 0; c < n; c++)       /* each read before it is written over */
-    part->cursor[c] = channels[c].count;
+    part->cursor[c] = channels[c].count + range_base[channels[c].range];
   et_memory_release (part->cursor + n, (MAX (n, 1) * sizeof (PartChannel)) - n * sizeof (guint32));
 }
 
@@ -695,7 +749,9 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
   guint32 n_channels = 0, placed = 0, bound = 0;
   GHashTable *rank = rank_series (self, parts, k);
   g_autofree JoinRange *ranges = NULL;
+  g_autofree guint32 *range_base = NULL;
 
+  /* (at most 64: PartChannel.range holds a range's index) */
   n_ranges = MIN (et_workers_count (self->n_markers, 200000), MAX (n_threads, 1));
   ranges = g_new0 (JoinRange, n_ranges);
   for (guint r = 0; r < n_ranges; r++)
@@ -712,7 +768,9 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
                g_array_new (FALSE, FALSE, sizeof (guint32)),
                g_array_new (FALSE, FALSE, sizeof (guint32)),
                NULL, 0, rank, { { 0 } } },
-        .at = bound };
+        .at = bound, .index = r };
+      for (guint i = 0; i < JOIN_GROUP; i++)
+        range->lists[i] = g_array_new (FALSE, FALSE, sizeof (PartChannel *));
       for (guint t = range->t_from; t < range->t_to; t++)
         for (guint p = 0; p < k; p++)
           range->bound += parts[p].length[t] < G_MAXUINT16 ? parts[p].length[t]
@@ -743,10 +801,15 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
       g_array_unref (j->keys);
       g_array_unref (j->met);
       g_array_unref (j->before);
+      for (guint i = 0; i < JOIN_GROUP; i++)
+        g_array_unref (ranges[r].lists[i]);
       g_free (j->slots);
     }
+  range_base = g_new (guint32, n_ranges);
+  for (guint r = 0; r < n_ranges; r++)
+    range_base[r] = ranges[r].marker_base;
   for (guint p = 0; p < k; p++)
-    part_drop_channels (&parts[p], n_threads);
+    part_drop_channels (&parts[p], n_threads, range_base);
   g_hash_table_unref (rank);
   return n_channels;
 }
