@@ -2,6 +2,7 @@
 #include "et-image-record.h"
 #include "et-bytes.h"
 #include "et-memory.h"
+#include "et-time.h"
 
 #include <string.h>
 
@@ -115,8 +116,8 @@ form_of (const EtImageEvent *e, const EtImageBases *bases)
 
   if (bases == NULL || e->head_len + e->tail_len > 0)
     return 0;
-  dt = e->ts - bases->time;
-  if ((e->ts < 0) != (bases->time < 0) || dt < G_MININT32 || dt > G_MAXINT32)
+  dt = et_time_sub (e->ts, bases->time);     /* (saturated: then out of range) */
+  if (dt < G_MININT32 || dt > G_MAXINT32)
     return 0;
   if (e->payload_at != ET_IMAGE_INLINE && e->activity == NULL && !is_wide (e->type, e->thread)
       && e->payload_at >= bases->source && e->payload_at - bases->source <= G_MAXUINT32)

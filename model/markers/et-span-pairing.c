@@ -165,14 +165,13 @@ typedef struct
                         free one + 1); 0: none */
 } Link;
 
-/* Set once the pairing is past its last key (atomic), on a cache line of
- * its own: the sweep beside it reads it while the pairing writes its
- * state. */
+/* What the pairing tells the sweep beside it (atomic), on a cache line of
+ * its own: the pairing writes the rest of its state all the time. */
 typedef struct
 {
-  gint   matched_all;
-  guint  progress;     /* keys paired, told every PROGRESS_STEP (atomic) */
-  gint   waiting;      /* the sweep sleeps on @moved (atomic) */
+  guint  progress;     /* keys paired, told every PROGRESS_STEP */
+  guint  matched_all;  /* 1: past its last key */
+  gint   waiting;      /* the sweep sleeps on @moved */
   GMutex lock;
   GCond  moved;        /* the pairing went on */
 } __attribute__ ((aligned (64))) PairingDone;
@@ -183,20 +182,27 @@ typedef struct
  * long: it must not hold a core meanwhile). */
 #define SPINS_BEFORE_SLEEP 2048
 
-/* The pairing went on (or is past its last key): wakes the sweep if it
- * sleeps. (Sequentially consistent with the sweep's own store and load
- * in wait_for_pairing: one of the two sees the other's.) */
+/* The pairing went on: @field (of @done) is @value now; wakes the sweep
+ * if it sleeps. (Sequentially consistent with the sweep's own store and
+ * load in wait_for_pairing: one of the two sees the other's.) */
 static void
-tell_progress (PairingDone *done, guint progress, gboolean all)
+tell_sweep (PairingDone *done, guint *field, guint value)
 {
-  __atomic_store_n (all ? (guint *) &done->matched_all : &done->progress, all ? 1 : progress,
-                    __ATOMIC_SEQ_CST);
+  __atomic_store_n (field, value, __ATOMIC_SEQ_CST);
   if (__atomic_load_n (&done->waiting, __ATOMIC_SEQ_CST))
     {
       g_mutex_lock (&done->lock);
       g_cond_broadcast (&done->moved);
       g_mutex_unlock (&done->lock);
     }
+}
+
+/* Whether the pairing went on since it told @seen. */
+static gboolean
+pairing_moved (PairingDone *done, guint seen)
+{
+  return __atomic_load_n (&done->progress, __ATOMIC_SEQ_CST) != seen
+         || __atomic_load_n (&done->matched_all, __ATOMIC_SEQ_CST);
 }
 
 typedef struct
@@ -506,7 +512,7 @@ pair_all (Pairing *p, guint n)
       Span e;
 
       if (p->done != NULL && i % PROGRESS_STEP == 0)
-        tell_progress (p->done, i, FALSE);
+        tell_sweep (p->done, &p->done->progress, i);
       /* The owners of a caller's keys may be spread (the loader's markers
        * of one process among all others'): ask for them early. */
       if (i + OWNERS_AHEAD < n)
@@ -525,7 +531,7 @@ pair_all (Pairing *p, guint n)
     }
   /* (the starts left open are the sweep's to say: sweep_start) */
   if (p->done != NULL)
-    tell_progress (p->done, 0, TRUE);
+    tell_sweep (p->done, &p->done->matched_all, 1);
 }
 
 typedef struct
@@ -695,30 +701,24 @@ wait_for_pairing (const Pairing *p, guint i)
 {
   PairingDone *done = p->done;
 
-  while (!closed (p, i))
+  while (!closed (p, i) && !__atomic_load_n (&done->matched_all, __ATOMIC_ACQUIRE))
     {
       guint seen = __atomic_load_n (&done->progress, __ATOMIC_ACQUIRE);
-      guint spins = 0;
 
-      while (__atomic_load_n (&done->progress, __ATOMIC_ACQUIRE) == seen)
+      for (guint spins = 0; spins < SPINS_BEFORE_SLEEP && !pairing_moved (done, seen); spins++)
         {
-          if (__atomic_load_n (&done->matched_all, __ATOMIC_ACQUIRE))
-            return;
-          if (++spins < SPINS_BEFORE_SLEEP)
-            {
 #if defined(__x86_64__) || defined(__i386__)
-              __builtin_ia32_pause ();
+          __builtin_ia32_pause ();
 #endif
-              continue;
-            }
-          g_mutex_lock (&done->lock);
-          __atomic_store_n (&done->waiting, 1, __ATOMIC_SEQ_CST);
-          while (__atomic_load_n (&done->progress, __ATOMIC_SEQ_CST) == seen
-                 && !__atomic_load_n (&done->matched_all, __ATOMIC_SEQ_CST))
-            g_cond_wait (&done->moved, &done->lock);
-          __atomic_store_n (&done->waiting, 0, __ATOMIC_SEQ_CST);
-          g_mutex_unlock (&done->lock);
         }
+      if (pairing_moved (done, seen))
+        continue;
+      g_mutex_lock (&done->lock);
+      __atomic_store_n (&done->waiting, 1, __ATOMIC_SEQ_CST);
+      while (!pairing_moved (done, seen))
+        g_cond_wait (&done->moved, &done->lock);
+      __atomic_store_n (&done->waiting, 0, __ATOMIC_SEQ_CST);
+      g_mutex_unlock (&done->lock);
     }
 }
 
