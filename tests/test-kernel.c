@@ -12,7 +12,9 @@
  * kernel payload fits its built-in layout, PerfView.exe (3988) is named
  * with its command line, the model's sample counts agree with the decoded
  * samples, and a trace with only the log-file header (lxcore_kernel.etl)
- * decodes it. Lines compared with PerfView are in test-peer.c.
+ * decodes it; no reader of the kernel's or the runtime's events takes an
+ * EVENT_HEADER record of a provider it does not name (the walk passes
+ * those by). Lines compared with PerfView are in test-peer.c.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +29,8 @@
 #include "et-etl-reader.h"
 #include "et-fixture.h"
 #include "et-kernel.h"
+#include "et-stack-records.h"
+#include "et-stack-walks.h"
 #include "et-trace.h"
 #include "et-trace-load.h"
 #include "et-trace-decode.h"
@@ -444,6 +448,98 @@ test_corpus_kernel_payloads_fit_their_layouts (void **state)
   assert_true (t.n_partial < 10);
 }
 
+/* What the walk's readers of the kernel's and the runtime's events make of
+ * the corpus's EVENT_HEADER records, by whether their provider is one of
+ * theirs (the walk passes by the others' records, et-trace-load.c). */
+typedef struct
+{
+  guint read, plain;          /* records of providers read, of others */
+  guint found;                /* records of providers read that one of them took */
+  guint own_stacks;           /* others' records with a stack of their own */
+} PlainTally;
+
+static void
+tally_plain_record (const EtRecord *record, guint buffer, gsize pos, gpointer data)
+{
+  PlainTally *t = data;
+  EtKernelName name = { 0 };
+  EtStackWalkKind walk;
+  gboolean taken;
+
+  (void) buffer, (void) pos;
+  if (record->klass != ET_RECORD_EVENT)
+    return;
+  walk = et_stack_walk_kind (record);
+  taken = et_is_thread_sample (record) || et_runtime_thread_role (record) != NULL
+          || et_eventpipe_process_name (record, &name) || et_stack_is_clr_event (record)
+          || et_stack_record_kind (record) != ET_STACK_RECORD_NONE
+          || (walk != ET_STACK_WALK_NONE && walk != ET_STACK_WALK_ITEM);
+  g_free (name.name);
+  g_free (name.command_line);
+  if (et_kernel_reads_provider (&record->guid) || et_stack_walks_read_provider (&record->guid)
+      || et_stack_records_read_provider (&record->guid))
+    {
+      t->read++;
+      t->found += taken;
+      return;
+    }
+  /* none of them takes another provider's record: passing it by loses nothing */
+  assert_false (taken);
+  assert_int_equal (walk == ET_STACK_WALK_ITEM, et_stack_has_own_stack (record));
+  t->plain++;
+  t->own_stacks += walk == ET_STACK_WALK_ITEM;
+}
+
+static void
+test_corpus_plain_providers_pass_by_every_reader (void **state)
+{
+  static const char *const traces[] = {
+    "net.4.5.2.x64.etl", "ShutdownPerfDiagLogger.etl", "SelfDescribingSingleEvent.etl",
+    "gcevents.etl", "AMSITrace.etl", "primitive-types.etl",
+  };
+  static const char *const read[] = {
+    "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4",   /* the runtime */
+    "a669021c-c450-4609-a035-5af59af4df18",   /* its rundown */
+    "763fd754-7086-4dfe-95eb-c01a46faf4ca",   /* its private provider */
+    "8e9f5090-2d75-4d03-8a81-e5afbf85daf1",   /* FrameworkEventSource */
+    "92f528a6-f5b8-5160-a7ee-b33da7739e29",   /* EventPipe (ProcessInfo) */
+    "3c530d44-97ae-513a-1e6d-783e8f8e03a9",   /* EventPipe's sample profiler */
+    "def2fe46-7bd6-4b80-bd94-f57fe20d0ce3",   /* the kernel's StackWalk */
+    "2cb15d1d-5fc1-11d2-abe1-00a0c911f518",   /* the kernel's Image */
+  };
+  PlainTally t = { 0 };
+  EtGuid guid;
+
+  (void) state;
+  for (guint i = 0; i < G_N_ELEMENTS (read); i++)
+    {
+      assert_true (et_guid_parse (read[i], &guid));
+      assert_true (et_kernel_reads_provider (&guid) || et_stack_walks_read_provider (&guid)
+                   || et_stack_records_read_provider (&guid));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (traces); i++)
+    {
+      g_autofree char *path = corpus_path (traces[i]);
+      g_autoptr(EtEtlFile) file = NULL;
+
+      if (path == NULL)
+        {
+          skip ();
+          return;
+        }
+      file = et_etl_file_open (path, NULL, NULL, NULL);
+      assert_non_null (file);
+      for (guint b = 0; b < et_etl_file_n_buffers (file); b++)
+        et_etl_file_walk_buffer (file, b, tally_plain_record, &t);
+    }
+  print_message ("# EVENT_HEADER records of the corpus: %u of providers read (%u taken), "
+                 "%u of others (%u with a stack of their own)\n", t.read, t.found, t.plain,
+                 t.own_stacks);
+  /* both kinds are there, and the readers did find theirs */
+  assert_true (t.read > 1000 && t.found > 1000);
+  assert_true (t.plain > 100);
+}
+
 /* PerfView's own process, named with its command line; the model's
  * samples per thread are the decoded samples of that thread. */
 static void
@@ -536,6 +632,7 @@ main (void)
     cmocka_unit_test (test_cli_info_lists_command_lines_and_samples),
     cmocka_unit_test (test_short_kernel_payload_is_damage),
     cmocka_unit_test (test_corpus_kernel_payloads_fit_their_layouts),
+    cmocka_unit_test (test_corpus_plain_providers_pass_by_every_reader),
     cmocka_unit_test (test_corpus_perfview_trace),
     cmocka_unit_test (test_corpus_header_only_trace),
   };

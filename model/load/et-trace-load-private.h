@@ -65,6 +65,8 @@ typedef struct
   gboolean   tracelogging;   /* a record carried TraceLogging metadata */
   char      *traits_name;    /* the first name in provider traits, or NULL */
   gboolean   learned;        /* both known: nothing more to learn */
+  guint8     plain;          /* PLAIN_*: whether the walk's readers of the kernel's
+                                and the runtime's events read its EVENT_HEADER records */
 } SeenProvider;
 
 /* The loading state. The walk runs one Loader per thread over a range of
@@ -181,6 +183,13 @@ void            _et_stacks_scan_free     (EtStacksScan   *scan);
 void            _et_stacks_scan_record   (EtStacksScan   *scan,
                                           const EtRecord *record,
                                           EtEventLoc      loc);
+/* Whether _et_stacks_scan_record reads EVENT_HEADER records of provider
+ * @guid for more than their own stack item; for any other provider's,
+ * _et_stacks_scan_plain_event does the same. */
+gboolean        _et_stacks_reads_provider (const EtGuid  *guid);
+void            _et_stacks_scan_plain_event (EtStacksScan   *scan,
+                                             const EtRecord *record,
+                                             EtEventLoc      loc);
 void            _et_stacks_scan_merge    (EtStacksScan   *into,
                                           EtStacksScan   *from);
 GArray         *_et_stacks_scan_code     (EtStacksScan   *scan);

@@ -176,6 +176,25 @@ learn_provider (SeenProvider *seen, const EtRecord *record)
   seen->learned = seen->tracelogging && seen->traits_name != NULL;
 }
 
+enum { PLAIN_UNKNOWN, PLAIN_YES, PLAIN_NO };
+
+/* Whether @record (of @seen's provider) is an EVENT_HEADER record of a
+ * provider no reader below knows (an application's EventSource): its
+ * thread is counted and its own stack noted, nothing else. Most of a
+ * server's records are such, and asking each reader about each of them
+ * (a GUID compare or two apiece) was a fifth of the walk. */
+static gboolean
+plain_event (SeenProvider *seen, const EtRecord *record)
+{
+  if (record->klass != ET_RECORD_EVENT)
+    return FALSE;
+  /* Its EVENT_HEADER records all carry the provider's GUID. */
+  if (seen->plain == PLAIN_UNKNOWN)
+    seen->plain = et_kernel_reads_provider (&record->guid)
+                  || _et_stacks_reads_provider (&record->guid) ? PLAIN_NO : PLAIN_YES;
+  return seen->plain == PLAIN_YES;
+}
+
 static SeenProvider *
 seen_provider (Loader *walker, guint provider)
 {
@@ -349,6 +368,12 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
   if (_et_loader_is_manifest_event (record) || is_event_metadata (record))
     g_array_append_val (walker->manifest_refs, ref);
   count_thread (walker, record);
+  if (plain_event (seen, record))
+    {
+      if (walker->stacks_scan != NULL)
+        _et_stacks_scan_plain_event (walker->stacks_scan, record, ref.loc);
+      return;
+    }
   if (et_is_thread_sample (record))
     g_array_index (walker->temp_threads, TempThread,
                    cached_thread (walker, &walker->threads, thread_key (record)) - 1).n_samples++;

@@ -147,6 +147,24 @@ _et_stacks_scan_record (EtStacksScan *scan, const EtRecord *record, EtEventLoc l
     remember (scan->clr, tid, loc, record->ts);
 }
 
+gboolean
+_et_stacks_reads_provider (const EtGuid *guid)
+{
+  return et_stack_walks_read_provider (guid) || et_stack_records_read_provider (guid);
+}
+
+void
+_et_stacks_scan_plain_event (EtStacksScan *scan, const EtRecord *record, EtEventLoc loc)
+{
+  if (et_stack_has_own_stack (record))
+    {
+      EtEventRef ref = { record->ts, loc };
+
+      g_array_append_val (scan->walks, ref);
+    }
+  remember (scan->last, _et_stacks_record_tid (record), loc, record->ts);
+}
+
 void
 _et_stacks_scan_merge (EtStacksScan *into, EtStacksScan *from)
 {

@@ -252,21 +252,56 @@ program_of_command_line (const char *command_line)
   return end > base ? g_strndup (base, end - base) : NULL;
 }
 
+/* The providers whose EVENT_HEADER records this file reads: EventPipe's
+ * own (ProcessInfo), its sample profiler, and those whose events tell a
+ * thread's role (role_providers). */
+typedef struct
+{
+  EtGuid eventpipe;
+  EtGuid sampler;
+  EtGuid roles[2];
+} ReadGuids;
+
+static const char *const role_providers[] = {
+  "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4",   /* Microsoft-Windows-DotNETRuntime */
+  "8e9f5090-2d75-4d03-8a81-e5afbf85daf1",   /* FrameworkEventSource */
+};
+
+static const ReadGuids *
+read_guids (void)
+{
+  static ReadGuids g;
+  static gsize parsed;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (role_providers) == G_N_ELEMENTS (g.roles));
+  if (g_once_init_enter (&parsed))
+    {
+      et_guid_parse ("92f528a6-f5b8-5160-a7ee-b33da7739e29", &g.eventpipe);
+      et_guid_parse ("3c530d44-97ae-513a-1e6d-783e8f8e03a9", &g.sampler);
+      for (guint i = 0; i < G_N_ELEMENTS (role_providers); i++)
+        et_guid_parse (role_providers[i], &g.roles[i]);
+      g_once_init_leave (&parsed, 1);
+    }
+  return &g;
+}
+
+gboolean
+et_kernel_reads_provider (const EtGuid *guid)
+{
+  const ReadGuids *g = read_guids ();
+
+  return et_guid_equal (guid, &g->eventpipe) || et_guid_equal (guid, &g->sampler)
+         || et_guid_equal (guid, &g->roles[0]) || et_guid_equal (guid, &g->roles[1]);
+}
+
 gboolean
 et_eventpipe_process_name (const EtRecord *record, EtKernelName *out)
 {
-  static EtGuid eventpipe;
-  static gsize parsed;
   gsize n = 0;
 
-  if (g_once_init_enter (&parsed))
-    {
-      et_guid_parse ("92f528a6-f5b8-5160-a7ee-b33da7739e29", &eventpipe);
-      g_once_init_leave (&parsed, 1);
-    }
   memset (out, 0, sizeof *out);
   if (record->klass != ET_RECORD_EVENT || record->id != 1 || !record->has_ids
-      || !et_guid_equal (&record->guid, &eventpipe))
+      || !et_guid_equal (&record->guid, &read_guids ()->eventpipe))
     return FALSE;
   /* ProcessInfo: the command line is the payload's first UTF-16 string. */
   while (n + 1 < record->payload_len && et_read_u16 (record->payload + n) != 0)
@@ -323,11 +358,6 @@ typedef struct
   const char *role;
 } ThreadRole;
 
-static const char *const role_providers[] = {
-  "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4",   /* Microsoft-Windows-DotNETRuntime */
-  "8e9f5090-2d75-4d03-8a81-e5afbf85daf1",   /* FrameworkEventSource */
-};
-
 static const ThreadRole thread_roles[] = {
   { 0, 13, ".NET Finalizer Thread" }, { 0, 14, ".NET Finalizer Thread" },
   { 0, 50, ".NET ThreadPool Worker" }, { 0, 57, ".NET ThreadPool Worker" },
@@ -338,21 +368,14 @@ static const ThreadRole thread_roles[] = {
 const char *
 et_runtime_thread_role (const EtRecord *record)
 {
-  static EtGuid *guids;
+  const ReadGuids *g;
 
   if (record->klass != ET_RECORD_EVENT)
     return NULL;
-  if (g_once_init_enter (&guids))
-    {
-      EtGuid *parsed = g_new (EtGuid, G_N_ELEMENTS (role_providers));
-
-      for (guint i = 0; i < G_N_ELEMENTS (role_providers); i++)
-        et_guid_parse (role_providers[i], &parsed[i]);
-      g_once_init_leave (&guids, parsed);
-    }
+  g = read_guids ();
   for (guint i = 0; i < G_N_ELEMENTS (thread_roles); i++)
     if (thread_roles[i].id == record->id
-        && et_guid_equal (&guids[thread_roles[i].provider], &record->guid))
+        && et_guid_equal (&g->roles[thread_roles[i].provider], &record->guid))
       return thread_roles[i].role;
   return NULL;
 }
@@ -482,14 +505,6 @@ et_kernel_ids (const EtRecord *record, guint32 *pid, guint32 *tid)
 gboolean
 et_is_thread_sample (const EtRecord *record)
 {
-  static EtGuid sampler;
-  static gsize parsed;
-
-  if (g_once_init_enter (&parsed))
-    {
-      et_guid_parse ("3c530d44-97ae-513a-1e6d-783e8f8e03a9", &sampler);
-      g_once_init_leave (&parsed, 1);
-    }
   return record->klass == ET_RECORD_EVENT && record->id == 0 && record->has_ids
-         && et_guid_equal (&record->guid, &sampler);
+         && et_guid_equal (&record->guid, &read_guids ()->sampler);
 }

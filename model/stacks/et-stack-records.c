@@ -35,6 +35,15 @@ guids (void)
   return &g;
 }
 
+gboolean
+et_stack_records_read_provider (const EtGuid *guid)
+{
+  const Guids *g = guids ();
+
+  return et_guid_equal (guid, &g->runtime) || et_guid_equal (guid, &g->rundown)
+         || et_guid_equal (guid, &g->image);
+}
+
 /* The image event type of a kernel record (Load 10, Unload 2, DCStart 3,
  * DCStop 4), or 0. */
 static guint

@@ -26,6 +26,9 @@ typedef enum
 } EtStackRecordKind;
 
 EtStackRecordKind et_stack_record_kind   (const EtRecord *record);
+/* Whether an EVENT_HEADER record of provider @guid can be anything but
+ * ET_STACK_RECORD_NONE (the runtime's providers, the Image class). */
+gboolean          et_stack_records_read_provider (const EtGuid *guid);
 /* Reads a METHOD, MODULE or IMAGE record at @ns (its file offset
  * @offset) into @symbols; FALSE when its payload is too short (damage). */
 gboolean          et_stack_record_symbol (EtSymbols      *symbols,

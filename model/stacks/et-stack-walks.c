@@ -75,8 +75,6 @@ walk_type (const EtRecord *record)
 EtStackWalkKind
 et_stack_walk_kind (const EtRecord *record)
 {
-  gsize len;
-
   switch (walk_type (record))
     {
     case 32:
@@ -93,10 +91,25 @@ et_stack_walk_kind (const EtRecord *record)
   if ((record->id == 82 && et_guid_equal (&record->guid, guid_of (1)))
       || (record->id == 0 && et_guid_equal (&record->guid, guid_of (2))))
     return ET_STACK_WALK_CLR;
-  if (record->ext != NULL
-      && et_record_find_ext_either (record, EXT_STACK32, EXT_STACK64, &len) != NULL)
-    return ET_STACK_WALK_ITEM;
-  return ET_STACK_WALK_NONE;
+  return et_stack_has_own_stack (record) ? ET_STACK_WALK_ITEM : ET_STACK_WALK_NONE;
+}
+
+gboolean
+et_stack_has_own_stack (const EtRecord *record)
+{
+  gsize len;
+
+  return record->ext != NULL
+         && et_record_find_ext_either (record, EXT_STACK32, EXT_STACK64, &len) != NULL;
+}
+
+gboolean
+et_stack_walks_read_provider (const EtGuid *guid)
+{
+  for (guint i = 0; i < 4; i++)
+    if (et_guid_equal (guid, guid_of (i)))
+      return TRUE;
+  return FALSE;
 }
 
 gboolean

@@ -34,6 +34,13 @@ typedef enum
 
 EtStackWalkKind et_stack_walk_kind (const EtRecord *record);
 
+/* Whether an EVENT_HEADER record of provider @guid can be anything but
+ * ET_STACK_WALK_ITEM or NONE (the kernel's StackWalk class, the runtime's
+ * providers); for any other, et_stack_has_own_stack tells which. */
+gboolean        et_stack_walks_read_provider (const EtGuid *guid);
+/* Whether @record carries a STACK_TRACE32/64 item (ET_STACK_WALK_ITEM). */
+gboolean        et_stack_has_own_stack       (const EtRecord *record);
+
 typedef struct _EtStackJoin EtStackJoin;
 
 /* A joined stack: the event it belongs to is the one of thread @tid at raw
