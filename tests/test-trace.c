@@ -1567,6 +1567,46 @@ worker_nice (void)
   return GPOINTER_TO_INT (g_thread_join (g_thread_new ("test-worker", nice_after_begin, NULL))) - 100;
 }
 
+/* Whether @path is among this process's mappings. */
+static gboolean
+is_mapped (const char *path)
+{
+  g_autofree char *maps = NULL;
+
+  assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  return strstr (maps, path) != NULL;
+}
+
+/* A trace's file is given back with the trace, on a thread of its own
+ * beside the rest when threads are allowed (a large file's; here forced),
+ * at once otherwise: either way it is gone when the trace is, and
+ * loading it again gives the same trace. */
+static void
+test_a_freed_trace_gives_its_file_back (void **state)
+{
+  Fixture *f = *state;
+  const char *threads[] = { "1", "2" };
+  guint64 markers = 0;
+
+  assert_true (et_fixture_write_large (f->path, 20000, 7, NULL, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      EtTrace *t;
+
+      g_setenv ("ETLSCOPE_THREADS", threads[i], TRUE);
+      t = et_trace_load (f->path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL);
+      assert_non_null (t);
+      assert_true (is_mapped (f->path));
+      if (i > 0)
+        assert_int_equal (et_trace_get_stats (t)->markers, markers);
+      markers = et_trace_get_stats (t)->markers;
+      assert_true (markers > 0);
+      g_object_unref (t);
+      assert_false (is_mapped (f->path));
+    }
+  g_unsetenv ("ETLSCOPE_THREADS");
+}
+
 /* Once a window's thread says so, the threads that load and search step
  * back (nice 10) so that its main loop gets a core at once; that thread
  * itself never does. Before, nothing changes. */
@@ -1859,6 +1899,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_search_folds_unicode_and_threads_agree, setup, teardown),
     cmocka_unit_test_setup_teardown (test_preview_makes_markers_of_the_first_events, setup, teardown),
     cmocka_unit_test (test_workers_yield_to_the_window_thread),
+    cmocka_unit_test_setup_teardown (test_a_freed_trace_gives_its_file_back, setup, teardown),
     cmocka_unit_test_setup_teardown (test_small_channels_build_their_arrays_when_asked, setup,
                                      teardown),
     cmocka_unit_test_setup_teardown (test_channel_info_is_made_per_thread_when_asked, setup,

@@ -104,14 +104,23 @@ typedef struct
   guint32  id[SERIES_CACHE_SIZE];
 } SeriesCache;
 
+/* The first slot of a text's set: its words mixed eight bytes at a time
+ * (a byte at a time, each step waiting for the last multiply, was a fifth
+ * of add_marker's time). */
 static guint
 series_set (const char *text, gsize len)
 {
-  guint32 h = 2166136261u;                 /* FNV-1a */
+  guint64 h = 0x9E3779B97F4A7C15u ^ len, w;
+  gsize i = 0;
 
-  for (gsize i = 0; i < len; i++)
-    h = (h ^ (guint8) text[i]) * 16777619u;
-  return (h ^ (h >> 16)) % (SERIES_CACHE_SIZE / 2) * 2;
+  for (; i < len; i += 8)
+    {
+      w = 0;
+      memcpy (&w, text + i, MIN (8, len - i));
+      h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+      h ^= h >> 32;
+    }
+  return (guint) (h >> 16) % (SERIES_CACHE_SIZE / 2) * 2;
 }
 
 static gboolean
