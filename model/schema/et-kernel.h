@@ -55,13 +55,7 @@ gboolean    et_is_thread_sample      (const EtRecord *record);
 /* Whether et_is_thread_sample, et_runtime_thread_role or
  * et_eventpipe_process_name can say anything of an EVENT_HEADER record of
  * provider @guid; FALSE for every other provider (an application's
- * EventSource), whose records the walk may pass by them. */
-gboolean    et_kernel_reads_provider (const EtGuid   *guid);
-
-/* Whether et_is_thread_sample, et_runtime_thread_role or
- * et_eventpipe_process_name may say something of an EVENT_HEADER record of
- * provider @guid: FALSE for every other provider (an application's
- * EventSource), whose records those can pass by. */
+ * EventSource), whose records the walk passes by them. */
 gboolean    et_kernel_reads_provider (const EtGuid   *guid);
 
 /* An id nobody has: TraceEvent's -1. */
