@@ -1,11 +1,14 @@
 /* et-memory.c — see et-memory.h. */
 #include "et-memory.h"
 
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 /* Small enough to hold the memory map for a millisecond or two. */
 #define SLICE (64u << 20)
+
+#define HUGE_PAGE (2u << 20)
 
 void
 et_memory_drop_pages (gconstpointer data, gsize len)
@@ -50,4 +53,19 @@ et_memory_release (gconstpointer data, gsize len)
 
   for (guintptr at = from; data != NULL && at < to; at += MIN (SLICE, to - at))
     madvise ((void *) at, MIN (SLICE, to - at), MADV_DONTNEED);
+}
+
+gpointer
+et_memory_block (gsize len)
+{
+#ifdef MADV_HUGEPAGE
+  void *p = NULL;
+
+  if (len >= 4 * HUGE_PAGE && posix_memalign (&p, HUGE_PAGE, len) == 0)
+    {
+      madvise (p, len, MADV_HUGEPAGE);
+      return p;
+    }
+#endif
+  return g_malloc (len);
 }

@@ -17,9 +17,7 @@
  */
 #include "et-etl-inflate.h"
 
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "et-etl-reader.h"
 #include "et-memory.h"
@@ -29,7 +27,6 @@
  * than it saves: the corpus's small traces decompress a few hundred
  * kilobytes). */
 #define MIN_PARALLEL_BYTES (4u * 1024 * 1024)
-#define HUGE_PAGE (2u * 1024 * 1024)
 /* A problem the walk met: its message, or (message NULL) the place of job
  * @job's result. */
 typedef struct
@@ -106,28 +103,6 @@ et_etl_inflate_hold (EtEtlInflate *inflate, guint64 offset, char *message)
   g_array_append_val (inflate->held, held);
 }
 
-/* The block for @len bytes of decompressed buffers (freed with g_free).
- * Each of its pages is first touched by the decoder: in 4 KiB pages that
- * was one page fault per 4 KiB written, about as long as the decoding
- * itself (large --compress: 30,000 faults, 45 of the open's 90 ms). A
- * large block is asked for in 2 MiB pages where the system gives them on
- * request (transparent huge pages in "madvise" mode, Debian's default);
- * where it does not, nothing changes. */
-static guint8 *
-alloc_block (gsize len)
-{
-  void *p = NULL;
-
-#ifdef MADV_HUGEPAGE
-  if (len >= 4 * HUGE_PAGE && posix_memalign (&p, HUGE_PAGE, len) == 0)
-    {
-      madvise (p, len, MADV_HUGEPAGE);
-      return p;
-    }
-#endif
-  return g_malloc (len);
-}
-
 static gpointer
 run_worker (gpointer data)
 {
@@ -183,7 +158,7 @@ et_etl_inflate_run (EtEtlInflate *inflate, const guint8 *data, gsize *block_len)
   if (inflate->jobs->len == 0)
     return NULL;
   inflate->data = data;
-  inflate->block = alloc_block (inflate->block_len);
+  inflate->block = et_memory_block (inflate->block_len);   /* in huge pages where it can */
   inflate->next = 0;
   n_threads = MIN (et_workers_count (inflate->block_len, MIN_PARALLEL_BYTES),
                    inflate->jobs->len);

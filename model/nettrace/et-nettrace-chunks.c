@@ -2,6 +2,7 @@
  * et-nettrace-chunks.h). */
 #include "et-nettrace-chunks.h"
 #include "et-etl-reader.h"
+#include "et-memory.h"
 
 #include <string.h>
 
@@ -43,7 +44,7 @@ _et_nettrace_chunks_reserve (EtNettraceChunks *c, gsize size)
   if (c->chunk == NULL)
     {
       c->chunk_cap = MAX (c->chunk_size, size);
-      c->chunk = g_malloc (c->chunk_cap);
+      c->chunk = et_memory_block (c->chunk_cap);   /* written front to back */
     }
   c->chunk_len += size;
   return c->chunk + c->chunk_len - size;
