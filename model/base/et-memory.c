@@ -63,7 +63,7 @@ et_memory_block (gsize len)
 
   if (len >= 4 * HUGE_PAGE && posix_memalign (&p, HUGE_PAGE, len) == 0)
     {
-      madvise (p, len, MADV_HUGEPAGE);
+      madvise ((guint8 *) p + 2 * HUGE_PAGE, len - 2 * HUGE_PAGE, MADV_HUGEPAGE);
       return p;
     }
 #endif

@@ -33,12 +33,14 @@ void     et_memory_unmap      (gpointer      data,
                                gsize         len);
 
 /* @len bytes (contents undefined, freed with g_free) for a block written
- * front to back: one of 8 MiB or more is asked for in 2 MiB pages where
- * the system gives them on request (transparent huge pages in "madvise"
- * mode, Debian's default); where it does not, nothing changes. In 4 KiB
- * pages each is a page fault at its first write, about as long as
- * writing it: decompressing large --compress took 30,000 faults, 45 of
- * its open's 90 ms. */
+ * front to back: one of 8 MiB or more is asked for in 2 MiB pages past
+ * its first 4 MiB, where the system gives them on request (transparent
+ * huge pages in "madvise" mode, Debian's default); where it does not,
+ * nothing changes. In 4 KiB pages each is a page fault at its first
+ * write, about as long as writing it: decompressing large --compress took
+ * 30,000 faults, 45 of its open's 90 ms. The first 4 MiB stay in small
+ * pages so that a block of which little is written (the image of a small
+ * .nettrace) keeps its footprint: a 2 MiB page is resident whole. */
 gpointer et_memory_block    (gsize         len);
 
 G_END_DECLS
