@@ -318,6 +318,26 @@ corpus_path (const char *name)
   return g_build_filename (dir, name, NULL);
 }
 
+/* Calls @func for every record of the corpus traces @traces, in file
+ * order; FALSE (nothing walked) without the corpus. */
+static gboolean
+walk_corpus (const char *const *traces, guint n, EtRecordFunc func, gpointer data)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = corpus_path (traces[i]);
+      g_autoptr(EtEtlFile) file = NULL;
+
+      if (path == NULL)
+        return FALSE;
+      file = et_etl_file_open (path, NULL, NULL, NULL);
+      assert_non_null (file);
+      for (guint b = 0; b < et_etl_file_n_buffers (file); b++)
+        et_etl_file_walk_buffer (file, b, func, data);
+    }
+  return TRUE;
+}
+
 typedef struct
 {
   EtFields *fields;
@@ -422,21 +442,11 @@ test_corpus_kernel_payloads_fit_their_layouts (void **state)
   CorpusTally t = { 0 };
 
   t.fields = et_fields_new ();
-  for (guint i = 0; i < G_N_ELEMENTS (traces); i++)
+  if (!walk_corpus (traces, G_N_ELEMENTS (traces), decode_kernel_record, &t))
     {
-      g_autofree char *path = corpus_path (traces[i]);
-      g_autoptr(EtEtlFile) file = NULL;
-
-      if (path == NULL)
-        {
-          et_fields_free (t.fields);
-          skip ();
-          return;
-        }
-      file = et_etl_file_open (path, NULL, NULL, NULL);
-      assert_non_null (file);
-      for (guint b = 0; b < et_etl_file_n_buffers (file); b++)
-        et_etl_file_walk_buffer (file, b, decode_kernel_record, &t);
+      et_fields_free (t.fields);
+      skip ();
+      return;
     }
   et_fields_free (t.fields);
   print_message ("# kernel events of the corpus: %u decoded, %u their whole payload, "
@@ -517,20 +527,10 @@ test_corpus_plain_providers_pass_by_every_reader (void **state)
       assert_true (et_kernel_reads_provider (&guid) || et_stack_walks_read_provider (&guid)
                    || et_stack_records_read_provider (&guid));
     }
-  for (guint i = 0; i < G_N_ELEMENTS (traces); i++)
+  if (!walk_corpus (traces, G_N_ELEMENTS (traces), tally_plain_record, &t))
     {
-      g_autofree char *path = corpus_path (traces[i]);
-      g_autoptr(EtEtlFile) file = NULL;
-
-      if (path == NULL)
-        {
-          skip ();
-          return;
-        }
-      file = et_etl_file_open (path, NULL, NULL, NULL);
-      assert_non_null (file);
-      for (guint b = 0; b < et_etl_file_n_buffers (file); b++)
-        et_etl_file_walk_buffer (file, b, tally_plain_record, &t);
+      skip ();
+      return;
     }
   print_message ("# EVENT_HEADER records of the corpus: %u of providers read (%u taken), "
                  "%u of others (%u with a stack of their own)\n", t.read, t.found, t.plain,

@@ -46,10 +46,12 @@ struct _EtStackJoin
                             * thread's next user half (its exit from the kernel) */
 };
 
+#define N_GUIDS 4   /* StackWalk, the runtime, its rundown, its private provider */
+
 static const EtGuid *
 guid_of (guint which)
 {
-  static EtGuid g[4];
+  static EtGuid g[N_GUIDS];
   static gsize parsed;
 
   if (g_once_init_enter (&parsed))
@@ -106,7 +108,7 @@ et_stack_has_own_stack (const EtRecord *record)
 gboolean
 et_stack_walks_read_provider (const EtGuid *guid)
 {
-  for (guint i = 0; i < 4; i++)
+  for (guint i = 0; i < N_GUIDS; i++)
     if (et_guid_equal (guid, guid_of (i)))
       return TRUE;
   return FALSE;
