@@ -466,6 +466,15 @@ test_starts_never_closed_pile_up (void **state)
     }
 }
 
+/* A random trace gave every kind of result (counted by status in
+ * @kinds) often enough for a test of them all to mean something. */
+static void
+assert_every_kind (const guint *kinds)
+{
+  for (guint k = 0; k <= ET_SPAN_UNMATCHED_END; k++)
+    assert_true (kinds[k] > 100);
+}
+
 /* A large process paired with its lanes found beside it: the same
  * results as on one thread, with spans short and long, some never
  * closed, some closed from another thread, over a few hundred threads. */
@@ -494,9 +503,7 @@ test_lanes_beside_pairing_match_one_thread (void **state)
       assert_int_equal (two[i].status, one[i].status);
       kinds[one[i].status]++;
     }
-  /* every kind of result was there to get right */
-  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
-    assert_true (kinds[k] > 100);
+  assert_every_kind (kinds);   /* was there to get right */
   g_rand_free (rand);
 }
 
@@ -575,6 +582,80 @@ test_pairing_by_reference_matches_events (void **state)
   g_rand_free (rand);
 }
 
+/* What et_span_pair_keys_each told of the keys. */
+typedef struct
+{
+  guint         next;      /* the key it should tell of next */
+  EtSpanResult *told;
+  gboolean     *told_end;
+} Told;
+
+static void
+tell_key (guint index, EtSpanResult result, gboolean is_end, gpointer data)
+{
+  Told *t = data;
+
+  /* every key once, in order */
+  assert_int_equal (index, t->next);
+  t->next++;
+  t->told[index] = result;
+  t->told_end[index] = is_end;
+}
+
+/* A caller told of each key as its result becomes final
+ * (et_span_pair_keys_each) is told of every key once, in order, with
+ * the result the key holds once pairing is done and whether it is an
+ * end: on one thread, and on two, where the lanes thread tells while
+ * the pairing is still closing later starts. A large random process:
+ * spans nested, overlapping, closed from another thread, never closed
+ * and ends that match nothing. */
+static void
+test_each_key_is_told_once_in_order (void **state)
+{
+  GRand *rand = g_rand_new_with_seed (2036);
+  guint n = 300000;
+  g_autofree EtSpanKey *keys = g_new0 (EtSpanKey, n);
+  g_autofree EtSpanKey *pristine = g_new0 (EtSpanKey, n);
+  g_autofree Owner *owners = g_new0 (Owner, n);
+  g_autofree EtSpanResult *told = g_new0 (EtSpanResult, n);
+  g_autofree gboolean *told_end = g_new0 (gboolean, n);
+  EtSpanOwners o = { (const guint8 *) owners, sizeof (Owner), G_STRUCT_OFFSET (Owner, time),
+                     ET_SPAN_NO_FIELD, G_STRUCT_OFFSET (Owner, thread),
+                     G_STRUCT_OFFSET (Owner, provider) };
+  guint kinds[ET_SPAN_UNMATCHED_END + 1] = { 0 };
+
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean end = g_rand_int_range (rand, 0, 9) < 4;
+
+      owners[i] = (Owner) { 0, 1, 0, i, g_rand_int_range (rand, 1, 300), 0 };
+      pristine[i].owner = i;
+      pristine[i].is_end = end;
+      pristine[i].has_span_id = TRUE;
+      pristine[i].span_id = g_rand_int_range (rand, 0, 2000);
+    }
+  for (guint threads = 1; threads <= 2; threads++)
+    {
+      Told t = { 0, told, told_end };
+
+      memcpy (keys, pristine, n * sizeof *keys);
+      et_span_pair_keys_each (keys, n, &o, threads, tell_key, &t);
+      assert_int_equal (t.next, n);
+      for (guint i = 0; i < n; i++)
+        {
+          EtSpanResult held = et_span_key_result (&keys[i]);
+
+          assert_int_equal (told_end[i], pristine[i].is_end);
+          assert_int_equal (told[i].partner, held.partner);
+          assert_int_equal (told[i].depth, held.depth);
+          assert_int_equal (told[i].status, held.status);
+          kinds[held.status]++;
+        }
+    }
+  assert_every_kind (kinds);   /* was there to be told */
+  g_rand_free (rand);
+}
+
 /* Nothing to pair is no work and no crash, whatever the caller passes
  * with it. */
 static void
@@ -619,6 +700,7 @@ main (void)
     cmocka_unit_test (test_starts_never_closed_pile_up),
     cmocka_unit_test (test_lanes_beside_pairing_match_one_thread),
     cmocka_unit_test (test_pairing_by_reference_matches_events),
+    cmocka_unit_test (test_each_key_is_told_once_in_order),
     cmocka_unit_test (test_nothing_to_pair),
     cmocka_unit_test (test_status_names),
   };

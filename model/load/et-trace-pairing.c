@@ -95,47 +95,42 @@ join_spans (PairJob *job, guint process, EtSpanRecord **records)
  * own thread (a thread beside costs more than it saves). */
 #define BESIDE_MIN 100000
 
-/* How many span events ahead the walks over a process's markers ask for
- * them: the markers of one process are spread over the whole array. */
-#define PREFETCH_AHEAD 8
-
-/* Folds span ends into their starts (markers.md "Spans"): a start learns
- * its end's marker, an end that closed something is dropped; records
- * [@from, @n) of the @n (partners are indexes among them all). */
-static void
-fold_spans (PairJob *job, const EtSpanRecord *records, guint from, guint n, GArray *cross_ends)
+/* What folding a process's span ends into their starts works on. */
+typedef struct
 {
-  EtPendingMarker *markers = job->markers;
+  PairJob            *job;
+  const EtSpanRecord *records;
+  GArray             *cross_ends;
+} Fold;
 
-  for (guint i = from; i < n; i++)
+/* Folds a span end into its start once pairing has its result
+ * (markers.md "Spans"): a start learns its end's marker, an end that
+ * closed something is dropped (drawn as part of its start). Told by the
+ * pairing's sweep, which has just read the marker's time. */
+static void
+fold_span (guint i, EtSpanResult result, gboolean is_end, gpointer data)
+{
+  Fold *fold = data;
+  EtPendingMarker *markers = fold->job->markers;
+  guint32 mi = fold->records[i].owner;
+  EtPendingMarker *m = &markers[mi];
+
+  if (is_end && result.partner != G_MAXUINT)
     {
-      EtSpanResult result = et_span_key_result (&records[i]);
-      guint partner = result.partner;
-      gboolean is_end = result.status == ET_SPAN_UNMATCHED_END
-                        || (partner != G_MAXUINT && partner < i);
-      guint32 mi = records[i].owner;
-      EtPendingMarker *m = &markers[mi];
-
-      if (i + PREFETCH_AHEAD < n)     /* the markers are spread over the whole array */
-        __builtin_prefetch (&markers[records[i + PREFETCH_AHEAD].owner], 1);
-      if (is_end && partner != G_MAXUINT)
-        {
-          drop_marker (job->keep, mi);    /* drawn as part of its start */
-          continue;
-        }
-      m->status = result.status;
-      m->depth = (guint8) MIN (result.depth, 255);
-      if (is_end || partner == G_MAXUINT)
-        continue;
-      m->end_marker = records[partner].owner;
-      /* Only a start paired through its process can end on another
-       * thread: the others need not look at their end's marker. */
-      if (result.status == ET_SPAN_CROSS_THREAD
-          && markers[m->end_marker].thread != m->thread)
-        {
-          EtCrossEnd cross = { mi, markers[m->end_marker].thread };
-          g_array_append_val (cross_ends, cross);
-        }
+      drop_marker (fold->job->keep, mi);
+      return;
+    }
+  m->status = result.status;
+  m->depth = (guint8) MIN (result.depth, 255);
+  if (is_end || result.partner == G_MAXUINT)
+    return;
+  m->end_marker = fold->records[result.partner].owner;
+  /* Only a start paired through its process can end on another thread:
+   * the others need not look at their end's marker. */
+  if (result.status == ET_SPAN_CROSS_THREAD && markers[m->end_marker].thread != m->thread)
+    {
+      EtCrossEnd cross = { mi, markers[m->end_marker].thread };
+      g_array_append_val (fold->cross_ends, cross);
     }
 }
 
@@ -188,48 +183,6 @@ process_spans (const PairJob *job, guint process)
   return n;
 }
 
-/* A share of a process's records folded by one worker. */
-typedef struct
-{
-  PairJob            *job;
-  const EtSpanRecord *records;
-  guint               from, to;
-  GArray             *cross_ends;
-} FoldRange;
-
-static gpointer
-fold_range (gpointer data)
-{
-  FoldRange *r = data;
-
-  et_worker_begin ();
-  fold_spans (r->job, r->records, r->from, r->to, r->cross_ends);
-  return NULL;
-}
-
-/* The records folded on @threads workers, each a share of them (their
- * markers are distinct: one record each at most). */
-static void
-fold_on (PairJob *job, const EtSpanRecord *records, guint n, GArray *cross_ends, guint threads)
-{
-  g_autofree FoldRange *ranges = g_new0 (FoldRange, threads);
-
-  for (guint k = 0; k < threads; k++)
-    {
-      guint from = (guint) ((guint64) n * k / threads), to = (guint) ((guint64) n * (k + 1) / threads);
-
-      ranges[k] = (FoldRange) { job, records, from, to,
-                                k == 0 ? cross_ends
-                                       : g_array_new (FALSE, FALSE, sizeof (EtCrossEnd)) };
-    }
-  et_workers_run (ranges, sizeof *ranges, threads, fold_range, "etlscope-pair");
-  for (guint k = 1; k < threads; k++)
-    {
-      g_array_append_vals (cross_ends, ranges[k].cross_ends->data, ranges[k].cross_ends->len);
-      g_array_unref (ranges[k].cross_ends);
-    }
-}
-
 static void
 pair_process (PairJob *job, guint process, GArray *cross_ends)
 {
@@ -241,6 +194,7 @@ pair_process (PairJob *job, guint process, GArray *cross_ends)
   /* Counted before the join frees the other threads' lists. */
   guint64 n_spans = process_spans (job, process);
   guint n = join_spans (job, process, &records), threads;
+  Fold fold;
 
   n = drop_repeated_starts (job, records, n);
   if (n == 0)
@@ -251,11 +205,10 @@ pair_process (PairJob *job, guint process, GArray *cross_ends)
   /* The records as they are, their time, thread and provider read from
    * their markers (one process: its thread indices are its threads). A
    * process of most of the spans pairs mostly alone: the lanes are found
-   * beside its pairing, and its records folded in halves, on another
-   * core. */
+   * beside its pairing, and its records folded there, on another core. */
   threads = n_spans * 2 > job->n_spans && et_workers_count (n, BESIDE_MIN) > 1 ? 2 : 1;
-  et_span_pair_keys_on (records, n, &owners, threads);
-  fold_on (job, records, n, cross_ends, threads);
+  fold = (Fold) { job, records, cross_ends };
+  et_span_pair_keys_each (records, n, &owners, threads, fold_span, &fold);
   _et_trace_progress_add (job->progress, n_spans);
 }
 

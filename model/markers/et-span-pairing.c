@@ -157,12 +157,15 @@ fp_map_remove (FpMap *map, guint64 key)
 }
 
 /* A start in the stack of its key in one map: a start is in two maps at
- * most (its thread's and its process's), a link in each. */
+ * most (its thread's and its process's), a link in each. Each link holds
+ * the start's key in the other map, so that closing the start takes it
+ * off both without working out a key again. */
 typedef struct
 {
   guint32 start;
   guint32 next;      /* the next older link of the key + 1 (or, given back, the next
                         free one + 1); 0: none */
+  guint64 other;     /* the start's key in its other map (map_key); 0: in one map only */
 } Link;
 
 /* What the pairing tells the sweep beside it (atomic), on a cache line of
@@ -214,6 +217,8 @@ typedef struct
   GArray            *links;          /* Link: the pool */
   guint32            free_link;      /* the first link given back + 1; 0: none */
   PairingDone       *done;           /* NULL: the sweep comes after the pairing */
+  EtSpanKeyDone      tell;           /* told of each key by the sweep; NULL: none */
+  gpointer           tell_data;
 } Pairing;
 
 /* A key's result, once it has one (ET_SPAN_KEY_PAIRED: a start when it
@@ -251,9 +256,9 @@ link_at (const Pairing *p, guint32 link)
 }
 
 static guint32
-link_new (Pairing *p, guint32 start, guint32 next)
+link_new (Pairing *p, guint32 start, guint32 next, guint64 other)
 {
-  Link fresh = { start, next };
+  Link fresh = { start, next, other };
   guint32 link = p->free_link;
 
   if (link == 0)
@@ -414,17 +419,44 @@ in_map (guint map, const EtSpanKey *e)
     }
 }
 
-static void
-push (Pairing *p, guint map, guint index, const Span *e)
+/* The map paired with @map: a start with a span id is in its thread's
+ * and its process's maps by id, one without in its thread's by task and,
+ * with an activity, its process's by activity. */
+static inline guint
+other_map (guint map)
 {
-  guint64 key = map_key (map, e);
-
-  fp_map_set (&p->maps[map], key, link_new (p, index, fp_map_get (&p->maps[map], key)));
+  return map ^ 2;
 }
 
-/* The most recent open start with @end's key in @map, or G_MAXUINT. */
+G_STATIC_ASSERT (MAP_PROCESS_ID == (MAP_THREAD_ID ^ 2));
+G_STATIC_ASSERT (MAP_PROCESS_ACTIVITY == (MAP_THREAD_TASK ^ 2));
+
+static void
+push (Pairing *p, guint map, guint index, guint64 key, guint64 other)
+{
+  fp_map_set (&p->maps[map], key, link_new (p, index, fp_map_get (&p->maps[map], key), other));
+}
+
+/* Start @index goes on top of its key's stack in each of its maps. */
+static void
+push_start (Pairing *p, guint index, const Span *e)
+{
+  guint map = e->key->has_span_id ? MAP_THREAD_ID : MAP_THREAD_TASK;
+  guint64 key = map_key (map, e), other = 0;
+
+  if (in_map (other_map (map), e->key))
+    {
+      other = map_key (other_map (map), e);
+      push (p, other_map (map), index, other, key);
+    }
+  push (p, map, index, key, other);
+}
+
+/* The most recent open start with @end's key in @map, or G_MAXUINT;
+ * *@key is set to the key, *@other to the start's key in the other map
+ * (0: none). */
 static guint
-find_open (Pairing *p, guint map, guint end, const Span *e)
+find_open (Pairing *p, guint map, const Span *e, guint64 *key_out, guint64 *other)
 {
   guint64 key = map_key (map, e);
   Span top_span;
@@ -438,26 +470,25 @@ find_open (Pairing *p, guint map, guint end, const Span *e)
   if (top == 0)
     return G_MAXUINT;
   top_span = span_at (p, link_at (p, top)->start);
+  *key_out = key;
+  *other = link_at (p, top)->other;
   return same_key (map, &top_span, e) ? link_at (p, top)->start : G_MAXUINT;
 }
 
-/* Takes a just-closed start off the top of its key's stack in every map it
- * was pushed to: without this, a start matched through one map would stay
- * in the others until its key came up again, and the maps would grow with
- * every span of the trace instead of with the spans open at once. */
+/* Takes a just-closed start off the top of its key's stack in @map (its
+ * @key there) and in the other map it was pushed to (its key there
+ * @other; 0: none): without this, a start matched through one map would
+ * stay in the other until its key came up again, and the maps would grow
+ * with every span of the trace instead of with the spans open at once. */
 static void
-pop_closed (Pairing *p, guint start)
+pop_closed (Pairing *p, guint start, guint map, guint64 key, guint64 other)
 {
-  Span e = span_at (p, start);
-
-  for (guint map = 0; map < N_MAPS; map++)
+  for (guint k = 0; k < 2; k++, map = other_map (map), key = other)
     {
-      guint64 key;
       guint32 top;
 
-      if (!in_map (map, e.key))
+      if (key == 0)
         continue;
-      key = map_key (map, &e);
       top = fp_map_get (&p->maps[map], key);
       if (top == 0 || link_at (p, top)->start != start)
         continue;
@@ -469,36 +500,34 @@ pop_closed (Pairing *p, guint start)
     }
 }
 
-/* The start's id is read (its maps' keys) before its result takes its
- * place; the end's was read already. */
+/* Closes @start with @end, found in @map by @key (@other: the start's key
+ * in its other map). The start's maps are left before its result takes
+ * the place of its id; the end's id was read already. */
 static void
-close_pair (Pairing *p, guint start, guint end, gboolean cross_thread)
+close_pair (Pairing *p, guint start, guint end, gboolean cross_thread, guint map, guint64 key,
+            guint64 other)
 {
-  pop_closed (p, start);
+  pop_closed (p, start, map, key, other);
   set_result (p, start, (EtSpanResult) { end, 0,
                                          cross_thread ? ET_SPAN_CROSS_THREAD : ET_SPAN_OK });
   set_result (p, end, (EtSpanResult) { start, 0, ET_SPAN_OK });
 }
 
+/* An end looks for its start on its own thread, then (by id, or by
+ * activity when it has one) across its process. */
 static void
 match_end (Pairing *p, guint end)
 {
   Span e = span_at (p, end);
+  guint thread_map = e.key->has_span_id ? MAP_THREAD_ID : MAP_THREAD_TASK;
+  guint64 key, other;
   guint start;
 
-  if (e.key->has_span_id)
-    {
-      if ((start = find_open (p, MAP_THREAD_ID, end, &e)) != G_MAXUINT)
-        close_pair (p, start, end, FALSE);
-      else if ((start = find_open (p, MAP_PROCESS_ID, end, &e)) != G_MAXUINT)
-        close_pair (p, start, end, TRUE);
-      return;
-    }
-  if ((start = find_open (p, MAP_THREAD_TASK, end, &e)) != G_MAXUINT)
-    close_pair (p, start, end, FALSE);
-  else if (!et_guid_is_zero (&e.key->activity_id)
-           && (start = find_open (p, MAP_PROCESS_ACTIVITY, end, &e)) != G_MAXUINT)
-    close_pair (p, start, end, TRUE);
+  if ((start = find_open (p, thread_map, &e, &key, &other)) != G_MAXUINT)
+    close_pair (p, start, end, FALSE, thread_map, key, other);
+  else if (in_map (other_map (thread_map), e.key)
+           && (start = find_open (p, other_map (thread_map), &e, &key, &other)) != G_MAXUINT)
+    close_pair (p, start, end, TRUE, other_map (thread_map), key, other);
 }
 
 /* How many keys ahead pairing asks for their owners. */
@@ -525,9 +554,7 @@ pair_all (Pairing *p, guint n)
           continue;
         }
       e = span_at (p, i);
-      for (guint map = 0; map < N_MAPS; map++)
-        if (in_map (map, e.key))
-          push (p, map, i, &e);
+      push_start (p, i, &e);
     }
   /* (the starts left open are the sweep's to say: sweep_start) */
   if (p->done != NULL)
@@ -683,6 +710,8 @@ sweep_start (Pairing *p, guint i, ThreadSweep *s)
     memcpy (&p->keys[i], &r, sizeof r);   /* not its flags, which the pairing reads */
   else
     set_result (p, i, r);
+  if (p->tell != NULL)
+    p->tell (i, r, FALSE, p->tell_data);
   add_open (s, (Active) { end, deepest });
   if (!s->heaped && s->len > LIST_MAX)
     heap_up (s);
@@ -779,10 +808,16 @@ assign_lanes (Pairing *p, guint n)
                 __builtin_prefetch (owner_of (&p->owners, &p->keys[partner]));
             }
         }
-      if (is_end (&p->keys[i]))
+      if (is_end (&p->keys[i]) && p->tell == NULL)
         continue;
       if (p->done != NULL)
         wait_for_pairing (p, i);
+      if (is_end (&p->keys[i]))
+        {
+          /* (paired or left unmatched when the pairing went past it) */
+          p->tell (i, result_of (p, i), TRUE, p->tell_data);
+          continue;
+        }
       if (++since > MAX (4096, sweeps->len))
         {
           release_ended (sweeps, time_of (&p->owners, &p->keys[i]));
@@ -830,9 +865,10 @@ sweep_beside (gpointer data)
 }
 
 void
-et_span_pair_keys_on (EtSpanKey *keys, guint n, const EtSpanOwners *owners, guint threads)
+et_span_pair_keys_each (EtSpanKey *keys, guint n, const EtSpanOwners *owners, guint threads,
+                        EtSpanKeyDone tell, gpointer tell_data)
 {
-  Pairing p = { keys, n }, sweep;
+  Pairing p = { keys, n, .tell = tell, .tell_data = tell_data }, sweep;
   PairingDone *done = NULL;
   GThread *beside = NULL;
 
@@ -850,7 +886,7 @@ et_span_pair_keys_on (EtSpanKey *keys, guint n, const EtSpanOwners *owners, guin
       g_mutex_init (&done->lock);
       g_cond_init (&done->moved);
       p.done = done;
-      sweep = (Pairing) { keys, n, p.owners, .done = done };
+      sweep = (Pairing) { keys, n, p.owners, .done = done, .tell = tell, .tell_data = tell_data };
       beside = g_thread_new ("etlscope-lanes", sweep_beside, &sweep);
     }
   pair_all (&p, n);
@@ -868,6 +904,12 @@ et_span_pair_keys_on (EtSpanKey *keys, guint n, const EtSpanOwners *owners, guin
       g_mutex_clear (&done->lock);
       g_aligned_free (done);
     }
+}
+
+void
+et_span_pair_keys_on (EtSpanKey *keys, guint n, const EtSpanOwners *owners, guint threads)
+{
+  et_span_pair_keys_each (keys, n, owners, threads, NULL, NULL);
 }
 
 void

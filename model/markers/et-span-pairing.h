@@ -116,6 +116,20 @@ void        et_span_pair_keys_on      (EtSpanKey          *keys,
                                        guint               n,
                                        const EtSpanOwners *owners,
                                        guint               threads);
+/* Told of key @index once its result is final, keys in order: an end's
+ * once it is paired or found to match nothing, a start's once it has its
+ * status and lane too. */
+typedef void (*EtSpanKeyDone) (guint index, EtSpanResult result, gboolean is_end, gpointer data);
+/* The same, telling @done of every key as its result becomes final: on
+ * the thread that finds the lanes (beside the pairing, with two), so that
+ * what the caller makes of a result is made while the key and its owner
+ * are still in the cache, not in a pass of its own after pairing. */
+void        et_span_pair_keys_each    (EtSpanKey          *keys,
+                                       guint               n,
+                                       const EtSpanOwners *owners,
+                                       guint               threads,
+                                       EtSpanKeyDone       done,
+                                       gpointer            data);
 
 static inline EtSpanResult
 et_span_key_result (const EtSpanKey *key)
