@@ -91,7 +91,9 @@ typedef struct
   const EtMarkerEvents *events;  /* the markers' events */
   const guint32   *keep;
   guint32          from, to;
-  GArray          *channels;     /* PartChannel, first met first */
+  GArray          *channels;     /* PartChannel, first met first (while counting: room
+                                    for one per marker, n_made of them made) */
+  guint32          n_made;
   guint32         *head;         /* per thread: its latest channel + 1; 0: none */
   guint16         *length;       /* per thread: its channels (saturating) */
   ThreadIndex     *index;        /* per thread: past CHAIN_MAX channels */
@@ -251,8 +253,8 @@ part_find (ChannelPart *part, guint32 thread, guint32 series, guint16 provider)
       if (found >= 0)
         return (guint) found;
     }
-  g_array_append_val (part->channels, made);
-  id = part->channels->len - 1;
+  g_array_index (part->channels, PartChannel, part->n_made) = made;   /* (no call per channel) */
+  id = part->n_made++;
   part->head[thread] = id + 1;
   if (part->length[thread] < G_MAXUINT16)
     part->length[thread]++;
@@ -317,6 +319,8 @@ count_part (gpointer data)
    * churn. */
   part->channels = g_array_sized_new (FALSE, FALSE, sizeof (PartChannel),
                                       MAX (part->to - part->from, 1));
+  g_array_set_size (part->channels, part->to - part->from);
+  part->n_made = 0;
   part->head = g_new0 (guint32, MAX (n_threads, 1));
   part->length = g_new0 (guint16, MAX (n_threads, 1));
   part->index = g_new0 (ThreadIndex, MAX (n_threads, 1));
@@ -356,6 +360,7 @@ count_part (gpointer data)
       m->thread = id;
     }
   tell_pass (part, part->to, &told);
+  g_array_set_size (part->channels, part->n_made);
   for (guint k = 0; k < part->indexed->len; k++)
     g_free (part->index[g_array_index (part->indexed, guint32, k)].slots);
   g_clear_pointer (&part->indexed, g_array_unref);
@@ -376,6 +381,11 @@ typedef struct
 } ThreadChannel;
 
 /* What the join of one thread uses, kept from thread to thread. */
+/* Series whose rank a join range keeps at hand (8 KB): a server's
+ * hundred and fifty series took turns in 64 slots, and every miss was a
+ * lookup in the table of every series. */
+#define RANK_CACHE 1024
+
 typedef struct
 {
   GArray     *channels;    /* ThreadChannel */
@@ -386,7 +396,7 @@ typedef struct
   guint32    *slots;       /* the thread's channels by series and provider: index + 1 */
   guint32     mask;
   GHashTable *rank;        /* series id → rank */
-  guint32     rank_cache[64][2];   /* series + 1 and its rank, direct-mapped */
+  guint32     rank_cache[RANK_CACHE][2];   /* series + 1 and its rank, direct-mapped */
 } ThreadJoin;
 
 static void
@@ -431,9 +441,10 @@ rank_of (ThreadJoin *j, guint32 series)
   return cached[1];
 }
 
-/* The thread's channel of @c (made when it has none yet). */
+/* The thread's channel of @c (made when it has none yet: j->channels
+ * has room for every channel the thread can have, *@n of them made). */
 static guint
-thread_channel_of (ThreadJoin *j, const PartChannel *c)
+thread_channel_of (ThreadJoin *j, const PartChannel *c, guint *n)
 {
   ThreadChannel made = { c->series, rank_of (j, c->series), 0, 0, c->provider };
 
@@ -445,9 +456,9 @@ thread_channel_of (ThreadJoin *j, const PartChannel *c)
       if (t->series == c->series && t->provider == c->provider)
         return j->slots[h] - 1;
     }
-  g_array_append_val (j->channels, made);
-  join_index_add (j, j->channels->len - 1);
-  return j->channels->len - 1;
+  g_array_index (j->channels, ThreadChannel, *n) = made;
+  join_index_add (j, *n);
+  return (*n)++;
 }
 
 /* Channels by provider, then series name (not its id: ids follow the
@@ -544,25 +555,25 @@ join_thread (JoinRange *r, guint t, const GArray *visited)
   ThreadJoin *j = &r->j;
   EtThread *thread = &g_array_index (r->self->threads, EtThread, t);
   EtChannel *channels = (EtChannel *) (gpointer) r->self->channels->data + r->at;
-  guint most = 0;
+  guint merged_n = 0;
 
-  g_array_set_size (j->channels, 0);
-  g_array_set_size (j->met, 0);
-  g_array_set_size (j->before, 0);
-  for (guint p = 0; p < r->k; p++)
-    most += r->parts[p].length[t] < G_MAXUINT16 ? r->parts[p].length[t]
-                                                : r->parts[p].channels->len;
-  join_index_reset (j, most);
+  /* (sized, then written in place: millions of channels, a call each to
+   * append them was most of the join's time) */
+  g_array_set_size (j->channels, visited->len);
+  g_array_set_size (j->met, visited->len);
+  g_array_set_size (j->before, visited->len);
+  join_index_reset (j, visited->len);
   for (guint v = 0; v < visited->len; v++)
     {
       const PartChannel *c = g_array_index (visited, PartChannel *, v);
-      guint tc = thread_channel_of (j, c);
+      guint tc = thread_channel_of (j, c, &merged_n);
       ThreadChannel *merged = &g_array_index (j->channels, ThreadChannel, tc);
 
-      g_array_append_val (j->met, tc);
-      g_array_append_val (j->before, merged->count);
+      g_array_index (j->met, guint32, v) = tc;
+      g_array_index (j->before, guint32, v) = merged->count;
       merged->count += c->count;
     }
+  g_array_set_size (j->channels, merged_n);
   if (j->channels->len > 0)
     thread->first_channel = r->n_channels;       /* from the range's start, for now */
   thread->n_channels = j->channels->len;
@@ -600,12 +611,19 @@ join_thread (JoinRange *r, guint t, const GArray *visited)
 static void
 gather_group (JoinRange *r, guint t, guint n, GArray **lists)
 {
-  guint part[JOIN_GROUP], active;
+  guint part[JOIN_GROUP], active, filled[JOIN_GROUP];
   guint32 at[JOIN_GROUP];
 
   for (guint i = 0; i < n; i++)
     {
-      g_array_set_size (lists[i], 0);
+      guint most = 0;
+
+      /* (room for the thread's channels in every part, written in place) */
+      for (guint p = 0; p < r->k; p++)
+        most += r->parts[p].length[t + i] < G_MAXUINT16 ? r->parts[p].length[t + i]
+                                                        : r->parts[p].channels->len;
+      g_array_set_size (lists[i], most);
+      filled[i] = 0;
       part[i] = 0;
       at[i] = r->parts[0].head[t + i];
     }
@@ -621,12 +639,14 @@ gather_group (JoinRange *r, guint t, guint n, GArray **lists)
           if (at[i] == 0)
             continue;
           c = part_channel (&r->parts[part[i]], at[i] - 1);
-          g_array_append_val (lists[i], c);
+          g_array_index (lists[i], PartChannel *, filled[i]++) = c;
           at[i] = c->next;
           active++;
         }
     }
   while (active > 0);
+  for (guint i = 0; i < n; i++)
+    g_array_set_size (lists[i], filled[i]);
 }
 
 static gpointer
@@ -684,20 +704,21 @@ rank_series (EtTrace *self, ChannelPart *parts, guint k)
 {
   GHashTable *rank = g_hash_table_new (NULL, NULL);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  /* The series met lately, direct-mapped (+ 1): a server's channels are
+   * millions, its series a few hundred, and a table insert per channel
+   * was most of this. */
+  g_autofree guint32 *met = g_new0 (guint32, RANK_CACHE);
 
   for (guint p = 0; p < k; p++)
-    {
-      guint32 last = G_MAXUINT32;
+    for (guint c = 0; c < parts[p].channels->len; c++)
+      {
+        guint32 series = part_channel (&parts[p], c)->series;
+        guint32 *slot = &met[series % RANK_CACHE];
 
-      for (guint c = 0; c < parts[p].channels->len; c++)
-        {
-          guint32 series = part_channel (&parts[p], c)->series;
-
-          if (series != last && g_hash_table_insert (rank, GUINT_TO_POINTER (series), NULL))
-            g_ptr_array_add (names, GUINT_TO_POINTER (series));
-          last = series;
-        }
-    }
+        if (*slot != series + 1 && g_hash_table_insert (rank, GUINT_TO_POINTER (series), NULL))
+          g_ptr_array_add (names, GUINT_TO_POINTER (series));
+        *slot = series + 1;
+      }
   g_ptr_array_sort_with_data (names, compare_names, self->strings);
   for (guint n = 0; n < names->len; n++)
     {
