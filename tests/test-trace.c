@@ -915,6 +915,78 @@ test_uneven_cpus_merge_into_the_same_index (void **state)
   assert_true (et_trace_get_n_events (one) >= n);
 }
 
+/* A CPU whose records go back in time now and then (a clock stepped
+ * back, a buffer flushed late): the walk notes that its run is out of
+ * order and the merge sorts it, so the index is in time order whatever
+ * the parts, every event in it once; ties keep file order. */
+static void
+test_a_cpu_going_back_in_time_is_sorted (void **state)
+{
+  Fixture *f = *state;
+  const guint n = 30000;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1207);
+  g_autoptr(GHashTable) offsets = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  gint64 last_on_0 = 0;
+  guint back_on_0 = 0;
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  {
+    g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, &o, &error);
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+        EtFixtureEvent ev;
+
+        et_fixture_event_init (&ev);
+        /* CPU 0 goes forward, but one record in fifty is from far back */
+        ev.time_ns = MS + (g_rand_int_range (rand, 0, 50) == 0
+                           ? (gint64) g_rand_int_range (rand, 0, (gint32) i + 1) : (gint64) i) * 1000;
+        ev.cpu = i % 3 == 0 ? 1 : 0;
+        if (ev.cpu == 0)
+          {
+            back_on_0 += ev.time_ns < last_on_0;
+            last_on_0 = ev.time_ns;
+          }
+        ev.pid = 100, ev.tid = 1000 + i % 5, ev.level = 4;
+        et_fixture_payload_add_i32 (p, "i", (gint32) i);
+        et_fixture_write_tl_event (w, &ev, "Test.Back", "Tick", p, NULL);
+      }
+    assert_true (et_fixture_writer_close (w, &error));
+  }
+  assert_true (back_on_0 > 100);   /* CPU 0's run needs sorting */
+  for (guint parts = 1; parts <= 2; parts++)
+    {
+      g_autofree char *forced = g_strdup_printf ("%u", parts);
+      g_autoptr(EtTrace) t = NULL;
+      EtFields *fields = et_fields_new ();
+      EtEvent e, before = { 0 };
+
+      g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
+      t = load (f->path);
+      g_unsetenv ("ETLSCOPE_THREADS");
+      assert_true (et_trace_get_n_events (t) >= n);
+      g_hash_table_remove_all (offsets);
+      for (guint64 i = 0; i < et_trace_get_n_events (t); i++)
+        {
+          et_trace_decode_event (t, i, &e, fields, NULL);
+          if (i > 0)
+            {
+              assert_true (before.raw_time <= e.raw_time);
+              if (before.raw_time == e.raw_time)
+                assert_true (before.file_offset < e.file_offset);
+            }
+          /* every event once */
+          assert_true (g_hash_table_add (offsets, g_memdup2 (&e.file_offset, sizeof (gint64))));
+          before = e;
+        }
+      et_fields_free (fields);
+    }
+}
+
 /* A TraceLogging trace of 4000 random events of one schema each: fields
  * named from @names, made by @add, now and then a payload cut short (a
  * decode failure). */
@@ -1886,6 +1958,7 @@ main (void)
     cmocka_unit_test (test_marker_events_find_every_marker),
     cmocka_unit_test_setup_teardown (test_threads_taking_turns_keep_their_channels, setup, teardown),
     cmocka_unit_test_setup_teardown (test_uneven_cpus_merge_into_the_same_index, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_a_cpu_going_back_in_time_is_sorted, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
     cmocka_unit_test_setup_teardown (test_channels_per_thread_match_any_parts, setup, teardown),
     cmocka_unit_test_setup_teardown (test_walked_schemas_make_the_markers_of_full_decoding,

@@ -75,8 +75,11 @@ typedef struct
 {
   EtTrace      *self;
   GPtrArray    *runs;            /* per CPU: GArray of EtEventRef, file order */
+  GByteArray   *out_of_order;    /* per run: 1 when a record of it is before the one
+                                    before it (the merge sorts it first) */
   GArray       *run;             /* the run of the buffer being walked */
   guint         run_used;        /* its length: it has room for the buffer's records */
+  guint         run_index;       /* its place in runs */
   GArray       *manifest_refs;   /* EtEventRef of manifest events */
   GHashTable   *thread_map;      /* guint64 key → TempThread index + 1 */
   GArray       *temp_threads;    /* TempThread */
@@ -142,9 +145,11 @@ void            _et_trace_check_times    (EtTrace        *self);
 
 /* et-trace-merge.c: the first @n references of the runs (per CPU, each
  * a GArray of EtEventRef in file order) merged into the time-ordered
- * index (ties in file order); newly allocated, @n slots. Sorts a run that
- * is not in order. */
+ * index (ties in file order); newly allocated, @n slots. Sorts each run
+ * whose @out_of_order byte is set (the walk noted it: a run's slots
+ * follow file order, so only a time before the last can be out of order). */
 EtEventLoc     *_et_merge_runs           (GPtrArray      *runs,
+                                          const guint8   *out_of_order,
                                           gsize           n);
 /* Orders EtEventRefs by time, then slot (file order). */
 int             _et_compare_event_refs   (const void     *a,

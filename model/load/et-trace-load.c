@@ -359,6 +359,10 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
   if (walker->records == 0 || record->ts > walker->last_raw)
     walker->last_raw = record->ts;
   walker->records++;
+  /* (a later slot before its run's last time: the merge sorts the run) */
+  if (walker->run_used > 0 && ref.ts < g_array_index (walker->run, EtEventRef,
+                                                      walker->run_used - 1).ts)
+    walker->out_of_order->data[walker->run_index] = 1;
   g_array_index (walker->run, EtEventRef, walker->run_used++) = ref;
 
   seen = seen_provider (walker, _et_loader_provider_of (self, &walker->providers, record));
@@ -521,8 +525,14 @@ indexable_buffers (EtTrace *self, guint n)
 static GArray *
 run_of (Loader *loader, guint cpu)
 {
+  static const guint8 in_order = 0;
+
   while (loader->runs->len <= cpu)
-    g_ptr_array_add (loader->runs, g_array_new (FALSE, FALSE, sizeof (EtEventRef)));
+    {
+      g_ptr_array_add (loader->runs, g_array_new (FALSE, FALSE, sizeof (EtEventRef)));
+      g_byte_array_append (loader->out_of_order, &in_order, 1);
+    }
+  loader->run_index = cpu;
   return g_ptr_array_index (loader->runs, cpu);
 }
 
@@ -532,6 +542,7 @@ loader_init (Loader *loader, EtTrace *self)
   memset (loader, 0, sizeof *loader);
   loader->self = self;
   loader->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  loader->out_of_order = g_byte_array_new ();
   loader->manifest_refs = g_array_new (FALSE, FALSE, sizeof (EtEventRef));
   loader->thread_map = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   loader->temp_threads = g_array_new (FALSE, FALSE, sizeof (TempThread));
@@ -551,6 +562,7 @@ static void
 loader_clear (Loader *loader)
 {
   g_clear_pointer (&loader->runs, g_ptr_array_unref);
+  g_clear_pointer (&loader->out_of_order, g_byte_array_unref);
   g_clear_pointer (&loader->manifest_refs, g_array_unref);
   g_clear_pointer (&loader->thread_map, g_hash_table_unref);
   g_clear_pointer (&loader->temp_threads, g_array_unref);
@@ -708,6 +720,7 @@ merge_walkers (Loader *loader, Loader *walkers, guint k)
         loader->header_seen = TRUE, loader->header_loc = w->header_loc;
       for (guint r = 0; r < w->runs->len; r++)
         g_ptr_array_add (loader->runs, g_array_ref (g_ptr_array_index (w->runs, r)));
+      g_byte_array_append (loader->out_of_order, w->out_of_order->data, w->out_of_order->len);
       g_array_append_vals (loader->manifest_refs, w->manifest_refs->data, w->manifest_refs->len);
       g_array_append_vals (loader->cpu_locs, w->cpu_locs->data, w->cpu_locs->len);
       if (w->stacks_scan != NULL)
@@ -1250,7 +1263,7 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
       if (limit < self->n_events)
         self->n_events = self->stats.preview_events = limit;
     }
-  self->events = _et_merge_runs (loader.runs, self->n_events);
+  self->events = _et_merge_runs (loader.runs, loader.out_of_order->data, self->n_events);
   g_clear_pointer (&loader.runs, g_ptr_array_unref);
   if (self->header.pointer_size == 0 && self->n_events > 0)
     pointer_size_from_records (self);

@@ -137,13 +137,13 @@ time_of_count (GPtrArray *runs, gsize target, gint64 lo, gint64 hi)
 
 /* Merges the runs into the event index, in time order (ties in file order).
  * Each CPU's buffers hold its events in time order, so each run is (nearly
- * always) sorted already: sort any that is not, then merge. Large indexes
+ * always) sorted already: sort any the walk found is not, then merge. Large indexes
  * are cut into one part per core at times that give each as many
  * references (every run is split where the time would go), and the parts
  * merge at once, each into its own stretch of the index. A preview (@n
  * less than the runs hold) takes the first @n in one part. */
 EtEventLoc *
-_et_merge_runs (GPtrArray *runs, gsize n)
+_et_merge_runs (GPtrArray *runs, const guint8 *out_of_order, gsize n)
 {
   guint n_runs = runs->len;
   gsize total = 0;
@@ -158,12 +158,8 @@ _et_merge_runs (GPtrArray *runs, gsize n)
       GArray *run = g_ptr_array_index (runs, c);
       const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
 
-      for (guint i = 1; i < run->len; i++)
-        if (_et_compare_event_refs (&refs[i - 1], &refs[i]) > 0)
-          {
-            g_array_sort (run, _et_compare_event_refs);
-            break;
-          }
+      if (out_of_order[c])
+        g_array_sort (run, _et_compare_event_refs);
       if (run->len > 0)
         {
           first = MIN (first, refs[0].ts);
