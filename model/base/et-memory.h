@@ -43,4 +43,49 @@ void     et_memory_unmap      (gpointer      data,
  * .nettrace) keeps its footprint: a 2 MiB page is resident whole. */
 gpointer et_memory_block    (gsize         len);
 
+gsize         et_memory_page_size  (void);
+
+/* A block of anonymous memory in whole pages, contents undefined until
+ * written: grown by moving its pages (mremap), never by copying them;
+ * its pages can be passed on to another block (EtSparePages). Zero-
+ * initialise it ({ NULL, 0 }). */
+typedef struct
+{
+  guint8 *data;
+  gsize   size;    /* mapped bytes */
+} EtMapped;
+
+/* Makes @m hold at least @len bytes, keeping what it holds; returns its
+ * data. Aborts when the system has no memory, as g_malloc does. */
+gpointer      et_mapped_reserve    (EtMapped     *m,
+                                    gsize         len);
+/* Unmaps what @m holds past its first @len bytes (whole pages). */
+void          et_mapped_shrink     (EtMapped     *m,
+                                    gsize         len);
+void          et_mapped_clear      (EtMapped     *m);
+
+/* Pages of blocks done with, kept for the next block to be written
+ * instead of going back to the system: a page the system gives anew is
+ * zeroed and accounted at its first write (1.3 µs a page on the bench
+ * machine, about as long as writing it), one passed on only changes its
+ * address. They stay resident meanwhile: pass them on soon. */
+typedef struct _EtSparePages EtSparePages;
+
+EtSparePages *et_spare_pages_new   (void);
+void          et_spare_pages_free  (EtSparePages *spare);
+/* Takes @m's pages (@m is empty afterwards). */
+void          et_spare_pages_add   (EtSparePages *spare,
+                                    EtMapped     *m);
+/* Gives back to the system all but the first @keep bytes (whole pages). */
+void          et_spare_pages_trim  (EtSparePages *spare,
+                                    gsize         keep);
+gsize         et_spare_pages_size  (EtSparePages *spare);
+/* Moves up to @len bytes (whole pages) of spare pages to @at, a page
+ * boundary inside a mapping of the caller's (et_mapped_reserve), in place
+ * of the pages there; returns the bytes moved. Their contents are
+ * undefined. */
+gsize         et_spare_pages_place (EtSparePages *spare,
+                                    gpointer      at,
+                                    gsize         len);
+
 G_END_DECLS

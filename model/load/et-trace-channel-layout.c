@@ -904,7 +904,7 @@ scatter_part (gpointer data)
 }
 
 void
-_et_layout_channels (EtTrace *self, EtPendingMarker **markers, const EtMarkerEvents *events,
+_et_layout_channels (EtTrace *self, EtMapped *markers, const EtMarkerEvents *events,
                      guint n, GArray **cross_ends, const guint32 *keep,
                      EtTraceProgress *progress)
 {
@@ -913,7 +913,7 @@ _et_layout_channels (EtTrace *self, EtPendingMarker **markers, const EtMarkerEve
   gint64 clock = g_get_monotonic_time ();   /* the steps' own times (ETLSCOPE_TIMING) */
 
   for (guint j = 0; j < k; j++)
-    parts[j] = (ChannelPart) { .markers = *markers, .events = events, .keep = keep,
+    parts[j] = (ChannelPart) { .markers = (EtPendingMarker *) (gpointer) markers->data, .events = events, .keep = keep,
                                .from = (guint32) ((guint64) n * j / k),
                                .to = (guint32) ((guint64) n * (j + 1) / k), .self = self,
                                .end_of_trace = et_trace_get_duration_ns (self),
@@ -939,7 +939,7 @@ _et_layout_channels (EtTrace *self, EtPendingMarker **markers, const EtMarkerEve
       g_free (parts[j].cursor);
     }
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
-  g_clear_pointer (markers, g_free);
+  et_mapped_clear (markers);
   g_clear_pointer (cross_ends, g_array_unref);
   _et_loader_phase_done ("- scatter", &clock);
   _et_layout_summarise (self, n_channels);

@@ -7,6 +7,7 @@
 #include "et-trace-private.h"
 #include "et-workers.h"
 #include "et-trace-progress.h"
+#include "et-memory.h"
 
 G_BEGIN_DECLS
 
@@ -69,15 +70,31 @@ typedef struct
                                 and the runtime's events read its EVENT_HEADER records */
 } SeenProvider;
 
+/* A CPU's references in file order, as one walking thread met them: in
+ * a mapped block, whose pages go on to the decoding's markers once the
+ * runs are merged (Loader.spare). */
+typedef struct
+{
+  EtMapped mem;     /* EtEventRef */
+  guint    len;
+} EtRun;
+
+static inline EtEventRef *
+_et_run_refs (const EtRun *run)
+{
+  return (EtEventRef *) (gpointer) run->mem.data;
+}
+
 /* The loading state. The walk runs one Loader per thread over a range of
  * buffers (the fields under "walking"), merged into the main one after. */
 typedef struct
 {
   EtTrace      *self;
-  GPtrArray    *runs;            /* per CPU: GArray of EtEventRef, file order */
+  GPtrArray    *runs;            /* per CPU: EtRun* */
   GByteArray   *out_of_order;    /* per run: 1 when a record of it is before the one
                                     before it (the merge sorts it first) */
-  GArray       *run;             /* the run of the buffer being walked */
+  EtSparePages *spare;           /* the runs' pages once merged, for the markers */
+  EtRun        *run;             /* the run of the buffer being walked */
   guint         run_used;        /* its length: it has room for the buffer's records */
   guint         run_index;       /* its place in runs */
   GArray       *manifest_refs;   /* EtEventRef of manifest events */
@@ -134,6 +151,11 @@ gboolean _et_trace_check_payload      (EtTrace             *self,
                                        EtEventLoc           loc,
                                        EtSchemaCache       *cache,
                                        EtFields            *scratch);
+/* Keeps of the runs' pages (Loader.spare) as many as the markers are
+ * likely to write, once it is known which providers make markers: the
+ * rest would stay resident unwritten through the steps before decoding. */
+void     _et_loader_trim_spare_pages  (Loader              *loader,
+                                       EtLoadFlags          flags);
 gboolean _et_loader_build_markers     (Loader              *loader,
                                        EtLoadFlags          flags,
                                        GCancellable        *cancellable,
@@ -143,8 +165,8 @@ gboolean _et_loader_build_markers     (Loader              *loader,
  * range event times are clamped to (et-trace-times.c). */
 void            _et_trace_check_times    (EtTrace        *self);
 
-/* et-trace-merge.c: the first @n references of the runs (per CPU, each
- * a GArray of EtEventRef in file order) merged into the time-ordered
+/* et-trace-merge.c: the first @n references of the runs (EtRun* per
+ * CPU, references in file order) merged into the time-ordered
  * index (ties in file order); newly allocated, @n slots. Sorts each run
  * whose @out_of_order byte is set (the walk noted it: a run's slots
  * follow file order, so only a time before the last can be out of order). */

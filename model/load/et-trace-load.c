@@ -360,10 +360,9 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
     walker->last_raw = record->ts;
   walker->records++;
   /* (a later slot before its run's last time: the merge sorts the run) */
-  if (walker->run_used > 0 && ref.ts < g_array_index (walker->run, EtEventRef,
-                                                      walker->run_used - 1).ts)
+  if (walker->run_used > 0 && ref.ts < _et_run_refs (walker->run)[walker->run_used - 1].ts)
     walker->out_of_order->data[walker->run_index] = 1;
-  g_array_index (walker->run, EtEventRef, walker->run_used++) = ref;
+  _et_run_refs (walker->run)[walker->run_used++] = ref;
 
   seen = seen_provider (walker, _et_loader_provider_of (self, &walker->providers, record));
   if (seen->n_events++ == 0)
@@ -521,15 +520,24 @@ indexable_buffers (EtTrace *self, guint n)
   return (guint) fit;
 }
 
+static void
+run_free (gpointer data)
+{
+  EtRun *run = data;
+
+  et_mapped_clear (&run->mem);
+  g_free (run);
+}
+
 /* The run of records of @cpu. */
-static GArray *
+static EtRun *
 run_of (Loader *loader, guint cpu)
 {
   static const guint8 in_order = 0;
 
   while (loader->runs->len <= cpu)
     {
-      g_ptr_array_add (loader->runs, g_array_new (FALSE, FALSE, sizeof (EtEventRef)));
+      g_ptr_array_add (loader->runs, g_new0 (EtRun, 1));
       g_byte_array_append (loader->out_of_order, &in_order, 1);
     }
   loader->run_index = cpu;
@@ -541,7 +549,7 @@ loader_init (Loader *loader, EtTrace *self)
 {
   memset (loader, 0, sizeof *loader);
   loader->self = self;
-  loader->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  loader->runs = g_ptr_array_new_with_free_func (run_free);
   loader->out_of_order = g_byte_array_new ();
   loader->manifest_refs = g_array_new (FALSE, FALSE, sizeof (EtEventRef));
   loader->thread_map = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -563,6 +571,7 @@ loader_clear (Loader *loader)
 {
   g_clear_pointer (&loader->runs, g_ptr_array_unref);
   g_clear_pointer (&loader->out_of_order, g_byte_array_unref);
+  g_clear_pointer (&loader->spare, et_spare_pages_free);
   g_clear_pointer (&loader->manifest_refs, g_array_unref);
   g_clear_pointer (&loader->thread_map, g_hash_table_unref);
   g_clear_pointer (&loader->temp_threads, g_array_unref);
@@ -611,9 +620,9 @@ walk_range (gpointer data)
       et_etl_file_buffer (file, i, &len);
       w->run = run_of (w, info->cpu);
       w->run_used = w->run->len;
-      g_array_set_size (w->run, w->run_used + len / 8 + 1);
+      et_mapped_reserve (&w->run->mem, (w->run_used + len / 8 + 1) * sizeof (EtEventRef));
       w->records_skipped += et_etl_file_walk_buffer (file, i, scan_record, w);
-      g_array_set_size (w->run, w->run_used);
+      w->run->len = w->run_used;
       done = (guint) g_atomic_int_add (w->buffers_done, 1) + 1;
       if (w->progress != NULL && i % 64 == 0)
         _et_trace_progress_set (w->progress, w->bytes_before
@@ -718,8 +727,10 @@ merge_walkers (Loader *loader, Loader *walkers, guint k)
       self->stats.buffers_flagged_buffer_lost += w->flagged_buffer_lost;
       if (w->header_seen && !loader->header_seen)
         loader->header_seen = TRUE, loader->header_loc = w->header_loc;
+      /* (the runs move: the walker's array lets them go without freeing them) */
+      g_ptr_array_set_free_func (w->runs, NULL);
       for (guint r = 0; r < w->runs->len; r++)
-        g_ptr_array_add (loader->runs, g_array_ref (g_ptr_array_index (w->runs, r)));
+        g_ptr_array_add (loader->runs, g_ptr_array_index (w->runs, r));
       g_byte_array_append (loader->out_of_order, w->out_of_order->data, w->out_of_order->len);
       g_array_append_vals (loader->manifest_refs, w->manifest_refs->data, w->manifest_refs->len);
       g_array_append_vals (loader->cpu_locs, w->cpu_locs->data, w->cpu_locs->len);
@@ -1264,6 +1275,10 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
         self->n_events = self->stats.preview_events = limit;
     }
   self->events = _et_merge_runs (loader.runs, loader.out_of_order->data, self->n_events);
+  /* Their pages go on to the markers (et-trace-markers.c decode_markers). */
+  loader.spare = et_spare_pages_new ();
+  for (guint r = 0; r < loader.runs->len; r++)
+    et_spare_pages_add (loader.spare, &((EtRun *) g_ptr_array_index (loader.runs, r))->mem);
   g_clear_pointer (&loader.runs, g_ptr_array_unref);
   if (self->header.pointer_size == 0 && self->n_events > 0)
     pointer_size_from_records (self);
@@ -1273,6 +1288,7 @@ load (const char *path, EtLoadFlags flags, EtProgressFunc progress,
   load_manifests (&loader);
   install_builtin_schemas (self);
   decide_defaults (self);
+  _et_loader_trim_spare_pages (&loader, flags);
   resolve_payload_threads (&loader);
   build_threads (&loader);
   _et_loader_phase_done ("manifests", &clock);

@@ -151,7 +151,7 @@ guint32  *_et_pair_spans      (EtTrace          *self,
  * as soon as they are read. Tells @progress its two passes over the
  * markers (ET_TRACE_PHASE_CHANNELS). */
 void _et_layout_channels (EtTrace              *self,
-                          EtPendingMarker     **markers,
+                          EtMapped             *markers,
                           const EtMarkerEvents *events,
                           guint                 n,
                           GArray              **cross_ends,

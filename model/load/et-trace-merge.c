@@ -11,6 +11,8 @@
 #include "et-trace-load-private.h"
 #include "et-workers.h"
 
+#include <stdlib.h>
+
 int
 _et_compare_event_refs (const void *a, const void *b)
 {
@@ -108,9 +110,9 @@ count_before (GPtrArray *runs, gint64 t)
 
   for (guint c = 0; c < runs->len; c++)
     {
-      GArray *run = g_ptr_array_index (runs, c);
+      const EtRun *run = g_ptr_array_index (runs, c);
 
-      n += lower_bound ((const EtEventRef *) (gpointer) run->data, run->len, &key);
+      n += lower_bound (_et_run_refs (run), run->len, &key);
     }
   return n;
 }
@@ -155,11 +157,11 @@ _et_merge_runs (GPtrArray *runs, const guint8 *out_of_order, gsize n)
 
   for (guint c = 0; c < n_runs; c++)
     {
-      GArray *run = g_ptr_array_index (runs, c);
-      const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
+      const EtRun *run = g_ptr_array_index (runs, c);
+      const EtEventRef *refs = _et_run_refs (run);
 
       if (out_of_order[c])
-        g_array_sort (run, _et_compare_event_refs);
+        qsort (_et_run_refs (run), run->len, sizeof (EtEventRef), _et_compare_event_refs);
       if (run->len > 0)
         {
           first = MIN (first, refs[0].ts);
@@ -178,8 +180,8 @@ _et_merge_runs (GPtrArray *runs, const guint8 *out_of_order, gsize n)
 
       for (guint c = 0; c < n_runs; c++)
         {
-          GArray *run = g_ptr_array_index (runs, c);
-          const EtEventRef *refs = (const EtEventRef *) (gpointer) run->data;
+          const EtRun *run = g_ptr_array_index (runs, c);
+          const EtEventRef *refs = _et_run_refs (run);
           gsize at = j == 0 ? 0 : j == k || total == 0 ? run->len
                    : lower_bound (refs, run->len, &key);
 
