@@ -74,13 +74,6 @@ fp_map_slot (const FpMap *map, guint64 key)
   return i;
 }
 
-static guint32
-fp_map_get (const FpMap *map, guint64 key)
-{
-  gsize i = fp_map_slot (map, key);
-  return map->keys[i] == key ? map->values[i] : 0;
-}
-
 static void fp_map_set (FpMap *map, guint64 key, guint32 value);
 
 static void
@@ -132,13 +125,40 @@ fp_map_set (FpMap *map, guint64 key, guint32 value)
   map->values[i] = value;
 }
 
-static void
-fp_map_remove (FpMap *map, guint64 key)
+/* The slot of @key, made (value 0) when it has none: a lookup and an
+ * update in one probe. May grow the map (slots move). */
+static gsize
+fp_map_upsert (FpMap *map, guint64 key)
 {
-  gsize mask = map->capacity - 1, i = fp_map_slot (map, key);
+  gsize mask, i, reuse = G_MAXSIZE;
 
-  if (map->keys[i] != key)
-    return;
+  if ((map->used + 1) * 2 > map->capacity)
+    fp_map_grow (map);
+  mask = map->capacity - 1;
+  i = (gsize) (key ^ (key >> 29)) & mask;
+  while (map->keys[i] != FP_EMPTY && map->keys[i] != key)
+    {
+      if (map->keys[i] == FP_DELETED && reuse == G_MAXSIZE)
+        reuse = i;
+      i = (i + 1) & mask;
+    }
+  if (map->keys[i] == key)
+    return i;
+  if (reuse != G_MAXSIZE)
+    i = reuse;                  /* already counted in used */
+  else
+    map->used++;
+  map->keys[i] = key;
+  map->values[i] = 0;
+  return i;
+}
+
+/* Empties slot @i (its key is there). */
+static void
+fp_map_remove_at (FpMap *map, gsize i)
+{
+  gsize mask = map->capacity - 1;
+
   /* A deleted slot keeps the probe chains through it intact. When the
    * next slot is empty no chain goes through, so it empties, and so do
    * the deleted slots just before it. */
@@ -155,6 +175,7 @@ fp_map_remove (FpMap *map, guint64 key)
     }
   while (map->keys[i] == FP_DELETED);
 }
+
 
 /* A start in the stack of its key in one map: a start is in two maps at
  * most (its thread's and its process's), a link in each. Each link holds
@@ -434,7 +455,10 @@ G_STATIC_ASSERT (MAP_PROCESS_ACTIVITY == (MAP_THREAD_TASK ^ 2));
 static void
 push (Pairing *p, guint map, guint index, guint64 key, guint64 other)
 {
-  fp_map_set (&p->maps[map], key, link_new (p, index, fp_map_get (&p->maps[map], key), other));
+  FpMap *m = &p->maps[map];
+  gsize slot = fp_map_upsert (m, key);
+
+  m->values[slot] = link_new (p, index, m->values[slot], other);
 }
 
 /* Start @index goes on top of its key's stack in each of its maps. */
@@ -453,61 +477,75 @@ push_start (Pairing *p, guint index, const Span *e)
 }
 
 /* The most recent open start with @end's key in @map, or G_MAXUINT;
- * *@key is set to the key, *@other to the start's key in the other map
- * (0: none). */
+ * *@slot is set to the key's slot there (its top link: the start), *@other
+ * to the start's key in the other map (0: none). */
 static guint
-find_open (Pairing *p, guint map, const Span *e, guint64 *key_out, guint64 *other)
+find_open (Pairing *p, guint map, const Span *e, gsize *slot, guint64 *other)
 {
+  FpMap *m = &p->maps[map];
   guint64 key = map_key (map, e);
+  gsize i = fp_map_slot (m, key);
   Span top_span;
-  guint32 first = fp_map_get (&p->maps[map], key), top = first_open (p, first);
+  guint32 first = m->keys[i] == key ? m->values[i] : 0, top = first_open (p, first);
 
   /* Drop the closed entries we walked over, so they are not walked again. */
   if (top == 0 && first != 0)
-    fp_map_remove (&p->maps[map], key);
+    fp_map_remove_at (m, i);
   else if (top != first)
-    fp_map_set (&p->maps[map], key, top);
+    m->values[i] = top;
   if (top == 0)
     return G_MAXUINT;
   top_span = span_at (p, link_at (p, top)->start);
-  *key_out = key;
+  *slot = i;
   *other = link_at (p, top)->other;
   return same_key (map, &top_span, e) ? link_at (p, top)->start : G_MAXUINT;
 }
 
-/* Takes a just-closed start off the top of its key's stack in @map (its
- * @key there) and in the other map it was pushed to (its key there
- * @other; 0: none): without this, a start matched through one map would
- * stay in the other until its key came up again, and the maps would grow
- * with every span of the trace instead of with the spans open at once. */
+/* Takes @start off the top of the stack at @slot of @map, when it is
+ * there. */
 static void
-pop_closed (Pairing *p, guint start, guint map, guint64 key, guint64 other)
+pop_at (Pairing *p, FpMap *m, gsize slot, guint start)
 {
-  for (guint k = 0; k < 2; k++, map = other_map (map), key = other)
-    {
-      guint32 top;
+  guint32 top = m->values[slot];
 
-      if (key == 0)
-        continue;
-      top = fp_map_get (&p->maps[map], key);
-      if (top == 0 || link_at (p, top)->start != start)
-        continue;
-      top = first_open (p, link_free (p, top));
-      if (top == 0)
-        fp_map_remove (&p->maps[map], key);
-      else
-        fp_map_set (&p->maps[map], key, top);
+  if (top == 0 || link_at (p, top)->start != start)
+    return;
+  top = first_open (p, link_free (p, top));
+  if (top == 0)
+    fp_map_remove_at (m, slot);
+  else
+    m->values[slot] = top;
+}
+
+/* Takes a just-closed start off the top of its key's stack in @map (at
+ * @slot, where find_open found it) and in the other map it was pushed to
+ * (its key there @other; 0: none): without this, a start matched through
+ * one map would stay in the other until its key came up again, and the
+ * maps would grow with every span of the trace instead of with the spans
+ * open at once. */
+static void
+pop_closed (Pairing *p, guint start, guint map, gsize slot, guint64 other)
+{
+  FpMap *m = &p->maps[other_map (map)];
+
+  pop_at (p, &p->maps[map], slot, start);
+  if (other != 0)
+    {
+      gsize i = fp_map_slot (m, other);
+
+      if (m->keys[i] == other)
+        pop_at (p, m, i, start);
     }
 }
 
-/* Closes @start with @end, found in @map by @key (@other: the start's key
- * in its other map). The start's maps are left before its result takes
- * the place of its id; the end's id was read already. */
+/* Closes @start with @end, found in @map at @slot (@other: the start's
+ * key in its other map). The start's maps are left before its result
+ * takes the place of its id; the end's id was read already. */
 static void
-close_pair (Pairing *p, guint start, guint end, gboolean cross_thread, guint map, guint64 key,
+close_pair (Pairing *p, guint start, guint end, gboolean cross_thread, guint map, gsize slot,
             guint64 other)
 {
-  pop_closed (p, start, map, key, other);
+  pop_closed (p, start, map, slot, other);
   set_result (p, start, (EtSpanResult) { end, 0,
                                          cross_thread ? ET_SPAN_CROSS_THREAD : ET_SPAN_OK });
   set_result (p, end, (EtSpanResult) { start, 0, ET_SPAN_OK });
@@ -520,14 +558,15 @@ match_end (Pairing *p, guint end)
 {
   Span e = span_at (p, end);
   guint thread_map = e.key->has_span_id ? MAP_THREAD_ID : MAP_THREAD_TASK;
-  guint64 key, other;
+  guint64 other;
+  gsize slot;
   guint start;
 
-  if ((start = find_open (p, thread_map, &e, &key, &other)) != G_MAXUINT)
-    close_pair (p, start, end, FALSE, thread_map, key, other);
+  if ((start = find_open (p, thread_map, &e, &slot, &other)) != G_MAXUINT)
+    close_pair (p, start, end, FALSE, thread_map, slot, other);
   else if (in_map (other_map (thread_map), e.key)
-           && (start = find_open (p, other_map (thread_map), &e, &key, &other)) != G_MAXUINT)
-    close_pair (p, start, end, TRUE, other_map (thread_map), key, other);
+           && (start = find_open (p, other_map (thread_map), &e, &slot, &other)) != G_MAXUINT)
+    close_pair (p, start, end, TRUE, other_map (thread_map), slot, other);
 }
 
 /* How many keys ahead pairing asks for their owners. */
