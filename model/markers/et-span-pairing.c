@@ -95,38 +95,12 @@ fp_map_grow (FpMap *map)
   *map = bigger;
 }
 
-/* A new key takes the first deleted slot on its way, if any: the same keys
- * come and go all the time (a thread's task, span after span), and
- * without reuse each would land one slot further along, past the
- * deleted ones, until every lookup walked a long chain. */
-static void
-fp_map_set (FpMap *map, guint64 key, guint32 value)
-{
-  gsize mask, i, reuse = G_MAXSIZE;
-
-  if ((map->used + 1) * 2 > map->capacity)
-    fp_map_grow (map);
-  mask = map->capacity - 1;
-  i = (gsize) (key ^ (key >> 29)) & mask;
-  while (map->keys[i] != FP_EMPTY && map->keys[i] != key)
-    {
-      if (map->keys[i] == FP_DELETED && reuse == G_MAXSIZE)
-        reuse = i;
-      i = (i + 1) & mask;
-    }
-  if (map->keys[i] != key)
-    {
-      if (reuse != G_MAXSIZE)
-        i = reuse;              /* already counted in used */
-      else
-        map->used++;
-      map->keys[i] = key;
-    }
-  map->values[i] = value;
-}
-
 /* The slot of @key, made (value 0) when it has none: a lookup and an
- * update in one probe. May grow the map (slots move). */
+ * update in one probe. May grow the map (slots move). A new key takes
+ * the first deleted slot on its way, if any: the same keys come and go
+ * all the time (a thread's task, span after span), and without reuse
+ * each would land one slot further along, past the deleted ones, until
+ * every lookup walked a long chain. */
 static gsize
 fp_map_upsert (FpMap *map, guint64 key)
 {
@@ -151,6 +125,12 @@ fp_map_upsert (FpMap *map, guint64 key)
   map->keys[i] = key;
   map->values[i] = 0;
   return i;
+}
+
+static void
+fp_map_set (FpMap *map, guint64 key, guint32 value)
+{
+  map->values[fp_map_upsert (map, key)] = value;
 }
 
 /* Empties slot @i (its key is there). */
