@@ -524,14 +524,17 @@ typedef struct
  * place of their ids) gives what pairing the whole events gives, and
  * leaves the rest of each key as it was: a random process of three
  * threads, keys in another order than their owners, is_end's other bits
- * set for starts. */
+ * set for starts. Every other round the keys with a span id carry their
+ * owner's thread and provider (id_keys_carry_owner) and their owners'
+ * are wrong: pairing must go by what the keys carry. */
 static void
 test_pairing_by_reference_matches_events (void **state)
 {
   GRand *rand = g_rand_new_with_seed (7);
 
-  for (int round = 0; round < 200; round++)
+  for (int round = 0; round < 400; round++)
     {
+      gboolean carry = round % 2 == 1;
       guint n = g_rand_int_range (rand, 1, 60);
       g_autofree EtSpanEvent *e = g_new0 (EtSpanEvent, n);
       g_autofree EtSpanKey *keys = g_new0 (EtSpanKey, n);
@@ -540,7 +543,7 @@ test_pairing_by_reference_matches_events (void **state)
       g_autofree EtSpanResult *by_key = g_new (EtSpanResult, n);
       EtSpanOwners o = { (const guint8 *) owners, sizeof (Owner), G_STRUCT_OFFSET (Owner, time),
                          ET_SPAN_NO_FIELD, G_STRUCT_OFFSET (Owner, thread),
-                         G_STRUCT_OFFSET (Owner, provider) };
+                         G_STRUCT_OFFSET (Owner, provider), carry };
 
       for (guint i = 0; i < n; i++)
         {
@@ -563,6 +566,13 @@ test_pairing_by_reference_matches_events (void **state)
             keys[i].span_id = e[i].span_id;
           else
             keys[i].activity_id = e[i].activity_id;
+          if (carry && e[i].has_span_id)
+            {
+              keys[i].thread = e[i].tid;
+              keys[i].provider = e[i].provider;
+              owners[at].thread = 1000 + i;      /* what pairing must not read */
+              owners[at].provider = 7;
+            }
         }
       et_span_pair (e, n, by_event);
       et_span_pair_keys (keys, n, &o);
@@ -577,6 +587,11 @@ test_pairing_by_reference_matches_events (void **state)
           assert_int_equal (by_key[i].partner, by_event[i].partner);
           assert_int_equal (by_key[i].depth, by_event[i].depth);
           assert_int_equal (by_key[i].status, by_event[i].status);
+          if (carry && e[i].has_span_id)
+            {
+              assert_int_equal (keys[i].thread, e[i].tid);
+              assert_int_equal (keys[i].provider, e[i].provider);
+            }
         }
     }
   g_rand_free (rand);

@@ -341,7 +341,11 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
         guint process = g_array_index (self->threads, EtThread, thread).process;
 
         if (s.has_span_id)
-          s.span_id = b->rules.span_id;
+          {
+            s.span_id = b->rules.span_id;
+            s.thread = thread;        /* (pairing reads no marker for it) */
+            s.provider = (guint16) provider;
+          }
         else
           s.activity_id = record->activity_id;
         m.kind = ET_MARKER_SPAN;

@@ -136,12 +136,11 @@ fold_span (guint i, EtSpanResult result, gboolean is_end, gpointer data)
 
 /* Drops the starts that repeat the open start before them (ET_SPAN_RECORD_REPEATS:
  * the runtime's GC/Start written twice for one GC): the first one stands
- * for the activity, the repeat makes no marker. Records are in time order;
- * returns how many stay. */
+ * for the activity, the repeat makes no marker. Records are in time order
+ * (those with a span id carry their provider); returns how many stay. */
 static guint
 drop_repeated_starts (PairJob *job, EtSpanRecord *records, guint n)
 {
-  const EtPendingMarker *markers = job->markers;
   gboolean open = FALSE;
   gint64 open_id = 0;
   guint16 open_provider = 0;
@@ -153,17 +152,17 @@ drop_repeated_starts (PairJob *job, EtSpanRecord *records, guint n)
 
       if ((r->is_end & ET_SPAN_RECORD_REPEATS) && r->has_span_id)
         {
-          if (open && r->span_id == open_id && markers[r->owner].provider == open_provider)
+          if (open && r->span_id == open_id && r->provider == open_provider)
             {
               drop_marker (job->keep, r->owner);
               continue;
             }
           open = TRUE;
           open_id = r->span_id;
-          open_provider = markers[r->owner].provider;
+          open_provider = r->provider;
         }
       else if (open && (r->is_end & ET_SPAN_RECORD_END) && r->has_span_id && r->span_id == open_id
-               && markers[r->owner].provider == open_provider)
+               && r->provider == open_provider)
         open = FALSE;
       if (kept != i)             /* most processes drop nothing: no copying */
         records[kept] = *r;
@@ -190,7 +189,7 @@ pair_process (PairJob *job, guint process, GArray *cross_ends)
   EtSpanOwners owners = { (const guint8 *) job->markers, sizeof (EtPendingMarker),
                           G_STRUCT_OFFSET (EtPendingMarker, start_ns), ET_SPAN_NO_FIELD,
                           G_STRUCT_OFFSET (EtPendingMarker, thread),
-                          G_STRUCT_OFFSET (EtPendingMarker, provider) };
+                          G_STRUCT_OFFSET (EtPendingMarker, provider), TRUE };
   /* Counted before the join frees the other threads' lists. */
   guint64 n_spans = process_spans (job, process);
   guint n = join_spans (job, process, &records), threads;

@@ -334,8 +334,13 @@ static inline Span
 span_at (const Pairing *p, guint i)
 {
   const EtSpanKey *key = &p->keys[i];
-  const guint8 *owner = owner_of (&p->owners, key);
+  const guint8 *owner;
   guint16 provider;
+
+  /* (a start's result takes only its id's place: thread and provider stay) */
+  if (key->has_span_id && p->owners.id_keys_carry_owner)
+    return (Span) { key, 0, key->thread, key->provider };
+  owner = owner_of (&p->owners, key);
 
   memcpy (&provider, owner + p->owners.provider_at, sizeof provider);
   return (Span) { key, read_u32_at (owner, p->owners.process_at),
@@ -894,6 +899,7 @@ et_span_pair_keys_each (EtSpanKey *keys, guint n, const EtSpanOwners *owners, gu
   g_return_if_fail (n == 0 || (keys != NULL && owners != NULL));
   if (n == 0)
     return;
+  g_return_if_fail (!owners->id_keys_carry_owner || owners->process_at == ET_SPAN_NO_FIELD);
   p.owners = *owners;
 
   for (guint map = 0; map < N_MAPS; map++)

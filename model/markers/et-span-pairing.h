@@ -76,7 +76,13 @@ typedef struct
 {
   union
   {
-    gint64 span_id;     /* when has_span_id */
+    struct
+    {
+      gint64  span_id;  /* when has_span_id */
+      guint32 thread;   /* … and its owner's thread and provider, when the owners
+                           say so (EtSpanOwners.id_keys_carry_owner) */
+      guint16 provider;
+    };
     EtGuid activity_id; /* otherwise; zero when the event has none */
   };
   guint32  owner;
@@ -96,6 +102,10 @@ typedef struct
   gsize         process_at;   /* guint32, or ET_SPAN_NO_FIELD */
   gsize         thread_at;    /* guint32 */
   gsize         provider_at;  /* guint16 */
+  /* Keys with a span id carry their owner's thread and provider: pairing
+   * reads no owner for them (only for the lanes' times). For a caller
+   * that pairs one process at a time (process_at ET_SPAN_NO_FIELD). */
+  gboolean      id_keys_carry_owner;
 } EtSpanOwners;
 
 #define ET_SPAN_KEY_PAIRED 0x80
