@@ -646,6 +646,37 @@ test_channels_per_thread_match_any_parts (void **state)
     }
 }
 
+/* A server's one process holds nearly every span: its records from the
+ * second decoding part join the first's on every core (in slices of
+ * 16,384, so that each core's share is whole slices), their markers
+ * renumbered as they are copied. One loading part (no join) and two or
+ * three (a join cut in two or three) make the same markers and spans. */
+static void
+test_a_lone_process_joins_its_spans_in_parts (void **state)
+{
+  Fixture *f = *state;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) one = NULL;
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  assert_true (et_fixture_write_churn (f->path, 200000, 3, &o, &error));
+  g_setenv ("ETLSCOPE_THREADS", "1", TRUE);
+  one = load (f->path);
+  for (guint parts = 2; parts <= 3; parts++)
+    {
+      g_autofree char *forced = g_strdup_printf ("%u", parts);
+      g_autoptr(EtTrace) many = NULL;
+
+      g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
+      many = load (f->path);
+      assert_same_markers (one, many);
+    }
+  g_unsetenv ("ETLSCOPE_THREADS");
+  /* (a span per three events or more: every part has slices to copy) */
+  assert_true (et_trace_get_stats (one)->markers > 100000);
+}
+
 /* Threads taking turns, more than a loading part keeps the channel index
  * of at once, each with more series than its chain holds: indexes are
  * dropped and made again as the threads come back (and, past an insert
@@ -1961,6 +1992,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_a_cpu_going_back_in_time_is_sorted, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),
     cmocka_unit_test_setup_teardown (test_channels_per_thread_match_any_parts, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_a_lone_process_joins_its_spans_in_parts, setup, teardown),
     cmocka_unit_test_setup_teardown (test_walked_schemas_make_the_markers_of_full_decoding,
                                      setup, teardown),
     cmocka_unit_test_setup_teardown (test_fixed_layouts_make_the_markers_of_full_decoding, setup,

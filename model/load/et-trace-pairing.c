@@ -47,16 +47,57 @@ typedef struct
  * in full, pairing's peak on traces of few processes. */
 #define COPY_SLICE (16u << 10)
 
-static void
-copy_releasing (EtSpanRecord *to, const EtSpanRecord *from, guint n)
+/* Records [@from, @from + @n) copied to @to, their markers renumbered
+ * by @base as each slice is copied (it is in the cache then). */
+typedef struct
 {
-  for (guint done = 0; done < n; done += MIN (COPY_SLICE, n - done))
-    {
-      guint len = MIN (COPY_SLICE, n - done);
+  EtSpanRecord       *to;
+  const EtSpanRecord *from;
+  guint               n;
+  guint32             base;
+} CopyRange;
 
-      memcpy (to + done, from + done, len * sizeof *from);
-      et_memory_release (from + done, len * sizeof *from);
+static gpointer
+copy_releasing (gpointer data)
+{
+  const CopyRange *r = data;
+
+  et_worker_begin ();
+  for (guint done = 0; done < r->n; done += MIN (COPY_SLICE, r->n - done))
+    {
+      guint len = MIN (COPY_SLICE, r->n - done);
+
+      memcpy (r->to + done, r->from + done, len * sizeof *r->from);
+      for (guint i = done; i < done + len; i++)
+        r->to[i].owner += r->base;
+      et_memory_release (r->from + done, len * sizeof *r->from);
     }
+  return NULL;
+}
+
+/* A process of this many spans pairs with a thread beside it, and its
+ * records join on every core (a thread more costs more than it saves
+ * for fewer). */
+#define BESIDE_MIN 100000
+
+/* Joins @list after the @n records at @to: in halves on two cores when
+ * the process pairs alone (@alone: the other core waits for it
+ * meanwhile). */
+static void
+join_list (EtSpanRecord *to, const EtSpanList *list, guint32 base, gboolean alone)
+{
+  guint k = alone ? et_workers_count (list->n, BESIDE_MIN) : 1;
+  g_autofree CopyRange *ranges = g_new (CopyRange, MAX (k, 1));
+
+  for (guint j = 0; j < k; j++)
+    {
+      /* (cut at whole slices, so that no page is given back twice) */
+      guint from = (guint) ((guint64) list->n * j / k) / COPY_SLICE * COPY_SLICE;
+      guint till = j + 1 == k ? list->n : (guint) ((guint64) list->n * (j + 1) / k) / COPY_SLICE * COPY_SLICE;
+
+      ranges[j] = (CopyRange) { to + from, list->records + from, till - from, base };
+    }
+  et_workers_run (ranges, sizeof *ranges, k, copy_releasing, "etlscope-pair");
 }
 
 /* The span records of @process from every decoding thread, in thread
@@ -67,10 +108,12 @@ static guint
 join_spans (PairJob *job, guint process, EtSpanRecord **records)
 {
   guint total = 0, n = 0;
+  gboolean alone;
 
   *records = NULL;
   for (guint k = 0; k < job->n_parts; k++)
     total += job->parts[k].spans[process].n;
+  alone = (guint64) total * 2 > job->n_spans;
   for (guint k = 0; k < job->n_parts && total > 0; k++)
     {
       EtSpanList *list = &job->parts[k].spans[process];
@@ -80,20 +123,17 @@ join_spans (PairJob *job, guint process, EtSpanRecord **records)
           *records = g_steal_pointer (&list->records);
           if (list->capacity < total)
             *records = g_renew (EtSpanRecord, *records, total);
+          for (guint i = 0; i < list->n && job->parts[k].base != 0; i++)
+            (*records)[i].owner += job->parts[k].base;
         }
       else if (list->n > 0)
-        copy_releasing (*records + n, list->records, list->n);
-      for (guint i = 0; i < list->n; i++)
-        (*records)[n + i].owner += job->parts[k].base;
+        join_list (*records + n, list, job->parts[k].base, alone);
       n += list->n;
       _et_span_list_clear (list);
     }
   return n;
 }
 
-/* A process of fewer spans finds their lanes after pairing them, on its
- * own thread (a thread beside costs more than it saves). */
-#define BESIDE_MIN 100000
 
 /* What folding a process's span ends into their starts works on. */
 typedef struct
