@@ -745,6 +745,77 @@ test_threads_taking_turns_keep_their_channels (void **state)
     }
 }
 
+/* A thread of a thousand series, taken in turns, with a few of a few
+ * series around it: its index of channels grows four times over (from
+ * 256 slots) in each loading part, and each series is still one channel
+ * of all its markers, in layout order, whatever the parts. */
+static void
+test_a_thread_of_many_series_keeps_its_channels (void **state)
+{
+  Fixture *f = *state;
+  const guint n_series = 1000, rounds = 3;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) on_many = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint events_on_many = 0;
+  EtFixtureOptions o;
+
+  et_fixture_options_init (&o);
+  {
+    g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, &o, &error);
+    guint64 i = 0;
+
+    g_assert_no_error (error);
+    for (guint r = 0; r < rounds; r++)
+      for (guint s = 0; s < n_series; s++, i++)
+        {
+          g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+          g_autofree char *series = g_strdup_printf ("Many %04u", (s * 37 + r) % n_series);
+          EtFixtureEvent ev;
+
+          et_fixture_event_init (&ev);
+          ev.cpu = i % 2, ev.time_ns = MS + (gint64) i * 1000, ev.pid = 100;
+          ev.tid = i % 5 == 0 ? 2000 + (guint32) (i % 3) : 1000, ev.level = 4;
+          et_fixture_payload_add_utf16 (p, "cvSeries", ev.tid == 1000 ? series : "Few");
+          if (ev.tid == 1000)
+            {
+              g_hash_table_add (on_many, g_strdup (series));
+              events_on_many++;
+            }
+          et_fixture_write_tl_event (w, &ev, "Test.Many", "Tick", p, NULL);
+        }
+    assert_true (et_fixture_writer_close (w, &error));
+  }
+  for (guint parts = 1; parts <= 2; parts++)
+    {
+      g_autofree char *forced = g_strdup_printf ("%u", parts);
+      g_autoptr(EtTrace) t = NULL;
+      guint of_many = 0, markers_of_many = 0;
+
+      g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
+      t = load (f->path);
+      g_unsetenv ("ETLSCOPE_THREADS");
+      assert_channels_in_layout_order (t);
+      for (guint c = 0; c < et_trace_get_n_channels (t); c++)
+        {
+          const EtChannel *ch = et_trace_get_channel (t, c);
+          const EtThread *thread = et_trace_get_thread (t, et_trace_channel_thread (t, c));
+
+          if (thread->tid != 1000)
+            {
+              assert_string_equal (et_trace_get_string (t, ch->series), "Few");
+              continue;
+            }
+          assert_true (g_str_has_prefix (et_trace_get_string (t, ch->series), "Many "));
+          of_many++;
+          markers_of_many += ch->n_markers;
+        }
+      /* one channel per series the thread wrote, every marker in one */
+      assert_int_equal (of_many, g_hash_table_size (on_many));
+      assert_int_equal (markers_of_many, events_on_many);
+      assert_true (of_many > 512);     /* past 256 slots at half full, twice */
+    }
+}
+
 /* Markers' events are told by a bit per event (EtMarkerEvents): marker
  * i's event is the i-th bit set. Against the list of them, for densities
  * from nearly empty to full (long runs of empty words, whole full words,
@@ -1988,6 +2059,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_all_providers_flag_adds_kernel_markers, setup, teardown),
     cmocka_unit_test (test_marker_events_find_every_marker),
     cmocka_unit_test_setup_teardown (test_threads_taking_turns_keep_their_channels, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_a_thread_of_many_series_keeps_its_channels, setup, teardown),
     cmocka_unit_test_setup_teardown (test_uneven_cpus_merge_into_the_same_index, setup, teardown),
     cmocka_unit_test_setup_teardown (test_a_cpu_going_back_in_time_is_sorted, setup, teardown),
     cmocka_unit_test_setup_teardown (test_parallel_decoding_matches_serial, setup, teardown),

@@ -42,6 +42,12 @@
  * than an insert per marker so far (threads taking turns by hundreds). */
 #define INDEX_KEEP 64
 
+/* The slots a thread's index starts with (1 KB): a server's thread of a
+ * hundred channels filled one of 32 slots, then 64 and 128, and growing
+ * read every channel of it again, from all over the part's channels
+ * (churn at 10 M events: the count 142 → 103 ms with this many). */
+#define INDEX_FIRST_SLOTS 256
+
 /* How many threads the join walks the chains of side by side. */
 #define JOIN_GROUP 8
 
@@ -160,7 +166,7 @@ index_insert (ChannelPart *part, ThreadIndex *x, guint id)
       guint32 *old = x->slots;
       guint old_size = x->slots != NULL ? x->mask + 1 : 0;
 
-      x->mask = x->slots != NULL ? x->mask * 2 + 1 : 4 * CHAIN_MAX - 1;
+      x->mask = x->slots != NULL ? x->mask * 2 + 1 : INDEX_FIRST_SLOTS - 1;
       x->slots = g_new0 (guint32, x->mask + 1);
       x->n = 0;
       for (guint s = 0; s < old_size; s++)
