@@ -677,6 +677,22 @@ test_a_lone_process_joins_its_spans_in_parts (void **state)
   assert_true (et_trace_get_stats (one)->markers > 100000);
 }
 
+/* Event @i of a trace of level-4 TraceLogging events of @provider, a
+ * microsecond apart on four CPUs, each naming its cvSeries. */
+static void
+write_series_event (EtFixtureWriter *w, guint64 i, guint32 tid, const char *series,
+                    const char *provider)
+{
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  EtFixtureEvent ev;
+
+  et_fixture_event_init (&ev);
+  ev.cpu = i % 4, ev.time_ns = MS + (gint64) i * 1000, ev.pid = 100;
+  ev.tid = tid, ev.level = 4;
+  et_fixture_payload_add_utf16 (p, "cvSeries", series);
+  et_fixture_write_tl_event (w, &ev, provider, "Tick", p, NULL);
+}
+
 /* Threads taking turns, more than a loading part keeps the channel index
  * of at once, each with more series than its chain holds: indexes are
  * dropped and made again as the threads come back (and, past an insert
@@ -700,15 +716,9 @@ test_threads_taking_turns_keep_their_channels (void **state)
       for (guint s = 0; s < n_series; s++)
         for (guint t = 0; t < n_threads; t++, i++)
           {
-            g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
             g_autofree char *series = g_strdup_printf ("Series %02u", (s * 7 + t) % n_series);
-            EtFixtureEvent ev;
 
-            et_fixture_event_init (&ev);
-            ev.cpu = i % 4, ev.time_ns = MS + (gint64) i * 1000, ev.pid = 100;
-            ev.tid = 1000 + t, ev.level = 4;
-            et_fixture_payload_add_utf16 (p, "cvSeries", series);
-            et_fixture_write_tl_event (w, &ev, "Test.Turns", "Turn", p, NULL);
+            write_series_event (w, i, 1000 + t, series, "Test.Turns");
           }
     assert_true (et_fixture_writer_close (w, &error));
   }
@@ -768,20 +778,16 @@ test_a_thread_of_many_series_keeps_its_channels (void **state)
     for (guint r = 0; r < rounds; r++)
       for (guint s = 0; s < n_series; s++, i++)
         {
-          g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
           g_autofree char *series = g_strdup_printf ("Many %04u", (s * 37 + r) % n_series);
-          EtFixtureEvent ev;
 
-          et_fixture_event_init (&ev);
-          ev.cpu = i % 2, ev.time_ns = MS + (gint64) i * 1000, ev.pid = 100;
-          ev.tid = i % 5 == 0 ? 2000 + (guint32) (i % 3) : 1000, ev.level = 4;
-          et_fixture_payload_add_utf16 (p, "cvSeries", ev.tid == 1000 ? series : "Few");
-          if (ev.tid == 1000)
+          if (i % 5 == 0)
+            write_series_event (w, i, 2000 + (guint32) (i % 3), "Few", "Test.Many");
+          else
             {
+              write_series_event (w, i, 1000, series, "Test.Many");
               g_hash_table_add (on_many, g_strdup (series));
               events_on_many++;
             }
-          et_fixture_write_tl_event (w, &ev, "Test.Many", "Tick", p, NULL);
         }
     assert_true (et_fixture_writer_close (w, &error));
   }
