@@ -10,6 +10,7 @@
  */
 #include "et-trace-markers-private.h"
 #include "et-builtin-rules.h"
+#include "et-bytes.h"
 #include "et-memory.h"
 
 #ifdef __GLIBC__
@@ -127,7 +128,7 @@ static gboolean
 series_in (const SeriesCache *cache, guint k, const GString *series)
 {
   return cache->text[k] != NULL && cache->len[k] == series->len
-         && memcmp (cache->text[k], series->str, series->len) == 0;
+         && et_bytes_equal (cache->text[k], series->str, series->len);
 }
 
 /* Moves the slot at @k + 1 to @k and the one at @k to @k + 1. */

@@ -293,7 +293,7 @@ static gboolean
 schema_in_way (const EtSchemaCache *cache, guint k, const TlKey *key)
 {
   return cache->schema[k] != NULL && cache->len[k] == key->len
-         && memcmp (cache->bytes[k], key->bytes, key->len) == 0;
+         && et_bytes_equal (cache->bytes[k], key->bytes, key->len);
 }
 
 /* Puts @schema in way 0 of its set (@k), the one there moving to way 1. */
