@@ -643,14 +643,9 @@ _et_marker_event (const EtMarkerEvents *events, guint32 marker)
   return _et_marker_event_next (&iter);
 }
 
-/* The pages the walk's runs no longer need (Loader.spare) go where the
- * decoding threads will write first: the front of each one's slice of
- * the markers, as much as it is likely to write (an event of a provider
- * that makes markers by its contract makes one, nearly always; the
- * runtime's rules make few; a tenth is left to fresh pages, so that no
- * spare page stays unwritten and resident). The rest
- * go back to the system. Its markers then cost a third of a million page
- * faults fewer per 10 M events. */
+/* How many markers the events are likely to make: an event of a
+ * provider that makes markers by its contract makes one, nearly always;
+ * the runtime's rules make few. */
 static guint64
 likely_markers (EtTrace *self, EtLoadFlags flags)
 {
@@ -676,8 +671,14 @@ _et_loader_trim_spare_pages (Loader *loader, EtLoadFlags flags)
   et_spare_pages_trim (loader->spare, (gsize) (likely * sizeof (EtPendingMarker) * 9 / 10));
 }
 
+/* The pages the walk's runs no longer need (Loader.spare) go where the
+ * decoding threads will write first: the front of each one's slice of
+ * the markers, as much as it is likely to write (a tenth is left to
+ * fresh pages, so that no spare page stays unwritten and resident). The
+ * rest go back to the system. The markers then cost a third of a million
+ * page faults fewer per 10 M events. */
 static void
-place_spare_pages (Loader *loader, EtLoadFlags flags, MarkerBuild *out, const Worker *w, guint n)
+place_spare_pages (Loader *loader, EtLoadFlags flags, const Worker *w, guint n)
 {
   EtTrace *self = loader->self;
   guint64 making = likely_markers (self, flags);
@@ -726,7 +727,7 @@ decode_markers (Loader *loader, MarkerBuild *out, EtMarkerEvents *events, Worker
                         g_getenv ("ETLSCOPE_FULL_DECODE") != NULL };
       marker_build_init (&w[k].b, self, out, w[k].from, w[k].to);
     }
-  place_spare_pages (loader, flags, out, w, n);
+  place_spare_pages (loader, flags, w, n);
   et_workers_run (w, sizeof *w, n, decode_range, "etlscope-decode");
   for (guint k = 0; k < n; k++)
     {
