@@ -524,9 +524,10 @@ typedef struct
  * place of their ids) gives what pairing the whole events gives, and
  * leaves the rest of each key as it was: a random process of three
  * threads, keys in another order than their owners, is_end's other bits
- * set for starts. Every other round the keys with a span id carry their
- * owner's thread and provider (id_keys_carry_owner) and their owners'
- * are wrong: pairing must go by what the keys carry. */
+ * set for starts. Every other round the keys with a span id, and those
+ * with neither a span id nor an activity (ET_SPAN_KEY_CARRIES_OWNER),
+ * carry their owner's thread and provider (id_keys_carry_owner) and
+ * their owners' are wrong: pairing must go by what the keys carry. */
 static void
 test_pairing_by_reference_matches_events (void **state)
 {
@@ -566,8 +567,10 @@ test_pairing_by_reference_matches_events (void **state)
             keys[i].span_id = e[i].span_id;
           else
             keys[i].activity_id = e[i].activity_id;
-          if (carry && e[i].has_span_id)
+          if (carry && (e[i].has_span_id || et_guid_is_zero (&e[i].activity_id)))
             {
+              if (!e[i].has_span_id)
+                keys[i].is_end |= ET_SPAN_KEY_CARRIES_OWNER;
               keys[i].thread = e[i].tid;
               keys[i].provider = e[i].provider;
               owners[at].thread = 1000 + i;      /* what pairing must not read */
@@ -582,12 +585,13 @@ test_pairing_by_reference_matches_events (void **state)
           by_key[i] = et_span_key_result (&keys[i]);
           assert_int_equal (keys[i].owner, n - 1 - i);
           assert_int_equal (keys[i].task, e[i].task);
-          assert_int_equal (keys[i].is_end & ~ET_SPAN_KEY_PAIRED, e[i].is_end ? 1 : 2);
+          assert_int_equal (keys[i].is_end & ~(ET_SPAN_KEY_PAIRED | ET_SPAN_KEY_CARRIES_OWNER),
+                            e[i].is_end ? 1 : 2);
           assert_true (keys[i].is_end & ET_SPAN_KEY_PAIRED);
           assert_int_equal (by_key[i].partner, by_event[i].partner);
           assert_int_equal (by_key[i].depth, by_event[i].depth);
           assert_int_equal (by_key[i].status, by_event[i].status);
-          if (carry && e[i].has_span_id)
+          if (carry && (e[i].has_span_id || et_guid_is_zero (&e[i].activity_id)))
             {
               assert_int_equal (keys[i].thread, e[i].tid);
               assert_int_equal (keys[i].provider, e[i].provider);

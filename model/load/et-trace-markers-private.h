@@ -95,7 +95,9 @@ _et_marker_is_kept (const guint32 *keep, guint32 i)
  * joined): an EtSpanKey (et-span-pairing.h), whose is_end also holds
  * ET_SPAN_RECORD_REPEATS. 24 bytes: there is one per span start and end
  * until pairing, at the loader's memory peak, and pairing takes them as
- * they are, reading the rest from the markers (the 40-byte EtSpanEvent
+ * they are, their thread and provider in the record when it has a span id
+ * or no activity (ET_SPAN_KEY_CARRIES_OWNER), else read from the markers,
+ * as their times are (the 40-byte EtSpanEvent
  * and the marker's number beside it were 20 bytes more per span) and
  * writing each one's result in place of its id (et_span_key_result). */
 typedef EtSpanKey EtSpanRecord;

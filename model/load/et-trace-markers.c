@@ -347,8 +347,15 @@ add_marker (Loader *loader, MarkerBuild *b, const EtRecord *record, guint provid
             s.thread = thread;        /* (pairing reads no marker for it) */
             s.provider = (guint16) provider;
           }
-        else
+        else if (!et_guid_is_zero (&record->activity_id))
           s.activity_id = record->activity_id;
+        else
+          {
+            /* (no activity: its bytes carry thread and provider instead) */
+            s.is_end |= ET_SPAN_KEY_CARRIES_OWNER;
+            s.thread = thread;
+            s.provider = (guint16) provider;
+          }
         m.kind = ET_MARKER_SPAN;
         span_list_add (&b->spans[process], &s);
       }

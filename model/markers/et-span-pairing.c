@@ -338,7 +338,8 @@ span_at (const Pairing *p, guint i)
   guint16 provider;
 
   /* (a start's result takes only its id's place: thread and provider stay) */
-  if (key->has_span_id && p->owners.id_keys_carry_owner)
+  if (p->owners.id_keys_carry_owner
+      && (key->has_span_id || (key->is_end & ET_SPAN_KEY_CARRIES_OWNER)))
     return (Span) { key, 0, key->thread, key->provider };
   owner = owner_of (&p->owners, key);
 
@@ -421,7 +422,8 @@ in_map (guint map, const EtSpanKey *e)
     case MAP_THREAD_TASK:
       return !e->has_span_id;
     default:
-      return !e->has_span_id && !et_guid_is_zero (&e->activity_id);
+      return !e->has_span_id && !(e->is_end & ET_SPAN_KEY_CARRIES_OWNER)
+             && !et_guid_is_zero (&e->activity_id);
     }
 }
 

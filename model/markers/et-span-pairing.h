@@ -78,9 +78,10 @@ typedef struct
   {
     struct
     {
-      gint64  span_id;  /* when has_span_id */
+      gint64  span_id;  /* when has_span_id (else zero: see below) */
       guint32 thread;   /* … and its owner's thread and provider, when the owners
-                           say so (EtSpanOwners.id_keys_carry_owner) */
+                           say so (EtSpanOwners.id_keys_carry_owner), and for a
+                           key of ET_SPAN_KEY_CARRIES_OWNER */
       guint16 provider;
     };
     EtGuid activity_id; /* otherwise; zero when the event has none */
@@ -109,6 +110,11 @@ typedef struct
 } EtSpanOwners;
 
 #define ET_SPAN_KEY_PAIRED 0x80
+/* In is_end, set by the caller for a key without a span id whose event
+ * has no activity id either: its first 8 bytes are zero and the next six
+ * its owner's thread and provider (read as such when the owners say keys
+ * carry them; its activity counts as none). */
+#define ET_SPAN_KEY_CARRIES_OWNER 0x40
 
 /* Pairs @keys in place: afterwards each key's first 8 bytes (where its id
  * was) hold its EtSpanResult (et_span_key_result), and is_end has
