@@ -94,6 +94,21 @@ load (const char *path)
   return t;
 }
 
+/* @path loaded in @parts loading parts (ETLSCOPE_THREADS), each step
+ * that splits its work (walk, decode, pairing, layout) cut that many
+ * ways. */
+static EtTrace *
+load_in_parts (const char *path, guint parts)
+{
+  g_autofree char *forced = g_strdup_printf ("%u", parts);
+  EtTrace *t;
+
+  g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
+  t = load (path);
+  g_unsetenv ("ETLSCOPE_THREADS");
+  return t;
+}
+
 /* The large fixture of @n_events (seed @seed), written to @path and loaded. */
 static EtTrace *
 load_large (const char *path, guint64 n_events, guint32 seed)
@@ -632,13 +647,9 @@ test_channels_per_thread_match_any_parts (void **state)
         assert_true (et_fixture_write_churn (f->path, 60000, 7, &o, &error));
       else
         assert_true (et_fixture_write_threads (f->path, 60000, 400, 7, &o, &error));
-      g_setenv ("ETLSCOPE_THREADS", "1", TRUE);
-      one = load (f->path);
-      g_setenv ("ETLSCOPE_THREADS", "2", TRUE);
-      two = load (f->path);
-      g_setenv ("ETLSCOPE_THREADS", "5", TRUE);
-      five = load (f->path);
-      g_unsetenv ("ETLSCOPE_THREADS");
+      one = load_in_parts (f->path, 1);
+      two = load_in_parts (f->path, 2);
+      five = load_in_parts (f->path, 5);
       assert_true (et_trace_get_n_channels (one) > 2000);
       assert_channels_in_layout_order (one);
       assert_same_markers (one, two);
@@ -661,18 +672,13 @@ test_a_lone_process_joins_its_spans_in_parts (void **state)
 
   et_fixture_options_init (&o);
   assert_true (et_fixture_write_churn (f->path, 200000, 3, &o, &error));
-  g_setenv ("ETLSCOPE_THREADS", "1", TRUE);
-  one = load (f->path);
+  one = load_in_parts (f->path, 1);
   for (guint parts = 2; parts <= 3; parts++)
     {
-      g_autofree char *forced = g_strdup_printf ("%u", parts);
-      g_autoptr(EtTrace) many = NULL;
+      g_autoptr(EtTrace) many = load_in_parts (f->path, parts);
 
-      g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
-      many = load (f->path);
       assert_same_markers (one, many);
     }
-  g_unsetenv ("ETLSCOPE_THREADS");
   /* (a span per three events or more: every part has slices to copy) */
   assert_true (et_trace_get_stats (one)->markers > 100000);
 }
@@ -724,12 +730,8 @@ test_threads_taking_turns_keep_their_channels (void **state)
   }
   for (guint parts = 1; parts <= 3; parts += 2)
     {
-      g_autofree char *forced = g_strdup_printf ("%u", parts);
-      g_autoptr(EtTrace) t = NULL;
+      g_autoptr(EtTrace) t = load_in_parts (f->path, parts);
 
-      g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
-      t = load (f->path);
-      g_unsetenv ("ETLSCOPE_THREADS");
       assert_int_equal (et_trace_get_n_channels (t), n_threads * n_series);
       assert_channels_in_layout_order (t);
       for (guint c = 0; c < et_trace_get_n_channels (t); c++)
@@ -793,13 +795,9 @@ test_a_thread_of_many_series_keeps_its_channels (void **state)
   }
   for (guint parts = 1; parts <= 2; parts++)
     {
-      g_autofree char *forced = g_strdup_printf ("%u", parts);
-      g_autoptr(EtTrace) t = NULL;
+      g_autoptr(EtTrace) t = load_in_parts (f->path, parts);
       guint of_many = 0, markers_of_many = 0;
 
-      g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
-      t = load (f->path);
-      g_unsetenv ("ETLSCOPE_THREADS");
       assert_channels_in_layout_order (t);
       for (guint c = 0; c < et_trace_get_n_channels (t); c++)
         {
@@ -997,17 +995,13 @@ test_uneven_cpus_merge_into_the_same_index (void **state)
       }
     assert_true (et_fixture_writer_close (w, &error));
   }
-  g_setenv ("ETLSCOPE_THREADS", "1", TRUE);
-  one = load (f->path);
+  one = load_in_parts (f->path, 1);
   for (guint parts = 2; parts <= 3; parts++)
     {
-      g_autofree char *forced = g_strdup_printf ("%u", parts);
-      g_autoptr(EtTrace) many = NULL;
+      g_autoptr(EtTrace) many = load_in_parts (f->path, parts);
       EtFields *fields = et_fields_new ();
       EtEvent x, y, before = { 0 };
 
-      g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
-      many = load (f->path);
       assert_int_equal (et_trace_get_n_events (many), et_trace_get_n_events (one));
       for (guint64 i = 0; i < et_trace_get_n_events (one); i++)
         {
@@ -1019,7 +1013,6 @@ test_uneven_cpus_merge_into_the_same_index (void **state)
         }
       et_fields_free (fields);
     }
-  g_unsetenv ("ETLSCOPE_THREADS");
   assert_true (et_trace_get_n_events (one) >= n);
 }
 
@@ -1068,14 +1061,10 @@ test_a_cpu_going_back_in_time_is_sorted (void **state)
   assert_true (back_on_0 > 100);   /* CPU 0's run needs sorting */
   for (guint parts = 1; parts <= 2; parts++)
     {
-      g_autofree char *forced = g_strdup_printf ("%u", parts);
-      g_autoptr(EtTrace) t = NULL;
+      g_autoptr(EtTrace) t = load_in_parts (f->path, parts);
       EtFields *fields = et_fields_new ();
       EtEvent e, before = { 0 };
 
-      g_setenv ("ETLSCOPE_THREADS", forced, TRUE);
-      t = load (f->path);
-      g_unsetenv ("ETLSCOPE_THREADS");
       assert_true (et_trace_get_n_events (t) >= n);
       g_hash_table_remove_all (offsets);
       for (guint64 i = 0; i < et_trace_get_n_events (t); i++)
