@@ -14,7 +14,7 @@
 void
 et_memory_drop_pages (gconstpointer data, gsize len)
 {
-  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  gsize page = et_memory_page_size ();
   guintptr from = ((guintptr) data + page - 1) & ~(guintptr) (page - 1);
   guintptr to = ((guintptr) data + len) & ~(guintptr) (page - 1);
 
@@ -48,7 +48,7 @@ et_memory_unmap (gpointer data, gsize len)
 void
 et_memory_release (gconstpointer data, gsize len)
 {
-  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  gsize page = et_memory_page_size ();
   guintptr from = ((guintptr) data + page - 1) & ~(guintptr) (page - 1);
   guintptr to = ((guintptr) data + len) & ~(guintptr) (page - 1);
 
@@ -83,12 +83,11 @@ et_memory_page_size (void)
   return page;
 }
 
-#define page_size et_memory_page_size
 
 static gsize
 whole_pages (gsize len)
 {
-  return (len + page_size () - 1) & ~(page_size () - 1);
+  return (len + et_memory_page_size () - 1) & ~(et_memory_page_size () - 1);
 }
 
 gpointer
@@ -184,7 +183,7 @@ et_spare_pages_add (EtSparePages *spare, EtMapped *m)
 void
 et_spare_pages_trim (EtSparePages *spare, gsize keep)
 {
-  keep &= ~(page_size () - 1);
+  keep &= ~(et_memory_page_size () - 1);
   for (guint i = 0; spare != NULL && i < spare->blocks->len; i++)
     {
       Spare *s = &g_array_index (spare->blocks, Spare, i);
@@ -212,8 +211,8 @@ et_spare_pages_place (EtSparePages *spare, gpointer at, gsize len)
   guint8 *to = at;
   gsize placed = 0;
 
-  g_return_val_if_fail (((guintptr) at & (page_size () - 1)) == 0, 0);
-  len &= ~(page_size () - 1);
+  g_return_val_if_fail (((guintptr) at & (et_memory_page_size () - 1)) == 0, 0);
+  len &= ~(et_memory_page_size () - 1);
   for (guint i = 0; spare != NULL && i < spare->blocks->len && placed < len; i++)
     {
       Spare *s = &g_array_index (spare->blocks, Spare, i);

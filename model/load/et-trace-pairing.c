@@ -103,17 +103,16 @@ join_list (EtSpanRecord *to, const EtSpanList *list, guint32 base, gboolean alon
 /* The span records of @process from every decoding thread, in thread
  * order (so in time order), with their markers numbered as joined. The
  * first list has room for all (marker_build_init); each other is freed
- * once copied. Returns how many. */
+ * once copied (on every core when the process pairs @alone). Returns how
+ * many. */
 static guint
-join_spans (PairJob *job, guint process, EtSpanRecord **records)
+join_spans (PairJob *job, guint process, gboolean alone, EtSpanRecord **records)
 {
   guint total = 0, n = 0;
-  gboolean alone;
 
   *records = NULL;
   for (guint k = 0; k < job->n_parts; k++)
     total += job->parts[k].spans[process].n;
-  alone = (guint64) total * 2 > job->n_spans;
   for (guint k = 0; k < job->n_parts && total > 0; k++)
     {
       EtSpanList *list = &job->parts[k].spans[process];
@@ -230,9 +229,13 @@ pair_process (PairJob *job, guint process, GArray *cross_ends)
                           G_STRUCT_OFFSET (EtPendingMarker, start_ns), ET_SPAN_NO_FIELD,
                           G_STRUCT_OFFSET (EtPendingMarker, thread),
                           G_STRUCT_OFFSET (EtPendingMarker, provider), TRUE };
-  /* Counted before the join frees the other threads' lists. */
+  /* Counted before the join frees the other threads' lists. A process of
+   * most of the spans pairs mostly alone: its records join on every core,
+   * the lanes are found beside its pairing and its records folded there,
+   * on another core. */
   guint64 n_spans = process_spans (job, process);
-  guint n = join_spans (job, process, &records), threads;
+  gboolean alone = n_spans * 2 > job->n_spans;
+  guint n = join_spans (job, process, alone, &records), threads;
   Fold fold;
 
   n = drop_repeated_starts (job, records, n);
@@ -241,11 +244,10 @@ pair_process (PairJob *job, guint process, GArray *cross_ends)
       _et_trace_progress_add (job->progress, n_spans);
       return;
     }
-  /* The records as they are, their time, thread and provider read from
-   * their markers (one process: its thread indices are its threads). A
-   * process of most of the spans pairs mostly alone: the lanes are found
-   * beside its pairing, and its records folded there, on another core. */
-  threads = n_spans * 2 > job->n_spans && et_workers_count (n, BESIDE_MIN) > 1 ? 2 : 1;
+  /* The records as they are, their time read from their markers, their
+   * thread and provider carried where they can be (else read there too;
+   * one process: its thread indices are its threads). */
+  threads = alone && et_workers_count (n, BESIDE_MIN) > 1 ? 2 : 1;
   fold = (Fold) { job, records, cross_ends };
   et_span_pair_keys_each (records, n, &owners, threads, fold_span, &fold);
   _et_trace_progress_add (job->progress, n_spans);
