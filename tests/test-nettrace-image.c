@@ -10,7 +10,10 @@
  *   - the only limit left, the model's slot space, is said once with the
  *     byte offset of the first event not read and how many were not;
  *   - once loaded, the file's pages have left the process;
- *   - a file cut after loading fails the events whose payloads are gone.
+ *   - a file cut after loading fails the events whose payloads are gone;
+ *   - a large trace is built on a second thread beside its reading, into
+ *     the same image, byte for byte, with the same damage in the same
+ *     order, as one thread makes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -244,6 +247,29 @@ open_with_chunks (const char *path, const char *chunk)
   return file;
 }
 
+/* @a and @b hold the same buffers, byte for byte, each from the same
+ * EventBlock; returns how many (more than 8). */
+static guint
+assert_same_buffers (EtEtlFile *a, EtEtlFile *b)
+{
+  guint n = et_etl_file_n_buffers (a);
+
+  assert_true (n > 8);
+  assert_int_equal (et_etl_file_n_buffers (b), n);
+  for (guint i = 0; i < n; i++)
+    {
+      gsize len_a, len_b;
+      const guint8 *bytes_a = et_etl_file_buffer (a, i, &len_a);
+      const guint8 *bytes_b = et_etl_file_buffer (b, i, &len_b);
+
+      assert_int_equal (len_a, len_b);
+      assert_memory_equal (bytes_a, bytes_b, len_a);
+      assert_int_equal (et_etl_file_buffer_info (a, i)->offset,
+                        et_etl_file_buffer_info (b, i)->offset);
+    }
+  return n;
+}
+
 /* A chunk of one byte holds one buffer each: the image is in as many
  * allocations as it has buffers (no buffer follows the one before in
  * memory), and every buffer is what the default chunks hold. */
@@ -259,30 +285,19 @@ test_image_in_chunks_past_one (void **state)
   assert_true (et_fixture_write_nettrace_large (fx->path, 30000, 1, &error));
   whole = open_with_chunks (fx->path, NULL);
   chunked = open_with_chunks (fx->path, "1");
-  n = et_etl_file_n_buffers (whole);
-  assert_true (n > 8);
-  assert_int_equal (et_etl_file_n_buffers (chunked), n);
-  for (guint i = 0; i < n; i++)
+  n = assert_same_buffers (whole, chunked);
+  for (guint i = 2; i < n; i++)
     {
-      gsize len_a, len_b;
-      const guint8 *a = et_etl_file_buffer (whole, i, &len_a);
-      const guint8 *b = et_etl_file_buffer (chunked, i, &len_b);
+      gsize len, prev_len;
+      const guint8 *a = et_etl_file_buffer (whole, i, &len);
+      const guint8 *b = et_etl_file_buffer (chunked, i, &len);
+      const guint8 *prev = et_etl_file_buffer (chunked, i - 1, &prev_len);
 
-      assert_int_equal (len_a, len_b);
-      assert_memory_equal (a, b, len_a);
-      assert_int_equal (et_etl_file_buffer_info (whole, i)->offset,
-                        et_etl_file_buffer_info (chunked, i)->offset);
-      if (i > 1)
-        {
-          gsize prev_len;
-          const guint8 *prev = et_etl_file_buffer (chunked, i - 1, &prev_len);
-
-          apart += b != prev + et_etl_file_buffer_info (chunked, i - 1)->disk_size;
-          /* in the default chunks, buffers lie back to back (the
-           * header buffer, 0, is made last, in a chunk of its own) */
-          assert_ptr_equal (a, et_etl_file_buffer (whole, i - 1, &prev_len)
-                                 + et_etl_file_buffer_info (whole, i - 1)->disk_size);
-        }
+      apart += b != prev + et_etl_file_buffer_info (chunked, i - 1)->disk_size;
+      /* in the default chunks, buffers lie back to back (the header
+       * buffer, 0, is made last, in a chunk of its own) */
+      assert_ptr_equal (a, et_etl_file_buffer (whole, i - 1, &prev_len)
+                             + et_etl_file_buffer_info (whole, i - 1)->disk_size);
     }
   assert_int_equal (apart, n - 2);
   et_fixture_file_free (fx);
@@ -338,6 +353,110 @@ test_events_past_the_slot_space_are_counted_and_said (void **state)
   et_fixture_file_free (fx);
 }
 
+/* Writes @n events on seven threads and three processors: every fifth
+ * with an activity id, every eleventh a related one, a new stack every
+ * thousand (a sequence point every 50,000), a 300-character label every
+ * 997th (named in the file), and three events too large for a record. */
+static void
+write_mixed (const char *path, guint n)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureNettrace) nt = NULL;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autofree char *label = g_strnfill (300, 'w');
+  g_autofree char *huge = g_strnfill (40000, 'h');
+  EtFixtureNettraceOptions o;
+
+  et_fixture_nettrace_options_init (&o);
+  nt = et_fixture_nettrace_new (path, &o, &error);
+  assert_non_null (nt);
+  for (guint i = 0; i < n; i++)
+    {
+      EtFixtureEvent ev;
+
+      if (i % 50000 == 49999)
+        et_fixture_nettrace_sequence_point (nt, 0);
+      if (i % 1000 == 0)
+        {
+          const guint64 ips[3] = { 0x7ff012340000 + i, 0x7ff012340100, 0x7ff012340200 };
+
+          et_fixture_nettrace_use_stack (nt, ips, 1 + i / 1000 % 3);
+        }
+      et_fixture_event_init (&ev);
+      ev.pid = 4242;
+      ev.tid = 100 + i % 7;
+      ev.cpu = i % 3;
+      ev.time_ns = 1000000 + 1000 * (gint64) i;
+      ev.id = 1;
+      if (i % 5 == 0)
+        ev.activity_id.data1 = i + 1;
+      if (i % 11 == 0)
+        ev.related_activity_id.data1 = i + 7;
+      et_fixture_payload_reset (p);
+      et_fixture_payload_add_i32 (p, "item", (gint32) i);
+      et_fixture_payload_add_utf16 (p, "label", i % 100003 == 50000 ? huge
+                                                : i % 997 == 0 ? label : "work");
+      et_fixture_nettrace_write_event (nt, &ev, "Etlscope-Beside", "Work", p);
+    }
+  et_fixture_nettrace_sequence_point (nt, 0);
+  assert_true (et_fixture_nettrace_close (nt, &error));
+}
+
+/* Opens @path on @threads threads ("1": one), noting its damage in
+ * @said; returns how many items were built beside reading. */
+static guint64
+open_on (const char *path, const char *threads, GPtrArray *said, EtEtlFile **file)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 before = _et_nettrace_built_beside ();
+
+  g_setenv ("ETLSCOPE_THREADS", threads, TRUE);
+  *file = et_nettrace_open (path, note_damage, said, NULL, NULL, NULL, &error);
+  g_unsetenv ("ETLSCOPE_THREADS");
+  assert_non_null (*file);
+  return _et_nettrace_built_beside () - before;
+}
+
+/* 600,000 events, damaged in three EventBlocks (early, before building
+ * moves beside reading, and twice after): opened on one thread and on
+ * two, the images hold the same buffers byte for byte, from the same
+ * EventBlocks, and the damage is said alike and in the same order. */
+static void
+test_building_beside_reading_makes_the_same_image (void **state)
+{
+  EtFixtureFile *fx = et_fixture_file_new ("beside.nettrace");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtEtlFile) one = NULL;
+  g_autoptr(EtEtlFile) two = NULL;
+  g_autoptr(GPtrArray) said_one = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) said_two = g_ptr_array_new_with_free_func (g_free);
+  GStatBuf st;
+  guint64 size, beside;
+  guint n, too_large = 0;
+
+  write_mixed (fx->path, 600000);
+  assert_int_equal (g_stat (fx->path, &st), 0);
+  size = (guint64) st.st_size;
+  for (guint k = 0; k < 3; k++)
+    assert_true (et_fixture_damage_flip_bits (fx->path, size / 20 + k * (size / 3),
+                                              0xFF, &error));
+  assert_int_equal (open_on (fx->path, "1", said_one, &one), 0);
+  beside = open_on (fx->path, "2", said_two, &two);
+  assert_true (beside > 100000);
+  n = assert_same_buffers (one, two);
+  assert_true (said_one->len >= 4);
+  assert_int_equal (said_two->len, said_one->len);
+  for (guint i = 0; i < said_one->len; i++)
+    {
+      assert_string_equal (said_two->pdata[i], said_one->pdata[i]);
+      too_large += strstr (said_one->pdata[i], "larger than Etlscope's records") != NULL;
+    }
+  assert_int_equal (too_large, 6);
+  print_message ("# %u buffers, %u damage reports, %" G_GUINT64_FORMAT " items built beside "
+                 "reading\n", n, said_one->len, beside);
+  et_fixture_file_free (fx);
+}
+
 int
 main (void)
 {
@@ -347,6 +466,7 @@ main (void)
     cmocka_unit_test (test_payloads_cut_after_loading_fail_never_crash),
     cmocka_unit_test (test_image_in_chunks_past_one),
     cmocka_unit_test (test_events_past_the_slot_space_are_counted_and_said),
+    cmocka_unit_test (test_building_beside_reading_makes_the_same_image),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

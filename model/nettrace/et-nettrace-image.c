@@ -20,10 +20,15 @@
 #include "et-nettrace-reader.h"
 #include "et-nettrace-chunks.h"
 #include "et-nettrace-types.h"
+#include "et-nettrace-pipe.h"
 #include "et-bytes.h"
 #include "et-error.h"
+#include "et-workers.h"
 
 #include <stdio.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <string.h>
 
 #define BUFFER_DATA_LIMIT  (256u << 10) /* a buffer is closed past this */
@@ -73,7 +78,7 @@ typedef struct
   EtDamageFunc   damage;
   gpointer       damage_data;
   EtNettraceInfo info;
-  GHashTable    *types;        /* metadata id → index + 1 in tables->types */
+  /* Building's (and, before and after, the caller's): */
   EtImageTables *tables;       /* every type and thread id records name */
   GHashTable    *threads;      /* thread id → index + 1 in tables->threads */
   guint32        cached_tid[64];    /* direct-mapped by thread id: its index + 1 */
@@ -83,8 +88,6 @@ typedef struct
   EtNettraceChunks image;      /* closed event buffers */
   GArray        *offsets;      /* guint64 per closed buffer */
   OpenBuffer     open[MAX_CPUS];
-  guint32        cached_id[64];   /* direct-mapped by metadata id: its type + 1 */
-  guint          cached_type[64]; /* (0: empty) */
   void         (*progress) (guint64, guint64, gpointer);
   gpointer       progress_data;
   GCancellable  *cancellable;
@@ -98,19 +101,127 @@ typedef struct
   const EtImageType *last_type;   /* the last type asked stack_left_out, and */
   gboolean       last_left_out;   /* its answer (events come in runs of a type) */
   guint64        named_bytes;  /* of payloads records name in the file */
+  /* Reading's own (the reading thread's, when there is one), in cache
+   * lines of their own: building's writes near them would move the lines
+   * reading reads at every event from one core to the other. */
+  struct
+  {
+    GHashTable  *types;           /* metadata id → index + 1 in tables->types */
+    guint        n_types;         /* types made (building adds them to tables in turn) */
+    guint32      cached_id[64];   /* direct-mapped by metadata id: its type + 1 */
+    guint        cached_type[64]; /* (0: empty) */
+    EtNtPipe    *pipe;            /* to building, on another thread (NULL: none) */
+    GThread     *building;        /* that thread */
+    gboolean     single;          /* one thread does both, always */
+    EtNettraceStats stats;        /* counted at every event */
+  } __attribute__ ((aligned (64))) r;
 } Builder;
+
+/* What reading hands building, in file order (et-nettrace-pipe.h): an
+ * event of a type, a type, or damage found in reading. An item is half a
+ * cache line: an event is what building reads of it, with what most
+ * events lack (a stack, activity ids, a payload far from its header) in
+ * the items after it. Moving whole EtNettraceEvents (three lines) from
+ * one core's cache to the other's took more than building their records
+ * (issue 36). */
+typedef enum
+{
+  ITEM_EVENT,
+  ITEM_TYPE,
+  ITEM_DAMAGE,
+  ITEM_MORE,        /* what the event before holds beyond its item */
+} ItemKind;
+
+/* ITEM_EVENT's more: the items after it, in this order */
+enum
+{
+  MORE_PAYLOAD = 1 << 0,    /* u.payload: its payload's place and length */
+  MORE_STACK = 1 << 1,      /* u.stack */
+  MORE_ACTIVITY = 1 << 2,   /* u.id: its activity id */
+  MORE_RELATED = 1 << 3,    /* u.id: its related activity id */
+};
+
+#define AT_OFFSET_BITS 48   /* event.at: the header's offset, then its cpu and how far */
+#define AT_CPU_SHIFT   48   /* after it the payload begins (8 bits each) */
+#define AT_AFTER_SHIFT 56
+
+typedef struct
+{
+  union
+  {
+    struct
+    {
+      gint64  ts;
+      guint64 at;               /* offset | cpu << 48 | payload after header << 56 */
+      guint32 block_before;     /* how far its EventBlock begins before it */
+      guint32 tid;
+    } event;
+    EventType *new_type;
+    struct
+    {
+      guint64 offset;
+      char   *message;
+    } damage;
+    struct
+    {
+      const guint8 *bytes;
+      guint64       len;
+    } payload, stack;
+    EtGuid id;
+  } u;
+  guint32 type;                 /* ITEM_EVENT: index + 1 in tables->types */
+  guint16 payload_len;          /* ITEM_EVENT without MORE_PAYLOAD */
+  guint8  kind;                 /* ItemKind */
+  guint8  more;                 /* ITEM_EVENT: MORE_… */
+} Item;
+
+#define ITEM_SIZE 32
+G_STATIC_ASSERT (sizeof (Item) == ITEM_SIZE);   /* (item[1] is the next) */
+
+static guint build (Builder *bld, const Item *item);
+static void  maybe_build_beside (Builder *bld, guint64 next);
+
+/* Where reading puts its next item: the pipe's next place, or @local
+ * (built at once by item_made when there is no building thread). */
+static Item *
+item_place (Builder *bld, Item *local)
+{
+  return bld->r.pipe != NULL ? _et_nt_pipe_slot (bld->r.pipe, 1) : local;
+}
+
+static void
+item_made (Builder *bld, Item *item)
+{
+  if (bld->r.pipe == NULL)
+    build (bld, item);
+}
 
 static void
 on_metadata (const EtNettraceMeta *meta, gpointer user_data)
 {
   Builder *bld = user_data;
+  Item local, *item = item_place (bld, &local);
 
   /* A redefined id names the new type from here on; records before keep
    * the old one. */
-  bld->cached_type[meta->id % G_N_ELEMENTS (bld->cached_type)] = 0;
-  g_ptr_array_add (bld->tables->types, _et_nettrace_type_new (meta));
-  g_hash_table_replace (bld->types, GUINT_TO_POINTER (meta->id),
-                        GUINT_TO_POINTER (bld->tables->types->len));
+  bld->r.cached_type[meta->id % G_N_ELEMENTS (bld->r.cached_type)] = 0;
+  item->kind = ITEM_TYPE;
+  item->u.new_type = _et_nettrace_type_new (meta);
+  g_hash_table_replace (bld->r.types, GUINT_TO_POINTER (meta->id),
+                        GUINT_TO_POINTER (++bld->r.n_types));
+  item_made (bld, item);
+}
+
+static void
+on_read_damage (guint64 offset, const char *message, gpointer user_data)
+{
+  Builder *bld = user_data;
+  Item local, *item = item_place (bld, &local);
+
+  item->kind = ITEM_DAMAGE;
+  item->u.damage.offset = offset;
+  item->u.damage.message = g_strdup (message);
+  item_made (bld, item);
 }
 
 static void
@@ -329,24 +440,14 @@ report (Builder *bld, guint64 offset, const char *what)
   bld->damage (offset, message, bld->damage_data);
 }
 
+/* Building: event @e of @type (index + 1) into its processor's buffer. */
 static void
-on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_data)
+build_event (Builder *bld, const EtNettraceEvent *e, guint type)
 {
-  Builder *bld = user_data;
-  guint slot = meta->id % G_N_ELEMENTS (bld->cached_type);
-  guint type = bld->cached_type[slot], cpu = MIN (e->processor, MAX_CPUS - 1);
-  const EventType *t;
+  guint cpu = MIN (e->processor, MAX_CPUS - 1);
+  const EventType *t = g_ptr_array_index (bld->tables->types, type - 1);
   OpenBuffer *o;
 
-  if (type == 0 || meta->id != bld->cached_id[slot])
-    {
-      type = GPOINTER_TO_UINT (g_hash_table_lookup (bld->types, GUINT_TO_POINTER (meta->id)));
-      bld->cached_type[slot] = type;
-      bld->cached_id[slot] = meta->id;
-    }
-  if (type == 0)
-    return;                 /* its metadata did not read: reported there */
-  t = g_ptr_array_index (bld->tables->types, type - 1);
   if (bld->image.beyond_events > 0)
     {
       /* past the slot space: counted, reported once at the end */
@@ -380,6 +481,146 @@ on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_da
   put_record (bld, o, e, type);
 }
 
+/* The event an ITEM_EVENT and its ITEM_MOREs were made of, from the
+ * mapped file @data: the fields building reads (the others are left
+ * unset). Returns how many items that took. */
+static guint
+event_of_item (const Item *item, const guint8 *data, EtNettraceEvent *e)
+{
+  static const EtGuid none;
+  guint64 at = item->u.event.at;
+  const Item *more = item + 1;
+
+  e->timestamp = item->u.event.ts;
+  e->offset = at & ((G_GUINT64_CONSTANT (1) << AT_OFFSET_BITS) - 1);
+  e->block_offset = e->offset - item->u.event.block_before;
+  e->thread_id = item->u.event.tid;
+  e->processor = (guint32) (at >> AT_CPU_SHIFT) & 0xFF;
+  e->payload = data + e->offset + (at >> AT_AFTER_SHIFT);
+  e->payload_len = item->payload_len;
+  e->stack = NULL;
+  e->stack_len = 0;
+  e->activity_id = none;
+  e->related_activity_id = none;
+  if (item->more & MORE_PAYLOAD)
+    e->payload = more->u.payload.bytes, e->payload_len = more->u.payload.len, more++;
+  if (item->more & MORE_STACK)
+    e->stack = more->u.stack.bytes, e->stack_len = more->u.stack.len, more++;
+  if (item->more & MORE_ACTIVITY)
+    e->activity_id = more++->u.id;
+  if (item->more & MORE_RELATED)
+    e->related_activity_id = more++->u.id;
+  return (guint) (more - item);
+}
+
+/* Builds @item; returns how many items it took (an event: it and its
+ * ITEM_MOREs). */
+static guint
+build (Builder *bld, const Item *item)
+{
+  EtNettraceEvent e;
+  guint n;
+
+  switch ((ItemKind) item->kind)
+    {
+    case ITEM_EVENT:
+      n = event_of_item (item, bld->data, &e);
+      build_event (bld, &e, item->type);
+      return n;
+    case ITEM_TYPE:
+      g_ptr_array_add (bld->tables->types, item->u.new_type);
+      break;
+    case ITEM_DAMAGE:
+      bld->damage (item->u.damage.offset, item->u.damage.message, bld->damage_data);
+      g_free (item->u.damage.message);
+      break;
+    case ITEM_MORE:
+      break;                /* (taken with its event) */
+    }
+  return 1;
+}
+
+/* Copies @n items into the pipe's places past the caches: the builder
+ * reads them next on the other core, and a store into a line its cache
+ * holds would first have to take the line back from there. */
+static void
+stream_items (Item *to, const Item *from, guint n)
+{
+#if defined(__SSE2__)
+  for (guint i = 0; i < n * (ITEM_SIZE / 16); i++)
+    _mm_stream_si128 ((__m128i *) to + i, _mm_loadu_si128 ((const __m128i *) from + i));
+#else
+  memcpy (to, from, n * ITEM_SIZE);
+#endif
+}
+
+/* Reading: event @e of @type as an ITEM_EVENT and what it has beyond. */
+static void
+put_event_item (EtNtPipe *pipe, const guint8 *data, const EtNettraceEvent *e, guint type)
+{
+  Item items[5];
+  guint n = 1;
+  guint64 after = (guint64) (e->payload - (data + e->offset));
+
+  items[0] = (Item) { .kind = ITEM_EVENT, .type = type };
+  items[0].u.event.ts = e->timestamp;
+  items[0].u.event.block_before = (guint32) (e->offset - e->block_offset);
+  items[0].u.event.tid = (guint32) e->thread_id;
+  items[0].u.event.at = e->offset | (guint64) MIN (e->processor, MAX_CPUS - 1) << AT_CPU_SHIFT;
+  /* (the reader's payloads lie right after their headers, in the file) */
+  if (e->payload >= data + e->offset && after <= 0xFF && e->payload_len <= G_MAXUINT16
+      && e->offset >> AT_OFFSET_BITS == 0)
+    {
+      items[0].u.event.at |= after << AT_AFTER_SHIFT;
+      items[0].payload_len = (guint16) e->payload_len;
+    }
+  else
+    {
+      items[0].more |= MORE_PAYLOAD;
+      items[n++] = (Item) { .kind = ITEM_MORE, .u.payload = { e->payload, e->payload_len } };
+    }
+  if (e->stack != NULL)
+    {
+      items[0].more |= MORE_STACK;
+      items[n++] = (Item) { .kind = ITEM_MORE, .u.stack = { e->stack, e->stack_len } };
+    }
+  if (!et_guid_is_zero (&e->activity_id))
+    {
+      items[0].more |= MORE_ACTIVITY;
+      items[n++] = (Item) { .kind = ITEM_MORE, .u.id = e->activity_id };
+    }
+  if (!et_guid_is_zero (&e->related_activity_id))
+    {
+      items[0].more |= MORE_RELATED;
+      items[n++] = (Item) { .kind = ITEM_MORE, .u.id = e->related_activity_id };
+    }
+  stream_items (_et_nt_pipe_slot (pipe, n), items, n);
+}
+
+/* Reading: an event, of its type (looked up here, where types are made). */
+static void
+on_event (const EtNettraceEvent *e, const EtNettraceMeta *meta, gpointer user_data)
+{
+  Builder *bld = user_data;
+  guint slot = meta->id % G_N_ELEMENTS (bld->r.cached_type);
+  guint type = bld->r.cached_type[slot];
+
+  if (type == 0 || meta->id != bld->r.cached_id[slot])
+    {
+      type = GPOINTER_TO_UINT (g_hash_table_lookup (bld->r.types, GUINT_TO_POINTER (meta->id)));
+      bld->r.cached_type[slot] = type;
+      bld->r.cached_id[slot] = meta->id;
+    }
+  if (type == 0)
+    return;                 /* its metadata did not read: reported there */
+  if (bld->r.pipe == NULL)
+    {
+      build_event (bld, e, type);
+      return;
+    }
+  put_event_item (bld->r.pipe, bld->data, e, type);
+}
+
 /* Opening is most of loading a .nettrace: it tells its progress (as 90 %
  * of the file, the walk of the image does the rest) and can be cancelled. */
 static gboolean
@@ -388,6 +629,7 @@ on_block (guint64 next, gpointer user_data)
   Builder *bld = user_data;
 
   et_mapping_prefault_reached (bld->prefault, next);
+  maybe_build_beside (bld, next);
   if (bld->progress != NULL && next - bld->reported >= (4u << 20))
     {
       bld->reported = next;
@@ -557,7 +799,7 @@ builder_init (Builder *bld, GMappedFile *mapped, void (*progress) (guint64, guin
   bld->data = (const guint8 *) g_mapped_file_get_contents (mapped);
   bld->len = g_mapped_file_get_length (mapped);
   bld->file_size = bld->len;
-  bld->types = g_hash_table_new (NULL, NULL);
+  bld->r.types = g_hash_table_new (NULL, NULL);
   bld->tables = et_image_tables_new ();
   bld->threads = g_hash_table_new (NULL, NULL);
   /* (ETLSCOPE_NO_STACKS=1: no stacks at all, to measure what they cost) */
@@ -574,7 +816,7 @@ builder_clear (Builder *bld)
 {
   _et_nettrace_chunks_clear (&bld->image);
   g_array_unref (bld->offsets);
-  g_hash_table_unref (bld->types);
+  g_hash_table_unref (bld->r.types);
   g_clear_pointer (&bld->tables, et_image_tables_free);
   g_hash_table_unref (bld->threads);
   g_clear_pointer (&bld->stack_entries, g_hash_table_unref);
@@ -593,6 +835,78 @@ report_shrinking (const char *path, EtMapping *watch, EtDamageFunc damage, gpoin
   damage (lost, message, data);
 }
 
+/* Building on a thread of its own once reading has made enough events
+ * that this pays (maybe_build_beside): decoding the EventBlocks' rows and
+ * writing their records each took about half of opening (issue 36: 17
+ * and 23 ms of the bench's 1 M-event .nettrace), and the items between
+ * the two keep the one thread's order, so the image is the same byte for
+ * byte. From the start, handing every event over cost more than it won
+ * below a few hundred thousand events (medians of paired opens on this
+ * 2-core machine: 100,000 events of 1 KB 11.4 ms against 9.9 on one
+ * thread, PerfView's HeartRateMonitor 16.8 against 12.2); beside from
+ * the 131,072nd event on, 1 M events of the bench's shape open in 34.5 ms
+ * against 40.5, 4 M in 103 against 159, 6.4 M of 1 KB (6 GB) in 625
+ * against 900, and the smaller ones on one thread as before. */
+#define BESIDE_AFTER   (1u << 17)   /* events read before it may begin */
+#define BESIDE_LEFT    (1u << 18)   /* events (estimated) still to read for it to begin */
+
+static gpointer
+build_beside (gpointer data)
+{
+  Builder *bld = data;
+  gconstpointer batch;
+  gsize n;
+
+  et_worker_begin ();
+  while ((batch = _et_nt_pipe_take (bld->r.pipe, &n)) != NULL)
+    for (gsize i = 0; i < n;)
+      i += build (bld, (const Item *) ((const guint8 *) batch + i * ITEM_SIZE));
+  return NULL;
+}
+
+/* At the end of a block (@next: where reading goes on): whether building
+ * moves to a thread of its own from here on. */
+static void
+maybe_build_beside (Builder *bld, guint64 next)
+{
+  guint64 events = bld->r.stats.events;
+
+  if (bld->r.pipe != NULL || bld->r.single || events < BESIDE_AFTER || next >= bld->len
+      || (double) events * (double) (bld->len - next) / (double) next < BESIDE_LEFT)
+    return;
+  bld->r.pipe = _et_nt_pipe_new (ITEM_SIZE);
+  bld->r.building = g_thread_new ("etlscope-build", build_beside, bld);
+}
+
+static guint64 built_beside;
+
+guint64
+_et_nettrace_built_beside (void)
+{
+  return __atomic_load_n (&built_beside, __ATOMIC_RELAXED);
+}
+
+static gboolean
+read_and_build (Builder *bld, const EtNettraceCallbacks *cb, GError **error)
+{
+  gboolean read;
+
+  /* (one core, or ETLSCOPE_THREADS=1: on this thread alone) */
+  bld->r.single = et_workers_count (bld->len, 0) < 2;
+  read = et_nettrace_read (bld->path, bld->data, bld->len, cb, &bld->info, &bld->r.stats,
+                           error);
+  if (bld->r.pipe != NULL)
+    {
+      _et_nt_pipe_close (bld->r.pipe);
+      g_thread_join (bld->r.building);
+      g_debug ("%s: %" G_GUINT64_FORMAT " items built beside reading", bld->path,
+               _et_nt_pipe_items (bld->r.pipe));
+      __atomic_add_fetch (&built_beside, _et_nt_pipe_items (bld->r.pipe), __ATOMIC_RELAXED);
+      g_clear_pointer (&bld->r.pipe, _et_nt_pipe_free);
+    }
+  return read;
+}
+
 EtEtlFile *
 et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
                   void (*progress) (guint64, guint64, gpointer), gpointer progress_data,
@@ -601,8 +915,8 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   g_autoptr(GError) local = NULL;
   g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, &local);
   Builder bld = { path, damage, damage_data };
-  EtNettraceCallbacks cb = { on_metadata, on_event, on_block, &bld, damage, damage_data };
-  EtNettraceStats stats;
+  EtNettraceCallbacks cb = { on_metadata, on_event, on_block, &bld,
+                             damage != NULL ? on_read_damage : NULL, &bld };
   EtEtlFile *file = NULL;
   EtMapping *watch;
   gboolean read;
@@ -617,15 +931,15 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   /* A file cut while it is read: pages gone read as zeros (et-mapping.h);
    * watched for as long as the image names payloads in it. */
   watch = et_mapping_watch (bld.data, bld.len);
-  bld.prefault = et_mapping_prefault_begin (bld.data, bld.len);
-  read = et_nettrace_read (path, bld.data, bld.len, &cb, &bld.info, &stats, error);
+  bld.prefault = g_getenv ("XNOPF") ? NULL : et_mapping_prefault_begin (bld.data, bld.len);
+  read = read_and_build (&bld, &cb, error);
   et_mapping_prefault_end (g_steal_pointer (&bld.prefault));
   if (read && !g_cancellable_set_error_if_cancelled (cancellable, error))
     {
       close_all (&bld);
       report_shrinking (path, watch, damage, damage_data);
       file = assemble (&bld, g_steal_pointer (&mapped), watch,
-                       (guint32) MIN (stats.events_lost, G_MAXUINT32));
+                       (guint32) MIN (bld.r.stats.events_lost, G_MAXUINT32));
     }
   else
     {

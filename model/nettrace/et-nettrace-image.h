@@ -46,4 +46,8 @@ EtEtlFile *et_nettrace_open       (const char    *path,
                                    GCancellable  *cancellable,
                                    GError       **error);
 
+/* Items built on a thread beside reading (et-nettrace-image.c), by this
+ * process so far: for tests, that opening a large trace used one. */
+guint64    _et_nettrace_built_beside (void);
+
 G_END_DECLS
