@@ -840,15 +840,19 @@ report_shrinking (const char *path, EtMapping *watch, EtDamageFunc damage, gpoin
  * writing their records each took about half of opening (issue 36: 17
  * and 23 ms of the bench's 1 M-event .nettrace), and the items between
  * the two keep the one thread's order, so the image is the same byte for
- * byte. From the start, handing every event over cost more than it won
- * below a few hundred thousand events (medians of paired opens on this
- * 2-core machine: 100,000 events of 1 KB 11.4 ms against 9.9 on one
- * thread, PerfView's HeartRateMonitor 16.8 against 12.2); beside from
- * the 131,072nd event on, 1 M events of the bench's shape open in 34.5 ms
- * against 40.5, 4 M in 103 against 159, 6.4 M of 1 KB (6 GB) in 625
- * against 900, and the smaller ones on one thread as before. */
+ * byte. Handing an event over costs about as much whatever the trace,
+ * so it pays where events are many and small (paired runs of `info` on
+ * this 2-core machine, opening before → after: the bench's 1 M-event
+ * shape, 25 bytes an event, 47.9 → 30.5 ms, 10 of 10 faster, the whole
+ * load 162 → 144 ms; 4 M events 161 → 117 ms). Not where they are few:
+ * from the start, 100,000 events of 1 KB opened in 11.4 ms instead of
+ * 9.9, PerfView's HeartRateMonitor in 16.8 instead of 12.2. Nor where
+ * they are large: the file's pages are mapped on the second core then
+ * (et_mapping_prefault_begin), and the bench's 6 GB shape, 937 bytes an
+ * event, opened in 685 ms instead of 642. */
 #define BESIDE_AFTER   (1u << 17)   /* events read before it may begin */
 #define BESIDE_LEFT    (1u << 18)   /* events (estimated) still to read for it to begin */
+#define BESIDE_BYTES   512          /* bytes of file an event, at most */
 
 static gpointer
 build_beside (gpointer data)
@@ -872,6 +876,7 @@ maybe_build_beside (Builder *bld, guint64 next)
   guint64 events = bld->r.stats.events;
 
   if (bld->r.pipe != NULL || bld->r.single || events < BESIDE_AFTER || next >= bld->len
+      || next / events > BESIDE_BYTES
       || (double) events * (double) (bld->len - next) / (double) next < BESIDE_LEFT)
     return;
   bld->r.pipe = _et_nt_pipe_new (ITEM_SIZE);
@@ -931,7 +936,7 @@ et_nettrace_open (const char *path, EtDamageFunc damage, gpointer damage_data,
   /* A file cut while it is read: pages gone read as zeros (et-mapping.h);
    * watched for as long as the image names payloads in it. */
   watch = et_mapping_watch (bld.data, bld.len);
-  bld.prefault = g_getenv ("XNOPF") ? NULL : et_mapping_prefault_begin (bld.data, bld.len);
+  bld.prefault = et_mapping_prefault_begin (bld.data, bld.len);
   read = read_and_build (&bld, &cb, error);
   et_mapping_prefault_end (g_steal_pointer (&bld.prefault));
   if (read && !g_cancellable_set_error_if_cancelled (cancellable, error))
