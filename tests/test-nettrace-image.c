@@ -457,6 +457,51 @@ test_building_beside_reading_makes_the_same_image (void **state)
   et_fixture_file_free (fx);
 }
 
+typedef struct
+{
+  GCancellable *cancellable;
+  guint64       at;        /* cancels once told this many bytes */
+  guint64       told;      /* the most it was told */
+} CancelAt;
+
+static void
+cancel_past (guint64 done, guint64 total, gpointer user_data)
+{
+  CancelAt *c = user_data;
+
+  c->told = MAX (c->told, done);
+  if (done >= c->at)
+    g_cancellable_cancel (c->cancellable);
+}
+
+/* Cancelled while building beside reading (past two thirds of the
+ * file): opening stops with G_IO_ERROR_CANCELLED, both threads done and
+ * everything given back (the sanitizer build checks that nothing
+ * leaked). Asked to tell no damage, the events too large for a record
+ * before it are not told (telling them crashed opening). */
+static void
+test_cancelled_while_building_beside (void **state)
+{
+  EtFixtureFile *fx = et_fixture_file_new ("beside-cancel.nettrace");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  guint64 before;
+  GStatBuf st;
+  CancelAt c = { cancellable, 0, 0 };
+
+  write_mixed (fx->path, 600000);
+  assert_int_equal (g_stat (fx->path, &st), 0);
+  c.at = (guint64) st.st_size * 2 / 3;
+  before = _et_nettrace_built_beside ();
+  g_setenv ("ETLSCOPE_THREADS", "2", TRUE);
+  assert_null (et_nettrace_open (fx->path, NULL, NULL, cancel_past, &c, cancellable, &error));
+  g_unsetenv ("ETLSCOPE_THREADS");
+  assert_true (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
+  assert_true (_et_nettrace_built_beside () > before);
+  assert_true (c.told >= c.at && c.told < (guint64) st.st_size);
+  et_fixture_file_free (fx);
+}
+
 int
 main (void)
 {
@@ -467,6 +512,7 @@ main (void)
     cmocka_unit_test (test_image_in_chunks_past_one),
     cmocka_unit_test (test_events_past_the_slot_space_are_counted_and_said),
     cmocka_unit_test (test_building_beside_reading_makes_the_same_image),
+    cmocka_unit_test (test_cancelled_while_building_beside),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -434,9 +434,12 @@ put_record (Builder *bld, OpenBuffer *o, const EtNettraceEvent *e, guint type)
 static void
 report (Builder *bld, guint64 offset, const char *what)
 {
-  g_autofree char *message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": %s",
-                                              bld->path, offset, what);
+  g_autofree char *message = NULL;
 
+  if (bld->damage == NULL)
+    return;                 /* (the caller wants none told) */
+  message = g_strdup_printf ("%s: byte offset %" G_GUINT64_FORMAT ": %s", bld->path, offset,
+                             what);
   bld->damage (offset, message, bld->damage_data);
 }
 

@@ -33,7 +33,8 @@ G_BEGIN_DECLS
 gboolean   et_nettrace_file_sniff (const char   *path);
 
 /* Reads the .nettrace file at @path into an in-memory EtEtlFile, telling
- * @progress (may be NULL) how far it got. NULL with an ET_ETL_ERROR naming
+ * @damage (may be NULL: none told) what it finds damaged and @progress
+ * (may be NULL) how far it got. NULL with an ET_ETL_ERROR naming
  * the file and offset when it cannot be read at all, or a G_IO_ERROR when
  * @cancellable was cancelled. */
 EtEtlFile *et_nettrace_open       (const char    *path,
