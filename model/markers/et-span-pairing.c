@@ -823,6 +823,15 @@ assign_lanes (Pairing *p, guint n)
       /* A start reads its end's time, far ahead: ask for it early (a
        * start's result is read only once closed: beside the pairing, an
        * open one's bytes are still its id). */
+      /* (and, further ahead, for the end's key, which the owner's
+       * address then waits on) */
+      if (i + 2 * LANES_AHEAD < n && closed (p, i + 2 * LANES_AHEAD))
+        {
+          guint32 partner = result_of (p, i + 2 * LANES_AHEAD).partner;
+
+          if (partner != G_MAXUINT)
+            __builtin_prefetch (&p->keys[partner]);
+        }
       if (i + LANES_AHEAD < n)
         {
           __builtin_prefetch (owner_of (&p->owners, &p->keys[i + LANES_AHEAD]));
