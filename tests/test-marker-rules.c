@@ -406,6 +406,93 @@ test_cv_field_names_in_any_case_and_nothing_else (void **state)
 
 #define T(name) cmocka_unit_test_setup_teardown (name, setup, teardown)
 
+/* ---- walked payloads ----------------------------------------------------- */
+
+/* A walk layout of cvType (i32) and a last string of @kind that no rule
+ * reads; the payload is cvType 3 (a flag) and @tail's @len bytes. */
+static gboolean
+walk_flag_with_tail (Ctx *c, EtWalkKind kind, const char *tail, gsize len, gboolean *fits)
+{
+  EtWalkLayout *layout = g_new0 (EtWalkLayout, 1);
+  EtRuleInput in = { 4, 0, "Work", NULL, NULL, NULL };
+  guint8 payload[64];
+  EtCvPlan plan;
+  gboolean walked;
+
+  g_assert (len + 4 <= sizeof payload);
+  et_walk_layout_add (layout, "cvType", ET_WALK_SCALAR, 4, ET_FIXED_SIGNED);
+  et_walk_layout_add (layout, "detail", kind, 0, ET_FIXED_OTHER);
+  et_cv_plan_init_walk (&plan, layout);
+  payload[0] = 3, payload[1] = payload[2] = payload[3] = 0;
+  memcpy (payload + 4, tail, len);
+  c->result.skip_text = TRUE;
+  c->result.role = ET_ROLE_MESSAGE;
+  *fits = et_walk_layout_fits (layout, payload, 4 + len, 8);
+  walked = et_marker_rules_apply_walk (&in, layout, &plan, payload, 4 + len, 8, &c->result);
+  et_walk_layout_free (layout);
+  return walked;
+}
+
+/* A payload's last string that no rule reads is walked as far as knowing
+ * it ends: wherever its terminator is (at the end, before bytes of no
+ * terminator, in no whole unit), the walk succeeds or fails exactly as
+ * reading it unit by unit does, and a failed walk leaves the result
+ * alone (the event is decoded, and its failure said). */
+static void
+test_walk_of_a_last_string_fails_only_where_decoding_does (void **state)
+{
+  Ctx *c = *state;
+  static const struct
+  {
+    EtWalkKind  kind;
+    const char *tail;
+    gsize       len;
+    gboolean    ends;
+  } rows[] = {
+    { ET_WALK_UTF16Z, "a\0b\0\0\0", 6, TRUE },          /* "ab", ended at the end */
+    { ET_WALK_UTF16Z, "a\0\0\0x\0y\0", 8, TRUE },      /* "a", then units of no NUL */
+    { ET_WALK_UTF16Z, "a\0b\0", 4, FALSE },               /* no terminator */
+    { ET_WALK_UTF16Z, "a\0b\0\0", 5, FALSE },            /* a lone zero byte, no whole unit */
+    { ET_WALK_UTF16Z, "\0", 1, FALSE },
+    { ET_WALK_UTF16Z, "", 0, FALSE },
+    { ET_WALK_UTF8Z, "ab\0", 3, TRUE },
+    { ET_WALK_UTF8Z, "a\0bc", 4, TRUE },
+    { ET_WALK_ANSIZ, "abc", 3, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      gboolean fits = !rows[i].ends;
+
+      assert_int_equal (walk_flag_with_tail (c, rows[i].kind, rows[i].tail, rows[i].len, &fits),
+                        rows[i].ends);
+      assert_int_equal (fits, rows[i].ends);
+      /* (cvType 3 made it a flag; a failed walk left the message it was) */
+      assert_int_equal (c->result.role, rows[i].ends ? ET_ROLE_FLAG : ET_ROLE_MESSAGE);
+    }
+}
+
+/* A last string the rules read (cvSeries) is still read whole. */
+static void
+test_walk_reads_a_last_series_whole (void **state)
+{
+  Ctx *c = *state;
+  EtWalkLayout *layout = g_new0 (EtWalkLayout, 1);
+  EtRuleInput in = { 4, 0, "Work", "Task", NULL, NULL };
+  static const guint8 payload[] = { 3, 0, 0, 0, 'i', 0, 'o', 0, 0, 0, 'x', 0 };
+  EtCvPlan plan;
+
+  et_walk_layout_add (layout, "cvType", ET_WALK_SCALAR, 4, ET_FIXED_SIGNED);
+  et_walk_layout_add (layout, "cvSeries", ET_WALK_UTF16Z, 0, ET_FIXED_OTHER);
+  et_cv_plan_init_walk (&plan, layout);
+  c->result.skip_text = TRUE;
+  assert_true (et_marker_rules_apply_walk (&in, layout, &plan, payload, sizeof payload, 8,
+                                           &c->result));
+  assert_string_equal (c->result.series->str, "io");
+  assert_int_equal (c->result.role, ET_ROLE_FLAG);
+  et_walk_layout_free (layout);
+}
+
 int
 main (void)
 {
@@ -436,6 +523,8 @@ main (void)
     T (test_cv_field_of_wrong_kind_is_ignored_and_reported),
     T (test_cv_fields_in_structs_do_not_count),
     T (test_importance_names_round_trip),
+    T (test_walk_of_a_last_string_fails_only_where_decoding_does),
+    T (test_walk_reads_a_last_series_whole),
   };
   return cmocka_run_group_tests_name ("marker-rules", tests, NULL, NULL);
 }
