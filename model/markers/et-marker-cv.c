@@ -145,8 +145,9 @@ utf16_length (const guint8 *p, gsize left)
 
 /* Where one field's value is: *size bytes from @p in all, its text (for
  * strings and counted bytes) *text_len bytes or units from @p + *text_at.
- * FALSE when the @left bytes cannot hold it, as decoding would fail. */
-static gboolean
+ * FALSE when the @left bytes cannot hold it, as decoding would fail.
+ * (Inline in each walk: called, it made walking churn's events 4 % slower.) */
+static G_ALWAYS_INLINE inline gboolean
 walk_field (const EtWalkField *f, guint pointer_size, const guint8 *p, gsize left,
             gsize *size, gsize *text_at, gsize *text_len)
 {
