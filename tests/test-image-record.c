@@ -4,8 +4,10 @@
  * own, for both pointer sizes, with type and thread indexes in its header
  * and past what it holds, in a buffer with and without bases (its time
  * then counted from the buffer's when it can be); a payload named where
- * it lies in the source file, in 16 bytes near the buffer's source base;
- * and one that does not fit is refused. */
+ * it lies in the source file, in 16 bytes near the buffer's source base
+ * (and the last byte of it that decoding asks for ahead, none for a
+ * payload in the record or past the file); and one that does not fit is
+ * refused. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -153,21 +155,41 @@ compact_record (const EtImageType *t, guint32 index, guint32 thread, const Event
   return b;
 }
 
-/* Parses @record as the first of a buffer with @bases (NULL: a header of
- * zeros), @avail of its bytes in the buffer. */
-static gboolean
-parse_in_buffer (const GByteArray *record, gsize avail, const EtImageBases *bases,
-                 const EtImageTables *tables, EtRecord *r, const char **reason)
+/* A buffer with @bases (NULL: a header of zeros) whose first record is
+ * @record (one buffer, reused: the last one laid out). */
+static const guint8 *
+lay_out (const GByteArray *record, const EtImageBases *bases)
 {
   static guint8 buffer[ET_BUFFER_HEADER_SIZE + 4096];
 
-  g_assert (avail <= record->len && record->len <= sizeof buffer - ET_BUFFER_HEADER_SIZE);
+  g_assert (record->len <= sizeof buffer - ET_BUFFER_HEADER_SIZE);
   memset (buffer, 0, sizeof buffer);
   if (bases != NULL)
     et_image_buffer_set_bases (buffer, bases);
   memcpy (buffer + ET_BUFFER_HEADER_SIZE, record->data, record->len);
-  return et_image_record_parse (buffer, ET_BUFFER_HEADER_SIZE, ET_BUFFER_HEADER_SIZE + avail,
-                                tables, r, reason);
+  return buffer;
+}
+
+/* Parses @record as the first of a buffer with @bases, @avail of its
+ * bytes in the buffer. */
+static gboolean
+parse_in_buffer (const GByteArray *record, gsize avail, const EtImageBases *bases,
+                 const EtImageTables *tables, EtRecord *r, const char **reason)
+{
+  g_assert (avail <= record->len);
+  return et_image_record_parse (lay_out (record, bases), ET_BUFFER_HEADER_SIZE,
+                                ET_BUFFER_HEADER_SIZE + avail, tables, r, reason);
+}
+
+/* The payload end et_image_record_payload_end finds for @record, laid
+ * out as parse_in_buffer lays it out. */
+static const guint8 *
+payload_end_in_buffer (const GByteArray *record, gsize avail, const EtImageBases *bases,
+                       const EtImageTables *tables)
+{
+  g_assert (avail <= record->len);
+  return et_image_record_payload_end (lay_out (record, bases), ET_BUFFER_HEADER_SIZE,
+                                      ET_BUFFER_HEADER_SIZE + avail, tables);
 }
 
 static void
@@ -224,6 +246,7 @@ check_event_in (guint8 pointer_size, const Event *e, guint32 thread, const EtIma
   assert_true (et_record_parse (full->data, full->len, &a, &reason));
   assert_true (parse_in_buffer (compact, compact->len, bases, tables, &b, &reason));
   assert_same_record (&a, &b);
+  assert_null (payload_end_in_buffer (compact, compact->len, bases, tables));  /* inline */
   assert_true (compact->len < full->len);
   /* What record lookups by item type find is the same too. */
   schema_a = et_record_find_ext (&a, ET_EXT_EVENT_SCHEMA_TL, &len);
@@ -366,14 +389,19 @@ test_payload_in_the_source_file (void **state)
   assert_int_equal (compact->len, ET_IMAGE_RECORD_HEADER + ET_IMAGE_PAYLOAD_PLACE);
   assert_false (parse_in_buffer (compact, compact->len, NULL, tables, &b, &reason));
   assert_string_equal (reason, "payload lies past the end of the file");
+  assert_null (payload_end_in_buffer (compact, compact->len, NULL, tables));
   et_image_tables_set_source (tables, source_with_payload (&plain, at), NULL);
   assert_true (et_record_parse (full->data, full->len, &a, &reason));
   assert_true (parse_in_buffer (compact, compact->len, NULL, tables, &b, &reason));
   assert_same_record (&a, &b);
   assert_ptr_equal (b.payload, tables->source + at);
+  /* what decoding asks for ahead: the payload's last byte */
+  assert_ptr_equal (payload_end_in_buffer (compact, compact->len, NULL, tables),
+                    b.payload + b.payload_len - 1);
   past = record_at (0, &plain, tables->source_len - sizeof plain.payload + 1, NULL);
   assert_false (parse_in_buffer (past, past->len, NULL, tables, &b, &reason));
   assert_string_equal (reason, "payload lies past the end of the file");
+  assert_null (payload_end_in_buffer (past, past->len, NULL, tables));
   et_image_tables_free (tables);
 }
 
@@ -420,6 +448,8 @@ test_records_near_their_buffer (void **state)
       assert_true (parse_in_buffer (compact, compact->len, &cases[i].bases, tables, &b, &reason));
       assert_same_record (&a, &b);
       assert_ptr_equal (b.payload, tables->source + at);
+      assert_ptr_equal (payload_end_in_buffer (compact, compact->len, &cases[i].bases, tables),
+                        b.payload + b.payload_len - 1);
     }
   /* 4 GiB past the base is too far (the source is not that long: the
    * long form names it, and is refused for it) */
@@ -432,8 +462,10 @@ test_records_near_their_buffer (void **state)
     assert_int_equal (past->len, ET_IMAGE_NEAR_SIZE);
     assert_false (parse_in_buffer (past, past->len, &base, tables, &b, &reason));
     assert_string_equal (reason, "payload lies past the end of the file");
+    assert_null (payload_end_in_buffer (past, past->len, &base, tables));
     /* a 16-byte record cut short by its buffer's end */
     assert_false (parse_in_buffer (past, 12, &base, tables, &b, &reason));
+    assert_null (payload_end_in_buffer (past, 12, &base, tables));
   }
   et_image_tables_free (tables);
 }

@@ -348,6 +348,42 @@ parse (const guint8 *buffer, gsize at, gsize len, const EtImageTables *tables, g
   return TRUE;
 }
 
+const guint8 *
+et_image_record_payload_end (const guint8 *buffer, gsize pos, gsize len,
+                             const EtImageTables *tables)
+{
+  const guint8 *p = buffer + pos;
+  guint64 at, n;
+
+  if (tables->source == NULL || pos < ET_BUFFER_HEADER_SIZE || pos > len
+      || len - pos < ET_IMAGE_NEAR_SIZE || p[3] != ET_IMAGE_RECORD_MARK)
+    return NULL;
+  if (p[2] == ET_IMAGE_NEAR)
+    {
+      at = et_read_u64 (buffer + ET_IMAGE_BUFFER_BASES + 8) + et_read_u32 (p + 12);
+      n = et_read_u16 (p);
+    }
+  else if ((p[2] & ~ET_IMAGE_SHORT_TIME) == ET_IMAGE_PAYLOAD_AT)
+    {
+      gsize header = (p[2] & ET_IMAGE_SHORT_TIME) ? ET_IMAGE_SHORT_HEADER
+                                                  : ET_IMAGE_RECORD_HEADER;
+      guint64 v;
+
+      if (et_read_u16 (p) != header + ET_IMAGE_PAYLOAD_PLACE
+          || len - pos < header + ET_IMAGE_PAYLOAD_PLACE)
+        return NULL;
+      v = et_read_u64 (p + header);
+
+      at = v & ET_IMAGE_SOURCE_MAX;
+      n = v >> 48;
+    }
+  else
+    return NULL;
+  if (n == 0 || at > tables->source_len || n > tables->source_len - at)
+    return NULL;
+  return tables->source + at + n - 1;
+}
+
 gboolean
 et_image_record_parse (const guint8 *buffer, gsize pos, gsize len, const EtImageTables *tables,
                        EtRecord *r, const char **reason)

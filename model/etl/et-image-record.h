@@ -178,6 +178,10 @@ struct _EtImageTables
   EtMapping   *source_watch;
   const guint8 *source;
   guint64      source_len;
+  /* The records name large payloads in it (FAR_PAYLOADS bytes an event
+   * on average or more, et-nettrace-image.c): decoding asks for them some
+   * events ahead (et-trace-markers.c). */
+  gboolean     far_payloads;
 };
 
 EtImageTables *et_image_tables_new  (void);
@@ -242,5 +246,13 @@ gboolean  et_image_record_parse_walked (const guint8       *buffer,
                                         const EtImageTables *tables,
                                         EtRecord           *record,
                                         const char        **reason);
+
+/* The last byte of the payload the record at @pos names in the source
+ * file, or NULL (none, or a record that does not parse so far): for a
+ * walk that asks for payloads some records ahead of reading them. */
+const guint8 *et_image_record_payload_end (const guint8        *buffer,
+                                           gsize                pos,
+                                           gsize                len,
+                                           const EtImageTables *tables);
 
 G_END_DECLS

@@ -466,6 +466,8 @@ typedef struct
 } __attribute__ ((aligned (64))) Worker;   /* no cache line shared by two */
 
 /* Decodes events [from, to) of a worker's range into its own arrays. */
+#define DECODE_AHEAD 8
+
 static gpointer
 decode_range (gpointer data)
 {
@@ -474,6 +476,7 @@ decode_range (gpointer data)
   MarkerBuild *b = &w->b;
   EtEvent event;
   guint64 told = w->from;
+  gboolean ahead = _et_trace_payloads_far (self);   /* (see below) */
 
   et_worker_begin ();
   for (guint64 i = w->from; i < w->to; i++)
@@ -482,6 +485,15 @@ decode_range (gpointer data)
       g_autoptr(GError) local = NULL;
       EtRecord record;
       guint provider;
+
+      /* Payloads in a .nettrace are read where they lie in the file, a
+       * cache line (and often a page) of their own each, which decoding
+       * then waited for: asked for some events ahead, their records
+       * further ahead still. */
+      if (ahead && i + 2 * DECODE_AHEAD < w->to)
+        _et_trace_prefetch_event (self, i + 2 * DECODE_AHEAD);
+      if (ahead && i + DECODE_AHEAD < w->to)
+        _et_trace_prefetch_payload (self, i + DECODE_AHEAD);
 
       if ((i & 0x3FFF) == 0)
         {

@@ -275,6 +275,13 @@ guint64         _et_trace_offset_of      (EtTrace        *self,
  * out of file order call it some events ahead). */
 void            _et_trace_prefetch_event (EtTrace        *self,
                                           guint64         index);
+/* Whether the trace is an image whose records name large payloads in
+ * its source file (a .nettrace's: EtImageTables.far_payloads); and asks
+ * for the end of the payload event @index's record names there, when it
+ * names one (its record asked for before). */
+gboolean        _et_trace_payloads_far   (EtTrace        *self);
+void            _et_trace_prefetch_payload (EtTrace      *self,
+                                            guint64       index);
 gint64          _et_trace_raw_to_ns      (EtTrace        *self,
                                           gint64          raw);
 typedef struct _EtTraceCpu EtTraceCpu;

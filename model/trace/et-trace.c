@@ -5,6 +5,7 @@
  * et-trace-load.c; this file answers questions about a loaded trace.
  */
 #include "et-trace-private.h"
+#include "et-image-record.h"
 #include "et-stacks.h"
 
 #include <stdlib.h>
@@ -427,6 +428,30 @@ _et_trace_prefetch_event (EtTrace *self, guint64 index)
   const guint8 *bytes = et_etl_file_buffer (self->file, _et_loc_buffer (self, loc), &len);
 
   __builtin_prefetch (bytes + loc_pos (self, loc));
+}
+
+gboolean
+_et_trace_payloads_far (EtTrace *self)
+{
+  EtImageTables *tables = et_etl_file_image_tables (self->file);
+
+  return tables != NULL && tables->source != NULL && tables->far_payloads;
+}
+
+void
+_et_trace_prefetch_payload (EtTrace *self, guint64 index)
+{
+  EtImageTables *tables = et_etl_file_image_tables (self->file);
+  EtEventLoc loc = self->events[index];
+  gsize len;
+  const guint8 *bytes, *end;
+
+  if (tables == NULL)
+    return;
+  bytes = et_etl_file_buffer (self->file, _et_loc_buffer (self, loc), &len);
+  end = et_image_record_payload_end (bytes, loc_pos (self, loc), len, tables);
+  if (end != NULL)
+    __builtin_prefetch (end);
 }
 
 guint64
