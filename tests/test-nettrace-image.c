@@ -356,8 +356,9 @@ test_events_past_the_slot_space_are_counted_and_said (void **state)
 /* Writes @n events on seven threads and three processors: every fifth
  * with an activity id, every eleventh a related one, a new stack every
  * thousand (a sequence point every 50,000), a 300-character label every
- * 997th (named in the file), and three events too large for a record. */
-static void
+ * 997th (named in the file), and every 100,003rd too large for a record.
+ * Returns the file's size. */
+static guint64
 write_mixed (const char *path, guint n)
 {
   g_autoptr(GError) error = NULL;
@@ -366,6 +367,7 @@ write_mixed (const char *path, guint n)
   g_autofree char *label = g_strnfill (300, 'w');
   g_autofree char *huge = g_strnfill (40000, 'h');
   EtFixtureNettraceOptions o;
+  GStatBuf st;
 
   et_fixture_nettrace_options_init (&o);
   nt = et_fixture_nettrace_new (path, &o, &error);
@@ -400,6 +402,8 @@ write_mixed (const char *path, guint n)
     }
   et_fixture_nettrace_sequence_point (nt, 0);
   assert_true (et_fixture_nettrace_close (nt, &error));
+  assert_int_equal (g_stat (path, &st), 0);
+  return (guint64) st.st_size;
 }
 
 /* Opens @path on @threads threads ("1": one), noting its damage in
@@ -430,13 +434,10 @@ test_building_beside_reading_makes_the_same_image (void **state)
   g_autoptr(EtEtlFile) two = NULL;
   g_autoptr(GPtrArray) said_one = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) said_two = g_ptr_array_new_with_free_func (g_free);
-  GStatBuf st;
   guint64 size, beside;
   guint n, too_large = 0;
 
-  write_mixed (fx->path, 600000);
-  assert_int_equal (g_stat (fx->path, &st), 0);
-  size = (guint64) st.st_size;
+  size = write_mixed (fx->path, 600000);
   for (guint k = 0; k < 3; k++)
     assert_true (et_fixture_damage_flip_bits (fx->path, size / 20 + k * (size / 3),
                                               0xFF, &error));
@@ -485,20 +486,18 @@ test_cancelled_while_building_beside (void **state)
   EtFixtureFile *fx = et_fixture_file_new ("beside-cancel.nettrace");
   g_autoptr(GError) error = NULL;
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
-  guint64 before;
-  GStatBuf st;
+  guint64 before, size;
   CancelAt c = { cancellable, 0, 0 };
 
-  write_mixed (fx->path, 600000);
-  assert_int_equal (g_stat (fx->path, &st), 0);
-  c.at = (guint64) st.st_size * 2 / 3;
+  size = write_mixed (fx->path, 600000);
+  c.at = size * 2 / 3;
   before = _et_nettrace_built_beside ();
   g_setenv ("ETLSCOPE_THREADS", "2", TRUE);
   assert_null (et_nettrace_open (fx->path, NULL, NULL, cancel_past, &c, cancellable, &error));
   g_unsetenv ("ETLSCOPE_THREADS");
   assert_true (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED));
   assert_true (_et_nettrace_built_beside () > before);
-  assert_true (c.told >= c.at && c.told < (guint64) st.st_size);
+  assert_true (c.told >= c.at && c.told < size);
   et_fixture_file_free (fx);
 }
 

@@ -466,6 +466,15 @@ test_starts_never_closed_pile_up (void **state)
     }
 }
 
+/* @a is the result @b is: the same partner, depth and status. */
+static void
+assert_same_result (EtSpanResult a, EtSpanResult b)
+{
+  assert_int_equal (a.partner, b.partner);
+  assert_int_equal (a.depth, b.depth);
+  assert_int_equal (a.status, b.status);
+}
+
 /* A random trace gave every kind of result (counted by status in
  * @kinds) often enough for a test of them all to mean something. */
 static void
@@ -498,9 +507,7 @@ test_lanes_beside_pairing_match_one_thread (void **state)
   et_span_pair_on (e, n, two, 2);
   for (guint i = 0; i < n; i++)
     {
-      assert_int_equal (two[i].partner, one[i].partner);
-      assert_int_equal (two[i].depth, one[i].depth);
-      assert_int_equal (two[i].status, one[i].status);
+      assert_same_result (two[i], one[i]);
       kinds[one[i].status]++;
     }
   assert_every_kind (kinds);   /* was there to get right */
@@ -588,9 +595,7 @@ test_pairing_by_reference_matches_events (void **state)
           assert_int_equal (keys[i].is_end & ~(ET_SPAN_KEY_PAIRED | ET_SPAN_KEY_CARRIES_OWNER),
                             e[i].is_end ? 1 : 2);
           assert_true (keys[i].is_end & ET_SPAN_KEY_PAIRED);
-          assert_int_equal (by_key[i].partner, by_event[i].partner);
-          assert_int_equal (by_key[i].depth, by_event[i].depth);
-          assert_int_equal (by_key[i].status, by_event[i].status);
+          assert_same_result (by_key[i], by_event[i]);
           if (carry && (e[i].has_span_id || et_guid_is_zero (&e[i].activity_id)))
             {
               assert_int_equal (keys[i].thread, e[i].tid);
@@ -665,9 +670,7 @@ test_each_key_is_told_once_in_order (void **state)
           EtSpanResult held = et_span_key_result (&keys[i]);
 
           assert_int_equal (told_end[i], pristine[i].is_end);
-          assert_int_equal (told[i].partner, held.partner);
-          assert_int_equal (told[i].depth, held.depth);
-          assert_int_equal (told[i].status, held.status);
+          assert_same_result (told[i], held);
           kinds[held.status]++;
         }
     }

@@ -683,6 +683,20 @@ test_a_lone_process_joins_its_spans_in_parts (void **state)
   assert_true (et_trace_get_stats (one)->markers > 100000);
 }
 
+/* A writer of @f's file with the fixture's default options. */
+static EtFixtureWriter *
+default_writer (Fixture *f)
+{
+  g_autoptr(GError) error = NULL;
+  EtFixtureOptions o;
+  EtFixtureWriter *w;
+
+  et_fixture_options_init (&o);
+  w = et_fixture_writer_new (f->path, &o, &error);
+  g_assert_no_error (error);
+  return w;
+}
+
 /* Event @i of a trace of level-4 TraceLogging events of @provider, a
  * microsecond apart on four CPUs, each naming its cvSeries. */
 static void
@@ -710,14 +724,11 @@ test_threads_taking_turns_keep_their_channels (void **state)
   Fixture *f = *state;
   const guint n_threads = 300, n_series = 12, rounds = 24;
   g_autoptr(GError) error = NULL;
-  EtFixtureOptions o;
 
-  et_fixture_options_init (&o);
   {
-    g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, &o, &error);
+    g_autoptr(EtFixtureWriter) w = default_writer (f);
     guint64 i = 0;
 
-    g_assert_no_error (error);
     for (guint r = 0; r < rounds; r++)
       for (guint s = 0; s < n_series; s++)
         for (guint t = 0; t < n_threads; t++, i++)
@@ -769,14 +780,11 @@ test_a_thread_of_many_series_keeps_its_channels (void **state)
   g_autoptr(GError) error = NULL;
   g_autoptr(GHashTable) on_many = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint events_on_many = 0;
-  EtFixtureOptions o;
 
-  et_fixture_options_init (&o);
   {
-    g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, &o, &error);
+    g_autoptr(EtFixtureWriter) w = default_writer (f);
     guint64 i = 0;
 
-    g_assert_no_error (error);
     for (guint r = 0; r < rounds; r++)
       for (guint s = 0; s < n_series; s++, i++)
         {
@@ -971,14 +979,11 @@ test_uneven_cpus_merge_into_the_same_index (void **state)
   g_autoptr(GError) error = NULL;
   g_autoptr(EtTrace) one = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (99);
-  EtFixtureOptions o;
 
-  et_fixture_options_init (&o);
   {
-    g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, &o, &error);
+    g_autoptr(EtFixtureWriter) w = default_writer (f);
     gint64 t = MS;
 
-    g_assert_no_error (error);
     for (guint i = 0; i < n; i++)
       {
         g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
@@ -1030,13 +1035,10 @@ test_a_cpu_going_back_in_time_is_sorted (void **state)
   g_autoptr(GHashTable) offsets = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   gint64 last_on_0 = 0;
   guint back_on_0 = 0;
-  EtFixtureOptions o;
 
-  et_fixture_options_init (&o);
   {
-    g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, &o, &error);
+    g_autoptr(EtFixtureWriter) w = default_writer (f);
 
-    g_assert_no_error (error);
     for (guint i = 0; i < n; i++)
       {
         g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
@@ -1666,17 +1668,15 @@ test_search_text_and_payload_values (void **state)
 static void
 test_search_folds_unicode_and_threads_agree (void **state)
 {
+  EtFixtureOptions o;
   Fixture *f = *state;
   g_autoptr(GError) error = NULL;
-  EtFixtureOptions o;
   g_autoptr(EtTrace) t = NULL;
 
-  et_fixture_options_init (&o);
   {
-    g_autoptr(EtFixtureWriter) w = et_fixture_writer_new (f->path, &o, &error);
+    g_autoptr(EtFixtureWriter) w = default_writer (f);
     const char *const places[] = { "Straße 5", "ÉCOLE", "plain ascii" };
 
-    g_assert_no_error (error);
     for (guint i = 0; i < G_N_ELEMENTS (places); i++)
       {
         g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
@@ -1701,6 +1701,7 @@ test_search_folds_unicode_and_threads_agree (void **state)
   }
   g_clear_object (&t);
 
+  et_fixture_options_init (&o);
   assert_true (et_fixture_write_large (f->path, 60000, 3, &o, &error));
   t = load (f->path);
   {

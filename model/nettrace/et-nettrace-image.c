@@ -578,9 +578,9 @@ put_event_item (EtNtPipe *pipe, const guint8 *data, const EtNettraceEvent *e, gu
   items[0].u.event.block_before = (guint32) (e->offset - e->block_offset);
   items[0].u.event.tid = (guint32) e->thread_id;
   items[0].u.event.at = e->offset | (guint64) MIN (e->processor, MAX_CPUS - 1) << AT_CPU_SHIFT;
-  /* (the reader's payloads lie right after their headers, in the file) */
-  if (e->payload >= data + e->offset && after <= 0xFF && e->payload_len <= G_MAXUINT16
-      && e->offset >> AT_OFFSET_BITS == 0)
+  /* (the reader's payloads lie right after their headers, in the file;
+   * a mapped file's offsets are below 2^47, the process's address space) */
+  if (e->payload >= data + e->offset && after <= 0xFF && e->payload_len <= G_MAXUINT16)
     {
       items[0].u.event.at |= after << AT_AFTER_SHIFT;
       items[0].payload_len = (guint16) e->payload_len;

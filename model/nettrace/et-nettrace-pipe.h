@@ -35,7 +35,7 @@ void          _et_nt_pipe_close (EtNtPipe *pipe);
 gconstpointer _et_nt_pipe_take  (EtNtPipe *pipe,
                                  gsize    *n);
 
-/* Items handed over so far (for tests: the pipe was used). */
+/* Items handed over so far (what opening tells of the pipe). */
 guint64       _et_nt_pipe_items (EtNtPipe *pipe);
 
 G_END_DECLS
