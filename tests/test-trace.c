@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 #include "et-fixture.h"
+#include "et-fixture-nettrace.h"
 #include "et-sort.h"
 #include "et-trace.h"
 #include "et-trace-private.h"
@@ -877,6 +878,89 @@ test_marker_events_find_every_marker (void **state)
         _et_marker_events_clear (&events);
       }
   g_rand_free (rand);
+}
+
+/* Events of many threads on one processor, in a .nettrace, come in file
+ * order far from time order (each thread's clock lags the one written
+ * before it; threads two by two at the same times): the run of that
+ * processor is out of order, and long enough to be sorted in pieces
+ * (et-trace-merge.c). Loaded on one, two, three and eight cores, the
+ * index is the written events sorted by time, ties in the order written,
+ * every one of them. */
+static void
+test_interleaved_threads_are_indexed_in_time_order (void **state)
+{
+  Fixture *f = *state;
+  const guint n_threads = 12, rounds = 8000;
+  const char *cores[] = { "1", "2", "3", "8" };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtFixtureNettrace) nt = NULL;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (36);
+  g_autoptr(GArray) written = g_array_new (FALSE, FALSE, sizeof (EtEventRef));
+  g_autoptr(GArray) tids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  EtFixtureNettraceOptions o;
+
+  et_fixture_nettrace_options_init (&o);
+  nt = et_fixture_nettrace_new (f->path, &o, &error);
+  g_assert_no_error (error);
+  for (guint r = 0; r < rounds; r++)
+    for (guint t = 0; t < n_threads; t += 2)
+      {
+        /* (multiples of the 100 ns tick: no two times round alike) */
+        gint64 at = 1000000 + (gint64) r * 2000 - (gint64) t * 350
+                    + 100 * (gint64) g_rand_int_range (rand, 0, 60);
+
+        for (guint pair = 0; pair < 2; pair++)
+          {
+            EtFixtureEvent ev;
+            EtEventRef ref = { at, written->len };
+            guint32 tid = 500 + t + pair;
+
+            et_fixture_event_init (&ev);
+            ev.pid = 4242, ev.tid = tid, ev.cpu = 0, ev.time_ns = at, ev.id = 1;
+            et_fixture_payload_reset (p);
+            et_fixture_payload_add_u32 (p, "item", written->len);
+            et_fixture_nettrace_write_event (nt, &ev, "Etlscope-Order", "Work", p);
+            g_array_append_val (written, ref);
+            g_array_append_val (tids, tid);
+          }
+      }
+  assert_true (et_fixture_nettrace_close (nt, &error));
+  /* what the index must be: by time, then as written */
+  g_array_sort (written, _et_compare_event_refs);
+  assert_true (written->len > 2 * 32768);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cores); c++)
+    {
+      g_autoptr(EtTrace) t = NULL;
+      EtFields *fields = et_fields_new ();
+      guint64 first = 0, events = 0;
+
+      g_setenv ("ETLSCOPE_THREADS", cores[c], TRUE);
+      t = load (f->path);
+      g_unsetenv ("ETLSCOPE_THREADS");
+      for (guint64 i = 0; i < et_trace_get_n_events (t); i++)
+        {
+          EtEvent ev;
+          gint64 item = -1;
+          const EtEventRef *want = &g_array_index (written, EtEventRef, events);
+
+          assert_true (et_trace_decode_event (t, i, &ev, fields, &error));
+          if (ev.tid < 500)
+            continue;                       /* (the trace's own events) */
+          assert_true (et_fields_get_integer (fields, (guint) MAX (et_fields_find (fields, "item"), 0),
+                                              &item));
+          if (events == 0)
+            first = ev.time_ns;
+          assert_int_equal (item, want->loc);
+          assert_int_equal (ev.tid, g_array_index (tids, guint32, want->loc));
+          assert_int_equal (ev.time_ns - first, want->ts - g_array_index (written, EtEventRef, 0).ts);
+          events++;
+        }
+      et_fields_free (fields);
+      assert_int_equal (events, written->len);
+    }
 }
 
 /* Walking and decoding on several threads must give exactly what one
@@ -2040,6 +2124,8 @@ main (void)
 {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown (test_counts_threads_and_names, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_interleaved_threads_are_indexed_in_time_order, setup,
+                                     teardown),
     cmocka_unit_test_setup_teardown (test_markers_sorted_per_channel_and_span_paired, setup, teardown),
     cmocka_unit_test_setup_teardown (test_channel_summaries_agree_with_their_markers, setup,
                                      teardown),
