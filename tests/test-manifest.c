@@ -98,6 +98,7 @@ static const char tpl_xml[] =
   "  <event value=\"205\" template=\"SignedCountArgs\"/>\r\n"
   "  <event value=\"206\" template=\"UnknownTypeArgs\"/>\r\n"
   "  <event value=\"207\" template=\"OuterCountArgs\"/>\r\n"
+  "  <event value=\"208\" template=\"NumberArraysArgs\"/>\r\n"
   " </events>\r\n"
   " <templates>\r\n"
   "  <template tid=\"ParallelLoopBeginArgs\">\r\n"
@@ -180,6 +181,15 @@ static const char tpl_xml[] =
   "    <data name=\"xs\" inType=\"win:UInt8\" count=\"n\"/>\r\n"
   "    <data name=\"blob\" inType=\"win:Binary\" length=\"size\"/>\r\n"
   "   </struct>\r\n"
+  "  </template>\r\n"
+  "  <template tid=\"NumberArraysArgs\">\r\n"
+  "   <data name=\"count\" inType=\"win:UInt32\"/>\r\n"
+  "   <data name=\"frames\" inType=\"win:Pointer\" count=\"count\"/>\r\n"
+  "   <data name=\"ids\" inType=\"win:GUID\" count=\"2\"/>\r\n"
+  "   <data name=\"times\" inType=\"win:FILETIME\" count=\"count\"/>\r\n"
+  "   <data name=\"when\" inType=\"win:SYSTEMTIME\" count=\"1\"/>\r\n"
+  "   <data name=\"flags\" inType=\"win:HexInt32\" count=\"count\"/>\r\n"
+  "   <data name=\"last\" inType=\"win:Int8\"/>\r\n"
   "  </template>\r\n"
   "  <template tid=\"UnknownTypeArgs\">\r\n"
   "   <data name=\"q\" inType=\"win:Quaternion\"/>\r\n"
@@ -347,7 +357,7 @@ test_provider_name_and_braced_guid (void **state)
   assert_true (et_guid_parse ("2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5", &want));
   assert_true (et_guid_equal (et_manifest_get_provider_guid (m), &want));
   /* 9 named events, 10 entries of (id, version) counting 2.1, 21 in-types, 7 more. */
-  assert_int_equal (et_manifest_get_n_events (m), 10 + 21 + 8);
+  assert_int_equal (et_manifest_get_n_events (m), 10 + 21 + 9);
 }
 
 static void
@@ -1129,6 +1139,19 @@ well_formed_samples (void)
     put_u8 (b, 1);
     put_u16 (b, 0xFFFF);
   }
+  {
+    GByteArray *b = SAMPLE (208);
+    put_u32 (b, 3);
+    for (int i = 0; i < 3; i++)
+      put_u64 (b, 0x7ff000001000 + i);
+    put_zeros (b, 2 * 16);
+    for (int i = 0; i < 3; i++)
+      put_u64 (b, 133000000000000000 + i);
+    put_zeros (b, 16);
+    for (int i = 0; i < 3; i++)
+      put_u32 (b, 0x10 << i);
+    put_u8 (b, 0x80);
+  }
 #undef SAMPLE
   return all;
 }
@@ -1171,6 +1194,55 @@ test_truncated_payload_fails_at_every_byte (void **state)
           decoded_clear (&d);
         }
     }
+}
+
+/* et_manifest_check (arrays of numbers measured, not read) says of every
+ * payload what decoding it says: each sample whole, cut at every byte,
+ * and with each byte set to 0x00, 0x01, 0x7F and 0xFF in turn (counts
+ * that lie, negative counts, strings that do not end), read with
+ * pointers of 4 bytes and of 8. */
+static void
+test_check_agrees_with_decoding (void **state)
+{
+  static const guint8 values[] = { 0x00, 0x01, 0x7F, 0xFF };
+  g_autoptr(EtManifest) m = parse_tpl ();
+  g_autoptr(GPtrArray) samples = well_formed_samples ();
+  EtFields *scratch = et_fields_new ();
+  guint failed = 0, passed = 0;
+
+  g_ptr_array_set_free_func (samples, sample_free);
+  for (guint k = 0; k < samples->len; k++)
+    {
+      const Sample *s = g_ptr_array_index (samples, k);
+      const EtManifestEvent *ev = et_manifest_lookup (m, s->id, 0);
+
+      for (guint pointer_size = 4; pointer_size <= 8; pointer_size += 4)
+        for (gsize cut = 0; cut <= s->bytes->len; cut++)
+          for (gint at = -1; at < (gint) cut; at++)
+            for (guint v = 0; v < (at < 0 ? 1 : G_N_ELEMENTS (values)); v++)
+              {
+                /* (a copy of exactly the bytes, so that ASan sees any overread) */
+                guint8 *bytes = g_memdup2 (s->bytes->data, MAX (cut, 1));
+                Decoded d;
+                gboolean checked;
+
+                if (at >= 0)
+                  bytes[at] = values[v];
+                d = decode_with (m, s->id, 0, bytes, cut, pointer_size);
+                checked = et_manifest_check (m, ev, bytes, cut, pointer_size, scratch);
+                assert_int_equal (checked, d.ok);
+                if (d.ok)
+                  passed++;
+                else
+                  failed++;
+                decoded_clear (&d);
+                g_free (bytes);
+              }
+    }
+  /* both verdicts were met, many times */
+  assert_true (passed > 1000);
+  assert_true (failed > 1000);
+  et_fields_free (scratch);
 }
 
 static void
@@ -1553,6 +1625,7 @@ main (void)
     cmocka_unit_test (test_value_map_without_match_has_no_label),
     cmocka_unit_test (test_bit_map_labels_set_bits_in_map_order),
     cmocka_unit_test (test_fixed_layouts_of_templates),
+    cmocka_unit_test (test_check_agrees_with_decoding),
     cmocka_unit_test (test_decode_unicode_string_to_utf8),
     cmocka_unit_test (test_decode_ansi_string),
     cmocka_unit_test (test_unterminated_strings_stop_at_the_payload_end),

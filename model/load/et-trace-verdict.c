@@ -14,9 +14,11 @@
  * The check costs what decoding would only for the payloads it cannot
  * clear by their layout: a fixed layout's size, or a walk of a walk
  * layout's fields (strings by their terminators), as the marker rules
- * read them (et-fields.h); other schemas (arrays, structs) are decoded
- * into the worker's scratch fields. An event its provider's manifest does
- * not describe decodes as raw bytes, which cannot fail.
+ * read them (et-fields.h); other schemas (arrays, structs) are checked
+ * by the manifest's decoder into the worker's scratch fields, arrays of
+ * numbers measured, not read (et_manifest_check). An event its
+ * provider's manifest does not describe decodes as raw bytes, which
+ * cannot fail.
  */
 #include "et-trace-load-private.h"
 #include "et-manifest.h"
@@ -49,6 +51,10 @@ _et_trace_check_payload (EtTrace *self, const EtRecord *record, guint provider, 
   if (walk != NULL && et_walk_layout_fits (walk, record->payload, record->payload_len,
                                            record->pointer_size))
     return TRUE;
+  if (et_manifest_check (p->manifest, me, record->payload, record->payload_len,
+                         record->pointer_size, scratch))
+    return TRUE;
+  /* (decoded, to say why, as the event list will) */
   if (_et_trace_decode_record (self, record, provider, _et_trace_offset_of (self, loc), cache,
                                &event, scratch, &local))
     return TRUE;

@@ -389,6 +389,7 @@ typedef struct
   guint     pointer_size;
   EtFields *fields;
   GError  **error;
+  gboolean  check;         /* et_manifest_check: arrays of numbers measured */
 } Decoder;
 
 static gboolean fail (Decoder *d, EtEtlError code, gsize offset, const EtManifestData *item,
@@ -815,10 +816,32 @@ decode_element (Decoder *d, const EtManifestData *item, const Scope *scope)
   return ok;
 }
 
+/* The bytes decode_fixed takes for one @item, a number (an integer, a
+ * float, a GUID, a time, a pointer) that reading cannot fail but by
+ * running out of bytes; 0 for any other in-type. */
+static guint
+number_size (const Decoder *d, const EtManifestData *item)
+{
+  switch (item->in_type)
+    {
+    case ET_MAN_IN_POINTER:
+      return d->pointer_size;
+    case ET_MAN_IN_STRUCT:
+    case ET_MAN_IN_UNICODE_STRING:
+    case ET_MAN_IN_ANSI_STRING:
+    case ET_MAN_IN_BINARY:
+    case ET_MAN_IN_SID:
+    case ET_MAN_IN_WBEM_SID:
+      return 0;
+    default:
+      return item->in_type <= ET_MAN_IN_LAST ? fixed_sizes[item->in_type] : 0;
+    }
+}
+
 static gboolean
 decode_item (Decoder *d, const EtManifestData *item, const Scope *scope)
 {
-  gsize left = et_reader_remaining (&d->r);
+  gsize left = et_reader_remaining (&d->r), size;
   guint64 n;
   gboolean ok = TRUE;
 
@@ -836,8 +859,13 @@ decode_item (Decoder *d, const EtManifestData *item, const Scope *scope)
                  G_GSIZE_FORMAT " left", n, MAX (item->min_size, 1), left);
   et_fields_entry (d->fields, et_fields_begin (d->fields, item->name, ET_VALUE_ARRAY))->in_type =
     item->in_type;
-  for (guint64 i = 0; ok && i < n; i++)
-    ok = decode_element (d, item, scope);
+  /* (n × size cannot overflow: n is at most left / min_size, and a
+   * pointer's min_size is 4) */
+  if (d->check && (size = number_size (d, item)) != 0)
+    ok = take (d, item, n * size) != NULL;
+  else
+    for (guint64 i = 0; ok && i < n; i++)
+      ok = decode_element (d, item, scope);
   et_fields_end (d->fields);
   return ok;
 }
@@ -853,6 +881,29 @@ decode_items (Decoder *d, const EtManifestData *items, guint n, const Scope *out
   return TRUE;
 }
 
+static gboolean
+arguments_sane (const EtManifest *manifest, const EtManifestEvent *event, const guint8 *payload,
+                gsize len, guint pointer_size, const EtFields *fields)
+{
+  g_return_val_if_fail (manifest != NULL, FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
+  g_return_val_if_fail (pointer_size == 4 || pointer_size == 8, FALSE);
+  g_return_val_if_fail (fields != NULL, FALSE);
+  return TRUE;
+}
+
+static gboolean
+run (Decoder *d, const EtManifestEvent *event, const guint8 *payload, gsize len)
+{
+  static const guint8 empty[1];
+
+  et_reader_init (&d->r, payload != NULL ? payload : empty, len);
+  if (event->template_ == NULL)
+    return TRUE;
+  return decode_items (d, event->template_->data, event->template_->n_data, NULL);
+}
+
 gboolean
 et_manifest_decode (const EtManifest      *manifest,
                     const EtManifestEvent *event,
@@ -863,21 +914,31 @@ et_manifest_decode (const EtManifest      *manifest,
                     gsize                 *consumed,
                     GError               **error)
 {
-  static const guint8 empty[1];
   Decoder d = { .pointer_size = pointer_size, .fields = fields, .error = error };
-  gboolean ok = TRUE;
+  gboolean ok;
 
-  g_return_val_if_fail (manifest != NULL, FALSE);
-  g_return_val_if_fail (event != NULL, FALSE);
-  g_return_val_if_fail (payload != NULL || len == 0, FALSE);
-  g_return_val_if_fail (pointer_size == 4 || pointer_size == 8, FALSE);
-  g_return_val_if_fail (fields != NULL, FALSE);
+  if (!arguments_sane (manifest, event, payload, len, pointer_size, fields))
+    return FALSE;
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  et_reader_init (&d.r, payload != NULL ? payload : empty, len);
-  if (event->template_ != NULL)
-    ok = decode_items (&d, event->template_->data, event->template_->n_data, NULL);
+  ok = run (&d, event, payload, len);
   if (consumed != NULL)
     *consumed = d.r.pos;
   return ok;
+}
+
+gboolean
+et_manifest_check (const EtManifest      *manifest,
+                   const EtManifestEvent *event,
+                   const guint8          *payload,
+                   gsize                  len,
+                   guint                  pointer_size,
+                   EtFields              *scratch)
+{
+  Decoder d = { .pointer_size = pointer_size, .fields = scratch, .check = TRUE };
+
+  if (!arguments_sane (manifest, event, payload, len, pointer_size, scratch))
+    return FALSE;
+  et_fields_clear (scratch);
+  return run (&d, event, payload, len);
 }

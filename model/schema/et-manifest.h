@@ -85,6 +85,18 @@ gboolean      et_manifest_decode            (const EtManifest      *manifest,
                                              EtFields              *fields,
                                              gsize                 *consumed,
                                              GError               **error);
+/* Whether et_manifest_decode would decode @payload without fail: the same
+ * walk, but an array of fixed-size numbers is measured instead of read
+ * (a stack's frames, a method's offset maps: the loader checks every
+ * payload no layout clears, and reading such arrays was a seventh of
+ * loading net.4.5.2.x64.etl). @scratch holds the fields counts are read
+ * from; it is cleared first. */
+gboolean      et_manifest_check             (const EtManifest      *manifest,
+                                             const EtManifestEvent *event,
+                                             const guint8          *payload,
+                                             gsize                  len,
+                                             guint                  pointer_size,
+                                             EtFields              *scratch);
 
 /* Chunk reassembly ("Chunk envelope" in etl-format.md §9). */
 typedef struct _EtManifestAssembler EtManifestAssembler;
