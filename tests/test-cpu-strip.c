@@ -285,6 +285,84 @@ test_many_switches (void **state)
   remove_trace (path);
 }
 
+/* Samples, switches and sampling intervals read on one core and on two,
+ * three and eight (the records cut in ranges, one a core): the same
+ * interval (the latest; of two at one time, the one later in the file),
+ * the same time on CPU, CPU time and strip, column by column, with the
+ * same samples in each column, for every thread. */
+static void
+test_read_on_every_core_as_on_one (void **state)
+{
+  const char *cores[] = { "2", "3", "8" };
+  char *path = NULL;
+  g_autoptr(EtFixtureWriter) w = new_writer (&path);
+  g_autoptr(EtTrace) one = NULL;
+  const guint rounds = 12000, n_threads = 4;
+  const gint64 end = 1000000 + (gint64) rounds * 100000;
+
+  (void) state;
+  write_interval (w, 500000, INTERVAL_100NS);
+  for (guint t = 0; t < n_threads; t++)
+    et_fixture_write_thread (w, t, 100 + t, ET_FIXTURE_KERNEL_START, APP_PID, WORKER_TID + t,
+                             NULL);
+  for (guint i = 0; i < rounds; i++)
+    for (guint t = 0; t < n_threads; t++)
+      {
+        gint64 at = 1000000 + i * (gint64) 100000 + t * 20000;
+        guint cpu = (i + t) % 4;
+
+        et_fixture_write_cswitch (w, cpu, at, WORKER_TID + t, 0);
+        if ((i + t) % 3 != 0)
+          et_fixture_write_sample (w, cpu, at + 5000 + t * 1000, WORKER_TID + t, 0x1000);
+        et_fixture_write_cswitch (w, cpu, at + 10000 + t * 2000, 0, WORKER_TID + t);
+        if (i == rounds / 2 && t == 0)
+          write_interval (w, at, 5000);
+        if (i == rounds * 3 / 4 && t == 0)
+          {
+            write_interval (w, at, 7500);
+            write_interval (w, at, 1250);      /* the same time, later in the file */
+          }
+      }
+  assert_true (et_fixture_writer_close (w, NULL));
+  g_setenv ("ETLSCOPE_THREADS", "1", TRUE);
+  one = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL);
+  assert_non_null (one);
+  assert_int_equal (et_trace_sample_interval_ns (one), 1250 * 100);
+  assert_true (et_trace_has_cswitches (one));
+  for (guint c = 0; c < G_N_ELEMENTS (cores); c++)
+    {
+      g_autoptr(EtTrace) many = NULL;
+
+      g_setenv ("ETLSCOPE_THREADS", cores[c], TRUE);
+      many = et_trace_load (path, ET_LOAD_DEFAULT, NULL, NULL, NULL, NULL);
+      assert_non_null (many);
+      assert_int_equal (et_trace_sample_interval_ns (many), et_trace_sample_interval_ns (one));
+      assert_int_equal (et_trace_get_n_threads (many), et_trace_get_n_threads (one));
+      for (guint t = 0; t < n_threads; t++)
+        {
+          guint a = thread_index (one, APP_PID, WORKER_TID + t);
+          guint b = thread_index (many, APP_PID, WORKER_TID + t);
+          float fa[64], fb[64];
+          guint sa[64], sb[64], samples = 0;
+
+          assert_true (et_trace_thread_on_cpu_ns (one, a) > 0);
+          assert_int_equal (et_trace_thread_on_cpu_ns (many, b), et_trace_thread_on_cpu_ns (one, a));
+          assert_int_equal (et_trace_thread_cpu_ns (many, b), et_trace_thread_cpu_ns (one, a));
+          assert_int_equal (et_trace_thread_cpu_use (many, b, 0, end, 64, fb, sb),
+                            et_trace_thread_cpu_use (one, a, 0, end, 64, fa, sa));
+          assert_memory_equal (fa, fb, sizeof fa);
+          assert_memory_equal (sa, sb, sizeof sa);
+          for (guint k = 0; k < 64; k++)
+            samples += sa[k];
+          assert_int_equal (samples, et_trace_get_thread (one, a)->n_samples);
+          assert_true (samples > rounds / 2);
+        }
+    }
+  g_unsetenv ("ETLSCOPE_THREADS");
+  g_clear_object (&one);
+  remove_trace (path);
+}
+
 /* A thread that moves from CPU to CPU: its samples and switches are in
  * the file CPU by CPU, out of time order, and still counted in their
  * columns; runs of 30 µs every 100 µs, each on the next of 4 CPUs. */
@@ -810,6 +888,7 @@ main (void)
     cmocka_unit_test (test_fractions_from_switches),
     cmocka_unit_test (test_many_switches),
     cmocka_unit_test (test_thread_across_cpus),
+    cmocka_unit_test (test_read_on_every_core_as_on_one),
     cmocka_unit_test (test_both_ways_agree),
     cmocka_unit_test (test_both_ways_agree_on_the_corpus),
     cmocka_unit_test (test_strip_drawn_where_the_thread_ran),

@@ -4,9 +4,10 @@
  * Sits at the end of loading: the walk (et-trace-load.c) keeps the slot
  * of every record wanted here (_et_cpu_record_wanted: 4 bytes each), and
  * once the threads are built, _et_trace_cpu_build reads those records
- * again, gives each sample and switch its thread by the loader's own rule,
- * sorts each thread's times and keeps them delta-coded. Read-only after,
- * so any thread may query.
+ * again (in ranges, one a core, joined in file order), gives each sample
+ * and switch its thread by the loader's own rule, sorts each thread's
+ * times and keeps them delta-coded. Read-only after, so any thread may
+ * query.
  */
 #include "et-trace-load-private.h"
 #include "et-trace-cpu.h"
@@ -19,11 +20,15 @@
 #include "et-kernel.h"
 #include "et-time.h"
 #include "et-trace-cpu-private.h"
+#include "et-workers.h"
 
 #define HOOK_SAMPLE   0x0F2E   /* PerfInfo/SampledProfile */
 #define HOOK_CSWITCH  0x0524   /* Thread/CSwitch */
 #define HOOK_INTERVAL 0x0F48   /* PerfInfo/SetInterval */
 #define HOOK_START    0x0F49   /* PerfInfo/CollectionStart (the interval too) */
+/* Wanted records at least this many are read on every core (the corpus's
+ * net.4.5.2.x64.etl: 80,000 samples, 6.9 ms on one). */
+#define PARALLEL_RECORDS 20000
 
 typedef enum
 {
@@ -208,14 +213,24 @@ pair_switches (const gint64 *keys, guint n, gint64 end_ns, gint64 *out)
   return k;
 }
 
-/* Each thread's times as loading finds them (in file order), in arrays of
- * their own made on the thread's first time. */
+/* What one core takes from its range of the wanted records: each
+ * thread's times in arrays of their own made on the thread's first time,
+ * its samples' references in file order, and the sampling interval of
+ * its latest interval record. */
 typedef struct
 {
-  GArray **samples;        /* per thread: gint64 */
-  GArray **switches;       /* per thread: gint64, in/out in the lowest bit */
-  gint64   interval_at;    /* the time of the interval taken */
-} Build;
+  EtTrace     *self;
+  const EtEventLoc *locs;
+  guint        from, to;
+  gboolean     refs;          /* keep the samples' references */
+  GArray     **samples;       /* per thread: gint64 */
+  GArray     **switches;      /* per thread: gint64, in/out in the lowest bit */
+  GArray      *sample_refs;   /* EtSampleRef */
+  gboolean     has_switches;
+  gboolean     has_interval;
+  gint64       interval_ns;
+  gint64       interval_at;   /* the time of the interval taken */
+} Take;
 
 static void
 put_time (GArray **per_thread, guint thread, gint64 t)
@@ -225,12 +240,12 @@ put_time (GArray **per_thread, guint thread, gint64 t)
   g_array_append_val (per_thread[thread], t);
 }
 
-/* One wanted record into its thread's times; a sample also into
- * @sample_refs (may be NULL), for the stacks. */
+/* One wanted record into its thread's times; a sample's reference too,
+ * for the stacks. */
 static void
-take_record (EtTrace *self, EtTraceCpu *cpu, Build *build, const EtRecord *record,
-             EtEventLoc loc, GArray *sample_refs)
+take_record (Take *take, const EtRecord *record, EtEventLoc loc)
 {
+  EtTrace *self = take->self;
   gint64 ns = _et_trace_raw_to_ns (self, record->ts);
   Want want = want_of (record);
   guint t, t_old;
@@ -239,25 +254,77 @@ take_record (EtTrace *self, EtTraceCpu *cpu, Build *build, const EtRecord *recor
     {
       EtSampleRef ref = { loc, t };
 
-      put_time (build->samples, t, ns);
-      if (sample_refs != NULL)
-        g_array_append_val (sample_refs, ref);
+      put_time (take->samples, t, ns);
+      if (take->refs)
+        g_array_append_val (take->sample_refs, ref);
     }
   else if (want == WANT_SWITCH)
     {
       t = thread_of_tid (self, et_read_u32 (record->payload), FALSE);
       t_old = thread_of_tid (self, et_read_u32 (record->payload + 4), FALSE);
-      cpu->has_switches = TRUE;
+      take->has_switches = TRUE;
       if (t != ET_NO_INDEX)
-        put_time (build->switches, t, (ns & ~(gint64) 1) | 1);
+        put_time (take->switches, t, (ns & ~(gint64) 1) | 1);
       if (t_old != ET_NO_INDEX)
-        put_time (build->switches, t_old, ns & ~(gint64) 1);
+        put_time (take->switches, t_old, ns & ~(gint64) 1);
     }
   else if (want == WANT_INTERVAL && et_read_u32 (record->payload) == 0
-           && et_read_u32 (record->payload + 4) > 0 && ns >= build->interval_at)
+           && et_read_u32 (record->payload + 4) > 0
+           && (!take->has_interval || ns >= take->interval_at))
     {
-      cpu->interval_ns = (gint64) et_read_u32 (record->payload + 4) * 100;   /* 100 ns units */
-      build->interval_at = ns;
+      take->has_interval = TRUE;
+      take->interval_ns = (gint64) et_read_u32 (record->payload + 4) * 100;   /* 100 ns units */
+      take->interval_at = ns;
+    }
+}
+
+static gpointer
+take_range (gpointer data)
+{
+  Take *take = data;
+
+  et_worker_begin ();
+  for (guint i = take->from; i < take->to; i++)
+    {
+      EtRecord record;
+
+      /* (parsed while walking, unless the file shrank since: et-mapping.h) */
+      if (_et_trace_record_at (take->self, take->locs[i], &record))
+        take_record (take, &record, take->locs[i]);
+    }
+  return NULL;
+}
+
+/* @from's times and references after @into's (the range after it). */
+static void
+take_append (Take *into, Take *from, guint n_threads)
+{
+  GArray **lists[2][2] = { { into->samples, from->samples }, { into->switches, from->switches } };
+
+  for (guint l = 0; l < 2; l++)
+    for (guint t = 0; t < n_threads; t++)
+      {
+        GArray **to = &lists[l][0][t], *more = lists[l][1][t];
+
+        if (more == NULL)
+          continue;
+        if (*to == NULL)
+          *to = more;
+        else
+          {
+            g_array_append_vals (*to, more->data, more->len);
+            g_array_unref (more);
+          }
+      }
+  if (into->refs)
+    g_array_append_vals (into->sample_refs, from->sample_refs->data, from->sample_refs->len);
+  into->has_switches |= from->has_switches;
+  /* (the latest interval; of two at one time, the one later in the file) */
+  if (from->has_interval && (!into->has_interval || from->interval_at >= into->interval_at))
+    {
+      into->has_interval = TRUE;
+      into->interval_ns = from->interval_ns;
+      into->interval_at = from->interval_at;
     }
 }
 
@@ -282,9 +349,9 @@ sort_times (gint64 *t, guint n)
 /* A thread's samples and switches sorted and kept; its switches paired
  * first. Frees its arrays. */
 static void
-store_thread (EtTrace *self, EtTraceCpu *cpu, Build *build, guint t, gint64 end_ns)
+store_thread (EtTrace *self, EtTraceCpu *cpu, Take *take, guint t, gint64 end_ns)
 {
-  GArray *samples = build->samples[t], *switches = build->switches[t];
+  GArray *samples = take->samples[t], *switches = take->switches[t];
 
   if (samples != NULL)
     {
@@ -312,9 +379,9 @@ void
 _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
 {
   EtTraceCpu *cpu = g_new0 (EtTraceCpu, 1);
-  guint n = self->threads->len;
-  Build build = { .interval_at = G_MININT64 };
+  guint n = self->threads->len, k;
   gint64 end_ns = et_trace_get_duration_ns (self);
+  g_autofree Take *takes = NULL;
 
   cpu->n_threads = n;
   cpu->samples = g_new0 (Seq, MAX (n, 1));
@@ -332,22 +399,30 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
   self->cpu = cpu;
   if (locs == NULL)
     return;
-  build.samples = g_new0 (GArray *, MAX (n, 1));
-  build.switches = g_new0 (GArray *, MAX (n, 1));
-  for (guint i = 0; i < locs->len; i++)
+  /* The records in ranges, one a core; their times joined in file order. */
+  k = et_workers_count (locs->len, PARALLEL_RECORDS);
+  takes = g_new0 (Take, k);
+  for (guint j = 0; j < k; j++)
+    takes[j] = (Take) { self, (const EtEventLoc *) (gconstpointer) locs->data,
+                        (guint) ((guint64) locs->len * j / k),
+                        (guint) ((guint64) locs->len * (j + 1) / k), sample_refs != NULL,
+                        g_new0 (GArray *, MAX (n, 1)), g_new0 (GArray *, MAX (n, 1)),
+                        j == 0 ? sample_refs : g_array_new (FALSE, FALSE, sizeof (EtSampleRef)),
+                        FALSE, FALSE, ET_CPU_DEFAULT_INTERVAL_NS, 0 };
+  et_workers_run (takes, sizeof *takes, k, take_range, "etlscope-cpu");
+  for (guint j = 1; j < k; j++)
     {
-      EtRecord record;
-
-      /* (parsed while walking, unless the file shrank since: et-mapping.h) */
-      EtEventLoc loc = g_array_index (locs, EtEventLoc, i);
-
-      if (_et_trace_record_at (self, loc, &record))
-        take_record (self, cpu, &build, &record, loc, sample_refs);
+      take_append (&takes[0], &takes[j], n);
+      g_free (takes[j].samples);
+      g_free (takes[j].switches);
+      g_array_unref (takes[j].sample_refs);
     }
   g_array_unref (locs);
+  cpu->has_switches = takes[0].has_switches;
+  cpu->interval_ns = takes[0].interval_ns;
   for (guint t = 0; t < n; t++)
-    store_thread (self, cpu, &build, t, end_ns);
-  g_free (build.samples);
-  g_free (build.switches);
+    store_thread (self, cpu, &takes[0], t, end_ns);
+  g_free (takes[0].samples);
+  g_free (takes[0].switches);
 }
 

@@ -45,11 +45,6 @@ gint64      et_trace_thread_on_cpu_ns   (EtTrace *self,
  * interval; 0 without either. */
 gint64      et_trace_thread_cpu_ns      (EtTrace *self,
                                          guint    thread);
-/* @thread's CPU time over the whole trace as its strip counts it: from
- * context switches when it has any, else its samples × the sampling
- * interval; 0 without either. */
-gint64      et_trace_thread_cpu_ns      (EtTrace *self,
-                                         guint    thread);
 
 /* The fraction (0–1) of each of @n columns splitting [@from_ns, @to_ns)
  * evenly that @thread spent on a CPU, into @fraction, and, when @samples
