@@ -788,8 +788,11 @@ merge_walkers (Loader *loader, Loader *walkers, guint k)
  * records 80 or more) are walked on every core. A .nettrace of 114,000
  * events (PerfView's HeartRateMonitor, its image 2.8 MB) walked in 5.0
  * ms instead of 7.4; the corpus's 3.2 MB ShutdownPerfDiagLogger.etl
- * (17,000 events) took 2.5 ms on two cores instead of 2.0. */
-#define WALK_PARALLEL_RECORDS 50000
+ * (17,000 events) took 2.5 ms on two cores instead of 2.0. Below this,
+ * the second core also costs more memory than it saves time: PerfView's
+ * SampleProfiler traces (38,000 events, 0.5 MB) peaked 0.5 MB higher
+ * (the second thread's allocator arena) to load 0.5 ms sooner. */
+#define WALK_PARALLEL_RECORDS 75000
 #define EVENT_RECORD_GUESS    80
 
 /* Walks the buffers on every core, each thread a range of them in file

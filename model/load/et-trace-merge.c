@@ -24,9 +24,11 @@
  * HeartRateMonitor .nettrace, on one core; a piece and its scratch stay
  * in the core's cache. */
 #define PIECE_MAX  32768
-/* Out-of-order references at least this many are sorted on every core;
- * merges of at least PARTS_MIN references are cut in parts, one a core. */
-#define SORT_PARALLEL_MIN 32768
+/* Out-of-order references at least this many are sorted on every core
+ * (fewer: the second core's memory costs more than its time saves, see
+ * WALK_PARALLEL_RECORDS in et-trace-load.c); merges of at least
+ * PARTS_MIN references are cut in parts, one a core. */
+#define SORT_PARALLEL_MIN 65536
 #define PARTS_MIN  100000
 
 int
