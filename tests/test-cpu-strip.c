@@ -24,6 +24,7 @@
 #include "et-viewport.h"
 #include "et-trace-load.h"
 #include "et-trace-decode.h"
+#include "et-trace-stacks.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
 
@@ -356,6 +357,20 @@ test_read_on_every_core_as_on_one (void **state)
             samples += sa[k];
           assert_int_equal (samples, et_trace_get_thread (one, a)->n_samples);
           assert_true (samples > rounds / 2);
+          {
+            /* the samples as the stacks keep them (their references joined
+             * across the ranges, switches between them left out): every
+             * one, in time order, at the same times */
+            const gint64 *ns_a, *ns_b;
+            const guint32 *nodes_a, *nodes_b;
+            guint na = et_stacks_thread_samples (et_trace_get_stacks (one), a, &ns_a, &nodes_a);
+
+            assert_int_equal (na, samples);
+            assert_int_equal (et_stacks_thread_samples (et_trace_get_stacks (many), b, &ns_b,
+                                                        &nodes_b), na);
+            assert_memory_equal (ns_a, ns_b, na * sizeof *ns_a);
+            assert_memory_equal (nodes_a, nodes_b, na * sizeof *nodes_a);
+          }
         }
     }
   g_unsetenv ("ETLSCOPE_THREADS");

@@ -668,6 +668,57 @@ test_kernel_walks_and_keys (void **state)
   assert_string_equal (joined_at (tree, joined, 6000, &s4), "405000");
 }
 
+/* 60,000 samples with stacks loaded on one core and on two, three and
+ * eight (the samples read in ranges, one a core, their references joined
+ * in file order): the same stacks, and every thread's samples with the
+ * same times and the same nodes of the same tree, in the same order. */
+static void
+test_samples_read_on_every_core_as_on_one (void **state)
+{
+  Fixture *f = *state;
+  const char *cores[] = { "1", "2", "3", "8" };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) one = NULL;
+  EtStacksStats a;
+
+  assert_true (et_fixture_write_stacks_large (f->path, 60000, 7, &error));
+  g_assert_no_error (error);
+  for (guint c = 0; c < G_N_ELEMENTS (cores); c++)
+    {
+      g_autoptr(EtTrace) trace = NULL;
+      EtStacks *stacks;
+      EtStacksStats b;
+
+      g_setenv ("ETLSCOPE_THREADS", cores[c], TRUE);
+      trace = et_trace_load (f->path, ET_LOAD_DEFAULT, NULL, NULL, NULL, &error);
+      g_unsetenv ("ETLSCOPE_THREADS");
+      g_assert_no_error (error);
+      stacks = et_trace_get_stacks (trace);
+      b = et_stacks_get_stats (stacks);
+      if (one == NULL)
+        {
+          one = g_steal_pointer (&trace);
+          a = b;
+          assert_int_equal (a.samples, 60000);
+          continue;
+        }
+      assert_memory_equal (&a, &b, sizeof a);
+      assert_int_equal (et_trace_get_n_threads (trace), et_trace_get_n_threads (one));
+      for (guint t = 0; t < et_trace_get_n_threads (one); t++)
+        {
+          const gint64 *ns_a, *ns_b;
+          const guint32 *nodes_a, *nodes_b;
+          guint n = et_stacks_thread_samples (et_trace_get_stacks (one), t, &ns_a, &nodes_a);
+
+          assert_int_equal (et_stacks_thread_samples (stacks, t, &ns_b, &nodes_b), n);
+          if (n == 0)
+            continue;
+          assert_memory_equal (ns_a, ns_b, n * sizeof *ns_a);
+          assert_memory_equal (nodes_a, nodes_b, n * sizeof *nodes_a);
+        }
+    }
+}
+
 /* ---- the corpus ---------------------------------------------------------- */
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EtFields, et_fields_free)
@@ -992,6 +1043,7 @@ main (void)
     cmocka_unit_test (test_overlapping_method_ranges),
     cmocka_unit_test_setup_teardown (test_overlap_in_a_trace, setup, teardown),
     cmocka_unit_test (test_kernel_walks_and_keys),
+    cmocka_unit_test_setup_teardown (test_samples_read_on_every_core_as_on_one, setup, teardown),
     cmocka_unit_test (test_corpus_nettrace_sample_profiler),
     cmocka_unit_test (test_corpus_etl_stacks),
   };

@@ -222,10 +222,11 @@ typedef struct
   EtTrace     *self;
   const EtEventLoc *locs;
   guint        from, to;
-  gboolean     refs;          /* keep the samples' references */
   GArray     **samples;       /* per thread: gint64 */
   GArray     **switches;      /* per thread: gint64, in/out in the lowest bit */
-  GArray      *sample_refs;   /* EtSampleRef */
+  EtSampleRef *refs;          /* the samples' references (NULL: not kept), from the
+                               * range's own place in the caller's array on */
+  guint        n_refs;
   gboolean     has_switches;
   gboolean     has_interval;
   gint64       interval_ns;
@@ -255,8 +256,8 @@ take_record (Take *take, const EtRecord *record, EtEventLoc loc)
       EtSampleRef ref = { loc, t };
 
       put_time (take->samples, t, ns);
-      if (take->refs)
-        g_array_append_val (take->sample_refs, ref);
+      if (take->refs != NULL)
+        take->refs[take->n_refs++] = ref;
     }
   else if (want == WANT_SWITCH)
     {
@@ -295,37 +296,41 @@ take_range (gpointer data)
   return NULL;
 }
 
-/* @from's times and references after @into's (the range after it). */
-static void
-take_append (Take *into, Take *from, guint n_threads)
+/* Thread @t's times of every range (@switches: its switches, else its
+ * samples), in one array of exactly their number (*@n), each range's
+ * freed as soon as it is copied (a range's alone is taken as it is);
+ * NULL when it has none. */
+static gint64 *
+joined_times (Take *takes, guint k, gboolean switches, guint t, guint *n)
 {
-  GArray **lists[2][2] = { { into->samples, from->samples }, { into->switches, from->switches } };
+  guint parts = 0, last = 0, at = 0;
+  gint64 *all;
 
-  for (guint l = 0; l < 2; l++)
-    for (guint t = 0; t < n_threads; t++)
-      {
-        GArray **to = &lists[l][0][t], *more = lists[l][1][t];
-
-        if (more == NULL)
-          continue;
-        if (*to == NULL)
-          *to = more;
-        else
-          {
-            g_array_append_vals (*to, more->data, more->len);
-            g_array_unref (more);
-          }
-      }
-  if (into->refs)
-    g_array_append_vals (into->sample_refs, from->sample_refs->data, from->sample_refs->len);
-  into->has_switches |= from->has_switches;
-  /* (the latest interval; of two at one time, the one later in the file) */
-  if (from->has_interval && (!into->has_interval || from->interval_at >= into->interval_at))
+  *n = 0;
+  for (guint j = 0; j < k; j++)
     {
-      into->has_interval = TRUE;
-      into->interval_ns = from->interval_ns;
-      into->interval_at = from->interval_at;
+      GArray *part = (switches ? takes[j].switches : takes[j].samples)[t];
+
+      if (part != NULL)
+        *n += part->len, parts++, last = j;
     }
+  if (parts == 0)
+    return NULL;
+  if (parts == 1)
+    return (gint64 *) (gpointer) g_array_free ((switches ? takes[last].switches
+                                                : takes[last].samples)[t], FALSE);
+  all = g_new (gint64, *n);
+  for (guint j = 0; j < k; j++)
+    {
+      GArray *part = (switches ? takes[j].switches : takes[j].samples)[t];
+
+      if (part == NULL)
+        continue;
+      memcpy (all + at, part->data, part->len * sizeof *all);
+      at += part->len;
+      g_array_unref (part);
+    }
+  return all;
 }
 
 /* Sorts @n times by their distance from the least (et_sort_u64): a
@@ -349,29 +354,28 @@ sort_times (gint64 *t, guint n)
 /* A thread's samples and switches sorted and kept; its switches paired
  * first. Frees its arrays. */
 static void
-store_thread (EtTrace *self, EtTraceCpu *cpu, Take *take, guint t, gint64 end_ns)
+store_thread (EtTraceCpu *cpu, Take *takes, guint k, guint t, gint64 end_ns)
 {
-  GArray *samples = take->samples[t], *switches = take->switches[t];
+  guint n;
+  g_autofree gint64 *samples = joined_times (takes, k, FALSE, t, &n);
+  g_autofree gint64 *switches = NULL;
 
   if (samples != NULL)
     {
-      sort_times ((gint64 *) (gpointer) samples->data, samples->len);
-      seq_store (cpu, &cpu->samples[t], (const gint64 *) (gconstpointer) samples->data,
-                 samples->len, FALSE);
-      g_array_unref (samples);
+      sort_times (samples, n);
+      seq_store (cpu, &cpu->samples[t], samples, n, FALSE);
     }
+  switches = joined_times (takes, k, TRUE, t, &n);
   if (switches != NULL)
     {
-      g_autofree gint64 *paired = g_new (gint64, switches->len + 2);
-      guint k;
+      g_autofree gint64 *paired = g_new (gint64, n + 2);
+      guint m;
 
-      sort_times ((gint64 *) (gpointer) switches->data, switches->len);
-      k = pair_switches ((const gint64 *) (gconstpointer) switches->data, switches->len, end_ns,
-                         paired);
-      seq_store (cpu, &cpu->switches[t], paired, k, TRUE);
-      for (guint i = 0; i + 1 < k; i += 2)
+      sort_times (switches, n);
+      m = pair_switches (switches, n, end_ns, paired);
+      seq_store (cpu, &cpu->switches[t], paired, m, TRUE);
+      for (guint i = 0; i + 1 < m; i += 2)
         cpu->on_cpu_ns[t] = et_time_add (cpu->on_cpu_ns[t], et_time_sub (paired[i + 1], paired[i]));
-      g_array_unref (switches);
     }
 }
 
@@ -379,8 +383,9 @@ void
 _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
 {
   EtTraceCpu *cpu = g_new0 (EtTraceCpu, 1);
-  guint n = self->threads->len, k;
-  gint64 end_ns = et_trace_get_duration_ns (self);
+  guint n = self->threads->len, k, base = 0;
+  gint64 end_ns = et_trace_get_duration_ns (self), interval_at = 0;
+  gboolean interval_taken = FALSE;
   g_autofree Take *takes = NULL;
 
   cpu->n_threads = n;
@@ -399,30 +404,56 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
   self->cpu = cpu;
   if (locs == NULL)
     return;
-  /* The records in ranges, one a core; their times joined in file order. */
+  /* The records in ranges, one a core; each range's sample references
+   * written from its own place in @sample_refs on (at most one a record),
+   * then moved up behind the range's before. */
   k = et_workers_count (locs->len, PARALLEL_RECORDS);
   takes = g_new0 (Take, k);
-  for (guint j = 0; j < k; j++)
-    takes[j] = (Take) { self, (const EtEventLoc *) (gconstpointer) locs->data,
-                        (guint) ((guint64) locs->len * j / k),
-                        (guint) ((guint64) locs->len * (j + 1) / k), sample_refs != NULL,
-                        g_new0 (GArray *, MAX (n, 1)), g_new0 (GArray *, MAX (n, 1)),
-                        j == 0 ? sample_refs : g_array_new (FALSE, FALSE, sizeof (EtSampleRef)),
-                        FALSE, FALSE, ET_CPU_DEFAULT_INTERVAL_NS, 0 };
-  et_workers_run (takes, sizeof *takes, k, take_range, "etlscope-cpu");
-  for (guint j = 1; j < k; j++)
+  if (sample_refs != NULL)
     {
-      take_append (&takes[0], &takes[j], n);
+      base = sample_refs->len;
+      g_array_set_size (sample_refs, base + locs->len);
+    }
+  for (guint j = 0; j < k; j++)
+    {
+      guint from = (guint) ((guint64) locs->len * j / k);
+
+      takes[j] = (Take) { self, (const EtEventLoc *) (gconstpointer) locs->data, from,
+                          (guint) ((guint64) locs->len * (j + 1) / k),
+                          g_new0 (GArray *, MAX (n, 1)), g_new0 (GArray *, MAX (n, 1)),
+                          sample_refs != NULL
+                          ? &g_array_index (sample_refs, EtSampleRef, base + from) : NULL,
+                          0, FALSE, FALSE, ET_CPU_DEFAULT_INTERVAL_NS, 0 };
+    }
+  et_workers_run (takes, sizeof *takes, k, take_range, "etlscope-cpu");
+  g_array_unref (locs);
+  for (guint j = 0; j < k; j++)
+    {
+      const Take *take = &takes[j];
+
+      if (sample_refs != NULL)
+        {
+          memmove (&g_array_index (sample_refs, EtSampleRef, base), take->refs,
+                   take->n_refs * sizeof (EtSampleRef));
+          base += take->n_refs;
+        }
+      cpu->has_switches |= take->has_switches;
+      /* (the latest interval; of two at one time, the one later in the file) */
+      if (take->has_interval && (!interval_taken || take->interval_at >= interval_at))
+        {
+          interval_taken = TRUE;
+          interval_at = take->interval_at;
+          cpu->interval_ns = take->interval_ns;
+        }
+    }
+  if (sample_refs != NULL)
+    g_array_set_size (sample_refs, base);
+  for (guint t = 0; t < n; t++)
+    store_thread (cpu, takes, k, t, end_ns);
+  for (guint j = 0; j < k; j++)
+    {
       g_free (takes[j].samples);
       g_free (takes[j].switches);
-      g_array_unref (takes[j].sample_refs);
     }
-  g_array_unref (locs);
-  cpu->has_switches = takes[0].has_switches;
-  cpu->interval_ns = takes[0].interval_ns;
-  for (guint t = 0; t < n; t++)
-    store_thread (self, cpu, &takes[0], t, end_ns);
-  g_free (takes[0].samples);
-  g_free (takes[0].switches);
 }
 
