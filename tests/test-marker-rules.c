@@ -472,6 +472,50 @@ test_walk_of_a_last_string_fails_only_where_decoding_does (void **state)
     }
 }
 
+/* A UTF-16 string before cvType is walked to its terminator, whatever its
+ * length (the walk tests eight units at a time, then four, then one):
+ * cvType is read right after it, at every length from 0 to 40 units, with
+ * zero bytes inside units and across two units that are no terminator;
+ * without a terminator the walk fails, as decoding does. */
+static void
+test_walk_finds_a_string_end_at_every_length (void **state)
+{
+  Ctx *c = *state;
+  EtWalkLayout *layout = g_new0 (EtWalkLayout, 1);
+  EtRuleInput in = { 4, 0, "Work", NULL, NULL, NULL };
+  EtCvPlan plan;
+
+  et_walk_layout_add (layout, "label", ET_WALK_UTF16Z, 0, ET_FIXED_OTHER);
+  et_walk_layout_add (layout, "cvType", ET_WALK_SCALAR, 4, ET_FIXED_SIGNED);
+  et_cv_plan_init_walk (&plan, layout);
+  for (guint units = 0; units <= 40; units++)
+    for (guint ended = 0; ended < 2; ended++)
+      {
+        guint8 payload[2 * 41 + 4 + 8];
+        gsize len = 0;
+
+        for (guint k = 0; k < units; k++)
+          {
+            /* 0x0041, 0x4100 (a zero byte each, two across them), 0x00E9 … */
+            guint16 unit = k % 3 == 0 ? 0x0041 : k % 3 == 1 ? 0x4100 : (guint16) (0x00E9 + k);
+
+            payload[len++] = unit & 0xFF;
+            payload[len++] = unit >> 8;
+          }
+        if (ended)
+          payload[len++] = 0, payload[len++] = 0;
+        payload[len++] = 3, payload[len++] = 0, payload[len++] = 0, payload[len++] = 0;
+        c->result.skip_text = TRUE;
+        c->result.role = ET_ROLE_MESSAGE;
+        assert_int_equal (et_walk_layout_fits (layout, payload, len, 8), ended);
+        assert_int_equal (et_marker_rules_apply_walk (&in, layout, &plan, payload, len, 8,
+                                                      &c->result), ended);
+        /* (cvType 3, read right after the terminator, made it a flag) */
+        assert_int_equal (c->result.role, ended ? ET_ROLE_FLAG : ET_ROLE_MESSAGE);
+      }
+  et_walk_layout_free (layout);
+}
+
 /* A last string the rules read (cvSeries) is still read whole. */
 static void
 test_walk_reads_a_last_series_whole (void **state)
@@ -525,6 +569,7 @@ main (void)
     T (test_importance_names_round_trip),
     T (test_walk_of_a_last_string_fails_only_where_decoding_does),
     T (test_walk_reads_a_last_series_whole),
+    T (test_walk_finds_a_string_end_at_every_length),
   };
   return cmocka_run_group_tests_name ("marker-rules", tests, NULL, NULL);
 }

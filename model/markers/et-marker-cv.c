@@ -19,6 +19,9 @@
 #include "et-bytes.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 G_STATIC_ASSERT (G_N_ELEMENTS (((EtCvPlan *) NULL)->field) == N_CV);
 
@@ -119,8 +122,12 @@ et_marker_rules_apply_fixed (const EtRuleInput *input, const EtFixedLayout *layo
 /* ---- walks ------------------------------------------------------------ */
 
 /* The code units before the first NUL unit among the whole units of
- * @left bytes, or G_MAXSIZE when there is none. Four units are tested at
- * once (a zero 16-bit lane borrows into its own top bit). */
+ * @left bytes, or G_MAXSIZE when there is none. Eight units are tested
+ * at once where the processor compares 16-bit lanes (SSE2), four
+ * elsewhere (a zero 16-bit lane borrows into its own top bit); the units
+ * after a block with a NUL are taken one by one. Strings of the runtime's
+ * method events were most of checking PerfView's HeartRateMonitor
+ * .nettrace at four units a step. */
 static gsize
 utf16_length (const guint8 *p, gsize left)
 {
@@ -128,6 +135,12 @@ utf16_length (const guint8 *p, gsize left)
   const guint64 tops = G_GUINT64_CONSTANT (0x8000800080008000);
   gsize n_units = left / 2, i = 0;
 
+#if defined(__SSE2__)
+  for (; i + 8 <= n_units; i += 8)
+    if (_mm_movemask_epi8 (_mm_cmpeq_epi16 (_mm_loadu_si128 ((const __m128i *) (gconstpointer) (p + 2 * i)),
+                                            _mm_setzero_si128 ())) != 0)
+      break;
+#endif
   for (; i + 4 <= n_units; i += 4)
     {
       guint64 v;
