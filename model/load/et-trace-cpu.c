@@ -421,7 +421,7 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
       takes[j] = (Take) { self, (const EtEventLoc *) (gconstpointer) locs->data, from,
                           (guint) ((guint64) locs->len * (j + 1) / k),
                           g_new0 (GArray *, MAX (n, 1)), g_new0 (GArray *, MAX (n, 1)),
-                          sample_refs != NULL
+                          sample_refs != NULL && locs->len > 0
                           ? &g_array_index (sample_refs, EtSampleRef, base + from) : NULL,
                           0, FALSE, FALSE, ET_CPU_DEFAULT_INTERVAL_NS, 0 };
     }
@@ -431,7 +431,7 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
     {
       const Take *take = &takes[j];
 
-      if (sample_refs != NULL)
+      if (take->n_refs > 0)
         {
           memmove (&g_array_index (sample_refs, EtSampleRef, base), take->refs,
                    take->n_refs * sizeof (EtSampleRef));
