@@ -119,8 +119,9 @@ sort_share (gpointer data)
   return NULL;
 }
 
-/* How many pieces run @c is sorted in: as many as @k cores, or a
- * multiple, each the same length but the last; 0 for a run in order. */
+/* At most how many pieces @run is sorted in: as many as @k cores, or a
+ * multiple, so that the cores share its pieces evenly (of equal length,
+ * but the last; a short run may make fewer); 0 for a run in order. */
 static gsize
 run_pieces (const EtRun *run, gboolean out_of_order, guint k)
 {
