@@ -220,6 +220,8 @@ void            _et_stacks_scan_plain_event (EtStacksScan   *scan,
 void            _et_stacks_scan_merge    (EtStacksScan   *into,
                                           EtStacksScan   *from);
 GArray         *_et_stacks_scan_code     (EtStacksScan   *scan);
+/* The slots (EtEventLoc) of stack walks, keys and events with stacks of
+ * their own, in the walk's order. */
 GArray         *_et_stacks_scan_walks    (EtStacksScan   *scan);
 GArray         *_et_stacks_scan_pairs    (EtStacksScan   *scan);
 /* The thread a record belongs to: its header's, or for kernel records

@@ -3,7 +3,7 @@
  *
  *   walk (every record, file order, per walking thread)
  *     ├ time and slot of method, module and image events     → code
- *     ├ time and slot of stack walks, keys, events' own stacks → walks
+ *     ├ slot of stack walks, keys, events' own stacks          → walks
  *     └ per thread its last event (slot, time): a walk that
  *       follows its event gets its slot                    → pairs (walk, event)
  *
@@ -38,7 +38,10 @@ typedef struct
 struct _EtStacksScan
 {
   GArray *code;               /* EtEventRef (time, slot): method, module, image events */
-  GArray *walks;              /* EtEventRef: stack walks, keys, events with own stacks */
+  GArray *walks;              /* EtEventLoc: stack walks, keys, events with own stacks
+                               * (their times are read again when the stacks are
+                               * built: 4 bytes a walk while loading, not 16; a
+                               * sample's own stack each in a .nettrace) */
   GArray *pairs;              /* EtStackPair */
   Last    last[LAST_SLOTS];   /* per thread, its last event (a kernel walk's) */
   Last    clr[LAST_SLOTS];    /* per thread, its last runtime event (a runtime walk's) */
@@ -50,7 +53,7 @@ _et_stacks_scan_new (void)
   EtStacksScan *scan = g_new0 (EtStacksScan, 1);
 
   scan->code = g_array_new (FALSE, FALSE, sizeof (EtEventRef));
-  scan->walks = g_array_new (FALSE, FALSE, sizeof (EtEventRef));
+  scan->walks = g_array_new (FALSE, FALSE, sizeof (EtEventLoc));
   scan->pairs = g_array_new (FALSE, FALSE, sizeof (EtStackPair));
   return scan;
 }
@@ -119,7 +122,7 @@ _et_stacks_scan_record (EtStacksScan *scan, const EtRecord *record, EtEventLoc l
   guint32 tid;
 
   if (kind != ET_STACK_WALK_NONE)
-    g_array_append_val (scan->walks, ref);
+    g_array_append_val (scan->walks, loc);
   if (et_stack_record_kind (record) != ET_STACK_RECORD_NONE)
     g_array_append_val (scan->code, ref);
   switch (kind)
@@ -157,11 +160,7 @@ void
 _et_stacks_scan_plain_event (EtStacksScan *scan, const EtRecord *record, EtEventLoc loc)
 {
   if (et_stack_has_own_stack (record))
-    {
-      EtEventRef ref = { record->ts, loc };
-
-      g_array_append_val (scan->walks, ref);
-    }
+    g_array_append_val (scan->walks, loc);
   remember (scan->last, _et_stacks_record_tid (record), loc, record->ts);
 }
 

@@ -230,9 +230,29 @@ typedef struct
 {
   EtTrace *self;
   Build   *b;
-  GArray  *refs;
+  GArray  *refs;      /* code: EtEventRef; walks: EtEventLoc */
   gboolean code;
 } Half;
+
+/* The (time, slot) of each of @locs whose record still parses, as
+ * each_in_time_order takes them (a failed one it would skip). */
+static GArray *
+refs_of (EtTrace *self, GArray *locs)
+{
+  GArray *refs = g_array_sized_new (FALSE, FALSE, sizeof (EtEventRef), locs->len);
+
+  for (guint i = 0; i < locs->len; i++)
+    {
+      EtEventRef ref = { 0, g_array_index (locs, EtEventLoc, i) };
+      EtRecord record;
+
+      if (!_et_trace_record_at (self, ref.loc, &record))
+        continue;
+      ref.ts = record.ts;
+      g_array_append_val (refs, ref);
+    }
+  return refs;
+}
 
 static gpointer
 run_half (gpointer data)
@@ -248,9 +268,10 @@ run_half (gpointer data)
   else
     {
       g_autoptr(EtStackJoin) join = et_stack_join_new (et_stacks_tree (h->self->stacks));
+      g_autoptr(GArray) walks = refs_of (h->self, h->refs);
       Walks w = { h->b, join };
 
-      each_in_time_order (h->self, h->refs, take_walk_of, &w);
+      each_in_time_order (h->self, walks, take_walk_of, &w);
       g_array_sort (h->b->refs, compare_loc_nodes);
       h->b->joined = et_stack_join_finish (join, damage, h->self);
     }
@@ -261,8 +282,9 @@ static void
 take_ordered_records (EtTrace *self, EtStacksScan *scan, Build *b)
 {
   g_autoptr(GArray) none = g_array_new (FALSE, FALSE, sizeof (EtEventRef));
+  g_autoptr(GArray) no_walks = g_array_new (FALSE, FALSE, sizeof (EtEventLoc));
   GArray *code = scan != NULL ? _et_stacks_scan_code (scan) : none;
-  GArray *walks = scan != NULL ? _et_stacks_scan_walks (scan) : none;
+  GArray *walks = scan != NULL ? _et_stacks_scan_walks (scan) : no_walks;
   Half halves[2] = { { self, b, walks, FALSE }, { self, b, code, TRUE } };
 
   if (et_workers_count (MIN (code->len, walks->len), 4096) > 1)
