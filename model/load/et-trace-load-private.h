@@ -176,6 +176,10 @@ EtEventLoc     *_et_merge_runs           (GPtrArray      *runs,
 /* Orders EtEventRefs by time, then slot (file order). */
 int             _et_compare_event_refs   (const void     *a,
                                           const void     *b);
+/* Sorts @n references in that order (inline, not through a comparison
+ * function: the loader's, the stacks' and the merge's one sort). */
+void            _et_sort_event_refs      (EtEventRef     *refs,
+                                          gsize           n);
 /* et-trace-cpu.c: whether the walk keeps @record's slot for
  * _et_trace_cpu_build (CPU samples, context switches, sampling intervals),
  * which reads them again once the threads are built (takes @locs, an

@@ -915,9 +915,8 @@ load_manifests (Loader *loader)
   g_autoptr(EtManifestAssembler) assembler = et_manifest_assembler_new ();
   g_autoptr(EtEventInfoSet) event_info = et_event_info_set_new ();
 
-  if (loader->manifest_refs->len > 1)
-    qsort (loader->manifest_refs->data, loader->manifest_refs->len, sizeof (EtEventRef),
-           _et_compare_event_refs);
+  _et_sort_event_refs ((EtEventRef *) (gpointer) loader->manifest_refs->data,
+                       loader->manifest_refs->len);
   for (guint i = 0; i < loader->manifest_refs->len; i++)
     {
       const EtEventRef *ref = &g_array_index (loader->manifest_refs, EtEventRef, i);

@@ -56,19 +56,25 @@ typedef struct
   gsize       len;
 } Segment;
 
-/* Sorts @n references (n ≤ PIECE_MAX) with @scratch of as many: runs of
- * 16 by insertion, then merged in pairs back and forth. No two references
- * are equal (their slots differ), so the order is the one qsort gives. */
+/* Sorts @n references with @scratch of as many: runs of 16 by insertion,
+ * then merged in pairs back and forth. No two references are equal
+ * (their slots differ), so the order is the one qsort gives. */
+static gboolean
+in_order (const EtEventRef *refs, gsize n)
+{
+  for (gsize i = 1; i < n; i++)
+    if (ref_before (&refs[i], &refs[i - 1]))
+      return FALSE;
+  return TRUE;
+}
+
 static void
-sort_piece (EtEventRef *refs, gsize n, EtEventRef *scratch)
+sort_refs (EtEventRef *refs, gsize n, EtEventRef *scratch)
 {
   EtEventRef *from = refs, *to = scratch;
-  gsize sorted = 1;
 
-  while (sorted < n && !ref_before (&refs[sorted], &refs[sorted - 1]))
-    sorted++;
-  if (sorted >= n)
-    return;                                     /* in order already */
+  if (in_order (refs, n))
+    return;
   for (gsize b = 0; b < n; b += 16)
     for (gsize i = b + 1; i < MIN (b + 16, n); i++)
       {
@@ -99,6 +105,17 @@ sort_piece (EtEventRef *refs, gsize n, EtEventRef *scratch)
     memcpy (refs, from, n * sizeof *refs);
 }
 
+void
+_et_sort_event_refs (EtEventRef *refs, gsize n)
+{
+  g_autofree EtEventRef *scratch = NULL;
+
+  if (in_order (refs, n))
+    return;
+  scratch = g_new (EtEventRef, n);
+  sort_refs (refs, n, scratch);
+}
+
 /* One core's share of the pieces: every k-th from the first. */
 typedef struct
 {
@@ -115,7 +132,7 @@ sort_share (gpointer data)
 
   et_worker_begin ();
   for (gsize p = 0; p < share->n_pieces; p += share->k)
-    sort_piece (share->pieces[p].refs, share->pieces[p].len, scratch);
+    sort_refs (share->pieces[p].refs, share->pieces[p].len, scratch);
   return NULL;
 }
 

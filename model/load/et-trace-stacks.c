@@ -117,16 +117,6 @@ damage (guint64 offset, const char *what, gpointer data)
 }
 
 static int
-compare_refs (const void *a, const void *b)
-{
-  const EtEventRef *x = a, *y = b;
-
-  if (x->ts != y->ts)
-    return x->ts < y->ts ? -1 : 1;
-  return x->loc < y->loc ? -1 : x->loc > y->loc;
-}
-
-static int
 compare_pairs (const void *a, const void *b)
 {
   const EtStackPair *x = a, *y = b;
@@ -187,7 +177,7 @@ each_in_time_order (EtTrace *self, GArray *refs,
                     void (*take) (EtTrace *, EtEventLoc, const EtRecord *, gpointer),
                     gpointer data)
 {
-  g_array_sort (refs, compare_refs);
+  _et_sort_event_refs ((EtEventRef *) (gpointer) refs->data, refs->len);
   for (guint i = 0; i < refs->len; i++)
     {
       EtEventLoc loc = g_array_index (refs, EtEventRef, i).loc;
