@@ -213,6 +213,23 @@ pair_switches (const gint64 *keys, guint n, gint64 end_ns, gint64 *out)
   return k;
 }
 
+/* The sampling interval of the latest interval record (of two at one
+ * time, the one later in the file): records, then ranges, offered in file
+ * order. */
+typedef struct
+{
+  gboolean taken;
+  gint64   at;          /* the time of the record taken */
+  gint64   ns;
+} Interval;
+
+static void
+offer_interval (Interval *interval, gint64 at, gint64 ns)
+{
+  if (!interval->taken || at >= interval->at)
+    *interval = (Interval) { TRUE, at, ns };
+}
+
 /* What one core takes from its range of the wanted records: each
  * thread's times in arrays of their own made on the thread's first time,
  * its samples' references in file order, and the sampling interval of
@@ -228,9 +245,7 @@ typedef struct
                                * range's own place in the caller's array on */
   guint        n_refs;
   gboolean     has_switches;
-  gboolean     has_interval;
-  gint64       interval_ns;
-  gint64       interval_at;   /* the time of the interval taken */
+  Interval     interval;
 } Take;
 
 static void
@@ -270,13 +285,9 @@ take_record (Take *take, const EtRecord *record, EtEventLoc loc)
         put_time (take->switches, t_old, ns & ~(gint64) 1);
     }
   else if (want == WANT_INTERVAL && et_read_u32 (record->payload) == 0
-           && et_read_u32 (record->payload + 4) > 0
-           && (!take->has_interval || ns >= take->interval_at))
-    {
-      take->has_interval = TRUE;
-      take->interval_ns = (gint64) et_read_u32 (record->payload + 4) * 100;   /* 100 ns units */
-      take->interval_at = ns;
-    }
+           && et_read_u32 (record->payload + 4) > 0)
+    offer_interval (&take->interval, ns,
+                    (gint64) et_read_u32 (record->payload + 4) * 100);   /* 100 ns units */
 }
 
 static gpointer
@@ -296,6 +307,13 @@ take_range (gpointer data)
   return NULL;
 }
 
+/* Thread @t's samples (or @switches) as range @take found them, NULL for none. */
+static GArray **
+times_of (Take *take, gboolean switches, guint t)
+{
+  return &(switches ? take->switches : take->samples)[t];
+}
+
 /* Thread @t's times of every range (@switches: its switches, else its
  * samples), in one array of exactly their number (*@n), each range's
  * freed as soon as it is copied (a range's alone is taken as it is);
@@ -308,21 +326,16 @@ joined_times (Take *takes, guint k, gboolean switches, guint t, guint *n)
 
   *n = 0;
   for (guint j = 0; j < k; j++)
-    {
-      GArray *part = (switches ? takes[j].switches : takes[j].samples)[t];
-
-      if (part != NULL)
-        *n += part->len, parts++, last = j;
-    }
+    if (*times_of (&takes[j], switches, t) != NULL)
+      *n += (*times_of (&takes[j], switches, t))->len, parts++, last = j;
   if (parts == 0)
     return NULL;
   if (parts == 1)
-    return (gint64 *) (gpointer) g_array_free ((switches ? takes[last].switches
-                                                : takes[last].samples)[t], FALSE);
+    return (gint64 *) (gpointer) g_array_free (*times_of (&takes[last], switches, t), FALSE);
   all = g_new (gint64, *n);
   for (guint j = 0; j < k; j++)
     {
-      GArray *part = (switches ? takes[j].switches : takes[j].samples)[t];
+      GArray *part = *times_of (&takes[j], switches, t);
 
       if (part == NULL)
         continue;
@@ -384,8 +397,8 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
 {
   EtTraceCpu *cpu = g_new0 (EtTraceCpu, 1);
   guint n = self->threads->len, k, base = 0;
-  gint64 end_ns = et_trace_get_duration_ns (self), interval_at = 0;
-  gboolean interval_taken = FALSE;
+  gint64 end_ns = et_trace_get_duration_ns (self);
+  Interval interval = { FALSE, 0, 0 };
   g_autofree Take *takes = NULL;
 
   cpu->n_threads = n;
@@ -423,7 +436,7 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
                           g_new0 (GArray *, MAX (n, 1)), g_new0 (GArray *, MAX (n, 1)),
                           sample_refs != NULL && locs->len > 0
                           ? &g_array_index (sample_refs, EtSampleRef, base + from) : NULL,
-                          0, FALSE, FALSE, ET_CPU_DEFAULT_INTERVAL_NS, 0 };
+                          0, FALSE, { FALSE, 0, 0 } };
     }
   et_workers_run (takes, sizeof *takes, k, take_range, "etlscope-cpu");
   g_array_unref (locs);
@@ -438,14 +451,11 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
           base += take->n_refs;
         }
       cpu->has_switches |= take->has_switches;
-      /* (the latest interval; of two at one time, the one later in the file) */
-      if (take->has_interval && (!interval_taken || take->interval_at >= interval_at))
-        {
-          interval_taken = TRUE;
-          interval_at = take->interval_at;
-          cpu->interval_ns = take->interval_ns;
-        }
+      if (take->interval.taken)
+        offer_interval (&interval, take->interval.at, take->interval.ns);
     }
+  if (interval.taken)
+    cpu->interval_ns = interval.ns;
   if (sample_refs != NULL)
     g_array_set_size (sample_refs, base);
   for (guint t = 0; t < n; t++)

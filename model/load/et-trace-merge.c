@@ -68,13 +68,12 @@ in_order (const EtEventRef *refs, gsize n)
   return TRUE;
 }
 
+/* (its callers skip references in order already, without a scratch) */
 static void
 sort_refs (EtEventRef *refs, gsize n, EtEventRef *scratch)
 {
   EtEventRef *from = refs, *to = scratch;
 
-  if (in_order (refs, n))
-    return;
   for (gsize b = 0; b < n; b += 16)
     for (gsize i = b + 1; i < MIN (b + 16, n); i++)
       {
@@ -128,11 +127,16 @@ static gpointer
 sort_share (gpointer data)
 {
   SortShare *share = data;
-  g_autofree EtEventRef *scratch = g_new (EtEventRef, PIECE_MAX);
+  g_autofree EtEventRef *scratch = NULL;
+  gsize longest = 0;
 
   et_worker_begin ();
   for (gsize p = 0; p < share->n_pieces; p += share->k)
-    sort_refs (share->pieces[p].refs, share->pieces[p].len, scratch);
+    longest = MAX (longest, share->pieces[p].len);
+  scratch = g_new (EtEventRef, MAX (longest, 1));
+  for (gsize p = 0; p < share->n_pieces; p += share->k)
+    if (!in_order (share->pieces[p].refs, share->pieces[p].len))
+      sort_refs (share->pieces[p].refs, share->pieces[p].len, scratch);
   return NULL;
 }
 
