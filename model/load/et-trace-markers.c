@@ -467,6 +467,12 @@ typedef struct
 
 /* Decodes events [from, to) of a worker's range into its own arrays. */
 #define DECODE_AHEAD 8
+/* Records are asked for ahead (ET_RECORD_PREFETCH_LINES) when the
+ * buffers hold more than this, more than the processor's cache keeps
+ * from the walk: large 1 M (125 MB) decoded in 82.9 ms of CPU instead of
+ * 89.5, 10 of 11 paired runs; net.4.5.2.x64.etl (23 MB) in 12.2 instead
+ * of 11.8, 1 of 11 faster. */
+#define DECODE_PREFETCH_MIN_BYTES (64u << 20)
 
 static gpointer
 decode_range (gpointer data)
@@ -477,6 +483,8 @@ decode_range (gpointer data)
   EtEvent event;
   guint64 told = w->from;
   gboolean ahead = _et_trace_payloads_far (self);   /* (see below) */
+  gboolean large = (guint64) self->slot_stride * 8 * et_etl_file_n_buffers (self->file)
+                   > DECODE_PREFETCH_MIN_BYTES;
 
   et_worker_begin ();
   for (guint64 i = w->from; i < w->to; i++)
@@ -486,12 +494,15 @@ decode_range (gpointer data)
       EtRecord record;
       guint provider;
 
-      /* Payloads in a .nettrace are read where they lie in the file, a
-       * cache line (and often a page) of their own each, which decoding
-       * then waited for: asked for some events ahead, their records
-       * further ahead still. */
+      /* Events in time order hop between the processors' buffers: in a
+       * large trace, their records are asked for some events ahead. Payloads in a .nettrace are
+       * read where they lie in the file, a cache line (and often a page)
+       * of their own each, which decoding then waited for: asked for
+       * between the two. */
       if (ahead && i + 2 * DECODE_AHEAD < w->to)
-        _et_trace_prefetch_event (self, i + 2 * DECODE_AHEAD);
+        _et_trace_prefetch_event (self, i + 2 * DECODE_AHEAD, 1);
+      else if (large && i + DECODE_AHEAD < w->to)
+        _et_trace_prefetch_event (self, i + DECODE_AHEAD, ET_RECORD_PREFETCH_LINES);
       if (ahead && i + DECODE_AHEAD < w->to)
         _et_trace_prefetch_payload (self, i + DECODE_AHEAD);
 

@@ -116,7 +116,7 @@ search_channels (gpointer data)
           if (i + 2 * PREFETCH_AHEAD < ch->n_markers)
             __builtin_prefetch (&s->trace->events[ch->markers[i + 2 * PREFETCH_AHEAD].event]);
           if (i + PREFETCH_AHEAD < ch->n_markers)
-            _et_trace_prefetch_event (s->trace, ch->markers[i + PREFETCH_AHEAD].event);
+            _et_trace_prefetch_event (s->trace, ch->markers[i + PREFETCH_AHEAD].event, 1);
           if (marker_matches (s, &ch->markers[i]))
             {
               EtMarkerRef r = { c, i };

@@ -421,13 +421,15 @@ _et_trace_record_at (EtTrace *self, EtEventLoc loc, EtRecord *record)
 }
 
 void
-_et_trace_prefetch_event (EtTrace *self, guint64 index)
+_et_trace_prefetch_event (EtTrace *self, guint64 index, guint lines)
 {
   EtEventLoc loc = self->events[index];
   gsize len;
-  const guint8 *bytes = et_etl_file_buffer (self->file, _et_loc_buffer (self, loc), &len);
+  const guint8 *record = et_etl_file_buffer (self->file, _et_loc_buffer (self, loc), &len)
+                         + loc_pos (self, loc);
 
-  __builtin_prefetch (bytes + loc_pos (self, loc));
+  for (guint k = 0; k < lines; k++)
+    __builtin_prefetch (record + 64 * k);
 }
 
 gboolean
