@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 
 #include "et-memory.h"
+#include "et-workers.h"
 
 /* Page faults this process has taken so far (minor: no disk). */
 static long
@@ -136,6 +137,51 @@ test_spare_pages_trim (void **state)
   et_spare_pages_free (NULL);
 }
 
+/* An item of work its thread writes as it goes. */
+typedef struct
+{
+  guint64 count;
+  guint8  rest[20];
+} ET_WORKER_ITEM Counter;
+
+#define COUNTS 100000
+
+static gpointer
+count_up (gpointer data)
+{
+  volatile guint64 *count = &((Counter *) data)->count;
+
+  for (guint i = 0; i < COUNTS; i++)
+    (*count)++;
+  return NULL;
+}
+
+/* Items of work (et_workers_new) begin on cache lines of their own and
+ * fill them, so that no two threads write one line: in every array of
+ * several (one aligned by chance would not tell), zeroed, each counted
+ * by its own thread. */
+static void
+test_worker_items_have_lines_of_their_own (void **state)
+{
+  Counter *arrays[8];
+
+  assert_int_equal (sizeof (Counter) % 64, 0);
+  for (guint a = 0; a < G_N_ELEMENTS (arrays); a++)
+    {
+      arrays[a] = et_workers_new (3, sizeof (Counter));
+      for (guint k = 0; k < 3; k++)
+        {
+          assert_int_equal ((guintptr) &arrays[a][k] % 64, 0);
+          assert_int_equal (arrays[a][k].count, 0);
+        }
+    }
+  et_workers_run (arrays[0], sizeof (Counter), 3, count_up, "etlscope-test");
+  for (guint k = 0; k < 3; k++)
+    assert_int_equal (arrays[0][k].count, COUNTS);
+  for (guint a = 0; a < G_N_ELEMENTS (arrays); a++)
+    et_workers_free (arrays[a]);
+}
+
 int
 main (void)
 {
@@ -143,6 +189,7 @@ main (void)
     cmocka_unit_test (test_mapped_block_keeps_its_bytes),
     cmocka_unit_test (test_spare_pages_are_written_without_faults),
     cmocka_unit_test (test_spare_pages_trim),
+    cmocka_unit_test (test_worker_items_have_lines_of_their_own),
   };
 
   return cmocka_run_group_tests (tests, NULL, NULL);

@@ -72,3 +72,15 @@ et_workers_run (gpointer items, gsize size, guint n, GThreadFunc func, const cha
   for (guint j = 1; j < n; j++)
     g_thread_join (threads[j]);
 }
+
+gpointer
+et_workers_new (guint n, gsize size)
+{
+  return g_aligned_alloc0 (MAX (n, 1), size, 64);
+}
+
+void
+et_workers_free (gpointer items)
+{
+  g_aligned_free (items);
+}

@@ -115,7 +115,7 @@ typedef struct
   const GArray    *cross_in;     /* EtCrossEnd by pending marker */
   GArray          *cross;        /* EtCrossEnd with final places */
   EtTraceProgress *progress;     /* the markers each pass has been through */
-} ChannelPart;
+} ET_WORKER_ITEM ChannelPart;
 
 /* Tells the pass's markers before @i since *@told, a chunk at a time. */
 static inline void
@@ -549,7 +549,7 @@ typedef struct
   guint32      marker_base;
   guint        index;          /* its place among the ranges */
   GArray      *lists[JOIN_GROUP];   /* PartChannel* of each thread of a group */
-} JoinRange;
+} ET_WORKER_ITEM JoinRange;
 
 /* Merges thread @t's channels of every part (@visited: gather_group),
  * orders them and writes them after the range's; each part channel of the
@@ -775,12 +775,12 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
   guint n_threads = self->threads->len, n_ranges;
   guint32 n_channels = 0, placed = 0, bound = 0;
   GHashTable *rank = rank_series (self, parts, k);
-  g_autofree JoinRange *ranges = NULL;
+  JoinRange *ranges;
   g_autofree guint32 *range_base = NULL;
 
   /* (at most 64: PartChannel.range holds a range's index) */
   n_ranges = MIN (et_workers_count (self->n_markers, 200000), MAX (n_threads, 1));
-  ranges = g_new0 (JoinRange, n_ranges);
+  ranges = et_workers_new (n_ranges, sizeof *ranges);
   for (guint r = 0; r < n_ranges; r++)
     {
       JoinRange *range = &ranges[r];
@@ -835,6 +835,7 @@ join_threads (EtTrace *self, ChannelPart *parts, guint k)
   range_base = g_new (guint32, n_ranges);
   for (guint r = 0; r < n_ranges; r++)
     range_base[r] = ranges[r].marker_base;
+  et_workers_free (ranges);
   for (guint p = 0; p < k; p++)
     part_drop_channels (&parts[p], n_threads, range_base);
   g_hash_table_unref (rank);
@@ -915,7 +916,7 @@ _et_layout_channels (EtTrace *self, EtMapped *markers, const EtMarkerEvents *eve
                      EtTraceProgress *progress)
 {
   guint k = et_workers_count (n, 1000000), n_channels, n_kept = 0;
-  g_autofree ChannelPart *parts = g_new0 (ChannelPart, k);
+  ChannelPart *parts = et_workers_new (k, sizeof *parts);
   gint64 clock = g_get_monotonic_time ();   /* the steps' own times (ETLSCOPE_TIMING) */
 
   for (guint j = 0; j < k; j++)
@@ -944,6 +945,7 @@ _et_layout_channels (EtTrace *self, EtMapped *markers, const EtMarkerEvents *eve
       g_array_unref (parts[j].made);
       g_free (parts[j].cursor);
     }
+  et_workers_free (parts);
   g_array_sort (self->cross_ends, _et_compare_cross_ends);
   et_mapped_clear (markers);
   g_clear_pointer (cross_ends, g_array_unref);

@@ -246,7 +246,7 @@ typedef struct
   guint        n_refs;
   gboolean     has_switches;
   Interval     interval;
-} Take;
+} ET_WORKER_ITEM Take;
 
 static void
 put_time (GArray **per_thread, guint thread, gint64 t)
@@ -399,7 +399,7 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
   guint n = self->threads->len, k, base = 0;
   gint64 end_ns = et_trace_get_duration_ns (self);
   Interval interval = { FALSE, 0, 0 };
-  g_autofree Take *takes = NULL;
+  Take *takes;
 
   cpu->n_threads = n;
   cpu->samples = g_new0 (Seq, MAX (n, 1));
@@ -421,7 +421,7 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
    * written from its own place in @sample_refs on (at most one a record),
    * then moved up behind the range's before. */
   k = et_workers_count (locs->len, PARALLEL_RECORDS);
-  takes = g_new0 (Take, k);
+  takes = et_workers_new (k, sizeof *takes);
   if (sample_refs != NULL)
     {
       base = sample_refs->len;
@@ -465,5 +465,6 @@ _et_trace_cpu_build (EtTrace *self, GArray *locs, GArray *sample_refs)
       g_free (takes[j].samples);
       g_free (takes[j].switches);
     }
+  et_workers_free (takes);
 }
 

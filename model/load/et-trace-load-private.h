@@ -127,7 +127,7 @@ typedef struct
   volatile gint *buffers_done; /* all walkers' progress */
   EtTraceProgress *progress;   /* every phase's; told by the first walker only */
   guint64       bytes_before;  /* of the file's bytes, read before the walk */
-} Loader;
+} ET_WORKER_ITEM Loader;
 
 guint    _et_loader_provider_of       (EtTrace             *self,
                                        ProviderCache       *cache,

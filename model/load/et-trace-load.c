@@ -803,7 +803,7 @@ walk_buffers (Loader *loader, GCancellable *cancellable, GError **error)
   EtTrace *self = loader->self;
   guint n = et_etl_file_n_buffers (self->file), walked, k;
   guint64 bytes = 0, records;
-  g_autofree Loader *walkers = NULL;
+  Loader *walkers;
   volatile gint done = 0;
   gboolean cancelled = FALSE;
 
@@ -817,7 +817,7 @@ walk_buffers (Loader *loader, GCancellable *cancellable, GError **error)
   records = bytes / (et_etl_file_image_tables (self->file) != NULL ? ET_IMAGE_RECORD_HEADER
                                                                    : EVENT_RECORD_GUESS);
   k = MAX (MIN (et_workers_count (records, WALK_PARALLEL_RECORDS), walked), 1);
-  walkers = g_new0 (Loader, k);
+  walkers = et_workers_new (k, sizeof *walkers);
   for (guint i = 0; i < k; i++)
     {
       loader_init (&walkers[i], self);
@@ -839,6 +839,7 @@ walk_buffers (Loader *loader, GCancellable *cancellable, GError **error)
     merge_walkers (loader, walkers, k);
   for (guint i = 0; i < k; i++)
     loader_clear (&walkers[i]);
+  et_workers_free (walkers);
   if (cancelled)
     return !g_cancellable_set_error_if_cancelled (cancellable, error);
   _et_trace_progress_end (loader->progress);

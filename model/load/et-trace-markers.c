@@ -463,7 +463,7 @@ typedef struct
   GCancellable *cancellable;
   gboolean      cancelled;
   gboolean      full_decode;  /* tests: every payload decoded (ETLSCOPE_FULL_DECODE) */
-} __attribute__ ((aligned (64))) Worker;   /* no cache line shared by two */
+} ET_WORKER_ITEM Worker;
 
 /* Decodes events [from, to) of a worker's range into its own arrays. */
 #define DECODE_AHEAD 8
@@ -745,7 +745,7 @@ decode_markers (Loader *loader, MarkerBuild *out, EtMarkerEvents *events, Worker
 {
   EtTrace *self = loader->self;
   guint n = et_workers_count (self->n_events, DECODE_PARALLEL_EVENTS);
-  Worker *w = *workers = g_aligned_alloc0 (n, sizeof (Worker), 64);
+  Worker *w = *workers = et_workers_new (n, sizeof (Worker));
   guint64 n_events = self->n_events;    /* a preview's first events only */
   gsize capacity = MAX (n_events, 1);
   gboolean cancelled = FALSE;
@@ -817,7 +817,7 @@ _et_loader_build_markers (Loader *loader, EtLoadFlags flags, GCancellable *cance
   marker_build_free_arrays (&b);
   _et_marker_events_clear (&events);
   g_clear_pointer (&keep, g_free);       /* before the trim, so that it goes too */
-  g_clear_pointer (&workers, g_aligned_free);
+  g_clear_pointer (&workers, et_workers_free);
 #ifdef __GLIBC__
   /* The build's arrays went back to the allocator, partly to the arenas of
    * the threads that made them, which keep freed memory: give it back to

@@ -28,7 +28,7 @@ typedef struct
   EtTrace *self;
   guint    from, to;
   guint64  categories[G_N_ELEMENTS (((EtTrace *) NULL)->categories)];
-} SummaryRange;
+} ET_WORKER_ITEM SummaryRange;
 
 /* A thread's summary (EtThreadSummary), read from its markers at load,
  * with the categories it has and whether a span of it is open to the
@@ -85,7 +85,7 @@ static void
 summarise_threads (EtTrace *self)
 {
   guint n = self->threads->len, k = et_workers_count (self->n_markers, 200000), t = 0;
-  g_autofree SummaryRange *ranges = g_new0 (SummaryRange, k);
+  SummaryRange *ranges = et_workers_new (k, sizeof *ranges);
   guint64 seen = 0;
 
   for (guint r = 0; r < k; r++)
@@ -105,6 +105,7 @@ summarise_threads (EtTrace *self)
   for (guint r = 0; r < k; r++)
     for (guint w = 0; w < G_N_ELEMENTS (self->categories); w++)
       self->categories[w] |= ranges[r].categories[w];
+  et_workers_free (ranges);
 }
 
 /* The channels [from, to) whose block arrays one worker builds (each of

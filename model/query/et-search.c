@@ -61,7 +61,7 @@ typedef struct
   EtRuleResult  rules;
   GString      *scratch;
   GArray       *found;         /* EtMarkerRef */
-} Searcher;
+} ET_WORKER_ITEM Searcher;
 
 /* The marker's text (as et_trace_marker_text makes it), its event's name
  * and every payload value, from one decoding of its event. A text made
@@ -145,7 +145,7 @@ et_trace_search (EtTrace *trace, const char *needle, GCancellable *cancellable)
 {
   guint n;
   g_autofree char *folded = NULL;
-  g_autofree Searcher *searchers = NULL;
+  Searcher *searchers;
   gboolean needle_ascii = TRUE;
   gint next = 0;
   GArray *found;
@@ -160,7 +160,7 @@ et_trace_search (EtTrace *trace, const char *needle, GCancellable *cancellable)
   for (const char *p = folded; *p != '\0'; p++)
     needle_ascii &= (guchar) *p < 0x80;
   n = et_workers_count (et_trace_get_stats (trace)->markers, 100000);
-  searchers = g_new0 (Searcher, n);
+  searchers = et_workers_new (n, sizeof *searchers);
   for (guint k = 0; k < n; k++)
     {
       searchers[k] = (Searcher) { trace, folded, needle_ascii, cancellable, &next,
@@ -178,6 +178,7 @@ et_trace_search (EtTrace *trace, const char *needle, GCancellable *cancellable)
       et_rule_result_clear (&searchers[k].rules);
       et_fields_free (searchers[k].fields);
     }
+  et_workers_free (searchers);
   if (g_cancellable_is_cancelled (cancellable))
     {
       g_array_unref (found);
