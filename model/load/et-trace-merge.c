@@ -215,7 +215,11 @@ static gpointer
 merge_part (gpointer data)
 {
   MergePart *part = data;
-  const EtEventRef **head = part->head, **end = part->end;
+  /* (the heads move at every reference: a copy of this thread's own, not
+   * on a line with another part's) */
+  g_autofree const EtEventRef **head = g_memdup2 (part->head, MAX (part->n_runs, 1)
+                                                              * sizeof *head);
+  const EtEventRef **end = part->end;
   g_autofree guint *heap = g_new (guint, MAX (part->n_runs, 1));
   guint heap_len = 0;
 
