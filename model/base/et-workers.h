@@ -49,7 +49,7 @@ void  et_workers_run   (gpointer     items,
  * they go (counts, positions): no cache line is shared by two, which
  * would pass between the cores at every write. Their arrays come from
  * et_workers_new, aligned to match. Laying out large 1 M, its channels
- * were counted in 13.3 ms of CPU or, in three runs of ten, 18.4-19.2:
+ * were counted in 13.2-13.5 ms of CPU or, in three runs of ten, 14.3-19.2:
  * the same code, its two parts' counts sharing a line or not. */
 #define ET_WORKER_ITEM __attribute__ ((aligned (64)))
 

@@ -483,6 +483,7 @@ decode_range (gpointer data)
   EtEvent event;
   guint64 told = w->from;
   gboolean ahead = _et_trace_payloads_far (self);   /* (see below) */
+  /* (the buffers' room: as many slots each as the largest holds) */
   gboolean large = (guint64) self->slot_stride * 8 * et_etl_file_n_buffers (self->file)
                    > DECODE_PREFETCH_MIN_BYTES;
 
@@ -495,10 +496,11 @@ decode_range (gpointer data)
       guint provider;
 
       /* Events in time order hop between the processors' buffers: in a
-       * large trace, their records are asked for some events ahead. Payloads in a .nettrace are
-       * read where they lie in the file, a cache line (and often a page)
-       * of their own each, which decoding then waited for: asked for
-       * between the two. */
+       * large trace, their records are asked for some events ahead.
+       * Payloads in a .nettrace are read where they lie in the file, a
+       * cache line (and often a page) of their own each, which decoding
+       * then waited for: asked for some events ahead, their records
+       * further ahead still. */
       if (ahead && i + 2 * DECODE_AHEAD < w->to)
         _et_trace_prefetch_event (self, i + 2 * DECODE_AHEAD, 1);
       else if (large && i + DECODE_AHEAD < w->to)
