@@ -413,6 +413,28 @@ test_sequence_gaps_are_lost_events (void **state)
   assert_int_equal (et_trace_get_stats (trace)->damage_count, 0);
 }
 
+/* Writes f->nettrace holding one event, @name of @provider with payload
+ * @p at @ev, and loads it. */
+static EtTrace *
+load_one_event (Fixture *f, const EtFixtureEvent *ev, const char *provider, const char *name,
+                EtFixturePayload *p)
+{
+  EtFixtureNettraceOptions o;
+  g_autoptr(GError) error = NULL;
+  EtFixtureNettrace *nt;
+  EtTrace *trace;
+
+  et_fixture_nettrace_options_init (&o);
+  nt = et_fixture_nettrace_new (f->nettrace, &o, &error);
+  g_assert_no_error (error);
+  et_fixture_nettrace_write_event (nt, ev, provider, name, p);
+  assert_true (et_fixture_nettrace_close (nt, &error));
+  et_fixture_nettrace_free (nt);
+  trace = et_trace_load (f->nettrace, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
 /* EventPipe's own ProcessInfo event (written by every runtime since .NET
  * Core 3.1) names the process as PerfView does: its command line's first
  * word without folder and ".exe"; the command line is kept whole. Its
@@ -421,36 +443,26 @@ static void
 test_process_named_by_process_info (void **state)
 {
   Fixture *f = *state;
-  EtFixtureNettraceOptions o;
   g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
-  g_autoptr(GError) error = NULL;
   g_autoptr(EtTrace) trace = NULL;
-  EtFixtureNettrace *nt;
   EtFixtureEvent ev;
   const EtProcess *proc;
   const char *line = "\"C:\\Program Files\\dotnet\\dotnet.exe\" exec C:\\apps\\Shop.dll --port 80";
   Run run;
 
-  et_fixture_nettrace_options_init (&o);
-  nt = et_fixture_nettrace_new (f->nettrace, &o, &error);
-  g_assert_no_error (error);
   et_fixture_payload_add_utf16 (p, "CommandLine", line);
   et_fixture_payload_add_utf16 (p, "OSInformation", "Windows");
   et_fixture_payload_add_utf16 (p, "ArchInformation", "x64");
   at (&ev, 100, 10, 0, 0, 1);
-  et_fixture_nettrace_write_event (nt, &ev, "Microsoft-DotNETCore-EventPipe", "ProcessInfo", p);
-  assert_true (et_fixture_nettrace_close (nt, &error));
-  et_fixture_nettrace_free (nt);
-
-  trace = et_trace_load (f->nettrace, 0, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
+  trace = load_one_event (f, &ev, "Microsoft-DotNETCore-EventPipe", "ProcessInfo", p);
   assert_int_equal (et_trace_get_n_processes (trace), 1);
   proc = et_trace_get_process (trace, 0);
   assert_int_equal (proc->pid, PID);
   assert_string_equal (proc->name, "dotnet");
   assert_string_equal (proc->command_line, line);
-  /* EventPipe's bookkeeping is nobody's marker. */
-  assert_int_equal (et_trace_get_n_providers (trace), 2);
+  /* EventPipe's bookkeeping is nobody's marker (and the only provider:
+   * the header is not an event, test_only_the_files_events). */
+  assert_int_equal (et_trace_get_n_providers (trace), 1);
   for (guint i = 0; i < et_trace_get_n_providers (trace); i++)
     if (strcmp (et_trace_get_provider (trace, i)->name, "Microsoft-DotNETCore-EventPipe") == 0)
       assert_false (et_trace_get_provider (trace, i)->default_on);
@@ -459,6 +471,73 @@ test_process_named_by_process_info (void **state)
   assert_int_equal (run.status, 0);
   assert_non_null (strstr (run.out, "Microsoft-DotNETCore-EventPipe/ProcessInfo"));
   assert_non_null (strstr (run.out, "ArchInformation=x64"));
+  run_clear (&run);
+}
+
+/* A .nettrace lists the events it holds and no other: the ETW header its
+ * image is given (made from the Trace object) is read as the header, not
+ * listed as an event, a provider or a thread; `info` says what the file
+ * is and leaves out what only an .etl has (OS version, buffers, logger). */
+static void
+test_only_the_files_events (void **state)
+{
+  Fixture *f = *state;
+  EtFixtureNettraceOptions o;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autoptr(EtTrace) trace = NULL;
+  EtFixtureEvent ev;
+  EtEvent decoded;
+  EtFields *fields = et_fields_new ();
+  Run run;
+
+  et_fixture_payload_add_u32 (p, "item", 7);
+  at (&ev, 104, 2500, 4, 0, 9);
+  trace = load_one_event (f, &ev, PROVIDER, "Picked", p);
+  assert_true (et_trace_is_nettrace (trace));
+  assert_int_equal (et_trace_get_n_events (trace), 1);
+  assert_int_equal (et_trace_get_stats (trace)->records, 1);
+  assert_int_equal (et_trace_get_n_providers (trace), 1);
+  assert_string_equal (et_trace_get_provider (trace, 0)->name, PROVIDER);
+  assert_int_equal (et_trace_get_n_threads (trace), 1);
+  assert_int_equal (et_trace_get_thread (trace, 0)->tid, 104);
+  /* The header still gives the clock and the time the trace starts at. */
+  assert_int_equal (et_trace_get_header (trace)->perf_freq, 10000000);
+  et_trace_decode_event (trace, 0, &decoded, fields, NULL);
+  assert_string_equal (decoded.name, "Picked");
+  assert_int_equal (decoded.time_ns, 2500 * 1000);
+  et_fields_free (fields);
+
+  run = run_cli ("info", f->nettrace);
+  assert_int_equal (run.status, 0);
+  assert_non_null (strstr (run.out, "  Format                .NET EventPipe (.nettrace)\n"));
+  assert_non_null (strstr (run.out, "  Events                1\n"));
+  assert_null (strstr (run.out, "OS version"));
+  assert_null (strstr (run.out, "Buffer"));
+  assert_null (strstr (run.out, "EventTrace"));
+  assert_null (strstr (run.out, "tid 0 "));
+  run_clear (&run);
+  run = run_cli ("info", "--format=json", f->nettrace);
+  assert_int_equal (run.status, 0);
+  assert_non_null (strstr (run.out, "\"events\":1,"));
+  assert_non_null (strstr (run.out, "\"format\":\"nettrace\",\"os_version\":null,"));
+  assert_non_null (strstr (run.out, "\"buffers\":null,"));
+  run_clear (&run);
+  run = run_cli ("events", f->nettrace);
+  assert_int_equal (run.status, 0);
+  assert_int_equal (count_of (run.out, "\n"), 1);
+  assert_non_null (strstr (run.out, PROVIDER "/Picked"));
+  run_clear (&run);
+
+  /* An .etl says so, and keeps its header's rows. */
+  et_fixture_nettrace_options_init (&o);
+  write_both (f, &o, FALSE, FALSE);
+  run = run_cli ("info", f->etl);
+  assert_int_equal (run.status, 0);
+  assert_non_null (strstr (run.out, "  Format                Windows ETW (.etl)\n  OS version"));
+  assert_non_null (strstr (run.out, "  Buffers  "));
+  run_clear (&run);
+  run = run_cli ("info", "--format=json", f->etl);
+  assert_non_null (strstr (run.out, "\"format\":\"etl\",\"os_version\":\""));
   run_clear (&run);
 }
 
@@ -1008,6 +1087,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_sequence_gaps_are_lost_events, setup, teardown),
     cmocka_unit_test_setup_teardown (test_chosen_by_content, setup, teardown),
     cmocka_unit_test_setup_teardown (test_process_named_by_process_info, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_only_the_files_events, setup, teardown),
     cmocka_unit_test_setup_teardown (test_every_cli_command, setup, teardown),
     cmocka_unit_test_setup_teardown (test_mutated_files_never_crash, setup, teardown),
     cmocka_unit_test_setup_teardown (test_progress_and_cancel, setup, teardown),

@@ -75,6 +75,7 @@ text_header (GString *s, EtTrace *trace)
 {
   const EtLogfileHeader *h = et_trace_get_header (trace);
   const EtTraceStats *st = et_trace_get_stats (trace);
+  gboolean nettrace = et_trace_is_nettrace (trace);
   gsize line = s->len;
 
   g_autofree char *name = g_filename_display_name (et_trace_get_path (trace));
@@ -85,8 +86,15 @@ text_header (GString *s, EtTrace *trace)
                           (unsigned long long) st->file_size);
   g_string_append (s, _("\nHeader\n"));
   line = s->len;
-  text_row (s, _("OS version"), &line);
-  append_os_version (s, h, TRUE);
+  text_row (s, _("Format"), &line);
+  g_string_append (s, nettrace ? _(".NET EventPipe (.nettrace)") : _("Windows ETW (.etl)"));
+  /* (a .nettrace's header is made from its Trace object: what ETW's
+   * header has beyond it is not the file's, and is left out) */
+  if (!nettrace)
+    {
+      text_row (s, _("OS version"), &line);
+      append_os_version (s, h, TRUE);
+    }
   text_row (s, _("Processors"), &line);
   et_string_append_uint (s, h->n_processors);
   text_row (s, _("Clock"), &line);
@@ -99,33 +107,45 @@ text_header (GString *s, EtTrace *trace)
   /* The header's EndTime is the logger's word (a relogged file copies it
    * from its first input): it need not match the last event, which is
    * where Duration ends. Both are shown, each named. */
-  text_row (s, _("End (header)"), &line);
-  append_filetime (s, h->end_time);
+  if (!nettrace)
+    {
+      text_row (s, _("End (header)"), &line);
+      append_filetime (s, h->end_time);
+    }
   text_row (s, _("Last event"), &line);
   append_filetime (s, h->start_time == 0 ? 0
                       : et_trace_ns_to_filetime (trace, et_trace_get_duration_ns (trace)));
   text_row (s, _("Duration"), &line);
   et_cli_append_seconds (s, et_trace_get_duration_ns (trace));
   g_string_append (s, " s");
-  text_row (s, _("Logger"), &line);
-  g_string_append (s, h->logger_name != NULL ? h->logger_name : "");
-  text_row (s, _("Log file name"), &line);
-  g_string_append (s, h->log_file_name != NULL ? h->log_file_name : "");
+  if (!nettrace)
+    {
+      text_row (s, _("Logger"), &line);
+      g_string_append (s, h->logger_name != NULL ? h->logger_name : "");
+      text_row (s, _("Log file name"), &line);
+      g_string_append (s, h->log_file_name != NULL ? h->log_file_name : "");
+    }
   text_row (s, _("Pointer size"), &line);
   et_string_append_uint (s, h->pointer_size);
-  text_row (s, _("Buffer size"), &line);
-  et_string_append_uint (s, h->buffer_size);
-  text_row (s, _("Buffers"), &line);
-  et_string_append_uint (s, st->buffers);
-  g_string_append (s, " (");
-  et_string_append_uint (s, st->compressed_buffers);
-  g_string_append (s, _(" compressed)"));
+  if (!nettrace)
+    {
+      text_row (s, _("Buffer size"), &line);
+      et_string_append_uint (s, h->buffer_size);
+      text_row (s, _("Buffers"), &line);
+      et_string_append_uint (s, st->buffers);
+      g_string_append (s, " (");
+      et_string_append_uint (s, st->compressed_buffers);
+      g_string_append (s, _(" compressed)"));
+    }
   text_row (s, _("Events"), &line);
   et_string_append_uint (s, st->records);
   text_row (s, _("Markers"), &line);
   et_string_append_uint (s, st->markers);
-  text_row (s, _("Manifests"), &line);
-  et_string_append_uint (s, st->manifests);
+  if (!nettrace)
+    {
+      text_row (s, _("Manifests"), &line);
+      et_string_append_uint (s, st->manifests);
+    }
   g_string_append (s, "\n\n");
 }
 
@@ -247,17 +267,29 @@ text_losses (GString *s, EtTrace *trace)
 
   g_string_append (s, _("Lost\n"));
   line = s->len;
-  text_row (s, _("Events (header)"), &line);
-  et_string_append_uint (s, h->events_lost);
-  text_row (s, _("Buffers (header)"), &line);
-  et_string_append_uint (s, h->buffers_lost);
-  text_row (s, _("Buffers flagged"), &line);
-  et_string_append_uint (s, st->buffers_flagged_events_lost);
-  /* Translators: "Buffers flagged   3 events lost, 0 buffer lost": the
-   * numbers count buffers whose header says so. */
-  g_string_append (s, _(" events lost, "));
-  et_string_append_uint (s, st->buffers_flagged_buffer_lost);
-  g_string_append (s, _(" buffer lost\n\nDamage: "));
+  if (et_trace_is_nettrace (trace))
+    {
+      /* (counted from the gaps in each writing thread's sequence numbers) */
+      text_row (s, _("Events"), &line);
+      et_string_append_uint (s, h->events_lost);
+      g_string_append (s, "\n\n");
+      /* Translators: followed by "none" or the number of problems. */
+      g_string_append (s, _("Damage: "));
+    }
+  else
+    {
+      text_row (s, _("Events (header)"), &line);
+      et_string_append_uint (s, h->events_lost);
+      text_row (s, _("Buffers (header)"), &line);
+      et_string_append_uint (s, h->buffers_lost);
+      text_row (s, _("Buffers flagged"), &line);
+      et_string_append_uint (s, st->buffers_flagged_events_lost);
+      /* Translators: "Buffers flagged   3 events lost, 0 buffer lost": the
+       * numbers count buffers whose header says so. */
+      g_string_append (s, _(" events lost, "));
+      et_string_append_uint (s, st->buffers_flagged_buffer_lost);
+      g_string_append (s, _(" buffer lost\n\nDamage: "));
+    }
 
   damage = et_trace_get_damage (trace, &n_damage);
   if (st->damage_count == 0)
@@ -289,11 +321,23 @@ text_losses (GString *s, EtTrace *trace)
 
 /* ---- JSON ------------------------------------------------------------- */
 
+/* @value under @key, or null when @absent (the file's format has no such
+ * thing). */
+static void
+json_uint_unless (GString *s, const char *key, guint64 value, gboolean absent)
+{
+  if (absent)
+    et_cli_json_null (s, key);
+  else
+    et_cli_json_uint (s, key, value);
+}
+
 static void
 json_header (GString *s, EtTrace *trace)
 {
   const EtLogfileHeader *h = et_trace_get_header (trace);
   const EtTraceStats *st = et_trace_get_stats (trace);
+  gboolean nettrace = et_trace_is_nettrace (trace);
 
   g_autofree char *name = g_filename_display_name (et_trace_get_path (trace));
 
@@ -316,21 +360,29 @@ json_header (GString *s, EtTrace *trace)
       et_format_filetime (h->start_time, s);
       g_string_append_c (s, '"');
     }
+  /* (a .nettrace has no ETW buffers nor OS version: null, its format
+   * said; its events lost are its sequence numbers' gaps) */
+  et_cli_json_string (s, "format", nettrace ? "nettrace" : "etl");
   et_cli_json_key (s, "os_version");
-  g_string_append_c (s, '"');
-  append_os_version (s, h, FALSE);
-  g_string_append_c (s, '"');
+  if (nettrace)
+    g_string_append (s, "null");
+  else
+    {
+      g_string_append_c (s, '"');
+      append_os_version (s, h, FALSE);
+      g_string_append_c (s, '"');
+    }
   et_cli_json_uint (s, "processors", h->n_processors);
   et_cli_json_string (s, "logger_name", h->logger_name);
   et_cli_json_string (s, "log_file_name", h->log_file_name);
   et_cli_json_uint (s, "pointer_size", h->pointer_size);
-  et_cli_json_uint (s, "buffer_size", h->buffer_size);
-  et_cli_json_uint (s, "buffers", st->buffers);
-  et_cli_json_uint (s, "compressed_buffers", st->compressed_buffers);
+  json_uint_unless (s, "buffer_size", h->buffer_size, nettrace);
+  json_uint_unless (s, "buffers", st->buffers, nettrace);
+  json_uint_unless (s, "compressed_buffers", st->compressed_buffers, nettrace);
   et_cli_json_uint (s, "events_lost", h->events_lost);
-  et_cli_json_uint (s, "buffers_lost", h->buffers_lost);
-  et_cli_json_uint (s, "buffers_flagged_events_lost", st->buffers_flagged_events_lost);
-  et_cli_json_uint (s, "buffers_flagged_buffer_lost", st->buffers_flagged_buffer_lost);
+  json_uint_unless (s, "buffers_lost", h->buffers_lost, nettrace);
+  json_uint_unless (s, "buffers_flagged_events_lost", st->buffers_flagged_events_lost, nettrace);
+  json_uint_unless (s, "buffers_flagged_buffer_lost", st->buffers_flagged_buffer_lost, nettrace);
   et_cli_json_uint (s, "records_skipped", st->records_skipped);
   et_cli_json_uint (s, "buffers_skipped", st->buffers_skipped);
   et_cli_json_uint (s, "manifests", st->manifests);

@@ -111,6 +111,8 @@ typedef struct
   GArray       *cpu_locs;        /* EtEventLoc of samples and switches (et-trace-cpu.c) */
   EtStacksScan *stacks_scan;     /* what the stacks need (et-trace-stacks-scan.c) */
   gboolean      header_seen;
+  gboolean      image;         /* the file is an image (a .nettrace's): its
+                                  header record is not an event */
   ProviderCache providers;     /* of the scanning pass */
   ThreadCache   threads;       /* of the scanning pass */
 

@@ -353,6 +353,11 @@ scan_record (const EtRecord *record, guint buffer, gsize pos, gpointer user_data
     {
       walker->header_seen = TRUE;
       walker->header_loc = ref.loc;
+      /* A .nettrace's header record is its image's (et-nettrace-image.c,
+       * made from the Trace object), not an event of the file: it is read
+       * as the header, but not listed, counted or given a thread. */
+      if (walker->image)
+        return;
     }
   if (walker->records == 0 || record->ts < walker->first_raw)
     walker->first_raw = record->ts;
@@ -549,6 +554,7 @@ loader_init (Loader *loader, EtTrace *self)
 {
   memset (loader, 0, sizeof *loader);
   loader->self = self;
+  loader->image = et_etl_file_image_tables (self->file) != NULL;
   loader->runs = g_ptr_array_new_with_free_func (run_free);
   loader->out_of_order = g_byte_array_new ();
   loader->manifest_refs = g_array_new (FALSE, FALSE, sizeof (EtEventRef));

@@ -709,6 +709,13 @@ et_trace_get_stats (EtTrace *self)
   return &self->stats;
 }
 
+gboolean
+et_trace_is_nettrace (EtTrace *self)
+{
+  g_return_val_if_fail (ET_IS_TRACE (self), FALSE);
+  return self->file != NULL && et_etl_file_image_tables (self->file) != NULL;
+}
+
 const EtDamage *
 et_trace_get_damage (EtTrace *self, guint *n_damage)
 {

@@ -230,6 +230,11 @@ typedef void (*EtProgressFunc) (EtTracePhase phase,
 const char            *et_trace_get_path        (EtTrace *self);
 const EtLogfileHeader *et_trace_get_header      (EtTrace *self);
 const EtTraceStats    *et_trace_get_stats       (EtTrace *self);
+/* TRUE for a .NET EventPipe trace (.nettrace): its header is made from
+ * the file's Trace object (processors, pointer size, clock, start), and
+ * the ETW header's other fields (OS version, buffers, logger) are not
+ * the file's. */
+gboolean               et_trace_is_nettrace     (EtTrace *self);
 /* The first damage messages (up to 100), in file order. */
 const EtDamage        *et_trace_get_damage      (EtTrace *self,
                                                  guint   *n_damage);
