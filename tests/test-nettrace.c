@@ -541,6 +541,56 @@ test_only_the_files_events (void **state)
   run_clear (&run);
 }
 
+/* An event written without a processor number (-1: every event of
+ * PerfView's test inputs but those of .NET Core 3.0) has no CPU: null in
+ * JSON, empty in CSV, not "255"; one with a number keeps it. */
+static void
+test_unknown_processor (void **state)
+{
+  Fixture *f = *state;
+  EtFixtureNettraceOptions o;
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) trace = NULL;
+  EtFields *fields = et_fields_new ();
+  EtFixtureNettrace *nt;
+  EtFixtureEvent ev;
+  EtEvent decoded;
+  Run run;
+
+  et_fixture_nettrace_options_init (&o);
+  nt = et_fixture_nettrace_new (f->nettrace, &o, &error);
+  g_assert_no_error (error);
+  et_fixture_payload_add_u32 (p, "item", 7);
+  at (&ev, 104, 100, 4, 0, 9);
+  ev.cpu = 2;
+  et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Picked", p);
+  at (&ev, 104, 200, 4, 0, 9);
+  ev.cpu = G_MAXUINT32;
+  et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Picked", p);
+  assert_true (et_fixture_nettrace_close (nt, &error));
+  et_fixture_nettrace_free (nt);
+
+  trace = et_trace_load (f->nettrace, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_int_equal (et_trace_get_n_events (trace), 2);
+  et_trace_decode_event (trace, 0, &decoded, fields, NULL);
+  assert_int_equal (decoded.cpu, 2);
+  et_trace_decode_event (trace, 1, &decoded, fields, NULL);
+  assert_int_equal (decoded.cpu, ET_CPU_UNKNOWN);
+  et_fields_free (fields);
+  run = run_cli ("events", "--format=jsonl", f->nettrace);
+  assert_int_equal (run.status, 0);
+  assert_int_equal (count_of (run.out, "\"cpu\":2,"), 1);
+  assert_int_equal (count_of (run.out, "\"cpu\":null,"), 1);
+  run_clear (&run);
+  run = run_cli ("events", "--format=csv", f->nettrace);
+  assert_int_equal (run.status, 0);
+  assert_int_equal (count_of (run.out, ",4242,104,2," PROVIDER ","), 1);
+  assert_int_equal (count_of (run.out, ",4242,104,," PROVIDER ","), 1);
+  run_clear (&run);
+}
+
 /* The reader is chosen by the file's first bytes, not its name. */
 static void
 test_chosen_by_content (void **state)
@@ -1088,6 +1138,7 @@ main (void)
     cmocka_unit_test_setup_teardown (test_chosen_by_content, setup, teardown),
     cmocka_unit_test_setup_teardown (test_process_named_by_process_info, setup, teardown),
     cmocka_unit_test_setup_teardown (test_only_the_files_events, setup, teardown),
+    cmocka_unit_test_setup_teardown (test_unknown_processor, setup, teardown),
     cmocka_unit_test_setup_teardown (test_every_cli_command, setup, teardown),
     cmocka_unit_test_setup_teardown (test_mutated_files_never_crash, setup, teardown),
     cmocka_unit_test_setup_teardown (test_progress_and_cancel, setup, teardown),

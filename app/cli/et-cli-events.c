@@ -179,7 +179,10 @@ write_json (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtFiel
       et_cli_json_null (s, "pid");
       et_cli_json_null (s, "tid");
     }
-  et_cli_json_uint (s, "cpu", e->cpu);
+  if (e->cpu == ET_CPU_UNKNOWN)
+    et_cli_json_null (s, "cpu");
+  else
+    et_cli_json_uint (s, "cpu", e->cpu);
   et_cli_json_string (s, "provider", provider->name);
   et_cli_json_string (s, "provider_guid", w->guids[e->provider]);
   et_cli_json_string (s, "event", e->name != NULL ? e->name : "");
@@ -237,7 +240,8 @@ write_csv (Writer *w, GString *s, guint64 index, const EtEvent *e, const EtField
   else
     g_string_append_c (s, ',');
   g_string_append_c (s, ',');
-  et_string_append_uint (s, e->cpu);
+  if (e->cpu != ET_CPU_UNKNOWN)
+    et_string_append_uint (s, e->cpu);
   g_string_append_c (s, ',');
   et_cli_csv_value (s, et_trace_get_provider (w->trace, e->provider)->name, -1);
   g_string_append_c (s, ',');

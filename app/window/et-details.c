@@ -94,9 +94,15 @@ describe_event (EtTrace *trace, guint64 index, const char *title, GString *out)
       g_string_append_printf (out, "%s\n", guid);
     }
   row (out, _("Record"));
-  /* Translators: the record's header kind, its byte offset in the file, the CPU. */
-  g_string_append_printf (out, _("%s at byte offset %llu, CPU %u"), ev.header_kind,
-                          (unsigned long long) ev.file_offset, ev.cpu);
+  if (ev.cpu == ET_CPU_UNKNOWN)
+    /* Translators: the record's header kind, its byte offset in the file
+     * (which does not say on which CPU it was written). */
+    g_string_append_printf (out, _("%s at byte offset %llu"), ev.header_kind,
+                            (unsigned long long) ev.file_offset);
+  else
+    /* Translators: the record's header kind, its byte offset in the file, the CPU. */
+    g_string_append_printf (out, _("%s at byte offset %llu, CPU %u"), ev.header_kind,
+                            (unsigned long long) ev.file_offset, ev.cpu);
   g_string_append_c (out, '\n');
   if (error != NULL)
     {

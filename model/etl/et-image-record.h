@@ -71,6 +71,11 @@ G_BEGIN_DECLS
  * fields, which nothing reads in an image. */
 #define ET_IMAGE_BUFFER_BASES  0x10
 #define ET_IMAGE_NARROW_MAX    0xFFFE   /* the largest index the header holds */
+/* The processor of an image buffer whose events' source does not say on
+ * which processor they were written (a .nettrace event's number -1: every
+ * one in PerfView's test inputs but those of .NET Core 3.0), or gives one
+ * past 254. */
+#define ET_IMAGE_CPU_UNKNOWN   255
 /* A payload's place when it is in the source file. */
 #define ET_IMAGE_PAYLOAD_PLACE 8
 #define ET_IMAGE_SOURCE_MAX    ((G_GUINT64_CONSTANT (1) << 48) - 1) /* largest offset */

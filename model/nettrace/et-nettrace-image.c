@@ -55,7 +55,7 @@
 #define FAR_PAYLOADS       512
 #define EVENT_HEADER_SIZE  0x50
 #define LOGFILE_HEADER_SIZE 280         /* TRACE_LOGFILE_HEADER, 64-bit, no strings */
-#define MAX_CPUS           256
+#define MAX_CPUS           (ET_IMAGE_CPU_UNKNOWN + 1)   /* the last: unknown (or past it) */
 #define NO_ENTRY           G_MAXUINT32   /* a stack of no whole frame */
 #define EXT_RELATED_ACTIVITY 1
 #define FILETIME_UNIX_EPOCH  G_GINT64_CONSTANT (116444736000000000)

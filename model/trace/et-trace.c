@@ -1143,6 +1143,8 @@ _et_trace_decode_event (EtTrace *self, guint64 index, EtSchemaCache *cache, EtEv
                                                                        &guid)) - 1,
                                 _et_trace_offset_of (self, loc), cache, event, fields, error);
   event->cpu = et_etl_file_buffer_info (self->file, _et_loc_buffer (self, loc))->cpu;
+  if (event->cpu == ET_IMAGE_CPU_UNKNOWN && et_trace_is_nettrace (self))
+    event->cpu = ET_CPU_UNKNOWN;
   return ok;
 }
 

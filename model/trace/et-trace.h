@@ -462,6 +462,10 @@ guint              et_trace_marker_channel    (EtTrace *self, const EtMarker *m)
 guint32            et_trace_marker_series     (EtTrace *self, const EtMarker *m);
 guint32            et_trace_marker_end_thread (EtTrace *self, const EtMarker *m);
 
+/* EtEvent.cpu of an event whose file does not say which processor wrote
+ * it (a .nettrace event's processor number -1, or one past 254). */
+#define ET_CPU_UNKNOWN G_MAXUINT
+
 /* One event, decoded again from the file. */
 typedef struct
 {
@@ -470,7 +474,7 @@ typedef struct
   guint32      pid;
   guint32      tid;
   gboolean     has_ids;
-  guint        cpu;
+  guint        cpu;            /* ET_CPU_UNKNOWN: the file does not say */
   guint16      provider;       /* index */
   guint16      id;
   guint8       version;
