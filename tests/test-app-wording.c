@@ -1,6 +1,7 @@
 /* GUI tests (under Xvfb) of what the window says (issue 34, items 9, 10,
  * 11, 13, 14): files that cannot be opened and damage in words, counts
- * grouped, names and categories read well, no CPU tooltip without data,
+ * grouped, names and categories read well, a .nettrace event's record
+ * said as far as it is known, no CPU tooltip without data,
  * details wrapped at punctuation, a sort that says it runs, loading's
  * phases, Go to Thread offering only what has a row. */
 #include <stdarg.h>
@@ -13,10 +14,12 @@
 #include "et-cpu-strip.h"
 #include "et-details.h"
 #include "et-fixture.h"
+#include "et-fixture-nettrace.h"
 #include "et-report-table.h"
 #include "et-report-table-private.h"
 #include "et-timeline-threads.h"
 #include "et-timeline-view.h"
+#include "et-trace-load.h"
 #include "et-window.h"
 #include "gui-test.h"
 
@@ -115,6 +118,56 @@ test_counts_and_categories_read_well (void **state)
   close_window (window);
 }
 
+
+/* A .nettrace marker's details say where its event is as far as the
+ * image knows (an EventBlock at or before it), with an EventPipe header,
+ * and its CPU only when the file names one (-1: none). */
+static void
+test_nettrace_record_row (void **state)
+{
+  g_autofree char *path = g_build_filename (gui_dir, "cpus.nettrace", NULL);
+  g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(EtTrace) trace = NULL;
+  g_autoptr(GString) with_cpu = g_string_new (NULL), without = g_string_new (NULL);
+  EtFixtureNettraceOptions o;
+  EtFixtureNettrace *nt;
+  EtFixtureEvent ev;
+
+  et_fixture_nettrace_options_init (&o);
+  nt = et_fixture_nettrace_new (path, &o, &error);
+  g_assert_no_error (error);
+  et_fixture_payload_add_u32 (p, "item", 7);
+  for (guint k = 0; k < 2; k++)
+    {
+      et_fixture_event_init (&ev);
+      ev.pid = 4242;
+      ev.tid = 104;
+      ev.cpu = k == 0 ? 1 : G_MAXUINT32;
+      ev.time_ns = 1000000 * (k + 1);
+      ev.level = 2;
+      ev.id = 9;
+      ev.task = 0xFFFE - 9;
+      et_fixture_nettrace_write_event (nt, &ev, "Etlscope-Wording", "Picked", p);
+    }
+  assert_true (et_fixture_nettrace_close (nt, &error));
+  et_fixture_nettrace_free (nt);
+  trace = et_trace_load (path, 0, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_int_equal (et_trace_get_stats (trace)->markers, 2);
+  for (guint c = 0; c < et_trace_get_n_channels (trace); c++)
+    for (guint i = 0; i < et_trace_get_channel (trace, c)->n_markers; i++)
+      {
+        const EtMarker *m = &et_trace_get_channel (trace, c)->markers[i];
+
+        et_details_describe (trace, c, m, m->start_ns == 1000000 ? with_cpu : without);
+      }
+  assert_says (with_cpu->str, "EVENTPIPE at or after byte offset ");
+  assert_says (with_cpu->str, ", CPU 1\n");
+  assert_says (without->str, "EVENTPIPE at or after byte offset ");
+  assert_null (strstr (without->str, "CPU"));
+  assert_null (strstr (with_cpu->str, "EVENT_HEADER64"));
+}
 
 /* Item 13: a process the trace does not name is "Process 4120", not
  * "Process 4120 (4120)"; a CPU band from samples says nothing where it
@@ -433,6 +486,7 @@ main (int argc, char **argv)
     cmocka_unit_test (test_files_that_cannot_open_are_said_in_words),
     cmocka_unit_test (test_damage_banner_names_the_problems),
     cmocka_unit_test (test_counts_and_categories_read_well),
+    cmocka_unit_test (test_nettrace_record_row),
     cmocka_unit_test (test_nameless_processes_and_cpu_without_data),
     cmocka_unit_test (test_details_values_wrap_at_punctuation),
     cmocka_unit_test (test_duration_sort_sign_and_arrow),

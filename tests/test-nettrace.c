@@ -219,12 +219,14 @@ count_of (const char *text, const char *needle)
 }
 
 /* The provider's events as `events --format=jsonl` gives them, without
- * what depends on the file's layout (index, offset). */
+ * what depends on the file's layout and format (index, offset, the
+ * header's kind: EVENT_HEADER64 or EVENTPIPE). */
 static char *
 provider_events (const char *path)
 {
   Run run = run_cli ("events", "--format=jsonl", path);
-  g_autoptr(GRegex) layout = g_regex_new ("\"(index|offset)\":[0-9]+,", 0, 0, NULL);
+  g_autoptr(GRegex) layout =
+    g_regex_new ("\"((index|offset)\":[0-9]+|header_kind\":\"[A-Z0-9_]+\"),", 0, 0, NULL);
   g_auto(GStrv) lines = NULL;
   GString *out = g_string_new (NULL);
 

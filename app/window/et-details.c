@@ -62,6 +62,31 @@ describe_descriptor (const EtEvent *ev, GString *out)
   g_string_append_c (out, '\n');
 }
 
+/* Where @ev's record is: its header kind, its byte offset and the CPU
+ * that wrote it. A .nettrace's events are read into buffers of an image,
+ * whose offset is the EventBlock where the buffer's first event is: at or
+ * before the event's own; many of its events name no CPU. */
+static void
+describe_record (EtTrace *trace, const EtEvent *ev, GString *out)
+{
+  unsigned long long offset = ev->file_offset;
+
+  if (!et_trace_is_nettrace (trace))
+    /* Translators: the record's header kind, its byte offset in the file, the CPU. */
+    g_string_append_printf (out, _("%s at byte offset %llu, CPU %u"), ev->header_kind, offset,
+                            ev->cpu);
+  else if (ev->cpu != ET_CPU_UNKNOWN)
+    /* Translators: a .nettrace event's header kind, the byte offset of an
+     * EventBlock at or before it, the CPU. */
+    g_string_append_printf (out, _("%s at or after byte offset %llu, CPU %u"), ev->header_kind,
+                            offset, ev->cpu);
+  else
+    /* Translators: a .nettrace event's header kind and the byte offset of
+     * an EventBlock at or before it (the file names no CPU). */
+    g_string_append_printf (out, _("%s at or after byte offset %llu"), ev->header_kind, offset);
+  g_string_append_c (out, '\n');
+}
+
 static void
 describe_event (EtTrace *trace, guint64 index, const char *title, GString *out)
 {
@@ -94,16 +119,7 @@ describe_event (EtTrace *trace, guint64 index, const char *title, GString *out)
       g_string_append_printf (out, "%s\n", guid);
     }
   row (out, _("Record"));
-  if (ev.cpu == ET_CPU_UNKNOWN)
-    /* Translators: the record's header kind, its byte offset in the file
-     * (which does not say on which CPU it was written). */
-    g_string_append_printf (out, _("%s at byte offset %llu"), ev.header_kind,
-                            (unsigned long long) ev.file_offset);
-  else
-    /* Translators: the record's header kind, its byte offset in the file, the CPU. */
-    g_string_append_printf (out, _("%s at byte offset %llu, CPU %u"), ev.header_kind,
-                            (unsigned long long) ev.file_offset, ev.cpu);
-  g_string_append_c (out, '\n');
+  describe_record (trace, &ev, out);
   if (error != NULL)
     {
       row (out, _("Payload"));

@@ -1143,8 +1143,13 @@ _et_trace_decode_event (EtTrace *self, guint64 index, EtSchemaCache *cache, EtEv
                                                                        &guid)) - 1,
                                 _et_trace_offset_of (self, loc), cache, event, fields, error);
   event->cpu = et_etl_file_buffer_info (self->file, _et_loc_buffer (self, loc))->cpu;
-  if (event->cpu == ET_IMAGE_CPU_UNKNOWN && et_trace_is_nettrace (self))
-    event->cpu = ET_CPU_UNKNOWN;
+  if (et_trace_is_nettrace (self))
+    {
+      /* (its record is the image's, the header the file's own) */
+      event->header_kind = "EVENTPIPE";
+      if (event->cpu == ET_IMAGE_CPU_UNKNOWN)
+        event->cpu = ET_CPU_UNKNOWN;
+    }
   return ok;
 }
 

@@ -490,8 +490,11 @@ typedef struct
   const char  *task_name;      /* NULL when unknown */
   const char  *opcode_name;    /* NULL when unknown */
   const char  *message;        /* manifest message, or NULL */
-  const char  *header_kind;    /* "EVENT_HEADER64", "SYSTEM64", … */
-  guint64      file_offset;    /* of the record (of the buffer for compressed buffers) */
+  const char  *header_kind;    /* "EVENT_HEADER64", "SYSTEM64", …; "EVENTPIPE" for a
+                                  .nettrace's events */
+  guint64      file_offset;    /* of the record (of the buffer for compressed buffers;
+                                  for a .nettrace, of the EventBlock of its image
+                                  buffer's first event) */
   gboolean     decode_failed;  /* the payload did not match its schema */
 } EtEvent;
 
