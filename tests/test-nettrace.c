@@ -415,11 +415,11 @@ test_sequence_gaps_are_lost_events (void **state)
   assert_int_equal (et_trace_get_stats (trace)->damage_count, 0);
 }
 
-/* Writes f->nettrace holding one event, @name of @provider with payload
- * @p at @ev, and loads it. */
+/* Writes f->nettrace holding @n events, each @name of @provider with
+ * payload @p, at @evs, and loads it. */
 static EtTrace *
-load_one_event (Fixture *f, const EtFixtureEvent *ev, const char *provider, const char *name,
-                EtFixturePayload *p)
+load_events (Fixture *f, const EtFixtureEvent *evs, guint n, const char *provider,
+             const char *name, EtFixturePayload *p)
 {
   EtFixtureNettraceOptions o;
   g_autoptr(GError) error = NULL;
@@ -429,7 +429,8 @@ load_one_event (Fixture *f, const EtFixtureEvent *ev, const char *provider, cons
   et_fixture_nettrace_options_init (&o);
   nt = et_fixture_nettrace_new (f->nettrace, &o, &error);
   g_assert_no_error (error);
-  et_fixture_nettrace_write_event (nt, ev, provider, name, p);
+  for (guint i = 0; i < n; i++)
+    et_fixture_nettrace_write_event (nt, &evs[i], provider, name, p);
   assert_true (et_fixture_nettrace_close (nt, &error));
   et_fixture_nettrace_free (nt);
   trace = et_trace_load (f->nettrace, 0, NULL, NULL, NULL, &error);
@@ -456,7 +457,7 @@ test_process_named_by_process_info (void **state)
   et_fixture_payload_add_utf16 (p, "OSInformation", "Windows");
   et_fixture_payload_add_utf16 (p, "ArchInformation", "x64");
   at (&ev, 100, 10, 0, 0, 1);
-  trace = load_one_event (f, &ev, "Microsoft-DotNETCore-EventPipe", "ProcessInfo", p);
+  trace = load_events (f, &ev, 1, "Microsoft-DotNETCore-EventPipe", "ProcessInfo", p);
   assert_int_equal (et_trace_get_n_processes (trace), 1);
   proc = et_trace_get_process (trace, 0);
   assert_int_equal (proc->pid, PID);
@@ -494,7 +495,7 @@ test_only_the_files_events (void **state)
 
   et_fixture_payload_add_u32 (p, "item", 7);
   at (&ev, 104, 2500, 4, 0, 9);
-  trace = load_one_event (f, &ev, PROVIDER, "Picked", p);
+  trace = load_events (f, &ev, 1, PROVIDER, "Picked", p);
   assert_true (et_trace_is_nettrace (trace));
   assert_int_equal (et_trace_get_n_events (trace), 1);
   assert_int_equal (et_trace_get_stats (trace)->records, 1);
@@ -550,31 +551,19 @@ static void
 test_unknown_processor (void **state)
 {
   Fixture *f = *state;
-  EtFixtureNettraceOptions o;
   g_autoptr(EtFixturePayload) p = et_fixture_payload_new ();
-  g_autoptr(GError) error = NULL;
   g_autoptr(EtTrace) trace = NULL;
   EtFields *fields = et_fields_new ();
-  EtFixtureNettrace *nt;
-  EtFixtureEvent ev;
+  EtFixtureEvent ev[2];
   EtEvent decoded;
   Run run;
 
-  et_fixture_nettrace_options_init (&o);
-  nt = et_fixture_nettrace_new (f->nettrace, &o, &error);
-  g_assert_no_error (error);
   et_fixture_payload_add_u32 (p, "item", 7);
-  at (&ev, 104, 100, 4, 0, 9);
-  ev.cpu = 2;
-  et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Picked", p);
-  at (&ev, 104, 200, 4, 0, 9);
-  ev.cpu = G_MAXUINT32;
-  et_fixture_nettrace_write_event (nt, &ev, PROVIDER, "Picked", p);
-  assert_true (et_fixture_nettrace_close (nt, &error));
-  et_fixture_nettrace_free (nt);
-
-  trace = et_trace_load (f->nettrace, 0, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
+  at (&ev[0], 104, 100, 4, 0, 9);
+  ev[0].cpu = 2;
+  at (&ev[1], 104, 200, 4, 0, 9);
+  ev[1].cpu = G_MAXUINT32;
+  trace = load_events (f, ev, 2, PROVIDER, "Picked", p);
   assert_int_equal (et_trace_get_n_events (trace), 2);
   et_trace_decode_event (trace, 0, &decoded, fields, NULL);
   assert_int_equal (decoded.cpu, 2);
